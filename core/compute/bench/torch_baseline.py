@@ -1,0 +1,111 @@
+#!/usr/bin/env python3
+"""PyTorch baseline for core/compute/bench/main.ts: the IDENTICAL workloads, one JSON line out.
+
+Workloads (float32, CPU):
+  train   MLP 32-256-256-256-16 ReLU, batch 256, Adam(lr=1e-3), MSE: fwd+bwd+update, samples/s
+  lat1    inference (no_grad) of the same MLP at batch 1: median latency, microseconds
+  lat32   same at batch 32
+  ens     4-network ensemble of that MLP (baddbmm on [4, in, out] weights), shared input, batch
+          4096, forward only: milliseconds per call
+  mm      1024x1024 @ 1024x1024 matmul: GFLOP/s
+With --serve, only the training workload runs, on request (stdin "train <seconds>"), so the
+caller can interleave PyTorch and its own measurements under the same machine load.
+The thread configuration is set by the caller (torch threads argv[1]; OpenBLAS threads through
+OPENBLAS_NUM_THREADS in the environment).
+"""
+import json
+import sys
+import time
+
+try:
+    import torch
+except Exception as e:  # noqa: BLE001
+    print(json.dumps({"error": f"torch unavailable: {e}"}))
+    sys.exit(0)
+
+SERVE = "--serve" in sys.argv
+if SERVE:
+    sys.argv.remove("--serve")
+threads = int(sys.argv[1]) if len(sys.argv) > 1 else 1
+budget = float(sys.argv[2]) if len(sys.argv) > 2 else 1.0
+torch.set_num_threads(threads)
+torch.manual_seed(0)
+SIZES = [32, 256, 256, 256, 16]
+
+
+def timeit(fn, budget_s=budget, min_iter=5):
+    for _ in range(3):
+        fn()
+    times = []
+    t_end = time.perf_counter() + budget_s
+    while len(times) < min_iter or time.perf_counter() < t_end:
+        t = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - t)
+        if len(times) > 100000:
+            break
+    times.sort()
+    return times[len(times) // 2], sum(times) / len(times)
+
+
+def mlp():
+    layers = []
+    for i in range(len(SIZES) - 1):
+        layers.append(torch.nn.Linear(SIZES[i], SIZES[i + 1]))
+        if i < len(SIZES) - 2:
+            layers.append(torch.nn.ReLU())
+    return torch.nn.Sequential(*layers)
+
+
+out = {"torch": torch.__version__, "threads": threads}
+net = mlp()
+opt = torch.optim.Adam(net.parameters(), lr=1e-3)
+X = torch.randn(256, 32)
+Y = torch.randn(256, 16)
+
+
+def step():
+    opt.zero_grad()
+    loss = ((net(X) - Y) ** 2).mean()
+    loss.backward()
+    opt.step()
+
+
+if SERVE:
+    # Interleaved mode: one "train <seconds>" command per line, one JSON answer per line.
+    for _ in range(3):
+        step()
+    print(json.dumps({"ready": True}), flush=True)
+    for line in sys.stdin:
+        parts = line.split()
+        if not parts or parts[0] != "train":
+            break
+        _, mean = timeit(step, float(parts[1]), 3)
+        print(json.dumps({"train_samples_s": 256 / mean}), flush=True)
+    sys.exit(0)
+
+_, mean = timeit(step)
+out["train_samples_s"] = 256 / mean
+with torch.no_grad():
+    x1 = torch.randn(1, 32)
+    x32 = torch.randn(32, 32)
+    out["lat1_us"] = timeit(lambda: net(x1))[0] * 1e6
+    out["lat32_us"] = timeit(lambda: net(x32))[0] * 1e6
+    E = 4
+    Ws = [torch.randn(E, SIZES[i], SIZES[i + 1]) * 0.05 for i in range(len(SIZES) - 1)]
+    Bs = [torch.randn(E, 1, SIZES[i + 1]) * 0.05 for i in range(len(SIZES) - 1)]
+    xe = torch.randn(4096, 32)
+
+    def ens():
+        h = xe.unsqueeze(0).expand(E, -1, -1)
+        for i in range(len(Ws)):
+            h = torch.baddbmm(Bs[i], h, Ws[i])
+            if i < len(Ws) - 1:
+                h = torch.relu(h)
+        return h
+
+    out["ens_ms"] = timeit(ens)[1] * 1e3
+    a = torch.randn(1024, 1024)
+    b = torch.randn(1024, 1024)
+    out["mm_gflops"] = 2 * 1024 ** 3 / timeit(lambda: a @ b)[1] / 1e9
+print(json.dumps(out))

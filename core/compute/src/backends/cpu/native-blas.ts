@@ -1,0 +1,80 @@
+/**
+ * Native OpenBLAS matmul path (Node only): loads `native/build/Release/decisio_blas.node` when
+ * `scripts/build-native.mjs` managed to build it. Loading uses `process.getBuiltinModule`, so
+ * browser bundles never see a Node import. Returns null when unavailable.
+ */
+import type { MatmulKernel } from '../backend.ts';
+import type { MatmulPath } from './cpu-backend.ts';
+
+interface NativeAddon {
+  matmul(
+    a: Float32Array, b: Float32Array, bias: Float32Array | null, c: Float32Array,
+    batch: number, m: number, n: number, k: number, transA: number, transB: number,
+    aStride: number, bStride: number, biasStride: number, act: number, alpha: number, accumulate: number,
+  ): void;
+  setThreads(n: number): void;
+  getThreads(): number;
+  adam(p: Float32Array, g: Float32Array, m: Float32Array, v: Float32Array, lr: number, b1: number, b2: number, eps: number, wd: number, decoupled: number, bc1: number, bc2: number, gradScale: number): void;
+  activationGrad(dy: Float32Array, y: Float32Array, dx: Float32Array, n: number, act: number, alpha: number): void;
+  sumRows(x: Float32Array, rows: number, cols: number, out: Float32Array): void;
+}
+
+const ACT = { none: 0, relu: 1, 'leaky-relu': 2, tanh: 3, sigmoid: 4, silu: 5 } as const;
+
+let cached: NativeAddon | null | undefined;
+
+/** Loads the addon once; null when not built / not Node. */
+export function loadNativeAddon(): NativeAddon | null {
+  if (cached !== undefined) return cached;
+  cached = null;
+  try {
+    const proc = (globalThis as { process?: { getBuiltinModule?: (n: string) => unknown; versions?: { node?: string }; env?: Record<string, string | undefined> } }).process;
+    if (!proc?.versions?.node || !proc.getBuiltinModule || proc.env?.DECISIO_NO_NATIVE === '1') return null;
+    const mod = proc.getBuiltinModule('node:module') as { createRequire(u: string): (id: string) => unknown };
+    const url = proc.getBuiltinModule('node:url') as { fileURLToPath(u: string): string };
+    const path = proc.getBuiltinModule('node:path') as { join(...p: string[]): string; dirname(p: string): string };
+    const fs = proc.getBuiltinModule('node:fs') as { existsSync(p: string): boolean };
+    const here = path.dirname(url.fileURLToPath(import.meta.url));
+    const file = path.join(here, '..', '..', '..', 'native', 'build', 'Release', 'decisio_blas.node');
+    if (!fs.existsSync(file)) return null;
+    const req = mod.createRequire(import.meta.url);
+    cached = req(file) as NativeAddon;
+    // One BLAS thread per core (callers may change it with setNativeThreads).
+    const os = proc.getBuiltinModule('node:os') as { availableParallelism?: () => number; cpus(): unknown[] };
+    const cores = os.availableParallelism ? os.availableParallelism() : os.cpus().length;
+    cached.setThreads(Math.max(1, Number(proc.env?.DECISIO_BLAS_THREADS ?? cores)));
+  } catch {
+    cached = null;
+  }
+  return cached;
+}
+
+/** Sets OpenBLAS's thread count (no-op without the addon). */
+export function setNativeThreads(n: number): void {
+  loadNativeAddon()?.setThreads(n);
+}
+
+/** The native matmul path, or null when the addon is unavailable. */
+export function nativeBlasPath(): MatmulPath | null {
+  const addon = loadNativeAddon();
+  if (!addon) return null;
+  return {
+    name: 'native-blas',
+    matmul(k: MatmulKernel, a, b, bias, c) {
+      addon.matmul(a, b, bias, c, k.batch, k.m, k.n, k.k, k.transA ? 1 : 0, k.transB ? 1 : 0, k.aBatchStride, k.bBatchStride, k.biasBatchStride, ACT[k.activation], k.alpha, k.accumulate ? 1 : 0);
+    },
+    ...(typeof addon.adam === 'function'
+      ? {
+          adam(k, p, g, m, v) {
+            addon.adam(p.subarray(0, k.size), g, m, v, k.lr, k.beta1, k.beta2, k.eps, k.weightDecay, k.decoupled ? 1 : 0, k.bc1, k.bc2, k.gradScale);
+          },
+          activationGrad(k, dy, y, dx) {
+            addon.activationGrad(dy, y, dx, k.size, ACT[k.activation], k.alpha);
+          },
+          sumRows(x, rows, cols, out) {
+            addon.sumRows(x, rows, cols, out);
+          },
+        }
+      : {}),
+  };
+}

@@ -1,0 +1,2 @@
+/** Distributions for policies and world models. */
+export * from './distributions.ts';

@@ -1,0 +1,3 @@
+/** Serialisation: the versioned weights format and ONNX export. */
+export * from './weights.ts';
+export * from './onnx.ts';

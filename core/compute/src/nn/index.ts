@@ -1,0 +1,3 @@
+/** Layers, modules and losses. */
+export * from './module.ts';
+export * from './losses.ts';

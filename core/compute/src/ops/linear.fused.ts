@@ -1,0 +1,115 @@
+/**
+ * Fused linear layer: y = act(x @ W + b) in ONE matmul kernel (bias and activation applied in
+ * the kernel's epilogue), with a hand-written backward (activation-grad, two transposed matmuls,
+ * one row reduction). Also the ensemble form: k independent layers as one batched matmul.
+ * Must match the generic path `act(add(matmul(x, W), b))` (see test/fused.test.ts).
+ */
+import type { Activation } from '../backends/backend.ts';
+import { applyOp, defineOp } from '../autograd.ts';
+import { Tensor, empty } from '../tensor.ts';
+import { rawMatmul } from './matmul.ts';
+
+interface LinearParams {
+  activation: Activation;
+  alpha: number;
+}
+
+/**
+ * Fused linear op. Inputs `[x, W]` or `[x, W, b]`:
+ * - single: x [..., in], W [in, out], b [out] -> [..., out]
+ * - ensemble: x [E, B, in] (or [B, in], shared by all members), W [E, in, out], b [E, out] -> [E, B, out]
+ */
+export const linearDef = defineOp<LinearParams>({
+  name: 'linear',
+  shape: (i) => {
+    const [x, w] = i as [Tensor, Tensor];
+    const inDim = w.shape[w.rank - 2]!;
+    const outDim = w.shape[w.rank - 1]!;
+    if (x.shape[x.rank - 1] !== inDim) throw new Error(`compute: linear: input [${x.shape}] does not match weight [${w.shape}]`);
+    const b = i[2];
+    if (w.rank === 2) {
+      if (b && b.size !== outDim) throw new Error(`compute: linear: bias [${b.shape}] does not match weight [${w.shape}]`);
+      return [...x.shape.slice(0, -1), outDim];
+    }
+    if (w.rank !== 3) throw new Error('compute: linear: weight must be [in, out] or [E, in, out]');
+    const e = w.shape[0]!;
+    if (b && b.size !== e * outDim) throw new Error(`compute: linear: bias [${b.shape}] does not match weight [${w.shape}]`);
+    if (x.rank === 3 && x.shape[0] !== e) throw new Error(`compute: linear: ensemble input [${x.shape}] vs weight [${w.shape}]`);
+    if (x.rank !== 2 && x.rank !== 3) throw new Error('compute: linear: ensemble input must be [B, in] or [E, B, in]');
+    return [e, x.shape[x.rank - 2]!, outDim];
+  },
+  forward: (i, out, p, be) => {
+    const [x, w, b] = i as [Tensor, Tensor, Tensor | undefined];
+    // silu's backward needs the pre-activation: compute it unfused and keep it on the output.
+    const act = p.activation === 'silu' ? 'none' : p.activation;
+    const ensemble = w.rank === 3;
+    const n = w.shape[w.rank - 1]!;
+    const k = w.shape[w.rank - 2]!;
+    const ins = b ? [x.buffer, w.buffer, b.buffer] : [x.buffer, w.buffer];
+    const target = p.activation === 'silu' ? empty(out.shape, be) : out;
+    if (!ensemble) {
+      be.dispatch({ kind: 'matmul', batch: 1, m: x.size / k, n, k, transA: false, transB: false, aBatchStride: 0, bBatchStride: 0, biasBatchStride: 0, bias: !!b, activation: act, alpha: p.alpha, accumulate: false }, ins, [target.buffer]);
+    } else {
+      const e = w.shape[0]!;
+      const m = x.shape[x.rank - 2]!;
+      be.dispatch({ kind: 'matmul', batch: e, m, n, k, transA: false, transB: false, aBatchStride: x.rank === 3 ? m * k : 0, bBatchStride: k * n, biasBatchStride: n, bias: !!b, activation: act, alpha: p.alpha, accumulate: false }, ins, [target.buffer]);
+    }
+    if (p.activation === 'silu') {
+      be.dispatch({ kind: 'unary', op: 'silu', size: out.size, alpha: 0, beta: 0 }, [target.buffer], [out.buffer]);
+      preActivation.set(out, target);
+    }
+  },
+  backward: (g, i, out, p) => {
+    const [x, w, b] = i as [Tensor, Tensor, Tensor | undefined];
+    const be = g.backend;
+    let dPre = g;
+    if (p.activation !== 'none') {
+      dPre = empty(out.shape, be);
+      const second = p.activation === 'silu' ? preActivation.get(out)! : out;
+      be.dispatch({ kind: 'activation-grad', activation: p.activation, size: out.size, alpha: p.alpha }, [g.buffer, second.buffer], [dPre.buffer]);
+    }
+    const ensemble = w.rank === 3;
+    let gx: Tensor | null = null;
+    let gw: Tensor | null = null;
+    let gb: Tensor | null = null;
+    const n = w.shape[w.rank - 1]!;
+    if (x.requiresGrad) {
+      // dX = dPre @ W^T (ensemble with shared x: summed over members)
+      if (!ensemble) gx = rawMatmul(dPre.view([dPre.size / n, n]), w, false, true).view(x.shape);
+      else gx = rawMatmul(dPre, w, false, true, {}, x.rank === 2);
+    }
+    if (w.requiresGrad) {
+      if (!ensemble) {
+        const xf = x.view([x.size / x.shape[x.rank - 1]!, x.shape[x.rank - 1]!]);
+        const df = dPre.view([dPre.size / n, n]);
+        gw = rawMatmul(xf, df, true, false);
+      } else {
+        gw = rawMatmul(x, dPre, true, false);
+      }
+    }
+    if (b && b.requiresGrad) {
+      const rows = dPre.size / n;
+      if (!ensemble) {
+        gb = empty(b.shape, be);
+        be.dispatch({ kind: 'reduce', op: 'sum', shape: [rows, n], axes: [0] }, [dPre.buffer], [gb.buffer]);
+      } else {
+        const e = w.shape[0]!;
+        gb = empty(b.shape, be);
+        be.dispatch({ kind: 'reduce', op: 'sum', shape: [e, rows / e, n], axes: [1] }, [dPre.buffer], [gb.buffer]);
+      }
+    }
+    return b ? [gx, gw, gb] : [gx, gw];
+  },
+});
+
+/** Pre-activations kept for silu's backward, keyed weakly by the output tensor. */
+const preActivation = new WeakMap<Tensor, Tensor>();
+
+/**
+ * y = act(x @ W + b), fused. `W` is [in, out] (or [E, in, out] for an ensemble), `b` is [out]
+ * (or [E, out] / [E, 1, out]). `alpha` is the leaky-relu slope.
+ * @throws Error on shape mismatch.
+ */
+export function linear(x: Tensor, w: Tensor, b: Tensor | null = null, activation: Activation = 'none', alpha = 0.01): Tensor {
+  return applyOp(linearDef, b ? [x, w, b] : [x, w], { activation, alpha });
+}

@@ -1,0 +1,2 @@
+/** Optimizers, schedules, clipping. */
+export * from './optimizers.ts';

@@ -1,0 +1,186 @@
+/**
+ * The error catalogue shared by the server and the workbench.
+ *
+ * Every reply of the server is an envelope `{code, data, message}`. `code` is one of the numbers
+ * below (`0` is success). Each code has an HTTP status and a message in both languages
+ * (see `messages.ts`). Codes never change once published; new ones are appended per group.
+ *
+ * Groups (spec platform §8, workflow §8): 1xxx general, 2xxx user, 3xxx tenant, 4xxx project,
+ * 5xxx table, 6xxx storage and quota, 7xxx licence/SDK, 8xxx modelling, 9xxx deploy.
+ */
+export const ErrorCode = {
+  success: 0,
+
+  // general
+  failure: 1000,
+  timeout: 1001,
+  internalError: 1002,
+  rpcError: 1003,
+  tokenExpired: 1004,
+  tokenInvalid: 1005,
+  tokenCreateFailed: 1006,
+  unauthorized: 1007,
+  paramInvalid: 1008,
+  notFound: 1009,
+  databaseError: 1010,
+  nameUsed: 1011,
+  codeUsed: 1012,
+  sortKeyError: 1013,
+  authorizationFailed: 1014,
+  userNotPermission: 1015,
+  dictionaryInvalid: 1016,
+  wrongLoginMethod: 1017,
+  accessKeyFailed: 1018,
+  platformError: 1019,
+  tooManyRequests: 1020,
+
+  // user
+  emailRegistered: 2001,
+  mobileRegistered: 2002,
+  usernameRegistered: 2003,
+  companyRegistered: 2004,
+  campusEmailUsed: 2005,
+  wrongLoginNameOrPassword: 2006,
+  userLocked: 2007,
+  userBanned: 2008,
+  deleteAccountFailed: 2009,
+  createAccountFailed: 2010,
+  storageTenantCreateFailed: 2011,
+  bucketCreateFailed: 2012,
+  passwordError: 2013,
+  verifyCodeMismatch: 2014,
+  verifyCodeExpired: 2015,
+  newPasswordSameAsOld: 2016,
+  userNotFound: 2017,
+  accountNotRegistered: 2018,
+  mustHaveRole: 2019,
+  originalPasswordWrong: 2020,
+
+  // tenant
+  tenantNotExists: 3001,
+
+  // project
+  projectIdIllegal: 4001,
+  projectLocked: 4002,
+  projectNotFound: 4003,
+  projectNameUsed: 4004,
+  projectHasTraining: 4005,
+
+  // table / dataset
+  tableParamError: 5001,
+  tableNotFound: 5002,
+  tableNoData: 5003,
+  tableNameUsed: 5004,
+  tableFieldsMismatch: 5005,
+  tableInUse: 5006,
+  tableFileFormatError: 5007,
+  tableRepeatedColumns: 5008,
+  datasetEmpty: 5009,
+  importFailed: 5010,
+  importTimeout: 5011,
+
+  // storage and quotas
+  storageInsufficient: 6001,
+  storageOutOfRange: 6002,
+  poolQuotaExceeded: 6003,
+  resourceQuotaExceeded: 6004,
+  fileNotFound: 6005,
+  platformQuotaExceeded: 6006,
+
+  // licence / SDK
+  sdkLicenceExists: 7001,
+  licenceExpired: 7002,
+  userKeyNotExpired: 7003,
+
+  // modelling
+  solutionNotFound: 8001,
+  schemeNotFound: 8002,
+  simulatorNotFound: 8003,
+  solutionNameUsed: 8004,
+  objectiveNameUsed: 8005,
+  reportNameUsed: 8006,
+  environmentNameUsed: 8007,
+  objectiveHasTraining: 8008,
+  objectiveNoPrimaryFile: 8009,
+  insufficientResources: 8010,
+
+  // deploy
+  deployAlreadyDeployed: 9001,
+  deployPolicyUsed: 9002,
+  deployDeleted: 9003,
+} as const;
+
+/** Name of an error code, e.g. `'tokenExpired'`. */
+export type ErrorCodeName = keyof typeof ErrorCode;
+/** Numeric value of an error code. */
+export type ErrorCodeValue = (typeof ErrorCode)[ErrorCodeName];
+
+const byValue = new Map<number, ErrorCodeName>(
+  (Object.entries(ErrorCode) as [ErrorCodeName, number][]).map(([k, v]) => [v, k]),
+);
+
+/** Looks up the name of a numeric code; `undefined` for unknown numbers. */
+export function codeName(code: number): ErrorCodeName | undefined {
+  return byValue.get(code);
+}
+
+/**
+ * Codes after which the client must drop the session: a toast asks to sign in again and the
+ * user goes to `/` (spec platform §8), except for the `user/checkToken` call itself.
+ */
+export const SIGN_OUT_CODES: ReadonlySet<number> = new Set([
+  ErrorCode.tokenExpired,
+  ErrorCode.tokenInvalid,
+  ErrorCode.tenantNotExists,
+  ErrorCode.userNotPermission,
+  ErrorCode.unauthorized,
+  ErrorCode.projectIdIllegal,
+]);
+
+/** Codes shown as the full-storage toast. */
+export const STORAGE_FULL_CODES: ReadonlySet<number> = new Set([
+  ErrorCode.poolQuotaExceeded,
+  ErrorCode.storageInsufficient,
+  ErrorCode.storageOutOfRange,
+]);
+
+/** HTTP status that accompanies each code. Codes not listed answer 400 (business rule) . */
+export function httpStatusOf(code: number): number {
+  switch (code) {
+    case ErrorCode.success:
+      return 200;
+    case ErrorCode.tokenExpired:
+    case ErrorCode.tokenInvalid:
+    case ErrorCode.unauthorized:
+    case ErrorCode.tokenCreateFailed:
+      return 401;
+    case ErrorCode.userNotPermission:
+    case ErrorCode.authorizationFailed:
+    case ErrorCode.mustHaveRole:
+    case ErrorCode.userBanned:
+    case ErrorCode.userLocked:
+    case ErrorCode.tenantNotExists:
+      return 403;
+    case ErrorCode.notFound:
+    case ErrorCode.userNotFound:
+    case ErrorCode.projectNotFound:
+    case ErrorCode.tableNotFound:
+    case ErrorCode.fileNotFound:
+    case ErrorCode.solutionNotFound:
+    case ErrorCode.schemeNotFound:
+    case ErrorCode.simulatorNotFound:
+      return 404;
+    case ErrorCode.tooManyRequests:
+      return 429;
+    case ErrorCode.timeout:
+      return 504;
+    case ErrorCode.internalError:
+    case ErrorCode.databaseError:
+    case ErrorCode.rpcError:
+    case ErrorCode.platformError:
+    case ErrorCode.failure:
+      return 500;
+    default:
+      return 400;
+  }
+}

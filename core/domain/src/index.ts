@@ -1,0 +1,15 @@
+/**
+ * `@decisio/domain`: the single source of truth for payload shapes, error codes and limits,
+ * shared by the server (which validates with these schemas) and the workbench (which types
+ * its calls with them).
+ */
+export * from './errors/codes';
+export * from './errors/messages';
+export * from './common/envelope';
+export * from './common/limits';
+export * from './account/schemas';
+export * from './errors/validation';
+export * from './account/crypto';
+export * from './admin/schemas';
+export * from './graph/index';
+export * from './files/upload';

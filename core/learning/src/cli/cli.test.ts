@@ -1,0 +1,89 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { writeNpz } from '../data/npy';
+import { REFERENCE_TASKS, offlineToNpz } from '../tasks/index';
+
+const root = resolve(__dirname, '../../../..');
+const tsx = join(root, 'node_modules/tsx/dist/cli.mjs');
+const main = join(root, 'core/learning/src/cli/main.ts');
+const dir = mkdtempSync(join(tmpdir(), 'decisio-learn-cli-'));
+const cli = (args: string[], input?: string) => spawnSync(process.execPath, [tsx, main, ...args], { cwd: root, input, encoding: 'utf8', timeout: 55_000 });
+
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('learn CLI', () => {
+  it('trains a venv and a PPO policy on the thermal task, then answers infer lines', () => {
+    const task = REFERENCE_TASKS.thermal;
+    writeFileSync(join(dir, 'data.npz'), offlineToNpz(task.generate({ trajectories: 8, steps: 40, seed: 1 })));
+    writeFileSync(join(dir, 'graph.yaml'), task.yaml);
+    writeFileSync(join(dir, 'reward.py'), task.rewardPy);
+    const out = join(dir, 'out');
+    const r = cli(['train', '--data', join(dir, 'data.npz'), '--graph', join(dir, 'graph.yaml'), '--reward', join(dir, 'reward.py'), '--venv-algo', 'bc', '--policy-algo', 'ppo', '--out', out, '--venv-epochs', '4', '--policy-epochs', '2', '--seed', '1']);
+    expect(r.stderr).toContain('[venv]');
+    expect(r.status).toBe(0);
+    for (const f of ['venv.json', 'venv.weights', 'policy.weights', 'policy.json', 'policy.onnx', 'metrics.json']) expect(existsSync(join(out, f))).toBe(true);
+    const m = JSON.parse(readFileSync(join(out, 'metrics.json'), 'utf8'));
+    expect(m.venv.score).toBeGreaterThanOrEqual(0);
+    expect(Number.isFinite(m.policy.bestReturn)).toBe(true);
+    expect(m.wallSeconds).toBeGreaterThan(0);
+
+    const inf = cli(['infer', '--policy', out], '{"temperature":[5],"door_open":[1]}\n{"temperature":[[5],[-2]],"door_open":[[0],[1]]}\n');
+    expect(inf.status).toBe(0);
+    const lines = inf.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    expect(lines.length).toBe(2);
+    expect(lines[0].action.length).toBe(1);
+    expect(lines[1].action.length).toBe(2);
+    for (const v of [lines[0].action[0], ...lines[1].action.map((x: number[]) => x[0])]) expect(v >= 0 && v <= 10).toBe(true);
+
+    const bad = cli(['infer', '--policy', out], '{"temperature":[5]}\n');
+    expect(bad.status).not.toBe(0);
+    expect(bad.stderr).toContain("missing input node 'door_open'");
+    const na = cli(['train', '--data', join(dir, 'data.npz'), '--graph', join(dir, 'graph.yaml'), '--reward', join(dir, 'reward.py'), '--venv-algo', 'revive-p', '--out', out]);
+    expect(na.status).toBe(2);
+    expect(na.stderr).toContain('not implemented yet');
+  }, 60_000);
+
+  it('tunes a tunable parameter with SRACOS', () => {
+    const yaml = `metadata:
+  graph:
+    action:
+    - obs
+    - parameter
+    next_obs:
+    - obs
+    - action
+  tunable:
+  - parameter
+  columns:
+  - p_0:
+      dim: parameter
+      type: continuous
+      max: 1
+      min: 0
+  - obs_0:
+      dim: obs
+      type: continuous
+      max: 1
+      min: -1
+  - action_0:
+      dim: action
+      type: continuous
+      max: 1
+      min: -1
+`;
+    const N = 80;
+    const f = (g: (i: number) => number) => ({ dtype: 'f4' as const, shape: [N, 1], data: Float32Array.from({ length: N }, (_, i) => g(i)) });
+    writeFileSync(join(dir, 'tune.npz'), writeNpz({ obs: f((i) => Math.sin(i)), action: f((i) => Math.cos(i) / 2), parameter: f(() => 0.5), index: { dtype: 'i8', shape: [4], data: BigInt64Array.from([20n, 40n, 60n, 80n]) } }));
+    writeFileSync(join(dir, 'tune.yaml'), yaml);
+    writeFileSync(join(dir, 'tune_reward.py'), 'def get_reward(data):\n    return -(data["parameter"][..., 0:1] - 0.3) ** 2\n');
+    const out = join(dir, 'tune-out');
+    const r = cli(['tune', '--data', join(dir, 'tune.npz'), '--graph', join(dir, 'tune.yaml'), '--reward', join(dir, 'tune_reward.py'), '--out', out, '--trials', '25', '--venv-epochs', '2', '--horizon', '3', '--seed', '2']);
+    expect(r.status, r.stderr).toBe(0);
+    const t = JSON.parse(readFileSync(join(out, 'tune.json'), 'utf8'));
+    expect(t.trials.length).toBe(25);
+    expect(Math.abs(t.best.candidate.parameter[0] - 0.3)).toBeLessThan(0.1);
+  }, 60_000);
+});

@@ -1,0 +1,318 @@
+/**
+ * `npm run -s learn -- <command>`: the learning engine from the command line (Node only).
+ *
+ * - `train --data F --graph G.yaml --reward R.py --venv-algo bc|revive-p|revive-t
+ *   --policy-algo ppo|sac --out DIR [--venv-epochs N] [--policy-epochs N] [--seed S]
+ *   [--horizon H]`: learns a virtual environment from the data (npz / h5 / csv by extension)
+ *   and the REVIVE YAML graph, trains a policy in it with the reward file, and writes into DIR
+ *   `venv.json` (graph YAML) and `venv.weights` (compute weights format, `node/param` flat), `policy.weights`, `policy.json`, `policy.onnx` and
+ *   `metrics.json`. Progress goes to stderr.
+ * - `infer --policy DIR`: one JSON object per stdin line (input node name -> array, one row
+ *   `[v...]` or a batch `[[v...], ...]`) -> one JSON line per input on stdout (output node
+ *   name -> arrays in original units, same shape convention).
+ * - `tune ...`: searches the graph's tunable parameters (SRACOS or random) in the venv; see {@link tune}.
+ * Errors go to stderr with a non-zero exit code.
+ */
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, extname, join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
+import { encodeWeights } from '@decisio/compute';
+import { importReviveYaml } from '../graph/yaml';
+import { loadDataset, type DataFileKind } from '../data/load';
+import { runTrainer } from '../trainer/contract';
+import { BcTrainer, evaluateVenv } from '../venv/bc';
+import { PythonSandbox, RewardFunction } from '../sandbox/python-sandbox';
+import { nodeFunctionFiles, sandboxNodeFunctions } from '../sandbox/node-functions';
+import { PpoTrainer } from '../policy/ppo';
+import { SacTrainer } from '../policy/sac';
+import { PolicyRunner, savePolicy } from '../policy/runner';
+import { evaluateInVenv, rewardFromFunction } from '../policy/rollout';
+import { randomSearch, sracos, tunableSpace, venvObjective } from '../search/search';
+
+/** A usage or input error: message to stderr, exit code 2. */
+export class CliError extends Error {}
+
+/** Parses `--key value` pairs (and bare `--flag`). */
+export function parseArgs(argv: string[]): { command: string | undefined; flags: Record<string, string> } {
+  const flags: Record<string, string> = {};
+  let command: string | undefined;
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a.startsWith('--')) {
+      const eq = a.indexOf('=');
+      if (eq > 0) flags[a.slice(2, eq)] = a.slice(eq + 1);
+      else if (i + 1 < argv.length && !argv[i + 1]!.startsWith('--')) flags[a.slice(2)] = argv[++i]!;
+      else flags[a.slice(2)] = 'true';
+    } else if (!command) command = a;
+    else throw new CliError(`unexpected argument '${a}'`);
+  }
+  return { command, flags };
+}
+
+const USAGE = `usage:
+  learn train --data F --graph G.yaml --reward R.py --venv-algo bc|revive-p|revive-t --policy-algo ppo|sac --out DIR
+              [--venv-epochs N] [--policy-epochs N] [--seed S] [--horizon H]
+  learn tune --data F --graph G.yaml --reward R.py --out DIR [--algo sracos|random] [--trials N] [--venv-epochs N] [--horizon H] [--seed S]
+  learn infer --policy DIR   (JSON lines on stdin -> JSON lines on stdout)`;
+
+function need(flags: Record<string, string>, name: string): string {
+  const v = flags[name];
+  if (!v || v === 'true') throw new CliError(`missing --${name}\n${USAGE}`);
+  return v;
+}
+
+function intFlag(flags: Record<string, string>, name: string, dflt: number): number {
+  const v = flags[name];
+  if (v === undefined) return dflt;
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < 0) throw new CliError(`--${name} must be a non-negative integer, got '${v}'`);
+  return n;
+}
+
+function dataKind(file: string): DataFileKind {
+  const e = extname(file).toLowerCase();
+  if (e === '.npz') return 'npz';
+  if (e === '.h5' || e === '.hdf5') return 'h5';
+  if (e === '.csv') return 'csv';
+  throw new CliError(`unknown data file type '${e}' (npz, h5 or csv)`);
+}
+
+const log = (msg: string): void => {
+  process.stderr.write(`${msg}\n`);
+};
+
+/** Loads the graph and data, starts the sandbox and trains the BC venv (shared by train and tune). */
+async function prepare(dataFile: string, graphFile: string, rewardFile: string, seed: number, venvEpochs: number) {
+  const yamlText = readFileSync(graphFile, 'utf8');
+  const graph = importReviveYaml(yamlText).graph;
+  log(`[learn] loading ${dataFile}`);
+  const ds = await loadDataset(new Uint8Array(readFileSync(dataFile)), dataKind(dataFile), graph);
+  log(`[learn] ${ds.rows} rows, ${ds.trajectoryCount} trajectories`);
+  const files: Record<string, string> = { 'reward.py': readFileSync(rewardFile, 'utf8'), ...nodeFunctionFiles(graph) };
+  for (const n of graph.nodes) {
+    const fn = n.function;
+    if (fn?.kind === 'python' && !files[fn.file]) {
+      const p = join(dirname(graphFile), fn.file);
+      if (existsSync(p)) files[fn.file] = readFileSync(p, 'utf8');
+    }
+  }
+  const sandbox = await PythonSandbox.start({ files, onLog: (l: string) => log(`[python] ${l}`) });
+  let ok = false;
+  try {
+    const dims = Object.fromEntries(Object.entries(ds.codecs).map(([k, c]) => [k, c.dim]));
+    const nodeFunction = graph.nodes.some((n) => n.function?.kind === 'python') ? sandboxNodeFunctions(sandbox, graph, dims) : undefined;
+    const reward = rewardFromFunction(new RewardFunction(sandbox));
+    // venv
+    const bc = new BcTrainer(graph, ds, { evalEvery: Math.max(1, Math.min(10, Math.floor(venvEpochs / 4) || 1)), ...(nodeFunction ? { nodeFunction } : {}) });
+    const tv = performance.now();
+    await runTrainer(bc, {
+      seed,
+      stop: { system: true },
+      budget: { maxSteps: venvEpochs },
+      onEvent: (e) => {
+        if (e.type === 'metrics' && e.score !== undefined) log(`[venv] step ${e.step}/${venvEpochs} score ${e.score.toFixed(2)}`);
+        if (e.type === 'stopped') log(`[venv] stopped: ${e.reason}`);
+      },
+    });
+    const bcCk = bc.checkpoint();
+    if (bcCk.best) bc.venv!.loadWeights(bcCk.best);
+    const venvReport = await evaluateVenv(bc.venv!, bc.split!.validation, { horizon: 10, ...(nodeFunction ? { nodeFunction } : {}) });
+    const venvSeconds = (performance.now() - tv) / 1000;
+    log(`[venv] held-out score ${venvReport.score.toFixed(2)} (${venvSeconds.toFixed(1)} s)`);
+    ok = true;
+    return { yamlText, graph, ds, sandbox, nodeFunction, reward, bc, venvReport, venvSeconds };
+  } finally {
+    if (!ok) await sandbox.close();
+  }
+}
+
+/** The `train` command; returns the metrics written to `metrics.json`. */
+export async function train(flags: Record<string, string>): Promise<Record<string, unknown>> {
+  const t0 = performance.now();
+  const dataFile = need(flags, 'data');
+  const graphFile = need(flags, 'graph');
+  const rewardFile = need(flags, 'reward');
+  const out = need(flags, 'out');
+  const venvAlgo = flags['venv-algo'] ?? 'bc';
+  const policyAlgo = flags['policy-algo'] ?? 'ppo';
+  if (venvAlgo === 'revive-p' || venvAlgo === 'revive-t') throw new CliError(`--venv-algo ${venvAlgo} is not implemented yet (use bc)`);
+  if (venvAlgo !== 'bc') throw new CliError(`unknown --venv-algo '${venvAlgo}' (bc, revive-p, revive-t)`);
+  if (policyAlgo !== 'ppo' && policyAlgo !== 'sac') throw new CliError(`unknown --policy-algo '${policyAlgo}' (ppo, sac)`);
+  const seed = intFlag(flags, 'seed', 0);
+  const venvEpochs = intFlag(flags, 'venv-epochs', 200);
+  const policyEpochs = intFlag(flags, 'policy-epochs', 100);
+  const horizon = intFlag(flags, 'horizon', 20);
+  for (const f of [dataFile, graphFile, rewardFile]) if (!existsSync(f)) throw new CliError(`no such file: ${f}`);
+  const { yamlText, graph, ds, sandbox, nodeFunction, reward, bc, venvReport, venvSeconds } = await prepare(dataFile, graphFile, rewardFile, seed, venvEpochs);
+  try {
+    mkdirSync(out, { recursive: true });
+    const venvEntries: Array<[string, { shape: number[]; data: Float32Array }]> = [];
+    for (const [node, params] of Object.entries(bc.venv!.weights())) for (const [k, v] of Object.entries(params)) venvEntries.push([`${node}/${k}`, { shape: [v.length], data: Float32Array.from(v) }]);
+    writeFileSync(join(out, 'venv.weights'), encodeWeights(venvEntries, { algorithm: 'bc' }));
+    writeFileSync(join(out, 'venv.json'), JSON.stringify({ format: 'decisio.venv', algorithm: 'bc', weights: 'venv.weights', graphYaml: yamlText }, null, 2));
+    // policy
+    const tp = performance.now();
+    const opts = { horizon, ...(nodeFunction ? { nodeFunction } : {}), evalEvery: Math.max(1, Math.min(5, Math.floor(policyEpochs / 4) || 1)) };
+    const trainer = policyAlgo === 'ppo' ? new PpoTrainer(bc.venv!, reward, opts, ds) : new SacTrainer(bc.venv!, reward, opts, ds);
+    let samples = 0;
+    await runTrainer<unknown>(trainer as never, {
+      seed: seed + 1,
+      stop: { system: true },
+      budget: { maxSteps: policyEpochs },
+      onEvent: (e) => {
+        if (e.type === 'metrics') {
+          samples += e.metrics['samples'] ?? 0;
+          if (e.reward !== undefined) log(`[policy] step ${e.step}/${policyEpochs} venv return ${e.reward.toFixed(3)}`);
+        }
+        if (e.type === 'stopped') log(`[policy] stopped: ${e.reason}`);
+      },
+    });
+    const best = trainer.useBest();
+    const behaviourReturn = await evaluateInVenv(bc.venv!, ds, undefined, reward, { horizon, windows: 128, seed: 12345, ...(nodeFunction ? { nodeFunction } : {}) });
+    const policySeconds = (performance.now() - tp) / 1000;
+    const pfiles = await savePolicy(trainer.policy, policyAlgo, policyAlgo === 'sac' ? 'tanh' : 'clip');
+    for (const [name, bytes] of Object.entries(pfiles)) writeFileSync(join(out, name), bytes);
+    const metrics = {
+      venvAlgo,
+      policyAlgo,
+      seed,
+      rows: ds.rows,
+      trajectories: ds.trajectoryCount,
+      venv: { score: venvReport.score, mae: venvReport.mae, nodes: venvReport.nodes, epochs: venvEpochs, seconds: venvSeconds },
+      policy: {
+        horizon,
+        epochs: policyEpochs,
+        initialReturn: trainer.initialReward,
+        bestReturn: best,
+        behaviourReturnInVenv: behaviourReturn,
+        samples,
+        seconds: policySeconds,
+      },
+      wallSeconds: (performance.now() - t0) / 1000,
+    };
+    writeFileSync(join(out, 'metrics.json'), JSON.stringify(metrics, null, 2));
+    log(`[learn] policy venv return ${best.toFixed(3)} (warm start ${trainer.initialReward.toFixed(3)}, behaviour ${behaviourReturn.toFixed(3)}); wrote ${out}`);
+    return metrics;
+  } finally {
+    await sandbox.close();
+  }
+}
+
+/**
+ * The `tune` command: `--data --graph --reward --out DIR [--algo sracos|random] [--trials N]
+ * [--venv-epochs N] [--horizon H] [--seed S]`. Trains a BC venv, searches the tunable
+ * parameters (the venv's cloned behaviour decides the agents), writes `tune.json`.
+ */
+export async function tune(flags: Record<string, string>): Promise<Record<string, unknown>> {
+  const t0 = performance.now();
+  const dataFile = need(flags, 'data');
+  const graphFile = need(flags, 'graph');
+  const rewardFile = need(flags, 'reward');
+  const out = need(flags, 'out');
+  const algo = flags['algo'] ?? 'sracos';
+  if (algo !== 'sracos' && algo !== 'random') throw new CliError(`unknown --algo '${algo}' (sracos, random)`);
+  const seed = intFlag(flags, 'seed', 0);
+  const trials = intFlag(flags, 'trials', 50);
+  const horizon = intFlag(flags, 'horizon', 20);
+  for (const f of [dataFile, graphFile, rewardFile]) if (!existsSync(f)) throw new CliError(`no such file: ${f}`);
+  const { ds, sandbox, nodeFunction, reward, bc, venvReport } = await prepare(dataFile, graphFile, rewardFile, seed, intFlag(flags, 'venv-epochs', 200));
+  try {
+    const space = tunableSpace(ds);
+    if (space.length === 0) throw new CliError('the graph has no tunable parameter to search');
+    const objective = venvObjective(bc.venv!, ds, reward, { horizon, seed, ...(nodeFunction ? { nodeFunction } : {}) });
+    const onTrial = (t: { score: number }, i: number) => log(`[tune] trial ${i + 1}/${trials} score ${t.score.toFixed(4)}`);
+    const r = algo === 'sracos' ? await sracos(space, objective, { trials, seed, onTrial }) : await randomSearch(space, objective, { trials, seed, onTrial });
+    const result = { algo, trials: r.trials, best: r.best, space, venvScore: venvReport.score, wallSeconds: (performance.now() - t0) / 1000 };
+    mkdirSync(out, { recursive: true });
+    writeFileSync(join(out, 'tune.json'), JSON.stringify(result, null, 2));
+    log(`[tune] best ${JSON.stringify(r.best.candidate)} score ${r.best.score.toFixed(4)}; wrote ${join(out, 'tune.json')}`);
+    return result;
+  } finally {
+    await sandbox.close();
+  }
+}
+
+/** Turns a JSON value (one row `[v...]`, a scalar, or a batch `[[v...], ...]`) into flat rows. */
+function rowsOf(v: unknown, dim: number, name: string): { data: number[]; rows: number; batch: boolean } {
+  if (typeof v === 'number') return { data: [v], rows: 1, batch: false };
+  if (!Array.isArray(v)) throw new CliError(`input '${name}' must be an array`);
+  if (v.length > 0 && Array.isArray(v[0])) {
+    const data: number[] = [];
+    for (const r of v as unknown[]) {
+      if (!Array.isArray(r) || r.length !== dim || r.some((x) => typeof x !== 'number')) throw new CliError(`input '${name}': every row must hold ${dim} numbers`);
+      data.push(...(r as number[]));
+    }
+    return { data, rows: v.length, batch: true };
+  }
+  if (v.length !== dim || v.some((x) => typeof x !== 'number')) throw new CliError(`input '${name}' must hold ${dim} numbers`);
+  return { data: v as number[], rows: 1, batch: false };
+}
+
+/** Answers one `infer` line. */
+export function inferLine(runner: PolicyRunner, line: string): string {
+  let obj: unknown;
+  try {
+    obj = JSON.parse(line);
+  } catch {
+    throw new CliError('input line is not JSON');
+  }
+  if (!obj || typeof obj !== 'object' || Array.isArray(obj)) throw new CliError('input line must be a JSON object of node name -> array');
+  const inputs: Record<string, number[]> = {};
+  let rows = -1;
+  let batch = false;
+  for (const name of runner.inputNames) {
+    const dim = runner.policy.codecs[name]!.dim;
+    if (!(name in (obj as Record<string, unknown>))) throw new CliError(`missing input node '${name}' (needs ${runner.inputNames.join(', ')})`);
+    const r = rowsOf((obj as Record<string, unknown>)[name], dim, name);
+    if (rows >= 0 && r.rows !== rows) throw new CliError('input nodes disagree on the number of rows');
+    rows = r.rows;
+    batch ||= r.batch;
+    inputs[name] = r.data;
+  }
+  const out = runner.run(inputs, Math.max(rows, 1));
+  const res: Record<string, number[] | number[][]> = {};
+  for (const [name, data] of Object.entries(out)) {
+    const dim = runner.policy.codecs[name]!.dim;
+    const arr = Array.from(data);
+    res[name] = batch ? Array.from({ length: rows }, (_, r) => arr.slice(r * dim, (r + 1) * dim)) : arr;
+  }
+  return JSON.stringify(res);
+}
+
+/** The `infer` command: stdin JSON lines -> stdout JSON lines. */
+export async function infer(flags: Record<string, string>): Promise<void> {
+  const dir = need(flags, 'policy');
+  const file = join(dir, 'policy.weights');
+  if (!existsSync(file)) throw new CliError(`no policy.weights in ${dir}`);
+  const runner = PolicyRunner.fromWeights(new Uint8Array(readFileSync(file)));
+  const rl = createInterface({ input: process.stdin, crlfDelay: Infinity });
+  for await (const line of rl) {
+    if (!line.trim()) continue;
+    process.stdout.write(`${inferLine(runner, line)}\n`);
+  }
+}
+
+/** Entry point; returns the exit code. */
+export async function main(argv: string[]): Promise<number> {
+  try {
+    const { command, flags } = parseArgs(argv);
+    if (command === 'train') await train(flags);
+    else if (command === 'infer') await infer(flags);
+    else if (command === 'tune') await tune(flags);
+    else throw new CliError(command ? `unknown command '${command}'\n${USAGE}` : USAGE);
+    return 0;
+  } catch (e) {
+    process.stderr.write(`error: ${e instanceof Error ? e.message : String(e)}\n`);
+    return e instanceof CliError ? 2 : 1;
+  }
+}
+
+const isMain = process.argv[1] !== undefined && resolve(process.argv[1]) === resolve(new URL(import.meta.url).pathname);
+if (isMain) {
+  // stdout carries data (infer): informational console output goes to stderr
+  console.info = (...a: unknown[]) => console.error(...a);
+  console.log = (...a: unknown[]) => console.error(...a);
+  main(process.argv.slice(2)).then((code) => {
+    process.exitCode = code;
+  });
+}

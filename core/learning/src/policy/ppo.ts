@@ -1,0 +1,408 @@
+/**
+ * PPO (proximal policy optimisation, clipped objective) trained inside a learned virtual
+ * environment. The agent node(s) of the graph are the policy ({@link AgentPolicy}: Gaussian
+ * for continuous fields, Categorical for discrete / category fields); a value network reads
+ * every data input of a step (states, external factors, tunables). Each trainer step rolls
+ * `batchSize` windows of `horizon` steps out in the venv from states sampled from the data
+ * set, computes rewards (one reward call per rollout step), advantages by GAE (bootstrapped
+ * at the window end), then runs `epochs` passes of minibatch updates. The policy is warm
+ * started by behaviour cloning on the logged decisions.
+ */
+import { Adam, Generator, MLP, add, affine, clamp, clipGradNorm, exp, mean, minimum, mul, neg, square, sub, tensor, tidy, type Tensor } from '@decisio/compute';
+import type { Dataset } from '../data/dataset';
+import { Rng } from '../data/split';
+import type { StepContext, StepResult, Trainer } from '../trainer/contract';
+import type { NodeFunctionCall, RolloutPolicy, VirtualEnvironment } from '../venv/bc';
+import { decodeStep } from '../venv/bc';
+import { AgentPolicy, cloneBehaviour, concatInputs, type NodeAction } from './agent-policy';
+import { evaluateInVenv, modePolicy, rolloutPolicy, rolloutWindows, sampleWindowIndices, type RewardCallback, type Windows } from './rollout';
+
+/**
+ * Generalised advantage estimation over a `[T][B]` (time-major) batch with a bootstrap value
+ * per row at the end. Returns advantages and returns (advantage + value), both `[T * B]`
+ * time-major.
+ */
+export function gae(
+  rewards: ArrayLike<number>,
+  values: ArrayLike<number>,
+  lastValues: ArrayLike<number>,
+  T: number,
+  B: number,
+  gamma: number,
+  lambda: number,
+  dones?: ArrayLike<number>,
+): { advantages: Float32Array; returns: Float32Array } {
+  const adv = new Float32Array(T * B);
+  const ret = new Float32Array(T * B);
+  for (let b = 0; b < B; b++) {
+    let next = 0;
+    let nextValue = lastValues[b]!;
+    for (let t = T - 1; t >= 0; t--) {
+      const i = t * B + b;
+      const notDone = dones ? 1 - dones[i]! : 1;
+      const delta = rewards[i]! + gamma * nextValue * notDone - values[i]!;
+      next = delta + gamma * lambda * notDone * next;
+      adv[i] = next;
+      ret[i] = next + values[i]!;
+      nextValue = values[i]!;
+    }
+  }
+  return { advantages: adv, returns: ret };
+}
+
+/** PPO's clipped surrogate loss (to minimise): `-mean(min(r A, clip(r, 1-ε, 1+ε) A))`, `r = exp(logp - oldLogp)`. */
+export function ppoClipLoss(logProb: Tensor, oldLogProb: Tensor, advantages: Tensor, clip: number): Tensor {
+  const ratio = exp(sub(logProb, oldLogProb));
+  const a = mul(ratio, advantages);
+  const b = mul(clamp(ratio, 1 - clip, 1 + clip), advantages);
+  return neg(mean(minimum(a, b)));
+}
+
+/** Options of {@link PpoTrainer}. */
+export interface PpoOptions {
+  /** Hidden sizes of the policy and value networks. Default `[64, 64]`. */
+  hidden?: number[];
+  /** Adam learning rate. Default 3e-4. */
+  lr?: number;
+  /** Rollout length in the venv. Default 20 (shorter when trajectories are). */
+  horizon?: number;
+  /** Parallel rollouts per trainer step. Default 64. */
+  batchSize?: number;
+  /** Passes over each batch. Default 4. */
+  epochs?: number;
+  /** Minibatch size of the updates. Default 256. */
+  minibatch?: number;
+  gamma?: number;
+  lambda?: number;
+  /** Clipping range ε. Default 0.2. */
+  clip?: number;
+  /** Entropy bonus coefficient. Default 0.001. */
+  entropyCoef?: number;
+  valueCoef?: number;
+  maxGradNorm?: number;
+  /** Behaviour-cloning updates of the warm start (0: none). Default 300. */
+  bcUpdates?: number;
+  /** Evaluate (deterministic policy, fixed windows) every this many steps. Default 5. */
+  evalEvery?: number;
+  evalWindows?: number;
+  /** Trainer steps when the system decides. Default 100. */
+  systemMaxSteps?: number;
+  /** Stop ("converged") after this many evaluations without improvement. Default 10. */
+  patience?: number;
+  /** Computes Python function nodes during rollouts. */
+  nodeFunction?: NodeFunctionCall;
+}
+
+/** Checkpoint of {@link PpoTrainer}. */
+export interface PpoCheckpoint {
+  policy: Record<string, number[]>;
+  value: Record<string, number[]>;
+  best?: Record<string, number[]>;
+  bestReward: number;
+  sinceBest: number;
+  rngState: number;
+  rewardScale: number;
+}
+
+/** Value network over the concatenated data inputs of a step. */
+class ValueNet {
+  readonly net: MLP;
+  readonly widths: number[];
+  readonly inWidth: number;
+  constructor(readonly inputs: string[], ds: Dataset, hidden: number[], g: Generator) {
+    this.widths = inputs.map((i) => ds.codecs[i]!.width);
+    this.inWidth = Math.max(1, this.widths.reduce((a, b) => a + b, 0));
+    this.net = new MLP([this.inWidth, ...hidden, 1], { activation: 'tanh', generator: g });
+  }
+  input(values: Record<string, Float32Array>, rows: number): Float32Array {
+    return concatInputs(this.inputs.map((i) => values[i]!), this.widths, rows);
+  }
+  predict(x: Float32Array, rows: number): Float32Array {
+    return tidy(() => Float32Array.from(this.net.forward(tensor(x, [rows, this.inWidth])).dataSync()));
+  }
+}
+
+/** One optimisation step of `loss` over `params`; returns the loss value. */
+export function optimiseStep(opt: Adam, params: Tensor[], loss: () => Tensor, maxGradNorm?: number): number {
+  return tidy(() => {
+    opt.zeroGrad();
+    const l = loss();
+    l.backward();
+    if (maxGradNorm) clipGradNorm(params, maxGradNorm);
+    opt.step();
+    return l.dataSync()[0]!;
+  });
+}
+
+/** Reward scale: 1 / std of the rewards of logged rows (the value targets' scale). */
+export async function rewardScaleOf(ds: Dataset, reward: RewardCallback, rng: Rng, rows = 512): Promise<number> {
+  const n = Math.min(rows, ds.rows);
+  const idx = new Int32Array(n);
+  for (let i = 0; i < n; i++) idx[i] = Math.floor(rng.next() * ds.rows);
+  const step: Record<string, Float32Array> = {};
+  for (const node of ds.nodes) if (ds.scaled[node]) step[node] = ds.gather(node, idx);
+  const r = await reward(decodeStep(ds, step));
+  let m = 0;
+  for (const v of r) m += v;
+  m /= r.length;
+  let v2 = 0;
+  for (const v of r) v2 += (v - m) ** 2;
+  const std = Math.sqrt(v2 / r.length);
+  return std > 1e-6 ? 1 / std : 1;
+}
+
+/**
+ * PPO in a virtual environment (see the module comment). `reward` gives one reward per row of
+ * a decoded step (use {@link rewardFromFunction} for a `reward.py`). `dataset`: where rollout
+ * start states and external factors come from (default: the venv's training data).
+ * After the run, {@link PpoTrainer.policy} holds the best evaluated policy.
+ */
+export class PpoTrainer implements Trainer<PpoCheckpoint> {
+  readonly kind = 'policy.ppo';
+  readonly systemMaxSteps: number;
+  policy!: AgentPolicy;
+  private value!: ValueNet;
+  private popt!: Adam;
+  private vopt!: Adam;
+  private rng = new Rng(0);
+  private windows!: Windows;
+  private rewardScale = 1;
+  private bestReward = -Infinity;
+  private sinceBest = 0;
+  private best: Record<string, number[]> | undefined;
+  /** Mean venv return of the warm-started policy (set by `init`). */
+  initialReward = NaN;
+  private readonly o: Required<Omit<PpoOptions, 'nodeFunction'>>;
+  readonly dataset: Dataset;
+
+  constructor(
+    readonly venv: VirtualEnvironment,
+    readonly reward: RewardCallback,
+    private readonly options: PpoOptions = {},
+    dataset?: Dataset,
+  ) {
+    this.dataset = dataset ?? venv.dataset;
+    this.o = {
+      hidden: options.hidden ?? [64, 64],
+      lr: options.lr ?? 3e-4,
+      horizon: options.horizon ?? 20,
+      batchSize: options.batchSize ?? 64,
+      epochs: options.epochs ?? 4,
+      minibatch: options.minibatch ?? 256,
+      gamma: options.gamma ?? 0.99,
+      lambda: options.lambda ?? 0.95,
+      clip: options.clip ?? 0.2,
+      entropyCoef: options.entropyCoef ?? 0.001,
+      valueCoef: options.valueCoef ?? 0.5,
+      maxGradNorm: options.maxGradNorm ?? 0.5,
+      bcUpdates: options.bcUpdates ?? 300,
+      evalEvery: options.evalEvery ?? 5,
+      evalWindows: options.evalWindows ?? 128,
+      systemMaxSteps: options.systemMaxSteps ?? 100,
+      patience: options.patience ?? 10,
+    };
+    this.systemMaxSteps = this.o.systemMaxSteps;
+  }
+
+  async init({ seed, checkpoint }: { seed: number; checkpoint?: PpoCheckpoint }): Promise<void> {
+    const ds = this.dataset;
+    const g = new Generator(seed);
+    this.policy = AgentPolicy.forDataset(ds, this.o.hidden, g);
+    this.value = new ValueNet(ds.structure.inputs.filter((i) => ds.codecs[i]), ds, this.o.hidden, g);
+    this.popt = new Adam(this.policy.parameters(), { lr: this.o.lr });
+    this.vopt = new Adam(this.value.net.parameters(), { lr: this.o.lr * 3 });
+    this.rng = new Rng(seed + 17);
+    this.windows = rolloutWindows(ds, this.o.horizon);
+    if (checkpoint) {
+      this.policy.loadWeights(checkpoint.policy);
+      this.value.net.loadStateDict(Object.fromEntries(Object.entries(checkpoint.value).map(([k, v]) => [k, Float32Array.from(v)])));
+      this.best = checkpoint.best;
+      this.bestReward = checkpoint.bestReward;
+      this.sinceBest = checkpoint.sinceBest;
+      this.rng.state = checkpoint.rngState;
+      this.rewardScale = checkpoint.rewardScale;
+      return;
+    }
+    this.rewardScale = await rewardScaleOf(ds, this.reward, new Rng(seed + 3));
+    if (this.o.bcUpdates > 0) {
+      const bcOpt = new Adam(this.policy.parameters(), { lr: 1e-3 });
+      cloneBehaviour(this.policy, ds, { updates: this.o.bcUpdates, batchSize: 256, rng: this.rng, step: (loss) => optimiseStep(bcOpt, this.policy.parameters(), loss) });
+      bcOpt.dispose();
+    }
+    this.initialReward = await this.evaluate();
+    this.bestReward = this.initialReward;
+    this.best = this.policy.weights();
+  }
+
+  /** Mean venv return of the current deterministic policy on fixed windows. */
+  evaluate(): Promise<number> {
+    return evaluateInVenv(this.venv, this.dataset, modePolicy(this.policy), this.reward, {
+      horizon: this.o.horizon,
+      windows: this.o.evalWindows,
+      seed: 12345,
+      nodeFunction: this.options.nodeFunction,
+    });
+  }
+
+  async step(ctx: StepContext): Promise<StepResult> {
+    const ds = this.dataset;
+    const B = this.o.batchSize;
+    const H = this.windows.horizon;
+    const idx = sampleWindowIndices(this.windows, B, this.rng);
+    const starts = Int32Array.from(idx, (i) => this.windows.starts[i]!);
+    // record the agents' inputs and actions step by step
+    const recorded: Array<Map<string, { x: Float32Array; a: NodeAction }>> = [];
+    const agents = [...this.policy.heads.keys()];
+    let calls = 0;
+    const act: RolloutPolicy = (node, inputs, rows) => {
+      // the venv asks each agent once per step
+      const t = Math.floor(calls++ / agents.length);
+      if (!recorded[t]) recorded.push(new Map());
+      const h = this.policy.heads.get(node)!;
+      const x = this.policy.inputOf(h, inputs, rows);
+      const a = h.act(x, rows, 'sample', this.rng);
+      recorded[t]!.set(node, { x, a });
+      return a.enc;
+    };
+    const roll = await rolloutPolicy(this.venv, ds, starts, H, act, this.reward, { rng: this.rng, nodeFunction: this.options.nodeFunction, mode: 'sample' });
+    // values of every step and the bootstrap value after the window
+    const N = H * B;
+    const rewards = new Float32Array(N);
+    const values = new Float32Array(N);
+    let rawReturn = 0;
+    for (let s = 0; s < H; s++) {
+      const v = this.value.predict(this.value.input(roll.steps[s]!, B), B);
+      values.set(v, s * B);
+      for (let b = 0; b < B; b++) {
+        rewards[s * B + b] = roll.rewards[s]![b]! * this.rewardScale;
+        rawReturn += roll.rewards[s]![b]!;
+      }
+    }
+    const last = roll.steps[H - 1]!;
+    const boot: Record<string, Float32Array> = {};
+    const nextRows = Int32Array.from(idx, (i) => Math.min(this.windows.starts[i]! + H, this.windows.ends[i]! - 1));
+    for (const name of this.value.inputs) boot[name] = ds.gather(name, nextRows);
+    for (const [x, nx] of ds.structure.transitions) if (boot[x] && last[nx]) boot[x] = last[nx]!;
+    const lastValues = this.value.predict(this.value.input(boot, B), B);
+    const { advantages, returns } = gae(rewards, values, lastValues, H, B, this.o.gamma, this.o.lambda);
+    let am = 0;
+    for (const a of advantages) am += a;
+    am /= N;
+    let as = 0;
+    for (const a of advantages) as += (a - am) ** 2;
+    as = Math.sqrt(as / N) + 1e-8;
+    for (let i = 0; i < N; i++) advantages[i] = (advantages[i]! - am) / as;
+    // flatten the recorded batch (time-major) per agent
+    const flat = new Map<string, { x: Float32Array; cont: Float32Array; cls: Float32Array }>();
+    for (const name of agents) {
+      const h = this.policy.heads.get(name)!;
+      const x = new Float32Array(N * h.inWidth);
+      const cont = new Float32Array(N * h.cont.length);
+      const cls = new Float32Array(N * h.blocks.length);
+      for (let s = 0; s < H; s++) {
+        const r = recorded[s]!.get(name)!;
+        x.set(r.x, s * B * h.inWidth);
+        cont.set(r.a.cont, s * B * h.cont.length);
+        cls.set(r.a.cls, s * B * h.blocks.length);
+      }
+      flat.set(name, { x, cont, cls });
+    }
+    const vx = new Float32Array(N * this.value.inWidth);
+    for (let s = 0; s < H; s++) vx.set(this.value.input(roll.steps[s]!, B), s * B * this.value.inWidth);
+    const logProbOf = (rows: Int32Array | null, M: number): { logProb: Tensor; entropy: Tensor } => {
+      let lp: Tensor | undefined;
+      let en: Tensor | undefined;
+      for (const name of agents) {
+        const h = this.policy.heads.get(name)!;
+        const f = flat.get(name)!;
+        const x = rows ? pick(f.x, rows, h.inWidth) : f.x;
+        const c = rows ? pick(f.cont, rows, h.cont.length) : f.cont;
+        const k = rows ? pick(f.cls, rows, h.blocks.length) : f.cls;
+        const r = h.logProbEntropy(tensor(x, [M, h.inWidth]), c, k, M);
+        lp = lp ? add(lp, r.logProb) : r.logProb;
+        en = en ? add(en, r.entropy) : r.entropy;
+      }
+      return { logProb: lp!, entropy: en! };
+    };
+    const oldLogProb = tidy(() => Float32Array.from(logProbOf(null, N).logProb.dataSync()));
+    const M = Math.min(this.o.minibatch, N);
+    const order: number[] = Array.from({ length: N }, (_, i) => i);
+    let pl = 0;
+    let vl = 0;
+    let ent = 0;
+    let kl = 0;
+    let updates = 0;
+    const pparams = this.policy.parameters();
+    const vparams = this.value.net.parameters();
+    for (let e = 0; e < this.o.epochs; e++) {
+      this.rng.shuffle(order);
+      for (let o = 0; o + M <= N; o += M) {
+        const rows = Int32Array.from(order.slice(o, o + M));
+        const adv = pick(advantages, rows, 1);
+        const old = pick(oldLogProb, rows, 1);
+        let entropyV = 0;
+        let klV = 0;
+        pl += optimiseStep(this.popt, pparams, () => {
+          const { logProb, entropy } = logProbOf(rows, M);
+          const em = mean(entropy);
+          entropyV = em.dataSync()[0]!;
+          klV = mean(sub(tensor(old, [M]), logProb)).dataSync()[0]!;
+          return sub(ppoClipLoss(logProb, tensor(old, [M]), tensor(adv, [M]), this.o.clip), affine(em, this.o.entropyCoef, 0));
+        }, this.o.maxGradNorm);
+        vl += optimiseStep(this.vopt, vparams, () => {
+          const v = this.value.net.forward(tensor(pick(vx, rows, this.value.inWidth), [M, this.value.inWidth]));
+          return affine(mean(square(sub(v, tensor(pick(returns, rows, 1), [M, 1])))), this.o.valueCoef, 0);
+        }, this.o.maxGradNorm);
+        ent += entropyV;
+        kl += klV;
+        updates++;
+      }
+    }
+    const metrics: Record<string, number> = {
+      'train/return': rawReturn / B,
+      'loss/policy': pl / updates,
+      'loss/value': vl / updates,
+      entropy: ent / updates,
+      'approx-kl': kl / updates,
+      samples: N,
+    };
+    const result: StepResult = { metrics };
+    if ((ctx.step + 1) % this.o.evalEvery === 0 || ctx.step + 1 >= this.systemMaxSteps) {
+      const r = await this.evaluate();
+      metrics['eval/return'] = r;
+      result.reward = r;
+      if (r > this.bestReward + 1e-6) {
+        this.bestReward = r;
+        this.sinceBest = 0;
+        this.best = this.policy.weights();
+      } else if (++this.sinceBest >= this.o.patience) result.converged = true;
+    }
+    return result;
+  }
+
+  /** Loads the best evaluated weights into {@link PpoTrainer.policy}; returns its venv return. */
+  useBest(): number {
+    if (this.best) this.policy.loadWeights(this.best);
+    return this.bestReward;
+  }
+
+  checkpoint(): PpoCheckpoint {
+    const c: PpoCheckpoint = {
+      policy: this.policy.weights(),
+      value: Object.fromEntries(this.value.net.namedParameters().map(([k, t]) => [k, Array.from(t.dataSync())])),
+      bestReward: this.bestReward,
+      sinceBest: this.sinceBest,
+      rngState: this.rng.state,
+      rewardScale: this.rewardScale,
+    };
+    if (this.best) c.best = this.best;
+    return c;
+  }
+}
+
+/** Gathers rows of a `[*, w]` row-major array. */
+export function pick(src: Float32Array, rows: ArrayLike<number>, w: number): Float32Array {
+  const out = new Float32Array(rows.length * w);
+  for (let i = 0; i < rows.length; i++) out.set(src.subarray(rows[i]! * w, rows[i]! * w + w), i * w);
+  return out;
+}

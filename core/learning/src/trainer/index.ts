@@ -1,0 +1,2 @@
+/** The trainer contract, stop conditions and the generic runner. */
+export * from './contract';

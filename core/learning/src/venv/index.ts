@@ -1,0 +1,2 @@
+/** Virtual environments learned from data: behaviour cloning (`bc`). */
+export * from './bc';

@@ -1,0 +1,85 @@
+/**
+ * Commands: one contribution feeds menus, keybindings and the palette. This module runs them,
+ * evaluates their `when` predicates and dispatches keybindings.
+ */
+import type { Dispatch } from '@reduxjs/toolkit';
+import {
+  toDisposable,
+  type CommandContribution,
+  type CommandService,
+  type Disposable,
+  type ServiceAccessor,
+  type WhenContext,
+} from '@decisio/sdk-plugin';
+
+/** A parsed keybinding like `Mod+Shift+P`. */
+export interface ParsedKeybinding {
+  key: string;
+  ctrl: boolean;
+  meta: boolean;
+  shift: boolean;
+  alt: boolean;
+}
+
+/** Parses `Mod+Shift+P` (`Mod` = Cmd on macOS, Ctrl elsewhere). @throws Error on an empty key. */
+export function parseKeybinding(spec: string, isMac: boolean): ParsedKeybinding {
+  const parts = spec.split('+').map((p) => p.trim().toLowerCase());
+  const key = parts.pop();
+  if (!key) throw new Error(`bad keybinding "${spec}"`);
+  const has = (m: string) => parts.includes(m);
+  return {
+    key,
+    ctrl: has('ctrl') || (has('mod') && !isMac),
+    meta: has('meta') || has('cmd') || (has('mod') && isMac),
+    shift: has('shift'),
+    alt: has('alt'),
+  };
+}
+
+/** `true` when a keyboard event matches a parsed keybinding. */
+export function matchesKeybinding(e: Pick<KeyboardEvent, 'key' | 'ctrlKey' | 'metaKey' | 'shiftKey' | 'altKey'>, k: ParsedKeybinding): boolean {
+  return e.key.toLowerCase() === k.key && e.ctrlKey === k.ctrl && e.metaKey === k.meta && e.shiftKey === k.shift && e.altKey === k.alt;
+}
+
+/** {@link CommandService} over the contributed commands. */
+export class CommandServiceImpl implements CommandService {
+  constructor(
+    private readonly list: () => readonly CommandContribution[],
+    private readonly when: () => WhenContext,
+    private readonly run: () => { services: ServiceAccessor; dispatch: Dispatch },
+  ) {}
+
+  private find(id: string): CommandContribution {
+    const c = this.list().find((x) => x.id === id);
+    if (!c) throw new Error(`unknown command "${id}"`);
+    return c;
+  }
+
+  isEnabled(id: string): boolean {
+    const c = this.list().find((x) => x.id === id);
+    return !!c && (!c.when || c.when(this.when()));
+  }
+
+  async execute(id: string, ...args: unknown[]): Promise<unknown> {
+    const c = this.find(id);
+    return c.run(this.run(), ...args);
+  }
+
+  /** Listens for keybindings on `target`; runs the first enabled matching command. */
+  bindKeys(target: Pick<Window, 'addEventListener' | 'removeEventListener'>, isMac: boolean): Disposable {
+    const bound = this.list()
+      .filter((c) => c.keybinding)
+      .map((c) => ({ c, k: parseKeybinding(c.keybinding!, isMac) }));
+    const onKey = (e: KeyboardEvent) => {
+      for (const { c, k } of bound) {
+        if (matchesKeybinding(e, k) && this.isEnabled(c.id)) {
+          e.preventDefault();
+          void this.execute(c.id);
+          return;
+        }
+      }
+    };
+    target.addEventListener('keydown', onKey);
+    return toDisposable(() => target.removeEventListener('keydown', onKey));
+  }
+}

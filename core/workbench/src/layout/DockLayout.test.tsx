@@ -1,0 +1,76 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { act, cleanup, render, screen, waitFor } from '@testing-library/react';
+import { I18nextProvider } from 'react-i18next';
+import type { PanelContribution } from '@decisio/sdk-plugin';
+import type { Owned } from '../host/plugin-host';
+import { createI18n } from '../i18n/i18n';
+import { DockLayout, type DockController } from './DockLayout';
+import { layoutStorageKey, readLayout } from './layout-store';
+
+const panels: Owned<PanelContribution>[] = [
+  { id: 'demo.alpha', pluginId: 'demo', titleKey: 'alpha', load: async () => () => <p>alpha body</p> },
+  { id: 'demo.beta', pluginId: 'demo', titleKey: 'beta', load: async () => () => <p>beta body</p> },
+];
+
+function mount(defaultPanels: string[], onController?: (c: DockController | null) => void) {
+  const i18n = createI18n('en-US');
+  return render(
+    <I18nextProvider i18n={i18n}>
+      <div style={{ width: 800, height: 600 }}>
+        <DockLayout
+          layoutId="/demo"
+          defaultPanels={defaultPanels}
+          panels={panels}
+          userId="u1"
+          theme="light"
+          translate={(k) => k.split(':')[1] ?? k}
+          saveDelayMs={0}
+          onController={onController}
+        />
+      </div>
+    </I18nextProvider>,
+  );
+}
+
+describe('DockLayout', () => {
+  beforeEach(() => localStorage.clear());
+  afterEach(() => cleanup());
+
+  it('builds the default layout and loads panels lazily', async () => {
+    mount(['demo.alpha']);
+    expect(await screen.findByText('alpha body')).toBeTruthy();
+    expect(screen.queryByTestId('layout-fallback-notice')).toBeNull();
+  });
+
+  it('saves the layout per user and restores it after a remount', async () => {
+    let ctl: DockController | null = null;
+    const first = mount(['demo.alpha'], (c) => (ctl = c ?? ctl));
+    await screen.findByText('alpha body');
+    act(() => ctl!.openPanel('demo.beta', { floating: false }));
+    await waitFor(() => {
+      const r = readLayout(localStorage, 'u1', '/demo');
+      expect(r.kind === 'ok' && Object.keys(r.doc.dockview.panels).sort()).toEqual(['demo.alpha', 'demo.beta']);
+    });
+    first.unmount();
+    mount(['demo.alpha']);
+    await waitFor(() => expect(document.querySelectorAll('.dv-tab').length).toBe(2));
+    expect(screen.queryByTestId('layout-fallback-notice')).toBeNull();
+  });
+
+  it('falls back to the default layout with a notice when the saved one is broken', async () => {
+    localStorage.setItem(layoutStorageKey('u1', '/demo'), '{"schemaVersion":2,"dockview":{"grid":{},"panels":{"x":{"id":"gone.panel"}}}}');
+    mount(['demo.alpha']);
+    expect(await screen.findByTestId('layout-fallback-notice')).toBeTruthy();
+    expect(await screen.findByText('alpha body')).toBeTruthy();
+  });
+
+  it('falls back when dockview itself rejects the saved layout', async () => {
+    localStorage.setItem(
+      layoutStorageKey('u1', '/demo'),
+      JSON.stringify({ schemaVersion: 2, layoutId: '/demo', savedAt: '', dockview: { grid: { root: 'nonsense' }, panels: { a: { id: 'demo.alpha', contentComponent: 'demo.alpha' } } } }),
+    );
+    mount(['demo.alpha']);
+    expect(await screen.findByTestId('layout-fallback-notice')).toBeTruthy();
+    expect(await screen.findByText('alpha body')).toBeTruthy();
+  });
+});

@@ -1,0 +1,35 @@
+/**
+ * Browser entry (`index.html`) and composition root: styles, the plugin list, then the
+ * workbench. This is the only module allowed to import plugin manifests (lint rule
+ * `decisio/boundaries`); tests read `APP_PLUGINS` from here (nothing renders without `#root`).
+ */
+import { createRoot } from 'react-dom/client';
+import '@blueprintjs/core/lib/css/blueprint.css';
+import './theme/workbench.css';
+import type { PluginManifest } from '@decisio/sdk-plugin';
+import { accountPlugin } from '@decisio/plugin-account';
+import { dashboardPlugin } from '@decisio/plugin-dashboard';
+import { sdkPlugin } from '@decisio/plugin-sdk';
+import { createWorkbench, WorkbenchRoot } from './host/workbench';
+import { StartFailed } from './shell/StartFailed';
+import { installIconLoader } from './theme/icons';
+
+/**
+ * The plugins of the app, in no particular order (the host orders them by their
+ * dependencies). Add a plugin here to ship it. Manifests are light: importing them loads no
+ * panel code.
+ */
+export const APP_PLUGINS: readonly PluginManifest[] = [sdkPlugin, accountPlugin, dashboardPlugin];
+
+const container = typeof document !== 'undefined' ? document.getElementById('root') : null;
+if (container) {
+  installIconLoader();
+  const root = createRoot(container);
+  createWorkbench({ plugins: APP_PLUGINS }).then(
+    (wb) => root.render(<WorkbenchRoot workbench={wb} strict />),
+    (error: unknown) => {
+      console.error('[workbench] start failed', error);
+      root.render(<StartFailed error={error} />);
+    },
+  );
+}

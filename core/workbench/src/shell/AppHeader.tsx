@@ -1,0 +1,75 @@
+import { Alignment, Button, Menu, MenuDivider, MenuItem, Navbar, PopoverNext } from '@blueprintjs/core';
+import type { IconName } from '@blueprintjs/icons';
+import { LanguageSelect, ThemeToggle, useCurrentUser, useEventValue, useLocale, useSession } from '@decisio/sdk-plugin';
+import { useWorkbench } from '../host/workbench-context';
+import { useWorkbenchT } from '../i18n/i18n';
+import { Logo } from './Logo';
+
+/** Header of the console: logo, language switch, theme switch and the user menu. */
+export function AppHeader(props: { onToggleMenu?: () => void; onOpenSettings?: () => void; onOpenPalette?: () => void }) {
+  const wb = useWorkbench();
+  const { t } = useWorkbenchT();
+  const locale = useLocale();
+  const session = useSession();
+  const user = useCurrentUser();
+  const hasLayout = useEventValue(wb.layout.onDidChangeAvailability, () => wb.layout.hasLayout);
+  const name = user.data?.nickname || user.data?.username || '';
+  const userItems = wb.host.menuItems
+    .filter((m) => m.location === 'user' && (!m.when || m.when(wb.whenContext())))
+    .sort((a, b) => (a.order ?? 100) - (b.order ?? 100));
+
+  const run = (m: (typeof userItems)[number]) => {
+    if (m.command) void wb.commands.execute(m.command);
+    else if (m.to) wb.navigation.navigate(m.to);
+  };
+
+  return (
+    <Navbar className="dc-header" data-testid="app-header">
+      <Navbar.Group align={Alignment.START}>
+        {props.onToggleMenu && (
+          <Button variant="minimal" icon="menu" aria-label={t('header.toggleMenu')} onClick={props.onToggleMenu} data-testid="side-menu-toggle" />
+        )}
+        <a className="dc-brand" href={wb.navigation.href('/')} onClick={(e) => (e.preventDefault(), wb.navigation.navigate('/'))}>
+          <Logo size={26} />
+          <span className="dc-brand-name">{t('app.name')}</span>
+        </a>
+      </Navbar.Group>
+      <Navbar.Group align={Alignment.END} className="dc-header-actions">
+        <LanguageSelect />
+        <ThemeToggle />
+        {session.token && (
+          <PopoverNext
+            placement="bottom-end"
+            content={
+              <Menu data-testid="user-menu-items">
+                {name && <MenuItem disabled icon="user" text={t('header.signedInAs', { name })} />}
+                {props.onOpenPalette && (
+                  <MenuItem icon="console" text={t('palette.open')} label="Ctrl+Shift+P" onClick={props.onOpenPalette} data-testid="user-menu-palette" />
+                )}
+                {props.onOpenSettings && <MenuItem icon="cog" text={t('header.settings')} onClick={props.onOpenSettings} data-testid="user-menu-settings" />}
+                {hasLayout && (
+                  <MenuItem icon="reset" text={t('header.resetLayout')} onClick={() => wb.layout.resetLayout()} data-testid="user-menu-reset-layout" />
+                )}
+                {userItems.length > 0 && <MenuDivider />}
+                {userItems.map((m) => (
+                  <MenuItem
+                    key={m.id}
+                    icon={m.icon as IconName | undefined}
+                    text={wb.locale.t(`${m.pluginId}:${m.titleKey}`)}
+                    onClick={() => run(m)}
+                    data-testid={`user-menu-${m.id}`}
+                  />
+                ))}
+              </Menu>
+            }
+          >
+            <Button variant="minimal" icon="user" endIcon="caret-down" aria-label={t('header.userMenu')} data-testid="user-menu">
+              <span className="dc-user-name">{name}</span>
+            </Button>
+          </PopoverNext>
+        )}
+      </Navbar.Group>
+      <span hidden data-locale={locale} />
+    </Navbar>
+  );
+}

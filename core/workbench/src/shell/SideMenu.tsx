@@ -1,0 +1,42 @@
+import { Menu, MenuItem } from '@blueprintjs/core';
+import type { IconName } from '@blueprintjs/icons';
+import { useAppLocation, useLocale } from '@decisio/sdk-plugin';
+import { useWorkbench } from '../host/workbench-context';
+import { useWorkbenchT } from '../i18n/i18n';
+
+/** The console's side menu, built from `location: 'side'` menu items of the plugins. */
+export function SideMenu(props: { collapsed?: boolean }) {
+  const wb = useWorkbench();
+  const { t } = useWorkbenchT();
+  const loc = useAppLocation();
+  useLocale();
+  const items = wb.host.menuItems
+    .filter((m) => m.location === 'side' && (!m.when || m.when(wb.whenContext())))
+    .sort((a, b) => (a.order ?? 100) - (b.order ?? 100));
+  return (
+    <nav className={`dc-side${props.collapsed ? ' dc-side-collapsed' : ''}`} aria-label={t('menu.title')} data-testid="side-menu">
+      <Menu>
+        {items.map((m) => {
+          const text = wb.locale.t(`${m.pluginId}:${m.titleKey}`);
+          const active = !!m.to && (loc.pathname === m.to || loc.pathname.startsWith(`${m.to}/`));
+          return (
+            <MenuItem
+              key={m.id}
+              icon={m.icon as IconName | undefined}
+              text={props.collapsed ? undefined : text}
+              title={text}
+              active={active}
+              href={m.to ? wb.navigation.href(m.to) : undefined}
+              data-testid={`side-menu-${m.id}`}
+              onClick={(e) => {
+                e.preventDefault();
+                if (m.to) wb.navigation.navigate(m.to);
+                else if (m.command) void wb.commands.execute(m.command);
+              }}
+            />
+          );
+        })}
+      </Menu>
+    </nav>
+  );
+}

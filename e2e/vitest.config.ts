@@ -1,0 +1,15 @@
+import { defineConfig } from 'vitest/config';
+
+// End-to-end tests: real Chromium (playwright-core + the system browser) against the real
+// server started by the global setup on a fresh SQLite data directory.
+export default defineConfig({
+  test: {
+    name: 'e2e',
+    root: import.meta.dirname,
+    include: ['specs/**/*.spec.ts'],
+    globalSetup: ['./global-setup.ts'],
+    testTimeout: 120_000,
+    hookTimeout: 240_000,
+    fileParallelism: false,
+  },
+});

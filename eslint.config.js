@@ -1,0 +1,45 @@
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import tseslint from 'typescript-eslint';
+import { checkImport } from './scripts/boundaries.mjs';
+
+const root = path.dirname(fileURLToPath(import.meta.url));
+
+/** Local rule: the architecture's dependency direction (see scripts/boundaries.mjs). */
+const boundaries = {
+  meta: { type: 'problem', schema: [], messages: { wrong: '{{text}}' } },
+  create(context) {
+    const rel = path.relative(root, context.filename).split(path.sep).join('/');
+    const check = (node, source) => {
+      if (!source || typeof source.value !== 'string') return;
+      const text = checkImport(rel, source.value);
+      if (text) context.report({ node, messageId: 'wrong', data: { text } });
+    };
+    return {
+      ImportDeclaration: (n) => check(n, n.source),
+      ExportNamedDeclaration: (n) => check(n, n.source),
+      ExportAllDeclaration: (n) => check(n, n.source),
+      ImportExpression: (n) => check(n, n.source),
+    };
+  },
+};
+
+export default [
+  { ignores: ['**/node_modules/**', 'dist/**', '.data/**', 'e2e/artifacts/**', '**/*.generated.ts', '**/generated/**'] },
+  {
+    files: ['**/*.ts', '**/*.tsx', '**/*.mts'],
+    languageOptions: { parser: tseslint.parser, sourceType: 'module' },
+    plugins: { decisio: { rules: { boundaries } } },
+    rules: {
+      'decisio/boundaries': 'error',
+      'no-debugger': 'error',
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression[callee.object.name=/^(it|test|describe)$/][callee.property.name=/^(only|skip|todo)$/]",
+          message: 'No focused or skipped tests.',
+        },
+      ],
+    },
+  },
+];

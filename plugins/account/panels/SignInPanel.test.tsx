@@ -1,0 +1,49 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
+import { ErrorCode } from '@decisio/domain';
+import { createTestHost, renderPanel } from '@decisio/sdk-plugin/testing';
+import { accountPlugin } from '../index';
+import { testKeyPair } from '../test/keys';
+
+const signInRoute = accountPlugin.routes.find((r) => r.path === '/sign-in')!;
+
+describe('SignInPanel', () => {
+  afterEach(() => cleanup());
+
+  it('encrypts the password, stores the session and goes to /dashboard', async () => {
+    const keys = await testKeyPair();
+    const host = createTestHost({ plugins: [accountPlugin], locale: 'en-US' });
+    host.mockCall('index/getPublicKey', { data: { keyId: 'k1', spki: keys.spki, algorithm: 'RSA-OAEP-256' } });
+    host.mockCall('index/signIn', { data: { accessToken: 'tok', userId: 'u1', expiresAt: '2030-01-01T00:00:00Z' } });
+    await renderPanel(signInRoute, { host });
+    fireEvent.change(screen.getByTestId('signin-username'), { target: { value: 'alice_1' } });
+    fireEvent.change(screen.getByTestId('signin-password'), { target: { value: 'Secret123' } });
+    fireEvent.submit(screen.getByTestId('signin-submit').closest('form')!);
+    await waitFor(() => expect(host.location().pathname).toBe('/dashboard'));
+    const body = host.calls.find((c) => c.url === 'index/signIn')!.body as { username: string; password: string };
+    expect(body.username).toBe('alice_1');
+    expect(body.password).not.toBe('Secret123');
+    expect(await keys.decrypt(body.password)).toBe('Secret123');
+    expect(host.session()).toEqual({ token: 'tok', userId: 'u1' });
+  });
+
+  it('shows required-field errors in the current language and sends nothing', async () => {
+    const { host } = await renderPanel(signInRoute, { plugins: [accountPlugin], locale: 'zh-CN' });
+    fireEvent.click(screen.getByTestId('signin-submit'));
+    expect(await screen.findAllByText('此项为必填项')).toHaveLength(2);
+    expect(host.calls).toEqual([]);
+  });
+
+  it('shows the server message on wrong credentials', async () => {
+    const keys = await testKeyPair();
+    const host = createTestHost({ plugins: [accountPlugin], locale: 'en-US' });
+    host.mockCall('index/getPublicKey', { data: { keyId: 'k1', spki: keys.spki, algorithm: 'RSA-OAEP-256' } });
+    host.mockCall('index/signIn', { code: ErrorCode.wrongLoginNameOrPassword, message: 'Wrong login name or password' });
+    await renderPanel(signInRoute, { host });
+    fireEvent.change(screen.getByTestId('signin-username'), { target: { value: 'alice_1' } });
+    fireEvent.change(screen.getByTestId('signin-password'), { target: { value: 'nope' } });
+    fireEvent.click(screen.getByTestId('signin-submit'));
+    expect((await screen.findByTestId('signin-error')).textContent).toContain('Wrong login name or password');
+    expect(host.session().token).toBeNull();
+  });
+});

@@ -1,0 +1,121 @@
+import { useState, type FormEvent } from 'react';
+import { Button, Callout, FormGroup, InputGroup } from '@blueprintjs/core';
+import { encryptPassword, validationMessage } from '@decisio/domain';
+import { isApiError, sessionServiceRef, useAppLocation, useNavigate, useNotify, useService } from '@decisio/sdk-plugin';
+import { accountApi } from '../api';
+import { useAccountT } from '../i18n';
+import { AuthFrame } from './AuthFrame';
+
+/** Sign-in screen (`/sign-in`): login name + password, encrypted before it is sent. */
+export function SignInPanel() {
+  const { t, locale } = useAccountT();
+  const navigate = useNavigate();
+  const notify = useNotify();
+  const session = useService(sessionServiceRef);
+  const location = useAppLocation();
+  const [username, setUsername] = useState(location.search.username ?? '');
+  const [password, setPassword] = useState('');
+  const [show, setShow] = useState(false);
+  const [errors, setErrors] = useState<{ username?: string; password?: string }>({});
+  const [failure, setFailure] = useState<string | null>(null);
+  const [getKey] = accountApi.endpoints['account/getPublicKey'].useMutation();
+  const [signIn] = accountApi.endpoints['account/signIn'].useMutation();
+  const [busy, setBusy] = useState(false);
+
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    const errs: typeof errors = {};
+    if (!username.trim()) errs.username = 'validation.required';
+    if (!password) errs.password = 'validation.required';
+    setErrors(errs);
+    setFailure(null);
+    if (Object.keys(errs).length) return;
+    setBusy(true);
+    try {
+      const key = await getKey().unwrap();
+      const encrypted = await encryptPassword(key.spki, password);
+      const res = await signIn({ username: username.trim(), password: encrypted }).unwrap();
+      session.signIn(res);
+      notify({ message: t('signIn.success'), intent: 'success', icon: 'tick-circle' });
+      navigate('/dashboard');
+    } catch (err) {
+      if (isApiError(err)) {
+        if (!err.handled) setFailure(err.message);
+        if (err.errors?.username) setErrors((x) => ({ ...x, username: err.errors!.username }));
+      } else {
+        setFailure(t('signIn.failed'));
+      }
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const msg = (m?: string) => (m ? (m.startsWith('validation.') ? validationMessage(m, locale) : m) : undefined);
+
+  return (
+    <AuthFrame testId="sign-in-page">
+      <h1 className="dc-auth-title">{t('signIn.heading')}</h1>
+      <p className="dc-muted">{t('signIn.subheading')}</p>
+      {failure && (
+        <Callout intent="danger" icon="error" className="dc-gap" data-testid="signin-error">
+          {failure}
+        </Callout>
+      )}
+      <form onSubmit={submit} noValidate>
+        <FormGroup label={t('signIn.username')} labelFor="signin-username" intent={errors.username ? 'danger' : 'none'} helperText={msg(errors.username)}>
+          <InputGroup
+            id="signin-username"
+            name="username"
+            autoComplete="username"
+            autoFocus
+            large
+            leftIcon="user"
+            placeholder={t('signIn.usernamePlaceholder')}
+            value={username}
+            intent={errors.username ? 'danger' : 'none'}
+            onValueChange={setUsername}
+            data-testid="signin-username"
+          />
+        </FormGroup>
+        <FormGroup label={t('signIn.password')} labelFor="signin-password" intent={errors.password ? 'danger' : 'none'} helperText={msg(errors.password)}>
+          <InputGroup
+            id="signin-password"
+            name="password"
+            type={show ? 'text' : 'password'}
+            autoComplete="current-password"
+            large
+            leftIcon="lock"
+            placeholder={t('signIn.passwordPlaceholder')}
+            value={password}
+            intent={errors.password ? 'danger' : 'none'}
+            onValueChange={setPassword}
+            data-testid="signin-password"
+            rightElement={
+              <Button
+                variant="minimal"
+                icon={show ? 'eye-off' : 'eye-open'}
+                aria-label={show ? t('signIn.hidePassword') : t('signIn.showPassword')}
+                onClick={() => setShow((s) => !s)}
+                tabIndex={-1}
+              />
+            }
+          />
+        </FormGroup>
+        <div className="dc-row-between dc-gap">
+          <a href="/forgot-password" onClick={(e) => (e.preventDefault(), navigate('/forgot-password'))}>
+            {t('signIn.forgot')}
+          </a>
+        </div>
+        <Button type="submit" intent="primary" large fill loading={busy} data-testid="signin-submit">
+          {t('signIn.submit')}
+        </Button>
+      </form>
+      <p className="dc-auth-switch">
+        {t('signIn.noAccount')}{' '}
+        <a href="/sign-up" data-testid="signin-to-signup" onClick={(e) => (e.preventDefault(), navigate('/sign-up'))}>
+          {t('signIn.toSignUp')}
+        </a>
+      </p>
+    </AuthFrame>
+  );
+}

@@ -1,0 +1,92 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
+import { ErrorCode } from '@decisio/domain';
+import { createTestHost, renderPanel } from '@decisio/sdk-plugin/testing';
+import { accountPlugin } from '../index';
+import { testKeyPair } from '../test/keys';
+
+const route = accountPlugin.routes.find((r) => r.path === '/sign-up')!;
+const type = (id: string, value: string) => fireEvent.change(screen.getByTestId(id), { target: { value } });
+const next = () => fireEvent.click(screen.getByTestId('signup-next'));
+
+async function fillToStep3() {
+  type('signup-username', 'alice_1');
+  type('signup-email', 'alice@example.com');
+  next();
+  await screen.findByTestId('signup-occupation');
+  fireEvent.change(screen.getByTestId('signup-occupation'), { target: { value: 'algorithmEngineer' } });
+  type('signup-organisation', 'Acme');
+  next();
+  await screen.findByTestId('signup-password');
+}
+
+describe('SignUpPanel', () => {
+  afterEach(() => cleanup());
+
+  it('validates step 1 in the current language and stays there', async () => {
+    await renderPanel(route, { plugins: [accountPlugin], locale: 'en-US' });
+    type('signup-username', 'ab');
+    type('signup-email', 'not-an-email');
+    next();
+    expect((await screen.findByTestId('signup-username-error')).textContent).toBe('Username must be 5-20 characters');
+    expect(screen.getByTestId('signup-email-error').textContent).toBe('Enter a valid e-mail address');
+    expect(screen.getByTestId('signup-step-1').getAttribute('aria-current')).toBe('step');
+  });
+
+  it('shows student fields only for students and requires them', async () => {
+    await renderPanel(route, { plugins: [accountPlugin], locale: 'zh-CN' });
+    type('signup-username', 'alice_1');
+    type('signup-email', 'alice@example.com');
+    next();
+    await screen.findByTestId('signup-occupation');
+    expect(screen.queryByTestId('signup-student-fields')).toBeNull();
+    fireEvent.change(screen.getByTestId('signup-occupation'), { target: { value: 'student' } });
+    expect(screen.getByTestId('signup-student-fields')).toBeTruthy();
+    next();
+    expect((await screen.findByTestId('signup-university-error')).textContent).toBe('此项为必填项');
+  });
+
+  it('checks the password rules, the match and the agreement on step 3', async () => {
+    await renderPanel(route, { plugins: [accountPlugin], locale: 'en-US' });
+    await fillToStep3();
+    type('signup-password', 'Abcdefg1');
+    type('signup-confirm-password', 'Abcdefg2');
+    fireEvent.click(screen.getByTestId('signup-submit'));
+    expect((await screen.findByTestId('signup-confirm-password-error')).textContent).toBe('The passwords do not match');
+    expect(screen.getByTestId('signup-agreement-error').textContent).toContain('accept the user agreement');
+  });
+
+  it('signs up with an encrypted password and goes to sign-in with a toast', async () => {
+    const keys = await testKeyPair();
+    const host = createTestHost({ plugins: [accountPlugin], locale: 'en-US' });
+    host.mockCall('index/getPublicKey', { data: { keyId: 'k1', spki: keys.spki, algorithm: 'RSA-OAEP-256' } });
+    host.mockCall('index/signUp', { data: { userId: 'u1' } });
+    await renderPanel(route, { host });
+    await fillToStep3();
+    type('signup-password', 'Abcdefg1');
+    type('signup-confirm-password', 'Abcdefg1');
+    fireEvent.click(screen.getByTestId('signup-agreement'));
+    fireEvent.click(screen.getByTestId('signup-submit'));
+    await waitFor(() => expect(host.location().pathname).toBe('/sign-in'));
+    expect(host.location().search).toEqual({ username: 'alice_1' });
+    expect(host.toasts.map((t) => t.message)).toContain('Account created, please sign in');
+    const body = host.calls.find((c) => c.url === 'index/signUp')!.body as Record<string, unknown>;
+    expect(body).toMatchObject({ username: 'alice_1', email: 'alice@example.com', occupation: 'algorithmEngineer', organisation: 'Acme', agreement: true });
+    expect(await keys.decrypt(body.password as string)).toBe('Abcdefg1');
+  });
+
+  it('returns to step 1 and shows "username registered" under the field', async () => {
+    const keys = await testKeyPair();
+    const host = createTestHost({ plugins: [accountPlugin], locale: 'en-US' });
+    host.mockCall('index/getPublicKey', { data: { keyId: 'k1', spki: keys.spki, algorithm: 'RSA-OAEP-256' } });
+    host.mockCall('index/signUp', { code: ErrorCode.usernameRegistered, message: 'The username is already registered' });
+    await renderPanel(route, { host });
+    await fillToStep3();
+    type('signup-password', 'Abcdefg1');
+    type('signup-confirm-password', 'Abcdefg1');
+    fireEvent.click(screen.getByTestId('signup-agreement'));
+    fireEvent.click(screen.getByTestId('signup-submit'));
+    expect((await screen.findByTestId('signup-username-error')).textContent).toBe('The username is already registered');
+    expect(screen.getByTestId('signup-step-1').getAttribute('aria-current')).toBe('step');
+  });
+});

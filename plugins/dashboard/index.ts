@@ -1,0 +1,30 @@
+/**
+ * The dashboard plugin: the `/dashboard` route, a dock layout with the "Welcome" panel, and its
+ * side-menu entry. Manifest only; the panel loads with `import()`.
+ */
+import { boolean } from 'zod/mini';
+import { definePlugin } from '@decisio/sdk-plugin';
+import zhCN from './locales/zh-CN.json';
+import enUS from './locales/en-US.json';
+
+export const dashboardPlugin = definePlugin({
+  id: 'dashboard',
+  locales: { 'zh-CN': zhCN, 'en-US': enUS },
+  routes: [{ path: '/dashboard', titleKey: 'title', panels: ['dashboard.welcome', { panel: 'dashboard.activity', direction: 'right', size: 380 }] }],
+  panels: [
+    {
+      id: 'dashboard.welcome',
+      titleKey: 'welcomePanel',
+      icon: 'home',
+      load: () => import('./panels/WelcomePanel').then((m) => m.WelcomePanel),
+    },
+    {
+      id: 'dashboard.activity',
+      titleKey: 'activityPanel',
+      icon: 'history',
+      load: () => import('./panels/ActivityPanel').then((m) => m.ActivityPanel),
+    },
+  ],
+  settings: [{ id: 'dashboard.showSteps', titleKey: 'settings.showSteps', descriptionKey: 'settings.showStepsHelp', schema: boolean(), default: true }],
+  menuItems: [{ id: 'dashboard.home', titleKey: 'menu', location: 'side', icon: 'dashboard', to: '/dashboard', order: 10 }],
+});

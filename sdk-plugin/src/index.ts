@@ -1,0 +1,22 @@
+/**
+ * `@decisio/sdk-plugin`: the contract every area of Decisio is written against.
+ *
+ * - {@link definePlugin}: a manifest of routes, panels, menu items, commands, settings,
+ *   locales, endpoints and templates, plus an optional `activate(ctx)`.
+ * - {@link createServiceRef}: typed services that plugins provide and require.
+ * - {@link baseApi} / {@link definePluginApi}: the single RTK Query api and its plugin endpoints.
+ * - React hooks: {@link useService}, {@link createUseT}, {@link useCurrentUser},
+ *   {@link useProjectLink}, {@link useNavigate}, {@link useNotify}, ...
+ * - Disposables and events ({@link Emitter}, `onDidX`).
+ *
+ * Tests use `@decisio/sdk-plugin/testing` (`createTestHost`, `renderPanel`).
+ * See `sdk-plugin/README.md` for a worked example.
+ */
+export * from './lifecycle';
+export * from './services';
+export * from './plugin';
+export * from './api';
+export * from './locales';
+export * from './project-link';
+export * from './react';
+export * from './ui';

@@ -1,0 +1,258 @@
+/**
+ * The plugin manifest and its contribution points. A manifest is plain data plus an optional
+ * `activate`; everything heavy (panels, editors) sits behind `import()` loaders so that
+ * importing a manifest costs almost nothing.
+ */
+import type { ComponentType } from 'react';
+import type { $ZodType, output } from 'zod/v4/core';
+import type { Dispatch } from '@reduxjs/toolkit';
+import type { Locale } from '@decisio/domain';
+import type { Disposable } from './lifecycle';
+import type { ServiceAccessor, ServiceRef, ThemeName } from './services';
+import type { PluginEndpointBuilder } from './api';
+
+/** Facts a `when` predicate can look at. */
+export interface WhenContext {
+  signedIn: boolean;
+  locale: Locale;
+  theme: ThemeName;
+  /** Current path, e.g. `/dashboard`. */
+  pathname: string;
+  /** Current query parameters. */
+  search: Record<string, string>;
+  /** Role flags of the signed-in user, when known. */
+  user?: { isSystemRole: boolean; isStudent: boolean; isOperation: boolean; roles: string[] };
+}
+
+/** Decides whether a command, menu item or keybinding is available right now. */
+export type WhenPredicate = (ctx: WhenContext) => boolean;
+
+/** Props every panel component receives. */
+export interface PanelProps {
+  /** Id of the dock panel instance (equals the contribution id for single-instance panels). */
+  panelId: string;
+  /** Parameters given when the panel was opened. */
+  params?: Record<string, unknown>;
+}
+
+/** A loader of a component behind `import()`, e.g. `() => import('./panels/SignInPanel').then((m) => m.SignInPanel)`. */
+export type ComponentLoader<P = object> = () => Promise<ComponentType<P>>;
+
+/** Where a panel of a route's default layout goes, relative to the panel before it. */
+export interface DefaultPanelPlacement {
+  /** Panel contribution id. */
+  panel: string;
+  /** Relative to the previous panel: split `right`/`below`/..., or `within` (same tab group). */
+  direction?: 'right' | 'left' | 'above' | 'below' | 'within';
+  /** Open it in a floating group. */
+  floating?: boolean;
+  /** Initial width (for `left`/`right`) or height (for `above`/`below`) in px. */
+  size?: number;
+}
+
+/**
+ * A route of the app. Exactly one of `load` (a full-page component) or `panels` (a dock
+ * layout built from panel contributions, saved per user) must be given.
+ */
+export interface RouteContribution {
+  /** Absolute path, e.g. `/sign-in`, `/project/workbench`. Unique across plugins. */
+  path: string;
+  /** Translation key of the page title (`<pluginId>:...` or a key of the plugin's namespace). */
+  titleKey: string;
+  /** `true` for routes reachable without signing in (no auth guard). Default `false`. */
+  public?: boolean;
+  /**
+   * `console` (header + side menu) or `bare` (the page alone). Default: `bare` for public
+   * routes, `console` for the others.
+   */
+  chrome?: 'console' | 'bare';
+  /** Full-page component loader. */
+  load?: ComponentLoader;
+  /** Default dock layout of this route (panel ids or placements). */
+  panels?: readonly (string | DefaultPanelPlacement)[];
+}
+
+/** A dockable panel. */
+export interface PanelContribution {
+  /** Namespaced id `<pluginId>.<name>`. */
+  id: string;
+  titleKey: string;
+  /** Blueprint icon name. */
+  icon?: string;
+  load: ComponentLoader<PanelProps>;
+}
+
+/** A menu entry: navigates to `to` or runs `command`. */
+export interface MenuItemContribution {
+  /** Namespaced id `<pluginId>.<name>`. */
+  id: string;
+  titleKey: string;
+  /** `side`: the console's side menu; `user`: the header's user menu. */
+  location: 'side' | 'user';
+  icon?: string;
+  /** App path to go to. */
+  to?: string;
+  /** Command id to run. */
+  command?: string;
+  /** Sort order inside its location (lower first). Default 100. */
+  order?: number;
+  when?: WhenPredicate;
+}
+
+/** What a command handler gets. */
+export interface CommandRunContext {
+  services: ServiceAccessor;
+  /** The store's dispatch, for `api.endpoints[...].initiate()`. */
+  dispatch: Dispatch;
+}
+
+/**
+ * A command: one object feeds the menus, the keybinding and the palette.
+ */
+export interface CommandContribution {
+  /** Namespaced id `<pluginId>.<verb>`. */
+  id: string;
+  titleKey: string;
+  /** Keybinding like `Mod+Shift+P` (`Mod` is Ctrl, or Cmd on macOS). */
+  keybinding?: string;
+  icon?: string;
+  when?: WhenPredicate;
+  run(ctx: CommandRunContext, ...args: unknown[]): unknown;
+}
+
+/**
+ * A user setting; its form field is generated from the zod schema (boolean, number, string,
+ * enum). Any zod 4 schema works; in manifests prefer `zod/mini` (`import { boolean } from
+ * 'zod/mini'`), which tree-shakes to a few hundred bytes, so that the manifest stays light.
+ */
+export interface SettingContribution<S extends $ZodType = $ZodType> {
+  /** Namespaced id `<pluginId>.<name>`. */
+  id: string;
+  titleKey: string;
+  descriptionKey?: string;
+  schema: S;
+  default: output<S>;
+}
+
+/**
+ * Validates a setting value with its schema through the Standard Schema interface that every
+ * zod 4 schema carries (no parser import needed, which keeps zod out of the first load).
+ * @returns `{ ok: true, value }` or `{ ok: false, message }` (the first issue's message).
+ */
+export function validateSetting(
+  setting: Pick<SettingContribution, 'schema'>,
+  value: unknown,
+): { ok: true; value: unknown } | { ok: false; message: string } {
+  const r = setting.schema['~standard'].validate(value);
+  if (r instanceof Promise) throw new Error('settings schemas must be synchronous');
+  if (r.issues) return { ok: false, message: r.issues[0]?.message ?? 'invalid' };
+  return { ok: true, value: r.value };
+}
+
+/** An industry template or project template offered in the template centre. */
+export interface TemplateContribution {
+  /** Namespaced id `<pluginId>.<name>`. */
+  id: string;
+  titleKey: string;
+  descriptionKey?: string;
+  /** Industry tag, e.g. `electric`, `coupon`. */
+  industry?: string;
+  /** Loads the template's content (graph, sample data descriptors...). */
+  load: () => Promise<unknown>;
+}
+
+/** Translation bundles of a plugin, one per language, with the same keys (nested objects of strings). */
+export type LocaleBundles = Record<Locale, Record<string, unknown>>;
+
+/** What `activate` receives. */
+export interface PluginContext {
+  /** The plugin's own id. */
+  readonly pluginId: string;
+  /** Reads services (the workbench's and those of `requires`/`optional`). */
+  readonly services: ServiceAccessor;
+  /**
+   * Hands over the implementation of a service this plugin declared in `provides`.
+   * @throws Error when `ref` is not in `provides` or was already provided.
+   */
+  provide<T>(ref: ServiceRef<T>, impl: T): void;
+  /** Registers a disposable released when the plugin is deactivated. */
+  subscribe(d: Disposable): void;
+  /** The store's dispatch. */
+  readonly dispatch: Dispatch;
+  /** Translates a key of this plugin's namespace. */
+  t(key: string, params?: Record<string, unknown>): string;
+}
+
+/**
+ * A plugin manifest. Build it with {@link definePlugin}.
+ * Ids are stable and namespaced: the plugin id is kebab-case (`data-access`), contributions
+ * are `<pluginId>.<name>`, endpoints `<pluginId>/<verb>`, translations live in the namespace
+ * `<pluginId>`.
+ */
+export interface PluginManifest {
+  /** Kebab-case unique id. */
+  id: string;
+  /** Services this plugin needs; the host fails loudly when no plugin provides one. */
+  requires?: readonly ServiceRef<unknown>[];
+  /** Services this plugin uses when present. */
+  optional?: readonly ServiceRef<unknown>[];
+  /** Services this plugin provides from `activate` with `ctx.provide`. */
+  provides?: readonly ServiceRef<unknown>[];
+  routes?: readonly RouteContribution[];
+  panels?: readonly PanelContribution[];
+  menuItems?: readonly MenuItemContribution[];
+  commands?: readonly CommandContribution[];
+  settings?: readonly SettingContribution[];
+  /** Translation bundles: `{'zh-CN': {...}, 'en-US': {...}}`, registered as namespace `id`. */
+  locales?: LocaleBundles;
+  /**
+   * RTK Query endpoints, injected into the base api at start (names `<pluginId>/<verb>`).
+   * Pass the same builder function your `api.ts` gives to `definePluginApi`.
+   */
+  endpoints?: (build: PluginEndpointBuilder) => Record<string, unknown>;
+  templates?: readonly TemplateContribution[];
+  /** Runs once, after every plugin it requires; may be async. Return a disposable to clean up. */
+  activate?(ctx: PluginContext): void | Disposable | Promise<void | Disposable>;
+}
+
+const PLUGIN_ID = /^[a-z][a-z0-9]*(-[a-z0-9]+)*$/;
+
+/**
+ * Declares a plugin. Checks ids and contributions at once so that mistakes show at import
+ * time, and returns the manifest frozen.
+ *
+ * @throws Error on a malformed plugin id, a contribution id not prefixed with `<id>.`, a
+ *   route with neither or both of `load`/`panels`, a route path not starting with `/`, or a
+ *   locale bundle other than `zh-CN`/`en-US`.
+ */
+export function definePlugin<const M extends PluginManifest>(manifest: M): Readonly<M> {
+  const { id } = manifest;
+  if (!PLUGIN_ID.test(id)) throw new Error(`plugin id "${id}" must be kebab-case`);
+  const prefixed = (kind: string, items: readonly { id: string }[] | undefined) => {
+    for (const item of items ?? []) {
+      if (!item.id.startsWith(`${id}.`)) {
+        throw new Error(`${kind} "${item.id}" of plugin "${id}" must be named "${id}.<name>"`);
+      }
+    }
+  };
+  prefixed('panel', manifest.panels);
+  prefixed('menu item', manifest.menuItems);
+  prefixed('command', manifest.commands);
+  prefixed('setting', manifest.settings);
+  prefixed('template', manifest.templates);
+  for (const r of manifest.routes ?? []) {
+    if (!r.path.startsWith('/')) throw new Error(`route "${r.path}" of plugin "${id}" must start with "/"`);
+    if (!!r.load === !!r.panels) {
+      throw new Error(`route "${r.path}" of plugin "${id}" needs exactly one of load or panels`);
+    }
+  }
+  for (const m of manifest.menuItems ?? []) {
+    if (!m.to === !m.command) throw new Error(`menu item "${m.id}" needs exactly one of to or command`);
+  }
+  if (manifest.locales) {
+    for (const l of Object.keys(manifest.locales)) {
+      if (l !== 'zh-CN' && l !== 'en-US') throw new Error(`plugin "${id}": unknown locale "${l}"`);
+    }
+  }
+  return Object.freeze(manifest);
+}

@@ -1,0 +1,180 @@
+/**
+ * React bindings of the SDK: the services context the workbench (or `createTestHost`)
+ * provides, and hooks that plugins use in their panels.
+ */
+import { createContext, useCallback, useContext, useMemo, useSyncExternalStore, type ReactNode } from 'react';
+import { useTranslation } from 'react-i18next';
+import type { Locale } from '@decisio/domain';
+import type { Event } from './lifecycle';
+import {
+  localeServiceRef,
+  navigationServiceRef,
+  notificationServiceRef,
+  sessionServiceRef,
+  settingsServiceRef,
+  themeServiceRef,
+  type AppLocation,
+  type Notification,
+  type ServiceAccessor,
+  type ServiceRef,
+  type SessionState,
+  type ThemeName,
+} from './services';
+import type { LeafKeys } from './locales';
+import { baseApi } from './api';
+import { isGuideOn, pickProjectLinkParams, projectLinkSearch, type ProjectLinkParams } from './project-link';
+
+const ServicesContext = createContext<ServiceAccessor | null>(null);
+
+/** Makes services available to `useService` below it. The workbench renders it at the root. */
+export function ServicesProvider(props: { services: ServiceAccessor; children?: ReactNode }) {
+  return <ServicesContext.Provider value={props.services}>{props.children}</ServicesContext.Provider>;
+}
+
+/**
+ * The service accessor of the surrounding host.
+ * @throws Error outside a {@link ServicesProvider}.
+ */
+export function useServices(): ServiceAccessor {
+  const s = useContext(ServicesContext);
+  if (!s) throw new Error('useServices() needs a <ServicesProvider> (render inside the workbench or renderPanel)');
+  return s;
+}
+
+/** Reads a service by ref. @throws Error when nothing provides it. */
+export function useService<T>(ref: ServiceRef<T>): T {
+  return useServices().get(ref);
+}
+
+/** Reads an optional service by ref; `undefined` when absent. */
+export function useOptionalService<T>(ref: ServiceRef<T>): T | undefined {
+  return useServices().getOptional(ref);
+}
+
+/** Subscribes a component to an {@link Event}; re-renders with `read()` after each firing. */
+export function useEventValue<T>(event: Event<unknown>, read: () => T): T {
+  const subscribe = useCallback(
+    (cb: () => void) => {
+      const d = event(() => cb());
+      return () => d.dispose();
+    },
+    [event],
+  );
+  return useSyncExternalStore(subscribe, read, read);
+}
+
+/** The current session (token, userId); re-renders on sign-in and sign-out. */
+export function useSession(): SessionState {
+  const s = useService(sessionServiceRef);
+  const cache = useMemo(() => ({ key: '', value: s.getState() }), [s]);
+  return useEventValue(s.onDidChange, () => {
+    const v = s.getState();
+    const key = `${v.token}|${v.userId}`;
+    if (key !== cache.key) {
+      cache.key = key;
+      cache.value = v;
+    }
+    return cache.value;
+  });
+}
+
+/** The interface language; re-renders when it changes. */
+export function useLocale(): Locale {
+  const l = useService(localeServiceRef);
+  return useEventValue(l.onDidChangeLocale, () => l.getLocale());
+}
+
+/** The theme; re-renders when it changes. */
+export function useTheme(): ThemeName {
+  const t = useService(themeServiceRef);
+  return useEventValue(t.onDidChangeTheme, () => t.getTheme());
+}
+
+/** The current app location; re-renders after each navigation. */
+export function useAppLocation(): AppLocation {
+  const n = useService(navigationServiceRef);
+  const cache = useMemo(() => ({ key: '', value: n.getLocation() }), [n]);
+  return useEventValue(n.onDidNavigate, () => {
+    const v = n.getLocation();
+    const key = `${v.pathname}?${JSON.stringify(v.search)}`;
+    if (key !== cache.key) {
+      cache.key = key;
+      cache.value = v;
+    }
+    return cache.value;
+  });
+}
+
+/** A function that goes to an app path: `navigate('/dashboard')`. */
+export function useNavigate(): (to: string, options?: { search?: Record<string, string | undefined>; replace?: boolean }) => void {
+  const n = useService(navigationServiceRef);
+  return useCallback((to, options) => n.navigate(to, options), [n]);
+}
+
+/** A function that shows a toast. */
+export function useNotify(): (n: Notification) => void {
+  const s = useService(notificationServiceRef);
+  return useCallback((n: Notification) => void s.show(n), [s]);
+}
+
+/** A typed translate function over a bundle `B`. */
+export type TypedT<B> = (key: LeafKeys<B>, params?: Record<string, unknown>) => string;
+
+/**
+ * Makes a typed translation hook for a plugin namespace; keys are checked against the zh-CN
+ * bundle type at compile time.
+ *
+ * @example
+ * ```ts
+ * import type zhCN from './locales/zh-CN.json';
+ * export const useAccountT = createUseT<typeof zhCN>('account');
+ * // in a component: const { t } = useAccountT(); t('signIn.title')
+ * ```
+ */
+export function createUseT<B>(namespace: string): () => { t: TypedT<B>; locale: Locale } {
+  return function usePluginT() {
+    const { t, i18n } = useTranslation(namespace);
+    const typed = useCallback(
+      (key: LeafKeys<B>, params?: Record<string, unknown>) => t(key as string, params as never) as unknown as string,
+      [t],
+    );
+    return { t: typed, locale: (i18n.language === 'en-US' ? 'en-US' : 'zh-CN') as Locale };
+  };
+}
+
+/**
+ * The signed-in user from `user/getUser` (cached by the base api; skipped when signed out).
+ * Returns RTK Query's result: `{data, isLoading, isError, error, refetch}`.
+ */
+export function useCurrentUser() {
+  const session = useSession();
+  return baseApi.endpoints['core/getUser'].useQuery(undefined, { skip: !session.token });
+}
+
+/**
+ * Links between project pages that carry `guide`, `projectId`, `solutionId`, `schemeId`,
+ * `simulatorId`, `objectiveId` and `policyId` (spec platform §2).
+ *
+ * @returns `params`: the carried values of the current location; `guide`: whether the demo
+ *   guide is on; `href(path, overrides)`: an href; `go(path, overrides)`: navigate there.
+ */
+export function useProjectLink() {
+  const location = useAppLocation();
+  const nav = useService(navigationServiceRef);
+  return useMemo(
+    () => ({
+      params: pickProjectLinkParams(location.search),
+      guide: isGuideOn(location.search),
+      search: (overrides?: ProjectLinkParams) => projectLinkSearch(location.search, overrides),
+      href: (to: string, overrides?: ProjectLinkParams) => nav.href(to, projectLinkSearch(location.search, overrides)),
+      go: (to: string, overrides?: ProjectLinkParams) => nav.navigate(to, { search: projectLinkSearch(location.search, overrides) }),
+    }),
+    [location, nav],
+  );
+}
+
+/** The current value of a contributed setting; re-renders when it changes. */
+export function useSetting<T>(id: string): T {
+  const s = useService(settingsServiceRef);
+  return useEventValue(s.onDidChangeSetting, () => s.get<T>(id));
+}

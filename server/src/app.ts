@@ -1,0 +1,194 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import Koa from 'koa';
+import compress from 'koa-compress';
+import { Router } from '@koa/router';
+import type { ServerJobKind, ServerPlugin } from '@decisio/sdk-plugin/server';
+import { systemClock, type Clock } from './clock';
+import type { ServerConfig } from './config';
+import { Database } from './db/database';
+import { migrateLatest } from './db/migrator';
+import { AuditLog, auditTrail, type AuditLogOptions } from './http/audit';
+import { createAuth } from './http/auth';
+import { jsonBody } from './http/body';
+import { initState, type AppState } from './http/context';
+import { errorEnvelope } from './http/errors';
+import { crossOriginIsolation } from './http/isolation';
+import { locale } from './http/locale';
+import { requirePermission } from './http/permission';
+import { requestId } from './http/request-id';
+import type { RouteKit } from './http/route';
+import { hasWorkbench, serveWorkbench } from './http/static';
+import { createTenantScope } from './http/tenant';
+import { createTransaction } from './http/transaction';
+import { validate } from './http/validate';
+import { builtinJobKinds } from './jobs/builtin';
+import { BullMqQueue, InProcessQueue, JobKindRegistry, JobStore, type JobKind, type JobQueue } from './jobs/queue';
+import { createLogger, type Logger } from './logger';
+import { AccessService } from './modules/access/service';
+import { TransportKeys } from './modules/account/keys';
+import { PasswordHasher } from './modules/account/passwords';
+import { accountRoutes } from './modules/account/routes';
+import { AccountService } from './modules/account/service';
+import { LoginThrottle } from './modules/account/throttle';
+import { SessionService } from './modules/sessions/service';
+import { healthCheck } from './modules/system/routes';
+import { usersRoutes } from './modules/users/routes';
+import { UsersService } from './modules/users/service';
+import { mountServerPlugins } from './plugins/host';
+
+/** Optional collaborators of `createApp` (tests replace the clock, logger or audit batching). */
+export interface AppOptions {
+  /** Server plugins to load (routes under `/api/`, migrations after the core ones). */
+  plugins?: readonly ServerPlugin[];
+  logger?: Logger;
+  clock?: Clock;
+  audit?: AuditLogOptions;
+  /** Longest wait for in-flight requests on `close()` before connections are cut, ms (default 10 s). */
+  shutdownGraceMs?: number;
+  /** The job queue: extra job kinds, concurrency of the in-process adapter, Redis key prefix. */
+  jobs?: { kinds?: readonly JobKind<any>[]; concurrency?: number; prefix?: string };
+}
+
+/** A composed server. */
+export interface DecisioApp {
+  app: Koa<AppState>;
+  db: Database;
+  config: ServerConfig;
+  /** Job kinds contributed by plugins, by kind. */
+  jobKinds: ReadonlyMap<string, ServerJobKind>;
+  /** The job queue: BullMQ on `config.redisUrl` when set, else in-process. */
+  jobs: JobQueue;
+  /** Every job kind this server knows (built-in, plugins', `options.jobs.kinds`). */
+  jobKindRegistry: JobKindRegistry;
+  /** Starts the job queue (after `migrate()`): recovers what a previous run left, then dispatches. */
+  startJobs(): Promise<void>;
+  /** Runs pending migrations (core, then plugins); resolves with the names that ran. */
+  migrate(): Promise<string[]>;
+  /** Starts listening on `config.host:config.port` (port 0: a free one). */
+  listen(): Promise<{ url: string }>;
+  /** Writes queued system-log rows. */
+  flush(): Promise<void>;
+  /** Stops accepting, lets in-flight requests finish, flushes the log and closes the database. */
+  close(): Promise<void>;
+}
+
+/** The composition root: builds every service and the middleware stack; does no I/O by itself. */
+export function createApp(config: ServerConfig, options: AppOptions = {}): DecisioApp {
+  const logger = options.logger ?? createLogger(config.logLevel);
+  const clock = options.clock ?? systemClock;
+  const plugins = options.plugins ?? [];
+  const db = Database.open(config.databaseUrl);
+
+  const access = new AccessService(db);
+  const sessions = new SessionService(db, clock, config.tokenTtlHours * 3600_000);
+  const keys = new TransportKeys(db, clock);
+  const throttle = new LoginThrottle(clock, config.loginMaxFailures, config.loginLockMs);
+  const account = new AccountService(db, clock, keys, new PasswordHasher(), sessions, access, throttle);
+  const users = new UsersService(db, clock, sessions);
+  const audit = new AuditLog(db, logger, options.audit);
+
+  const kit: RouteKit = {
+    auth: createAuth({ db, sessions, access }),
+    tenant: createTenantScope(db),
+    transaction: createTransaction(db),
+    requirePermission,
+    validate,
+  };
+
+  const api = new Router<AppState>({ prefix: '/api' });
+  accountRoutes(api, kit, { account, keys });
+  usersRoutes(api, kit, { users });
+  let jobKinds: Map<string, ServerJobKind>;
+  try {
+    jobKinds = mountServerPlugins(plugins, api, { db, kit, logger });
+  } catch (err) {
+    void db.close();
+    throw err;
+  }
+
+  const jobKindRegistry = new JobKindRegistry();
+  try {
+    for (const k of [...builtinJobKinds, ...(options.jobs?.kinds ?? [])]) jobKindRegistry.registerJobKind(k);
+    jobKindRegistry.registerPluginKinds(jobKinds.values());
+  } catch (err) {
+    void db.close();
+    throw err;
+  }
+  const jobStore = new JobStore(db, clock);
+  const jobs: JobQueue = config.redisUrl
+    ? new BullMqQueue(jobStore, { redisUrl: config.redisUrl, prefix: options.jobs?.prefix })
+    : new InProcessQueue(jobStore, jobKindRegistry, { concurrency: options.jobs?.concurrency });
+  let jobsStarted = false;
+
+  let server: http.Server | null = null;
+  let closing: Promise<void> | null = null;
+
+  const app = new Koa<AppState>();
+  app.use(async (ctx, next) => {
+    // While shutting down, ask clients not to reuse the connection.
+    if (closing) ctx.set('Connection', 'close');
+    await next();
+  });
+  app.use(initState());
+  app.use(crossOriginIsolation());
+  app.use(compress({ threshold: 1024, br: { params: {} }, gzip: {}, deflate: false }));
+  app.use(requestId());
+  app.use(locale());
+  app.use(healthCheck(db));
+  app.use(auditTrail({ audit, clock }));
+  app.use(errorEnvelope(logger));
+  app.use(async (ctx, next) => (ctx.path.startsWith('/api/') ? jsonBody(config.bodyLimitBytes)(ctx, next) : next()));
+  app.use(api.routes());
+  if (hasWorkbench(config.publicDir)) app.use(serveWorkbench(config.publicDir));
+  app.on('error', (err: unknown) => logger.warn('response error', { err }));
+
+  return {
+    app,
+    db,
+    config,
+    jobKinds,
+    jobs,
+    jobKindRegistry,
+    async startJobs() {
+      if (jobsStarted) return;
+      jobsStarted = true;
+      await jobs.start();
+    },
+    migrate: () => migrateLatest(db, plugins),
+    flush: () => audit.flush(),
+    listen() {
+      if (server) throw new Error('Already listening');
+      const s = http.createServer(app.callback());
+      server = s;
+      return new Promise((resolve, reject) => {
+        s.once('error', reject);
+        s.listen(config.port, config.host, () => {
+          s.off('error', reject);
+          const { port } = s.address() as AddressInfo;
+          const host = config.host.includes(':') ? `[${config.host}]` : config.host;
+          resolve({ url: `http://${host}:${port}` });
+        });
+      });
+    },
+    close() {
+      closing ??= (async () => {
+        if (server) {
+          const s = server;
+          const done = new Promise<void>((resolve) => s.close(() => resolve()));
+          // Keep-alive connections become idle as their last response ends: close them then.
+          const sweep = setInterval(() => s.closeIdleConnections(), 50);
+          const grace = setTimeout(() => s.closeAllConnections(), options.shutdownGraceMs ?? 10_000);
+          s.closeIdleConnections();
+          await done;
+          clearInterval(sweep);
+          clearTimeout(grace);
+        }
+        if (jobsStarted) await jobs.close().catch((err: unknown) => logger.warn('job queue close failed', { err }));
+        await audit.flush();
+        await db.close();
+      })();
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,62 @@
+import path from 'node:path';
+
+/** Log levels, most verbose first; `silent` logs nothing. */
+export const LOG_LEVELS = ['debug', 'info', 'warn', 'error', 'silent'] as const;
+export type LogLevel = (typeof LOG_LEVELS)[number];
+
+/** Everything the server reads from its environment. */
+export interface ServerConfig {
+  /** TCP port; `0` picks a free one (tests). */
+  port: number;
+  host: string;
+  /** Folder for the embedded database and other local state. */
+  dataDir: string;
+  /** `sqlite:<file>` / a file path, or `mysql://user:pass@host:port/db`. */
+  databaseUrl: string;
+  /** Parsed but unused until the job queue lands. */
+  redisUrl: string | null;
+  /** Built workbench; served when `<publicDir>/index.html` exists. */
+  publicDir: string;
+  tokenTtlHours: number;
+  logLevel: LogLevel;
+  /** Largest accepted JSON body, bytes. */
+  bodyLimitBytes: number;
+  /** Failed sign-ins per login name before it is throttled. */
+  loginMaxFailures: number;
+  /** How long a throttled login name waits, and the window failures are counted in, ms. */
+  loginLockMs: number;
+}
+
+function int(value: string | undefined, fallback: number, name: string): number {
+  if (value === undefined || value === '') return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer, got "${value}"`);
+  return n;
+}
+
+/**
+ * Reads the configuration from environment variables (see server/README.md). Relative paths are
+ * resolved against `cwd`. Throws on malformed values so a bad deployment fails at start-up.
+ */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = process.cwd()): ServerConfig {
+  const dataDir = path.resolve(cwd, env.DATA_DIR || '.data');
+  const logLevel = (env.LOG_LEVEL || 'info').toLowerCase();
+  if (!(LOG_LEVELS as readonly string[]).includes(logLevel)) {
+    throw new Error(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}, got "${env.LOG_LEVEL}"`);
+  }
+  const ttl = int(env.TOKEN_TTL_HOURS, 168, 'TOKEN_TTL_HOURS');
+  if (ttl === 0) throw new Error('TOKEN_TTL_HOURS must be at least 1');
+  return {
+    port: int(env.PORT, 8080, 'PORT'),
+    host: env.HOST || '127.0.0.1',
+    dataDir,
+    databaseUrl: env.DATABASE_URL || `sqlite:${path.join(dataDir, 'decisio.sqlite')}`,
+    redisUrl: env.REDIS_URL || null,
+    publicDir: path.resolve(cwd, env.PUBLIC_DIR || 'dist'),
+    tokenTtlHours: ttl,
+    logLevel: logLevel as LogLevel,
+    bodyLimitBytes: 1024 * 1024,
+    loginMaxFailures: 5,
+    loginLockMs: 15 * 60 * 1000,
+  };
+}

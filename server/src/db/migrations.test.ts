@@ -1,0 +1,64 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN_ROLE_ID, DEFAULT_TENANT_ID, USER_ROLE_ID } from './ids';
+import { migrationHistory, rollbackAll } from './migrator';
+import { coreMigrations } from './migrations';
+import { RoleModel, MenuModel } from '../modules/access/models';
+import { databases, startTestServer, type TestServer } from '../test/server';
+
+describe('migration history', () => {
+  it('is ordered and named YYYYMMDDHHMMSS_<verb>_<noun>', () => {
+    const names = coreMigrations.map((m) => m.name);
+    expect(names).toEqual([...names].sort());
+    for (const n of names) expect(n).toMatch(/^\d{14}_[a-z]+_[a-z_]+$/);
+    expect(migrationHistory([]).map((m) => m.name)).toEqual(names);
+  });
+});
+
+describe.each(databases)('migrations on %s', (kind) => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer(kind);
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it('seeds the default tenant, the system roles and the menu tree', async () => {
+    const knex = server.app.db.executor();
+    expect(await knex('tenants').where('id', DEFAULT_TENANT_ID).first()).toMatchObject({ code: 'default', status: 'enabled' });
+    const admin = await RoleModel.query(knex).findById(ADMIN_ROLE_ID);
+    expect(admin).toMatchObject({ code: 'admin', isSystem: true, permissions: ['*'] });
+    expect(admin!.createdAt).toBeInstanceOf(Date);
+    const user = await RoleModel.query(knex).findById(USER_ROLE_ID);
+    expect(user).toMatchObject({ code: 'user', isSystem: false, permissions: [] });
+    const menus = await MenuModel.query(knex);
+    expect(menus.map((m) => m.code).sort()).toEqual(
+      [
+        'admin',
+        'admin.menus',
+        'admin.orgs',
+        'admin.roles',
+        'admin.tenants',
+        'admin.users',
+        'all-project',
+        'dashboard',
+        'data-connection',
+        'hyperparameter',
+        'job',
+        'storage-manage',
+        'system-log',
+        'template-center',
+      ].sort(),
+    );
+    expect(menus.every((m) => m.id.length === 32 && typeof m.hidden === 'boolean')).toBe(true);
+  });
+
+  it('rolls back completely and migrates again', async () => {
+    await server.app.flush();
+    await rollbackAll(server.app.db);
+    const has = await server.app.db.knex.schema.hasTable('users');
+    expect(has).toBe(false);
+    expect(await server.app.migrate()).toHaveLength(coreMigrations.length);
+    expect(await server.app.db.knex.schema.hasTable('users')).toBe(true);
+  });
+});

@@ -1,0 +1,28 @@
+import type { Knex } from 'knex';
+import * as createTenancy from './20261123100000_create_tenancy';
+import * as createUsers from './20261123100100_create_users';
+import * as createAccessControl from './20261123100200_create_access_control';
+import * as createSessions from './20261123100300_create_sessions';
+import * as createLogs from './20261123100400_create_logs';
+import * as createServerKeys from './20261123100500_create_server_keys';
+import * as seedDefaults from './20261123100600_seed_defaults';
+import * as createJobs from './20261123110000_create_jobs';
+
+/** One step of the migration history. */
+export interface NamedMigration {
+  name: string;
+  up(knex: Knex): Promise<unknown>;
+  down(knex: Knex): Promise<unknown>;
+}
+
+/** The core history, in order. Append new files here; never edit or reorder landed ones. */
+export const coreMigrations: NamedMigration[] = [
+  { name: '20261123100000_create_tenancy', ...createTenancy },
+  { name: '20261123100100_create_users', ...createUsers },
+  { name: '20261123100200_create_access_control', ...createAccessControl },
+  { name: '20261123100300_create_sessions', ...createSessions },
+  { name: '20261123100400_create_logs', ...createLogs },
+  { name: '20261123100500_create_server_keys', ...createServerKeys },
+  { name: '20261123100600_seed_defaults', ...seedDefaults },
+  { name: '20261123110000_create_jobs', ...createJobs },
+];

@@ -1,0 +1,35 @@
+import { AppError, validationMessage } from '@decisio/domain';
+import type { Logger } from '../logger';
+import type { AppMiddleware } from './context';
+import { fail } from './envelope';
+import { ValidationFailure, zodFieldErrors } from './validate';
+
+/**
+ * Turns every failure under `/api/` into the envelope: `AppError` -> its code (field details
+ * translated when they are `validation.*` keys), validation failures -> `paramInvalid` with
+ * field errors, unknown routes -> `notFound`, anything else -> `internalError` (logged with the
+ * request id; no stack or message reaches the caller).
+ */
+export function errorEnvelope(logger: Logger): AppMiddleware {
+  return async (ctx, next) => {
+    try {
+      await next();
+      if (ctx.status === 404 && ctx.body === undefined && ctx.path.startsWith('/api/')) fail(ctx, 'notFound');
+    } catch (err) {
+      const locale = ctx.state.locale;
+      if (err instanceof AppError) {
+        const details = err.details
+          ? Object.fromEntries(
+              Object.entries(err.details).map(([k, v]) => [k, v.startsWith('validation.') ? validationMessage(v, locale) : v]),
+            )
+          : undefined;
+        fail(ctx, err.codeName, details);
+      } else if (err instanceof ValidationFailure) {
+        fail(ctx, 'paramInvalid', zodFieldErrors(err.zodError, locale, err.input));
+      } else {
+        logger.error('unhandled error', { requestId: ctx.state.requestId, method: ctx.method, path: ctx.path, err });
+        fail(ctx, 'internalError');
+      }
+    }
+  };
+}

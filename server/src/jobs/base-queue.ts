@@ -1,0 +1,48 @@
+import type { JobEventListener, JobEvents } from './events';
+import { JobNotStoppableError, type EnqueueOptions, type JobQueue } from './contract';
+import type { JobListQuery, JobLogRecord, JobRecord, JobStore, WorkerRecord } from './store';
+
+/** The reads and the stop request both adapters share (all on the job tables). */
+export abstract class StoreBackedQueue implements JobQueue {
+  constructor(
+    protected readonly store: JobStore,
+    protected readonly events: JobEvents,
+  ) {}
+
+  abstract start(): Promise<void>;
+  abstract close(): Promise<void>;
+  abstract enqueue(kind: string, payload: unknown, options: EnqueueOptions): Promise<JobRecord>;
+  /** Tells the worker running `job` to stop its handler. */
+  protected abstract signalStop(job: JobRecord): Promise<void>;
+  /** Announces a state change that happened here. */
+  protected abstract announce(job: JobRecord): void;
+
+  async stop(jobId: string, scope: { tenantId: string }): Promise<JobRecord> {
+    const { outcome, job } = await this.store.requestStop(jobId, scope.tenantId);
+    if (outcome === 'notFound' || outcome === 'notRunning' || !job) throw new JobNotStoppableError(jobId, outcome === 'notFound' ? 'notFound' : 'notRunning');
+    this.announce(job);
+    if (outcome === 'stopping') await this.signalStop(job);
+    return job;
+  }
+
+  get(jobId: string, scope: { tenantId: string }): Promise<JobRecord | null> {
+    return this.store.getJob(jobId, scope.tenantId);
+  }
+
+  list(query: JobListQuery): Promise<{ items: JobRecord[]; total: number }> {
+    return this.store.listJobs(query);
+  }
+
+  async logs(jobId: string, scope: { tenantId: string; afterId?: number; limit?: number }): Promise<{ items: JobLogRecord[]; nextAfterId: number | null } | null> {
+    if (!(await this.store.getJob(jobId, scope.tenantId))) return null;
+    return this.store.logs(jobId, scope);
+  }
+
+  workers(): Promise<WorkerRecord[]> {
+    return this.store.listWorkers();
+  }
+
+  subscribe(listener: JobEventListener): () => void {
+    return this.events.subscribe(listener);
+  }
+}

@@ -1,0 +1,184 @@
+import {
+  AppError,
+  passwordSchema,
+  SYSTEM_ROLE,
+  type CheckTokenResponse,
+  type GetUserResponse,
+  type SignInRequest,
+  type SignInResponse,
+  type SignUpRequest,
+} from '@decisio/domain';
+import type { Clock } from '../../clock';
+import type { Database } from '../../db/database';
+import { isUniqueViolation } from '../../db/errors';
+import { DEFAULT_TENANT_ID, newId } from '../../db/ids';
+import type { AuthUser } from '../../http/context';
+import type { AccessService } from '../access/service';
+import type { SessionService } from '../sessions/service';
+import { TenantModel } from '../tenancy/models';
+import { UserModel } from '../users/models';
+import type { TransportKeys } from './keys';
+import type { PasswordHasher } from './passwords';
+import { presentCurrentUser } from './presenters';
+import type { LoginThrottle } from './throttle';
+
+/** Where a request came from, kept on the session. */
+export interface ClientMeta {
+  ip?: string;
+  userAgent?: string;
+}
+
+/** `index/signUp` reply data. */
+export interface SignUpResult {
+  userId: string;
+  username: string;
+  /** True for the first account of an instance, which becomes its system administrator. */
+  isSystemRole: boolean;
+}
+
+/** A successful sign-in: the reply plus what the route needs for the cookie and the log. */
+export interface SignInResult {
+  response: SignInResponse;
+  user: { id: string; username: string; tenantId: string };
+}
+
+/** Sign-up, sign-in, sign-out and the current user. */
+export class AccountService {
+  constructor(
+    private readonly db: Database,
+    private readonly clock: Clock,
+    private readonly keys: TransportKeys,
+    private readonly passwords: PasswordHasher,
+    private readonly sessions: SessionService,
+    private readonly access: AccessService,
+    private readonly throttle: LoginThrottle,
+  ) {}
+
+  /**
+   * Creates an account in the default tenant. The first account of the instance gets the system
+   * role `admin`, later ones the role `user`. Everything is written in one transaction.
+   * @throws AppError `paramInvalid` (password not decryptable or too weak), `usernameRegistered`,
+   *   `emailRegistered`, `mobileRegistered`, `campusEmailUsed`.
+   */
+  async signUp(input: SignUpRequest): Promise<SignUpResult> {
+    const plain = await this.keys.decrypt(input.password);
+    const rule = passwordSchema.safeParse(plain);
+    if (!rule.success) throw new AppError('paramInvalid', { password: rule.error.issues[0]?.message ?? 'validation.invalid' });
+    const passwordHash = await this.passwords.hash(plain);
+    const email = input.email.trim().toLowerCase();
+    const mobile = input.mobile?.trim() || null;
+    const campusEmail = input.campusEmail?.trim().toLowerCase() || null;
+
+    try {
+      return await this.createAccount(input, { passwordHash, email, mobile, campusEmail });
+    } catch (err) {
+      // A concurrent sign-up took the name between the checks and the insert.
+      if (isUniqueViolation(err)) {
+        const message = String((err as Error).message);
+        if (message.includes('email')) throw new AppError('emailRegistered');
+        if (message.includes('mobile')) throw new AppError('mobileRegistered');
+        throw new AppError('usernameRegistered');
+      }
+      throw err;
+    }
+  }
+
+  private createAccount(
+    input: SignUpRequest,
+    { passwordHash, email, mobile, campusEmail }: { passwordHash: string; email: string; mobile: string | null; campusEmail: string | null },
+  ): Promise<SignUpResult> {
+    return this.db.transaction(async (trx) => {
+      // Serialise sign-ups on MySQL so only one account can be "the first" (SQLite writes are serial).
+      if (this.db.kind === 'mysql') await trx('tenants').where('id', DEFAULT_TENANT_ID).forUpdate().first();
+      if (await trx('users').whereRaw('lower(username) = ?', [input.username.toLowerCase()]).first('id')) {
+        throw new AppError('usernameRegistered');
+      }
+      if (await trx('users').where('email', email).first('id')) throw new AppError('emailRegistered');
+      if (mobile && (await trx('users').where('mobile', mobile).first('id'))) throw new AppError('mobileRegistered');
+      if (campusEmail && (await trx('users').where('campus_email', campusEmail).first('id'))) throw new AppError('campusEmailUsed');
+
+      const existing = (await trx('users').count({ n: '*' }).first()) as { n: number | string } | undefined;
+      const first = Number(existing?.n ?? 0) === 0;
+      const role = await this.access.systemRole(first ? SYSTEM_ROLE.admin : SYSTEM_ROLE.user);
+      if (!role) throw new AppError('createAccountFailed', undefined, 'Seeded roles are missing');
+
+      const now = this.clock.now();
+      const id = newId();
+      await trx('users').insert({
+        id,
+        tenant_id: DEFAULT_TENANT_ID,
+        org_id: null,
+        username: input.username,
+        nickname: input.nickname ?? null,
+        email,
+        mobile,
+        password_hash: passwordHash,
+        industry: input.industry ?? null,
+        occupation: input.occupation,
+        organisation: input.organisation ?? null,
+        is_student: input.occupation === 'student',
+        university: input.university ?? null,
+        major: input.major ?? null,
+        campus_email: campusEmail,
+        status: 'enabled',
+        avatar: null,
+        last_sign_in_at: null,
+        created_at: now,
+        updated_at: now,
+      });
+      await trx('user_roles').insert({ user_id: id, role_id: role.id });
+      return { userId: id, username: input.username, isSystemRole: role.isSystem };
+    });
+  }
+
+  /**
+   * Signs in by username, e-mail or mobile number and issues a session token.
+   * @throws AppError `tooManyRequests` (throttled login name), `paramInvalid` (password not
+   *   decryptable), `wrongLoginNameOrPassword`, `userBanned`, `mustHaveRole`, `tenantNotExists`.
+   */
+  async signIn(input: SignInRequest, meta: ClientMeta): Promise<SignInResult> {
+    const name = input.username.trim();
+    this.throttle.check(name);
+    const plain = await this.keys.decrypt(input.password);
+    const lower = name.toLowerCase();
+    const user = await UserModel.query(this.db.executor())
+      .where((q) => q.whereRaw('lower(username) = ?', [lower]).orWhere('email', lower).orWhere('mobile', name))
+      .first();
+    const matches = await this.passwords.verify(user?.passwordHash ?? null, plain);
+    if (!user || !matches) {
+      this.throttle.fail(name);
+      throw new AppError('wrongLoginNameOrPassword');
+    }
+    if (user.status !== 'enabled') throw new AppError('userBanned');
+    const roles = await this.access.rolesOf(user.id);
+    if (roles.length === 0) throw new AppError('mustHaveRole');
+    const tenant = await TenantModel.query(this.db.executor()).findById(user.tenantId);
+    if (!tenant || tenant.status !== 'enabled') throw new AppError('tenantNotExists');
+    this.throttle.succeed(name);
+    const issued = await this.sessions.issue(user, meta);
+    await this.db.executor()('users').where('id', user.id).update({ last_sign_in_at: this.clock.now() });
+    return {
+      response: { accessToken: issued.token, userId: user.id, expiresAt: issued.expiresAt.toISOString() },
+      user: { id: user.id, username: user.username, tenantId: user.tenantId },
+    };
+  }
+
+  /** Revokes the caller's session token. */
+  async signOut(user: AuthUser): Promise<void> {
+    await this.sessions.revoke(user.sessionId);
+  }
+
+  /** The caller's token is valid (the auth step already checked it). */
+  checkToken(user: AuthUser): CheckTokenResponse {
+    return { valid: true, userId: user.id, expiresAt: user.expiresAt.toISOString() };
+  }
+
+  /** The caller with roles, permissions and the menu tree they may see. */
+  async currentUser(user: AuthUser): Promise<GetUserResponse> {
+    const row = await UserModel.query(this.db.executor()).findById(user.id);
+    if (!row) throw new AppError('userNotFound');
+    const roles = await this.access.rolesOf(user.id);
+    const menus = await this.access.menuTreeFor(roles, user.permissions);
+    return presentCurrentUser(row, roles, user.permissions, menus);
+  }
+}

@@ -1,0 +1,22 @@
+import type { UserListItem, UserStatus, UserStatusResponse } from '@decisio/domain';
+import type { UserModel } from './models';
+
+/** One row of `users/getUserList`. */
+export function presentUserListItem(user: UserModel): UserListItem {
+  return {
+    userId: user.id,
+    username: user.username,
+    nickname: user.nickname,
+    email: user.email,
+    mobile: user.mobile,
+    status: user.status,
+    tenantId: user.tenantId,
+    roleList: (user.roles ?? []).map((r) => ({ id: r.id, code: r.code, name: r.name })),
+    createdAt: user.createdAt.toISOString(),
+  };
+}
+
+/** Reply of `users/stopUser` and `users/startUser`. */
+export function presentUserStatus(userId: string, status: UserStatus): UserStatusResponse {
+  return { userId, status };
+}

@@ -1,0 +1,66 @@
+/**
+ * Test and benchmark page of the data worker: a file input and `window.dataWorker`, which runs
+ * the worker's operations on the chosen file and returns plain results (with timings).
+ */
+import { createDataWorker } from '../../src/client';
+import type { InspectResult, StatsResult } from '../../src/types';
+
+const client = createDataWorker();
+const input = document.querySelector<HTMLInputElement>('#file')!;
+
+function chosen(): File {
+  const f = input.files?.[0];
+  if (!f) throw new Error('no file chosen');
+  return f;
+}
+
+/** What the page offers to Playwright. */
+export interface PageApi {
+  warmUp(): Promise<{ engineMs: number; wallMs: number }>;
+  inspect(rows?: number): Promise<InspectResult & { wallMs: number; progress: number }>;
+  stats(): Promise<StatsResult & { wallMs: number; progress: number; fractions: (number | null)[] }>;
+  compress(): Promise<{ compressed: boolean; ratio: number; bytes: number; wallMs: number }>;
+}
+
+const api: PageApi = {
+  async warmUp() {
+    const t0 = performance.now();
+    const r = await client.warmUp();
+    return { ...r, wallMs: performance.now() - t0 };
+  },
+  async inspect(rows) {
+    const t0 = performance.now();
+    let progress = 0;
+    const r = await client.inspect(chosen(), rows ? { rows } : {}, () => {
+      progress += 1;
+    });
+    // Typed arrays do not survive page.evaluate: keep shapes and a few values as numbers.
+    const heads = (r.heads ?? []).map((h) => ({ ...h, data: Array.from(h.data.slice(0, 8), Number) as unknown as typeof h.data }));
+    return { ...r, heads, wallMs: performance.now() - t0, progress };
+  },
+  async stats() {
+    const t0 = performance.now();
+    let progress = 0;
+    const fractions: (number | null)[] = [];
+    const r = await client.stats(chosen(), (p) => {
+      progress += 1;
+      if (p.phase === 'scan') fractions.push(p.fraction);
+    });
+    return { ...r, wallMs: performance.now() - t0, progress, fractions };
+  },
+  async compress() {
+    const t0 = performance.now();
+    const r = await client.compressStream(chosen());
+    let bytes = 0;
+    const reader = r.stream.getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      bytes += value.byteLength;
+    }
+    return { compressed: r.compressed, ratio: r.estimatedRatio, bytes, wallMs: performance.now() - t0 };
+  },
+};
+
+(window as unknown as { dataWorker: PageApi }).dataWorker = api;
+document.title = 'ready';
