@@ -29,12 +29,24 @@ import { AccessService } from './modules/access/service';
 import { TransportKeys } from './modules/account/keys';
 import { PasswordHasher } from './modules/account/passwords';
 import { accountRoutes } from './modules/account/routes';
+import { connectionsRoutes } from './modules/connections/routes';
+import { ConnectionsService } from './modules/connections/service';
+import { SecretBox } from './modules/connections/secrets';
 import { AccountService } from './modules/account/service';
 import { LoginThrottle } from './modules/account/throttle';
 import { SessionService } from './modules/sessions/service';
+import { createDeployModule } from './modules/deploy/routes';
+import { BlobStore } from './modules/storage/blob-store';
+import { storageRoutes } from './modules/storage/routes';
+import { datasetsRoutes } from './modules/datasets/routes';
 import { healthCheck } from './modules/system/routes';
 import { usersRoutes } from './modules/users/routes';
 import { UsersService } from './modules/users/service';
+import { projectsRoutes } from './modules/projects/routes';
+import { ProjectsService } from './modules/projects/service';
+import { solutionsRoutes } from './modules/solutions/routes';
+import { SolutionsService } from './modules/solutions/service';
+import { modellingJobKinds, modellingRoutes } from './modules/modelling/routes';
 import { mountServerPlugins } from './plugins/host';
 
 /** Optional collaborators of `createApp` (tests replace the clock, logger or audit batching). */
@@ -55,6 +67,8 @@ export interface DecisioApp {
   app: Koa<AppState>;
   db: Database;
   config: ServerConfig;
+  /** Files under `<dataDir>/blobs` (uploads, datasets' columnar copies, artefacts). */
+  blobs: BlobStore;
   /** Job kinds contributed by plugins, by kind. */
   jobKinds: ReadonlyMap<string, ServerJobKind>;
   /** The job queue: BullMQ on `config.redisUrl` when set, else in-process. */
@@ -79,6 +93,7 @@ export function createApp(config: ServerConfig, options: AppOptions = {}): Decis
   const clock = options.clock ?? systemClock;
   const plugins = options.plugins ?? [];
   const db = Database.open(config.databaseUrl);
+  const blobs = new BlobStore(`${config.dataDir}/blobs`);
 
   const access = new AccessService(db);
   const sessions = new SessionService(db, clock, config.tokenTtlHours * 3600_000);
@@ -99,6 +114,14 @@ export function createApp(config: ServerConfig, options: AppOptions = {}): Decis
   const api = new Router<AppState>({ prefix: '/api' });
   accountRoutes(api, kit, { account, keys });
   usersRoutes(api, kit, { users });
+  const secrets = new SecretBox(db, clock);
+  connectionsRoutes(api, kit, { connections: new ConnectionsService(db, clock, secrets), keys, secrets });
+  const storageRaw = storageRoutes(api, kit, { db, blobs, clock, config });
+  datasetsRoutes(api, kit, { db, blobs, clock });
+  const solutions = new SolutionsService(db, clock);
+  projectsRoutes(api, kit, { projects: new ProjectsService(db, clock), solutions });
+  solutionsRoutes(api, kit, { solutions });
+  const deploy = createDeployModule(api, kit, { db, blobs, logger, clock, bodyLimitBytes: config.bodyLimitBytes });
   let jobKinds: Map<string, ServerJobKind>;
   try {
     jobKinds = mountServerPlugins(plugins, api, { db, kit, logger });
@@ -109,7 +132,7 @@ export function createApp(config: ServerConfig, options: AppOptions = {}): Decis
 
   const jobKindRegistry = new JobKindRegistry();
   try {
-    for (const k of [...builtinJobKinds, ...(options.jobs?.kinds ?? [])]) jobKindRegistry.registerJobKind(k);
+    for (const k of [...builtinJobKinds, ...modellingJobKinds({ db, blobs }), ...(options.jobs?.kinds ?? [])]) jobKindRegistry.registerJobKind(k);
     jobKindRegistry.registerPluginKinds(jobKinds.values());
   } catch (err) {
     void db.close();
@@ -120,6 +143,7 @@ export function createApp(config: ServerConfig, options: AppOptions = {}): Decis
     ? new BullMqQueue(jobStore, { redisUrl: config.redisUrl, prefix: options.jobs?.prefix })
     : new InProcessQueue(jobStore, jobKindRegistry, { concurrency: options.jobs?.concurrency });
   let jobsStarted = false;
+  modellingRoutes(api, kit, { db, jobs, blobs });
 
   let server: http.Server | null = null;
   let closing: Promise<void> | null = null;
@@ -135,9 +159,11 @@ export function createApp(config: ServerConfig, options: AppOptions = {}): Decis
   app.use(compress({ threshold: 1024, br: { params: {} }, gzip: {}, deflate: false }));
   app.use(requestId());
   app.use(locale());
+  app.use(deploy.accessAddress);
   app.use(healthCheck(db));
   app.use(auditTrail({ audit, clock }));
   app.use(errorEnvelope(logger));
+  app.use(storageRaw.routes()); // raw part uploads: before the 1 MiB JSON parser
   app.use(async (ctx, next) => (ctx.path.startsWith('/api/') ? jsonBody(config.bodyLimitBytes)(ctx, next) : next()));
   app.use(api.routes());
   if (hasWorkbench(config.publicDir)) app.use(serveWorkbench(config.publicDir));
@@ -147,6 +173,7 @@ export function createApp(config: ServerConfig, options: AppOptions = {}): Decis
     app,
     db,
     config,
+    blobs,
     jobKinds,
     jobs,
     jobKindRegistry,
@@ -156,7 +183,7 @@ export function createApp(config: ServerConfig, options: AppOptions = {}): Decis
       await jobs.start();
     },
     migrate: () => migrateLatest(db, plugins),
-    flush: () => audit.flush(),
+    flush: async () => void (await Promise.all([audit.flush(), deploy.flush()])),
     listen() {
       if (server) throw new Error('Already listening');
       const s = http.createServer(app.callback());
@@ -185,6 +212,7 @@ export function createApp(config: ServerConfig, options: AppOptions = {}): Decis
           clearTimeout(grace);
         }
         if (jobsStarted) await jobs.close().catch((err: unknown) => logger.warn('job queue close failed', { err }));
+        await deploy.close();
         await audit.flush();
         await db.close();
       })();

@@ -25,6 +25,9 @@ export interface ServerConfig {
   loginMaxFailures: number;
   /** How long a throttled login name waits, and the window failures are counted in, ms. */
   loginLockMs: number;
+  /** Storage quota a user / a tenant starts with, bytes (`STORAGE_USER_QUOTA_MB`, `STORAGE_TENANT_QUOTA_MB`). */
+  storageUserQuotaBytes: number;
+  storageTenantQuotaBytes: number;
 }
 
 function int(value: string | undefined, fallback: number, name: string): number {
@@ -58,5 +61,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     bodyLimitBytes: 1024 * 1024,
     loginMaxFailures: 5,
     loginLockMs: 15 * 60 * 1000,
+    storageUserQuotaBytes: int(env.STORAGE_USER_QUOTA_MB, 10 * 1024, 'STORAGE_USER_QUOTA_MB') * 1024 * 1024,
+    storageTenantQuotaBytes: int(env.STORAGE_TENANT_QUOTA_MB, 500 * 1024, 'STORAGE_TENANT_QUOTA_MB') * 1024 * 1024,
   };
 }

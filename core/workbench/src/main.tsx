@@ -10,6 +10,10 @@ import type { PluginManifest } from '@decisio/sdk-plugin';
 import { accountPlugin } from '@decisio/plugin-account';
 import { dashboardPlugin } from '@decisio/plugin-dashboard';
 import { sdkPlugin } from '@decisio/plugin-sdk';
+import { projectsPlugin } from '@decisio/plugin-projects';
+import { storagePlugin } from '@decisio/plugin-storage';
+import { deployPlugin } from '@decisio/plugin-deploy';
+import { dataConnectionsPlugin } from '@decisio/plugin-data-connections';
 import { createWorkbench, WorkbenchRoot } from './host/workbench';
 import { StartFailed } from './shell/StartFailed';
 import { installIconLoader } from './theme/icons';
@@ -19,7 +23,7 @@ import { installIconLoader } from './theme/icons';
  * dependencies). Add a plugin here to ship it. Manifests are light: importing them loads no
  * panel code.
  */
-export const APP_PLUGINS: readonly PluginManifest[] = [sdkPlugin, accountPlugin, dashboardPlugin];
+export const APP_PLUGINS: readonly PluginManifest[] = [sdkPlugin, accountPlugin, dashboardPlugin, projectsPlugin, storagePlugin, deployPlugin, dataConnectionsPlugin];
 
 const container = typeof document !== 'undefined' ? document.getElementById('root') : null;
 if (container) {

@@ -25,6 +25,13 @@ export abstract class StoreBackedQueue implements JobQueue {
     return job;
   }
 
+  async skipBreakpoint(jobId: string, scope: { tenantId: string }): Promise<JobRecord> {
+    const job = await this.store.skipBreakpoint(jobId, scope.tenantId);
+    if (!job) throw new JobNotStoppableError(jobId, (await this.store.getJob(jobId, scope.tenantId)) ? 'notRunning' : 'notFound');
+    this.announce(job);
+    return job;
+  }
+
   get(jobId: string, scope: { tenantId: string }): Promise<JobRecord | null> {
     return this.store.getJob(jobId, scope.tenantId);
   }

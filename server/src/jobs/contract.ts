@@ -56,6 +56,12 @@ export interface JobQueue {
    * @throws JobNotStoppableError when the job is not the tenant's or not in progress.
    */
   stop(jobId: string, scope: { tenantId: string }): Promise<JobRecord>;
+  /**
+   * Lets a job waiting at a debug breakpoint (`debugging`) go on (`processing`).
+   *
+   * @throws JobNotStoppableError (`notRunning`) when the job is not the tenant's or not at a breakpoint.
+   */
+  skipBreakpoint(jobId: string, scope: { tenantId: string }): Promise<JobRecord>;
   /** A job of the tenant, or null. */
   get(jobId: string, scope: { tenantId: string }): Promise<JobRecord | null>;
   /** The tenant's jobs, newest first. */

@@ -21,6 +21,11 @@ export interface JobContext<P = unknown> {
   checkpoint(bytes: Uint8Array): Promise<string>;
   /** The last checkpoint's bytes (of this or an earlier attempt), or null. */
   lastCheckpoint(): Promise<Uint8Array | null>;
+  /**
+   * A debug-mode breakpoint: the job goes to `debugging` and this resolves once the breakpoint is
+   * skipped (`skipBreakpoint`: back to `processing`) or a stop is asked.
+   */
+  breakpoint(): Promise<void>;
 }
 
 /** A kind of job: a name and the handler that runs one. */

@@ -6,6 +6,21 @@ import type { JobStore } from './store';
 /** What became of one `run` call. */
 export type RunOutcome = JobState | 'skipped';
 
+/** How often a job at a breakpoint looks for a skip, ms. */
+const BREAKPOINT_POLL_MS = 200;
+
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(t);
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const t = setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
+  });
+}
+
 class WorkerHalted extends Error {
   constructor() {
     super('The worker was halted');
@@ -109,6 +124,18 @@ export class JobRunner {
         return ref;
       },
       lastCheckpoint: () => this.store.lastCheckpoint(jobId),
+      breakpoint: async () => {
+        guard();
+        if (!(await this.store.enterBreakpoint(jobId, this.workerId))) return;
+        this.events.emit({ type: 'state', jobId, tenantId: job.tenantId, state: JobState.debugging, workerId: this.workerId });
+        // Skips and stops are written to the row (by any process): poll it.
+        while (!controller.signal.aborted) {
+          guard();
+          const state = await this.store.stateOf(jobId);
+          if (state !== JobState.debugging) return;
+          await pause(BREAKPOINT_POLL_MS, controller.signal);
+        }
+      },
     };
     let error: string | null = null;
     try {

@@ -340,6 +340,24 @@ export class JobStore {
     return new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
   }
 
+  /** Puts a job its worker runs at a breakpoint: `processing` -> `debugging`; false when not held. */
+  async enterBreakpoint(id: string, workerId: string): Promise<boolean> {
+    const n = await this.knex('jobs').where({ id, worker_id: workerId, state: JobState.processing }).update({ state: JobState.debugging, updated_at: this.clock.now() });
+    return n === 1;
+  }
+
+  /** Skips a breakpoint: `debugging` -> `processing`; null when the job is not the tenant's or not at a breakpoint. */
+  async skipBreakpoint(id: string, tenantId: string): Promise<JobRecord | null> {
+    const n = await this.knex('jobs').where({ id, tenant_id: tenantId, state: JobState.debugging }).update({ state: JobState.processing, updated_at: this.clock.now() });
+    return n === 1 ? this.getJob(id) : null;
+  }
+
+  /** The state of a job, or null. */
+  async stateOf(id: string): Promise<JobState | null> {
+    const r = await this.knex('jobs').where({ id }).first('state');
+    return (r?.state as JobState | undefined) ?? null;
+  }
+
   /** Ids among `ids` whose job is `stopping` (a worker polls this for stop requests). */
   async stoppingAmong(ids: readonly string[]): Promise<string[]> {
     if (ids.length === 0) return [];

@@ -111,7 +111,7 @@ export async function startTestServer(kind: DatabaseKind, options: TestServerOpt
       DATA_DIR: dataDir,
       DATABASE_URL: databaseUrl,
       PUBLIC_DIR: path.join(dataDir, 'no-public'),
-      LOG_LEVEL: 'silent',
+      LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
       ...options.env,
     }),
     port: 0,

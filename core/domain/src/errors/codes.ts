@@ -78,6 +78,9 @@ export const ErrorCode = {
   datasetEmpty: 5009,
   importFailed: 5010,
   importTimeout: 5011,
+  dataSourceNotFound: 5012,
+  dataSourceUnreachable: 5013,
+  dataSourceNameUsed: 5014,
 
   // storage and quotas
   storageInsufficient: 6001,
@@ -103,11 +106,39 @@ export const ErrorCode = {
   objectiveHasTraining: 8008,
   objectiveNoPrimaryFile: 8009,
   insufficientResources: 8010,
+  schemeLimitReached: 8011,
+  schemeTimeInvalid: 8012,
+  graphInvalid: 8013,
+  trainNoStopCondition: 8014,
+  trainDurationInvalid: 8015,
+  trainExpectedValueRange: 8016,
+  trainSearchRange: 8017,
+  trainZooptTrials: 8018,
+  trainNameUsed: 8019,
+  gitUrlInvalid: 8020,
+  dataProcessUnfinished: 8021,
+  trainNotFound: 8022,
+  trainNotStoppable: 8023,
+  objectiveNotFound: 8024,
+  policyNotFound: 8025,
+  hyperparameterNotFound: 8026,
+  hyperparameterNameUsed: 8027,
+  deductionNotFound: 8028,
+  patternMissing: 8029,
+  deleteNotAcknowledged: 8030,
+  breakpointNotActive: 8031,
 
   // deploy
   deployAlreadyDeployed: 9001,
   deployPolicyUsed: 9002,
   deployDeleted: 9003,
+  deployNotFound: 9004,
+  deployNotRunning: 9005,
+  deployServiceRunning: 9006,
+  deployStateInvalid: 9007,
+  deployTokenInvalid: 9008,
+  deployInputInvalid: 9009,
+  deployNameUsed: 9010,
 } as const;
 
 /** Name of an error code, e.g. `'tokenExpired'`. */
@@ -153,6 +184,7 @@ export function httpStatusOf(code: number): number {
     case ErrorCode.tokenInvalid:
     case ErrorCode.unauthorized:
     case ErrorCode.tokenCreateFailed:
+    case ErrorCode.deployTokenInvalid:
       return 401;
     case ErrorCode.userNotPermission:
     case ErrorCode.authorizationFailed:
@@ -169,11 +201,20 @@ export function httpStatusOf(code: number): number {
     case ErrorCode.solutionNotFound:
     case ErrorCode.schemeNotFound:
     case ErrorCode.simulatorNotFound:
+    case ErrorCode.deployNotFound:
+    case ErrorCode.trainNotFound:
+    case ErrorCode.objectiveNotFound:
+    case ErrorCode.policyNotFound:
+    case ErrorCode.hyperparameterNotFound:
+    case ErrorCode.deductionNotFound:
+    case ErrorCode.dataSourceNotFound:
       return 404;
     case ErrorCode.tooManyRequests:
       return 429;
     case ErrorCode.timeout:
       return 504;
+    case ErrorCode.dataSourceUnreachable:
+      return 502;
     case ErrorCode.internalError:
     case ErrorCode.databaseError:
     case ErrorCode.rpcError:

@@ -23,6 +23,7 @@ const en = {
   tooLong: 'Too long: at most {{max}} characters',
   tooShort: 'Too short: at least {{min}} characters',
   invalid: 'Invalid value',
+  jdbcUrl: 'Enter a JDBC URL such as jdbc:mysql://host:3306/db or jdbc:postgresql://host:5432/db, matching the type',
 } as const;
 
 export type ValidationKey = keyof typeof en;
@@ -45,6 +46,7 @@ const zh: Record<ValidationKey, string> = {
   tooLong: '过长：最多 {{max}} 个字符',
   tooShort: '过短：至少 {{min}} 个字符',
   invalid: '值不合法',
+  jdbcUrl: '请输入与类型一致的 JDBC URL，例如 jdbc:mysql://host:3306/db 或 jdbc:postgresql://host:5432/db',
 };
 
 /** All validation messages of a locale, keyed without the `validation.` prefix. */

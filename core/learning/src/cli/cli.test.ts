@@ -41,9 +41,21 @@ describe('learn CLI', () => {
     const bad = cli(['infer', '--policy', out], '{"temperature":[5]}\n');
     expect(bad.status).not.toBe(0);
     expect(bad.stderr).toContain("missing input node 'door_open'");
-    const na = cli(['train', '--data', join(dir, 'data.npz'), '--graph', join(dir, 'graph.yaml'), '--reward', join(dir, 'reward.py'), '--venv-algo', 'revive-p', '--out', out]);
+    const na = cli(['train', '--data', join(dir, 'data.npz'), '--graph', join(dir, 'graph.yaml'), '--reward', join(dir, 'reward.py'), '--venv-algo', 'gail', '--out', out]);
     expect(na.status).toBe(2);
-    expect(na.stderr).toContain('not implemented yet');
+    expect(na.stderr).toContain("unknown --venv-algo 'gail'");
+  }, 60_000);
+
+  it('trains a revive-p venv before the policy', () => {
+    const out = join(dir, 'out-revive');
+    const args = ['--graph', join(dir, 'graph.yaml'), '--reward', join(dir, 'reward.py'), '--out', out, '--venv-epochs', '3', '--adversarial-epochs', '2', '--policy-epochs', '1', '--seed', '1'];
+    const r = cli(['train', '--data', join(dir, 'data.npz'), '--venv-algo', 'revive-p', '--policy-algo', 'ppo', ...args]);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stderr).toContain('revive-p step 2/2');
+    const m = JSON.parse(readFileSync(join(out, 'metrics.json'), 'utf8'));
+    expect(m.venvAlgo).toBe('revive-p');
+    expect(m.venv.adversarialEpochs).toBe(2);
+    expect(JSON.parse(readFileSync(join(out, 'venv.json'), 'utf8')).algorithm).toBe('revive-p');
   }, 60_000);
 
   it('tunes a tunable parameter with SRACOS', () => {

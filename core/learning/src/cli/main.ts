@@ -3,7 +3,9 @@
  *
  * - `train --data F --graph G.yaml --reward R.py --venv-algo bc|revive-p|revive-t
  *   --policy-algo ppo|sac --out DIR [--venv-epochs N] [--policy-epochs N] [--seed S]
- *   [--horizon H]`: learns a virtual environment from the data (npz / h5 / csv by extension)
+ *   [--horizon H] [--adversarial-epochs N]`: learns a virtual environment (revive-p / revive-t:
+ *   `--venv-epochs` BC warm-start steps, then `--adversarial-epochs` adversarial steps, default
+ *   a quarter of the BC steps, at least 10) from the data (npz / h5 / csv by extension)
  *   and the REVIVE YAML graph, trains a policy in it with the reward file, and writes into DIR
  *   `venv.json` (graph YAML) and `venv.weights` (compute weights format, `node/param` flat), `policy.weights`, `policy.json`, `policy.onnx` and
  *   `metrics.json`. Progress goes to stderr.
@@ -20,7 +22,9 @@ import { encodeWeights } from '@decisio/compute';
 import { importReviveYaml } from '../graph/yaml';
 import { loadDataset, type DataFileKind } from '../data/load';
 import { runTrainer } from '../trainer/contract';
-import { BcTrainer, evaluateVenv } from '../venv/bc';
+import { BcTrainer, evaluateVenv, type VirtualEnvironment } from '../venv/bc';
+import { ReviveTrainer } from '../venv/revive';
+import type { DatasetSplit } from '../data/split';
 import { PythonSandbox, RewardFunction } from '../sandbox/python-sandbox';
 import { nodeFunctionFiles, sandboxNodeFunctions } from '../sandbox/node-functions';
 import { PpoTrainer } from '../policy/ppo';
@@ -51,8 +55,8 @@ export function parseArgs(argv: string[]): { command: string | undefined; flags:
 
 const USAGE = `usage:
   learn train --data F --graph G.yaml --reward R.py --venv-algo bc|revive-p|revive-t --policy-algo ppo|sac --out DIR
-              [--venv-epochs N] [--policy-epochs N] [--seed S] [--horizon H]
-  learn tune --data F --graph G.yaml --reward R.py --out DIR [--algo sracos|random] [--trials N] [--venv-epochs N] [--horizon H] [--seed S]
+              [--venv-epochs N] [--adversarial-epochs N] [--policy-epochs N] [--seed S] [--horizon H]
+  learn tune --data F --graph G.yaml --reward R.py --out DIR [--algo sracos|random] [--trials N] [--venv-algo A] [--venv-epochs N] [--horizon H] [--seed S]
   learn infer --policy DIR   (JSON lines on stdin -> JSON lines on stdout)`;
 
 function need(flags: Record<string, string>, name: string): string {
@@ -77,12 +81,25 @@ function dataKind(file: string): DataFileKind {
   throw new CliError(`unknown data file type '${e}' (npz, h5 or csv)`);
 }
 
+function venvAlgoOf(flags: Record<string, string>): VenvAlgo {
+  const a = flags['venv-algo'] ?? 'bc';
+  if (a !== 'bc' && a !== 'revive-p' && a !== 'revive-t') throw new CliError(`unknown --venv-algo '${a}' (bc, revive-p, revive-t)`);
+  return a;
+}
+
 const log = (msg: string): void => {
   process.stderr.write(`${msg}\n`);
 };
 
-/** Loads the graph and data, starts the sandbox and trains the BC venv (shared by train and tune). */
-async function prepare(dataFile: string, graphFile: string, rewardFile: string, seed: number, venvEpochs: number) {
+/** Venv algorithm of `train` / `tune`. */
+export type VenvAlgo = 'bc' | 'revive-p' | 'revive-t';
+
+/**
+ * Loads the graph and data, starts the sandbox and trains the venv (shared by train and tune).
+ * `bc`: `venvEpochs` BC trainer steps; `revive-p` / `revive-t`: a BC warm start of
+ * `venvEpochs` steps, then `adversarialEpochs` adversarial steps.
+ */
+async function prepare(dataFile: string, graphFile: string, rewardFile: string, seed: number, venvEpochs: number, algo: VenvAlgo = 'bc', adversarialEpochs = 0) {
   const yamlText = readFileSync(graphFile, 'utf8');
   const graph = importReviveYaml(yamlText).graph;
   log(`[learn] loading ${dataFile}`);
@@ -103,24 +120,45 @@ async function prepare(dataFile: string, graphFile: string, rewardFile: string, 
     const nodeFunction = graph.nodes.some((n) => n.function?.kind === 'python') ? sandboxNodeFunctions(sandbox, graph, dims) : undefined;
     const reward = rewardFromFunction(new RewardFunction(sandbox));
     // venv
-    const bc = new BcTrainer(graph, ds, { evalEvery: Math.max(1, Math.min(10, Math.floor(venvEpochs / 4) || 1)), ...(nodeFunction ? { nodeFunction } : {}) });
     const tv = performance.now();
-    await runTrainer(bc, {
-      seed,
-      stop: { system: true },
-      budget: { maxSteps: venvEpochs },
-      onEvent: (e) => {
-        if (e.type === 'metrics' && e.score !== undefined) log(`[venv] step ${e.step}/${venvEpochs} score ${e.score.toFixed(2)}`);
-        if (e.type === 'stopped') log(`[venv] stopped: ${e.reason}`);
-      },
-    });
-    const bcCk = bc.checkpoint();
-    if (bcCk.best) bc.venv!.loadWeights(bcCk.best);
-    const venvReport = await evaluateVenv(bc.venv!, bc.split!.validation, { horizon: 10, ...(nodeFunction ? { nodeFunction } : {}) });
+    let venv: VirtualEnvironment;
+    let split: DatasetSplit;
+    if (algo === 'bc') {
+      const bc = new BcTrainer(graph, ds, { evalEvery: Math.max(1, Math.min(10, Math.floor(venvEpochs / 4) || 1)), ...(nodeFunction ? { nodeFunction } : {}) });
+      await runTrainer(bc, {
+        seed,
+        stop: { system: true },
+        budget: { maxSteps: venvEpochs },
+        onEvent: (e) => {
+          if (e.type === 'metrics' && e.score !== undefined) log(`[venv] step ${e.step}/${venvEpochs} score ${e.score.toFixed(2)}`);
+          if (e.type === 'stopped') log(`[venv] stopped: ${e.reason}`);
+        },
+      });
+      const bcCk = bc.checkpoint();
+      if (bcCk.best) bc.venv!.loadWeights(bcCk.best);
+      venv = bc.venv!;
+      split = bc.split!;
+    } else {
+      log(`[venv] ${algo}: BC warm start (${venvEpochs} steps)`);
+      const rv = new ReviveTrainer(graph, ds, algo === 'revive-p' ? 'p' : 't', { bcSteps: venvEpochs, evalEvery: Math.max(1, Math.min(5, Math.floor(adversarialEpochs / 4) || 1)), ...(nodeFunction ? { nodeFunction } : {}) });
+      await runTrainer(rv, {
+        seed,
+        stop: { system: true },
+        budget: { maxSteps: adversarialEpochs },
+        onEvent: (e) => {
+          if (e.type === 'metrics' && e.score !== undefined) log(`[venv] ${algo} step ${e.step}/${adversarialEpochs} score ${e.score.toFixed(2)} (BC start ${rv.initialScore.toFixed(2)})`);
+          if (e.type === 'stopped') log(`[venv] stopped: ${e.reason}`);
+        },
+      });
+      rv.useBest();
+      venv = rv.venv!;
+      split = rv.split!;
+    }
+    const venvReport = await evaluateVenv(venv, split.validation, { horizon: 10, ...(nodeFunction ? { nodeFunction } : {}) });
     const venvSeconds = (performance.now() - tv) / 1000;
     log(`[venv] held-out score ${venvReport.score.toFixed(2)} (${venvSeconds.toFixed(1)} s)`);
     ok = true;
-    return { yamlText, graph, ds, sandbox, nodeFunction, reward, bc, venvReport, venvSeconds };
+    return { yamlText, graph, ds, sandbox, nodeFunction, reward, venv, venvReport, venvSeconds };
   } finally {
     if (!ok) await sandbox.close();
   }
@@ -133,27 +171,26 @@ export async function train(flags: Record<string, string>): Promise<Record<strin
   const graphFile = need(flags, 'graph');
   const rewardFile = need(flags, 'reward');
   const out = need(flags, 'out');
-  const venvAlgo = flags['venv-algo'] ?? 'bc';
+  const venvAlgo = venvAlgoOf(flags);
   const policyAlgo = flags['policy-algo'] ?? 'ppo';
-  if (venvAlgo === 'revive-p' || venvAlgo === 'revive-t') throw new CliError(`--venv-algo ${venvAlgo} is not implemented yet (use bc)`);
-  if (venvAlgo !== 'bc') throw new CliError(`unknown --venv-algo '${venvAlgo}' (bc, revive-p, revive-t)`);
   if (policyAlgo !== 'ppo' && policyAlgo !== 'sac') throw new CliError(`unknown --policy-algo '${policyAlgo}' (ppo, sac)`);
   const seed = intFlag(flags, 'seed', 0);
   const venvEpochs = intFlag(flags, 'venv-epochs', 200);
   const policyEpochs = intFlag(flags, 'policy-epochs', 100);
   const horizon = intFlag(flags, 'horizon', 20);
   for (const f of [dataFile, graphFile, rewardFile]) if (!existsSync(f)) throw new CliError(`no such file: ${f}`);
-  const { yamlText, graph, ds, sandbox, nodeFunction, reward, bc, venvReport, venvSeconds } = await prepare(dataFile, graphFile, rewardFile, seed, venvEpochs);
+  const adversarialEpochs = intFlag(flags, 'adversarial-epochs', Math.max(10, Math.round(venvEpochs / 4)));
+  const { yamlText, ds, sandbox, nodeFunction, reward, venv, venvReport, venvSeconds } = await prepare(dataFile, graphFile, rewardFile, seed, venvEpochs, venvAlgo, adversarialEpochs);
   try {
     mkdirSync(out, { recursive: true });
     const venvEntries: Array<[string, { shape: number[]; data: Float32Array }]> = [];
-    for (const [node, params] of Object.entries(bc.venv!.weights())) for (const [k, v] of Object.entries(params)) venvEntries.push([`${node}/${k}`, { shape: [v.length], data: Float32Array.from(v) }]);
-    writeFileSync(join(out, 'venv.weights'), encodeWeights(venvEntries, { algorithm: 'bc' }));
-    writeFileSync(join(out, 'venv.json'), JSON.stringify({ format: 'decisio.venv', algorithm: 'bc', weights: 'venv.weights', graphYaml: yamlText }, null, 2));
+    for (const [node, params] of Object.entries(venv.weights())) for (const [k, v] of Object.entries(params)) venvEntries.push([`${node}/${k}`, { shape: [v.length], data: Float32Array.from(v) }]);
+    writeFileSync(join(out, 'venv.weights'), encodeWeights(venvEntries, { algorithm: venvAlgo }));
+    writeFileSync(join(out, 'venv.json'), JSON.stringify({ format: 'decisio.venv', algorithm: venvAlgo, weights: 'venv.weights', graphYaml: yamlText }, null, 2));
     // policy
     const tp = performance.now();
     const opts = { horizon, ...(nodeFunction ? { nodeFunction } : {}), evalEvery: Math.max(1, Math.min(5, Math.floor(policyEpochs / 4) || 1)) };
-    const trainer = policyAlgo === 'ppo' ? new PpoTrainer(bc.venv!, reward, opts, ds) : new SacTrainer(bc.venv!, reward, opts, ds);
+    const trainer = policyAlgo === 'ppo' ? new PpoTrainer(venv, reward, opts, ds) : new SacTrainer(venv, reward, opts, ds);
     let samples = 0;
     await runTrainer<unknown>(trainer as never, {
       seed: seed + 1,
@@ -168,7 +205,7 @@ export async function train(flags: Record<string, string>): Promise<Record<strin
       },
     });
     const best = trainer.useBest();
-    const behaviourReturn = await evaluateInVenv(bc.venv!, ds, undefined, reward, { horizon, windows: 128, seed: 12345, ...(nodeFunction ? { nodeFunction } : {}) });
+    const behaviourReturn = await evaluateInVenv(venv, ds, undefined, reward, { horizon, windows: 128, seed: 12345, ...(nodeFunction ? { nodeFunction } : {}) });
     const policySeconds = (performance.now() - tp) / 1000;
     const pfiles = await savePolicy(trainer.policy, policyAlgo, policyAlgo === 'sac' ? 'tanh' : 'clip');
     for (const [name, bytes] of Object.entries(pfiles)) writeFileSync(join(out, name), bytes);
@@ -178,7 +215,7 @@ export async function train(flags: Record<string, string>): Promise<Record<strin
       seed,
       rows: ds.rows,
       trajectories: ds.trajectoryCount,
-      venv: { score: venvReport.score, mae: venvReport.mae, nodes: venvReport.nodes, epochs: venvEpochs, seconds: venvSeconds },
+      venv: { algorithm: venvAlgo, score: venvReport.score, mae: venvReport.mae, nodes: venvReport.nodes, epochs: venvEpochs, ...(venvAlgo === 'bc' ? {} : { adversarialEpochs }), seconds: venvSeconds },
       policy: {
         horizon,
         epochs: policyEpochs,
@@ -215,11 +252,12 @@ export async function tune(flags: Record<string, string>): Promise<Record<string
   const trials = intFlag(flags, 'trials', 50);
   const horizon = intFlag(flags, 'horizon', 20);
   for (const f of [dataFile, graphFile, rewardFile]) if (!existsSync(f)) throw new CliError(`no such file: ${f}`);
-  const { ds, sandbox, nodeFunction, reward, bc, venvReport } = await prepare(dataFile, graphFile, rewardFile, seed, intFlag(flags, 'venv-epochs', 200));
+  const venvEpochs = intFlag(flags, 'venv-epochs', 200);
+  const { ds, sandbox, nodeFunction, reward, venv, venvReport } = await prepare(dataFile, graphFile, rewardFile, seed, venvEpochs, venvAlgoOf(flags), intFlag(flags, 'adversarial-epochs', Math.max(10, Math.round(venvEpochs / 4))));
   try {
     const space = tunableSpace(ds);
     if (space.length === 0) throw new CliError('the graph has no tunable parameter to search');
-    const objective = venvObjective(bc.venv!, ds, reward, { horizon, seed, ...(nodeFunction ? { nodeFunction } : {}) });
+    const objective = venvObjective(venv, ds, reward, { horizon, seed, ...(nodeFunction ? { nodeFunction } : {}) });
     const onTrial = (t: { score: number }, i: number) => log(`[tune] trial ${i + 1}/${trials} score ${t.score.toFixed(4)}`);
     const r = algo === 'sracos' ? await sracos(space, objective, { trials, seed, onTrial }) : await randomSearch(space, objective, { trials, seed, onTrial });
     const result = { algo, trials: r.trials, best: r.best, space, venvScore: venvReport.score, wallSeconds: (performance.now() - t0) / 1000 };

@@ -13,6 +13,7 @@ import type { Dataset } from '../data/dataset';
 import { Rng } from '../data/split';
 import type { StepContext, StepResult, Trainer } from '../trainer/contract';
 import type { NodeFunctionCall, RolloutPolicy, VirtualEnvironment } from '../venv/bc';
+import type { VenvEnsemble } from '../venv/ensemble';
 import { decodeStep } from '../venv/bc';
 import { AgentPolicy, cloneBehaviour, concatInputs, type NodeAction } from './agent-policy';
 import { evaluateInVenv, modePolicy, rolloutPolicy, rolloutWindows, sampleWindowIndices, type RewardCallback, type Windows } from './rollout';
@@ -91,6 +92,11 @@ export interface PpoOptions {
   patience?: number;
   /** Computes Python function nodes during rollouts. */
   nodeFunction?: NodeFunctionCall;
+  /**
+   * Uncertainty penalty: `weight` x the ensemble's disagreement on each rollout step is
+   * subtracted from the (scaled) reward of that step.
+   */
+  uncertainty?: { ensemble: VenvEnsemble; weight: number };
 }
 
 /** Checkpoint of {@link PpoTrainer}. */
@@ -172,7 +178,7 @@ export class PpoTrainer implements Trainer<PpoCheckpoint> {
   private best: Record<string, number[]> | undefined;
   /** Mean venv return of the warm-started policy (set by `init`). */
   initialReward = NaN;
-  private readonly o: Required<Omit<PpoOptions, 'nodeFunction'>>;
+  private readonly o: Required<Omit<PpoOptions, 'nodeFunction' | 'uncertainty'>>;
   readonly dataset: Dataset;
 
   constructor(
@@ -270,12 +276,16 @@ export class PpoTrainer implements Trainer<PpoCheckpoint> {
     const rewards = new Float32Array(N);
     const values = new Float32Array(N);
     let rawReturn = 0;
+    let penalty = 0;
+    const unc = this.options.uncertainty;
     for (let s = 0; s < H; s++) {
       const v = this.value.predict(this.value.input(roll.steps[s]!, B), B);
       values.set(v, s * B);
+      const u = unc && unc.weight > 0 ? await unc.ensemble.disagreement(roll.steps[s]!, B) : undefined;
       for (let b = 0; b < B; b++) {
-        rewards[s * B + b] = roll.rewards[s]![b]! * this.rewardScale;
+        rewards[s * B + b] = roll.rewards[s]![b]! * this.rewardScale - (u ? unc!.weight * u[b]! : 0);
         rawReturn += roll.rewards[s]![b]!;
+        if (u) penalty += u[b]!;
       }
     }
     const last = roll.steps[H - 1]!;
@@ -366,6 +376,7 @@ export class PpoTrainer implements Trainer<PpoCheckpoint> {
       'approx-kl': kl / updates,
       samples: N,
     };
+    if (unc && unc.weight > 0) metrics['uncertainty'] = penalty / N;
     const result: StepResult = { metrics };
     if ((ctx.step + 1) % this.o.evalEvery === 0 || ctx.step + 1 >= this.systemMaxSteps) {
       const r = await this.evaluate();

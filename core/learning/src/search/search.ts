@@ -111,17 +111,137 @@ export interface SearchOptions {
   onTrial?: (t: Trial, index: number) => void | Promise<void>;
 }
 
-/** Uniform random search (maximises `objective`). */
-export async function randomSearch(space: SearchDim[], objective: (c: Candidate) => Promise<number> | number, opts: SearchOptions): Promise<SearchResult> {
-  const rng = new Rng(opts.seed ?? 0);
+/** Serialisable state of a searcher (checkpoints). */
+export interface SearcherState {
+  rngState: number;
+  told: number;
+  pool: Array<{ u: number[]; score: number }>;
+}
+
+/**
+ * A searcher in ask / tell form over the unit cube of a space: `ask()` proposes a point,
+ * `tell(u, score)` reports its score (one tell per ask, in order). Resumable through
+ * `state()` / `restore()`.
+ */
+export interface Searcher {
+  ask(): number[];
+  tell(u: number[], score: number): void;
+  state(): SearcherState;
+  restore(s: SearcherState): void;
+}
+
+/** Uniform random search. */
+export class RandomSearcher implements Searcher {
+  private rng: Rng;
+  private told = 0;
+  constructor(
+    readonly space: SearchDim[],
+    seed = 0,
+  ) {
+    this.rng = new Rng(seed);
+  }
+  ask(): number[] {
+    return this.space.map(() => this.rng.next());
+  }
+  tell(): void {
+    this.told++;
+  }
+  state(): SearcherState {
+    return { rngState: this.rng.state, told: this.told, pool: [] };
+  }
+  restore(s: SearcherState): void {
+    this.rng.state = s.rngState;
+    this.told = s.told;
+  }
+}
+
+/** SRACOS (see the module comment) in ask / tell form. */
+export class SracosSearcher implements Searcher {
+  private rng: Rng;
+  private told = 0;
+  private pool: Array<{ u: number[]; score: number }> = [];
+  private readonly initial: number;
+  private readonly nPos: number;
+  private readonly eps: number;
+
+  constructor(
+    readonly space: SearchDim[],
+    private readonly opts: Omit<SracosOptions, 'onTrial'>,
+  ) {
+    this.rng = new Rng(opts.seed ?? 0);
+    this.initial = Math.max(1, Math.min(opts.initial ?? 10, opts.trials));
+    this.nPos = Math.max(1, opts.positives ?? 2);
+    this.eps = opts.epsilon ?? 0.1;
+  }
+
+  ask(): number[] {
+    const rng = this.rng;
+    const space = this.space;
+    const D = space.length;
+    if (this.told < this.initial) return space.map(() => rng.next());
+    const pool = this.pool;
+    pool.sort((a, b) => b.score - a.score);
+    const pos = pool.slice(0, this.nPos);
+    const neg = pool.slice(this.nPos);
+    if (D === 0 || rng.next() < this.eps || neg.length === 0) return space.map(() => rng.next());
+    // RACOS region: start from the whole cube, shrink random coordinates around a positive
+    const x = pos[Math.floor(rng.next() * pos.length)]!.u;
+    const lo = new Array<number>(D).fill(0);
+    const hi = new Array<number>(D).fill(1);
+    const inside = (p: { u: number[] }) => p.u.every((v, d) => v >= lo[d]! && v <= hi[d]!);
+    let remaining = neg.filter(inside);
+    let guard = 0;
+    while (remaining.length > 0 && guard++ < 100 * D) {
+      const n = remaining[Math.floor(rng.next() * remaining.length)]!;
+      const d = Math.floor(rng.next() * D);
+      if (n.u[d]! < x[d]!) lo[d] = Math.max(lo[d]!, n.u[d]! + rng.next() * (x[d]! - n.u[d]!));
+      else if (n.u[d]! > x[d]!) hi[d] = Math.min(hi[d]!, x[d]! + rng.next() * (n.u[d]! - x[d]!));
+      remaining = remaining.filter(inside);
+    }
+    // sample in the region, keeping all but `uncertainBits` coordinates at the positive
+    const free = new Set<number>();
+    const bits = Math.min(D, Math.max(1, this.opts.uncertainBits ?? 1));
+    while (free.size < bits) free.add(Math.floor(rng.next() * D));
+    return x.map((v, d) => (free.has(d) ? lo[d]! + rng.next() * (hi[d]! - lo[d]!) : v));
+  }
+
+  tell(u: number[], score: number): void {
+    if (this.told < this.initial) this.pool.push({ u, score });
+    else {
+      // sequential replacement: a better sample takes the worst kept one's place
+      this.pool.sort((a, b) => b.score - a.score);
+      if (score > this.pool[this.pool.length - 1]!.score) this.pool[this.pool.length - 1] = { u, score };
+    }
+    this.told++;
+  }
+
+  state(): SearcherState {
+    return { rngState: this.rng.state, told: this.told, pool: this.pool.map((p) => ({ u: [...p.u], score: p.score })) };
+  }
+
+  restore(s: SearcherState): void {
+    this.rng.state = s.rngState;
+    this.told = s.told;
+    this.pool = s.pool.map((p) => ({ u: [...p.u], score: p.score }));
+  }
+}
+
+async function runSearcher(searcher: Searcher, space: SearchDim[], objective: (c: Candidate) => Promise<number> | number, opts: SearchOptions): Promise<SearchResult> {
   const trials: Trial[] = [];
   for (let i = 0; i < opts.trials; i++) {
-    const candidate = candidateAt(space, space.map(() => rng.next()));
+    const u = searcher.ask();
+    const candidate = candidateAt(space, u);
     const t = { candidate, score: await objective(candidate) };
+    searcher.tell(u, t.score);
     trials.push(t);
     await opts.onTrial?.(t, i);
   }
   return { trials, best: bestOf(trials) };
+}
+
+/** Uniform random search (maximises `objective`). */
+export function randomSearch(space: SearchDim[], objective: (c: Candidate) => Promise<number> | number, opts: SearchOptions): Promise<SearchResult> {
+  return runSearcher(new RandomSearcher(space, opts.seed ?? 0), space, objective, opts);
 }
 
 function bestOf(trials: Trial[]): Trial {
@@ -141,54 +261,6 @@ export interface SracosOptions extends SearchOptions {
 }
 
 /** SRACOS (see the module comment; maximises `objective`). */
-export async function sracos(space: SearchDim[], objective: (c: Candidate) => Promise<number> | number, opts: SracosOptions): Promise<SearchResult> {
-  const rng = new Rng(opts.seed ?? 0);
-  const D = space.length;
-  const initial = Math.max(1, Math.min(opts.initial ?? 10, opts.trials));
-  const nPos = Math.max(1, opts.positives ?? 2);
-  const eps = opts.epsilon ?? 0.1;
-  const trials: Trial[] = [];
-  type P = { u: number[]; score: number };
-  const pool: P[] = [];
-  const run = async (u: number[]) => {
-    const candidate = candidateAt(space, u);
-    const t = { candidate, score: await objective(candidate) };
-    trials.push(t);
-    await opts.onTrial?.(t, trials.length - 1);
-    return { u, score: t.score };
-  };
-  for (let i = 0; i < initial; i++) pool.push(await run(space.map(() => rng.next())));
-  while (trials.length < opts.trials) {
-    pool.sort((a, b) => b.score - a.score);
-    const pos = pool.slice(0, nPos);
-    const neg = pool.slice(nPos);
-    let u: number[];
-    if (D === 0 || rng.next() < eps || neg.length === 0) u = space.map(() => rng.next());
-    else {
-      // RACOS region: start from the whole cube, shrink random coordinates around a positive
-      const x = pos[Math.floor(rng.next() * pos.length)]!.u;
-      const lo = new Array<number>(D).fill(0);
-      const hi = new Array<number>(D).fill(1);
-      const inside = (p: P) => p.u.every((v, d) => v >= lo[d]! && v <= hi[d]!);
-      let remaining = neg.filter(inside);
-      let guard = 0;
-      while (remaining.length > 0 && guard++ < 100 * D) {
-        const n = remaining[Math.floor(rng.next() * remaining.length)]!;
-        const d = Math.floor(rng.next() * D);
-        if (n.u[d]! < x[d]!) lo[d] = Math.max(lo[d]!, n.u[d]! + rng.next() * (x[d]! - n.u[d]!));
-        else if (n.u[d]! > x[d]!) hi[d] = Math.min(hi[d]!, x[d]! + rng.next() * (n.u[d]! - x[d]!));
-        remaining = remaining.filter(inside);
-      }
-      // sample in the region, keeping all but `uncertainBits` coordinates at the positive
-      const free = new Set<number>();
-      const bits = Math.min(D, Math.max(1, opts.uncertainBits ?? 1));
-      while (free.size < bits) free.add(Math.floor(rng.next() * D));
-      u = x.map((v, d) => (free.has(d) ? lo[d]! + rng.next() * (hi[d]! - lo[d]!) : v));
-    }
-    const s = await run(u);
-    // sequential replacement: a better sample takes the worst kept one's place
-    pool.sort((a, b) => b.score - a.score);
-    if (s.score > pool[pool.length - 1]!.score) pool[pool.length - 1] = s;
-  }
-  return { trials, best: bestOf(trials) };
+export function sracos(space: SearchDim[], objective: (c: Candidate) => Promise<number> | number, opts: SracosOptions): Promise<SearchResult> {
+  return runSearcher(new SracosSearcher(space, opts), space, objective, opts);
 }

@@ -66,6 +66,8 @@ export interface BcOptions {
   residual?: boolean;
   /** Computes function nodes during rollouts (user Python); absent: built-ins only, others read from data. */
   nodeFunction?: NodeFunctionCall;
+  /** Seed of the train / validation split (default: the run's seed); ensemble members share one split. */
+  splitSeed?: number;
 }
 
 /** Decides an agent node from its encoded inputs; returns `[rows, width]` encoded. */
@@ -159,6 +161,35 @@ export class NodeModel {
     }
     if (!total) return tensor([0], [1]);
     return affine(total, -1 / rows, 0);
+  }
+
+  /**
+   * Log-likelihood per row `[rows]` of encoded targets (fields with `fit: false` left out),
+   * differentiable; the generator objective of the adversarial venv trainers.
+   */
+  logProbRows(x: Tensor, target: Float32Array, rows: number, base?: Float32Array): Tensor {
+    const out = this.net.forward(x);
+    const C = this.cont.length;
+    let total: Tensor | undefined;
+    if (C > 0) {
+      const t = new Float32Array(rows * C);
+      for (let r = 0; r < rows; r++) for (let c = 0; c < C; c++) t[r * C + c] = target[r * this.codec.width + this.cont[c]!]! - (base ? base[r * C + c]! : 0);
+      const mu = narrow(out, 1, 0, C);
+      const logStd = affine(tanh(narrow(out, 1, C, C)), 3.5, -1.5);
+      const lp = new Normal(mu, exp(logStd)).logProb(tensor(t, [rows, C]));
+      total = sum(mul(lp, tensor(this.fitCont, [C])), 1);
+    }
+    let off = 2 * C;
+    for (const b of this.blocks) {
+      if (b.fit) {
+        const idx = new Float32Array(rows);
+        for (let r = 0; r < rows; r++) idx[r] = classOf(b, target, r * this.codec.width);
+        const lp = new Categorical(narrow(out, 1, off, b.k)).logProb(tensor(idx, [rows]));
+        total = total ? add(total, lp) : lp;
+      }
+      off += b.k;
+    }
+    return total ?? mul(sum(out, 1), tensor([0], [1]));
   }
 
   /**
@@ -308,6 +339,8 @@ export class VirtualEnvironment {
       agents?: 'model' | 'data';
       /** Decides agent nodes instead of their BC model (policy training and evaluation); encoded in and out. */
       policy?: RolloutPolicy;
+      /** Replaces `model.predict` for learned nodes (the adversarial trainers record their samples here). */
+      sampler?: (model: NodeModel, x: Float32Array, rows: number, base: Float32Array | undefined, t: number) => Promise<Float32Array> | Float32Array;
     } = {},
   ): Promise<Array<Record<string, Float32Array>>> {
     const s = ds.structure;
@@ -335,6 +368,8 @@ export class VirtualEnvironment {
           const ins: Record<string, Float32Array> = {};
           for (const i of spec(name).inputs) ins[i] = values(i);
           cur[name] = await opts.policy(name, ins, B);
+        } else if (model && opts.sampler) {
+          cur[name] = await opts.sampler(model, this.inputOf(model, values, B), B, this.residualBase(model, values, B), t);
         } else if (model) {
           cur[name] = await model.predict(this.inputOf(model, values, B), B, opts.mode ?? 'mode', rng, this.residualBase(model, values, B));
         } else {
@@ -428,7 +463,7 @@ export class BcTrainer implements Trainer<BcCheckpoint> {
   private bestScore = -Infinity;
   private sinceBest = 0;
   private best: BcCheckpoint['weights'] | undefined;
-  private readonly o: Required<Omit<BcOptions, 'nodeFunction'>>;
+  private readonly o: Required<Omit<BcOptions, 'nodeFunction' | 'splitSeed'>>;
 
   constructor(
     readonly graph: DecisionGraph,
@@ -453,7 +488,7 @@ export class BcTrainer implements Trainer<BcCheckpoint> {
   }
 
   init({ seed, checkpoint }: { seed: number; checkpoint?: BcCheckpoint }): void {
-    this.split = splitDataset(this.dataset, { seed, validationFraction: this.o.validationFraction });
+    this.split = splitDataset(this.dataset, { seed: this.options.splitSeed ?? seed, validationFraction: this.o.validationFraction });
     this.venv = new VirtualEnvironment(this.split.train, this.o, new Generator(seed));
     this.opt = new Adam(this.venv.parameters(), { lr: this.o.lr });
     this.rng = new Rng(seed + 1);

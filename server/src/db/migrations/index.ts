@@ -7,6 +7,12 @@ import * as createLogs from './20261123100400_create_logs';
 import * as createServerKeys from './20261123100500_create_server_keys';
 import * as seedDefaults from './20261123100600_seed_defaults';
 import * as createJobs from './20261123110000_create_jobs';
+import * as createProjects from './20261123120000_create_projects';
+import * as createStorage from './20261123130000_create_storage';
+import * as createDatasets from './20261123130100_create_datasets';
+import * as createModelling from './20261123140000_create_modelling';
+import * as createModelServices from './20261123150000_create_model_services';
+import * as createDataConnections from './20261123160000_create_data_connections';
 
 /** One step of the migration history. */
 export interface NamedMigration {
@@ -25,4 +31,10 @@ export const coreMigrations: NamedMigration[] = [
   { name: '20261123100500_create_server_keys', ...createServerKeys },
   { name: '20261123100600_seed_defaults', ...seedDefaults },
   { name: '20261123110000_create_jobs', ...createJobs },
+  { name: '20261123120000_create_projects', ...createProjects },
+  { name: '20261123130000_create_storage', ...createStorage },
+  { name: '20261123130100_create_datasets', ...createDatasets },
+  { name: '20261123140000_create_modelling', ...createModelling },
+  { name: '20261123150000_create_model_services', ...createModelServices },
+  { name: '20261123160000_create_data_connections', ...createDataConnections },
 ];

@@ -1,0 +1,178 @@
+import { z } from 'zod';
+import { pageRequestSchema } from '../admin/schemas';
+
+/**
+ * Online decision services (spec workflow §3 "Model service", §4, §5, §7 `modeldeploy/*`): a
+ * policy deployed behind an access address and an access token, its call records and monitor.
+ */
+
+/** Service states (spec workflow §4): deploying, waiting to start, starting, running, failure. */
+export const MODEL_SERVICE_STATUSES = ['deploying', 'waiting', 'starting', 'running', 'failure'] as const;
+export type ModelServiceStatus = (typeof MODEL_SERVICE_STATUSES)[number];
+
+/** Result of one decision call (spec workflow §4). */
+export const DECISION_RESULTS = ['success', 'failure', 'running'] as const;
+export type DecisionResult = (typeof DECISION_RESULTS)[number];
+
+/** Chart periods of the service monitor (spec workflow §9). */
+export const MONITOR_UNITS = ['day', 'week', 'month', 'year'] as const;
+export type MonitorUnit = (typeof MONITOR_UNITS)[number];
+
+/** Limits of the deploy area. */
+export const DEPLOY_LIMITS = {
+  serviceNameMax: 50,
+  descriptionMax: 200,
+  /** Rows of one decision call. */
+  batchRowsMax: 10_000,
+  /** Record ids of one `deleteModelServiceRecord`. */
+  deleteRecordsMax: 1000,
+} as const;
+
+const id = z.string().regex(/^[0-9a-f]{32}$/, 'validation.invalid');
+
+/** `modeldeploy/create`. */
+export const modelServiceCreateSchema = z.object({
+  serviceName: z.string().trim().min(1, 'validation.required').max(DEPLOY_LIMITS.serviceNameMax),
+  policyId: id,
+  description: z.string().max(DEPLOY_LIMITS.descriptionMax).optional().default(''),
+});
+export type ModelServiceCreateRequest = z.input<typeof modelServiceCreateSchema>;
+
+/** `modeldeploy/update`: name and description any time; the policy only while waiting or failed. */
+export const modelServiceUpdateSchema = z.object({
+  id,
+  serviceName: z.string().trim().min(1, 'validation.required').max(DEPLOY_LIMITS.serviceNameMax).optional(),
+  description: z.string().max(DEPLOY_LIMITS.descriptionMax).optional(),
+  policyId: id.optional(),
+});
+export type ModelServiceUpdateRequest = z.input<typeof modelServiceUpdateSchema>;
+
+/** `modeldeploy/start`, `stop`, `delete`, `queryDetail`, `rotateToken`. */
+export const modelServiceIdSchema = z.object({ id });
+export type ModelServiceIdRequest = z.input<typeof modelServiceIdSchema>;
+
+/** `modeldeploy/queryPage`: the services of a project (optionally one solution), newest first. */
+export const modelServicePageSchema = pageRequestSchema.extend({
+  projectId: id,
+  solutionId: id.optional(),
+  keyword: z.string().trim().max(DEPLOY_LIMITS.serviceNameMax).optional(),
+  status: z.enum(MODEL_SERVICE_STATUSES).optional(),
+});
+export type ModelServicePageRequest = z.input<typeof modelServicePageSchema>;
+
+/** `modeldeploy/queryModelServiceRecordsPage`: call records, newest first. Times in epoch ms. */
+export const modelServiceRecordsPageSchema = pageRequestSchema.extend({
+  id,
+  result: z.enum(DECISION_RESULTS).optional(),
+  from: z.coerce.number().int().min(0).optional(),
+  to: z.coerce.number().int().min(0).optional(),
+});
+export type ModelServiceRecordsPageRequest = z.input<typeof modelServiceRecordsPageSchema>;
+
+/** `modeldeploy/deleteModelServiceRecord`. */
+export const modelServiceRecordDeleteSchema = z.object({
+  id,
+  recordIds: z.array(id).min(1).max(DEPLOY_LIMITS.deleteRecordsMax),
+});
+export type ModelServiceRecordDeleteRequest = z.input<typeof modelServiceRecordDeleteSchema>;
+
+/** `modeldeploy/queryMonitor`: calls and latency per bucket of the period ending at `end` (epoch ms, default now). */
+export const modelServiceMonitorSchema = z.object({
+  id,
+  unit: z.enum(MONITOR_UNITS).default('day'),
+  end: z.coerce.number().int().min(0).optional(),
+});
+export type ModelServiceMonitorRequest = z.input<typeof modelServiceMonitorSchema>;
+
+/** One row of input fields (original units) or a batch of rows. */
+export type DecisionInput = Record<string, number | number[]> | Record<string, number | number[]>[];
+
+/** `modeldeploy/decision` (workbench trial with the session token): the same as the access address. */
+export const modelServiceDecisionSchema = z.object({
+  id,
+  inputs: z.union([z.record(z.string(), z.unknown()), z.array(z.record(z.string(), z.unknown())).min(1).max(DEPLOY_LIMITS.batchRowsMax)]),
+});
+export type ModelServiceDecisionRequest = z.input<typeof modelServiceDecisionSchema>;
+
+/** One input or output field of a deployed policy. */
+export interface ModelServiceField {
+  /** Name to use in a call (the graph's field name; `node.field` when two nodes share it). */
+  name: string;
+  node: string;
+  dataType: 'continuous' | 'discrete' | 'category';
+  min: number;
+  max: number;
+  /** Category values. */
+  values?: number[];
+  /** History frames: a value is an array of this length when above 1. */
+  frames: number;
+}
+
+/** A service as listed and detailed. Times ISO. */
+export interface ModelServiceItem {
+  id: string;
+  serviceName: string;
+  description: string;
+  projectId: string;
+  solutionId: string;
+  policyId: string;
+  policyName: string | null;
+  status: ModelServiceStatus;
+  /** Why the last deploy or start failed. */
+  failureReason: string | null;
+  /** `POST` here with the access token (`Authorization: Bearer <token>` or `X-Access-Token`). */
+  accessAddress: string;
+  /** Last 4 characters of the access token (the token itself is shown once). */
+  accessTokenHint: string;
+  createdBy: string;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** `modeldeploy/queryDetail`: the service, its input and output fields and call totals. */
+export interface ModelServiceDetail extends ModelServiceItem {
+  inputs: ModelServiceField[] | null;
+  outputs: ModelServiceField[] | null;
+  totals: { calls: number; failures: number };
+}
+
+/** `modeldeploy/create` and `modeldeploy/rotateToken`: the token, shown this once. */
+export interface ModelServiceWithToken extends ModelServiceItem {
+  accessToken: string;
+}
+
+/** One call record. Times ISO. */
+export interface ModelServiceRecord {
+  decisionId: string;
+  startTime: string;
+  endTime: string | null;
+  durationMs: number | null;
+  requestIp: string | null;
+  result: DecisionResult;
+  /** Rows decided in the call. */
+  rows: number;
+  /** Catalogue code of a failed call. */
+  errorCode: number | null;
+}
+
+/** One bucket of the monitor. */
+export interface ModelServiceMonitorBucket {
+  /** Bucket start, ISO (UTC). */
+  start: string;
+  calls: number;
+  failures: number;
+  avgMs: number | null;
+  maxMs: number | null;
+}
+
+/** `modeldeploy/queryMonitor`. Day: 24 hours; week: 7 days; month: 30 days; year: 12 months (UTC). */
+export interface ModelServiceMonitor {
+  unit: MonitorUnit;
+  buckets: ModelServiceMonitorBucket[];
+}
+
+/** Reply of a decision call: the decisions in original units (an object for one row, an array for a batch). */
+export interface DecisionReply {
+  decisionId: string;
+  decisions: Record<string, number | number[]> | Record<string, number | number[]>[];
+}

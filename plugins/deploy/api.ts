@@ -1,0 +1,55 @@
+/** Model-service calls (spec workflow §7 `modeldeploy/*`) as endpoints `deploy/<verb>`. */
+import type {
+  ModelServiceCreateRequest,
+  ModelServiceDetail,
+  ModelServiceItem,
+  ModelServiceMonitor,
+  ModelServicePageRequest,
+  ModelServiceRecord,
+  ModelServiceRecordsPageRequest,
+  ModelServiceUpdateRequest,
+  ModelServiceWithToken,
+  MonitorUnit,
+  Page,
+} from '@decisio/domain';
+import { definePluginApi, type PluginEndpointBuilder } from '@decisio/sdk-plugin';
+
+const LIST = { type: 'ModelService' as const, id: 'LIST' };
+const one = (id: string) => ({ type: 'ModelService' as const, id });
+const records = (id: string) => ({ type: 'ModelServiceRecord' as const, id });
+
+/** The endpoint builder, also listed in the manifest's `endpoints`. */
+export const deployEndpoints = (build: PluginEndpointBuilder) => ({
+  'deploy/page': build.query<Page<ModelServiceItem>, ModelServicePageRequest>({ query: (body) => ({ url: 'modeldeploy/queryPage', body }), providesTags: [LIST] }),
+  'deploy/detail': build.query<ModelServiceDetail, { id: string }>({ query: (body) => ({ url: 'modeldeploy/queryDetail', body }), providesTags: (_r, _e, a) => [one(a.id)] }),
+  'deploy/create': build.mutation<ModelServiceWithToken, ModelServiceCreateRequest>({ query: (body) => ({ url: 'modeldeploy/create', body }), invalidatesTags: [LIST] }),
+  'deploy/update': build.mutation<ModelServiceItem, ModelServiceUpdateRequest>({
+    query: (body) => ({ url: 'modeldeploy/update', body }),
+    invalidatesTags: (_r, _e, a) => [LIST, one(a.id)],
+  }),
+  'deploy/start': build.mutation<ModelServiceItem, { id: string }>({ query: (body) => ({ url: 'modeldeploy/start', body }), invalidatesTags: (_r, _e, a) => [LIST, one(a.id)] }),
+  'deploy/stop': build.mutation<ModelServiceItem, { id: string }>({ query: (body) => ({ url: 'modeldeploy/stop', body }), invalidatesTags: (_r, _e, a) => [LIST, one(a.id)] }),
+  'deploy/delete': build.mutation<null, { id: string }>({ query: (body) => ({ url: 'modeldeploy/delete', body }), invalidatesTags: [LIST] }),
+  'deploy/rotateToken': build.mutation<ModelServiceWithToken, { id: string }>({
+    query: (body) => ({ url: 'modeldeploy/rotateToken', body }),
+    invalidatesTags: (_r, _e, a) => [one(a.id)],
+  }),
+  'deploy/records': build.query<Page<ModelServiceRecord>, ModelServiceRecordsPageRequest>({
+    query: (body) => ({ url: 'modeldeploy/queryModelServiceRecordsPage', body }),
+    providesTags: (_r, _e, a) => [records(a.id)],
+  }),
+  'deploy/deleteRecords': build.mutation<{ deleted: number }, { id: string; recordIds: string[] }>({
+    query: (body) => ({ url: 'modeldeploy/deleteModelServiceRecord', body }),
+    invalidatesTags: (_r, _e, a) => [records(a.id), one(a.id)],
+  }),
+  'deploy/monitor': build.query<ModelServiceMonitor, { id: string; unit: MonitorUnit }>({
+    query: (body) => ({ url: 'modeldeploy/queryMonitor', body }),
+    providesTags: (_r, _e, a) => [records(a.id)],
+  }),
+});
+
+/** Cache tags of this plugin. */
+export const DEPLOY_TAG_TYPES = ['ModelService', 'ModelServiceRecord'] as const;
+
+/** The deploy api with typed hooks. */
+export const deployApi = definePluginApi('deploy', deployEndpoints, { tagTypes: DEPLOY_TAG_TYPES });

@@ -1,0 +1,316 @@
+import { useState } from 'react';
+import { Alert, Button, ButtonGroup, Callout, Card, Checkbox, H5, HTMLSelect, HTMLTable, NonIdealState, Pre, Spinner, Tag } from '@blueprintjs/core';
+import type { DecisionResult, ModelServiceDetail, ModelServiceField, ModelServiceWithToken, MonitorUnit } from '@decisio/domain';
+import { MONITOR_UNITS } from '@decisio/domain';
+import { useAppLocation, useNavigate, useNotify, useProjectLink } from '@decisio/sdk-plugin';
+import { deployApi } from '../api';
+import { useDeployT } from '../i18n';
+import { StatusTag, TokenDialog, TRANSIENT, failureMessage } from './common';
+import { MonitorChart } from './MonitorChart';
+
+const RECORDS_PAGE = 20;
+
+function exampleValue(f: ModelServiceField): number | number[] {
+  const v = f.dataType === 'category' ? (f.values?.[0] ?? 0) : Number(((f.min + f.max) / 2).toPrecision(4));
+  return f.frames > 1 ? Array.from({ length: f.frames }, () => v) : v;
+}
+
+/** The curl call of the README, filled with this service's address and fields. */
+function curlExample(s: ModelServiceDetail): string {
+  const row = Object.fromEntries((s.inputs ?? []).map((f) => [f.name, exampleValue(f)]));
+  return `curl -s ${s.accessAddress} \\\n  -H 'Authorization: Bearer <access token>' \\\n  -H 'Content-Type: application/json' \\\n  -d '${JSON.stringify(row)}'`;
+}
+
+function FieldsTable({ fields, caption }: { fields: ModelServiceField[]; caption: string }) {
+  const { t } = useDeployT();
+  return (
+    <HTMLTable compact striped style={{ width: '100%' }}>
+      <caption style={{ textAlign: 'left', fontWeight: 600, padding: '4px 0' }}>{caption}</caption>
+      <thead>
+        <tr>
+          <th>{t('detail.field')}</th>
+          <th>{t('detail.node')}</th>
+          <th>{t('detail.type')}</th>
+          <th>{t('detail.range')}</th>
+        </tr>
+      </thead>
+      <tbody>
+        {fields.map((f) => (
+          <tr key={f.name}>
+            <td>
+              <code>{f.name}</code>
+            </td>
+            <td>{f.node}</td>
+            <td>{t(`dataType.${f.dataType}`)}</td>
+            <td>{f.dataType === 'category' ? (f.values ?? []).join(', ') : `${f.min} – ${f.max}`}</td>
+          </tr>
+        ))}
+      </tbody>
+    </HTMLTable>
+  );
+}
+
+function Monitor({ id }: { id: string }) {
+  const { t, locale } = useDeployT();
+  const [unit, setUnit] = useState<MonitorUnit>('day');
+  const m = deployApi.endpoints['deploy/monitor'].useQuery({ id, unit });
+  const total = m.data?.buckets.reduce((s, b) => s + b.calls, 0) ?? 0;
+  return (
+    <Card>
+      <div style={{ display: 'flex', justifyContent: 'space-between', alignItems: 'center' }}>
+        <H5>{t('monitor.title')}</H5>
+        <ButtonGroup>
+          {MONITOR_UNITS.map((u) => (
+            <Button key={u} active={u === unit} text={t(`monitor.${u}`)} onClick={() => setUnit(u)} />
+          ))}
+        </ButtonGroup>
+      </div>
+      {m.isLoading ? (
+        <Spinner size={24} />
+      ) : m.isError || !m.data ? (
+        <Callout intent="danger">{t('monitor.loadFailed')}</Callout>
+      ) : total === 0 ? (
+        <NonIdealState icon="timeline-line-chart" title={t('monitor.noCalls')} />
+      ) : (
+        <MonitorChart monitor={m.data} callsLabel={t('monitor.calls')} latencyLabel={t('monitor.avgMs')} locale={locale} />
+      )}
+    </Card>
+  );
+}
+
+function Records({ id }: { id: string }) {
+  const { t, locale } = useDeployT();
+  const notify = useNotify();
+  const [page, setPage] = useState(1);
+  const [result, setResult] = useState<DecisionResult | ''>('');
+  const [selected, setSelected] = useState<Set<string>>(new Set());
+  const list = deployApi.endpoints['deploy/records'].useQuery({ id, page, pageSize: RECORDS_PAGE, result: result || undefined });
+  const [remove, { isLoading }] = deployApi.endpoints['deploy/deleteRecords'].useMutation();
+  const rows = list.data?.rows ?? [];
+  const pages = Math.max(1, Math.ceil((list.data?.total ?? 0) / RECORDS_PAGE));
+  const toggle = (rid: string) => {
+    const next = new Set(selected);
+    if (next.has(rid)) next.delete(rid);
+    else next.add(rid);
+    setSelected(next);
+  };
+  const doDelete = async () => {
+    try {
+      const r = await remove({ id, recordIds: [...selected] }).unwrap();
+      setSelected(new Set());
+      notify({ message: t('records.deleted', { n: r.deleted }), intent: 'success' });
+    } catch (err) {
+      const message = failureMessage(err, t('list.actionFailed'));
+      if (message) notify({ message, intent: 'danger', icon: 'error' });
+    }
+  };
+  const time = (iso: string | null) => (iso ? new Date(iso).toLocaleString(locale) : '—');
+  return (
+    <Card>
+      <div style={{ display: 'flex', justifyContent: 'space-between', alignItems: 'center', gap: 8 }}>
+        <H5>{t('records.title')}</H5>
+        <div style={{ display: 'flex', gap: 8 }}>
+          <HTMLSelect
+            aria-label={t('records.result')}
+            value={result}
+            onChange={(e) => {
+              setResult(e.target.value as DecisionResult | '');
+              setPage(1);
+            }}
+            options={[
+              { value: '', label: t('records.all') },
+              { value: 'success', label: t('records.success') },
+              { value: 'failure', label: t('records.failure') },
+              { value: 'running', label: t('records.running') },
+            ]}
+          />
+          <Button icon="trash" intent="danger" disabled={selected.size === 0} loading={isLoading} text={t('records.deleteSelected')} onClick={() => void doDelete()} />
+        </div>
+      </div>
+      {list.isLoading ? (
+        <Spinner size={24} />
+      ) : list.isError ? (
+        <Callout intent="danger" title={t('records.loadFailed')}>
+          <Button text={t('list.retry')} onClick={() => void list.refetch()} />
+        </Callout>
+      ) : rows.length === 0 ? (
+        <NonIdealState icon="history" title={t('records.empty')} />
+      ) : (
+        <HTMLTable compact striped style={{ width: '100%' }}>
+          <thead>
+            <tr>
+              <th />
+              <th>{t('records.decisionId')}</th>
+              <th>{t('records.start')}</th>
+              <th>{t('records.end')}</th>
+              <th>{t('records.duration')}</th>
+              <th>{t('records.ip')}</th>
+              <th>{t('records.rows')}</th>
+              <th>{t('records.result')}</th>
+            </tr>
+          </thead>
+          <tbody data-testid="deploy-records">
+            {rows.map((r) => (
+              <tr key={r.decisionId}>
+                <td>
+                  <Checkbox aria-label={t('records.select')} checked={selected.has(r.decisionId)} onChange={() => toggle(r.decisionId)} style={{ margin: 0 }} />
+                </td>
+                <td>
+                  <code>{r.decisionId}</code>
+                </td>
+                <td>{time(r.startTime)}</td>
+                <td>{time(r.endTime)}</td>
+                <td>{r.durationMs ?? '—'}</td>
+                <td>{r.requestIp ?? '—'}</td>
+                <td>{r.rows}</td>
+                <td>
+                  <Tag minimal intent={r.result === 'success' ? 'success' : r.result === 'failure' ? 'danger' : 'primary'}>
+                    {t(`records.${r.result}`)}
+                  </Tag>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </HTMLTable>
+      )}
+      {pages > 1 && (
+        <div style={{ display: 'flex', gap: 8, alignItems: 'center', marginTop: 8 }}>
+          <Button icon="chevron-left" text={t('list.prev')} disabled={page <= 1} onClick={() => setPage(page - 1)} />
+          <span>{t('list.pageOf', { page, pages })}</span>
+          <Button rightIcon="chevron-right" text={t('list.next')} disabled={page >= pages} onClick={() => setPage(page + 1)} />
+        </div>
+      )}
+    </Card>
+  );
+}
+
+/**
+ * One model service (`/project/deploy-detail?serviceId=`): status and actions, the access
+ * address with a call example, token rotation (the new token shown once), the input and output
+ * fields, the monitor and the call records.
+ */
+export function DeployDetailPanel() {
+  const { t } = useDeployT();
+  const notify = useNotify();
+  const location = useAppLocation();
+  const navigate = useNavigate();
+  const link = useProjectLink();
+  const id = location.search.serviceId;
+  const [rotating, setRotating] = useState(false);
+  const [shown, setShown] = useState<ModelServiceWithToken | null>(null);
+  const [polling, setPolling] = useState(false);
+  const detail = deployApi.endpoints['deploy/detail'].useQuery({ id: id ?? '' }, { skip: !id, pollingInterval: polling ? 1000 : 0 });
+  const [start] = deployApi.endpoints['deploy/start'].useMutation();
+  const [stop] = deployApi.endpoints['deploy/stop'].useMutation();
+  const [rotate] = deployApi.endpoints['deploy/rotateToken'].useMutation();
+  const s = detail.data;
+  const transient = s ? TRANSIENT.includes(s.status) : false;
+  if (transient !== polling) setPolling(transient);
+
+  if (!id) return <NonIdealState icon="dashboard" title={t('detail.missing')} description={t('detail.missingDescription')} />;
+  if (detail.isLoading) return <Spinner size={32} />;
+  if (detail.isError || !s)
+    return (
+      <Callout intent="danger" title={t('detail.loadFailed')} style={{ margin: 12 }}>
+        {failureMessage(detail.error, '')}
+      </Callout>
+    );
+
+  const act = async (fn: () => Promise<unknown>) => {
+    try {
+      await fn();
+    } catch (err) {
+      const message = failureMessage(err, t('list.actionFailed'));
+      if (message) notify({ message, intent: 'danger', icon: 'error' });
+    }
+  };
+
+  return (
+    <div style={{ padding: 12, display: 'flex', flexDirection: 'column', gap: 12 }}>
+      <Card>
+        <div style={{ display: 'flex', justifyContent: 'space-between', alignItems: 'center', gap: 8 }}>
+          <H5 style={{ margin: 0 }}>
+            {s.serviceName} <StatusTag status={s.status} />
+          </H5>
+          <ButtonGroup>
+            <Button icon="arrow-left" text={t('detail.back')} onClick={() => navigate('/project/deploy', { search: link.search() })} />
+            {s.status === 'waiting' || s.status === 'failure' ? (
+              <Button icon="play" intent="success" text={t('list.start')} onClick={() => void act(() => start({ id: s.id }).unwrap())} />
+            ) : (
+              <Button icon="stop" text={t('list.stop')} disabled={s.status === 'deploying'} onClick={() => void act(() => stop({ id: s.id }).unwrap())} />
+            )}
+            <Button icon="key" text={t('detail.rotate')} onClick={() => setRotating(true)} />
+          </ButtonGroup>
+        </div>
+        <HTMLTable compact style={{ width: '100%', marginTop: 8 }}>
+          <tbody>
+            <tr>
+              <th>{t('detail.address')}</th>
+              <td>
+                <code data-testid="deploy-address">{s.accessAddress}</code>
+              </td>
+            </tr>
+            <tr>
+              <th>{t('detail.tokenHint')}</th>
+              <td>
+                <code>…{s.accessTokenHint}</code>
+              </td>
+            </tr>
+            <tr>
+              <th>{t('detail.policy')}</th>
+              <td>{s.policyName ?? s.policyId}</td>
+            </tr>
+            <tr>
+              <th>{t('list.description')}</th>
+              <td>{s.description}</td>
+            </tr>
+            <tr>
+              <th>{t('detail.calls')}</th>
+              <td>
+                {s.totals.calls} ({t('detail.failures')}: {s.totals.failures})
+              </td>
+            </tr>
+            {s.failureReason && (
+              <tr>
+                <th>{t('detail.failureReason')}</th>
+                <td>{s.failureReason}</td>
+              </tr>
+            )}
+          </tbody>
+        </HTMLTable>
+      </Card>
+      <Card>
+        {s.inputs && s.outputs ? (
+          <>
+            <FieldsTable fields={s.inputs} caption={t('detail.inputs')} />
+            <FieldsTable fields={s.outputs} caption={t('detail.outputs')} />
+            <H5 style={{ marginTop: 12 }}>{t('detail.example')}</H5>
+            <Pre data-testid="deploy-example">{curlExample(s)}</Pre>
+          </>
+        ) : (
+          <Callout intent="warning">{t('detail.fieldsUnavailable')}</Callout>
+        )}
+      </Card>
+      <Monitor id={s.id} />
+      <Records id={s.id} />
+      <TokenDialog service={shown} onClose={() => setShown(null)} />
+      <Alert
+        isOpen={rotating}
+        intent="warning"
+        icon="key"
+        confirmButtonText={t('detail.rotate')}
+        cancelButtonText={t('list.cancel')}
+        onCancel={() => setRotating(false)}
+        onConfirm={() => {
+          setRotating(false);
+          void act(async () => {
+            setShown(await rotate({ id: s.id }).unwrap());
+            notify({ message: t('detail.rotated'), intent: 'success' });
+          });
+        }}
+      >
+        {t('detail.confirmRotate')}
+      </Alert>
+    </div>
+  );
+}

@@ -1,0 +1,116 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import type { ModelServiceDetail, ModelServiceItem, Page } from '@decisio/domain';
+import { createTestHost, renderPanel } from '@decisio/sdk-plugin/testing';
+import { deployPlugin } from '../index';
+
+const list = deployPlugin.panels.find((p) => p.id === 'deploy.list')!;
+const detailPanel = deployPlugin.panels.find((p) => p.id === 'deploy.detail')!;
+const projectId = 'a'.repeat(32);
+const serviceId = 'c'.repeat(32);
+
+function item(over: Partial<ModelServiceItem> = {}): ModelServiceItem {
+  return {
+    id: serviceId,
+    serviceName: 'coupon-online',
+    description: 'coupons',
+    projectId,
+    solutionId: 'd'.repeat(32),
+    policyId: 'e'.repeat(32),
+    policyName: 'coupon policy',
+    status: 'running',
+    failureReason: null,
+    accessAddress: `http://127.0.0.1:8080/api/decide/${serviceId}`,
+    accessTokenHint: 'wxyz',
+    createdBy: 'b'.repeat(32),
+    createdAt: '2026-11-01T10:00:00.000Z',
+    updatedAt: '2026-11-01T10:00:00.000Z',
+    ...over,
+  };
+}
+const page = (rows: ModelServiceItem[]): Page<ModelServiceItem> => ({ rows, total: rows.length, page: 1, pageSize: 20 });
+
+function host(locale: 'en-US' | 'zh-CN', rows: ModelServiceItem[], search: Record<string, string> = { projectId }) {
+  const h = createTestHost({ plugins: [deployPlugin], locale, location: { pathname: '/project/deploy', search } });
+  h.mockCall('modeldeploy/queryPage', { data: page(rows) });
+  return h;
+}
+
+describe('DeployListPanel', () => {
+  afterEach(() => cleanup());
+
+  it('asks for a project first, in both languages', async () => {
+    await renderPanel(list, { host: host('en-US', [], {}) });
+    expect(screen.getByText('No project chosen')).toBeTruthy();
+    cleanup();
+    await renderPanel(list, { host: host('zh-CN', [], {}) });
+    expect(screen.getByText('未选择项目')).toBeTruthy();
+  });
+
+  it('lists the services with their status and the allowed actions', async () => {
+    const h = host('en-US', [item(), item({ id: 'f'.repeat(32), serviceName: 'idle', status: 'waiting' })]);
+    await renderPanel(list, { host: h });
+    const rows = await screen.findByTestId('deploy-rows');
+    const [running, idle] = within(rows).getAllByRole('row');
+    expect(within(running!).getByText('Running')).toBeTruthy();
+    expect((within(running!).getByRole('button', { name: 'Delete' }) as HTMLButtonElement).disabled).toBe(true);
+    expect(within(running!).getByRole('button', { name: 'Stop' })).toBeTruthy();
+    expect(within(idle!).getByText('Waiting to start')).toBeTruthy();
+    expect((within(idle!).getByRole('button', { name: 'Delete' }) as HTMLButtonElement).disabled).toBe(false);
+    expect(h.calls.find((c) => c.url === 'modeldeploy/queryPage')?.body).toMatchObject({ projectId, page: 1, pageSize: 20 });
+  });
+
+  it('shows the empty state in Chinese', async () => {
+    await renderPanel(list, { host: host('zh-CN', []) });
+    expect(await screen.findByText('还没有模型服务')).toBeTruthy();
+  });
+
+  it('deploys a policy and shows the token once', async () => {
+    const h = host('en-US', [], { projectId, policyId: 'e'.repeat(32) });
+    h.mockCall('modeldeploy/create', { data: { ...item({ status: 'deploying' }), accessToken: 'dk_secret_token' } });
+    await renderPanel(list, { host: h });
+    fireEvent.click(await screen.findByRole('button', { name: 'Deploy a policy' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Deploy' }));
+    expect(await screen.findAllByText('Required')).toHaveLength(1);
+    fireEvent.change(screen.getByLabelText(/Service name/), { target: { value: 'coupon-online' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Deploy' }));
+    await waitFor(() => expect(h.calls.some((c) => c.url === 'modeldeploy/create')).toBe(true));
+    expect(h.calls.find((c) => c.url === 'modeldeploy/create')!.body).toEqual({ serviceName: 'coupon-online', policyId: 'e'.repeat(32), description: '' });
+    expect(((await screen.findByDisplayValue('dk_secret_token')) as HTMLInputElement).readOnly).toBe(true);
+    expect(screen.getByText(/shown only this once/)).toBeTruthy();
+  });
+});
+
+describe('DeployDetailPanel', () => {
+  afterEach(() => cleanup());
+
+  it('shows the address, the fields with a call example, and the records', async () => {
+    const detail: ModelServiceDetail = {
+      ...item(),
+      inputs: [
+        { name: 'price', node: 'state', dataType: 'continuous', min: 0, max: 100, frames: 1 },
+        { name: 'season', node: 'state', dataType: 'category', min: 1, max: 4, values: [1, 2, 3, 4], frames: 1 },
+      ],
+      outputs: [{ name: 'discount', node: 'action', dataType: 'continuous', min: 0, max: 0.5, frames: 1 }],
+      totals: { calls: 3, failures: 1 },
+    };
+    const h = createTestHost({ plugins: [deployPlugin], locale: 'en-US', location: { pathname: '/project/deploy-detail', search: { projectId, serviceId } } });
+    h.mockCall('modeldeploy/queryDetail', { data: detail });
+    h.mockCall('modeldeploy/queryMonitor', { data: { unit: 'day', buckets: [{ start: '2026-11-01T10:00:00.000Z', calls: 0, failures: 0, avgMs: null, maxMs: null }] } });
+    h.mockCall('modeldeploy/queryModelServiceRecordsPage', {
+      data: {
+        rows: [{ decisionId: '1'.repeat(32), startTime: '2026-11-01T10:00:00.000Z', endTime: '2026-11-01T10:00:00.002Z', durationMs: 1.5, requestIp: '127.0.0.1', result: 'success', rows: 1, errorCode: null }],
+        total: 1,
+        page: 1,
+        pageSize: 20,
+      },
+    });
+    await renderPanel(detailPanel, { host: h });
+    expect((await screen.findByTestId('deploy-address')).textContent).toBe(detail.accessAddress);
+    expect(screen.getByTestId('deploy-example').textContent).toContain(`"price":50,"season":1`);
+    expect(await screen.findByText('No calls in this period')).toBeTruthy();
+    const records = await screen.findByTestId('deploy-records');
+    expect(within(records).getByText('127.0.0.1')).toBeTruthy();
+    expect(within(records).getByText('Success')).toBeTruthy();
+  });
+});

@@ -1,0 +1,115 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import type { Page, ProjectItem } from '@decisio/domain';
+import { createTestHost, renderPanel } from '@decisio/sdk-plugin/testing';
+import { projectsPlugin } from '../index';
+
+const listPanel = projectsPlugin.panels.find((p) => p.id === 'projects.list')!;
+
+function project(over: Partial<ProjectItem> = {}): ProjectItem {
+  return {
+    projectId: 'a'.repeat(32),
+    name: 'Pricing',
+    colour: 'volcano',
+    industryTemplate: 'coupon',
+    info: 'Coupon pricing',
+    imageVersion: null,
+    locked: false,
+    favourite: false,
+    ownerId: 'b'.repeat(32),
+    ownerName: 'alice',
+    right: 'owner',
+    solutionCount: 2,
+    createdAt: '2026-11-01T10:00:00.000Z',
+    updatedAt: '2026-11-02T10:00:00.000Z',
+    ...over,
+  };
+}
+const page = (rows: ProjectItem[]): Page<ProjectItem> => ({ rows, total: rows.length, page: 1, pageSize: 20 });
+
+describe('ProjectListPanel', () => {
+  afterEach(() => cleanup());
+
+  it('shows the loading state, then the projects with colour, template, owner and right', async () => {
+    const host = createTestHost({ plugins: [projectsPlugin], locale: 'en-US' });
+    host.mockCall('project/getProjectList', {
+      data: page([project(), project({ projectId: 'c'.repeat(32), name: 'Grid', colour: 'green', industryTemplate: null, right: 'view', favourite: true })]),
+    });
+    await renderPanel(listPanel, { host });
+    // The first render waits for the answer: a spinner, no rows yet.
+    expect(document.querySelector('.bp6-spinner')).toBeTruthy();
+    expect(screen.queryByTestId('projects-rows')).toBeNull();
+    const rows = await screen.findByTestId('projects-rows');
+    expect(within(rows).getByText('Pricing')).toBeTruthy();
+    expect(within(rows).getByText('Volcano')).toBeTruthy();
+    expect(within(rows).getByText('Coupon')).toBeTruthy();
+    expect(within(rows).getAllByText('Owner: alice')).toHaveLength(2);
+    expect(within(rows).getByText('Can view')).toBeTruthy();
+    expect(within(rows).getByRole('button', { name: 'Remove from favourites' })).toBeTruthy();
+    expect(host.calls[0]).toEqual({ url: 'project/getProjectList', body: { page: 1, pageSize: 20, keyword: undefined, favourite: undefined, scope: 'all' } });
+  });
+
+  it('shows the empty state in both languages and opens the create dialog from it', async () => {
+    const host = createTestHost({ plugins: [projectsPlugin], locale: 'zh-CN' });
+    host.mockCall('project/getProjectList', { data: page([]) });
+    await renderPanel(listPanel, { host });
+    expect(await screen.findByText('还没有项目')).toBeTruthy();
+    cleanup();
+    const en = createTestHost({ plugins: [projectsPlugin], locale: 'en-US' });
+    en.mockCall('project/getProjectList', { data: page([]) });
+    await renderPanel(listPanel, { host: en });
+    const empty = await screen.findByTestId('projects-empty');
+    expect(within(empty).getByText('No projects yet')).toBeTruthy();
+    fireEvent.click(within(empty).getByRole('button', { name: 'New project' }));
+    expect(await screen.findByTestId('project-form')).toBeTruthy();
+  });
+
+  it('shows an error with a retry', async () => {
+    const host = createTestHost({ plugins: [projectsPlugin], locale: 'en-US' });
+    host.mockCall('project/getProjectList', 'network');
+    await renderPanel(listPanel, { host });
+    const error = await screen.findByTestId('projects-error');
+    host.mockCall('project/getProjectList', { data: page([project()]) });
+    fireEvent.click(within(error).getByRole('button', { name: 'Retry' }));
+    expect(await screen.findByText('Pricing')).toBeTruthy();
+  });
+
+  it('searches, toggles a favourite and selects a project for the solutions panel', async () => {
+    const host = createTestHost({ plugins: [projectsPlugin], locale: 'en-US', location: { pathname: '/all-project', search: { guide: 'true' } } });
+    host.mockCall('project/getProjectList', (body) => {
+      const keyword = (body as { keyword?: string }).keyword;
+      return { data: page(keyword === 'zzz' ? [] : [project()]) };
+    });
+    host.mockCall('project/setFavourite', (body) => ({ data: body }));
+    await renderPanel(listPanel, { host });
+    fireEvent.click(await screen.findByRole('button', { name: 'Add to favourites' }));
+    await waitFor(() => expect(host.calls.find((c) => c.url === 'project/setFavourite')?.body).toEqual({ projectId: 'a'.repeat(32), favourite: true }));
+
+    fireEvent.click(screen.getByRole('button', { name: 'Open Pricing' }));
+    expect(host.location()).toEqual({ pathname: '/all-project', search: { guide: 'true', projectId: 'a'.repeat(32) } });
+
+    fireEvent.change(screen.getByTestId('projects-search'), { target: { value: 'zzz' } });
+    expect(await screen.findByTestId('projects-no-match')).toBeTruthy();
+    expect(host.calls.some((c) => c.url === 'project/getProjectList' && (c.body as { keyword?: string }).keyword === 'zzz')).toBe(true);
+  });
+
+  it('deletes a project after the confirmation; collaborators cannot', async () => {
+    const host = createTestHost({ plugins: [projectsPlugin], locale: 'en-US' });
+    host.mockCall('project/getProjectList', { data: page([project(), project({ projectId: 'c'.repeat(32), name: 'Theirs', right: 'edit' })]) });
+    host.mockCall('project/deleteProject', (body) => ({ data: body }));
+    await renderPanel(listPanel, { host });
+    fireEvent.click(await screen.findByRole('button', { name: 'Actions for Theirs' }));
+    const theirDelete = (await screen.findByText('Delete')).closest('a,button,[role="menuitem"]') as HTMLElement;
+    expect(theirDelete.getAttribute('aria-disabled') === 'true' || theirDelete.className.includes('disabled')).toBe(true);
+    fireEvent.keyDown(document.activeElement ?? document.body, { key: 'Escape' });
+    cleanup();
+
+    await renderPanel(listPanel, { host });
+    fireEvent.click(await screen.findByRole('button', { name: 'Actions for Pricing' }));
+    fireEvent.click(await screen.findByText('Delete'));
+    expect((await screen.findByTestId('project-delete-body')).textContent).toContain('Pricing');
+    fireEvent.click(screen.getByTestId('project-delete-confirm'));
+    await waitFor(() => expect(host.calls.find((c) => c.url === 'project/deleteProject')?.body).toEqual({ projectId: 'a'.repeat(32) }));
+    expect(host.toasts.map((x) => x.message)).toContain('Project deleted');
+  });
+});

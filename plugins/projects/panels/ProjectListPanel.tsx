@@ -1,0 +1,215 @@
+import { useEffect, useState } from 'react';
+import { Button, Card, HTMLSelect, InputGroup, Menu, MenuItem, NonIdealState, PopoverNext, Spinner, Switch, Tag } from '@blueprintjs/core';
+import type { ProjectItem } from '@decisio/domain';
+import { useAppLocation, useNotify, useProjectLink } from '@decisio/sdk-plugin';
+import { projectsApi } from '../api';
+import { CollaborationDialog } from '../components/CollaborationDialog';
+import { DeleteProjectAlert } from '../components/DeleteProjectAlert';
+import { describeFailure } from '../components/errors';
+import { ProjectDialog } from '../components/ProjectDialog';
+import { ShareDialog } from '../components/ShareDialog';
+import { useProjectsT } from '../i18n';
+import { TAG_COLOUR_HEX } from '../model/colours';
+import './projects.css';
+
+const PAGE_SIZE = 20;
+
+type Open = { kind: 'create' } | { kind: 'edit' | 'delete' | 'collaborate' | 'share'; project: ProjectItem } | null;
+
+/** Waits `ms` after the last change of `value` (typing in the search box). */
+function useDebounced<T>(value: T, ms: number): T {
+  const [v, setV] = useState(value);
+  useEffect(() => {
+    const id = setTimeout(() => setV(value), ms);
+    return () => clearTimeout(id);
+  }, [value, ms]);
+  return v;
+}
+
+/**
+ * The project list (`/all-project`): favourites first, colour tag, search, favourites-only and
+ * owner filters, paging; create, edit, delete, collaboration and share link per project.
+ * Selecting a project puts its id in the location (`projectId`) for the solutions panel.
+ */
+export function ProjectListPanel() {
+  const { t, locale } = useProjectsT();
+  const notify = useNotify();
+  const location = useAppLocation();
+  const link = useProjectLink();
+  const [keyword, setKeyword] = useState('');
+  const [favouritesOnly, setFavouritesOnly] = useState(false);
+  const [scope, setScope] = useState<'all' | 'mine' | 'shared'>('all');
+  const [page, setPage] = useState(1);
+  const [open, setOpen] = useState<Open>(null);
+  const search = useDebounced(keyword.trim(), 250);
+  useEffect(() => setPage(1), [search, favouritesOnly, scope]);
+
+  const list = projectsApi.endpoints['projects/list'].useQuery({
+    page,
+    pageSize: PAGE_SIZE,
+    keyword: search || undefined,
+    favourite: favouritesOnly ? true : undefined,
+    scope,
+  });
+  const [setFavourite] = projectsApi.endpoints['projects/setFavourite'].useMutation();
+  const selected = location.search.projectId;
+  const select = (projectId: string | undefined) => link.go(location.pathname, { projectId, solutionId: undefined });
+  const filtered = Boolean(search) || favouritesOnly || scope !== 'all';
+
+  const toggleFavourite = async (p: ProjectItem) => {
+    try {
+      await setFavourite({ projectId: p.projectId, favourite: !p.favourite }).unwrap();
+    } catch (err) {
+      const f = describeFailure(err, t('list.favouriteFailed'));
+      if (f.message) notify({ message: f.message, intent: 'danger', icon: 'error' });
+    }
+  };
+
+  const rows = list.data?.rows ?? [];
+  const pages = Math.max(1, Math.ceil((list.data?.total ?? 0) / PAGE_SIZE));
+
+  let body;
+  if (list.isLoading) body = <Spinner className="dc-gap-top" />;
+  else if (list.isError)
+    body = (
+      <div data-testid="projects-error">
+        <NonIdealState
+          icon="error"
+          title={t('list.loadFailed')}
+          action={<Button icon="refresh" text={t('list.retry')} onClick={() => void list.refetch()} />}
+        />
+      </div>
+    );
+  else if (rows.length === 0)
+    body = filtered ? (
+      <div data-testid="projects-no-match">
+        <NonIdealState icon="search" title={t('list.noMatch')} description={t('list.noMatchDescription')} />
+      </div>
+    ) : (
+      <div data-testid="projects-empty">
+        <NonIdealState
+          icon="projects"
+          title={t('list.emptyTitle')}
+          description={t('list.emptyDescription')}
+          action={<Button intent="primary" icon="plus" text={t('list.create')} onClick={() => setOpen({ kind: 'create' })} />}
+        />
+      </div>
+    );
+  else
+    body = (
+      <>
+        <ul className="dc-projects-rows" data-testid="projects-rows">
+          {rows.map((p) => {
+            const canEdit = p.right !== 'view';
+            return (
+              <li key={p.projectId}>
+                <Card
+                  className={`dc-projects-row${p.projectId === selected ? ' dc-projects-row-selected' : ''}`}
+                  style={{ ['--dc-project-colour' as string]: TAG_COLOUR_HEX[p.colour] }}
+                  data-testid={`project-row-${p.projectId}`}
+                >
+                  <Button
+                    variant="minimal"
+                    icon={p.favourite ? 'star' : 'star-empty'}
+                    intent={p.favourite ? 'warning' : 'none'}
+                    aria-label={t(p.favourite ? 'list.unfavourite' : 'list.favourite')}
+                    aria-pressed={p.favourite}
+                    onClick={() => void toggleFavourite(p)}
+                    data-testid="project-favourite"
+                  />
+                  <div className="dc-projects-row-main">
+                    <Button
+                      variant="minimal"
+                      className="dc-projects-row-name"
+                      text={p.name}
+                      aria-label={t('list.open', { name: p.name })}
+                      onClick={() => select(p.projectId)}
+                    />
+                    {p.info && <div className="dc-projects-row-info">{p.info}</div>}
+                    <div className="dc-projects-row-meta">
+                      <span>
+                        <span className="dc-projects-swatch" style={{ background: TAG_COLOUR_HEX[p.colour] }} aria-hidden />
+                        {t(`colour.${p.colour}`)}
+                      </span>
+                      {p.industryTemplate && <span>{t(`industry.${p.industryTemplate}`)}</span>}
+                      <span>{t('list.owner', { name: p.ownerName })}</span>
+                      <span>{t('list.solutionCount', { count: p.solutionCount })}</span>
+                      <span>{t('list.updated', { time: new Date(p.updatedAt).toLocaleString(locale) })}</span>
+                    </div>
+                  </div>
+                  {p.locked && (
+                    <Tag intent="warning" icon="lock" minimal>
+                      {t('list.locked')}
+                    </Tag>
+                  )}
+                  <Tag minimal>{t(`right.${p.right}`)}</Tag>
+                  <PopoverNext
+                    placement="bottom-end"
+                    content={
+                      <Menu>
+                        <MenuItem icon="edit" text={t('list.edit')} disabled={!canEdit || p.locked} onClick={() => setOpen({ kind: 'edit', project: p })} />
+                        <MenuItem icon="people" text={t('list.collaborate')} onClick={() => setOpen({ kind: 'collaborate', project: p })} />
+                        <MenuItem icon="share" text={t('list.share')} onClick={() => setOpen({ kind: 'share', project: p })} />
+                        <MenuItem
+                          icon="trash"
+                          intent="danger"
+                          text={t('list.delete')}
+                          disabled={p.right !== 'owner' || p.locked}
+                          onClick={() => setOpen({ kind: 'delete', project: p })}
+                        />
+                      </Menu>
+                    }
+                  >
+                    <Button variant="minimal" icon="more" aria-label={t('list.actions', { name: p.name })} data-testid="project-actions" />
+                  </PopoverNext>
+                </Card>
+              </li>
+            );
+          })}
+        </ul>
+        {pages > 1 && (
+          <div className="dc-projects-pager">
+            <Button variant="minimal" icon="chevron-left" aria-label={t('list.prev')} disabled={page <= 1} onClick={() => setPage(page - 1)} />
+            <span>{t('list.page', { page, pages })}</span>
+            <Button variant="minimal" icon="chevron-right" aria-label={t('list.next')} disabled={page >= pages} onClick={() => setPage(page + 1)} />
+          </div>
+        )}
+      </>
+    );
+
+  return (
+    <div className="dc-projects-panel" data-testid="projects-panel">
+      <div className="dc-projects-toolbar">
+        <InputGroup
+          type="search"
+          leftIcon="search"
+          placeholder={t('list.search')}
+          aria-label={t('list.search')}
+          value={keyword}
+          onValueChange={setKeyword}
+          data-testid="projects-search"
+        />
+        <HTMLSelect
+          aria-label={t('list.scope')}
+          value={scope}
+          onChange={(e) => setScope(e.currentTarget.value as typeof scope)}
+          options={[
+            { value: 'all', label: t('list.scopeAll') },
+            { value: 'mine', label: t('list.scopeMine') },
+            { value: 'shared', label: t('list.scopeShared') },
+          ]}
+        />
+        <Switch checked={favouritesOnly} label={t('list.favouritesOnly')} onChange={(e) => setFavouritesOnly(e.currentTarget.checked)} className="dc-projects-switch" />
+        <Button intent="primary" icon="plus" text={t('list.create')} onClick={() => setOpen({ kind: 'create' })} data-testid="projects-create" />
+      </div>
+      {body}
+      {open?.kind === 'create' && <ProjectDialog onClose={() => setOpen(null)} onSaved={(p) => select(p.projectId)} />}
+      {open?.kind === 'edit' && <ProjectDialog project={open.project} onClose={() => setOpen(null)} />}
+      {open?.kind === 'delete' && (
+        <DeleteProjectAlert project={open.project} onClose={() => setOpen(null)} onDeleted={() => open.project.projectId === selected && select(undefined)} />
+      )}
+      {open?.kind === 'collaborate' && <CollaborationDialog project={open.project} onClose={() => setOpen(null)} />}
+      {open?.kind === 'share' && <ShareDialog project={open.project} onClose={() => setOpen(null)} />}
+    </div>
+  );
+}

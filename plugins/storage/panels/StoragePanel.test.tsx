@@ -1,0 +1,90 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import type { FileItem, Page } from '@decisio/domain';
+import { createTestHost, renderPanel } from '@decisio/sdk-plugin/testing';
+import { storagePlugin } from '../index';
+
+const panel = storagePlugin.panels.find((p) => p.id === 'storage.files')!;
+const GB = 1024 ** 3;
+
+function file(over: Partial<FileItem> = {}): FileItem {
+  return {
+    fileId: 'a'.repeat(32),
+    name: 'sales.csv',
+    path: 'sales.csv',
+    kind: 'upload',
+    size: 5 * 1024 * 1024,
+    userId: 'b'.repeat(32),
+    createdAt: '2026-11-01T10:00:00.000Z',
+    updatedAt: '2026-11-01T10:00:00.000Z',
+    deletedAt: null,
+    ...over,
+  };
+}
+const page = (rows: FileItem[]): Page<FileItem> => ({ rows, total: rows.length, page: 1, pageSize: 20 });
+const space = { totalBytes: 10 * GB, usedBytes: 1 * GB, freeBytes: 9 * GB, tenant: { totalBytes: 500 * GB, usedBytes: GB, freeBytes: 499 * GB } };
+
+function host(locale: 'en-US' | 'zh-CN', rows: FileItem[]) {
+  const h = createTestHost({ plugins: [storagePlugin], locale, session: { token: 't', userId: 'b'.repeat(32) } });
+  h.mockCall('file/getFreeSpace', { data: space });
+  h.mockCall('file/fileItemList', { data: page(rows) });
+  h.mockCall('file/uploadingList', { data: [] });
+  return h;
+}
+
+describe('StoragePanel', () => {
+  afterEach(() => cleanup());
+
+  it('shows the space used and the files', async () => {
+    await renderPanel(panel, { host: host('en-US', [file(), file({ fileId: 'c'.repeat(32), name: 'b.npz', path: 'b.npz', size: 2048 })]) });
+    const rows = await screen.findByTestId('storage-rows');
+    expect(within(rows).getByText('sales.csv')).toBeTruthy();
+    expect(within(rows).getByText('5.00 MB')).toBeTruthy();
+    expect(within(rows).getByText('2.00 KB')).toBeTruthy();
+    expect(await screen.findByText(/1\.00 GB of 10\.0 GB used/)).toBeTruthy();
+  });
+
+  it('shows the empty state in both languages', async () => {
+    await renderPanel(panel, { host: host('zh-CN', []) });
+    expect(await screen.findByText('还没有文件')).toBeTruthy();
+    cleanup();
+    await renderPanel(panel, { host: host('en-US', []) });
+    expect(await screen.findByText('No files yet')).toBeTruthy();
+  });
+
+  it('shows an error state with retry when the list fails', async () => {
+    const h = host('en-US', []);
+    h.mockCall('file/fileItemList', 'network');
+    await renderPanel(panel, { host: h });
+    expect(await screen.findByText('Could not load your files')).toBeTruthy();
+    h.mockCall('file/fileItemList', { data: page([file()]) });
+    fireEvent.click(screen.getByRole('button', { name: 'Retry' }));
+    expect(await screen.findByTestId('storage-rows')).toBeTruthy();
+  });
+
+  it('deletes a file after confirmation', async () => {
+    const h = host('en-US', [file()]);
+    h.mockCall('file/deleteFile', { data: null });
+    await renderPanel(panel, { host: h });
+    fireEvent.click(await screen.findByRole('button', { name: 'Delete' }));
+    expect(await screen.findByText('Delete the file sales.csv? This cannot be undone.')).toBeTruthy();
+    const dialog = document.querySelector('.bp6-alert') as HTMLElement;
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Delete' }));
+    await waitFor(() => expect(h.calls.some((c) => c.url === 'file/deleteFile')).toBe(true));
+    expect(h.calls.find((c) => c.url === 'file/deleteFile')!.body).toEqual({ fileId: 'a'.repeat(32) });
+    await waitFor(() => expect(h.toasts.some((n) => n.message === 'sales.csv deleted')).toBe(true));
+  });
+
+  it('lists unfinished uploads and discards one', async () => {
+    const h = host('en-US', []);
+    h.mockCall('file/uploadingList', {
+      data: [{ uploadId: 'd'.repeat(32), name: 'big.csv', purpose: 'dataset', size: 200 * 1024 * 1024, partSize: 8 * 1024 * 1024, partCount: 25, state: 'uploading', parts: [1, 2], receivedBytes: 16 * 1024 * 1024, fileId: null, createdAt: '' }],
+    });
+    h.mockCall('file/mpuAbortOne', { data: null });
+    await renderPanel(panel, { host: h });
+    const box = await screen.findByTestId('storage-interrupted');
+    expect(within(box).getByText(/big\.csv · 16\.0 MB of 200 MB uploaded/)).toBeTruthy();
+    fireEvent.click(within(box).getByRole('button', { name: 'Discard' }));
+    await waitFor(() => expect(h.calls.find((c) => c.url === 'file/mpuAbortOne')?.body).toEqual({ uploadId: 'd'.repeat(32) }));
+  });
+});

@@ -1,0 +1,186 @@
+/**
+ * `npm run bench -- serve [--duration=30] [--connections=10] [--hidden=256,256,256]`: single-row
+ * decisions of a 3 x 256 MLP policy through the access address (`POST /api/decide/<id>`) of an in-process server on
+ * SQLite in a temp dir, driven over loopback by autocannon (a child process, so the server keeps
+ * its own event loop), next to a bare Koa endpoint that returns a constant in the same run.
+ * Prints one JSON line per figure: throughput, p50/p99 latency, the ratio to the bare endpoint,
+ * failed calls, and whether every answered decision was recorded exactly once.
+ */
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import Koa from 'koa';
+import { getBackend } from '@decisio/compute';
+import { createApp } from '../src/app';
+import { loadConfig } from '../src/config';
+import { SAMPLE_ROW, insertPolicy, insertProject, samplePolicyFiles } from '../src/modules/deploy/fixtures';
+import { createUser, issueToken } from '../src/test/factories';
+import type { TestServer } from '../src/test/server';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+function flag(name: string, fallback: number): number {
+  const args = process.argv.slice(2);
+  for (let i = 0; i < args.length; i++) {
+    const a = args[i]!;
+    if (a === `--${name}` && args[i + 1] !== undefined) return Number(args[i + 1]);
+    if (a.startsWith(`--${name}=`)) return Number(a.slice(name.length + 3));
+  }
+  return fallback;
+}
+
+interface CannonResult {
+  requests: { average: number; total: number };
+  latency: { p50: number; p99: number; average: number };
+  errors: number;
+  timeouts: number;
+  non2xx: number;
+  '2xx': number;
+}
+
+/** Runs autocannon in a child process; resolves with its JSON result. */
+function cannon(url: string, seconds: number, connections: number, body: string, headers: Record<string, string>): Promise<CannonResult> {
+  const args = [path.join(root, 'node_modules/autocannon/autocannon.js'), '-j', '-d', String(seconds), '-c', String(connections), '-m', 'POST', '-b', body];
+  for (const [k, v] of Object.entries(headers)) args.push('-H', `${k}=${v}`);
+  args.push(url);
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
+    child.on('error', reject);
+    child.on('exit', (code) => {
+      if (code !== 0) return reject(new Error(`autocannon exited with ${code}: ${err.slice(-500)}`));
+      try {
+        resolve(JSON.parse(out) as CannonResult);
+      } catch {
+        reject(new Error(`autocannon printed no JSON: ${out.slice(0, 300)} ${err.slice(-300)}`));
+      }
+    });
+  });
+}
+
+function listen(handler: http.RequestListener): Promise<{ server: http.Server; url: string }> {
+  const server = http.createServer(handler);
+  server.keepAliveTimeout = 30_000;
+  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` })));
+}
+
+function emit(figure: Record<string, unknown>): void {
+  console.log(JSON.stringify({ bench: 'serve', ...figure }));
+}
+
+async function main(): Promise<void> {
+  process.env.DECISIO_QUIET = '1';
+  const seconds = flag('duration', 30);
+  const connections = flag('connections', 10);
+  const hiddenArg = process.argv.find((a) => a.startsWith('--hidden='));
+  const hidden = hiddenArg ? hiddenArg.slice('--hidden='.length).split(',').map(Number) : [256, 256, 256];
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'decisio-bench-serve-'));
+  const decisio = createApp({ ...loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'warn', PUBLIC_DIR: path.join(dataDir, 'none') }), port: 0, host: '127.0.0.1' });
+  await decisio.migrate();
+  let answered = 0;
+  const koa = decisio.app.callback();
+  const { server, url } = await listen((req, res) => {
+    if (req.url?.startsWith('/api/decide/')) res.on('finish', () => answered++);
+    void koa(req, res);
+  });
+
+  const bare = new Koa();
+  const constant = JSON.stringify({ code: 0, data: { decisionId: '0'.repeat(32), decisions: { discount: 0.25, level: 5 } }, message: 'ok' });
+  bare.use((ctx) => {
+    ctx.type = 'application/json';
+    ctx.body = constant;
+  });
+  const bareServer = await listen(bare.callback());
+
+  try {
+    // A user, a project and a trained-shape policy (3 hidden layers of 256), deployed and started.
+    const ts = { app: decisio } as unknown as TestServer;
+    const user = await createUser(ts);
+    const token = await issueToken(ts, user);
+    const project = await insertProject(decisio, user.tenantId, user.id);
+    const policyId = await insertPolicy(decisio, { tenantId: user.tenantId, creatorId: user.id, ...project }, { files: await samplePolicyFiles(hidden) });
+    const call = async (name: string, body: unknown) => {
+      const res = await fetch(`${url}/api/${name}`, { method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: token }, body: JSON.stringify(body) });
+      const json = (await res.json()) as { code: number; data: any; message: string };
+      if (json.code !== 0) throw new Error(`${name}: ${json.message}`);
+      return json.data;
+    };
+    const waitFor = async (id: string, status: string) => {
+      for (let i = 0; i < 1000; i++) {
+        const d = await call('modeldeploy/queryDetail', { id });
+        if (d.status === status) return;
+        if (d.status === 'failure') throw new Error(`service failed: ${d.failureReason}`);
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      throw new Error(`service never reached ${status}`);
+    };
+    const created = await call('modeldeploy/create', { serviceName: 'bench', policyId });
+    await waitFor(created.id, 'waiting');
+    await call('modeldeploy/start', { id: created.id });
+    await waitFor(created.id, 'running');
+    const address = `${url}/api/decide/${created.id}`;
+    const body = JSON.stringify(SAMPLE_ROW);
+    const headers = { 'Content-Type': 'application/json', Authorization: `Bearer ${created.accessToken}` };
+    const probe = await fetch(address, { method: 'POST', headers, body });
+    const probeJson = (await probe.json()) as { code: number; data: unknown };
+    if (probeJson.code !== 0) throw new Error(`probe decision failed: ${JSON.stringify(probeJson)}`);
+
+    emit({ note: `cpu path ${getBackend().capabilities.path}; ${os.cpus().length} cores; load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}; ${seconds} s per run, ${connections} connections` });
+    await cannon(address, Math.min(3, seconds), connections, body, headers); // warm-up (JIT, pools)
+    const bareResult = await cannon(bareServer.url, seconds, connections, body, headers);
+    const serveResult = await cannon(address, seconds, connections, body, headers);
+
+    // Let the last in-flight calls finish, then write the queued records and count them.
+    await new Promise((r) => setTimeout(r, 300));
+    await decisio.flush();
+    const row = (await decisio.db.knex('model_service_records').where('service_id', created.id).count({ n: '*' }).first()) as { n: number | string };
+    const recorded = Number(row.n);
+    const failedRecords = Number(
+      ((await decisio.db.knex('model_service_records').where({ service_id: created.id, result: 'failure' }).count({ n: '*' }).first()) as { n: number | string }).n,
+    );
+
+    const rate = serveResult.requests.average;
+    emit({ figure: 'bare koa endpoint', throughput: Math.round(bareResult.requests.average), unit: 'req/s', p50_ms: bareResult.latency.p50, p99_ms: bareResult.latency.p99 });
+    emit({
+      figure: `single-row decisions, MLP ${hidden.join(' x ')}`,
+      throughput: Math.round(rate),
+      unit: 'decisions/s',
+      p50_ms: serveResult.latency.p50,
+      p99_ms: serveResult.latency.p99,
+      ratio_to_bare: Number((rate / bareResult.requests.average).toFixed(3)),
+      goal: '>= 5000 decisions/s, p99 < 10 ms, >= 0.5x bare',
+      met: rate >= 5000 && serveResult.latency.p99 < 10 && rate >= 0.5 * bareResult.requests.average,
+    });
+    emit({
+      figure: 'failed calls',
+      non2xx: serveResult.non2xx,
+      errors: serveResult.errors,
+      timeouts: serveResult.timeouts,
+      failed_records: failedRecords,
+    });
+    emit({
+      figure: 'recorded calls',
+      answered_by_server: answered,
+      recorded,
+      exactly_once: recorded === answered,
+    });
+  } finally {
+    await new Promise<void>((r) => bareServer.server.close(() => r()));
+    server.closeAllConnections();
+    await new Promise<void>((r) => server.close(() => r()));
+    await decisio.close();
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});

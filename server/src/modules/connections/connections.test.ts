@@ -1,0 +1,237 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import knexFactory, { type Knex } from 'knex';
+import { ErrorCode } from '@decisio/domain';
+import { createTenant, createUser, encrypted, issueToken, type TestUser } from '../../test/factories';
+import { databases, startTestServer, type TestServer } from '../../test/server';
+import { columnKindOf } from './connector';
+
+/**
+ * Data connections on both metadata databases, against the real outside servers of the machine:
+ * MariaDB (`TEST_MYSQL_URL`) and PostgreSQL (`TEST_POSTGRES_URL`, e.g.
+ * `postgres://postgres@127.0.0.1:5432/test`), each when its variable is set (CI sets both).
+ */
+interface Source {
+  kind: 'mariadb' | 'postgresql';
+  jdbcUrl: string;
+  username: string;
+  password: string;
+  table: string;
+  schema?: string;
+  drop(): Promise<void>;
+}
+
+const tag = Math.random().toString(36).slice(2, 8);
+
+async function mariadbSource(url: string): Promise<Source> {
+  const u = new URL(url);
+  const admin = knexFactory({ client: 'mysql2', connection: { host: u.hostname, port: Number(u.port || 3306), user: decodeURIComponent(u.username), password: decodeURIComponent(u.password) }, pool: { min: 0, max: 1 } });
+  const db = `decisio_src_${tag}`;
+  const user = `dsrc_${tag}`;
+  const password = `Pw-${tag}-x9`;
+  await admin.raw(`create database \`${db}\``);
+  await admin.raw(`create table \`${db}\`.sales (id int primary key, region varchar(20) not null, amount double null, sold_at datetime not null, active tinyint(1) not null default 1)`);
+  await admin.raw(`insert into \`${db}\`.sales values (1, 'north', 10.5, '2026-01-01 10:00:00', 1), (2, 'south', null, '2026-01-02 11:00:00', 0)`);
+  await admin.raw(`create view \`${db}\`.big_sales as select * from \`${db}\`.sales where amount > 5`);
+  await admin.raw(`create user '${user}'@'%' identified by '${password}'`);
+  await admin.raw(`create user '${user}'@'localhost' identified by '${password}'`);
+  await admin.raw(`grant select on \`${db}\`.* to '${user}'@'%'`);
+  await admin.raw(`grant select on \`${db}\`.* to '${user}'@'localhost'`);
+  return {
+    kind: 'mariadb',
+    jdbcUrl: `jdbc:mariadb://${u.hostname}:${u.port || 3306}/${db}`,
+    username: user,
+    password,
+    table: 'sales',
+    async drop() {
+      await admin.raw(`drop database if exists \`${db}\``);
+      await admin.raw(`drop user if exists '${user}'@'%'`);
+      await admin.raw(`drop user if exists '${user}'@'localhost'`);
+      await admin.destroy();
+    },
+  };
+}
+
+async function postgresSource(url: string): Promise<Source> {
+  const u = new URL(url);
+  const admin: Knex = knexFactory({ client: 'pg', connection: url, pool: { min: 0, max: 1 } });
+  const schema = `src_${tag}`;
+  await admin.raw(`create schema ${schema}`);
+  await admin.raw(`create table ${schema}.readings (id serial primary key, sensor text not null, value double precision, taken_at timestamptz not null, ok boolean)`);
+  await admin.raw(`insert into ${schema}.readings (sensor, value, taken_at, ok) values ('a', 1.5, now(), true), ('b', 2.5, now(), false)`);
+  await admin.raw(`analyze ${schema}.readings`);
+  return {
+    kind: 'postgresql',
+    jdbcUrl: `jdbc:postgresql://${u.hostname}:${u.port || 5432}${u.pathname}`,
+    username: decodeURIComponent(u.username),
+    password: decodeURIComponent(u.password),
+    table: 'readings',
+    schema,
+    async drop() {
+      await admin.raw(`drop schema if exists ${schema} cascade`);
+      await admin.destroy();
+    },
+  };
+}
+
+const sourceKinds = [
+  ...(process.env.TEST_MYSQL_URL ? (['mariadb'] as const) : []),
+  ...(process.env.TEST_POSTGRES_URL ? (['postgresql'] as const) : []),
+];
+
+describe('columnKindOf', () => {
+  it('maps server types onto dataset column kinds', () => {
+    expect(columnKindOf('int(11)')).toBe('number');
+    expect(columnKindOf('double precision')).toBe('number');
+    expect(columnKindOf('decimal(10,2)')).toBe('number');
+    expect(columnKindOf('tinyint(1)')).toBe('bool');
+    expect(columnKindOf('boolean')).toBe('bool');
+    expect(columnKindOf('timestamp with time zone')).toBe('datetime');
+    expect(columnKindOf('varchar(20)')).toBe('string');
+    expect(columnKindOf('text')).toBe('string');
+  });
+});
+
+describe.each(databases)('data connections on %s', (kind) => {
+  let server: TestServer;
+  let owner: TestUser;
+  let ownerToken: string;
+  let otherToken: string;
+  let adminToken: string;
+  let strangerToken: string;
+  const sources: Partial<Record<Source['kind'], Source>> = {};
+
+  beforeAll(async () => {
+    server = await startTestServer(kind);
+    owner = await createUser(server);
+    ownerToken = await issueToken(server, owner);
+    otherToken = await issueToken(server, await createUser(server));
+    adminToken = await issueToken(server, await createUser(server, { roles: ['admin'] }));
+    const tenant = await createTenant(server);
+    strangerToken = await issueToken(server, await createUser(server, { tenantId: tenant, roles: ['admin'] }));
+    if (process.env.TEST_MYSQL_URL) sources.mariadb = await mariadbSource(process.env.TEST_MYSQL_URL);
+    if (process.env.TEST_POSTGRES_URL) sources.postgresql = await postgresSource(process.env.TEST_POSTGRES_URL);
+  });
+  afterAll(async () => {
+    for (const s of Object.values(sources)) await s?.drop();
+    await server?.stop();
+  });
+
+  const form = async (over: Record<string, unknown> = {}) => ({
+    type: 'mysql',
+    name: `conn ${Math.random().toString(36).slice(2, 8)}`,
+    group: 'sales',
+    url: 'jdbc:mysql://127.0.0.1:3306/shop',
+    username: 'reader',
+    password: await encrypted(server, 'not-shown'),
+    remark: 'read only',
+    ...over,
+  });
+
+  it('creates, shows without the password, pages, updates and deletes', async () => {
+    const created = await server.call('jobJdbcDatasource/createDataSourceLink', { token: ownerToken, body: await form({ name: 'Shop DB' }) });
+    expect(created.status).toBe(200);
+    const c = created.body.data;
+    expect(c).toMatchObject({ name: 'Shop DB', type: 'mysql', driver: 'com.mysql.cj.jdbc.Driver', hasPassword: true, creatorId: owner.id });
+    expect(JSON.stringify(created.body)).not.toContain('not-shown');
+    const stored = await server.app.db.knex('data_connections').where('id', c.id).first();
+    expect(stored.password_enc).toMatch(/^v1:/);
+    expect(stored.password_enc).not.toContain('not-shown');
+
+    const dup = await server.call('jobJdbcDatasource/createDataSourceLink', { token: ownerToken, body: await form({ name: 'Shop DB' }) });
+    expect(dup.body.code).toBe(ErrorCode.dataSourceNameUsed);
+
+    const page = await server.call('jobJdbcDatasource/queryListByPage', { token: ownerToken, body: { keyword: 'shop', pageSize: 10 } });
+    expect(page.body.data.total).toBe(1);
+    expect(page.body.data.rows[0].id).toBe(c.id);
+
+    const updated = await server.call('jobJdbcDatasource/updateDataSourceLink', {
+      token: ownerToken,
+      body: { id: c.id, type: 'mariadb', name: 'Shop DB 2', url: 'jdbc:mariadb://db.internal/shop', username: 'reader2' },
+    });
+    expect(updated.body.data).toMatchObject({ name: 'Shop DB 2', type: 'mariadb', username: 'reader2', hasPassword: true, group: '' });
+    const detail = await server.call('jobJdbcDatasource/queryDetailById', { token: ownerToken, body: { id: c.id } });
+    expect(detail.body.data.name).toBe('Shop DB 2');
+
+    const del = await server.call('jobJdbcDatasource/deleteDataSourceLink', { token: ownerToken, body: { id: c.id } });
+    expect(del.status).toBe(200);
+    const gone = await server.call('jobJdbcDatasource/queryDetailById', { token: ownerToken, body: { id: c.id } });
+    expect(gone.status).toBe(404);
+    expect(gone.body.code).toBe(ErrorCode.dataSourceNotFound);
+  });
+
+  it('rejects bad forms with field errors', async () => {
+    const bad = await server.call('jobJdbcDatasource/createDataSourceLink', {
+      token: ownerToken,
+      headers: { 'Accept-Language': 'en-US' },
+      body: await form({ name: '', url: 'mysql://x', remark: 'r'.repeat(201), type: 'oracle' }),
+    });
+    expect(bad.status).toBe(400);
+    expect(bad.body.code).toBe(ErrorCode.paramInvalid);
+    expect(Object.keys(bad.body.errors ?? {})).toEqual(expect.arrayContaining(['name', 'url', 'remark', 'type']));
+    const mismatch = await server.call('jobJdbcDatasource/createDataSourceLink', { token: ownerToken, body: await form({ type: 'postgresql' }) });
+    expect(mismatch.status).toBe(400);
+    expect(mismatch.body.errors?.url).toBeTruthy();
+    const plain = await server.call('jobJdbcDatasource/createDataSourceLink', { token: ownerToken, body: await form({ password: 'plain-text' }) });
+    expect(plain.status).toBe(400);
+    expect(plain.body.errors).toHaveProperty('password');
+  });
+
+  it('keeps connections to their owner, tenant admins and tenant', async () => {
+    const c = (await server.call('jobJdbcDatasource/createDataSourceLink', { token: ownerToken, body: await form() })).body.data;
+    expect((await server.call('jobJdbcDatasource/queryDetailById', { token: otherToken, body: { id: c.id } })).status).toBe(404);
+    expect((await server.call('jobJdbcDatasource/deleteDataSourceLink', { token: otherToken, body: { id: c.id } })).status).toBe(404);
+    expect((await server.call('jobJdbcDatasource/queryDetailById', { token: strangerToken, body: { id: c.id } })).status).toBe(404);
+    const strangers = await server.call('jobJdbcDatasource/all', { token: strangerToken, body: {} });
+    expect(strangers.body.data.map((x: { id: string }) => x.id)).not.toContain(c.id);
+    expect((await server.call('jobJdbcDatasource/queryDetailById', { token: adminToken, body: { id: c.id } })).status).toBe(200);
+    expect((await server.call('jobJdbcDatasource/all', { body: {} })).status).toBe(401);
+  });
+
+  it('reports an unreachable server without leaking the password', async () => {
+    const body = await form({ url: 'jdbc:mysql://127.0.0.1:1/none', password: await encrypted(server, 'hush-hush') });
+    const r = await server.call('jobJdbcDatasource/test', { token: ownerToken, body });
+    expect(r.status).toBe(200);
+    expect(r.body.data).toMatchObject({ ok: false, version: null });
+    expect(r.body.data.error).toMatch(/ECONNREFUSED|connect/i);
+    expect(JSON.stringify(r.body)).not.toContain('hush-hush');
+    const saved = (await server.call('jobJdbcDatasource/createDataSourceLink', { token: ownerToken, body })).body.data;
+    const tables = await server.call('jobJdbcDatasource/tables', { token: ownerToken, body: { id: saved.id } });
+    expect(tables.status).toBe(502);
+    expect(tables.body.code).toBe(ErrorCode.dataSourceUnreachable);
+  });
+
+  describe.each(sourceKinds)('against the real %s server', (sourceKind) => {
+    it('tests, lists tables and columns with the stored (encrypted) password', async () => {
+      const src = sources[sourceKind]!;
+      const body = await form({ type: src.kind, url: src.jdbcUrl, username: src.username, password: src.password ? await encrypted(server, src.password) : '' });
+      const tested = await server.call('jobJdbcDatasource/test', { token: ownerToken, body });
+      expect(tested.body.data).toMatchObject({ ok: true, error: null });
+      expect(tested.body.data.version).toBeTruthy();
+
+      const saved = (await server.call('jobJdbcDatasource/createDataSourceLink', { token: ownerToken, body })).body.data;
+      const byId = await server.call('jobJdbcDatasource/test', { token: ownerToken, body: { id: saved.id } });
+      expect(byId.body.data.ok).toBe(true);
+
+      const tables = await server.call('jobJdbcDatasource/tables', { token: ownerToken, body: { id: saved.id } });
+      expect(tables.status).toBe(200);
+      const mine = tables.body.data.filter((t: { schema: string }) => !src.schema || t.schema === src.schema);
+      expect(mine.map((t: { name: string }) => t.name)).toContain(src.table);
+      if (src.kind === 'mariadb') expect(mine).toContainEqual(expect.objectContaining({ name: 'big_sales', kind: 'view' }));
+
+      const columns = await server.call('jobJdbcDatasource/columns', { token: ownerToken, body: { id: saved.id, table: src.table, schema: src.schema } });
+      expect(columns.status).toBe(200);
+      const kinds = Object.fromEntries(columns.body.data.map((c: { name: string; kind: string }) => [c.name, c.kind]));
+      if (src.kind === 'mariadb') expect(kinds).toEqual({ id: 'number', region: 'string', amount: 'number', sold_at: 'datetime', active: 'bool' });
+      else expect(kinds).toEqual({ id: 'number', sensor: 'string', value: 'number', taken_at: 'datetime', ok: 'bool' });
+
+      const missing = await server.call('jobJdbcDatasource/columns', { token: ownerToken, body: { id: saved.id, table: 'no_such_table', schema: src.schema } });
+      expect(missing.body.code).toBe(ErrorCode.tableNotFound);
+
+      if (src.password) {
+        const wrong = await server.call('jobJdbcDatasource/test', { token: ownerToken, body: { id: saved.id, password: await encrypted(server, 'wrong-pw') } });
+        expect(wrong.body.data.ok).toBe(false);
+        expect(wrong.body.data.error).toMatch(/denied/i);
+      }
+    });
+  });
+});

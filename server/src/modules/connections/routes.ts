@@ -1,0 +1,127 @@
+import type { Router } from '@koa/router';
+import {
+  AppError,
+  connectionColumnsSchema,
+  connectionIdSchema,
+  connectionPageSchema,
+  connectionTablesSchema,
+  createConnectionSchema,
+  testConnectionSchema,
+  updateConnectionSchema,
+} from '@decisio/domain';
+import type { AppContext, AppState } from '../../http/context';
+import { reply } from '../../http/envelope';
+import type { RouteKit } from '../../http/route';
+import type { TransportKeys } from '../account/keys';
+import { describeRemoteError, listRemoteColumns, listRemoteTables, testRemote, withRemote, type RemoteTarget } from './connector';
+import type { SecretBox } from './secrets';
+import type { ConnectionsService } from './service';
+
+/**
+ * `jobJdbcDatasource/*` (spec platform §7): list, page, detail, create, update, delete, test,
+ * plus `tables` and `columns` of a saved connection (what the import dialog browses).
+ * Passwords arrive encrypted with the transport key, like sign-in.
+ */
+export function connectionsRoutes(
+  router: Router<AppState>,
+  kit: RouteKit,
+  deps: { connections: ConnectionsService; keys: TransportKeys; secrets: SecretBox },
+): void {
+  const { connections, keys, secrets } = deps;
+  const base = [kit.auth, kit.tenant] as const;
+  const pageBody = kit.validate(connectionPageSchema);
+  const idBody = kit.validate(connectionIdSchema);
+  const createBody = kit.validate(createConnectionSchema);
+  const updateBody = kit.validate(updateConnectionSchema);
+  const testBody = kit.validate(testConnectionSchema);
+  const tablesBody = kit.validate(connectionTablesSchema);
+  const columnsBody = kit.validate(connectionColumnsSchema);
+  const user = (ctx: AppContext) => ctx.state.user!;
+  const decrypt = async (cipher: string | null | undefined) => (cipher ? keys.decrypt(cipher, 'password') : cipher);
+  /** Both keys are read (or made) on the pool, so before the transaction opens (SQLite has one connection). */
+  const keysReady = async (_ctx: AppContext, next: () => Promise<unknown>) => {
+    await Promise.all([secrets.ready(), keys.publicKey()]);
+    await next();
+  };
+
+  router.post('/jobJdbcDatasource/all', ...base, reply((ctx) => connections.all(user(ctx))));
+  router.post('/jobJdbcDatasource/queryListByPage', ...base, pageBody, reply((ctx) => connections.page(user(ctx), pageBody.input(ctx))));
+  router.post('/jobJdbcDatasource/queryDetailById', ...base, idBody, reply((ctx) => connections.get(user(ctx), idBody.input(ctx).id)));
+  router.post(
+    '/jobJdbcDatasource/createDataSourceLink',
+    ...base,
+    createBody,
+    keysReady,
+    kit.transaction,
+    reply(async (ctx) => {
+      const { password, ...fields } = createBody.input(ctx);
+      return connections.create(user(ctx), fields, (await decrypt(password)) ?? '');
+    }),
+  );
+  router.post(
+    '/jobJdbcDatasource/updateDataSourceLink',
+    ...base,
+    updateBody,
+    keysReady,
+    kit.transaction,
+    reply(async (ctx) => {
+      const { id, password, ...fields } = updateBody.input(ctx);
+      return connections.update(user(ctx), id, fields, await decrypt(password));
+    }),
+  );
+  router.post(
+    '/jobJdbcDatasource/deleteDataSourceLink',
+    ...base,
+    idBody,
+    kit.transaction,
+    reply(async (ctx) => {
+      const { id } = idBody.input(ctx);
+      await connections.remove(user(ctx), id);
+      return { id };
+    }),
+  );
+  router.post(
+    '/jobJdbcDatasource/test',
+    ...base,
+    testBody,
+    reply(async (ctx) => {
+      const input = testBody.input(ctx);
+      let target: RemoteTarget;
+      if ('id' in input) target = await connections.target(user(ctx), input.id, await decrypt(input.password));
+      else target = { type: input.type, url: input.url, database: input.database, username: input.username, password: (await decrypt(input.password)) ?? '' };
+      return testRemote(target);
+    }),
+  );
+
+  /** Runs `fn` against a saved connection; an unreachable server answers `dataSourceUnreachable` with the driver's reason. */
+  const onRemote = async <T>(ctx: AppContext, id: string, fn: Parameters<typeof withRemote<T>>[1]) => {
+    const target = await connections.target(user(ctx), id);
+    try {
+      return await withRemote(target, fn);
+    } catch (err) {
+      throw new AppError('dataSourceUnreachable', { connection: describeRemoteError(err, target) });
+    }
+  };
+  router.post(
+    '/jobJdbcDatasource/tables',
+    ...base,
+    tablesBody,
+    reply(async (ctx) => {
+      const { id } = tablesBody.input(ctx);
+      const target = await connections.target(user(ctx), id);
+      return onRemote(ctx, id, (db) => listRemoteTables(db, target.type));
+    }),
+  );
+  router.post(
+    '/jobJdbcDatasource/columns',
+    ...base,
+    columnsBody,
+    reply(async (ctx) => {
+      const { id, table, schema } = columnsBody.input(ctx);
+      const target = await connections.target(user(ctx), id);
+      const columns = await onRemote(ctx, id, (db) => listRemoteColumns(db, target.type, table, schema));
+      if (columns.length === 0) throw new AppError('tableNotFound', { table: 'validation.invalid' });
+      return columns;
+    }),
+  );
+}

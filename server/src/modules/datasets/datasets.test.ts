@@ -1,0 +1,262 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ErrorCode } from '@decisio/domain';
+import { writeH5, writeNpz } from '@decisio/learning';
+import { createTenant, createUser, issueToken, type TestUser } from '../../test/factories';
+import { databases, startTestServer, type TestServer } from '../../test/server';
+import { loadDatasetTable } from './reader';
+
+describe.each(databases)('datasets on %s', (kind) => {
+  let server: TestServer;
+  let alice: TestUser;
+  let aliceToken: string;
+  let bobToken: string;
+  let strangerToken: string;
+
+  beforeAll(async () => {
+    server = await startTestServer(kind);
+    alice = await createUser(server);
+    aliceToken = await issueToken(server, alice);
+    bobToken = await issueToken(server, await createUser(server));
+    const other = await createTenant(server);
+    strangerToken = await issueToken(server, await createUser(server, { tenantId: other }));
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  /** Uploads bytes through the multipart calls; resolves with the file id. */
+  async function upload(name: string, bytes: Uint8Array, token = aliceToken): Promise<string> {
+    const init = await server.call('file/uploadpartinit', { token, body: { name, size: bytes.length } });
+    expect(init.status).toBe(200);
+    const uploadId = init.body.data.uploadId as string;
+    const put = await server.fetch(`/api/file/uploadOneFile?uploadId=${uploadId}&partNumber=1`, {
+      method: 'PUT',
+      headers: { Authorization: token, 'Content-Type': 'application/octet-stream' },
+      body: bytes as unknown as BodyInit,
+    });
+    expect(put.status).toBe(200);
+    const done = await server.call('file/uploadPartComplete', { token, body: { uploadId } });
+    expect(done.status).toBe(200);
+    return done.body.data.fileId as string;
+  }
+  const text = (s: string) => new TextEncoder().encode(s);
+  const create = (fileId: string, name: string, token = aliceToken, type = 'business') =>
+    server.call('table/create', { token, body: { fileId, name, type } });
+
+  it('makes a dataset from a csv: Parquet copy, columns, preview with statistics, chunks, reader', async () => {
+    const rows = ['id,price,city,when'];
+    for (let i = 1; i <= 250; i++) rows.push(`${i},${(i * 1.5).toFixed(1)},"c, ${i % 3}",2024-01-${String((i % 28) + 1).padStart(2, '0')}`);
+    rows.push('251,,"c, 0",2024-02-01');
+    const fileId = await upload('orders.csv', text(rows.join('\n') + '\n'));
+    const made = await create(fileId, 'Orders 2024');
+    expect(made.status).toBe(200);
+    const ds = made.body.data;
+    expect(ds).toMatchObject({ name: 'Orders 2024', type: 'business', fileType: 'csv', fileName: 'orders.csv', amount: 251, delimiter: ',', creatorId: alice.id });
+    expect(ds.columns.map((c: { name: string }) => c.name)).toEqual(['id', 'price', 'city', 'when']);
+    expect(ds.columns[0]).toMatchObject({ kind: 'int', dataType: 'continuous', min: 1, max: 251, hidden: false });
+    expect(ds.columns[1]).toMatchObject({ kind: 'float', min: 1.5, max: 375 });
+    expect(ds.columns[2]).toMatchObject({ kind: 'string', dataType: 'category' });
+    expect(ds.columns[3].kind).toBe('datetime');
+
+    const preview = await server.call('file/previewCSV', { token: aliceToken, body: { tableId: ds.tableId, rows: 5 } });
+    expect(preview.status).toBe(200);
+    expect(preview.body.data.total).toBe(251);
+    expect(preview.body.data.rows).toHaveLength(5);
+    expect(preview.body.data.rows[0].slice(0, 3)).toEqual([1, 1.5, 'c, 1']);
+    const price = preview.body.data.stats.find((s: { name: string }) => s.name === 'price');
+    expect(price).toMatchObject({ count: 250, nulls: 1, min: 1.5, max: 375 });
+    expect(price.mean).toBeCloseTo(188.25);
+    const city = preview.body.data.stats.find((s: { name: string }) => s.name === 'city');
+    expect(city).toMatchObject({ count: 251, nulls: 0, distinct: 3, mean: null });
+
+    const chunk = await server.call('file/previewchunkcsv', { token: aliceToken, body: { tableId: ds.tableId, offset: 249, limit: 10 } });
+    expect(chunk.body.data.rows.map((r: unknown[]) => r[0])).toEqual([250, 251]);
+    expect(chunk.body.data.rows[1][1]).toBeNull();
+    // The raw upload previews too (DuckDB over the csv itself).
+    const raw = await server.call('file/previewchunkcsv', { token: aliceToken, body: { fileId, offset: 0, limit: 2 } });
+    expect(raw.body.data.rows.map((r: unknown[]) => r[0])).toEqual([1, 2]);
+
+    const table = await loadDatasetTable(server.app.db.knex, server.app.blobs, ds.tableId, { tenantId: alice.tenantId });
+    expect(table.rows).toBe(251);
+    expect(table.columns).toEqual([
+      { name: 'id', type: 'number' },
+      { name: 'price', type: 'number' },
+      { name: 'city', type: 'string' },
+      { name: 'when', type: 'string' },
+    ]);
+    const prices = table.column('price') as Float64Array;
+    expect(prices[1]).toBe(3);
+    expect(Number.isNaN(prices[250])).toBe(true);
+    expect((table.column('city') as string[])[2]).toBe('c, 0');
+    await expect(loadDatasetTable(server.app.db.knex, server.app.blobs, ds.tableId, { tenantId: 'f'.repeat(32) })).rejects.toMatchObject({
+      codeName: 'tableNotFound',
+    });
+    expect((await loadDatasetTable(server.app.db.knex, server.app.blobs, ds.tableId, { limit: 3 })).rows).toBe(3);
+
+    // Listed for its creator only; other users and tenants do not see it.
+    const list = await server.call('table/list', { token: aliceToken, body: { type: 'business' } });
+    expect(list.body.data.rows.map((r: { tableId: string }) => r.tableId)).toContain(ds.tableId);
+    expect(list.body.data.rows[0].creatorName).toBe(alice.username);
+    expect((await server.call('dataSource/queryDataSourceTableList', { token: bobToken, body: {} })).body.data.total).toBe(0);
+    for (const token of [bobToken, strangerToken]) {
+      const got = await server.call('table/get', { token, body: { tableId: ds.tableId } });
+      expect(got.status).toBe(404);
+      expect(got.body.code).toBe(ErrorCode.tableNotFound);
+      expect((await server.call('file/previewCSV', { token, body: { tableId: ds.tableId } })).status).toBe(404);
+      expect((await server.call('table/drop', { token, body: { tableId: ds.tableId } })).status).toBe(404);
+    }
+    expect((await server.call('table/get', { body: { tableId: ds.tableId } })).status).toBe(401);
+
+    // The name is taken; the source file is in use while the dataset lives.
+    const again = await create(await upload('orders2.csv', text('a,b\n1,2\n')), 'Orders 2024');
+    expect(again.body.code).toBe(ErrorCode.tableNameUsed);
+    expect((await server.call('file/deleteFile', { token: aliceToken, body: { fileId } })).body.code).toBe(ErrorCode.tableInUse);
+    const url = await server.call('file/getDataSourceDownloadUrl', { token: aliceToken, body: { tableId: ds.tableId } });
+    const dl = await server.fetch(url.body.data.url, { headers: { Authorization: aliceToken } });
+    expect((await dl.text()).split('\n')[0]).toBe('id,price,city,when');
+
+    // Field settings.
+    const set = await server.call('table/setFields', {
+      token: aliceToken,
+      body: { tableId: ds.tableId, fields: [{ name: 'price', min: 0, max: 500 }, { name: 'city', hidden: true }, { name: 'id', dataType: 'discrete', discreteNumber: 10 }] },
+    });
+    expect(set.status).toBe(200);
+    expect(set.body.data.columns[1]).toMatchObject({ min: 0, max: 500 });
+    expect(set.body.data.columns[2].hidden).toBe(true);
+    expect(set.body.data.columns[0]).toMatchObject({ dataType: 'discrete', discreteNumber: 10 });
+    const badRange = await server.call('table/setFields', { token: aliceToken, body: { tableId: ds.tableId, fields: [{ name: 'price', min: 5, max: 5 }] } });
+    expect(badRange.status).toBe(400);
+    expect(badRange.body.errors).toHaveProperty(['fields.0.max']);
+    const badCount = await server.call('table/setFields', { token: aliceToken, body: { tableId: ds.tableId, fields: [{ name: 'id', discreteNumber: 1.5 }] } });
+    expect(badCount.status).toBe(400);
+    const noValues = await server.call('table/setFields', { token: aliceToken, body: { tableId: ds.tableId, fields: [{ name: 'city', dataType: 'category', values: [] }] } });
+    expect(noValues.status).toBe(400);
+    const none = await server.call('table/setFields', { token: aliceToken, body: { tableId: ds.tableId, fields: [] } });
+    expect(none.status).toBe(400);
+    const unknown = await server.call('table/setFields', { token: aliceToken, body: { tableId: ds.tableId, fields: [{ name: 'nope', hidden: true }] } });
+    expect(unknown.body.code).toBe(ErrorCode.tableFieldsMismatch);
+    const values = await server.call('metadata/getColumnsValue', { token: aliceToken, body: { tableId: ds.tableId, column: 'city' } });
+    expect(values.body.data.values).toHaveLength(3);
+
+    // In use by a solution's data access: refused until the correlation no longer names it.
+    await server.app.db.knex('modelling_patterns').insert({
+      solution_id: 'c'.repeat(32),
+      tenant_id: alice.tenantId,
+      correlation: JSON.stringify({ primaryTableId: ds.tableId }),
+      updated_at: new Date(),
+    });
+    const inUse = await server.call('table/drop', { token: aliceToken, body: { tableId: ds.tableId } });
+    expect(inUse.status).toBe(400);
+    expect(inUse.body.code).toBe(ErrorCode.tableInUse);
+    await server.app.db.knex('modelling_patterns').where({ solution_id: 'c'.repeat(32) }).delete();
+
+    // Delete: the Parquet copy goes and its space is freed; the source file can then go too.
+    const used = (await server.call('file/getFreeSpace', { token: aliceToken })).body.data.usedBytes as number;
+    const parquet = Number((await server.app.db.knex('datasets').where({ id: ds.tableId }).first('columnar_size')).columnar_size);
+    expect(await server.app.blobs.stat(`u/${alice.id}/ds/${ds.tableId}.parquet`)).toEqual({ size: parquet });
+    expect((await server.call('table/drop', { token: aliceToken, body: { tableId: ds.tableId } })).status).toBe(200);
+    expect((await server.call('file/getFreeSpace', { token: aliceToken })).body.data.usedBytes).toBe(used - parquet);
+    expect(await server.app.blobs.stat(`u/${alice.id}/ds/${ds.tableId}.parquet`)).toBeNull();
+    expect((await server.call('table/get', { token: aliceToken, body: { tableId: ds.tableId } })).status).toBe(404);
+    expect((await server.call('file/deleteFile', { token: aliceToken, body: { fileId } })).status).toBe(200);
+  });
+
+  it('rejects csv files with the spec messages and leaves no dataset', async () => {
+    const cases: [string, string, number][] = [
+      ['dup.csv', 'a,b,A\n1,2,3\n', ErrorCode.tableRepeatedColumns],
+      ['semi.csv', 'a;b;c\n1;2;3\n4;5;6\n', ErrorCode.tableFileFormatError],
+      ['tab.csv', 'a\tb\n1\t2\n', ErrorCode.tableFileFormatError],
+      ['header.csv', 'a,b\n', ErrorCode.datasetEmpty],
+      ['blank.csv', '\n\n  \n', ErrorCode.datasetEmpty],
+      ['ragged.csv', 'a,b\n1,2\n3,4,5\n', ErrorCode.tableFileFormatError],
+      ['long.csv', `${'x'.repeat(51)},b\n1,2\n`, ErrorCode.tableParamError],
+      ['chars.csv', 'a$,b\n1,2\n', ErrorCode.tableParamError],
+      ['noname.csv', 'a,,c\n1,2,3\n', ErrorCode.tableParamError],
+    ];
+    let n = 0;
+    for (const [name, body, code] of cases) {
+      const fileId = await upload(name, text(body));
+      const r = await create(fileId, `bad ${n++}`);
+      expect([name, r.status, r.body.code]).toEqual([name, 400, code]);
+    }
+    const dup = await create(await upload('dup2.csv', text('x,y,x\n1,2,3\n')), 'dup');
+    expect(dup.body.errors).toEqual({ columns: 'x' });
+    const semi = await create(await upload('semi2.csv', text('a;b\n1;2\n')), 'semi');
+    expect(semi.body.errors).toEqual({ delimiter: ';' });
+    const gbk = await create(await upload('gbk.csv', new Uint8Array([0x61, 0x2c, 0x62, 0x0a, 0xc4, 0xe3, 0x2c, 0x31, 0x0a])), 'gbk');
+    expect(gbk.body.code).toBe(ErrorCode.tableFileFormatError);
+    // A file that is not csv/npz/h5 by name cannot become a dataset.
+    const init = await server.call('file/uploadpartinit', { token: aliceToken, body: { name: 'x.txt', size: 3, purpose: 'file' } });
+    await server.fetch(`/api/file/uploadOneFile?uploadId=${init.body.data.uploadId}&partNumber=1`, {
+      method: 'PUT',
+      headers: { Authorization: aliceToken },
+      body: 'a,b',
+    });
+    const txt = await server.call('file/uploadPartComplete', { token: aliceToken, body: { uploadId: init.body.data.uploadId } });
+    expect((await create(txt.body.data.fileId, 'txt')).body.code).toBe(ErrorCode.tableFileFormatError);
+
+    expect(await server.app.db.knex('datasets').where({ user_id: alice.id }).whereRaw("name like 'bad%'")).toHaveLength(0);
+    const leftovers = (await import('node:fs')).readdirSync(server.app.blobs.pathOf(`u/${alice.id}/ds`));
+    expect(leftovers).toEqual([]);
+  });
+
+  it('validates the request: name up to 30, type, a file of the caller', async () => {
+    const fileId = await upload('ok.csv', text('a,b\n1,2\n'));
+    const long = await create(fileId, 'n'.repeat(31));
+    expect(long.status).toBe(400);
+    expect(long.body.errors).toHaveProperty('name');
+    const type = await create(fileId, 'ok', aliceToken, 'other');
+    expect(type.body.errors).toHaveProperty('type');
+    const foreign = await create(fileId, 'mine', bobToken);
+    expect(foreign.status).toBe(404);
+    expect(foreign.body.code).toBe(ErrorCode.fileNotFound);
+    expect((await create(fileId, 'theirs', strangerToken)).status).toBe(404);
+    expect((await server.call('table/create', { body: { fileId, name: 'x', type: 'business' } })).status).toBe(401);
+    const ok = await create(fileId, 'n'.repeat(30), aliceToken, 'simulation');
+    expect(ok.status).toBe(200);
+    expect(ok.body.data.type).toBe('simulation');
+    expect((await create(fileId, 'second')).body.code).toBe(ErrorCode.tableInUse);
+  });
+
+  it('ingests npz and h5 arrays, REVIVE index as a trajectory column', async () => {
+    const obs = { dtype: 'f4', shape: [4, 2], data: new Float32Array([1, 2, 3, 4, 5, 6, 7, 8]) };
+    const act = { dtype: 'f8', shape: [4], data: new Float64Array([0.5, 1.5, 2.5, 3.5]) };
+    const index = { dtype: 'i8', shape: [2], data: new BigInt64Array([1n, 4n]) };
+    const npz = await create(await upload('traj.npz', writeNpz({ obs, act, index } as never)), 'npz set', aliceToken, 'decision');
+    expect(npz.status).toBe(200);
+    expect(npz.body.data).toMatchObject({ fileType: 'npz', amount: 4, delimiter: null });
+    expect(npz.body.data.columns.map((c: { name: string }) => c.name)).toEqual(['trajectory', 'obs_0', 'obs_1', 'act']);
+    const t = await loadDatasetTable(server.app.db.knex, server.app.blobs, npz.body.data.tableId);
+    expect(Array.from(t.column('trajectory') as Float64Array)).toEqual([0, 1, 1, 1]);
+    expect(Array.from(t.column('obs_1') as Float64Array)).toEqual([2, 4, 6, 8]);
+
+    const h5 = await create(await upload('traj.h5', await writeH5({ obs, act } as never)), 'h5 set');
+    expect(h5.status).toBe(200);
+    expect(h5.body.data).toMatchObject({ fileType: 'h5', amount: 4 });
+    const preview = await server.call('file/previewCSV', { token: aliceToken, body: { tableId: h5.body.data.tableId } });
+    expect(preview.body.data.rows[3]).toEqual(expect.arrayContaining([7, 8, 3.5]));
+
+    const broken = await create(await upload('broken.npz', text('not a zip at all')), 'broken');
+    expect(broken.body.code).toBe(ErrorCode.tableFileFormatError);
+    const mismatch = await create(
+      await upload('mismatch.npz', writeNpz({ obs, act: { dtype: 'f8', shape: [3], data: new Float64Array(3) } } as never)),
+      'mismatch',
+    );
+    expect(mismatch.body.code).toBe(ErrorCode.tableFileFormatError);
+  });
+
+  it('refuses a dataset whose columnar copy does not fit in the quota', async () => {
+    const user = await createUser(server);
+    const token = await issueToken(server, user);
+    const lines = ['a,b'];
+    for (let i = 0; i < 2000; i++) lines.push(`${i},${Math.random()}`);
+    const csv = text(lines.join('\n'));
+    const fileId = await upload('q.csv', csv, token);
+    // Shrink the quota to what the upload uses.
+    await server.app.db.knex('storage_quotas').where({ scope: 'user', owner_id: user.id }).update({ total_bytes: csv.length });
+    const r = await create(fileId, 'q', token);
+    expect(r.body.code).toBe(ErrorCode.storageInsufficient);
+    expect(await server.app.db.knex('datasets').where({ user_id: user.id })).toHaveLength(0);
+    expect((await server.call('file/getFreeSpace', { token })).body.data.usedBytes).toBe(csv.length);
+  });
+});

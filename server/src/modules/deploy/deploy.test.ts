@@ -1,0 +1,414 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ErrorCode } from '@decisio/domain';
+import { newId } from '../../db/ids';
+import { createTenant, createUser, issueToken, type TestUser } from '../../test/factories';
+import { databases, startTestServer, type TestServer } from '../../test/server';
+import { deleteRefusal } from '../projects/access';
+import { SAMPLE_ROW, insertPolicy, insertProject, samplePolicyFiles } from './fixtures';
+import { policyDeployed } from './guards';
+
+describe.each(databases)('model services on %s', (kind) => {
+  let server: TestServer;
+  let owner: TestUser;
+  let ownerToken: string;
+  let files: Record<string, Uint8Array>;
+  let project: { projectId: string; solutionId: string };
+
+  const newPolicy = (opts: { files?: Record<string, Uint8Array> | null; name?: string } = {}) =>
+    insertPolicy(server.app, { tenantId: owner.tenantId, creatorId: owner.id, ...project }, { files: opts.files === undefined ? files : opts.files, name: opts.name });
+
+  const call = (name: string, body: unknown, token = ownerToken) => server.call(name, { token, body });
+
+  const decide = async (serviceId: string, body: unknown, token?: string, headerName = 'Authorization') => {
+    const headers: Record<string, string> = { 'Content-Type': 'application/json' };
+    if (token) headers[headerName] = headerName === 'Authorization' ? `Bearer ${token}` : token;
+    const res = await server.fetch(`/api/decide/${serviceId}`, { method: 'POST', headers, body: JSON.stringify(body) });
+    return { status: res.status, body: (await res.json()) as { code: number; data: any; message: string; errors?: Record<string, string> } };
+  };
+
+  /** Polls the detail until the status leaves `from`. */
+  const settle = async (id: string, from: string[]): Promise<any> => {
+    for (let i = 0; i < 500; i++) {
+      const d = await call('modeldeploy/queryDetail', { id });
+      if (!from.includes(d.body.data.status)) return d.body.data;
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    throw new Error(`service ${id} stayed in ${from.join('/')}`);
+  };
+
+  const createService = async (serviceName: string, policyId?: string) => {
+    const r = await call('modeldeploy/create', { serviceName, policyId: policyId ?? (await newPolicy()), description: 'coupon decisions' });
+    expect(r.body.code).toBe(0);
+    await settle(r.body.data.id, ['deploying']);
+    return r.body.data as { id: string; accessToken: string; accessAddress: string };
+  };
+
+  const startService = async (id: string) => {
+    const r = await call('modeldeploy/start', { id });
+    expect(r.body.code).toBe(0);
+    return settle(id, ['starting']);
+  };
+
+  const recordCount = async (serviceId: string, result?: string) => {
+    await server.app.flush();
+    const q = server.app.db.knex('model_service_records').where('service_id', serviceId);
+    if (result) q.andWhere('result', result);
+    const row = (await q.count({ n: '*' }).first()) as { n: number | string };
+    return Number(row.n);
+  };
+
+  beforeAll(async () => {
+    server = await startTestServer(kind);
+    owner = await createUser(server);
+    ownerToken = await issueToken(server, owner);
+    files = await samplePolicyFiles([8]);
+    project = await insertProject(server.app, owner.tenantId, owner.id);
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it('deploys, starts, decides in original units, stops and deletes a service', async () => {
+    const policyId = await newPolicy({ name: 'coupon policy' });
+    const created = await call('modeldeploy/create', { serviceName: 'coupon-online', policyId, description: 'first' });
+    expect(created.status).toBe(200);
+    expect(created.body.data).toMatchObject({ serviceName: 'coupon-online', policyId, policyName: 'coupon policy', status: 'deploying', description: 'first' });
+    const { id, accessToken, accessAddress } = created.body.data;
+    expect(accessToken).toMatch(/^dk_/);
+    expect(accessAddress).toBe(`${server.url}/api/decide/${id}`);
+    expect(created.body.data.accessTokenHint).toBe(accessToken.slice(-4));
+
+    const waiting = await settle(id, ['deploying']);
+    expect(waiting.status).toBe('waiting');
+    expect(waiting).not.toHaveProperty('accessToken');
+    expect(waiting.inputs.map((f: { name: string }) => f.name)).toEqual(['price', 'season', 'stock']);
+    expect(waiting.outputs.map((f: { name: string }) => f.name)).toEqual(['discount', 'level']);
+    expect(waiting.inputs[1]).toMatchObject({ dataType: 'category', values: [1, 2, 3, 4] });
+
+    // not running yet: refused with the spec's message, and recorded
+    const early = await decide(id, SAMPLE_ROW, accessToken);
+    expect(early.status).toBe(400);
+    expect(early.body.code).toBe(ErrorCode.deployNotRunning);
+
+    const running = await startService(id);
+    expect(running.status).toBe('running');
+
+    const one = await decide(id, SAMPLE_ROW, accessToken);
+    expect(one.status).toBe(200);
+    expect(one.body.code).toBe(0);
+    expect(one.body.data.decisionId).toMatch(/^[0-9a-f]{32}$/);
+    const d = one.body.data.decisions;
+    expect(d.discount).toBeGreaterThanOrEqual(0);
+    expect(d.discount).toBeLessThanOrEqual(0.5);
+    expect(Number.isInteger(d.level)).toBe(true);
+    expect(d.level).toBeGreaterThanOrEqual(0);
+    expect(d.level).toBeLessThanOrEqual(10);
+
+    // deterministic: the same row gives the same decision; X-Access-Token works too
+    const again = await decide(id, SAMPLE_ROW, accessToken, 'X-Access-Token');
+    expect(again.body.data.decisions).toEqual(d);
+
+    const batch = await decide(id, [SAMPLE_ROW, { price: 0, season: 1, stock: 1000 }, SAMPLE_ROW], accessToken);
+    expect(batch.status).toBe(200);
+    expect(batch.body.data.decisions).toHaveLength(3);
+    expect(batch.body.data.decisions[2]).toEqual(d);
+
+    // the workbench trial goes through the same runner
+    const trial = await call('modeldeploy/decision', { id, inputs: SAMPLE_ROW });
+    expect(trial.body.data.decisions).toEqual(d);
+
+    const runningDelete = await call('modeldeploy/delete', { id });
+    expect(runningDelete.status).toBe(400);
+    expect(runningDelete.body.code).toBe(ErrorCode.deployServiceRunning);
+    const startTwice = await call('modeldeploy/start', { id });
+    expect(startTwice.body.code).toBe(ErrorCode.deployStateInvalid);
+
+    const stopped = await call('modeldeploy/stop', { id });
+    expect(stopped.body.data.status).toBe('waiting');
+    const refused = await decide(id, SAMPLE_ROW, accessToken);
+    expect(refused.body.code).toBe(ErrorCode.deployNotRunning);
+    const stopTwice = await call('modeldeploy/stop', { id });
+    expect(stopTwice.body.code).toBe(ErrorCode.deployStateInvalid);
+
+    // records: every call that reached the service, once
+    expect(await recordCount(id)).toBe(6);
+    expect(await recordCount(id, 'success')).toBe(4);
+    expect(await recordCount(id, 'failure')).toBe(2);
+    const page = await call('modeldeploy/queryModelServiceRecordsPage', { id, pageSize: 5 });
+    expect(page.body.data).toMatchObject({ total: 6, page: 1, pageSize: 5 });
+    expect(page.body.data.rows).toHaveLength(5);
+    const failures = await call('modeldeploy/queryModelServiceRecordsPage', { id, result: 'failure' });
+    expect(failures.body.data.rows).toHaveLength(2);
+    expect(failures.body.data.rows[0]).toMatchObject({ result: 'failure', errorCode: ErrorCode.deployNotRunning, rows: 1 });
+    const ok = await call('modeldeploy/queryModelServiceRecordsPage', { id, result: 'success', pageSize: 100 });
+    expect(ok.body.data.total).toBe(4);
+    const rec = ok.body.data.rows.find((r: { rows: number }) => r.rows === 3);
+    expect(rec).toMatchObject({ result: 'success', requestIp: expect.any(String) });
+    expect(new Date(rec.endTime).getTime()).toBeGreaterThanOrEqual(new Date(rec.startTime).getTime());
+    expect(rec.durationMs).toBeGreaterThanOrEqual(0);
+    expect(ok.body.data.rows.map((r: { decisionId: string }) => r.decisionId)).toContain(one.body.data.decisionId);
+
+    const detail = await call('modeldeploy/queryDetail', { id });
+    expect(detail.body.data.totals).toEqual({ calls: 6, failures: 2 });
+
+    for (const unit of ['day', 'week', 'month', 'year']) {
+      const m = await call('modeldeploy/queryMonitor', { id, unit });
+      expect(m.status).toBe(200);
+      expect(m.body.data.buckets).toHaveLength({ day: 24, week: 7, month: 30, year: 12 }[unit]!);
+      expect(m.body.data.buckets.reduce((s: number, b: { calls: number }) => s + b.calls, 0)).toBe(6);
+      expect(m.body.data.buckets.reduce((s: number, b: { failures: number }) => s + b.failures, 0)).toBe(2);
+      const last = m.body.data.buckets.at(-1);
+      expect(last.calls).toBe(6);
+      expect(last.avgMs).toBeGreaterThanOrEqual(0);
+    }
+    const lastYear = await call('modeldeploy/queryMonitor', { id, unit: 'day', end: Date.now() - 3 * 86400_000 });
+    expect(lastYear.body.data.buckets.reduce((s: number, b: { calls: number }) => s + b.calls, 0)).toBe(0);
+
+    const del = await call('modeldeploy/deleteModelServiceRecord', { id, recordIds: [one.body.data.decisionId, newId()] });
+    expect(del.body.data).toEqual({ deleted: 1 });
+    expect(await recordCount(id)).toBe(5);
+
+    const removed = await call('modeldeploy/delete', { id });
+    expect(removed.status).toBe(200);
+    const gone = await call('modeldeploy/queryDetail', { id });
+    expect(gone.body.code).toBe(ErrorCode.deployDeleted);
+    const goneDecide = await decide(id, SAMPLE_ROW, accessToken);
+    expect(goneDecide.body.code).toBe(ErrorCode.deployDeleted);
+    const list = await call('modeldeploy/queryPage', { projectId: project.projectId, pageSize: 100 });
+    expect(list.body.data.rows.map((r: { id: string }) => r.id)).not.toContain(id);
+
+    // the policy may be deployed again once its service is deleted, under the same name
+    const again2 = await call('modeldeploy/create', { serviceName: 'coupon-online', policyId });
+    expect(again2.body.code).toBe(0);
+    await settle(again2.body.data.id, ['deploying']);
+  });
+
+  it('validates the input against the graph, field by field', async () => {
+    const { id, accessToken } = await createService('validate-input');
+    await startService(id);
+    const en = async (body: unknown) => {
+      const res = await server.fetch(`/api/decide/${id}`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json', Authorization: accessToken, 'Accept-Language': 'en-US' },
+        body: JSON.stringify(body),
+      });
+      return { status: res.status, body: (await res.json()) as { code: number; errors?: Record<string, string> } };
+    };
+    const missing = await en({ season: 2, stock: 3 });
+    expect(missing.status).toBe(400);
+    expect(missing.body.code).toBe(ErrorCode.deployInputInvalid);
+    expect(missing.body.errors).toEqual({ price: 'Missing field' });
+    const wrongType = await en({ ...SAMPLE_ROW, price: '12', stock: true });
+    expect(wrongType.body.errors).toEqual({ price: 'Must be a number', stock: 'Must be a number' });
+    const range = await en({ ...SAMPLE_ROW, price: 100.5 });
+    expect(range.body.errors).toEqual({ price: 'Out of range: 0 to 100' });
+    const category = await en({ ...SAMPLE_ROW, season: 5 });
+    expect(category.body.errors).toEqual({ season: 'Must be one of 1, 2, 3, 4' });
+    const batch = await en([SAMPLE_ROW, { ...SAMPLE_ROW, stock: -1 }, 7]);
+    expect(batch.body.errors).toEqual({ '1.stock': 'Out of range: 0 to 1000', '2._': 'Each row must be an object of fields' });
+    const empty = await en([]);
+    expect(empty.body.code).toBe(ErrorCode.deployInputInvalid);
+    const zh = await decide(id, { ...SAMPLE_ROW, price: -3 }, accessToken);
+    expect(zh.body.errors).toEqual({ price: '超出范围：0 至 100' });
+    // bounds are inclusive
+    const edge = await en({ price: 100, season: 4, stock: 0 });
+    expect(edge.status).toBe(200);
+    expect(await recordCount(id, 'failure')).toBe(7);
+    expect(await recordCount(id, 'success')).toBe(1);
+  });
+
+  it('refuses a missing, wrong, rotated or other service token without recording the call', async () => {
+    const a = await createService('tokens-a');
+    const b = await createService('tokens-b');
+    await startService(a.id);
+    await startService(b.id);
+    const none = await decide(a.id, SAMPLE_ROW);
+    expect(none.status).toBe(401);
+    expect(none.body.code).toBe(ErrorCode.deployTokenInvalid);
+    expect((await decide(a.id, SAMPLE_ROW, 'dk_wrong')).body.code).toBe(ErrorCode.deployTokenInvalid);
+    expect((await decide(a.id, SAMPLE_ROW, b.accessToken)).body.code).toBe(ErrorCode.deployTokenInvalid);
+    expect((await decide(a.id, SAMPLE_ROW, ownerToken)).body.code).toBe(ErrorCode.deployTokenInvalid);
+    const unknown = await decide(newId(), SAMPLE_ROW, a.accessToken);
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.code).toBe(ErrorCode.deployNotFound);
+    expect((await decide('not-an-id', SAMPLE_ROW, a.accessToken)).body.code).toBe(ErrorCode.deployNotFound);
+    const raw = (init: RequestInit) => server.fetch(`/api/decide/${a.id}`, init).then(async (r) => ({ status: r.status, body: await r.json() }));
+    const malformed = await raw({ method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: a.accessToken }, body: '{"price": ' });
+    expect(malformed.status).toBe(400);
+    expect(malformed.body.code).toBe(ErrorCode.paramInvalid);
+    const notJson = await raw({ method: 'POST', headers: { 'Content-Type': 'text/plain', Authorization: a.accessToken }, body: JSON.stringify(SAMPLE_ROW) });
+    expect(notJson.body.code).toBe(ErrorCode.paramInvalid);
+    const get = await raw({ method: 'GET', headers: { Authorization: a.accessToken } });
+    expect(get.status).toBe(404);
+    expect(get.body.code).toBe(ErrorCode.notFound);
+    expect(await recordCount(a.id)).toBe(0);
+
+    const rotated = await call('modeldeploy/rotateToken', { id: a.id });
+    expect(rotated.body.data.accessToken).toMatch(/^dk_/);
+    expect(rotated.body.data.accessToken).not.toBe(a.accessToken);
+    expect((await decide(a.id, SAMPLE_ROW, a.accessToken)).body.code).toBe(ErrorCode.deployTokenInvalid);
+    expect((await decide(a.id, SAMPLE_ROW, rotated.body.data.accessToken)).status).toBe(200);
+    expect(await recordCount(a.id)).toBe(1);
+  });
+
+  it('records every call exactly once under concurrent load, also across a stop and a start', async () => {
+    const { id, accessToken } = await createService('load');
+    await startService(id);
+    const fire = (n: number) => Promise.all(Array.from({ length: n }, () => decide(id, SAMPLE_ROW, accessToken)));
+    const first = await fire(120);
+    expect(first.every((r) => r.status === 200)).toBe(true);
+    const [during] = await Promise.all([fire(80), call('modeldeploy/stop', { id })]);
+    const okDuring = during.filter((r) => r.status === 200).length;
+    const refusedDuring = during.filter((r) => r.body.code === ErrorCode.deployNotRunning).length;
+    expect(okDuring + refusedDuring).toBe(80);
+    await startService(id);
+    const last = await fire(50);
+    expect(last.every((r) => r.status === 200)).toBe(true);
+    const ids = new Set([...first, ...during, ...last].map((r) => r.body.data?.decisionId).filter(Boolean));
+    expect(ids.size).toBe(120 + okDuring + 50);
+    expect(await recordCount(id)).toBe(250);
+    expect(await recordCount(id, 'success')).toBe(120 + okDuring + 50);
+  });
+
+  it('swaps the policy of a running service under load without refusing or dropping a call', async () => {
+    const oldPolicy = await newPolicy();
+    const { id, accessToken } = await createService('hot-swap', oldPolicy);
+    await startService(id);
+    const before = (await decide(id, SAMPLE_ROW, accessToken)).body.data.decisions;
+    const newPolicyId = await newPolicy({ files: await samplePolicyFiles([8], 7) });
+    const fire = (n: number) => Promise.all(Array.from({ length: n }, () => decide(id, SAMPLE_ROW, accessToken)));
+    const [during, swapped] = await Promise.all([fire(100), call('modeldeploy/update', { id, policyId: newPolicyId })]);
+    expect(swapped.body.data).toMatchObject({ status: 'running', policyId: newPolicyId });
+    expect(during.every((r) => r.status === 200)).toBe(true);
+    const after = (await decide(id, SAMPLE_ROW, accessToken)).body.data.decisions;
+    expect(after).not.toEqual(before);
+    expect(await recordCount(id, 'success')).toBe(102);
+    expect(await recordCount(id)).toBe(102);
+    // the old policy is free again; a policy that cannot load is refused and the old one keeps serving
+    expect((await call('modeldeploy/create', { serviceName: 'old-policy-again', policyId: oldPolicy })).body.code).toBe(0);
+    const broken = await call('modeldeploy/update', { id, policyId: await newPolicy({ files: null }) });
+    expect(broken.body.code).toBe(ErrorCode.deployStateInvalid);
+    expect(Object.keys(broken.body.errors!)).toEqual(['policyId']);
+    expect((await decide(id, SAMPLE_ROW, accessToken)).body.data.decisions).toEqual(after);
+  });
+
+  it('checks names, descriptions, policies and state rules', async () => {
+    const empty = await call('modeldeploy/create', { serviceName: '  ', policyId: await newPolicy() });
+    expect(empty.status).toBe(400);
+    expect(empty.body.code).toBe(ErrorCode.paramInvalid);
+    expect(Object.keys(empty.body.errors!)).toEqual(['serviceName']);
+    const long = await call('modeldeploy/create', { serviceName: 'x', policyId: await newPolicy(), description: 'd'.repeat(201) });
+    expect(Object.keys(long.body.errors!)).toEqual(['description']);
+    const noPolicy = await call('modeldeploy/create', { serviceName: 'x' });
+    expect(Object.keys(noPolicy.body.errors!)).toEqual(['policyId']);
+    const ok200 = await call('modeldeploy/create', { serviceName: 'desc-200', policyId: await newPolicy(), description: 'd'.repeat(200) });
+    expect(ok200.body.code).toBe(0);
+
+    const unknownPolicy = await call('modeldeploy/create', { serviceName: 'x', policyId: newId() });
+    expect(unknownPolicy.status).toBe(404);
+    expect(unknownPolicy.body.code).toBe(ErrorCode.policyNotFound);
+
+    const policyId = await newPolicy();
+    const s = await createService('unique-name', policyId);
+    const sameName = await call('modeldeploy/create', { serviceName: 'Unique-Name', policyId: await newPolicy() });
+    expect(sameName.body.code).toBe(ErrorCode.deployNameUsed);
+    const samePolicy = await call('modeldeploy/create', { serviceName: 'other-name', policyId });
+    expect(samePolicy.body.code).toBe(ErrorCode.deployAlreadyDeployed);
+    expect(await policyDeployed(server.app.db.knex, policyId)).toBe(true);
+
+    const renamed = await call('modeldeploy/update', { id: s.id, serviceName: 'renamed', description: 'new text' });
+    expect(renamed.body.data).toMatchObject({ serviceName: 'renamed', description: 'new text', status: 'waiting' });
+    const clash = await call('modeldeploy/update', { id: s.id, serviceName: 'desc-200' });
+    expect(clash.body.code).toBe(ErrorCode.deployNameUsed);
+
+    // a policy without a trained artefact fails to deploy, with the reason
+    const bare = await newPolicy({ files: null });
+    const failing = await call('modeldeploy/create', { serviceName: 'no-artefact', policyId: bare });
+    const failed = await settle(failing.body.data.id, ['deploying']);
+    expect(failed.status).toBe('failure');
+    expect(failed.failureReason).toMatch(/artefact/);
+    expect(failed.inputs).toBeNull();
+    const failedStart = await call('modeldeploy/start', { id: failed.id });
+    expect(failedStart.body.code).toBe(0);
+    expect((await settle(failed.id, ['starting'])).status).toBe('failure');
+    // switching a failed service to a good policy deploys it again
+    const switched = await call('modeldeploy/update', { id: failed.id, policyId: await newPolicy() });
+    expect(switched.body.data.status).toBe('deploying');
+    expect((await settle(failed.id, ['deploying'])).status).toBe('waiting');
+    expect((await call('modeldeploy/delete', { id: failed.id })).body.code).toBe(0);
+
+    const page = await call('modeldeploy/queryPage', { projectId: project.projectId, keyword: 'RENAMED' });
+    expect(page.body.data.total).toBe(1);
+    expect(page.body.data.rows[0]).toMatchObject({ id: s.id, serviceName: 'renamed' });
+    const byStatus = await call('modeldeploy/queryPage', { projectId: project.projectId, status: 'running', pageSize: 100 });
+    expect(byStatus.body.data.rows.every((r: { status: string }) => r.status === 'running')).toBe(true);
+  });
+
+  it('keeps the project and solution of an online service from being deleted', async () => {
+    const own = await insertProject(server.app, owner.tenantId, owner.id);
+    const policyId = await insertPolicy(server.app, { tenantId: owner.tenantId, creatorId: owner.id, ...own }, { files });
+    const s = await createService('guarded', policyId);
+    const knex = server.app.db.knex;
+    expect(await deleteRefusal(knex, { projectId: own.projectId })).toBeNull();
+    await startService(s.id);
+    expect(await deleteRefusal(knex, { projectId: own.projectId })).toBe('deployPolicyUsed');
+    expect(await deleteRefusal(knex, { projectId: own.projectId, solutionId: own.solutionId })).toBe('deployPolicyUsed');
+    expect(await deleteRefusal(knex, { projectId: own.projectId, solutionId: newId() })).toBeNull();
+    await call('modeldeploy/stop', { id: s.id });
+    expect(await deleteRefusal(knex, { projectId: own.projectId })).toBeNull();
+  });
+
+  it('isolates tenants and applies project rights', async () => {
+    const { id, accessToken } = await createService('isolated');
+    await startService(id);
+    const otherTenant = await createTenant(server);
+    const stranger = await createUser(server, { tenantId: otherTenant });
+    const strangerToken = await issueToken(server, stranger);
+    const colleague = await createUser(server);
+    const colleagueToken = await issueToken(server, colleague);
+    const viewer = await createUser(server);
+    const viewerToken = await issueToken(server, viewer);
+    await server.app.db.knex('project_permissions').insert({
+      id: newId(),
+      project_id: project.projectId,
+      tenant_id: owner.tenantId,
+      subject_type: 'user',
+      subject_id: viewer.id,
+      permission: 'view',
+      granted_by: owner.id,
+      created_at: new Date(),
+    });
+
+    const anon = await server.call('modeldeploy/queryDetail', { body: { id } });
+    expect(anon.status).toBe(401);
+
+    const foreign = await call('modeldeploy/queryDetail', { id }, strangerToken);
+    expect(foreign.status).toBe(404);
+    expect(foreign.body.code).toBe(ErrorCode.deployNotFound);
+    expect((await call('modeldeploy/stop', { id }, strangerToken)).body.code).toBe(ErrorCode.deployNotFound);
+    const foreignPolicy = await call('modeldeploy/create', { serviceName: 'steal', policyId: await newPolicy() }, strangerToken);
+    expect(foreignPolicy.body.code).toBe(ErrorCode.policyNotFound);
+    const foreignPage = await call('modeldeploy/queryPage', { projectId: project.projectId }, strangerToken);
+    expect(foreignPage.body.code).toBe(ErrorCode.projectNotFound);
+
+    // same tenant, no right on the project
+    const noRight = await call('modeldeploy/queryDetail', { id }, colleagueToken);
+    expect(noRight.body.code).toBe(ErrorCode.projectNotFound);
+    expect((await call('modeldeploy/queryModelServiceRecordsPage', { id }, colleagueToken)).body.code).toBe(ErrorCode.projectNotFound);
+    expect((await call('modeldeploy/decision', { id, inputs: SAMPLE_ROW }, colleagueToken)).body.code).toBe(ErrorCode.projectNotFound);
+
+    // view right: reads, no changes
+    expect((await call('modeldeploy/queryDetail', { id }, viewerToken)).body.code).toBe(0);
+    expect((await call('modeldeploy/queryPage', { projectId: project.projectId }, viewerToken)).body.code).toBe(0);
+    const viewerStop = await call('modeldeploy/stop', { id }, viewerToken);
+    expect(viewerStop.status).toBe(403);
+    expect(viewerStop.body.code).toBe(ErrorCode.userNotPermission);
+    expect((await call('modeldeploy/rotateToken', { id }, viewerToken)).body.code).toBe(ErrorCode.userNotPermission);
+    expect((await call('modeldeploy/deleteModelServiceRecord', { id, recordIds: [newId()] }, viewerToken)).body.code).toBe(ErrorCode.userNotPermission);
+    const viewerCreate = await call('modeldeploy/create', { serviceName: 'viewer', policyId: await newPolicy() }, viewerToken);
+    expect(viewerCreate.body.code).toBe(ErrorCode.userNotPermission);
+
+    // the service still decides for its token holder
+    expect((await decide(id, SAMPLE_ROW, accessToken)).status).toBe(200);
+  });
+});

@@ -1,0 +1,88 @@
+import type { Database } from '../../db/database';
+import type { Logger } from '../../logger';
+
+/** A call record as written (snake_case columns of `model_service_records`). */
+export interface CallRecordRow {
+  id: string;
+  service_id: string;
+  tenant_id: string;
+  started_at: Date;
+  ended_at: Date | null;
+  duration_ms: number | null;
+  ip: string | null;
+  result: 'success' | 'failure' | 'running';
+  row_count: number;
+  error_code: number | null;
+}
+
+/** Options of the recorder. */
+export interface CallRecorderOptions {
+  /** Rows that trigger an immediate write (default 500). */
+  batchSize?: number;
+  /** Longest time a row waits in memory, ms (default 250). */
+  flushIntervalMs?: number;
+}
+
+const CHUNK = 100;
+
+/**
+ * Writes decision-call records in batches off the request path: `record` only queues; rows are
+ * inserted when `batchSize` are waiting or `flushIntervalMs` has passed, in one transaction per
+ * batch. `flush()` writes what is queued (tests, shutdown). A failed batch is retried once on the
+ * next flush, then logged and dropped, never thrown into a request.
+ */
+export class CallRecorder {
+  private queue: CallRecordRow[] = [];
+  private timer: NodeJS.Timeout | null = null;
+  private writing: Promise<void> = Promise.resolve();
+  private readonly batchSize: number;
+  private readonly flushIntervalMs: number;
+  /** Rows queued since start (tests and the bench compare it with the table). */
+  recorded = 0;
+
+  constructor(
+    private readonly db: Database,
+    private readonly logger: Logger,
+    options: CallRecorderOptions = {},
+  ) {
+    this.batchSize = options.batchSize ?? 500;
+    this.flushIntervalMs = options.flushIntervalMs ?? 250;
+  }
+
+  /** Queues one row. */
+  record(row: CallRecordRow): void {
+    this.recorded++;
+    this.queue.push(row);
+    if (this.queue.length >= this.batchSize) void this.flush();
+    else if (!this.timer) {
+      this.timer = setTimeout(() => void this.flush(), this.flushIntervalMs);
+      this.timer.unref();
+    }
+  }
+
+  /** Writes every queued row; resolves when they (and earlier batches) are in the database. */
+  flush(): Promise<void> {
+    if (this.timer) {
+      clearTimeout(this.timer);
+      this.timer = null;
+    }
+    const batch = this.queue;
+    this.queue = [];
+    if (batch.length > 0) {
+      this.writing = this.writing.then(() => this.write(batch, 1));
+    }
+    return this.writing;
+  }
+
+  private async write(batch: CallRecordRow[], triesLeft: number): Promise<void> {
+    try {
+      // Always the pool, never a request's transaction.
+      await this.db.knex.transaction(async (trx) => {
+        for (let i = 0; i < batch.length; i += CHUNK) await trx('model_service_records').insert(batch.slice(i, i + CHUNK));
+      });
+    } catch (err) {
+      if (triesLeft > 0) return this.write(batch, triesLeft - 1);
+      this.logger.error('decision call records write failed', { rows: batch.length, err });
+    }
+  }
+}

@@ -1,0 +1,262 @@
+import type { Router } from '@koa/router';
+import {
+  AppError,
+  messageOf,
+  validationMessage,
+  modelServiceCreateSchema,
+  modelServiceDecisionSchema,
+  modelServiceIdSchema,
+  modelServiceMonitorSchema,
+  modelServicePageSchema,
+  modelServiceRecordDeleteSchema,
+  modelServiceRecordsPageSchema,
+  modelServiceUpdateSchema,
+} from '@decisio/domain';
+import type { Clock } from '../../clock';
+import type { Database } from '../../db/database';
+import type { AppContext, AppMiddleware, AppState } from '../../http/context';
+import { fail, reply } from '../../http/envelope';
+import type { RouteKit } from '../../http/route';
+import type { Logger } from '../../logger';
+import type { BlobStore } from '../storage/blob-store';
+import { registerDeployGuards } from './guards';
+import { StoredPolicySource, type PolicySource } from './policy-source';
+import { presentDetail, presentRecord, presentService, presentServiceWithToken } from './presenters';
+import { CallRecorder, type CallRecorderOptions } from './recorder';
+import { ServingRuntime, type ServingRuntimeOptions } from './runtime';
+import { DeployService } from './service';
+
+/** What `createDeployModule` needs. */
+export interface DeployModuleDeps {
+  db: Database;
+  blobs: BlobStore;
+  logger: Logger;
+  clock: Clock;
+  /** Replaces the default policy source (the `policies` row + blob store). */
+  source?: PolicySource;
+  recorder?: CallRecorderOptions;
+  runtime?: ServingRuntimeOptions;
+  /** Largest decision body, bytes (default 1 MiB, as the API). */
+  bodyLimitBytes?: number;
+}
+
+/** The deploy module as wired into the app. */
+export interface DeployModule {
+  service: DeployService;
+  runtime: ServingRuntime;
+  recorder: CallRecorder;
+  /**
+   * The access address `POST /api/decide/<serviceId>` as a middleware of its own, mounted ahead
+   * of the API stack (after request id and locale): it reads its body, answers the envelope and
+   * its errors itself, so the hot path skips the system log, the session checks and the router.
+   */
+  accessAddress: AppMiddleware;
+  /** Writes queued call records. */
+  flush(): Promise<void>;
+  /** Waits for background transitions, then writes queued call records. */
+  close(): Promise<void>;
+}
+
+/** `http(s)://host[:port]` of the request (what callers of the access address use). */
+function originOf(ctx: AppContext): string {
+  return `${ctx.protocol}://${ctx.host}`;
+}
+
+/** The access token of a decision call: `Authorization: Bearer <token>` (or the raw token) or `X-Access-Token`. */
+function accessTokenOf(ctx: AppContext): string | undefined {
+  const header = ctx.get('x-access-token') || ctx.get('authorization');
+  if (!header) return undefined;
+  return header.startsWith('Bearer ') ? header.slice(7).trim() : header.trim();
+}
+
+const DECIDE_PREFIX = '/api/decide/';
+const SERVICE_ID = /^[0-9a-f]{32}$/;
+
+class BodyTooLarge extends Error {}
+
+/** `application/json` or `<type>/<subtype>+json`, with or without parameters (cheaper than `ctx.is`). */
+function isJson(contentType: string): boolean {
+  const semi = contentType.indexOf(';');
+  const mime = (semi < 0 ? contentType : contentType.slice(0, semi)).trim().toLowerCase();
+  return mime === 'application/json' || mime.endsWith('+json');
+}
+
+/** Reads a request body up to `limit` bytes. */
+function readBody(req: NodeJS.ReadableStream, limit: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    req.on('data', (c: Buffer) => {
+      size += c.length;
+      if (size > limit) reject(new BodyTooLarge());
+      else chunks.push(c);
+    });
+    req.on('end', () => resolve(chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8')));
+    req.on('error', reject);
+  });
+}
+
+/** The access address (see {@link DeployModule.accessAddress}). */
+function accessAddress(runtime: ServingRuntime, logger: Logger, limit: number): AppMiddleware {
+  return async (ctx, next) => {
+    if (!ctx.path.startsWith(DECIDE_PREFIX)) return next();
+    if (ctx.method !== 'POST') return fail(ctx, 'notFound');
+    const serviceId = ctx.path.slice(DECIDE_PREFIX.length);
+    if (!SERVICE_ID.test(serviceId)) return fail(ctx, 'deployNotFound');
+    if (Number(ctx.get('content-length') || 0) > limit) return fail(ctx, 'paramInvalid', { _: validationMessage('validation.invalid', ctx.state.locale) });
+    let body: unknown;
+    try {
+      const text = await readBody(ctx.req, limit);
+      if (!isJson(ctx.get('content-type'))) return fail(ctx, 'paramInvalid', { _: validationMessage('validation.invalid', ctx.state.locale) });
+      body = JSON.parse(text);
+    } catch (err) {
+      if (!(err instanceof BodyTooLarge) && !(err instanceof SyntaxError)) throw err;
+      return fail(ctx, 'paramInvalid', { _: validationMessage('validation.invalid', ctx.state.locale) });
+    }
+    try {
+      const data = await runtime.decide(serviceId, accessTokenOf(ctx), body, ctx.ip, ctx.state.locale);
+      // Serialised once here (an object body would be stringified by compress and again by Koa).
+      const text = JSON.stringify({ code: 0, data, message: messageOf('success', ctx.state.locale) });
+      ctx.status = 200;
+      ctx.type = 'application/json';
+      if (text.length < 1024) (ctx as unknown as { compress: boolean }).compress = false;
+      ctx.body = text;
+    } catch (err) {
+      if (err instanceof AppError) fail(ctx, err.codeName, err.details);
+      else {
+        logger.error('unhandled error', { requestId: ctx.state.requestId, path: ctx.path, err });
+        fail(ctx, 'internalError');
+      }
+    }
+  };
+}
+
+/**
+ * `modeldeploy/*` (session token, project rights) and the access address
+ * `POST /api/decide/<serviceId>` (service access token).
+ */
+export function createDeployModule(router: Router<AppState>, kit: RouteKit, deps: DeployModuleDeps): DeployModule {
+  registerDeployGuards();
+  const recorder = new CallRecorder(deps.db, deps.logger, deps.recorder);
+  const source = deps.source ?? new StoredPolicySource(deps.db, deps.blobs);
+  const runtime = new ServingRuntime(deps.db, source, recorder, deps.clock, deps.logger, deps.runtime);
+  const service = new DeployService(deps.db, runtime, deps.clock, deps.logger);
+
+  const signedIn = [kit.auth, kit.tenant] as const;
+  const create = kit.validate(modelServiceCreateSchema);
+  const update = kit.validate(modelServiceUpdateSchema);
+  const byId = kit.validate(modelServiceIdSchema);
+  const page = kit.validate(modelServicePageSchema);
+  const records = kit.validate(modelServiceRecordsPageSchema);
+  const deleteRecords = kit.validate(modelServiceRecordDeleteSchema);
+  const monitor = kit.validate(modelServiceMonitorSchema);
+  const decision = kit.validate(modelServiceDecisionSchema);
+
+  router.post(
+    '/modeldeploy/create',
+    ...signedIn,
+    create,
+    reply(async (ctx: AppContext) => {
+      const { service: s, token } = await service.create(ctx.state.user!, create.input(ctx));
+      return presentServiceWithToken(s, token, originOf(ctx));
+    }),
+  );
+  router.post(
+    '/modeldeploy/update',
+    ...signedIn,
+    update,
+    reply(async (ctx: AppContext) => presentService(await service.update(ctx.state.user!, update.input(ctx)), originOf(ctx))),
+  );
+  router.post(
+    '/modeldeploy/start',
+    ...signedIn,
+    byId,
+    reply(async (ctx: AppContext) => presentService(await service.start(ctx.state.user!, byId.input(ctx).id), originOf(ctx))),
+  );
+  router.post(
+    '/modeldeploy/stop',
+    ...signedIn,
+    byId,
+    reply(async (ctx: AppContext) => presentService(await service.stop(ctx.state.user!, byId.input(ctx).id), originOf(ctx))),
+  );
+  router.post(
+    '/modeldeploy/delete',
+    ...signedIn,
+    byId,
+    reply(async (ctx: AppContext) => {
+      await service.remove(ctx.state.user!, byId.input(ctx).id);
+      return null;
+    }),
+  );
+  router.post(
+    '/modeldeploy/rotateToken',
+    ...signedIn,
+    byId,
+    reply(async (ctx: AppContext) => {
+      const { service: s, token } = await service.rotate(ctx.state.user!, byId.input(ctx).id);
+      return presentServiceWithToken(s, token, originOf(ctx));
+    }),
+  );
+  router.post(
+    '/modeldeploy/queryDetail',
+    ...signedIn,
+    byId,
+    reply(async (ctx: AppContext) => {
+      const s = await service.access(ctx.state.user!, byId.input(ctx).id, 'view');
+      const [io, totals] = await Promise.all([service.fields(s), service.totals(s.id)]);
+      return presentDetail(s, io, totals, originOf(ctx));
+    }),
+  );
+  router.post(
+    '/modeldeploy/queryPage',
+    ...signedIn,
+    page,
+    reply(async (ctx: AppContext) => {
+      const p = await service.page(ctx.state.user!, page.input(ctx));
+      return { ...p, rows: p.rows.map((s) => presentService(s, originOf(ctx))) };
+    }),
+  );
+  router.post(
+    '/modeldeploy/queryModelServiceRecordsPage',
+    ...signedIn,
+    records,
+    reply(async (ctx: AppContext) => {
+      const p = await service.records(ctx.state.user!, records.input(ctx));
+      return { ...p, rows: p.rows.map(presentRecord) };
+    }),
+  );
+  router.post(
+    '/modeldeploy/deleteModelServiceRecord',
+    ...signedIn,
+    deleteRecords,
+    reply(async (ctx: AppContext) => ({ deleted: await service.deleteRecords(ctx.state.user!, deleteRecords.input(ctx)) })),
+  );
+  router.post(
+    '/modeldeploy/queryMonitor',
+    ...signedIn,
+    monitor,
+    reply(async (ctx: AppContext) => service.monitor(ctx.state.user!, monitor.input(ctx))),
+  );
+  router.post(
+    '/modeldeploy/decision',
+    ...signedIn,
+    decision,
+    reply(async (ctx: AppContext) => {
+      const input = decision.input(ctx);
+      await service.access(ctx.state.user!, input.id, 'view');
+      return runtime.decideTrusted(input.id, input.inputs, ctx.ip, ctx.state.locale);
+    }),
+  );
+
+  return {
+    service,
+    runtime,
+    recorder,
+    accessAddress: accessAddress(runtime, deps.logger, deps.bodyLimitBytes ?? 1024 * 1024),
+    flush: () => recorder.flush(),
+    async close() {
+      await service.settle();
+      await recorder.flush();
+    },
+  };
+}

@@ -1,0 +1,371 @@
+/**
+ * The modelling job kinds: they really train with `@decisio/learning`. Every handler reads its
+ * record by id from the payload, reports progress and metrics (each metrics report is also kept
+ * as a `debug` log line `metrics {...}`, the series of `train/getTrainDisplayDataList`), saves a
+ * checkpoint every few steps (a job restored on another worker resumes from it), and stores its
+ * artefacts in the blob store, charged to the job owner's storage quota.
+ */
+import os from 'node:os';
+import { MODELLING_JOB_KINDS, parseDecisionGraph } from '@decisio/domain';
+import {
+  BcTrainer,
+  PpoTrainer,
+  SacTrainer,
+  evaluateInVenv,
+  evaluateVenv,
+  loadPolicy,
+  modePolicy,
+  parseStopConditions,
+  randomSearch,
+  rewardFromFunction,
+  runTrainer,
+  savePolicy,
+  sracos,
+  tunableSpace,
+  venvObjective,
+  type RewardCallback,
+  type StopConditions,
+  type Trainer,
+  type Trial,
+  type Dataset,
+  type NodeFunctionCall,
+} from '@decisio/learning';
+import { PythonSandbox, RewardFunction, nodeFunctionFiles, sandboxNodeFunctions } from '@decisio/learning/sandbox';
+import type { DecisionGraph } from '@decisio/domain';
+import type { Database } from '../../../db/database';
+import type { JobContext, JobKind } from '../../../jobs/queue';
+import type { BlobStore } from '../../storage/blob-store';
+import { chargeStorage } from '../../storage/quota';
+import { parseJson, type Row } from '../common';
+import { checkoutGit, type GitSource } from './git';
+import { datasetOf, loadTableColumns, loadVenv, neededColumns, schemeData, type Correlation, type VenvArtifact } from './data';
+
+/** Payload of every modelling job: the record it works for. */
+export interface RecordPayload {
+  id: string;
+  /** `trainSimulator/restore`: the earlier job whose last checkpoint this one resumes from. */
+  resumeFrom?: string;
+  /** `train/createTrainUpdate`: `epochs` more steps after the checkpoint (not in all). */
+  extend?: boolean;
+}
+
+/** What a training record keeps in `config`. */
+export interface TrainingConfig {
+  stopConditions: StopConditions;
+  hyperparameters: Record<string, unknown>;
+  git?: GitSource | undefined;
+  mode?: 'run' | 'debug';
+}
+
+const num = (v: unknown, d: number): number => (typeof v === 'number' && Number.isFinite(v) ? v : d);
+const ints = (v: unknown, d: number[]): number[] => (Array.isArray(v) && v.length > 0 && v.every((x) => Number.isInteger(x) && x > 0) ? (v as number[]) : d);
+
+/** Keeps the first 20 finite metrics. */
+function someMetrics(m: Record<string, number>): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const [k, v] of Object.entries(m)) {
+    if (Object.keys(out).length >= 20) break;
+    if (Number.isFinite(v)) out[k] = v;
+  }
+  return out;
+}
+
+/** Records a metrics point: latest values on the job and one `metrics {...}` debug log line. */
+async function point(ctx: JobContext<unknown>, progress: number, step: number, metrics: Record<string, number>): Promise<void> {
+  const m = someMetrics(metrics);
+  await ctx.reportMetrics(Math.max(0, Math.min(1, progress)), m);
+  await ctx.log(`metrics ${JSON.stringify({ step, ...m })}`, 'debug');
+}
+
+/** Runs a trainer as the job: stop request, stop conditions, step budget, checkpoints, resume. */
+/** The last checkpoint of an earlier job (a restored training resumes from it). */
+async function checkpointOfJob(db: Database, jobId: string | undefined): Promise<Uint8Array | null> {
+  if (!jobId) return null;
+  const r = await db.knex('job_checkpoints').join('jobs', 'jobs.checkpoint_ref', 'job_checkpoints.id').where('jobs.id', jobId).first('job_checkpoints.data as data');
+  if (!r) return null;
+  const data = r.data as Buffer;
+  return new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
+}
+
+async function runAsJob<C>(
+  ctx: JobContext<RecordPayload>,
+  db: Database,
+  trainer: Trainer<C>,
+  stop: StopConditions,
+  seed: number,
+  maxSteps: number | undefined,
+  debug = false,
+) {
+  type Saved = { checkpoint: C; step: number; elapsedMs: number };
+  const parse = (bytes: Uint8Array | null): Saved | undefined => (bytes ? (JSON.parse(Buffer.from(bytes).toString('utf8')) as Saved) : undefined);
+  const inherited = parse(await checkpointOfJob(db, ctx.payload.resumeFrom));
+  const resume = parse(await ctx.lastCheckpoint()) ?? inherited;
+  if (resume) await ctx.log(`resuming at step ${resume.step} (attempt ${ctx.attempt})`);
+  // A resumed run finishes the same budget; an update (`extend`) trains `maxSteps` more than the
+  // job it continues (also when the update itself resumes after a lost worker).
+  const target = maxSteps !== undefined ? (ctx.payload.extend ? (inherited?.step ?? 0) + maxSteps : maxSteps) : undefined;
+  const budget = target !== undefined ? { maxSteps: Math.max(0, target - (resume?.step ?? 0)) } : undefined;
+  const total = target ?? trainer.systemMaxSteps;
+  const result = await runTrainer(trainer, {
+    seed,
+    stop,
+    signal: ctx.signal,
+    ...(budget ? { budget } : {}),
+    checkpointEvery: { steps: 5 },
+    ...(resume ? { resume } : {}),
+    onEvent: async (e) => {
+      if (e.type === 'metrics') {
+        const m = { ...e.metrics, ...(e.score !== undefined ? { score: e.score } : {}), ...(e.reward !== undefined ? { reward: e.reward } : {}) };
+        await point(ctx, (e.step + 1) / total, e.step, m);
+        if (debug && !ctx.shouldStop()) {
+          // Debug mode: a breakpoint after every epoch, until `train/skipBreakpoint`.
+          await ctx.log(`breakpoint after step ${e.step}`);
+          await ctx.breakpoint();
+        }
+      } else if (e.type === 'log') await ctx.log(e.message, e.level);
+      else if (e.type === 'checkpoint') await ctx.checkpoint(Buffer.from(JSON.stringify({ checkpoint: e.checkpoint, step: e.step, elapsedMs: e.elapsedMs })));
+      else await ctx.log(`stopped: ${e.reason} after ${e.step} steps`);
+    },
+  });
+  if (result.reason === 'failed') throw result.error instanceof Error ? result.error : new Error(String(result.error));
+  return result;
+}
+
+/** Stores files under `prefix/<name>` and charges them to the owner. */
+async function storeFiles(db: Database, blobs: BlobStore, ctx: JobContext<unknown>, prefix: string, files: Record<string, Uint8Array>): Promise<number> {
+  const bytes = Object.values(files).reduce((s, f) => s + f.byteLength, 0);
+  if (ctx.userId) await chargeStorage(db.knex, { tenantId: ctx.tenantId, userId: ctx.userId }, bytes);
+  for (const [name, data] of Object.entries(files)) await blobs.put(`${prefix}/${name}`, data);
+  return bytes;
+}
+
+/** Blob key prefix of a record's artefacts. */
+export function artifactPrefix(userId: string | null, kind: string, id: string): string {
+  return `u/${userId ?? 'system'}/modelling/${kind}/${id}`;
+}
+
+/** The user code a job runs: reward, the graph's Python node functions, git checkout. */
+interface Code {
+  reward: RewardCallback | null;
+  nodeFunction: NodeFunctionCall | undefined;
+}
+
+/**
+ * Prepares the job's code workspace: checks out the git repository when the training asks for
+ * it, and starts one Python sandbox (when there is Python to run) with the repository's files,
+ * the solution's uploaded files, the graph's node function code and the reward's files (later
+ * ones win). Runs `fn`, then closes the sandbox.
+ */
+async function withCode<T>(
+  ctx: JobContext<unknown>,
+  db: Database,
+  input: { solutionId: string; graph: DecisionGraph; dataset: Dataset; git?: GitSource | undefined; objective?: Row | null },
+  fn: (code: Code) => Promise<T>,
+): Promise<T> {
+  const gitFiles = input.git?.enabled ? (await checkoutGit(input.git, (l) => ctx.log(l))).files : {};
+  const pattern = await db.knex('modelling_patterns').where({ solution_id: input.solutionId }).first('files');
+  const python = input.graph.nodes.some((n) => n.function?.kind === 'python');
+  if (!python && !input.objective) return fn({ reward: null, nodeFunction: undefined });
+  const files = { ...gitFiles, ...parseJson<Record<string, string>>(pattern?.files, {}), ...nodeFunctionFiles(input.graph), ...parseJson<Record<string, string>>(input.objective?.files, {}) };
+  const sandbox = await PythonSandbox.start({ files, onLog: (l: string) => void ctx.log(`[python] ${l}`).catch(() => undefined) });
+  try {
+    const dims = Object.fromEntries(Object.entries(input.dataset.codecs).map(([k, c]) => [k, c.dim]));
+    return await fn({
+      reward: input.objective ? rewardFromFunction(new RewardFunction(sandbox)) : null,
+      nodeFunction: python ? sandboxNodeFunctions(sandbox, input.graph, dims) : undefined,
+    });
+  } finally {
+    await sandbox.close();
+  }
+}
+
+async function withReward<T>(ctx: JobContext<unknown>, db: Database, input: { solutionId: string; graph: DecisionGraph; dataset: Dataset; git?: GitSource | undefined; objective: Row }, fn: (reward: RewardCallback, nodeFunction: NodeFunctionCall | undefined) => Promise<T>): Promise<T> {
+  return withCode(ctx, db, input, (code) => fn(code.reward!, code.nodeFunction));
+}
+
+async function need(db: Database, table: string, id: string | null | undefined, what: string): Promise<Row> {
+  const row = id ? await db.knex(table).where({ id }).first() : undefined;
+  if (!row) throw new Error(`The ${what} was deleted`);
+  return row;
+}
+
+/** The modelling job kinds over a database and a blob store (server and workers build the same). */
+export function modellingJobKinds({ db, blobs }: { db: Database; blobs: BlobStore }): JobKind<RecordPayload>[] {
+  const knex = () => db.knex;
+
+  const scheme: JobKind<RecordPayload> = {
+    kind: MODELLING_JOB_KINDS.scheme,
+    description: 'Scheme data processing: reads the primary table, checks it against the decision graph, keeps the processed copy.',
+    async run(ctx) {
+      const row = await need(db, 'schemes', ctx.payload.id, 'scheme');
+      try {
+        const pattern = await knex()('modelling_patterns').where({ solution_id: row.solution_id }).first();
+        const graphDoc = parseJson<unknown>(pattern?.graph, null);
+        const correlation = parseJson<Correlation | null>(pattern?.correlation, null);
+        if (!graphDoc || !correlation) throw new Error('The solution has no decision graph or table correlation');
+        const graph = parseDecisionGraph(graphDoc);
+        await ctx.log(`reading table ${correlation.datasetId ?? correlation.primaryTableId}`);
+        const table = neededColumns(graph, await loadTableColumns(knex(), blobs, ctx.tenantId, correlation.datasetId ?? correlation.primaryTableId), correlation);
+        await ctx.reportMetrics(0.5, {});
+        const ds = datasetOf(graph, table, correlation);
+        await ctx.log(`${ds.rows} rows, ${ds.trajectoryCount} trajectories`);
+        const prefix = artifactPrefix(ctx.userId, 'schemes', row.id);
+        const bytes = Buffer.from(JSON.stringify({ graph: graphDoc, correlation, columns: Object.fromEntries(Object.entries(table).map(([k, v]) => [k, Array.from(v as ArrayLike<unknown>)])) }));
+        await storeFiles(db, blobs, ctx, prefix, { 'processed.json': bytes });
+        await knex()('schemes').where({ id: row.id }).update({ process_state: 'completed', processed_key: `${prefix}/processed.json`, rows: ds.rows, updated_at: new Date() });
+      } catch (err) {
+        await knex()('schemes').where({ id: row.id }).update({ process_state: 'failed', updated_at: new Date() });
+        throw err;
+      }
+    },
+  };
+
+  const simulator: JobKind<RecordPayload> = {
+    kind: MODELLING_JOB_KINDS.environment,
+    description: 'Environment training (behaviour cloning) on a processed scheme.',
+    async run(ctx) {
+      const sim = await need(db, 'simulators', ctx.payload.id, 'environment');
+      const config = parseJson<TrainingConfig>(sim.config, { stopConditions: { system: true }, hyperparameters: {} });
+      const hp = config.hyperparameters;
+      // Memory rule of the spec (about 20 GB per GB of data), on the machine that runs the job.
+      const scheme = await need(db, 'schemes', sim.scheme_id, 'scheme');
+      const dataBytes = scheme.processed_key ? ((await blobs.stat(scheme.processed_key))?.size ?? 0) : 0;
+      if (dataBytes * 20 > os.totalmem()) throw new Error('Insufficient computing power or resources: the data needs about 20 times its size in memory');
+      const { graph, dataset } = await schemeData(knex(), blobs, sim.scheme_id);
+      await ctx.log(`environment training (${sim.algorithm}): ${dataset.rows} rows, ${dataset.trajectoryCount} trajectories`);
+      const hidden = ints(hp['hidden'], [64, 64]);
+      const seed = num(hp['seed'], 0);
+      const epochs = hp['epochs'] === undefined ? undefined : Math.max(1, Math.floor(num(hp['epochs'], 1)));
+      const { weights, report } = await withCode(ctx, db, { solutionId: sim.solution_id, graph, dataset, git: config.git }, async ({ nodeFunction }) => {
+        const trainer = new BcTrainer(graph, dataset, {
+          hidden,
+          evalEvery: Math.max(1, Math.floor(num(hp['evalEvery'], epochs ? Math.min(10, Math.max(1, Math.floor(epochs / 2))) : 10))),
+          updatesPerStep: Math.max(1, Math.floor(num(hp['updatesPerStep'], 20))),
+          batchSize: Math.max(1, Math.floor(num(hp['batchSize'], 256))),
+          lr: num(hp['lr'], 1e-3),
+          ...(nodeFunction ? { nodeFunction } : {}),
+        });
+        await runAsJob(ctx, db, trainer, parseStopConditions(config.stopConditions), seed, epochs, config.mode === 'debug');
+        const ck = await trainer.checkpoint();
+        const best = ck.best ?? ck.weights;
+        trainer.venv!.loadWeights(best);
+        return { weights: best, report: await evaluateVenv(trainer.venv!, trainer.split!.validation, { horizon: 10, windows: 64, ...(nodeFunction ? { nodeFunction } : {}) }) };
+      });
+      await point(ctx, 1, -1, { score: report.score, mae: report.mae });
+      const artifact: VenvArtifact = { format: 'decisio.venv', algorithm: 'bc', seed, hidden, schemeId: sim.scheme_id, score: Number.isFinite(report.score) ? report.score : null, weights };
+      const prefix = artifactPrefix(ctx.userId, 'simulators', sim.id);
+      await storeFiles(db, blobs, ctx, prefix, { 'venv.json': Buffer.from(JSON.stringify(artifact)) });
+      await knex()('simulators').where({ id: sim.id }).update({ artifact_key: prefix, score: artifact.score, updated_at: new Date() });
+      await ctx.log(`environment score ${report.score.toFixed(2)}`);
+    },
+  };
+
+  const policy: JobKind<RecordPayload> = {
+    kind: MODELLING_JOB_KINDS.policy,
+    description: 'Policy training (PPO or SAC) in a trained environment with a reward.',
+    async run(ctx) {
+      const pol = await need(db, 'policies', ctx.payload.id, 'policy');
+      const sim = await need(db, 'simulators', pol.simulator_id, 'environment');
+      const obj = await need(db, 'objectives', pol.objective_id, 'reward');
+      const config = parseJson<TrainingConfig>(pol.config, { stopConditions: { system: true }, hyperparameters: {} });
+      const hp = config.hyperparameters;
+      const { venv, dataset, graph } = await loadVenv(knex(), blobs, sim);
+      const epochs = hp['epochs'] === undefined ? undefined : Math.max(1, Math.floor(num(hp['epochs'], 1)));
+      await withReward(ctx, db, { solutionId: pol.solution_id, graph, dataset, git: config.git, objective: obj }, async (reward, nodeFunction) => {
+        const opts = {
+          ...(nodeFunction ? { nodeFunction } : {}),
+          horizon: Math.max(1, Math.floor(num(hp['horizon'], 10))),
+          hidden: ints(hp['hidden'], [64, 64]),
+          batchSize: Math.max(1, Math.floor(num(hp['batchSize'], 64))),
+          bcUpdates: Math.max(0, Math.floor(num(hp['bcUpdates'], 300))),
+          evalEvery: Math.max(1, Math.floor(num(hp['evalEvery'], epochs ? Math.min(5, Math.max(1, Math.floor(epochs / 2))) : 5))),
+          evalWindows: Math.max(1, Math.floor(num(hp['evalWindows'], 128))),
+        };
+        const trainer = pol.algorithm === 'sac' ? new SacTrainer(venv, reward, opts, dataset) : new PpoTrainer(venv, reward, opts, dataset);
+        await runAsJob(ctx, db, trainer as Trainer<unknown>, parseStopConditions(config.stopConditions), num(hp['seed'], 0) + 1, epochs, config.mode === 'debug');
+        const best = trainer.useBest();
+        await point(ctx, 1, -1, { reward: best, initialReward: trainer.initialReward });
+        const files = await savePolicy(trainer.policy, pol.algorithm, pol.algorithm === 'sac' ? 'tanh' : 'clip');
+        const prefix = artifactPrefix(ctx.userId, 'policies', pol.id);
+        await storeFiles(db, blobs, ctx, prefix, files);
+        await knex()('policies').where({ id: pol.id }).update({ artifact_key: prefix, reward: Number.isFinite(best) ? best : null, updated_at: new Date() });
+        await ctx.log(`policy return ${best.toFixed(4)} (warm start ${trainer.initialReward.toFixed(4)})`);
+      });
+    },
+  };
+
+  const parameter: JobKind<RecordPayload> = {
+    kind: MODELLING_JOB_KINDS.parameter,
+    description: 'Tunable-parameter search (SRACOS/zoopt or random) scored in a trained environment.',
+    async run(ctx) {
+      const rec = await need(db, 'parameter_searches', ctx.payload.id, 'parameter search');
+      const sim = await need(db, 'simulators', rec.simulator_id, 'environment');
+      const obj = await need(db, 'objectives', rec.objective_id, 'reward');
+      const config = parseJson<TrainingConfig>(rec.config, { stopConditions: { system: true }, hyperparameters: {} });
+      const stop = parseStopConditions(config.stopConditions);
+      const hp = config.hyperparameters;
+      const { venv, dataset, graph } = await loadVenv(knex(), blobs, sim);
+      const space = tunableSpace(dataset);
+      if (space.length === 0) throw new Error('The decision graph has no tunable parameter to search');
+      const trials = Math.max(1, Math.floor(stop.searchCount ?? num(hp['trials'], 20)));
+      const seed = num(hp['seed'], 0);
+      const started = Date.now();
+      const maxMs = stop.duration ? ((stop.duration.days ?? 0) * 1440 + (stop.duration.hours ?? 0) * 60 + (stop.duration.minutes ?? 0)) * 60_000 : Infinity;
+      const halt = new Error('halt');
+      let best: Trial | null = null;
+      await withReward(ctx, db, { solutionId: rec.solution_id, graph, dataset, git: config.git, objective: obj }, async (reward, nodeFunction) => {
+        const objective = venvObjective(venv, dataset, reward, { horizon: Math.max(1, Math.floor(num(hp['horizon'], 10))), seed, ...(nodeFunction ? { nodeFunction } : {}) });
+        const onTrial = async (t: Trial, i: number) => {
+          if (!best || t.score > best.score) best = t;
+          await point(ctx, (i + 1) / trials, i, { score: t.score, best: best.score });
+          if (ctx.shouldStop() || Date.now() - started >= maxMs || (stop.expectedReward !== undefined && best.score >= stop.expectedReward)) throw halt;
+        };
+        try {
+          if (rec.algorithm === 'random') await randomSearch(space, objective, { trials, seed, onTrial });
+          else await sracos(space, objective, { trials, seed, onTrial });
+        } catch (err) {
+          if (err !== halt) throw err;
+        }
+      });
+      const found = best as Trial | null;
+      await knex()('parameter_searches')
+        .where({ id: rec.id })
+        .update({ result: JSON.stringify({ best: found, space }), reward: found && Number.isFinite(found.score) ? found.score : null, updated_at: new Date() });
+      await ctx.log(found ? `best ${JSON.stringify(found.candidate)} score ${found.score.toFixed(4)}` : 'no trial finished');
+    },
+  };
+
+  const deduction = (kind: 'simulation' | 'decision'): JobKind<RecordPayload> => ({
+    kind: MODELLING_JOB_KINDS[kind],
+    description: kind === 'simulation' ? 'Simulation deduction: rolls the environment over the data and scores it.' : 'Decision deduction: runs a policy in the environment and scores it with the reward.',
+    async run(ctx) {
+      const rec = await need(db, 'deductions', ctx.payload.id, 'deduction');
+      const sim = await need(db, 'simulators', rec.simulator_id, 'environment');
+      const { venv, dataset, graph } = await loadVenv(knex(), blobs, sim);
+      const horizon = Math.max(1, Math.min(Number(rec.step_size), 10_000));
+      await ctx.log(`${kind} deduction over ${horizon} steps`);
+      let result: Record<string, unknown>;
+      let score: number;
+      if (kind === 'simulation') {
+        const r = await withCode(ctx, db, { solutionId: rec.solution_id, graph, dataset }, ({ nodeFunction }) => evaluateVenv(venv, dataset, { horizon, windows: 64, ...(nodeFunction ? { nodeFunction } : {}) }));
+        result = { score: r.score, mae: r.mae, horizon: r.horizon, nodes: r.nodes };
+        score = r.score;
+      } else {
+        const pol = await need(db, 'policies', rec.policy_id, 'policy');
+        if (!pol.artifact_key) throw new Error('The policy has not finished training');
+        const obj = await need(db, 'objectives', rec.objective_id ?? pol.objective_id, 'reward');
+        const { policy } = loadPolicy(new Uint8Array(await blobs.get(`${pol.artifact_key}/policy.weights`)));
+        const h = Math.min(horizon, 200);
+        ({ result, score } = await withReward(ctx, db, { solutionId: rec.solution_id, graph, dataset, objective: obj }, async (reward, nodeFunction) => {
+          const withPolicy = await evaluateInVenv(venv, dataset, modePolicy(policy), reward, { horizon: h, windows: 64, seed: 0, nodeFunction });
+          const behaviour = await evaluateInVenv(venv, dataset, undefined, reward, { horizon: h, windows: 64, seed: 0, nodeFunction });
+          return { result: { reward: withPolicy, behaviourReward: behaviour, horizon: h }, score: withPolicy };
+        }));
+      }
+      await point(ctx, 1, 0, { score });
+      await knex()('deductions').where({ id: rec.id }).update({ result: JSON.stringify(result), score: Number.isFinite(score) ? score : null, updated_at: new Date() });
+    },
+  });
+
+  return [scheme, simulator, policy, parameter, deduction('simulation'), deduction('decision')];
+}

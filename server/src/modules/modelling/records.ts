@@ -1,0 +1,269 @@
+/**
+ * Solution pattern (decision graph) and table correlation, schemes, rewards (objectives) and
+ * hyperparameter sets.
+ */
+import {
+  AppError,
+  MODELLING_JOB_KINDS,
+  MODELLING_LIMITS,
+  graphIssueMessage,
+  parseDecisionGraph,
+  validateGraph,
+  type HyperparameterRequest,
+  type Locale,
+  type ObjectiveRequest,
+  type SchemeRequest,
+  type SetPatternRequest,
+  type SetTableCorrelationRequest,
+} from '@decisio/domain';
+import type { ServerCallUser } from '@decisio/sdk-plugin/server';
+import { newId } from '../../db/ids';
+import { WorkerUnavailableError } from '../../jobs/queue';
+import { parseJson, recordInScope, solutionScope, type ModellingDeps, type Row } from './common';
+import { presentRow } from './presenters';
+
+/** Records of a solution's modelling setup. */
+export class ModellingRecords {
+  constructor(private readonly deps: ModellingDeps) {}
+
+  private get knex() {
+    return this.deps.db.executor();
+  }
+
+  // ---- pattern and table correlation -------------------------------------------------------
+
+  async getPattern(user: ServerCallUser, solutionId: string) {
+    await solutionScope(this.knex, user, solutionId, 'view');
+    const row = await this.knex('modelling_patterns').where({ solution_id: solutionId }).first();
+    const files = parseJson<Record<string, string>>(row?.files, {});
+    return { solutionId, graph: parseJson(row?.graph, null), files: Object.keys(files), updatedAt: row ? presentRow({ updated_at: row.updated_at }).updatedAt : null };
+  }
+
+  async setPattern(user: ServerCallUser, input: SetPatternRequest, locale: Locale) {
+    const { solution } = await solutionScope(this.knex, user, input.solutionId, 'edit');
+    let graph;
+    try {
+      graph = parseDecisionGraph(input.graph);
+    } catch {
+      throw new AppError('graphInvalid', { graph: 'validation.invalid' });
+    }
+    const files = input.files ?? {};
+    const issues = validateGraph(graph, { solution: solution.goalType === 'parameter_tuning' ? 'tuning' : 'policy', requireCode: true, files: Object.keys(files) }).filter((i) => i.severity === 'error');
+    if (issues.length > 0) {
+      const details: Record<string, string> = {};
+      issues.slice(0, 50).forEach((i) => {
+        const t = i.target;
+        const key = t.kind === 'graph' ? 'graph' : t.kind === 'edge' ? `edge.${t.edgeId}` : t.kind === 'node' ? `node.${t.nodeId}` : `node.${t.nodeId}.fields.${t.fieldIndex}${t.property ? `.${t.property}` : ''}`;
+        details[key] ??= graphIssueMessage(i, locale);
+      });
+      throw new AppError('graphInvalid', details);
+    }
+    const now = new Date();
+    const row = { solution_id: input.solutionId, tenant_id: user.tenantId, graph: JSON.stringify(graph), files: JSON.stringify(files), updated_by: user.id, updated_at: now };
+    await this.knex('modelling_patterns').insert({ ...row, correlation: null }).onConflict('solution_id').merge(['graph', 'files', 'updated_by', 'updated_at']);
+    return { solutionId: input.solutionId, graph, warnings: validateGraph(graph).filter((i) => i.severity === 'warning').length };
+  }
+
+  async getTableCorrelation(user: ServerCallUser, solutionId: string) {
+    await solutionScope(this.knex, user, solutionId, 'view');
+    const row = await this.knex('modelling_patterns').where({ solution_id: solutionId }).first('correlation');
+    return { solutionId, correlation: parseJson(row?.correlation, null) };
+  }
+
+  async setTableCorrelation(user: ServerCallUser, input: SetTableCorrelationRequest) {
+    await solutionScope(this.knex, user, input.solutionId, 'edit');
+    const now = new Date();
+    const correlation = JSON.stringify(input.correlation);
+    await this.knex('modelling_patterns')
+      .insert({ solution_id: input.solutionId, tenant_id: user.tenantId, graph: null, files: null, correlation, updated_by: user.id, updated_at: now })
+      .onConflict('solution_id')
+      .merge(['correlation', 'updated_by', 'updated_at']);
+    return { solutionId: input.solutionId, correlation: input.correlation };
+  }
+
+  // ---- schemes -----------------------------------------------------------------------------
+
+  private schemeTimes(input: SchemeRequest): { start: Date; end: Date } {
+    const start = new Date(input.startTime);
+    const end = new Date(input.endTime);
+    if (!(start.getTime() < end.getTime())) throw new AppError('schemeTimeInvalid', { endTime: 'validation.invalid' });
+    return { start, end };
+  }
+
+  async createScheme(user: ServerCallUser, input: SchemeRequest) {
+    const { project } = await solutionScope(this.knex, user, input.solutionId, 'edit');
+    const { start, end } = this.schemeTimes(input);
+    const [counted] = (await this.knex('schemes').where({ solution_id: input.solutionId }).count({ n: '*' })) as Array<{ n: number | string }>;
+    if (Number(counted?.n ?? 0) >= MODELLING_LIMITS.schemesPerSolution) throw new AppError('schemeLimitReached');
+    const now = new Date();
+    const row = {
+      id: newId(),
+      tenant_id: user.tenantId,
+      project_id: project.id,
+      solution_id: input.solutionId,
+      name: input.name,
+      description: input.description ?? null,
+      period: input.period,
+      start_time: start,
+      end_time: end,
+      data: JSON.stringify(input.data ?? {}),
+      process_state: 'normal',
+      process_job_id: null,
+      processed_key: null,
+      rows: null,
+      creator_id: user.id,
+      created_at: now,
+      updated_at: now,
+    };
+    await this.knex('schemes').insert(row);
+    return presentRow(row);
+  }
+
+  async setScheme(user: ServerCallUser, id: string, input: SchemeRequest) {
+    const { row } = await recordInScope(this.knex, user, 'schemes', id, 'edit', 'schemeNotFound');
+    if (row.solution_id !== input.solutionId) throw new AppError('schemeNotFound');
+    const { start, end } = this.schemeTimes(input);
+    if (row.process_state === 'processing') throw new AppError('projectHasTraining');
+    await this.knex('schemes')
+      .where({ id })
+      .update({ name: input.name, description: input.description ?? null, period: input.period, start_time: start, end_time: end, data: JSON.stringify(input.data ?? {}), process_state: 'normal', processed_key: null, rows: null, updated_at: new Date() });
+    return this.getScheme(user, id);
+  }
+
+  async getScheme(user: ServerCallUser, id: string) {
+    const { row } = await recordInScope(this.knex, user, 'schemes', id, 'view', 'schemeNotFound');
+    return presentRow(row, { omit: ['processed_key'] });
+  }
+
+  async listSchemes(user: ServerCallUser, solutionId: string) {
+    await solutionScope(this.knex, user, solutionId, 'view');
+    const rows = await this.knex('schemes').where({ solution_id: solutionId }).orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id' }]);
+    return { rows: rows.map((r: Row) => presentRow(r, { omit: ['processed_key'] })), total: rows.length };
+  }
+
+  async deleteScheme(user: ServerCallUser, id: string) {
+    const { row } = await recordInScope(this.knex, user, 'schemes', id, 'edit', 'schemeNotFound');
+    if (row.process_state === 'processing') throw new AppError('projectHasTraining');
+    if (await this.knex('simulators').where({ scheme_id: id }).first('id')) throw new AppError('tableInUse');
+    await this.knex('schemes').where({ id }).delete();
+    if (row.processed_key) await this.deps.blobs.remove(row.processed_key).catch(() => undefined);
+    return { id };
+  }
+
+  /** `scheme/schemeDataProcess`: queues the data processing of a scheme (retry after a failure). */
+  async processScheme(user: ServerCallUser, id: string) {
+    const { row } = await recordInScope(this.knex, user, 'schemes', id, 'edit', 'schemeNotFound');
+    if (row.process_state === 'processing') return { id, processState: 'processing', jobId: row.process_job_id };
+    const pattern = await this.knex('modelling_patterns').where({ solution_id: row.solution_id }).first();
+    if (!pattern?.graph) throw new AppError('patternMissing');
+    if (!pattern.correlation) throw new AppError('tableParamError');
+    let job;
+    try {
+      job = await this.deps.jobs.enqueue(MODELLING_JOB_KINDS.scheme, { id }, { tenantId: user.tenantId, userId: user.id, name: `scheme ${row.name}`.slice(0, 255) });
+    } catch (err) {
+      if (err instanceof WorkerUnavailableError) throw new AppError('insufficientResources');
+      throw err;
+    }
+    await this.knex('schemes').where({ id }).update({ process_state: 'processing', process_job_id: job.id, updated_at: new Date() });
+    return { id, processState: 'processing', jobId: job.id };
+  }
+
+  // ---- objectives (rewards) ----------------------------------------------------------------
+
+  private checkFiles(files: Record<string, string>) {
+    if (!files['reward.py'] || files['reward.py'].trim() === '') throw new AppError('objectiveNoPrimaryFile', { files: 'validation.required' });
+  }
+
+  async createObjective(user: ServerCallUser, input: ObjectiveRequest) {
+    const { project } = await solutionScope(this.knex, user, input.solutionId, 'edit');
+    this.checkFiles(input.files);
+    if (await this.knex('objectives').where({ solution_id: input.solutionId, name: input.name }).first('id')) throw new AppError('objectiveNameUsed');
+    const now = new Date();
+    const row = { id: newId(), tenant_id: user.tenantId, project_id: project.id, solution_id: input.solutionId, name: input.name, description: input.description ?? null, files: JSON.stringify(input.files), creator_id: user.id, created_at: now, updated_at: now };
+    await this.knex('objectives').insert(row);
+    return presentRow(row);
+  }
+
+  async editObjective(user: ServerCallUser, input: { id: string; name: string; description?: string | undefined; files: Record<string, string> }) {
+    const { row } = await recordInScope(this.knex, user, 'objectives', input.id, 'edit', 'objectiveNotFound');
+    this.checkFiles(input.files);
+    if (await this.knex('objectives').where({ solution_id: row.solution_id, name: input.name }).whereNot({ id: input.id }).first('id')) throw new AppError('objectiveNameUsed');
+    await this.knex('objectives').where({ id: input.id }).update({ name: input.name, description: input.description ?? null, files: JSON.stringify(input.files), updated_at: new Date() });
+    return this.objectiveDetail(user, input.id);
+  }
+
+  /** Trainings that reference a reward (policies, searches, decision deductions). */
+  private async objectiveUsers(id: string) {
+    const policies = await this.knex('policies').where({ objective_id: id }).select('id', 'name');
+    const searches = await this.knex('parameter_searches').where({ objective_id: id }).select('id', 'name');
+    const deductions = await this.knex('deductions').where({ objective_id: id }).select('id', 'name');
+    return { policies, searches, deductions };
+  }
+
+  async objectiveDetail(user: ServerCallUser, id: string) {
+    const { row } = await recordInScope(this.knex, user, 'objectives', id, 'view', 'objectiveNotFound');
+    const users = await this.objectiveUsers(id);
+    return { ...presentRow(row), policyList: users.policies };
+  }
+
+  async listObjectives(user: ServerCallUser, solutionId: string) {
+    await solutionScope(this.knex, user, solutionId, 'view');
+    const rows = await this.knex('objectives').where({ solution_id: solutionId }).orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id' }]);
+    return { rows: rows.map((r: Row) => presentRow(r, { omit: ['files'] })), total: rows.length };
+  }
+
+  async deleteObjective(user: ServerCallUser, id: string) {
+    await recordInScope(this.knex, user, 'objectives', id, 'edit', 'objectiveNotFound');
+    const users = await this.objectiveUsers(id);
+    if (users.policies.length + users.searches.length + users.deductions.length > 0) throw new AppError('objectiveHasTraining');
+    await this.knex('objectives').where({ id }).delete();
+    return { id };
+  }
+
+  // ---- hyperparameter sets (per user) ------------------------------------------------------
+
+  private async ownSet(user: ServerCallUser, id: string): Promise<Row> {
+    const row = await this.knex('hyperparameter_sets').where({ id, tenant_id: user.tenantId, user_id: user.id }).first();
+    if (!row) throw new AppError('hyperparameterNotFound');
+    return row;
+  }
+
+  async createHyperparameters(user: ServerCallUser, input: HyperparameterRequest) {
+    if (await this.knex('hyperparameter_sets').where({ tenant_id: user.tenantId, user_id: user.id, name: input.name }).first('id')) throw new AppError('hyperparameterNameUsed');
+    const now = new Date();
+    const row = { id: newId(), tenant_id: user.tenantId, user_id: user.id, name: input.name, description: input.description ?? null, train_type: input.trainType, algorithm: input.algorithm, params: JSON.stringify(input.params), created_at: now, updated_at: now };
+    await this.knex('hyperparameter_sets').insert(row);
+    return presentRow(row);
+  }
+
+  async editHyperparameters(user: ServerCallUser, input: HyperparameterRequest & { id: string }) {
+    await this.ownSet(user, input.id);
+    if (await this.knex('hyperparameter_sets').where({ tenant_id: user.tenantId, user_id: user.id, name: input.name }).whereNot({ id: input.id }).first('id')) throw new AppError('hyperparameterNameUsed');
+    await this.knex('hyperparameter_sets').where({ id: input.id }).update({ name: input.name, description: input.description ?? null, train_type: input.trainType, algorithm: input.algorithm, params: JSON.stringify(input.params), updated_at: new Date() });
+    return presentRow(await this.ownSet(user, input.id));
+  }
+
+  async getHyperparameters(user: ServerCallUser, id: string) {
+    return presentRow(await this.ownSet(user, id));
+  }
+
+  async listHyperparameters(user: ServerCallUser, trainType?: string) {
+    const q = this.knex('hyperparameter_sets').where({ tenant_id: user.tenantId, user_id: user.id });
+    if (trainType) q.andWhere({ train_type: trainType });
+    const rows = await q.orderBy([{ column: 'updated_at', order: 'desc' }, { column: 'id' }]);
+    return { rows: rows.map((r: Row) => presentRow(r)), total: rows.length };
+  }
+
+  async deleteHyperparameters(user: ServerCallUser, id: string) {
+    await this.ownSet(user, id);
+    await this.knex('hyperparameter_sets').where({ id }).delete();
+    return { id };
+  }
+
+  /** `hyperparameter/createTrainParams`: the set's defaults as a training's `hyperparameters`. */
+  async trainParams(user: ServerCallUser, id: string) {
+    const row = await this.ownSet(user, id);
+    const params = parseJson<Array<{ name: string; default?: unknown }>>(row.params, []);
+    return { trainType: row.train_type, algorithm: row.algorithm, hyperparameters: Object.fromEntries(params.filter((p) => p.default !== undefined).map((p) => [p.name, p.default])) };
+  }
+}

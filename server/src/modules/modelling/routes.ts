@@ -1,0 +1,178 @@
+import type { Router } from '@koa/router';
+import { z } from 'zod';
+import {
+  copySchema,
+  deductionSchema,
+  deleteRecordsSchema,
+  hyperparameterEditSchema,
+  hyperparameterSchema,
+  objectiveEditSchema,
+  objectiveSchema,
+  recordIdSchema,
+  schemeSchema,
+  setPatternSchema,
+  setTableCorrelationSchema,
+  solutionRefSchema,
+  trainJobSchema,
+  trainListSchema,
+  trainLogSchema,
+  trainParameterSchema,
+  trainPolicySchema,
+  trainSimulatorSchema,
+} from '@decisio/domain';
+import type { AppContext, AppState, AuthUser } from '../../http/context';
+import { reply } from '../../http/envelope';
+import type { RouteKit } from '../../http/route';
+import { deleteGuards } from '../projects/access';
+import type { ModellingDeps } from './common';
+import { trainEventsRoute } from './events';
+import { ModellingRecords } from './records';
+import { TrainCalls } from './train';
+import { ACTIVE_STATES, Trainings } from './trainings';
+
+export { modellingJobKinds } from './engine/kinds';
+
+const ackSchema = recordIdSchema.extend({ acknowledged: z.boolean() });
+const hyperListSchema = z.object({ trainType: z.enum(['environment', 'policy', 'parameter']).optional() });
+const overviewListSchema = z.object({ limit: z.number().int().min(1).max(100).optional() });
+
+/** Refuses deleting a project or solution while one of its modelling jobs waits or runs. */
+deleteGuards.push(async (knex, target) => {
+  for (const [table, col] of [
+    ['schemes', 'process_job_id'],
+    ['simulators', 'job_id'],
+    ['policies', 'job_id'],
+    ['parameter_searches', 'job_id'],
+    ['deductions', 'job_id'],
+  ] as const) {
+    const q = knex(`${table} as t`).join('jobs as j', 'j.id', `t.${col}`).where('t.project_id', target.projectId).whereIn('j.state', [...ACTIVE_STATES]);
+    if (target.solutionId) q.andWhere('t.solution_id', target.solutionId);
+    if (await q.first('t.id')) return 'projectHasTraining';
+  }
+  return null;
+});
+
+/**
+ * The modelling calls (spec workflow §7): solution pattern and table correlation, scheme,
+ * objective, hyperparameter, simulator, policy, simulation, decision, trainSimulator,
+ * trainPolicy, trainParameter, train, virtualMachine, atmVersion, overview, and the live
+ * events stream `GET train/events`. Every call is `POST` with a JSON body, authenticated and
+ * tenant scoped; rights are checked on the record's project (view to read, edit to change).
+ */
+export function modellingRoutes(router: Router<AppState>, kit: RouteKit, deps: ModellingDeps): () => void {
+  const records = new ModellingRecords(deps);
+  const trainings = new Trainings(deps);
+  const train = new TrainCalls(deps, trainings);
+
+  const post = <S extends z.ZodType>(path: string, schema: S, fn: (input: z.output<S>, user: AuthUser, ctx: AppContext) => Promise<unknown>) => {
+    const body = kit.validate(schema);
+    router.post(path, kit.auth, kit.tenant, body, reply((ctx) => fn(body.input(ctx), ctx.state.user!, ctx)));
+  };
+
+  // solution
+  post('/solution/getPattern', solutionRefSchema, (i, u) => records.getPattern(u, i.solutionId));
+  post('/solution/setPattern', setPatternSchema, (i, u, ctx) => records.setPattern(u, i, ctx.state.locale));
+  post('/solution/getTableCorrelation', solutionRefSchema, (i, u) => records.getTableCorrelation(u, i.solutionId));
+  post('/solution/setTableCorrelation', setTableCorrelationSchema, (i, u) => records.setTableCorrelation(u, i));
+
+  // scheme
+  const schemeEdit = schemeSchema.extend({ id: recordIdSchema.shape.id });
+  post('/scheme/create', schemeSchema, (i, u) => records.createScheme(u, i));
+  post('/scheme/set', schemeEdit, (i, u) => records.setScheme(u, i.id, i));
+  post('/scheme/edit', schemeEdit, (i, u) => records.setScheme(u, i.id, i));
+  post('/scheme/get', recordIdSchema, (i, u) => records.getScheme(u, i.id));
+  post('/scheme/list', solutionRefSchema, (i, u) => records.listSchemes(u, i.solutionId));
+  post('/scheme/delete', recordIdSchema, (i, u) => records.deleteScheme(u, i.id));
+  post('/scheme/schemeDataProcess', recordIdSchema, (i, u) => records.processScheme(u, i.id));
+
+  // objective (reward)
+  post('/objective/create', objectiveSchema, (i, u) => records.createObjective(u, i));
+  post('/objective/edit', objectiveEditSchema, (i, u) => records.editObjective(u, i));
+  post('/objective/detail', recordIdSchema, (i, u) => records.objectiveDetail(u, i.id));
+  post('/objective/list', solutionRefSchema, (i, u) => records.listObjectives(u, i.solutionId));
+  post('/objective/delete', recordIdSchema, (i, u) => records.deleteObjective(u, i.id));
+
+  // hyperparameter sets
+  post('/hyperparameter/create', hyperparameterSchema, (i, u) => records.createHyperparameters(u, i));
+  post('/hyperparameter/edit', hyperparameterEditSchema, (i, u) => records.editHyperparameters(u, i));
+  post('/hyperparameter/delete', recordIdSchema, (i, u) => records.deleteHyperparameters(u, i.id));
+  post('/hyperparameter/list', hyperListSchema, (i, u) => records.listHyperparameters(u, i.trainType));
+  post('/hyperparameter/get', recordIdSchema, (i, u) => records.getHyperparameters(u, i.id));
+  post('/hyperparameter/createTrainParams', recordIdSchema, (i, u) => records.trainParams(u, i.id));
+
+  // environments and policies (the model lists)
+  for (const [area, table] of [
+    ['simulator', 'simulators'],
+    ['policy', 'policies'],
+  ] as const) {
+    post(`/${area}/list`, solutionRefSchema, (i, u) => trainings.list(u, table, i.solutionId));
+    post(`/${area}/get`, recordIdSchema, (i, u) => trainings.get(u, table, i.id));
+    post(`/${area}/delete`, recordIdSchema, (i, u) => trainings.delete(u, table, i.id));
+    post(`/${area}/copy`, copySchema, (i, u) => trainings.copy(u, table, i.id, i.name));
+  }
+
+  // deductions
+  for (const kind of ['simulation', 'decision'] as const) {
+    post(`/${kind}/create`, deductionSchema, (i, u) => trainings.createDeduction(u, kind, i));
+    post(`/${kind}/list`, solutionRefSchema, (i, u) => trainings.list(u, 'deductions', i.solutionId, kind));
+    post(`/${kind}/get`, recordIdSchema, (i, u) => trainings.get(u, 'deductions', i.id, kind));
+    post(`/${kind}/delete`, recordIdSchema, (i, u) => trainings.delete(u, 'deductions', i.id, kind));
+  }
+  post('/simulation/getSimulationTrainData', recordIdSchema, (i, u) => trainings.get(u, 'deductions', i.id, 'simulation'));
+
+  // trainings
+  post('/trainSimulator/create', trainSimulatorSchema, (i, u) => trainings.createSimulator(u, i));
+  post('/trainPolicy/create', trainPolicySchema, (i, u) => trainings.createPolicy(u, i));
+  post('/trainParameter/create', trainParameterSchema, (i, u) => trainings.createParameter(u, i));
+  for (const [area, table] of [
+    ['trainSimulator', 'simulators'],
+    ['trainPolicy', 'policies'],
+    ['trainParameter', 'parameter_searches'],
+  ] as const) {
+    post(`/${area}/list`, solutionRefSchema, (i, u) => trainings.list(u, table, i.solutionId));
+    post(`/${area}/get`, recordIdSchema, (i, u) => trainings.get(u, table, i.id));
+    post(`/${area}/delete`, ackSchema, async (i, u) => {
+      await train.deleteRecords(u, [], i.acknowledged);
+      return trainings.delete(u, table, i.id);
+    });
+  }
+
+  const restoreSchema = recordIdSchema.extend({ mode: z.enum(['run', 'debug']).optional() });
+  post('/trainSimulator/restore', restoreSchema, (i, u) => trainings.restore(u, 'simulators', i.id, i.mode));
+  post('/trainPolicy/restore', restoreSchema, (i, u) => trainings.restore(u, 'policies', i.id, i.mode));
+
+  const updateSchema = recordIdSchema.extend({ kind: z.enum(['environment', 'policy']), stopConditions: z.record(z.string(), z.unknown()).optional(), hyperparameters: z.record(z.string(), z.unknown()).optional() });
+  const updatesSchema = recordIdSchema.extend({ kind: z.enum(['environment', 'policy']), page: z.number().int().min(1).default(1), pageSize: z.number().int().min(1).max(100).default(20) });
+  const tableOf = (k: 'environment' | 'policy') => (k === 'environment' ? 'simulators' : 'policies');
+  post('/train/createTrainUpdate', updateSchema, (i, u) => trainings.update(u, tableOf(i.kind), i.id, i));
+  post('/train/getTrainUpdateListPage', updatesSchema, (i, u) => trainings.runs(u, tableOf(i.kind), i.id, i.page, i.pageSize));
+
+  // train/*
+  post('/train/getTrainDisplayDataList', trainJobSchema, (i, u) => train.displayData(u, i.jobId));
+  post('/train/stopTrain', trainJobSchema, (i, u) => train.stop(u, i.jobId));
+  const picSchema = recordIdSchema.extend({ trajectory: z.number().int().min(0).default(0), horizon: z.number().int().min(1).max(200).default(50) });
+  post('/train/getPicBySimulatorNum', picSchema, (i, u) => train.simulatorPictures(u, i.id, i.trajectory, i.horizon));
+  post('/train/skipBreakpoint', trainJobSchema, (i, u) => train.skipBreakpoint(u, i.jobId));
+  post('/train/getTrainLog', trainLogSchema, (i, u) => train.log(u, i.jobId, i.afterId, i.limit));
+  post('/train/getTrainLogList', trainJobSchema, (i, u) => train.logList(u, i.jobId));
+  post('/train/getTrainProcessList', solutionRefSchema, (i, u) => train.processList(u, i.solutionId));
+  post('/train/getAllTrainList', trainListSchema, (i, u) => train.allList(u, i));
+  post('/train/getRunningModelPolicyList', solutionRefSchema, (i, u) => train.runningPolicies(u, i.solutionId));
+  post('/train/deleteRecords', deleteRecordsSchema, (i, u) => train.deleteRecords(u, i.jobIds, i.acknowledged));
+  trainEventsRoute(router, kit, deps, train);
+
+  // machines and engine versions
+  post('/virtualMachine/getVirtualMachineList', z.object({}).loose(), () => train.virtualMachines());
+  post('/atmVersion/getAtmVersionList', z.object({}).loose(), () => train.engineVersions());
+
+  // overview (dashboard)
+  post('/overview/getTrainingList', overviewListSchema, (i, u) => train.overviewTrainings(u, i.limit));
+  post('/overview/getOverall', z.object({}).loose(), (_i, u) => train.overviewOverall(u));
+  post('/overview/getResource', z.object({}).loose(), () => train.overviewResource());
+  post('/overview/getStatistics', z.object({}).loose(), (_i, u) => train.overviewStatistics(u));
+
+  // Keep the records' state in step with their jobs.
+  return deps.jobs.subscribe((e) => {
+    if (e.type === 'state') void trainings.syncState(e.jobId, e.state).catch(() => undefined);
+  });
+}

@@ -1,0 +1,366 @@
+/**
+ * Training records and their jobs: environment trainings (`simulators`), policy trainings
+ * (`policies`), parameter searches and deductions. Creating one checks every rule of the spec's
+ * training section, then queues the job that trains it.
+ */
+import type { Knex } from 'knex';
+import {
+  AppError,
+  MODELLING_JOB_KINDS,
+  MODELLING_LIMITS,
+  type DeductionRequest,
+  type ErrorCodeName,
+  type TrainParameterRequest,
+  type TrainPolicyRequest,
+  type TrainSimulatorRequest,
+} from '@decisio/domain';
+import { LearningError, parseStopConditions, type StopConditions } from '@decisio/learning';
+import type { ServerCallUser } from '@decisio/sdk-plugin/server';
+import { newId } from '../../db/ids';
+import { WorkerUnavailableError } from '../../jobs/queue';
+import { finalStates, JobState } from '../../jobs/states';
+import { copyName, iso, nameUsed, parseJson, recordInScope, solutionScope, type ModellingDeps, type Row, type Scope } from './common';
+import { artifactPrefix, type TrainingConfig } from './engine/kinds';
+import { presentTraining } from './presenters';
+
+/** The record tables of trainings and what is not found in each. */
+export const TRAINING_RECORDS = {
+  simulators: { notFound: 'simulatorNotFound', kind: 'environment' },
+  policies: { notFound: 'policyNotFound', kind: 'policy' },
+  parameter_searches: { notFound: 'trainNotFound', kind: 'parameter' },
+  deductions: { notFound: 'deductionNotFound', kind: 'deduction' },
+} as const satisfies Record<string, { notFound: ErrorCodeName; kind: string }>;
+export type TrainingTable = keyof typeof TRAINING_RECORDS;
+
+/** Jobs still running or waiting (they block deletes). */
+export const ACTIVE_STATES: readonly string[] = Object.values(JobState).filter((s) => !finalStates.includes(s));
+
+const STOP_CODES: Record<string, ErrorCodeName> = {
+  'trainer.noStopCondition': 'trainNoStopCondition',
+  'trainer.durationInvalid': 'trainDurationInvalid',
+  'trainer.expectedValueRange': 'trainExpectedValueRange',
+  'trainer.searchRange': 'trainSearchRange',
+};
+
+/** Stop conditions with the catalogue codes of the spec (workflow §5 "Training"). */
+export function checkStopConditions(input: unknown): StopConditions {
+  try {
+    return parseStopConditions(input);
+  } catch (err) {
+    if (err instanceof LearningError) throw new AppError(STOP_CODES[err.code] ?? 'trainNoStopCondition', { stopConditions: err.code });
+    throw err;
+  }
+}
+
+/** A git URL: http(s)/ssh/git URL or scp-like `user@host:path`. */
+export function validGitUrl(url: string): boolean {
+  if (/^[\w.-]+@[\w.-]+:[\w./~-]+$/.test(url)) return true;
+  try {
+    const u = new URL(url);
+    return ['http:', 'https:', 'ssh:', 'git:'].includes(u.protocol) && u.hostname.length > 0 && u.pathname.length > 1;
+  } catch {
+    return false;
+  }
+}
+
+interface CommonInput {
+  name: string;
+  workerId?: string | null | undefined;
+  stopConditions: Record<string, unknown>;
+  hyperparameters: Record<string, unknown>;
+  autoSearch?: { enabled: boolean; algorithm?: string | undefined; trials?: number | undefined } | undefined;
+  git?: { enabled: boolean; url?: string | undefined; commit?: string | undefined; username?: string | undefined; password?: string | undefined } | undefined;
+  mode: 'run' | 'debug';
+}
+
+/** Checks the rules shared by every training kind; returns the config to store. */
+export function checkTraining(input: CommonInput): TrainingConfig & Record<string, unknown> {
+  const stopConditions = checkStopConditions(input.stopConditions);
+  const auto = input.autoSearch;
+  if (auto?.enabled && auto.algorithm === 'zoopt' && !(typeof auto.trials === 'number' && Number.isInteger(auto.trials) && auto.trials >= MODELLING_LIMITS.zooptMinTrials)) {
+    throw new AppError('trainZooptTrials', { 'autoSearch.trials': 'validation.invalid' });
+  }
+  if (input.git?.enabled) {
+    if (!input.git.url || !validGitUrl(input.git.url) || !input.git.commit?.trim()) throw new AppError('gitUrlInvalid', { 'git.url': 'validation.invalid' });
+  }
+  return { stopConditions, hyperparameters: input.hyperparameters, autoSearch: auto, git: input.git, mode: input.mode };
+}
+
+/** Joins the training's job for its live state. */
+function withJob(knex: Knex, table: string) {
+  return knex(`${table} as t`)
+    .leftJoin('jobs as j', 'j.id', 't.job_id')
+    .select('t.*', 'j.state as job_state', 'j.progress as job_progress', 'j.metrics as job_metrics', 'j.error as job_error', 'j.started_at as job_started_at', 'j.ended_at as job_ended_at');
+}
+
+/** Training records and their jobs. */
+export class Trainings {
+  constructor(private readonly deps: ModellingDeps) {}
+
+  private get knex() {
+    return this.deps.db.executor();
+  }
+
+  private async enqueue(user: ServerCallUser, kind: string, id: string, name: string, workerId?: string | null) {
+    try {
+      return await this.deps.jobs.enqueue(kind, { id }, { tenantId: user.tenantId, userId: user.id, name, pinWorkerId: workerId ?? null });
+    } catch (err) {
+      if (err instanceof WorkerUnavailableError) throw new AppError('insufficientResources');
+      throw err;
+    }
+  }
+
+  /** Memory rule of the spec: about 20 GB of memory per 1 GB of data on the chosen (or largest) worker. */
+  private async checkMemory(dataBytes: number, workerId?: string | null) {
+    const workers = (await this.deps.jobs.workers()).filter((w) => w.status === 'online' && (!workerId || w.id === workerId));
+    if (workerId && workers.length === 0) throw new AppError('insufficientResources');
+    if (workers.length === 0) return; // BullMQ without a worker yet: the job waits for one
+    const largest = Math.max(...workers.map((w) => w.memory));
+    if (largest < dataBytes * 20) throw new AppError('insufficientResources');
+  }
+
+  private async uniqueName(scope: Scope, table: TrainingTable, name: string, extra: Record<string, unknown> = {}) {
+    if (await nameUsed(this.knex, table, scope.project.id, name, extra)) throw new AppError(table === 'simulators' ? 'environmentNameUsed' : 'trainNameUsed', { name: 'validation.invalid' });
+  }
+
+  private async insertAndQueue(user: ServerCallUser, table: TrainingTable, kind: string, row: Row, workerId?: string | null) {
+    await this.knex(table).insert(row);
+    const job = await this.enqueue(user, kind, row.id, row.name, workerId);
+    await this.knex(table).where({ id: row.id }).update({ job_id: job.id });
+    await this.recordRun(user, table, row.id, job.id, 'create');
+    return this.get(user, table, row.id);
+  }
+
+  /** Remembers a job a record ran (`train/getTrainUpdateListPage`). */
+  private async recordRun(user: ServerCallUser, table: TrainingTable, recordId: string, jobId: string, reason: 'create' | 'restore' | 'update') {
+    await this.knex('training_runs').insert({ id: newId(), tenant_id: user.tenantId, record_table: table, record_id: recordId, job_id: jobId, reason, created_at: new Date() });
+  }
+
+  /**
+   * `train/createTrainUpdate`: trains a finished environment or policy further, from its last
+   * checkpoint, for `hyperparameters.epochs` more steps (new stop conditions optional).
+   */
+  async update(user: ServerCallUser, table: 'simulators' | 'policies', id: string, input: { stopConditions?: Record<string, unknown> | undefined; hyperparameters?: Record<string, unknown> | undefined }) {
+    const { row } = await recordInScope(this.knex, user, table, id, 'edit', TRAINING_RECORDS[table].notFound);
+    const job = row.job_id ? await this.knex('jobs').where({ id: row.job_id }).first('state') : null;
+    if (!job || ![JobState.successful, JobState.stoppedManually].includes(job.state)) throw new AppError('paramInvalid', { id: 'validation.invalid' });
+    const config = configOf(row);
+    if (input.stopConditions) config.stopConditions = checkStopConditions(input.stopConditions);
+    config.hyperparameters = { ...config.hyperparameters, ...(input.hyperparameters ?? {}) };
+    const kind = table === 'simulators' ? MODELLING_JOB_KINDS.environment : MODELLING_JOB_KINDS.policy;
+    let next;
+    try {
+      next = await this.deps.jobs.enqueue(kind, { id, resumeFrom: row.job_id, extend: true }, { tenantId: user.tenantId, userId: user.id, name: row.name });
+    } catch (err) {
+      if (err instanceof WorkerUnavailableError) throw new AppError('insufficientResources');
+      throw err;
+    }
+    await this.knex(table).where({ id }).update({ job_id: next.id, state: JobState.waiting, config: JSON.stringify(config), updated_at: new Date() });
+    await this.recordRun(user, table, id, next.id, 'update');
+    return this.get(user, table, id);
+  }
+
+  /** `train/getTrainUpdateListPage`: the jobs a record ran, newest first. */
+  async runs(user: ServerCallUser, table: 'simulators' | 'policies', id: string, page: number, pageSize: number) {
+    await recordInScope(this.knex, user, table, id, 'view', TRAINING_RECORDS[table].notFound);
+    const base = () => this.knex('training_runs as r').join('jobs as j', 'j.id', 'r.job_id').where({ 'r.record_id': id, 'r.tenant_id': user.tenantId });
+    const [counted] = (await base().count({ n: '*' })) as Array<{ n: number | string }>;
+    const rows = await base()
+      .select('r.job_id', 'r.reason', 'r.created_at', 'j.state', 'j.progress', 'j.metrics', 'j.error', 'j.started_at', 'j.ended_at')
+      .orderBy([{ column: 'r.created_at', order: 'desc' }, { column: 'r.id', order: 'desc' }])
+      .limit(pageSize)
+      .offset((page - 1) * pageSize);
+    return {
+      rows: rows.map((r: Row) => ({ jobId: r.job_id, reason: r.reason, state: r.state, progress: Number(r.progress), metrics: parseJson(r.metrics, {}), error: r.error ?? null, createdAt: iso(r.created_at), startTime: iso(r.started_at), endTime: iso(r.ended_at) })),
+      total: Number(counted?.n ?? 0),
+      page,
+      pageSize,
+    };
+  }
+
+  private base(user: ServerCallUser, scope: Scope, name: string) {
+    const now = new Date();
+    return { id: newId(), tenant_id: user.tenantId, project_id: scope.project.id, solution_id: scope.solution.id, name, job_id: null, state: JobState.waiting, creator_id: user.id, created_at: now, updated_at: now };
+  }
+
+  async createSimulator(user: ServerCallUser, input: TrainSimulatorRequest) {
+    const scope = await solutionScope(this.knex, user, input.solutionId, 'edit');
+    const config = checkTraining(input);
+    if (input.algorithm !== 'bc') throw new AppError('paramInvalid', { algorithm: 'validation.invalid' });
+    await this.uniqueName(scope, 'simulators', input.name);
+    const scheme = await this.knex('schemes').where({ id: input.schemeId, solution_id: input.solutionId }).first();
+    if (!scheme) throw new AppError('schemeNotFound');
+    if (scheme.process_state !== 'completed' || !scheme.processed_key) throw new AppError('dataProcessUnfinished');
+    const stat = await this.deps.blobs.stat(scheme.processed_key);
+    await this.checkMemory(stat?.size ?? 0, input.workerId);
+    const row = { ...this.base(user, scope, input.name), algorithm: input.algorithm, scheme_id: input.schemeId, config: JSON.stringify(config), score: null, artifact_key: null };
+    return this.insertAndQueue(user, 'simulators', MODELLING_JOB_KINDS.environment, row, input.workerId);
+  }
+
+  /** A trained environment and a reward of the same solution. */
+  private async environmentAndReward(input: { solutionId: string; simulatorId: string; objectiveId?: string | undefined }) {
+    const sim = await this.knex('simulators').where({ id: input.simulatorId, solution_id: input.solutionId }).first();
+    if (!sim) throw new AppError('simulatorNotFound');
+    if (!sim.artifact_key) throw new AppError('dataProcessUnfinished', { simulatorId: 'validation.invalid' });
+    if (input.objectiveId && !(await this.knex('objectives').where({ id: input.objectiveId, solution_id: input.solutionId }).first('id'))) throw new AppError('objectiveNotFound');
+    return sim;
+  }
+
+  async createPolicy(user: ServerCallUser, input: TrainPolicyRequest) {
+    const scope = await solutionScope(this.knex, user, input.solutionId, 'edit');
+    const config = checkTraining(input);
+    await this.uniqueName(scope, 'policies', input.name);
+    await this.environmentAndReward(input);
+    await this.checkMemory(0, input.workerId);
+    const row = { ...this.base(user, scope, input.name), algorithm: input.algorithm, simulator_id: input.simulatorId, objective_id: input.objectiveId, config: JSON.stringify(config), reward: null, artifact_key: null };
+    return this.insertAndQueue(user, 'policies', MODELLING_JOB_KINDS.policy, row, input.workerId);
+  }
+
+  async createParameter(user: ServerCallUser, input: TrainParameterRequest) {
+    const scope = await solutionScope(this.knex, user, input.solutionId, 'edit');
+    const config = checkTraining(input);
+    if (input.algorithm === 'zoopt') {
+      const trials = config.stopConditions.searchCount ?? (typeof input.hyperparameters['trials'] === 'number' ? (input.hyperparameters['trials'] as number) : undefined);
+      if (trials !== undefined && trials < MODELLING_LIMITS.zooptMinTrials) throw new AppError('trainZooptTrials', { 'stopConditions.searchCount': 'validation.invalid' });
+    }
+    await this.uniqueName(scope, 'parameter_searches', input.name);
+    await this.environmentAndReward(input);
+    await this.checkMemory(0, input.workerId);
+    const row = { ...this.base(user, scope, input.name), algorithm: input.algorithm, simulator_id: input.simulatorId, objective_id: input.objectiveId, config: JSON.stringify(config), reward: null, result: null };
+    return this.insertAndQueue(user, 'parameter_searches', MODELLING_JOB_KINDS.parameter, row, input.workerId);
+  }
+
+  async createDeduction(user: ServerCallUser, kind: 'simulation' | 'decision', input: DeductionRequest) {
+    const scope = await solutionScope(this.knex, user, input.solutionId, 'edit');
+    if (await nameUsed(this.knex, 'deductions', scope.project.id, input.name, { kind })) throw new AppError('trainNameUsed', { name: 'validation.invalid' });
+    await this.environmentAndReward(input);
+    if (kind === 'decision') {
+      if (!input.policyId) throw new AppError('paramInvalid', { policyId: 'validation.required' });
+      const pol = await this.knex('policies').where({ id: input.policyId, solution_id: input.solutionId }).first();
+      if (!pol) throw new AppError('policyNotFound');
+      if (!pol.artifact_key) throw new AppError('dataProcessUnfinished', { policyId: 'validation.invalid' });
+    }
+    const now = new Date();
+    const row = {
+      id: newId(),
+      tenant_id: user.tenantId,
+      project_id: scope.project.id,
+      solution_id: scope.solution.id,
+      kind,
+      name: input.name,
+      description: input.description ?? null,
+      simulator_id: input.simulatorId,
+      policy_id: kind === 'decision' ? (input.policyId ?? null) : null,
+      objective_id: input.objectiveId ?? null,
+      step_size: input.stepSize,
+      job_id: null,
+      state: JobState.waiting,
+      score: null,
+      result: null,
+      creator_id: user.id,
+      created_at: now,
+      updated_at: now,
+    };
+    return this.insertAndQueue(user, 'deductions', MODELLING_JOB_KINDS[kind], row, input.workerId);
+  }
+
+  async get(user: ServerCallUser, table: TrainingTable, id: string, kind?: string) {
+    const { row } = await recordInScope(this.knex, user, table, id, 'view', TRAINING_RECORDS[table].notFound);
+    if (kind && row.kind !== kind) throw new AppError(TRAINING_RECORDS[table].notFound);
+    const full = await withJob(this.knex, table).where('t.id', id).first();
+    return presentTraining(table, full);
+  }
+
+  async list(user: ServerCallUser, table: TrainingTable, solutionId: string, kind?: string) {
+    await solutionScope(this.knex, user, solutionId, 'view');
+    const q = withJob(this.knex, table).where('t.solution_id', solutionId);
+    if (kind) q.andWhere('t.kind', kind);
+    const rows = await q.orderBy([{ column: 't.created_at', order: 'desc' }, { column: 't.id' }]);
+    return { rows: rows.map((r: Row) => presentTraining(table, r)), total: rows.length };
+  }
+
+  /** Deletes a record whose job is over, with its artefacts. */
+  async delete(user: ServerCallUser, table: TrainingTable, id: string, kind?: string) {
+    const { row } = await recordInScope(this.knex, user, table, id, 'edit', TRAINING_RECORDS[table].notFound);
+    if (kind && row.kind !== kind) throw new AppError(TRAINING_RECORDS[table].notFound);
+    if (row.job_id) {
+      const job = await this.knex('jobs').where({ id: row.job_id }).first('state');
+      if (job && ACTIVE_STATES.includes(job.state)) throw new AppError('projectHasTraining');
+    }
+    if (table === 'simulators') {
+      for (const t of ['policies', 'parameter_searches', 'deductions']) if (await this.knex(t).where({ simulator_id: id }).first('id')) throw new AppError('tableInUse');
+    }
+    if (table === 'policies' && (await this.knex('deductions').where({ policy_id: id }).first('id'))) throw new AppError('tableInUse');
+    await this.knex(table).where({ id }).delete();
+    await this.knex('training_runs').where({ record_id: id }).delete();
+    if (row.artifact_key) await this.deps.blobs.removePrefix(row.artifact_key).catch(() => undefined);
+    return { id };
+  }
+
+  /**
+   * `trainSimulator/restore` (and the same for policies): runs a training that failed or was
+   * stopped again as a new job resuming from the old job's last checkpoint.
+   */
+  async restore(user: ServerCallUser, table: 'simulators' | 'policies', id: string, mode?: 'run' | 'debug') {
+    const { row } = await recordInScope(this.knex, user, table, id, 'edit', TRAINING_RECORDS[table].notFound);
+    const job = row.job_id ? await this.knex('jobs').where({ id: row.job_id }).first('state') : null;
+    if (!job || ![JobState.failure, JobState.stoppedManually].includes(job.state)) throw new AppError('paramInvalid', { id: 'validation.invalid' });
+    const config = configOf(row);
+    if (mode) config.mode = mode;
+    const kind = table === 'simulators' ? MODELLING_JOB_KINDS.environment : MODELLING_JOB_KINDS.policy;
+    let next;
+    try {
+      next = await this.deps.jobs.enqueue(kind, { id, resumeFrom: row.job_id }, { tenantId: user.tenantId, userId: user.id, name: row.name });
+    } catch (err) {
+      if (err instanceof WorkerUnavailableError) throw new AppError('insufficientResources');
+      throw err;
+    }
+    await this.knex(table).where({ id }).update({ job_id: next.id, state: JobState.waiting, config: JSON.stringify(config), updated_at: new Date() });
+    await this.recordRun(user, table, id, next.id, 'restore');
+    return this.get(user, table, id);
+  }
+
+  /** Copies a finished environment or policy (record and artefacts) under a new name. */
+  async copy(user: ServerCallUser, table: 'simulators' | 'policies', id: string, name?: string) {
+    const { row, scope } = await recordInScope(this.knex, user, table, id, 'edit', TRAINING_RECORDS[table].notFound);
+    const newName = name ?? (await copyName(this.knex, table, scope.project.id, row.name, 50));
+    await this.uniqueName(scope, table, newName);
+    const copyId = newId();
+    let artifactKey: string | null = null;
+    if (row.artifact_key) {
+      artifactKey = artifactPrefix(user.id, table, copyId);
+      const names = table === 'simulators' ? ['venv.json'] : ['policy.weights', 'policy.json', 'policy.onnx'];
+      for (const n of names) {
+        if (!(await this.deps.blobs.stat(`${row.artifact_key}/${n}`))) continue;
+        await this.deps.blobs.put(`${artifactKey}/${n}`, await this.deps.blobs.get(`${row.artifact_key}/${n}`));
+      }
+    }
+    const job = row.job_id ? await this.knex('jobs').where({ id: row.job_id }).first('state') : null;
+    const now = new Date();
+    await this.knex(table).insert({ ...row, id: copyId, name: newName, artifact_key: artifactKey, state: job?.state ?? row.state, creator_id: user.id, created_at: now, updated_at: now });
+    return this.get(user, table, copyId);
+  }
+
+  /** Keeps a record's `state` in step with its job (deploy reads `policies.state`). */
+  async syncState(jobId: string, state: string) {
+    for (const table of Object.keys(TRAINING_RECORDS)) await this.deps.db.knex(table).where({ job_id: jobId }).whereNot({ state }).update({ state });
+    if (state === JobState.failure || state === JobState.stoppedManually) {
+      await this.deps.db.knex('schemes').where({ process_job_id: jobId, process_state: 'processing' }).update({ process_state: 'failed' });
+    }
+  }
+
+  /** The record a job works for, or null (jobs of other modules). */
+  async recordOfJob(jobId: string): Promise<{ table: TrainingTable | 'schemes'; row: Row } | null> {
+    for (const table of Object.keys(TRAINING_RECORDS) as TrainingTable[]) {
+      const row = await this.knex(table).where({ job_id: jobId }).first();
+      if (row) return { table, row };
+    }
+    const scheme = await this.knex('schemes').where({ process_job_id: jobId }).first();
+    return scheme ? { table: 'schemes', row: scheme } : null;
+  }
+}
+
+/** Config of a record (for callers that need the stop conditions). */
+export function configOf(row: Row): TrainingConfig {
+  return parseJson<TrainingConfig>(row.config, { stopConditions: { system: true }, hyperparameters: {} });
+}
