@@ -1,5 +1,7 @@
 /** Model-service calls (spec workflow §7 `modeldeploy/*`) as endpoints `deploy/<verb>`. */
 import type {
+  ModelServiceBatch,
+  ModelServiceBatchCreateRequest,
   ModelServiceCreateRequest,
   ModelServiceDetail,
   ModelServiceItem,
@@ -17,6 +19,7 @@ import { definePluginApi, type PluginEndpointBuilder } from '@decisio/sdk-plugin
 const LIST = { type: 'ModelService' as const, id: 'LIST' };
 const one = (id: string) => ({ type: 'ModelService' as const, id });
 const records = (id: string) => ({ type: 'ModelServiceRecord' as const, id });
+const batches = (id: string) => ({ type: 'ModelServiceBatch' as const, id });
 
 /** The endpoint builder, also listed in the manifest's `endpoints`. */
 export const deployEndpoints = (build: PluginEndpointBuilder) => ({
@@ -42,6 +45,14 @@ export const deployEndpoints = (build: PluginEndpointBuilder) => ({
     query: (body) => ({ url: 'modeldeploy/deleteModelServiceRecord', body }),
     invalidatesTags: (_r, _e, a) => [records(a.id), one(a.id)],
   }),
+  'deploy/batches': build.query<Page<ModelServiceBatch>, { id: string; page: number; pageSize: number }>({
+    query: (body) => ({ url: 'modeldeploy/queryBatchDecisionPage', body }),
+    providesTags: (_r, _e, a) => [batches(a.id)],
+  }),
+  'deploy/createBatch': build.mutation<ModelServiceBatch, ModelServiceBatchCreateRequest>({
+    query: (body) => ({ url: 'modeldeploy/createBatchDecision', body }),
+    invalidatesTags: (_r, _e, a) => [batches(a.id), records(a.id)],
+  }),
   'deploy/monitor': build.query<ModelServiceMonitor, { id: string; unit: MonitorUnit }>({
     query: (body) => ({ url: 'modeldeploy/queryMonitor', body }),
     providesTags: (_r, _e, a) => [records(a.id)],
@@ -49,7 +60,7 @@ export const deployEndpoints = (build: PluginEndpointBuilder) => ({
 });
 
 /** Cache tags of this plugin. */
-export const DEPLOY_TAG_TYPES = ['ModelService', 'ModelServiceRecord'] as const;
+export const DEPLOY_TAG_TYPES = ['ModelService', 'ModelServiceRecord', 'ModelServiceBatch'] as const;
 
 /** The deploy api with typed hooks. */
 export const deployApi = definePluginApi('deploy', deployEndpoints, { tagTypes: DEPLOY_TAG_TYPES });

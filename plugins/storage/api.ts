@@ -16,6 +16,10 @@ export const storageEndpoints = (build: PluginEndpointBuilder) => ({
     query: (body) => ({ url: 'file/fileItemList', body }),
     providesTags: [FILES],
   }),
+  'storage/addSpace': build.mutation<FreeSpace, { size: number }>({
+    query: (body) => ({ url: 'file/addStorageSpace', body }),
+    invalidatesTags: [SPACE],
+  }),
   'storage/uploading': build.query<UploadState[], void>({ query: () => ({ url: 'file/uploadingList' }), providesTags: [UPLOADS] }),
   'storage/deleteFile': build.mutation<null, { fileId: string }>({
     query: (body) => ({ url: 'file/deleteFile', body }),

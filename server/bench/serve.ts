@@ -1,8 +1,9 @@
 /**
- * `npm run bench -- serve [--duration=30] [--connections=10] [--hidden=256,256,256]`: single-row
+ * `npm run bench -- serve [--duration=30] [--connections=10] [--rounds=3] [--hidden=256,256,256]`: single-row
  * decisions of a 3 x 256 MLP policy through the access address (`POST /api/decide/<id>`) of an in-process server on
  * SQLite in a temp dir, driven over loopback by autocannon (a child process, so the server keeps
- * its own event loop), next to a bare Koa endpoint that returns a constant in the same run.
+ * its own event loop), next to a bare Koa endpoint that returns a constant in the same run (the
+ * two alternate in `rounds`, so a change of load on a shared machine hits both).
  * Prints one JSON line per figure: throughput, p50/p99 latency, the ratio to the bare endpoint,
  * failed calls, and whether every answered decision was recorded exactly once.
  */
@@ -65,6 +66,20 @@ function cannon(url: string, seconds: number, connections: number, body: string,
   });
 }
 
+/** Rounds of one endpoint as one figure: mean throughput, the median p50, the worst p99, summed failures. */
+function combine(runs: CannonResult[]): CannonResult {
+  const sum = (f: (r: CannonResult) => number) => runs.reduce((s, r) => s + f(r), 0);
+  const p50s = runs.map((r) => r.latency.p50).sort((a, b) => a - b);
+  return {
+    requests: { average: sum((r) => r.requests.average) / runs.length, total: sum((r) => r.requests.total) },
+    latency: { p50: p50s[p50s.length >> 1]!, p99: Math.max(...runs.map((r) => r.latency.p99)), average: sum((r) => r.latency.average) / runs.length },
+    errors: sum((r) => r.errors),
+    timeouts: sum((r) => r.timeouts),
+    non2xx: sum((r) => r.non2xx),
+    '2xx': sum((r) => r['2xx']),
+  };
+}
+
 function listen(handler: http.RequestListener): Promise<{ server: http.Server; url: string }> {
   const server = http.createServer(handler);
   server.keepAliveTimeout = 30_000;
@@ -79,6 +94,7 @@ async function main(): Promise<void> {
   process.env.DECISIO_QUIET = '1';
   const seconds = flag('duration', 30);
   const connections = flag('connections', 10);
+  const rounds = Math.max(1, flag('rounds', 3));
   const hiddenArg = process.argv.find((a) => a.startsWith('--hidden='));
   const hidden = hiddenArg ? hiddenArg.slice('--hidden='.length).split(',').map(Number) : [256, 256, 256];
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'decisio-bench-serve-'));
@@ -132,10 +148,18 @@ async function main(): Promise<void> {
     const probeJson = (await probe.json()) as { code: number; data: unknown };
     if (probeJson.code !== 0) throw new Error(`probe decision failed: ${JSON.stringify(probeJson)}`);
 
-    emit({ note: `cpu path ${getBackend().capabilities.path}; ${os.cpus().length} cores; load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}; ${seconds} s per run, ${connections} connections` });
+    emit({ note: `cpu path ${getBackend().capabilities.path}; ${os.cpus().length} cores; load average ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}; ${seconds} s per endpoint in ${rounds} alternating rounds, ${connections} connections` });
     await cannon(address, Math.min(3, seconds), connections, body, headers); // warm-up (JIT, pools)
-    const bareResult = await cannon(bareServer.url, seconds, connections, body, headers);
-    const serveResult = await cannon(address, seconds, connections, body, headers);
+    // Alternate bare and decision runs so that a change of load on a shared machine hits both.
+    const bareRuns: CannonResult[] = [];
+    const serveRuns: CannonResult[] = [];
+    const slice = Math.max(1, Math.round(seconds / rounds));
+    for (let r = 0; r < rounds; r++) {
+      bareRuns.push(await cannon(bareServer.url, slice, connections, body, headers));
+      serveRuns.push(await cannon(address, slice, connections, body, headers));
+    }
+    const bareResult = combine(bareRuns);
+    const serveResult = combine(serveRuns);
 
     // Let the last in-flight calls finish, then write the queued records and count them.
     await new Promise((r) => setTimeout(r, 300));

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Alert, Button, ButtonGroup, Callout, Card, Checkbox, H5, HTMLSelect, HTMLTable, NonIdealState, Pre, Spinner, Tag } from '@blueprintjs/core';
+import { Alert, AnchorButton, Button, ButtonGroup, Callout, Card, Checkbox, Classes, FormGroup, H5, HTMLSelect, HTMLTable, InputGroup, NonIdealState, Pre, ProgressBar, Spinner, Tag } from '@blueprintjs/core';
 import type { DecisionResult, ModelServiceDetail, ModelServiceField, ModelServiceWithToken, MonitorUnit } from '@decisio/domain';
 import { MONITOR_UNITS } from '@decisio/domain';
 import { useAppLocation, useNavigate, useNotify, useProjectLink } from '@decisio/sdk-plugin';
@@ -184,6 +184,98 @@ function Records({ id }: { id: string }) {
   );
 }
 
+function Batches({ id, running }: { id: string; running: boolean }) {
+  const { t, locale } = useDeployT();
+  const notify = useNotify();
+  const [fileId, setFileId] = useState('');
+  const [delimiter, setDelimiter] = useState<',' | ';'>(',');
+  const [polling, setPolling] = useState(false);
+  const list = deployApi.endpoints['deploy/batches'].useQuery({ id, page: 1, pageSize: 10 }, { pollingInterval: polling ? 1000 : 0 });
+  const [create, { isLoading }] = deployApi.endpoints['deploy/createBatch'].useMutation();
+  const rows = list.data?.rows ?? [];
+  const busy = rows.some((b) => b.state === 'running');
+  if (busy !== polling) setPolling(busy);
+  const start = async () => {
+    try {
+      await create({ id, fileId: fileId.trim(), delimiter }).unwrap();
+      setFileId('');
+      notify({ message: t('batch.started'), intent: 'success' });
+    } catch (err) {
+      const message = failureMessage(err, t('list.actionFailed'));
+      if (message) notify({ message, intent: 'danger', icon: 'error' });
+    }
+  };
+  return (
+    <Card>
+      <H5>{t('batch.title')}</H5>
+      <form
+        style={{ display: 'flex', gap: 8, alignItems: 'flex-end', flexWrap: 'wrap' }}
+        onSubmit={(e) => {
+          e.preventDefault();
+          void start();
+        }}
+      >
+        <FormGroup label={t('batch.fileId')} labelFor="deploy-batch-file" helperText={t('batch.hint')} style={{ flex: 1, minWidth: 260, margin: 0 }}>
+          <InputGroup id="deploy-batch-file" value={fileId} onChange={(e) => setFileId(e.target.value)} />
+        </FormGroup>
+        <FormGroup label={t('batch.delimiter')} labelFor="deploy-batch-delimiter" style={{ margin: 0 }}>
+          <HTMLSelect
+            id="deploy-batch-delimiter"
+            value={delimiter}
+            onChange={(e) => setDelimiter(e.target.value as ',' | ';')}
+            options={[
+              { value: ',', label: t('batch.comma') },
+              { value: ';', label: t('batch.semicolon') },
+            ]}
+          />
+        </FormGroup>
+        <Button type="submit" intent="primary" icon="play" disabled={!running || fileId.trim() === ''} loading={isLoading} text={t('batch.start')} />
+      </form>
+      {list.isError ? (
+        <Callout intent="danger" style={{ marginTop: 8 }}>
+          {t('batch.loadFailed')}
+        </Callout>
+      ) : rows.length === 0 ? (
+        <p style={{ marginTop: 8 }}>{t('batch.empty')}</p>
+      ) : (
+        <HTMLTable compact striped style={{ width: '100%', marginTop: 8 }}>
+          <thead>
+            <tr>
+              <th>{t('batch.file')}</th>
+              <th>{t('records.start')}</th>
+              <th>{t('batch.state')}</th>
+              <th>{t('batch.progress')}</th>
+              <th>{t('batch.rows')}</th>
+              <th />
+            </tr>
+          </thead>
+          <tbody data-testid="deploy-batches">
+            {rows.map((b) => (
+              <tr key={b.batchId}>
+                <td>{b.fileName}</td>
+                <td>{new Date(b.createdAt).toLocaleString(locale)}</td>
+                <td>
+                  <Tag minimal intent={b.state === 'success' ? 'success' : b.state === 'failure' ? 'danger' : 'primary'} title={b.error ?? undefined}>
+                    {t(`batch.${b.state}`)}
+                  </Tag>
+                  {b.error && <div className={Classes.TEXT_MUTED}>{b.error}</div>}
+                </td>
+                <td style={{ minWidth: 120 }}>
+                  <ProgressBar value={b.progress} stripes={b.state === 'running'} intent={b.state === 'failure' ? 'danger' : 'primary'} />
+                </td>
+                <td>
+                  {b.rows} ({b.failedRows})
+                </td>
+                <td>{b.downloadUrl && <AnchorButton variant="minimal" icon="download" href={b.downloadUrl} text={t('batch.download')} />}</td>
+              </tr>
+            ))}
+          </tbody>
+        </HTMLTable>
+      )}
+    </Card>
+  );
+}
+
 /**
  * One model service (`/project/deploy-detail?serviceId=`): status and actions, the access
  * address with a call example, token rotation (the new token shown once), the input and output
@@ -292,6 +384,7 @@ export function DeployDetailPanel() {
         )}
       </Card>
       <Monitor id={s.id} />
+      <Batches id={s.id} running={s.status === 'running'} />
       <Records id={s.id} />
       <TokenDialog service={shown} onClose={() => setShown(null)} />
       <Alert

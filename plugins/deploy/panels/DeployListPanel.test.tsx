@@ -97,6 +97,31 @@ describe('DeployDetailPanel', () => {
     const h = createTestHost({ plugins: [deployPlugin], locale: 'en-US', location: { pathname: '/project/deploy-detail', search: { projectId, serviceId } } });
     h.mockCall('modeldeploy/queryDetail', { data: detail });
     h.mockCall('modeldeploy/queryMonitor', { data: { unit: 'day', buckets: [{ start: '2026-11-01T10:00:00.000Z', calls: 0, failures: 0, avgMs: null, maxMs: null }] } });
+    h.mockCall('modeldeploy/queryBatchDecisionPage', {
+      data: {
+        rows: [
+          {
+            batchId: '2'.repeat(32),
+            serviceId,
+            fileId: '3'.repeat(32),
+            fileName: 'orders.csv',
+            delimiter: ';',
+            state: 'success',
+            progress: 1,
+            rows: 3,
+            failedRows: 1,
+            resultSize: 120,
+            downloadUrl: `/api/modeldeploy/downloadBatchDecision?batchId=${'2'.repeat(32)}`,
+            error: null,
+            createdAt: '2026-11-01T10:00:00.000Z',
+            endedAt: '2026-11-01T10:00:01.000Z',
+          },
+        ],
+        total: 1,
+        page: 1,
+        pageSize: 10,
+      },
+    });
     h.mockCall('modeldeploy/queryModelServiceRecordsPage', {
       data: {
         rows: [{ decisionId: '1'.repeat(32), startTime: '2026-11-01T10:00:00.000Z', endTime: '2026-11-01T10:00:00.002Z', durationMs: 1.5, requestIp: '127.0.0.1', result: 'success', rows: 1, errorCode: null }],
@@ -112,5 +137,9 @@ describe('DeployDetailPanel', () => {
     const records = await screen.findByTestId('deploy-records');
     expect(within(records).getByText('127.0.0.1')).toBeTruthy();
     expect(within(records).getByText('Success')).toBeTruthy();
+    const batches = await screen.findByTestId('deploy-batches');
+    expect(within(batches).getByText('orders.csv')).toBeTruthy();
+    expect(within(batches).getByText('3 (1)')).toBeTruthy();
+    expect(within(batches).getByRole('button', { name: /Download result/ }).getAttribute('href')).toContain('downloadBatchDecision');
   });
 });

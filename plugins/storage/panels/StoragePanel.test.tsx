@@ -87,4 +87,22 @@ describe('StoragePanel', () => {
     fireEvent.click(within(box).getByRole('button', { name: 'Discard' }));
     await waitFor(() => expect(h.calls.find((c) => c.url === 'file/mpuAbortOne')?.body).toEqual({ uploadId: 'd'.repeat(32) }));
   });
+
+  it('expands the storage: more than 0, total at most 500 GB', async () => {
+    const h = host('en-US', []);
+    h.mockCall('file/addStorageSpace', { data: { ...space, totalBytes: 12 * GB } });
+    await renderPanel(panel, { host: h });
+    fireEvent.click(await screen.findByRole('button', { name: 'Expand' }));
+    const input = await screen.findByLabelText('Space to add (GB)');
+    fireEvent.click(screen.getByRole('button', { name: 'OK' }));
+    expect(await screen.findByText('Enter a number greater than 0')).toBeTruthy();
+    fireEvent.change(input, { target: { value: '491' } });
+    fireEvent.click(screen.getByRole('button', { name: 'OK' }));
+    expect(await screen.findByText('The total cannot exceed 500 GB')).toBeTruthy();
+    expect(h.calls.some((c) => c.url === 'file/addStorageSpace')).toBe(false);
+    fireEvent.change(input, { target: { value: '2' } });
+    fireEvent.click(screen.getByRole('button', { name: 'OK' }));
+    await waitFor(() => expect(h.calls.find((c) => c.url === 'file/addStorageSpace')?.body).toEqual({ size: 2 }));
+    await waitFor(() => expect(h.toasts.some((n) => n.message === '2 GB added')).toBe(true));
+  });
 });

@@ -5,6 +5,7 @@ import { isApiError, useNotify, useSession } from '@decisio/sdk-plugin';
 import { storageApi } from '../api';
 import { formatBytes } from '../format';
 import { useStorageT } from '../i18n';
+import { ExpandDialog } from './ExpandDialog';
 import { callHeaders, uploadResumable, UploadStopped, xhrPutPart, type UploadTransport } from '../upload';
 
 const PAGE_SIZE = 20;
@@ -32,6 +33,7 @@ export function StoragePanel() {
   const [running, setRunning] = useState<Running | null>(null);
   const [resumeFor, setResumeFor] = useState<UploadState | null>(null);
   const [confirm, setConfirm] = useState<FileItem | null>(null);
+  const [expanding, setExpanding] = useState(false);
   const input = useRef<HTMLInputElement>(null);
 
   const space = storageApi.endpoints['storage/freeSpace'].useQuery();
@@ -187,14 +189,19 @@ export function StoragePanel() {
   return (
     <div style={{ padding: 16, display: 'flex', flexDirection: 'column', gap: 12, height: '100%', overflow: 'auto' }}>
       <Card data-testid="storage-usage">
-        <h4 className="bp6-heading">{t('usage.title')}</h4>
+        <div style={{ display: 'flex', alignItems: 'center', justifyContent: 'space-between' }}>
+          <h4 className="bp6-heading" style={{ margin: 0 }}>
+            {t('usage.title')}
+          </h4>
+          <Button icon="add" text={t('expand.button')} disabled={!s} onClick={() => setExpanding(true)} />
+        </div>
         {space.isLoading ? (
           <Spinner size={20} />
         ) : space.isError || !s ? (
           <Callout intent="danger">{t('usage.loadFailed')}</Callout>
         ) : (
           <>
-            <ProgressBar value={usedFraction} stripes={false} animate={false} intent={usedFraction > 0.9 ? 'danger' : 'primary'} aria-label={t('usage.title')} />
+            <ProgressBar className="dc-gap-top" value={usedFraction} stripes={false} animate={false} intent={usedFraction > 0.9 ? 'danger' : 'primary'} aria-label={t('usage.title')} />
             <p style={{ marginTop: 8, marginBottom: 0 }}>
               {t('usage.label', { used: formatBytes(s.usedBytes), total: formatBytes(s.totalBytes) })} · {t('usage.free', { free: formatBytes(s.freeBytes) })}
             </p>
@@ -284,6 +291,7 @@ export function StoragePanel() {
 
       {list}
 
+      {s && <ExpandDialog isOpen={expanding} totalBytes={s.totalBytes} onClose={() => setExpanding(false)} />}
       <Alert
         isOpen={confirm !== null}
         intent="danger"

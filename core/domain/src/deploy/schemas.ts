@@ -176,3 +176,39 @@ export interface DecisionReply {
   decisionId: string;
   decisions: Record<string, number | number[]> | Record<string, number | number[]>[];
 }
+
+/** Delimiters of a decision csv (spec workflow §5 "Model service"). */
+export const DECISION_CSV_DELIMITERS = [',', ';'] as const;
+
+/** `modeldeploy/createBatchDecision`: decisions for every row of an uploaded csv (up to 2 GB). */
+export const modelServiceBatchCreateSchema = z.object({
+  id,
+  fileId: id,
+  delimiter: z.enum(DECISION_CSV_DELIMITERS).default(','),
+});
+export type ModelServiceBatchCreateRequest = z.input<typeof modelServiceBatchCreateSchema>;
+
+/** `modeldeploy/queryBatchDecisionPage`: the batches of a service, newest first. */
+export const modelServiceBatchPageSchema = pageRequestSchema.extend({ id });
+export type ModelServiceBatchPageRequest = z.input<typeof modelServiceBatchPageSchema>;
+
+/** States of a batch decision. */
+export type DecisionBatchState = 'running' | 'success' | 'failure';
+
+/** A batch decision. `progress` is 0-1 (bytes read); the result csv downloads from `downloadUrl` once `success`. */
+export interface ModelServiceBatch {
+  batchId: string;
+  serviceId: string;
+  fileId: string;
+  fileName: string;
+  delimiter: ',' | ';';
+  state: DecisionBatchState;
+  progress: number;
+  rows: number;
+  failedRows: number;
+  resultSize: number | null;
+  downloadUrl: string | null;
+  error: string | null;
+  createdAt: string;
+  endedAt: string | null;
+}

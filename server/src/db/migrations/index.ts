@@ -12,6 +12,7 @@ import * as createStorage from './20261123130000_create_storage';
 import * as createDatasets from './20261123130100_create_datasets';
 import * as createModelling from './20261123140000_create_modelling';
 import * as createModelServices from './20261123150000_create_model_services';
+import * as createModelServiceBatches from './20261123150010_create_model_service_batches';
 import * as createDataConnections from './20261123160000_create_data_connections';
 
 /** One step of the migration history. */
@@ -36,5 +37,6 @@ export const coreMigrations: NamedMigration[] = [
   { name: '20261123130100_create_datasets', ...createDatasets },
   { name: '20261123140000_create_modelling', ...createModelling },
   { name: '20261123150000_create_model_services', ...createModelServices },
+  { name: '20261123150010_create_model_service_batches', ...createModelServiceBatches },
   { name: '20261123160000_create_data_connections', ...createDataConnections },
 ];

@@ -4,7 +4,7 @@ import { newId } from '../../db/ids';
 import { createTenant, createUser, issueToken, type TestUser } from '../../test/factories';
 import { databases, startTestServer, type TestServer } from '../../test/server';
 import { deleteRefusal } from '../projects/access';
-import { SAMPLE_ROW, insertPolicy, insertProject, samplePolicyFiles } from './fixtures';
+import { SAMPLE_ROW, insertPolicy, insertProject, insertUploadedFile, samplePolicyFiles } from './fixtures';
 import { policyDeployed } from './guards';
 
 describe.each(databases)('model services on %s', (kind) => {
@@ -47,6 +47,15 @@ describe.each(databases)('model services on %s', (kind) => {
     const r = await call('modeldeploy/start', { id });
     expect(r.body.code).toBe(0);
     return settle(id, ['starting']);
+  };
+
+  const settleBatch = async (serviceId: string, batchId: string) => {
+    for (let i = 0; i < 500; i++) {
+      const page = await call('modeldeploy/queryBatchDecisionPage', { id: serviceId });
+      if (page.body.data.rows.find((b: { batchId: string }) => b.batchId === batchId).state !== 'running') return;
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    throw new Error('batch never ended');
   };
 
   const recordCount = async (serviceId: string, result?: string) => {
@@ -290,6 +299,50 @@ describe.each(databases)('model services on %s', (kind) => {
     expect(broken.body.code).toBe(ErrorCode.deployStateInvalid);
     expect(Object.keys(broken.body.errors!)).toEqual(['policyId']);
     expect((await decide(id, SAMPLE_ROW, accessToken)).body.data.decisions).toEqual(after);
+  });
+
+  it('decides an uploaded csv in the background, with progress, a result csv and one call record', async () => {
+    const { id, accessToken } = await createService('csv-batch');
+    await startService(id);
+    const expected = (await decide(id, SAMPLE_ROW, accessToken)).body.data.decisions;
+    const csv = 'price;season;stock;note\n42.5;3;120;"a;b"\n0;1;1000;x\n150;2;5;y\n';
+    const fileId = await insertUploadedFile(server.app, owner, 'orders.csv', csv);
+    const created = await call('modeldeploy/createBatchDecision', { id, fileId, delimiter: ';' });
+    expect(created.status).toBe(200);
+    expect(created.body.data).toMatchObject({ serviceId: id, fileId, fileName: 'orders.csv', delimiter: ';' });
+    const batchId = created.body.data.batchId;
+    let batch: any;
+    for (let i = 0; i < 500; i++) {
+      const page = await call('modeldeploy/queryBatchDecisionPage', { id });
+      batch = page.body.data.rows.find((b: { batchId: string }) => b.batchId === batchId);
+      if (batch.state !== 'running') break;
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    expect(batch).toMatchObject({ state: 'success', rows: 3, failedRows: 1, progress: 1, error: null });
+    const res = await server.fetch(`/api/modeldeploy/downloadBatchDecision?batchId=${batchId}`, { headers: { Authorization: ownerToken } });
+    expect(res.status).toBe(200);
+    const lines = (await res.text()).trim().split('\n');
+    expect(lines[0]).toBe('price;season;stock;note;discount;level;error');
+    expect(lines[1]).toBe(`42.5;3;120;"a;b";${expected.discount};${expected.level};`);
+    expect(lines[3]).toMatch(/^150;2;5;y;;;price: /);
+    await server.app.flush();
+    const record = await server.app.db.knex('model_service_records').where('id', batchId).first();
+    expect(record).toMatchObject({ result: 'success', row_count: 3 });
+
+    const missing = await insertUploadedFile(server.app, owner, 'bad.csv', 'price,season\n1,2\n');
+    const bad = await call('modeldeploy/createBatchDecision', { id, fileId: missing });
+    await settleBatch(id, bad.body.data.batchId);
+    const badRow = (await call('modeldeploy/queryBatchDecisionPage', { id })).body.data.rows.find((b: { batchId: string }) => b.batchId === bad.body.data.batchId);
+    expect(badRow).toMatchObject({ state: 'failure', downloadUrl: null });
+    expect(badRow.error).toMatch(/stock/);
+
+    const stranger = await createUser(server);
+    const foreignFile = await insertUploadedFile(server.app, stranger, 'theirs.csv', csv);
+    expect((await call('modeldeploy/createBatchDecision', { id, fileId: foreignFile })).body.code).toBe(ErrorCode.fileNotFound);
+    const noFile = await server.fetch(`/api/modeldeploy/downloadBatchDecision?batchId=${bad.body.data.batchId}`, { headers: { Authorization: ownerToken } });
+    expect(noFile.status).toBe(404);
+    await call('modeldeploy/stop', { id });
+    expect((await call('modeldeploy/createBatchDecision', { id, fileId })).body.code).toBe(ErrorCode.deployNotRunning);
   });
 
   it('checks names, descriptions, policies and state rules', async () => {

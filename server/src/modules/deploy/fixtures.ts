@@ -79,3 +79,28 @@ export async function insertPolicy(
   });
   return id;
 }
+
+/** Stores `text` as an uploaded file of the user (a `storage_files` row and its blob); returns the file id. */
+export async function insertUploadedFile(app: DecisioApp, user: { id: string; tenantId: string }, name: string, text: string): Promise<string> {
+  const id = newId();
+  const key = `u/${user.id}/f/${id}`;
+  const bytes = new TextEncoder().encode(text);
+  await app.blobs.put(key, bytes);
+  const now = new Date();
+  await app.db.knex('storage_files').insert({
+    id,
+    tenant_id: user.tenantId,
+    user_id: user.id,
+    kind: 'upload',
+    name,
+    path: name,
+    blob_key: key,
+    size: bytes.length,
+    content_type: 'text/csv',
+    upload_id: null,
+    created_at: now,
+    updated_at: now,
+    deleted_at: null,
+  });
+  return id;
+}

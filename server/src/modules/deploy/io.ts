@@ -196,6 +196,31 @@ export class ServingIO {
   }
 
   /**
+   * Decides rows one by one in a single forward pass: each row gets its decision or its own
+   * problems by field (batch decisions from a csv, where one bad row must not stop the rest).
+   */
+  decideEach(rows: unknown[], locale: Locale): ({ decision: Record<string, number | number[]> } | { errors: Record<string, string> })[] {
+    const out: ({ decision: Record<string, number | number[]> } | { errors: Record<string, string> })[] = new Array(rows.length);
+    const buffers = this.buffers(rows.length);
+    const ok: number[] = [];
+    rows.forEach((row, i) => {
+      const e = this.parseRow(row, ok.length, buffers, locale);
+      if (e) out[i] = { errors: e };
+      else ok.push(i);
+    });
+    if (ok.length > 0) {
+      const res = this.runner.run(this.valuesOf(buffers, ok.length), ok.length);
+      ok.forEach((i, r) => (out[i] = { decision: this.rowOf(res, r) }));
+    }
+    return out;
+  }
+
+  /** Names of the output fields, in reply order. */
+  outputNames(): string[] {
+    return this.outputs.map((s) => s.name);
+  }
+
+  /**
    * Decides one row, coalesced with the other single rows that arrive in the same turn of the
    * event loop into one forward pass (at most {@link COALESCE_MAX} rows): a batch costs far less
    * per row than single rows, so concurrent callers raise the throughput without waiting on a

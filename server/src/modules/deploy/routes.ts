@@ -1,8 +1,11 @@
 import type { Router } from '@koa/router';
+import { z } from 'zod';
 import {
   AppError,
   messageOf,
   validationMessage,
+  modelServiceBatchCreateSchema,
+  modelServiceBatchPageSchema,
   modelServiceCreateSchema,
   modelServiceDecisionSchema,
   modelServiceIdSchema,
@@ -19,6 +22,8 @@ import { fail, reply } from '../../http/envelope';
 import type { RouteKit } from '../../http/route';
 import type { Logger } from '../../logger';
 import type { BlobStore } from '../storage/blob-store';
+import { sendBlob } from '../storage/routes';
+import { BatchDecisions } from './batch';
 import { registerDeployGuards } from './guards';
 import { StoredPolicySource, type PolicySource } from './policy-source';
 import { presentDetail, presentRecord, presentService, presentServiceWithToken } from './presenters';
@@ -45,6 +50,7 @@ export interface DeployModule {
   service: DeployService;
   runtime: ServingRuntime;
   recorder: CallRecorder;
+  batches: BatchDecisions;
   /**
    * The access address `POST /api/decide/<serviceId>` as a middleware of its own, mounted ahead
    * of the API stack (after request id and locale): it reads its body, answers the envelope and
@@ -141,6 +147,7 @@ export function createDeployModule(router: Router<AppState>, kit: RouteKit, deps
   const source = deps.source ?? new StoredPolicySource(deps.db, deps.blobs);
   const runtime = new ServingRuntime(deps.db, source, recorder, deps.clock, deps.logger, deps.runtime);
   const service = new DeployService(deps.db, runtime, deps.clock, deps.logger);
+  const batches = new BatchDecisions(deps.db, deps.blobs, runtime, deps.clock, deps.logger);
 
   const signedIn = [kit.auth, kit.tenant] as const;
   const create = kit.validate(modelServiceCreateSchema);
@@ -151,6 +158,9 @@ export function createDeployModule(router: Router<AppState>, kit: RouteKit, deps
   const deleteRecords = kit.validate(modelServiceRecordDeleteSchema);
   const monitor = kit.validate(modelServiceMonitorSchema);
   const decision = kit.validate(modelServiceDecisionSchema);
+  const batchCreate = kit.validate(modelServiceBatchCreateSchema);
+  const batchPage = kit.validate(modelServiceBatchPageSchema);
+  const batchQuery = kit.validate(z.object({ batchId: z.string().regex(/^[0-9a-f]{32}$/) }), 'query');
 
   router.post(
     '/modeldeploy/create',
@@ -248,13 +258,44 @@ export function createDeployModule(router: Router<AppState>, kit: RouteKit, deps
     }),
   );
 
+  router.post(
+    '/modeldeploy/createBatchDecision',
+    ...signedIn,
+    batchCreate,
+    reply(async (ctx: AppContext) => {
+      const input = batchCreate.input(ctx);
+      const s = await service.access(ctx.state.user!, input.id, 'edit');
+      return batches.create(ctx.state.user!, s, input.fileId, input.delimiter, ctx.state.locale);
+    }),
+  );
+  router.post(
+    '/modeldeploy/queryBatchDecisionPage',
+    ...signedIn,
+    batchPage,
+    reply(async (ctx: AppContext) => {
+      const input = batchPage.input(ctx);
+      const s = await service.access(ctx.state.user!, input.id, 'view');
+      return batches.page(s.id, input.page, input.pageSize);
+    }),
+  );
+  router.get('/modeldeploy/downloadBatchDecision', ...signedIn, batchQuery, async (ctx: AppContext) => {
+    const row = await batches.row(ctx.state.user!.tenantId, batchQuery.input(ctx).batchId);
+    if (!row) throw new AppError('fileNotFound');
+    await service.access(ctx.state.user!, row.service_id, 'view');
+    if (row.state !== 'success' || !row.result_key) throw new AppError('fileNotFound');
+    const name = `${row.file_name.replace(/\.csv$/i, '')}-decisions.csv`;
+    sendBlob(ctx, deps.blobs, { blobKey: row.result_key, name, size: Number(row.result_size) });
+  });
+
   return {
     service,
     runtime,
+    batches,
     recorder,
     accessAddress: accessAddress(runtime, deps.logger, deps.bodyLimitBytes ?? 1024 * 1024),
     flush: () => recorder.flush(),
     async close() {
+      await batches.close();
       await service.settle();
       await recorder.flush();
     },

@@ -269,6 +269,31 @@ describe.each(databases)('modelling on %s', (kind) => {
     expect(chart.body.data.points).toHaveLength(4);
   }, 150_000);
 
+  it('runs the graph\'s Python node functions during environment training', async () => {
+    const code = (body: string) => `import numpy as np\n\ndef dynamics(data):\n    ${body}\n`;
+    const trainWith = async (body: string, name: string) => {
+      const sol = await createSolution(server, owner, { projectId });
+      const graph = tinyGraph() as { nodes: Array<{ name: string; function?: unknown }> };
+      graph.nodes.find((n) => n.name === 'next_obs')!.function = { kind: 'python', file: 'expert_function.py', function: 'dynamics', code: code(body) };
+      const missing = await call('solution/setPattern', { solutionId: sol.solutionId, graph });
+      expect(missing.body.code).toBe(ErrorCode.graphInvalid);
+      expect((await call('solution/setPattern', { solutionId: sol.solutionId, graph, files: { 'expert_function.py': code(body) } })).body.code).toBe(0);
+      const tableId = await uploadCsv(server, owner, tinyCsv());
+      await call('solution/setTableCorrelation', { solutionId: sol.solutionId, correlation: { primaryTableId: tableId, trajectoryField: 'traj', sequenceField: 'step', datetimeField: 'time' } });
+      const sch = (await call('scheme/create', { ...scheme(), solutionId: sol.solutionId })).body.data.id;
+      await call('scheme/schemeDataProcess', { id: sch });
+      await until(() => call('scheme/get', { id: sch }), (r) => r.body.data.processState !== 'processing');
+      const env = await call('trainSimulator/create', { solutionId: sol.solutionId, schemeId: sch, name, stopConditions: STOP, hyperparameters: TINY_BC });
+      return until(() => call('trainSimulator/get', { id: env.body.data.id }), (r) => ['successful', 'failure'].includes(r.body.data.state), 120_000);
+    };
+    const ok = await trainWith("return np.asarray(data['obs']) * 0.9 + 0.5 * np.asarray(data['action'])", 'env-fn');
+    expect(ok.body.data.error).toBeNull();
+    expect(ok.body.data.state).toBe('successful');
+    const broken = await trainWith("raise ValueError('boom in dynamics')", 'env-fn-broken');
+    expect(broken.body.data.state).toBe('failure');
+    expect(broken.body.data.error).toContain('ValueError');
+  }, 150_000);
+
   it('copies environments and policies, lists, counts, and keeps hyperparameter sets per user', async () => {
     const copy = await call('simulator/copy', { id: simulatorId });
     expect(copy.body.code).toBe(0);
@@ -341,7 +366,7 @@ describe.each(databases)('modelling on %s', (kind) => {
     const id = created.body.data.id;
     const jobId = created.body.data.jobId;
     const get = () => call('trainSimulator/get', { id });
-    expect((await call('train/skipBreakpoint', { jobId })).body.code).toBe(ErrorCode.breakpointNotActive);
+    expect((await call('train/skipBreakpoint', { jobId: simulatorJobId })).body.code).toBe(ErrorCode.breakpointNotActive);
     await until(get, (r) => r.body.data.state === 'debugging');
     expect((await call('train/skipBreakpoint', { jobId }, strangerToken)).body.code).toBe(ErrorCode.trainNotFound);
     const skip = await call('train/skipBreakpoint', { jobId });

@@ -83,7 +83,12 @@ export class WasmGemmPool {
   private f32: Float32Array;
   private cache: OperandCache | null = null;
 
-  constructor(threads: number) {
+  /**
+   * @param options.block wait (blocking) until the workers have started — right in Node and in
+   *   a browser worker only once they were started; a browser thread must return to its event
+   *   loop for its new workers to start, so browsers pass `block: false` and await `started()`.
+   */
+  constructor(threads: number, options: { block?: boolean } = {}) {
     const env = globalThis as unknown as Env;
     this.threads = threads;
     const module = new WebAssembly.Module(decodeBase64(GEMM_MT_WASM_BASE64) as unknown as BufferSource);
@@ -115,6 +120,7 @@ export class WasmGemmPool {
       w.unref?.();
       this.workers.push(w);
     }
+    if (options.block === false) return;
     // Wait (bounded) for the workers to start.
     const deadline = Date.now() + 10_000;
     for (;;) {
@@ -125,6 +131,23 @@ export class WasmGemmPool {
         throw new Error('wasm pool: workers did not start');
       }
       Atomics.wait(this.I, READY, r, 50);
+    }
+  }
+
+  /** Resolves once every worker has started, without blocking this thread (browsers). */
+  async started(timeoutMs = 10_000): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const r = Atomics.load(this.I, READY);
+      if (r >= this.threads - 1) return;
+      if (Date.now() > deadline) {
+        this.dispose();
+        throw new Error('wasm pool: workers did not start');
+      }
+      const waitAsync = (Atomics as unknown as { waitAsync?: (a: Int32Array, i: number, v: number, t: number) => { async: boolean; value: Promise<string> | string } }).waitAsync;
+      const w = waitAsync?.(this.I, READY, r, 50);
+      if (w?.async) await w.value;
+      else await new Promise((res) => setTimeout(res, 10));
     }
   }
 
@@ -229,16 +252,55 @@ function canBlock(): boolean {
 }
 
 let pool: WasmGemmPool | null | undefined;
+let preparing: Promise<boolean> | null = null;
+
+/** Threads to use, or 0 when this thread cannot run the pool (no shared memory, may not block, one core, not isolated). */
+function poolThreads(): number {
+  const env = globalThis as unknown as Env;
+  const forced = Number(env.process?.env?.DECISIO_WASM_THREADS ?? 0);
+  const threads = forced > 0 ? forced : Math.min(coreCount(), 8);
+  if (threads < 2 || typeof SharedArrayBuffer === 'undefined' || !canBlock()) return 0;
+  if (!env.process?.versions?.node && !env.crossOriginIsolated) return 0;
+  return threads;
+}
+
+const isNode = () => Boolean((globalThis as unknown as Env).process?.versions?.node);
+
+/**
+ * Starts the worker pool without blocking. Browsers must call it (in a worker of a
+ * cross-origin isolated page) before the first tensor op, because new workers only start while
+ * the creating thread returns to its event loop; until then the pool path is not offered and the
+ * single-thread wasm path is used. In Node it is optional (the probe starts the pool itself).
+ * Resolves with whether the multi-threaded path is available.
+ */
+export function prepareWasmPool(): Promise<boolean> {
+  if (pool !== undefined) return Promise.resolve(pool !== null);
+  preparing ??= (async () => {
+    const threads = poolThreads();
+    if (!threads) {
+      pool = null;
+      return false;
+    }
+    try {
+      const p = new WasmGemmPool(threads, { block: false });
+      await p.started();
+      pool = p;
+    } catch {
+      pool = null;
+    }
+    return pool !== null;
+  })();
+  return preparing;
+}
 
 /** The multi-threaded path, or null when threads, shared memory or blocking are unavailable. */
 export function wasmSimdMtPath(): MatmulPath | null {
   if (pool === undefined) {
+    // A browser thread cannot start workers while blocked: only `prepareWasmPool()` starts them.
+    if (!isNode()) return null;
     pool = null;
-    const env = globalThis as unknown as Env;
-    const forced = Number(env.process?.env?.DECISIO_WASM_THREADS ?? 0);
-    const threads = forced > 0 ? forced : Math.min(coreCount(), 8);
-    if (threads < 2 || typeof SharedArrayBuffer === 'undefined' || !canBlock()) return null;
-    if (!env.process?.versions?.node && !env.crossOriginIsolated) return null;
+    const threads = poolThreads();
+    if (!threads) return null;
     try {
       pool = new WasmGemmPool(threads);
     } catch {
