@@ -1,3 +1,4 @@
+import path from 'node:path';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Koa from 'koa';
@@ -32,6 +33,8 @@ import { accountRoutes } from './modules/account/routes';
 import { connectionsRoutes } from './modules/connections/routes';
 import { ConnectionsService } from './modules/connections/service';
 import { SecretBox } from './modules/connections/secrets';
+import { ImportService } from './modules/connections/imports';
+import { assertProjectAccess } from './modules/projects/access';
 import { AccountService } from './modules/account/service';
 import { LoginThrottle } from './modules/account/throttle';
 import { SessionService } from './modules/sessions/service';
@@ -73,6 +76,8 @@ export interface DecisioApp {
   jobKinds: ReadonlyMap<string, ServerJobKind>;
   /** The job queue: BullMQ on `config.redisUrl` when set, else in-process. */
   jobs: JobQueue;
+  /** Background copies from data connections into datasets (`metadata/startImport`). */
+  imports: ImportService;
   /** Every job kind this server knows (built-in, plugins', `options.jobs.kinds`). */
   jobKindRegistry: JobKindRegistry;
   /** Starts the job queue (after `migrate()`): recovers what a previous run left, then dispatches. */
@@ -114,10 +119,15 @@ export function createApp(config: ServerConfig, options: AppOptions = {}): Decis
   const api = new Router<AppState>({ prefix: '/api' });
   accountRoutes(api, kit, { account, keys });
   usersRoutes(api, kit, { users });
-  const secrets = new SecretBox(db, clock);
-  connectionsRoutes(api, kit, { connections: new ConnectionsService(db, clock, secrets), keys, secrets });
   const storageRaw = storageRoutes(api, kit, { db, blobs, clock, config });
-  datasetsRoutes(api, kit, { db, blobs, clock });
+  const datasets = datasetsRoutes(api, kit, { db, blobs, clock });
+  const secrets = new SecretBox(db, clock);
+  const connections = new ConnectionsService(db, clock, secrets);
+  const imports = new ImportService(db, clock, connections, datasets, logger, {
+    tmpDir: path.join(config.dataDir, 'tmp', 'imports'),
+    assertProject: async (user, projectId) => void (await assertProjectAccess(db.knex, user, projectId, 'edit')),
+  });
+  connectionsRoutes(api, kit, { connections, keys, secrets, imports });
   const solutions = new SolutionsService(db, clock);
   projectsRoutes(api, kit, { projects: new ProjectsService(db, clock), solutions });
   solutionsRoutes(api, kit, { solutions });
@@ -177,9 +187,11 @@ export function createApp(config: ServerConfig, options: AppOptions = {}): Decis
     jobKinds,
     jobs,
     jobKindRegistry,
+    imports,
     async startJobs() {
       if (jobsStarted) return;
       jobsStarted = true;
+      await imports.recover();
       await jobs.start();
     },
     migrate: () => migrateLatest(db, plugins),
@@ -213,6 +225,7 @@ export function createApp(config: ServerConfig, options: AppOptions = {}): Decis
         }
         if (jobsStarted) await jobs.close().catch((err: unknown) => logger.warn('job queue close failed', { err }));
         await deploy.close();
+        await imports.close();
         await audit.flush();
         await db.close();
       })();

@@ -160,3 +160,62 @@ export const connectionColumnsSchema = z.object({
   table: z.string().trim().min(1, { message: 'validation.required' }).max(200),
   schema: z.string().trim().max(200).optional(),
 });
+
+/** `metadata/getColumnsByQuerySql`: the columns a query returns (kinds inferred from its first rows). */
+export const queryColumnsSchema = z.object({
+  id: z.string().min(1, { message: 'validation.required' }),
+  sql: z.string().trim().min(1, { message: 'validation.required' }).max(20_000),
+});
+
+/** Dataset types an import may create (as `table/create`). */
+const IMPORT_DATASET_TYPES = ['business', 'simulation', 'decision'] as const;
+
+/** `metadata/startImport`: copy a table (`table`, `schema?`) or a query (`sql`) into a new dataset. */
+export const startImportSchema = z
+  .object({
+    connectionId: z.string().min(1, { message: 'validation.required' }),
+    table: z.string().trim().min(1).max(200).optional(),
+    schema: z.string().trim().max(200).optional(),
+    sql: z.string().trim().min(1).max(20_000).optional(),
+    name: z.string().trim().min(1, { message: 'validation.required' }).max(30),
+    type: z.enum(IMPORT_DATASET_TYPES, { message: 'validation.invalid' }).default('business'),
+    projectId: z.string().min(1).optional(),
+  })
+  .refine((v) => (v.table ? 1 : 0) + (v.sql ? 1 : 0) === 1, { message: 'validation.required', path: ['table'] });
+export type StartImportRequest = z.input<typeof startImportSchema>;
+
+/** `metadata/getCopyStatusByTableId`: the import's id (`tableId` as the spec names it). */
+export const importStatusSchema = z.object({ tableId: z.string().min(1, { message: 'validation.required' }) });
+
+/** `metadata/getImportList`. */
+export const importListSchema = z.object({
+  page: z.coerce.number().int().min(1).default(1),
+  pageSize: z.coerce.number().int().min(1).max(100).default(20),
+});
+
+/** States of an import: nothing is visible as a dataset before `successful`. */
+export const IMPORT_STATES = ['waiting', 'copying', 'successful', 'failed'] as const;
+export type ImportState = (typeof IMPORT_STATES)[number];
+
+/** An import as `startImport`, `getCopyStatusByTableId` and `getImportList` show it. */
+export interface ImportStatus {
+  /** The import's id (the spec's `tableId` of the copy). */
+  tableId: string;
+  connectionId: string;
+  connectionName: string;
+  source: { table?: string; schema?: string; sql?: string };
+  name: string;
+  type: string;
+  projectId: string | null;
+  state: ImportState;
+  rowsCopied: number;
+  /** The server's row estimate for a table, when it has one. */
+  rowsExpected: number | null;
+  /** The new dataset, once `successful`. */
+  datasetId: string | null;
+  /** Catalogue code name and message when `failed`. */
+  errorCode: string | null;
+  error: string | null;
+  createdAt: string;
+  endedAt: string | null;
+}

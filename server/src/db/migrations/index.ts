@@ -14,6 +14,7 @@ import * as createModelling from './20261123140000_create_modelling';
 import * as createModelServices from './20261123150000_create_model_services';
 import * as createModelServiceBatches from './20261123150010_create_model_service_batches';
 import * as createDataConnections from './20261123160000_create_data_connections';
+import * as createDataImports from './20261123160100_create_data_imports';
 
 /** One step of the migration history. */
 export interface NamedMigration {
@@ -39,4 +40,5 @@ export const coreMigrations: NamedMigration[] = [
   { name: '20261123150000_create_model_services', ...createModelServices },
   { name: '20261123150010_create_model_service_batches', ...createModelServiceBatches },
   { name: '20261123160000_create_data_connections', ...createDataConnections },
+  { name: '20261123160100_create_data_imports', ...createDataImports },
 ];

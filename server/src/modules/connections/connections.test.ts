@@ -227,6 +227,47 @@ describe.each(databases)('data connections on %s', (kind) => {
       const missing = await server.call('jobJdbcDatasource/columns', { token: ownerToken, body: { id: saved.id, table: 'no_such_table', schema: src.schema } });
       expect(missing.body.code).toBe(ErrorCode.tableNotFound);
 
+      // Import the table into a dataset in the background, then read it back.
+      const started = await server.call('metadata/startImport', {
+        token: ownerToken,
+        body: { connectionId: saved.id, table: src.table, schema: src.schema, name: `imp ${src.kind}`.slice(0, 30), type: 'business' },
+      });
+      expect(started.status).toBe(200);
+      expect(['waiting', 'copying']).toContain(started.body.data.state);
+      await server.app.imports.settled(started.body.data.tableId);
+      const status = await server.call('metadata/getCopyStatusByTableId', { token: ownerToken, body: { tableId: started.body.data.tableId } });
+      expect(status.body.data).toMatchObject({ state: 'successful', rowsCopied: 2, errorCode: null });
+      const dataset = await server.call('table/get', { token: ownerToken, body: { tableId: status.body.data.datasetId } });
+      expect(dataset.status).toBe(200);
+      expect(dataset.body.data.amount).toBe(2);
+      const preview = await server.call('file/previewCSV', { token: ownerToken, body: { tableId: status.body.data.datasetId } });
+      const cols = preview.body.data.columns.map((c: { name: string }) => c.name);
+      expect(cols).toEqual(src.kind === 'mariadb' ? ['id', 'region', 'amount', 'sold_at', 'active'] : ['id', 'sensor', 'value', 'taken_at', 'ok']);
+      const firstRow = preview.body.data.rows[0];
+      expect(JSON.stringify(firstRow)).toContain(src.kind === 'mariadb' ? 'north' : '"a"');
+
+      // A query import infers its column kinds; the other user cannot see the import.
+      const q = src.kind === 'mariadb' ? 'select region, amount * 2 as doubled from sales where amount is not null' : `select sensor, value * 2 as doubled from ${src.schema}.readings order by sensor`;
+      const cols2 = await server.call('metadata/getColumnsByQuerySql', { token: ownerToken, body: { id: saved.id, sql: q } });
+      expect(cols2.body.data.map((c: { name: string; kind: string }) => [c.name, c.kind])).toEqual([[src.kind === 'mariadb' ? 'region' : 'sensor', 'string'], ['doubled', 'number']]);
+      const byQuery = await server.call('metadata/startImport', { token: ownerToken, body: { connectionId: saved.id, sql: q, name: `q ${src.kind}`, type: 'decision' } });
+      await server.app.imports.settled(byQuery.body.data.tableId);
+      const qStatus = await server.call('metadata/getCopyStatusByTableId', { token: ownerToken, body: { tableId: byQuery.body.data.tableId } });
+      expect(qStatus.body.data).toMatchObject({ state: 'successful', rowsCopied: src.kind === 'mariadb' ? 1 : 2 });
+      expect((await server.call('metadata/getCopyStatusByTableId', { token: otherToken, body: { tableId: byQuery.body.data.tableId } })).status).toBe(404);
+
+      // A failing import (a table that is not there) ends failed and leaves no dataset.
+      const before = (await server.call('table/list', { token: ownerToken, body: { pageSize: 100 } })).body.data.total;
+      const bad = await server.call('metadata/startImport', { token: ownerToken, body: { connectionId: saved.id, table: 'no_such_table', schema: src.schema, name: `bad ${src.kind}` } });
+      await server.app.imports.settled(bad.body.data.tableId);
+      const badStatus = await server.call('metadata/getCopyStatusByTableId', { token: ownerToken, body: { tableId: bad.body.data.tableId } });
+      expect(badStatus.body.data).toMatchObject({ state: 'failed', errorCode: 'tableNotFound', datasetId: null });
+      expect((await server.call('table/list', { token: ownerToken, body: { pageSize: 100 } })).body.data.total).toBe(before);
+      const writes = await server.call('metadata/startImport', { token: ownerToken, body: { connectionId: saved.id, sql: 'delete from sales', name: 'nope' } });
+      expect(writes.status).toBe(400);
+      const list = await server.call('metadata/getImportList', { token: ownerToken, body: {} });
+      expect(list.body.data.total).toBeGreaterThanOrEqual(3);
+
       if (src.password) {
         const wrong = await server.call('jobJdbcDatasource/test', { token: ownerToken, body: { id: saved.id, password: await encrypted(server, 'wrong-pw') } });
         expect(wrong.body.data.ok).toBe(false);

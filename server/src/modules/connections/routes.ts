@@ -6,6 +6,10 @@ import {
   connectionPageSchema,
   connectionTablesSchema,
   createConnectionSchema,
+  importListSchema,
+  importStatusSchema,
+  queryColumnsSchema,
+  startImportSchema,
   testConnectionSchema,
   updateConnectionSchema,
 } from '@decisio/domain';
@@ -14,6 +18,8 @@ import { reply } from '../../http/envelope';
 import type { RouteKit } from '../../http/route';
 import type { TransportKeys } from '../account/keys';
 import { describeRemoteError, listRemoteColumns, listRemoteTables, testRemote, withRemote, type RemoteTarget } from './connector';
+import { checkQuery, inferKinds } from './copy';
+import type { ImportService } from './imports';
 import type { SecretBox } from './secrets';
 import type { ConnectionsService } from './service';
 
@@ -25,9 +31,9 @@ import type { ConnectionsService } from './service';
 export function connectionsRoutes(
   router: Router<AppState>,
   kit: RouteKit,
-  deps: { connections: ConnectionsService; keys: TransportKeys; secrets: SecretBox },
+  deps: { connections: ConnectionsService; keys: TransportKeys; secrets: SecretBox; imports: ImportService },
 ): void {
-  const { connections, keys, secrets } = deps;
+  const { connections, keys, secrets, imports } = deps;
   const base = [kit.auth, kit.tenant] as const;
   const pageBody = kit.validate(connectionPageSchema);
   const idBody = kit.validate(connectionIdSchema);
@@ -102,26 +108,58 @@ export function connectionsRoutes(
       throw new AppError('dataSourceUnreachable', { connection: describeRemoteError(err, target) });
     }
   };
+  const tablesHandler = reply(async (ctx: AppContext) => {
+    const { id } = tablesBody.input(ctx);
+    const target = await connections.target(user(ctx), id);
+    return onRemote(ctx, id, (db) => listRemoteTables(db, target.type));
+  });
+  router.post('/jobJdbcDatasource/tables', ...base, tablesBody, tablesHandler);
+  router.post('/metadata/getTables', ...base, tablesBody, tablesHandler);
+  const columnsHandler = reply(async (ctx: AppContext) => {
+    const { id, table, schema } = columnsBody.input(ctx);
+    const target = await connections.target(user(ctx), id);
+    const columns = await onRemote(ctx, id, (db) => listRemoteColumns(db, target.type, table, schema));
+    if (columns.length === 0) throw new AppError('tableNotFound', { table: 'validation.invalid' });
+    return columns;
+  });
+  router.post('/jobJdbcDatasource/columns', ...base, columnsBody, columnsHandler);
+  router.post('/metadata/getColumns', ...base, columnsBody, columnsHandler);
+  router.post('/metadata/getColumnsType', ...base, columnsBody, columnsHandler);
+
+  const queryBody = kit.validate(queryColumnsSchema);
   router.post(
-    '/jobJdbcDatasource/tables',
+    '/metadata/getColumnsByQuerySql',
     ...base,
-    tablesBody,
+    queryBody,
     reply(async (ctx) => {
-      const { id } = tablesBody.input(ctx);
+      const { id, sql } = queryBody.input(ctx);
+      const query = checkQuery(sql);
       const target = await connections.target(user(ctx), id);
-      return onRemote(ctx, id, (db) => listRemoteTables(db, target.type));
+      return onRemote(ctx, id, async (db) => {
+        const res = (await db.raw(`select * from (${query}) decisio_q limit 100`)) as unknown;
+        const rows = (Array.isArray(res) ? (res[0] as Record<string, unknown>[]) : (res as { rows: Record<string, unknown>[]; fields?: { name: string }[] }).rows) ?? [];
+        const fields = Array.isArray(res)
+          ? ((res[1] as { name: string }[] | undefined) ?? []).map((f) => f.name)
+          : ((res as { fields?: { name: string }[] }).fields ?? []).map((f) => f.name);
+        const names = fields.length ? fields : Object.keys(rows[0] ?? {});
+        const kinds = inferKinds(names, rows);
+        return names.map((name, i) => ({ name, dataType: kinds[i]!, kind: kinds[i]!, nullable: true }));
+      });
     }),
   );
+
+  const startBody = kit.validate(startImportSchema);
+  router.post('/metadata/startImport', ...base, startBody, reply((ctx) => imports.start(user(ctx), startBody.input(ctx))));
+  const statusBody = kit.validate(importStatusSchema);
+  router.post('/metadata/getCopyStatusByTableId', ...base, statusBody, reply((ctx) => imports.status(user(ctx), statusBody.input(ctx).tableId)));
+  const importPage = kit.validate(importListSchema);
   router.post(
-    '/jobJdbcDatasource/columns',
+    '/metadata/getImportList',
     ...base,
-    columnsBody,
-    reply(async (ctx) => {
-      const { id, table, schema } = columnsBody.input(ctx);
-      const target = await connections.target(user(ctx), id);
-      const columns = await onRemote(ctx, id, (db) => listRemoteColumns(db, target.type, table, schema));
-      if (columns.length === 0) throw new AppError('tableNotFound', { table: 'validation.invalid' });
-      return columns;
+    importPage,
+    reply((ctx) => {
+      const { page, pageSize } = importPage.input(ctx);
+      return imports.list(user(ctx), page, pageSize);
     }),
   );
 }

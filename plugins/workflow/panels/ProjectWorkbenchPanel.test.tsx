@@ -1,0 +1,61 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
+import { createTestHost, renderPanel } from '@decisio/sdk-plugin/testing';
+import { workflowPlugin } from '../index';
+
+const panel = workflowPlugin.panels.find((p) => p.id === 'workflow.workbench')!;
+
+function host(locale: 'en-US' | 'zh-CN', search: Record<string, string>) {
+  const h = createTestHost({ plugins: [workflowPlugin], locale, session: { token: 't', userId: 'u1' }, location: { pathname: '/project/workbench', search } });
+  h.mockCall('solution/get', { data: { solutionId: 'S1', projectId: 'P1', name: 'Fridge', goalType: 'policy_search', dataType: 'data_driven' } });
+  h.mockCall('solution/getTableCorrelation', { data: { solutionId: 'S1', correlation: { primaryTableId: 'T1' } } });
+  h.mockCall('solution/getPattern', { data: { solutionId: 'S1', graph: null, files: [], updatedAt: null } });
+  h.mockCall('scheme/list', { data: { rows: [], total: 0 } });
+  h.mockCall('trainSimulator/list', { data: { rows: [], total: 0 } });
+  h.mockCall('objective/list', { data: { rows: [], total: 0 } });
+  h.mockCall('trainPolicy/list', { data: { rows: [], total: 0 } });
+  return h;
+}
+
+describe('ProjectWorkbenchPanel', () => {
+  afterEach(() => cleanup());
+
+  it('shows the steps with their states and opens the next one with the link parameters', async () => {
+    const h = host('en-US', { projectId: 'P1', solutionId: 'S1', other: 'x' });
+    await renderPanel(panel, { host: h });
+    expect(await screen.findByText('Fridge: modelling steps')).toBeTruthy();
+    await waitFor(() => expect(screen.getByTestId('workflow-step-dataAccess').getAttribute('data-state')).toBe('done'));
+    expect(screen.getByTestId('workflow-step-pattern').getAttribute('data-state')).toBe('todo');
+    expect(screen.getByTestId('workflow-step-pattern').className).toContain('is-current');
+    expect(screen.queryByTestId('workflow-step-parameter')).toBeNull();
+    fireEvent.click(screen.getByTestId('workflow-open-pattern'));
+    expect(h.location()).toEqual({ pathname: '/workflow/pattern', search: { projectId: 'P1', solutionId: 'S1' } });
+  });
+
+  it('shows the guide when asked, in Chinese, and ends it', async () => {
+    const h = host('zh-CN', { projectId: 'P1', solutionId: 'S1', guide: 'true' });
+    await renderPanel(panel, { host: h });
+    expect(await screen.findByText('新手引导')).toBeTruthy();
+    fireEvent.click(screen.getByTestId('workflow-guide-close'));
+    expect(h.location().search).toEqual({ projectId: 'P1', solutionId: 'S1' });
+  });
+
+  it('hides the guide for guide=false and asks for a solution when there is none', async () => {
+    const h = host('en-US', { guide: 'false' });
+    await renderPanel(panel, { host: h });
+    expect(await screen.findByText('No solution chosen')).toBeTruthy();
+    expect(screen.queryByTestId('workflow-guide')).toBeNull();
+  });
+
+  it('shows a coming-next state for screens not built yet, and /workflow goes to data access', async () => {
+    const coming = workflowPlugin.panels.find((p) => p.id === 'workflow.environment')!;
+    const h = host('en-US', { projectId: 'P1', solutionId: 'S1' });
+    await renderPanel(coming, { host: h });
+    expect(await screen.findByText('Environment training is coming next')).toBeTruthy();
+    cleanup();
+    const redirect = workflowPlugin.routes.find((r) => r.path === '/workflow')!;
+    const h2 = createTestHost({ plugins: [workflowPlugin], locale: 'en-US', location: { pathname: '/workflow', search: { projectId: 'P1', solutionId: 'S1', guide: '1' } } });
+    await renderPanel(redirect, { host: h2 });
+    await waitFor(() => expect(h2.location()).toEqual({ pathname: '/workflow/table-correlation', search: { guide: '1', projectId: 'P1', solutionId: 'S1' } }));
+  });
+});

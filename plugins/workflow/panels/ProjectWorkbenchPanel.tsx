@@ -1,0 +1,96 @@
+/**
+ * The project workbench (`/project/workbench?projectId=…&solutionId=…`): the solution's
+ * modelling steps in order with their states, the next step highlighted, each opening its
+ * screen with the project link parameters carried.
+ */
+import { Button, Card, NonIdealState, Spinner, Tag, type Intent } from '@blueprintjs/core';
+import { isApiError, useProjectLink, type PanelProps } from '@decisio/sdk-plugin';
+import { workflowApi } from '../api';
+import { solutionSteps, type StepState } from '../model/steps';
+import { useWorkflowT } from '../i18n';
+import { GuideOverlay } from './GuideOverlay';
+import './workflow.css';
+
+const STATE_INTENT: Record<StepState, Intent> = { todo: 'none', started: 'primary', running: 'warning', done: 'success', failed: 'danger' };
+
+export function ProjectWorkbenchPanel(_props: PanelProps) {
+  const { t } = useWorkflowT();
+  const link = useProjectLink();
+  const solutionId = link.params.solutionId ?? '';
+  const skip = { skip: !solutionId };
+  const ref = { solutionId };
+  const solution = workflowApi.endpoints['workflow/solution'].useQuery(ref, skip);
+  const correlation = workflowApi.endpoints['workflow/correlation'].useQuery(ref, skip);
+  const pattern = workflowApi.endpoints['workflow/pattern'].useQuery(ref, skip);
+  const schemes = workflowApi.endpoints['workflow/schemes'].useQuery(ref, skip);
+  const simulators = workflowApi.endpoints['workflow/simulators'].useQuery(ref, skip);
+  const objectives = workflowApi.endpoints['workflow/objectives'].useQuery(ref, skip);
+  const tuning = solution.data?.goalType === 'parameter_tuning';
+  const policies = workflowApi.endpoints['workflow/policies'].useQuery(ref, { skip: !solutionId || !solution.data || tuning });
+  const parameters = workflowApi.endpoints['workflow/parameters'].useQuery(ref, { skip: !solutionId || !solution.data || !tuning });
+
+  if (!solutionId) {
+    return (
+      <div className="dc-workflow-panel">
+        <GuideOverlay />
+        <NonIdealState
+          icon="flows"
+          title={t('workbench.noSolution')}
+          description={t('workbench.noSolutionHelp')}
+          action={<Button icon="projects" text={t('workbench.toProjects')} onClick={() => link.go('/all-project')} />}
+        />
+      </div>
+    );
+  }
+  if (solution.isLoading) return <NonIdealState icon={<Spinner aria-label={t('workbench.loading')} />} title={t('workbench.loading')} />;
+  if (solution.isError || !solution.data) {
+    return (
+      <NonIdealState
+        icon="error"
+        title={t('workbench.failed', { message: isApiError(solution.error) ? solution.error.message : '' })}
+        action={<Button icon="refresh" text={t('workbench.retry')} onClick={() => void solution.refetch()} />}
+      />
+    );
+  }
+  const steps = solutionSteps({
+    goalType: solution.data.goalType,
+    correlation: correlation.data?.correlation,
+    graphNodes: pattern.data?.graph?.nodes?.length ?? 0,
+    schemes: schemes.data?.rows,
+    simulators: simulators.data?.rows,
+    objectives: objectives.data?.rows,
+    policies: policies.data?.rows,
+    parameters: parameters.data?.rows,
+  });
+  return (
+    <div className="dc-workflow-panel" data-testid="workflow-workbench">
+      <GuideOverlay />
+      <h2>{t('workbench.heading', { name: solution.data.name })}</h2>
+      <ol className="dc-workflow-steps">
+        {steps.map((s, i) => (
+          <li key={s.id}>
+            <Card className={`dc-workflow-step${s.current ? ' is-current' : ''}`} data-testid={`workflow-step-${s.id}`} data-state={s.state}>
+              <span className="dc-workflow-step-index" aria-hidden>
+                {i + 1}
+              </span>
+              <div className="dc-workflow-step-body">
+                <h4>{t(`steps.${s.id}`)}</h4>
+                <p>{t(`stepHelp.${s.id}`)}</p>
+              </div>
+              <Tag intent={STATE_INTENT[s.state]} minimal={s.state === 'todo'}>
+                {t(`states.${s.state}`)}
+              </Tag>
+              <Button
+                intent={s.current ? 'primary' : 'none'}
+                rightIcon="arrow-right"
+                text={s.current ? t('workbench.next') : t('workbench.open')}
+                data-testid={`workflow-open-${s.id}`}
+                onClick={() => link.go(s.route)}
+              />
+            </Card>
+          </li>
+        ))}
+      </ol>
+    </div>
+  );
+}
