@@ -3,6 +3,9 @@
  * `DATABASE_URL` (migrated by the server). Registers this machine, heartbeats, runs jobs until
  * SIGINT/SIGTERM, then hands its running jobs back (they resume elsewhere from their checkpoint).
  *
+ * Trainings read and write files in the server's blob store under `DATA_DIR`, so a worker on another
+ * machine needs the same `DATA_DIR` (a shared mount).
+ *
  * Environment: `WORKER_CONCURRENCY` (default cores less one), `WORKER_ID`, `WORKER_HEARTBEAT_MS`
  * (5000), `WORKER_DEAD_AFTER_MS` (30000), `JOB_QUEUE_PREFIX` (`decisio`), `DECISIO_GPU_ADAPTER`.
  */
@@ -12,6 +15,8 @@ import { systemClock } from './clock';
 import { builtinJobKinds } from './jobs/builtin';
 import { JobKindRegistry, JobStore, JobWorker } from './jobs/queue';
 import { createLogger } from './logger';
+import { modellingJobKinds } from './modules/modelling/routes';
+import { BlobStore } from './modules/storage/blob-store';
 import { serverPlugins } from './plugins/registry';
 
 function optionalInt(name: string): number | undefined {
@@ -31,7 +36,8 @@ if (!config.redisUrl) {
 
 const db = Database.open(config.databaseUrl);
 const kinds = new JobKindRegistry();
-for (const k of builtinJobKinds) kinds.registerJobKind(k);
+// The blob store is the server's DATA_DIR: workers on other machines must share it (a network mount).
+for (const k of [...builtinJobKinds, ...modellingJobKinds({ db, blobs: new BlobStore(`${config.dataDir}/blobs`) })]) kinds.registerJobKind(k);
 kinds.registerPluginKinds(serverPlugins.flatMap((p) => p.jobKinds));
 
 const worker = new JobWorker(new JobStore(db, systemClock), kinds, {

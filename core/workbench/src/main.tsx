@@ -14,6 +14,8 @@ import { projectsPlugin } from '@decisio/plugin-projects';
 import { storagePlugin } from '@decisio/plugin-storage';
 import { deployPlugin } from '@decisio/plugin-deploy';
 import { dataConnectionsPlugin } from '@decisio/plugin-data-connections';
+import { workflowPlugin } from '@decisio/plugin-workflow';
+import { patternPlugin } from '@decisio/plugin-pattern';
 import { createWorkbench, WorkbenchRoot } from './host/workbench';
 import { StartFailed } from './shell/StartFailed';
 import { installIconLoader } from './theme/icons';
@@ -23,7 +25,7 @@ import { installIconLoader } from './theme/icons';
  * dependencies). Add a plugin here to ship it. Manifests are light: importing them loads no
  * panel code.
  */
-export const APP_PLUGINS: readonly PluginManifest[] = [sdkPlugin, accountPlugin, dashboardPlugin, projectsPlugin, storagePlugin, deployPlugin, dataConnectionsPlugin];
+export const APP_PLUGINS: readonly PluginManifest[] = [sdkPlugin, accountPlugin, dashboardPlugin, projectsPlugin, storagePlugin, deployPlugin, dataConnectionsPlugin, workflowPlugin, patternPlugin];
 
 const container = typeof document !== 'undefined' ? document.getElementById('root') : null;
 if (container) {

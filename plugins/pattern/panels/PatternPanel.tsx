@@ -96,16 +96,22 @@ function Workspace(props: WorkspaceProps) {
   const root = useRef<HTMLDivElement>(null);
   editor.lineStyle = lineStyle;
 
-  // load the stored graph; lay it out when nodes have no position yet
+  // load the stored graph (again after a refetch, unless the editor has unsaved edits or holds
+  // that graph already); lay it
+  // out when nodes have no position yet. Reads `notify`/`t` through a ref so that a language
+  // switch does not reload (and drop unsaved edits).
+  const say = useRef({ notify, t });
+  say.current = { notify, t };
   useEffect(() => {
     let graph: DecisionGraph = emptyGraph();
     if (props.initial.graph) {
       try {
         graph = parseDecisionGraph(props.initial.graph);
       } catch {
-        notify({ intent: 'danger', message: t('loadFailed', { message: 'graph' }) });
+        say.current.notify({ intent: 'danger', message: say.current.t('loadFailed', { message: 'graph' }) });
       }
     }
+    if (editor.isDirty() || JSON.stringify(graph) === JSON.stringify(editor.graph)) return;
     editor.load({ graph });
     if (graph.nodes.some((n) => !n.position)) {
       const at = editor.getVersion();
@@ -115,7 +121,7 @@ function Workspace(props: WorkspaceProps) {
         setFitSignal((s) => s + 1);
       });
     }
-  }, [editor, props.initial, notify, t]);
+  }, [editor, props.initial]);
 
   const changeEditing = useCallback(
     (on: boolean) => {

@@ -407,8 +407,15 @@ describe.each(databases)('model services on %s', (kind) => {
     expect(await deleteRefusal(knex, { projectId: own.projectId })).toBe('deployPolicyUsed');
     expect(await deleteRefusal(knex, { projectId: own.projectId, solutionId: own.solutionId })).toBe('deployPolicyUsed');
     expect(await deleteRefusal(knex, { projectId: own.projectId, solutionId: newId() })).toBeNull();
+    // The policy behind a service cannot be deleted while the service exists.
+    const refused = await call('policy/delete', { id: policyId });
+    expect(refused.body.code).toBe(ErrorCode.deployPolicyUsed);
     await call('modeldeploy/stop', { id: s.id });
     expect(await deleteRefusal(knex, { projectId: own.projectId })).toBeNull();
+    expect((await call('policy/delete', { id: policyId })).body.code).toBe(ErrorCode.deployPolicyUsed);
+    await settle(s.id, ['stopping']);
+    expect((await call('modeldeploy/delete', { id: s.id })).body.code).toBe(0);
+    expect((await call('policy/delete', { id: policyId })).body.code).toBe(0);
   });
 
   it('isolates tenants and applies project rights', async () => {

@@ -4,6 +4,7 @@
  * training section, then queues the job that trains it.
  */
 import type { Knex } from 'knex';
+import { policyDeployed } from '../deploy/guards';
 import {
   AppError,
   MODELLING_JOB_KINDS,
@@ -291,6 +292,8 @@ export class Trainings {
       for (const t of ['policies', 'parameter_searches', 'deductions']) if (await this.knex(t).where({ simulator_id: id }).first('id')) throw new AppError('tableInUse');
     }
     if (table === 'policies' && (await this.knex('deductions').where({ policy_id: id }).first('id'))) throw new AppError('tableInUse');
+    // A policy behind a model service (any state until the service is deleted) stays (spec: a policy serving online cannot be deleted).
+    if (table === 'policies' && (await policyDeployed(this.knex, id))) throw new AppError('deployPolicyUsed');
     await this.knex(table).where({ id }).delete();
     await this.knex('training_runs').where({ record_id: id }).delete();
     if (row.artifact_key) await this.deps.blobs.removePrefix(row.artifact_key).catch(() => undefined);
