@@ -65,6 +65,7 @@ export const ErrorCode = {
   projectNotFound: 4003,
   projectNameUsed: 4004,
   projectHasTraining: 4005,
+  projectNoRight: 4006,
 
   // table / dataset
   tableParamError: 5001,
@@ -192,6 +193,7 @@ export function httpStatusOf(code: number): number {
     case ErrorCode.userBanned:
     case ErrorCode.userLocked:
     case ErrorCode.tenantNotExists:
+    case ErrorCode.projectNoRight:
       return 403;
     case ErrorCode.notFound:
     case ErrorCode.userNotFound:

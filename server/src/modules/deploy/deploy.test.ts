@@ -462,11 +462,11 @@ describe.each(databases)('model services on %s', (kind) => {
     expect((await call('modeldeploy/queryPage', { projectId: project.projectId }, viewerToken)).body.code).toBe(0);
     const viewerStop = await call('modeldeploy/stop', { id }, viewerToken);
     expect(viewerStop.status).toBe(403);
-    expect(viewerStop.body.code).toBe(ErrorCode.userNotPermission);
-    expect((await call('modeldeploy/rotateToken', { id }, viewerToken)).body.code).toBe(ErrorCode.userNotPermission);
-    expect((await call('modeldeploy/deleteModelServiceRecord', { id, recordIds: [newId()] }, viewerToken)).body.code).toBe(ErrorCode.userNotPermission);
+    expect(viewerStop.body.code).toBe(ErrorCode.projectNoRight);
+    expect((await call('modeldeploy/rotateToken', { id }, viewerToken)).body.code).toBe(ErrorCode.projectNoRight);
+    expect((await call('modeldeploy/deleteModelServiceRecord', { id, recordIds: [newId()] }, viewerToken)).body.code).toBe(ErrorCode.projectNoRight);
     const viewerCreate = await call('modeldeploy/create', { serviceName: 'viewer', policyId: await newPolicy() }, viewerToken);
-    expect(viewerCreate.body.code).toBe(ErrorCode.userNotPermission);
+    expect(viewerCreate.body.code).toBe(ErrorCode.projectNoRight);
 
     // the service still decides for its token holder
     expect((await decide(id, SAMPLE_ROW, accessToken)).status).toBe(200);

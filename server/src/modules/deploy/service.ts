@@ -138,7 +138,7 @@ export class DeployService {
 
   /**
    * The service of the caller's tenant with the caller's right on its project checked.
-   * @throws AppError `deployNotFound`, `deployDeleted`, `projectNotFound`, `userNotPermission`.
+   * @throws AppError `deployNotFound`, `deployDeleted`, `projectNotFound`, `projectNoRight`.
    */
   async access(user: ServerCallUser, serviceId: string, need: ProjectRight): Promise<ServiceRecord> {
     const row = (await this.query().where('s.id', serviceId).andWhere('s.tenant_id', user.tenantId).first()) as Record<string, unknown> | undefined;

@@ -48,7 +48,7 @@ export interface Scope {
   solution: SolutionRef;
 }
 
-/** Checks the caller's right on a solution (`solutionNotFound`, `projectNotFound`, `userNotPermission`). */
+/** Checks the caller's right on a solution (`solutionNotFound`, `projectNotFound`, `projectNoRight`). */
 export async function solutionScope(knex: Knex, user: ServerCallUser, solutionId: string, need: ProjectRight): Promise<Scope> {
   const { project, solution } = await assertSolutionAccess(knex, user, solutionId, need);
   return { project, solution };

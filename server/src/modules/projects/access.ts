@@ -59,7 +59,7 @@ export async function projectRightOf(
   return best;
 }
 
-/** Throws AppError('projectNotFound') when missing/deleted/other tenant, AppError('userNotPermission') without the right. */
+/** Throws AppError('projectNotFound') when missing/deleted/other tenant, AppError('projectNoRight') without the right. */
 export async function assertProjectAccess(
   knex: Knex,
   user: ServerCallUser,
@@ -74,7 +74,7 @@ export async function assertProjectAccess(
   const project: ProjectRef = { id: row.id, tenantId: row.tenant_id, ownerId: row.owner_id, name: row.name };
   const right = await projectRightOf(knex, user, project);
   if (!right) throw new AppError('projectNotFound');
-  if (!rightCovers(right, need)) throw new AppError('userNotPermission');
+  if (!rightCovers(right, need)) throw new AppError('projectNoRight');
   return { project, right };
 }
 

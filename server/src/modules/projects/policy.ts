@@ -16,9 +16,9 @@ export const RIGHT_OF: Record<ProjectAction, ProjectRight> = {
 /**
  * Project policy beyond the right: a locked project (a training or service holds it) refuses
  * every change.
- * @throws AppError `userNotPermission` without the right, `projectLocked` for a change to a locked project.
+ * @throws AppError `projectNoRight` without the right, `projectLocked` for a change to a locked project.
  */
 export function authorize(right: ProjectRight, action: ProjectAction, project: { locked: boolean }): void {
-  if (!rightCovers(right, RIGHT_OF[action])) throw new AppError('userNotPermission');
+  if (!rightCovers(right, RIGHT_OF[action])) throw new AppError('projectNoRight');
   if (action !== 'read' && project.locked) throw new AppError('projectLocked');
 }

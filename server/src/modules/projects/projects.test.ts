@@ -159,7 +159,7 @@ describe.each(databases)('projects on %s', (kind) => {
       });
       const denied = await server.call('project/editProject', { token: mateToken, body: { projectId: p, info: 'hi' } });
       expect(denied.status).toBe(403);
-      expect(denied.body.code).toBe(ErrorCode.userNotPermission);
+      expect(denied.body.code).toBe(ErrorCode.projectNoRight);
       await server.call('project/createProjectPermissionsList', {
         token: ownerToken,
         body: { projectId: p, permissions: [{ subjectType: 'user', subjectId: mate.id, permission: 'edit' }] },
@@ -194,7 +194,7 @@ describe.each(databases)('projects on %s', (kind) => {
       });
       const byMate = await server.call('project/deleteProject', { token: mateToken, body: { projectId: p } });
       expect(byMate.status).toBe(403);
-      expect(byMate.body.code).toBe(ErrorCode.userNotPermission);
+      expect(byMate.body.code).toBe(ErrorCode.projectNoRight);
       expect((await server.call('project/deleteProject', { token: foreignerToken, body: { projectId: p } })).status).toBe(404);
 
       const busy = new Set([p]);
@@ -260,7 +260,7 @@ describe.each(databases)('projects on %s', (kind) => {
         body: { projectId: p, permissions: [{ subjectType: 'user', subjectId: mate.id, permission: 'edit' }] },
       });
       expect(noRight.status).toBe(403);
-      expect(noRight.body.code).toBe(ErrorCode.userNotPermission);
+      expect(noRight.body.code).toBe(ErrorCode.projectNoRight);
       expect((await server.call('project/getCollaboratorCandidates', { token: mateToken, body: { projectId: p } })).status).toBe(403);
 
       // Subjects must be of the tenant, and not the owner.

@@ -69,7 +69,7 @@ describe.each(databases)('solutions on %s', (kind) => {
   it('refuses changes without an edit right and hides the project from others', async () => {
     const viewer = await call('create', viewerToken, { projectId, name: 'Nope', dataType: 'data_driven', goalType: 'policy_search' });
     expect(viewer.status).toBe(403);
-    expect(viewer.body.code).toBe(ErrorCode.userNotPermission);
+    expect(viewer.body.code).toBe(ErrorCode.projectNoRight);
     for (const token of [outsiderToken, foreignerToken]) {
       const r = await call('create', token, { projectId, name: 'Nope', dataType: 'data_driven', goalType: 'policy_search' });
       expect(r.status).toBe(404);

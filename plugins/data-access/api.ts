@@ -1,0 +1,79 @@
+/**
+ * Calls of the data-access plugin on the base api: datasets (`table/*`), previews
+ * (`file/previewCSV`), the upload calls it needs (`file/*`), database imports (`metadata/*`,
+ * `jobJdbcDatasource/all`) and the solution's table correlation (`solution/*TableCorrelation`).
+ */
+import type {
+  DataConnection,
+  Dataset,
+  DatasetPreview,
+  DatasetType,
+  FieldSetting,
+  FileItem,
+  FreeSpace,
+  ImportStatus,
+  Page,
+  RemoteTable,
+  SetTableCorrelationRequest,
+  StartImportRequest,
+  UploadPartInitRequest,
+  UploadState,
+} from '@decisio/domain';
+import { definePluginApi, type PluginEndpointBuilder } from '@decisio/sdk-plugin';
+
+const DATASETS = { type: 'Dataset' as const, id: 'LIST' };
+const CORRELATION = 'TableCorrelation' as const;
+
+/** What `solution/getTableCorrelation` answers. */
+export interface CorrelationReply {
+  solutionId: string;
+  correlation: SetTableCorrelationRequest['correlation'] | null;
+}
+
+export const dataAccessEndpoints = (build: PluginEndpointBuilder) => ({
+  'data-access/list': build.query<Page<Dataset>, { page: number; pageSize: number; type?: DatasetType; keyword?: string; projectId?: string }>({
+    query: (body) => ({ url: 'table/list', body }),
+    providesTags: [DATASETS],
+  }),
+  'data-access/get': build.query<Dataset, { tableId: string }>({
+    query: (body) => ({ url: 'table/get', body }),
+    providesTags: (_r, _e, a) => [{ type: 'Dataset' as const, id: a.tableId }],
+  }),
+  'data-access/create': build.mutation<Dataset, { fileId: string; name: string; type: DatasetType; projectId?: string }>({
+    // Ingesting a large file into Parquet takes a while: no 30 s timeout.
+    query: (body) => ({ url: 'table/create', body, timeoutMs: 0 }),
+    invalidatesTags: [DATASETS],
+  }),
+  'data-access/drop': build.mutation<null, { tableId: string }>({
+    query: (body) => ({ url: 'table/drop', body }),
+    invalidatesTags: [DATASETS],
+  }),
+  'data-access/setFields': build.mutation<Dataset, { tableId: string; fields: FieldSetting[] }>({
+    query: (body) => ({ url: 'table/setFields', body }),
+    invalidatesTags: (_r, _e, a) => [DATASETS, { type: 'Dataset' as const, id: a.tableId }],
+  }),
+  'data-access/preview': build.query<DatasetPreview, { tableId: string; rows?: number }>({
+    query: (body) => ({ url: 'file/previewCSV', body, timeoutMs: 0 }),
+  }),
+  'data-access/freeSpace': build.query<FreeSpace, void>({ query: () => ({ url: 'file/getFreeSpace' }) }),
+  'data-access/uploadInit': build.mutation<UploadState, UploadPartInitRequest>({ query: (body) => ({ url: 'file/uploadpartinit', body }) }),
+  'data-access/uploadParts': build.mutation<UploadState, { uploadId: string }>({ query: (body) => ({ url: 'file/uploadPartList', body }) }),
+  'data-access/uploadComplete': build.mutation<FileItem, { uploadId: string }>({
+    query: (body) => ({ url: 'file/uploadPartComplete', body, timeoutMs: 0 }),
+  }),
+  'data-access/uploadAbort': build.mutation<null, { uploadId: string }>({ query: (body) => ({ url: 'file/mpuAbortOne', body }) }),
+  'data-access/connections': build.query<DataConnection[], void>({ query: () => ({ url: 'jobJdbcDatasource/all', body: {} }) }),
+  'data-access/remoteTables': build.query<RemoteTable[], { id: string }>({ query: (body) => ({ url: 'metadata/getTables', body }) }),
+  'data-access/startImport': build.mutation<ImportStatus, StartImportRequest>({ query: (body) => ({ url: 'metadata/startImport', body }) }),
+  'data-access/importStatus': build.mutation<ImportStatus, { tableId: string }>({ query: (body) => ({ url: 'metadata/getCopyStatusByTableId', body }) }),
+  'data-access/getCorrelation': build.query<CorrelationReply, { solutionId: string }>({
+    query: (body) => ({ url: 'solution/getTableCorrelation', body }),
+    providesTags: (_r, _e, a) => [{ type: CORRELATION, id: a.solutionId }],
+  }),
+  'data-access/setCorrelation': build.mutation<CorrelationReply, SetTableCorrelationRequest>({
+    query: (body) => ({ url: 'solution/setTableCorrelation', body }),
+    invalidatesTags: (_r, _e, a) => [{ type: CORRELATION, id: a.solutionId }],
+  }),
+});
+
+export const dataAccessApi = definePluginApi('data-access', dataAccessEndpoints, { tagTypes: ['Dataset', CORRELATION] });
