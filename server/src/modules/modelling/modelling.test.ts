@@ -175,6 +175,20 @@ describe.each(databases)('modelling on %s', (kind) => {
     expect(overall.body.data.environments).toBeGreaterThanOrEqual(1);
   });
 
+  it('trains revive-p and revive-t environments (adversarial, warm-started from BC) to success', async () => {
+    for (const algorithm of ['revive_p', 'revive_t'] as const) {
+      const created = await call('trainSimulator/create', envTraining({ name: `env-${algorithm}`, algorithm, hyperparameters: { ...TINY_BC, bcSteps: 2, rollouts: 4, batchSize: 32 } }));
+      expect(created.body.code).toBe(0);
+      const done = await until(() => call('trainSimulator/get', { id: created.body.data.id }), (r) => ['successful', 'failure'].includes(r.body.data.state));
+      expect(done.body.data.error).toBeNull();
+      expect(done.body.data.state).toBe('successful');
+      const row = await server.app.db.knex('simulators').where({ id: created.body.data.id }).first();
+      const artifact = JSON.parse((await server.app.blobs.get(`${row.artifact_key}/venv.json`)).toString('utf8'));
+      expect(artifact.algorithm).toBe(algorithm);
+      expect(typeof done.body.data.score).toBe('number');
+    }
+  });
+
   it('checks rewards and trains a PPO policy stored per the contract', async () => {
     const noPrimary = await call('objective/create', { solutionId, name: 'r', files: { 'other.py': 'x = 1' } });
     expect(noPrimary.body.code).toBe(ErrorCode.objectiveNoPrimaryFile);

@@ -187,7 +187,6 @@ export class Trainings {
   async createSimulator(user: ServerCallUser, input: TrainSimulatorRequest) {
     const scope = await solutionScope(this.knex, user, input.solutionId, 'edit');
     const config = checkTraining(input);
-    if (input.algorithm !== 'bc') throw new AppError('paramInvalid', { algorithm: 'validation.invalid' });
     await this.uniqueName(scope, 'simulators', input.name);
     const scheme = await this.knex('schemes').where({ id: input.schemeId, solution_id: input.solutionId }).first();
     if (!scheme) throw new AppError('schemeNotFound');

@@ -66,7 +66,7 @@ export async function schemeData(knex: Knex, blobs: BlobStore, schemeId: string)
 /** What an environment training stores (`venv.json` under the simulator's artifact key). */
 export interface VenvArtifact {
   format: 'decisio.venv';
-  algorithm: 'bc';
+  algorithm: 'bc' | 'revive_p' | 'revive_t';
   seed: number;
   hidden: number[];
   schemeId: string;

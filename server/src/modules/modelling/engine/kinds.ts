@@ -9,6 +9,7 @@ import os from 'node:os';
 import { MODELLING_JOB_KINDS, parseDecisionGraph } from '@decisio/domain';
 import {
   BcTrainer,
+  ReviveTrainer,
   PpoTrainer,
   SacTrainer,
   evaluateInVenv,
@@ -222,7 +223,7 @@ export function modellingJobKinds({ db, blobs }: { db: Database; blobs: BlobStor
 
   const simulator: JobKind<RecordPayload> = {
     kind: MODELLING_JOB_KINDS.environment,
-    description: 'Environment training (behaviour cloning) on a processed scheme.',
+    description: 'Environment training (BC, revive-p or revive-t) on a processed scheme.',
     async run(ctx) {
       const sim = await need(db, 'simulators', ctx.payload.id, 'environment');
       const config = parseJson<TrainingConfig>(sim.config, { stopConditions: { system: true }, hyperparameters: {} });
@@ -237,14 +238,31 @@ export function modellingJobKinds({ db, blobs }: { db: Database; blobs: BlobStor
       const seed = num(hp['seed'], 0);
       const epochs = hp['epochs'] === undefined ? undefined : Math.max(1, Math.floor(num(hp['epochs'], 1)));
       const { weights, report } = await withCode(ctx, db, { solutionId: sim.solution_id, graph, dataset, git: config.git }, async ({ nodeFunction }) => {
-        const trainer = new BcTrainer(graph, dataset, {
-          hidden,
-          evalEvery: Math.max(1, Math.floor(num(hp['evalEvery'], epochs ? Math.min(10, Math.max(1, Math.floor(epochs / 2))) : 10))),
-          updatesPerStep: Math.max(1, Math.floor(num(hp['updatesPerStep'], 20))),
-          batchSize: Math.max(1, Math.floor(num(hp['batchSize'], 256))),
-          lr: num(hp['lr'], 1e-3),
-          ...(nodeFunction ? { nodeFunction } : {}),
-        });
+        const evalEvery = Math.max(1, Math.floor(num(hp['evalEvery'], epochs ? Math.min(10, Math.max(1, Math.floor(epochs / 2))) : 10)));
+        const batchSize = Math.max(1, Math.floor(num(hp['batchSize'], 256)));
+        // revive-p / revive-t: adversarial imitation warm-started from BC (same node networks, so
+        // the stored venv loads like a BC one); each job step is one adversarial step.
+        const trainer =
+          sim.algorithm === 'revive_p' || sim.algorithm === 'revive_t'
+            ? new ReviveTrainer(graph, dataset, sim.algorithm === 'revive_p' ? 'p' : 't', {
+                hidden,
+                batchSize,
+                evalEvery,
+                bcSteps: Math.max(1, Math.floor(num(hp['bcSteps'], 50))),
+                bcUpdatesPerStep: Math.max(1, Math.floor(num(hp['updatesPerStep'], 20))),
+                bcLr: num(hp['lr'], 1e-3),
+                lr: num(hp['generatorLr'], 1e-4),
+                rollouts: Math.max(1, Math.floor(num(hp['rollouts'], 64))),
+                ...(nodeFunction ? { nodeFunction } : {}),
+              })
+            : new BcTrainer(graph, dataset, {
+                hidden,
+                evalEvery,
+                updatesPerStep: Math.max(1, Math.floor(num(hp['updatesPerStep'], 20))),
+                batchSize,
+                lr: num(hp['lr'], 1e-3),
+                ...(nodeFunction ? { nodeFunction } : {}),
+              });
         await runAsJob(ctx, db, trainer, parseStopConditions(config.stopConditions), seed, epochs, config.mode === 'debug');
         const ck = await trainer.checkpoint();
         const best = ck.best ?? ck.weights;
@@ -252,7 +270,7 @@ export function modellingJobKinds({ db, blobs }: { db: Database; blobs: BlobStor
         return { weights: best, report: await evaluateVenv(trainer.venv!, trainer.split!.validation, { horizon: 10, windows: 64, ...(nodeFunction ? { nodeFunction } : {}) }) };
       });
       await point(ctx, 1, -1, { score: report.score, mae: report.mae });
-      const artifact: VenvArtifact = { format: 'decisio.venv', algorithm: 'bc', seed, hidden, schemeId: sim.scheme_id, score: Number.isFinite(report.score) ? report.score : null, weights };
+      const artifact: VenvArtifact = { format: 'decisio.venv', algorithm: sim.algorithm === 'revive_p' || sim.algorithm === 'revive_t' ? sim.algorithm : 'bc', seed, hidden, schemeId: sim.scheme_id, score: Number.isFinite(report.score) ? report.score : null, weights };
       const prefix = artifactPrefix(ctx.userId, 'simulators', sim.id);
       await storeFiles(db, blobs, ctx, prefix, { 'venv.json': Buffer.from(JSON.stringify(artifact)) });
       await knex()('simulators').where({ id: sim.id }).update({ artifact_key: prefix, score: artifact.score, updated_at: new Date() });

@@ -1,0 +1,172 @@
+import { useEffect, useState } from 'react';
+import { Button, Callout, Checkbox, Dialog, DialogBody, DialogFooter, HTMLSelect, HTMLTable, InputGroup, NonIdealState, Spinner, Switch } from '@blueprintjs/core';
+import { FIELD_DATA_TYPES, FIELD_KINDS, type FieldDataType } from '@decisio/domain';
+import { useNotify } from '@decisio/sdk-plugin';
+import { dataAccessApi } from '../api';
+import { cellText, failureMessage } from '../format';
+import { useDataT } from '../i18n';
+import { draftOf, toFieldSettings, validateFields, type FieldDraft, type FieldErrorKey } from '../model/fields';
+
+/**
+ * A dataset's server-side preview (`file/previewCSV`: first rows and statistics over all rows)
+ * and its field settings (`table/setFields`).
+ */
+export function DatasetDialog(props: { tableId: string | null; onClose(): void }) {
+  const { t } = useDataT();
+  const notify = useNotify();
+  const skip = !props.tableId;
+  const dataset = dataAccessApi.endpoints['data-access/get'].useQuery({ tableId: props.tableId ?? '' }, { skip });
+  const preview = dataAccessApi.endpoints['data-access/preview'].useQuery({ tableId: props.tableId ?? '', rows: 20 }, { skip });
+  const [save, saving] = dataAccessApi.endpoints['data-access/setFields'].useMutation();
+  const [rows, setRows] = useState<FieldDraft[]>([]);
+  const [errors, setErrors] = useState<Record<string, FieldErrorKey>>({});
+  const [serverErrors, setServerErrors] = useState<Record<string, string>>({});
+
+  useEffect(() => {
+    if (dataset.data) setRows(dataset.data.columns.map(draftOf));
+    setErrors({});
+    setServerErrors({});
+  }, [dataset.data]);
+
+  const edit = (i: number, patch: Partial<FieldDraft>) => setRows((rs) => rs.map((r, k) => (k === i ? { ...r, ...patch } : r)));
+
+  const submit = async () => {
+    const e = validateFields(rows);
+    setErrors(e);
+    setServerErrors({});
+    if (Object.keys(e).length > 0 || !props.tableId) return;
+    try {
+      await save({ tableId: props.tableId, fields: toFieldSettings(rows) }).unwrap();
+      notify({ message: t('fields.saved'), intent: 'success', icon: 'tick' });
+    } catch (err) {
+      const m = failureMessage(err, t('upload.failed'));
+      const fieldErrors = (err as { errors?: Record<string, string> }).errors;
+      if (fieldErrors) setServerErrors(fieldErrors);
+      else if (m) setServerErrors({ form: m });
+    }
+  };
+
+  const p = preview.data;
+  return (
+    <Dialog isOpen={!!props.tableId} onClose={props.onClose} title={t('fields.title', { name: dataset.data?.name ?? '' })} icon="th" style={{ width: 1100, maxWidth: '96vw' }}>
+      <DialogBody>
+        {(dataset.isLoading || preview.isLoading) && (
+          <NonIdealState icon={<Spinner />} title={t('fields.loading')} />
+        )}
+        {(dataset.isError || preview.isError) && <Callout intent="danger">{t('loadFailed')}</Callout>}
+        {p && (
+          <div style={{ maxHeight: 260, overflow: 'auto' }}>
+            <h4 className="bp6-heading">{t('fields.previewTitle', { total: p.total })}</h4>
+            <HTMLTable compact striped data-testid="dataset-preview">
+              <thead>
+                <tr>
+                  {p.columns.map((c) => (
+                    <th key={c.name}>
+                      {c.name} <span className="bp6-text-muted">({c.type})</span>
+                    </th>
+                  ))}
+                </tr>
+              </thead>
+              <tbody>
+                {p.rows.map((r, i) => (
+                  <tr key={i}>
+                    {r.map((v, j) => (
+                      <td key={j}>{cellText(v)}</td>
+                    ))}
+                  </tr>
+                ))}
+              </tbody>
+            </HTMLTable>
+          </div>
+        )}
+        {rows.length > 0 && (
+          <div style={{ marginTop: 12, maxHeight: 320, overflow: 'auto' }}>
+            <h4 className="bp6-heading">{t('fields.settingsTitle')}</h4>
+            {(errors.form || serverErrors.form) && (
+              <Callout intent="danger" data-testid="fields-error">
+                {errors.form ? t(`fields.errors.${errors.form}`) : serverErrors.form}
+              </Callout>
+            )}
+            <HTMLTable compact data-testid="fields-table">
+              <thead>
+                <tr>
+                  <th>{t('fields.select')}</th>
+                  <th>{t('fields.column')}</th>
+                  <th>{t('fields.kind')}</th>
+                  <th>{t('fields.dataType')}</th>
+                  <th>{t('fields.min')}</th>
+                  <th>{t('fields.max')}</th>
+                  <th>{t('fields.discreteNumber')}</th>
+                  <th>{t('fields.values')}</th>
+                  <th>{t('fields.hidden')}</th>
+                </tr>
+              </thead>
+              <tbody>
+                {rows.map((r, i) => {
+                  const stats = p?.stats?.find((s) => s.name === r.name);
+                  const err = errors[i] ? t(`fields.errors.${errors[i]}`) : (Object.entries(serverErrors).find(([k]) => k.startsWith(`fields.${i}`))?.[1] ?? null);
+                  return (
+                    <tr key={r.name} data-testid={`field-row-${r.name}`}>
+                      <td>
+                        <Checkbox checked={r.selected} onChange={(e) => edit(i, { selected: e.currentTarget.checked })} aria-label={r.name} />
+                      </td>
+                      <td>
+                        {r.name}
+                        {err && (
+                          <div className="bp6-text-small" style={{ color: 'var(--bp-intent-danger-text, #cd4246)' }} data-testid={`field-error-${r.name}`}>
+                            {err}
+                          </div>
+                        )}
+                      </td>
+                      <td>
+                        <HTMLSelect value={r.kind} onChange={(e) => edit(i, { kind: e.target.value as FieldDraft['kind'] })} aria-label={t('fields.kind')}>
+                          {FIELD_KINDS.map((k) => (
+                            <option key={k} value={k}>
+                              {t(`fields.kinds.${k}`)}
+                            </option>
+                          ))}
+                        </HTMLSelect>
+                      </td>
+                      <td>
+                        <HTMLSelect value={r.dataType} onChange={(e) => edit(i, { dataType: e.target.value as FieldDataType })} aria-label={t('fields.dataType')} data-testid={`field-datatype-${r.name}`}>
+                          {FIELD_DATA_TYPES.map((k) => (
+                            <option key={k} value={k}>
+                              {t(`fields.dataTypes.${k}`)}
+                            </option>
+                          ))}
+                        </HTMLSelect>
+                      </td>
+                      <td>
+                        <InputGroup small value={r.min} placeholder={stats?.min != null ? cellText(stats.min) : ''} onChange={(e) => edit(i, { min: e.target.value })} aria-label={t('fields.min')} data-testid={`field-min-${r.name}`} style={{ width: 90 }} />
+                      </td>
+                      <td>
+                        <InputGroup small value={r.max} placeholder={stats?.max != null ? cellText(stats.max) : ''} onChange={(e) => edit(i, { max: e.target.value })} aria-label={t('fields.max')} data-testid={`field-max-${r.name}`} style={{ width: 90 }} />
+                      </td>
+                      <td>
+                        <InputGroup small value={r.discreteNumber} disabled={r.dataType !== 'discrete'} onChange={(e) => edit(i, { discreteNumber: e.target.value })} aria-label={t('fields.discreteNumber')} style={{ width: 70 }} />
+                      </td>
+                      <td>
+                        <InputGroup small value={r.values} disabled={r.dataType !== 'category'} placeholder={t('fields.valuesHelp')} onChange={(e) => edit(i, { values: e.target.value })} aria-label={t('fields.values')} data-testid={`field-values-${r.name}`} />
+                      </td>
+                      <td>
+                        <Switch checked={r.hidden} onChange={(e) => edit(i, { hidden: e.currentTarget.checked })} aria-label={t('fields.hidden')} />
+                      </td>
+                    </tr>
+                  );
+                })}
+              </tbody>
+            </HTMLTable>
+          </div>
+        )}
+      </DialogBody>
+      <DialogFooter
+        actions={
+          <>
+            <Button text={t('fields.close')} onClick={props.onClose} />
+            <Button intent="primary" text={t('fields.save')} disabled={rows.length === 0} loading={saving.isLoading} onClick={() => void submit()} data-testid="fields-save" />
+          </>
+        }
+      />
+    </Dialog>
+  );
+}

@@ -1,0 +1,181 @@
+import { useEffect, useState } from 'react';
+import { Alert, Button, ButtonGroup, Callout, HTMLSelect, HTMLTable, InputGroup, NonIdealState, Spinner, Tag } from '@blueprintjs/core';
+import { DATASET_TYPES, type Dataset, type DatasetType } from '@decisio/domain';
+import { useLocale, useNotify, useProjectLink, type PanelProps } from '@decisio/sdk-plugin';
+import { dataAccessApi } from '../api';
+import { failureMessage, formatBytes } from '../format';
+import { useDataT } from '../i18n';
+import { DatasetDialog } from './DatasetDialog';
+import { ImportDialog } from './ImportDialog';
+import { UploadDialog } from './UploadDialog';
+
+const PAGE_SIZE = 20;
+const NAME_SHOWN = 30;
+
+/** Waits `ms` after the last change of `value`. */
+function useDebounced<T>(value: T, ms: number): T {
+  const [v, setV] = useState(value);
+  useEffect(() => {
+    const id = setTimeout(() => setV(value), ms);
+    return () => clearTimeout(id);
+  }, [value, ms]);
+  return v;
+}
+
+/**
+ * Dataset management: the caller's business, simulation and decision datasets (or a project's,
+ * when the address carries `projectId`), upload, import from a database, preview and field
+ * settings, delete.
+ */
+export function DatasetsPanel(_props: PanelProps) {
+  const { t } = useDataT();
+  const locale = useLocale();
+  const notify = useNotify();
+  const { params } = useProjectLink();
+  const projectId = params.projectId;
+  const [keyword, setKeyword] = useState('');
+  const [type, setType] = useState<DatasetType | ''>('');
+  const [page, setPage] = useState(1);
+  const [uploading, setUploading] = useState(false);
+  const [importing, setImporting] = useState(false);
+  const [opened, setOpened] = useState<string | null>(null);
+  const [deleting, setDeleting] = useState<Dataset | null>(null);
+  const search = useDebounced(keyword.trim(), 250);
+  useEffect(() => setPage(1), [search, type]);
+
+  const list = dataAccessApi.endpoints['data-access/list'].useQuery({
+    page,
+    pageSize: PAGE_SIZE,
+    ...(search ? { keyword: search } : {}),
+    ...(type ? { type } : {}),
+    ...(projectId ? { projectId } : {}),
+  });
+  const [drop, dropping] = dataAccessApi.endpoints['data-access/drop'].useMutation();
+  const date = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' });
+
+  const confirmDelete = async () => {
+    const d = deleting;
+    if (!d) return;
+    try {
+      await drop({ tableId: d.tableId }).unwrap();
+      notify({ message: t('remove.done', { name: d.name }), intent: 'success', icon: 'trash' });
+    } catch (err) {
+      const m = failureMessage(err, t('loadFailed'));
+      if (m) notify({ message: m, intent: 'danger', icon: 'error' });
+    } finally {
+      setDeleting(null);
+    }
+  };
+
+  const rows = list.data?.rows ?? [];
+  const total = list.data?.total ?? 0;
+  const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
+  const filtered = Boolean(search || type);
+
+  return (
+    <div className="dc-data-access" data-testid="datasets-panel" style={{ padding: 12, display: 'flex', flexDirection: 'column', gap: 12, height: '100%', overflow: 'auto' }}>
+      <div style={{ display: 'flex', gap: 8, flexWrap: 'wrap', alignItems: 'center' }}>
+        <InputGroup leftIcon="search" placeholder={t('search')} value={keyword} onChange={(e) => setKeyword(e.target.value)} aria-label={t('search')} data-testid="datasets-search" style={{ minWidth: 240 }} />
+        <HTMLSelect value={type} onChange={(e) => setType(e.target.value as DatasetType | '')} aria-label={t('columns.type')} data-testid="datasets-type">
+          <option value="">{t('allTypes')}</option>
+          {DATASET_TYPES.map((x) => (
+            <option key={x} value={x}>
+              {t(`types.${x}`)}
+            </option>
+          ))}
+        </HTMLSelect>
+        <Button icon="refresh" text={t('refresh')} onClick={() => void list.refetch()} />
+        <span style={{ flex: 1 }} />
+        <Button icon="import" text={t('actions.import')} onClick={() => setImporting(true)} data-testid="datasets-import" />
+        <Button intent="primary" icon="upload" text={t('actions.newDataset')} onClick={() => setUploading(true)} data-testid="datasets-upload" />
+      </div>
+
+      {list.isLoading ? (
+        <NonIdealState icon={<Spinner />} title={t('loading')} />
+      ) : list.isError ? (
+        <NonIdealState icon="error" title={t('loadFailed')} action={<Button text={t('retry')} onClick={() => void list.refetch()} />} data-testid="datasets-error" />
+      ) : rows.length === 0 ? (
+        <div data-testid="datasets-empty">
+          <NonIdealState icon="th" title={filtered ? t('empty.noMatch') : t('empty.title')} description={filtered ? undefined : t('empty.description')} />
+        </div>
+      ) : (
+        <HTMLTable interactive striped compact data-testid="datasets-table" style={{ width: '100%' }}>
+          <thead>
+            <tr>
+              {(['name', 'type', 'fileType', 'amount', 'size', 'columns', 'creator', 'createdAt', 'updatedAt', 'actions'] as const).map((k) => (
+                <th key={k}>{t(`columns.${k}`)}</th>
+              ))}
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((d) => (
+              <tr key={d.tableId} data-testid={`dataset-row-${d.name}`}>
+                <td title={d.name}>
+                  <a href="#" onClick={(e) => (e.preventDefault(), setOpened(d.tableId))}>
+                    {d.name.length > NAME_SHOWN ? `${d.name.slice(0, NAME_SHOWN)}…` : d.name}
+                  </a>
+                </td>
+                <td>
+                  <Tag minimal>{t(`types.${d.type}`)}</Tag>
+                </td>
+                <td>{d.fileType}</td>
+                <td>{d.amount.toLocaleString(locale)}</td>
+                <td>{formatBytes(d.size)}</td>
+                <td>{d.columns.length}</td>
+                <td>{d.creatorName ?? ''}</td>
+                <td>{date.format(new Date(d.createdAt))}</td>
+                <td>{date.format(new Date(d.updatedAt))}</td>
+                <td>
+                  <ButtonGroup minimal>
+                    <Button small icon="properties" text={t('actions.fields')} onClick={() => setOpened(d.tableId)} data-testid={`dataset-open-${d.name}`} />
+                    <Button small icon="trash" intent="danger" text={t('actions.delete')} onClick={() => setDeleting(d)} />
+                  </ButtonGroup>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </HTMLTable>
+      )}
+      {pages > 1 && (
+        <ButtonGroup>
+          <Button icon="chevron-left" disabled={page <= 1} onClick={() => setPage((p) => p - 1)} aria-label="previous" />
+          <Button disabled text={`${page} / ${pages}`} />
+          <Button icon="chevron-right" disabled={page >= pages} onClick={() => setPage((p) => p + 1)} aria-label="next" />
+        </ButtonGroup>
+      )}
+
+      <UploadDialog
+        isOpen={uploading}
+        projectId={projectId}
+        onClose={() => setUploading(false)}
+        onCreated={(d) => {
+          setUploading(false);
+          setOpened(d.tableId);
+        }}
+      />
+      <ImportDialog
+        isOpen={importing}
+        projectId={projectId}
+        onClose={() => setImporting(false)}
+        onImported={(id) => {
+          setImporting(false);
+          void list.refetch();
+          setOpened(id);
+        }}
+      />
+      <DatasetDialog tableId={opened} onClose={() => setOpened(null)} />
+      <Alert
+        isOpen={!!deleting}
+        intent="danger"
+        icon="trash"
+        confirmButtonText={t('remove.ok')}
+        cancelButtonText={t('remove.cancel')}
+        loading={dropping.isLoading}
+        onConfirm={() => void confirmDelete()}
+        onCancel={() => setDeleting(null)}
+      >
+        {deleting && t('remove.confirm', { name: deleting.name })}
+      </Alert>
+    </div>
+  );
+}

@@ -1,0 +1,339 @@
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { Button, Callout, Dialog, DialogBody, DialogFooter, FormGroup, HTMLSelect, HTMLTable, InputGroup, ProgressBar, Spinner } from '@blueprintjs/core';
+import { DATASET_TYPES, LIMITS, messageOf, type Dataset, type DatasetType } from '@decisio/domain';
+import { useNotify, useSession } from '@decisio/sdk-plugin';
+import { dataAccessApi } from '../api';
+import { cellText, failureMessage, formatBytes } from '../format';
+import { useDataT } from '../i18n';
+import { createPreviewer, type PreviewIssue, type PreviewResult, type PreviewStats, type Previewer } from '../preview';
+import { callHeaders, uploadResumable, UploadStopped, xhrPutPart, type UploadTransport } from '../upload';
+
+type Running = { sent: number; total: number; resumed: boolean; uploadId: string | null; controller: AbortController };
+
+/** Dataset name proposed from a file name: the stem, cut to 30 characters. */
+export function nameFromFile(file: string): string {
+  return file.replace(/\.[^.]*$/, '').slice(0, LIMITS.datasetNameMax);
+}
+
+/**
+ * "Upload dataset": choose a local file, see it checked and previewed in the browser (first
+ * rows, types, then statistics over the whole file), name it, upload it resumably with a
+ * progress bar, and create the dataset (`table/create`).
+ */
+export function UploadDialog(props: { isOpen: boolean; projectId?: string; onClose(): void; onCreated(d: Dataset): void }) {
+  const { t, locale } = useDataT();
+  const notify = useNotify();
+  const session = useSession();
+  const input = useRef<HTMLInputElement>(null);
+  const previewer = useRef<Previewer | null>(null);
+  const [file, setFile] = useState<File | null>(null);
+  const [checking, setChecking] = useState(false);
+  const [result, setResult] = useState<PreviewResult | null>(null);
+  const [stats, setStats] = useState<PreviewStats | 'running' | { error: string } | null>(null);
+  const [name, setName] = useState('');
+  const [type, setType] = useState<DatasetType>('business');
+  const [running, setRunning] = useState<Running | null>(null);
+  const [creating, setCreating] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  const space = dataAccessApi.endpoints['data-access/freeSpace'].useQuery(undefined, { skip: !props.isOpen });
+  const [init] = dataAccessApi.endpoints['data-access/uploadInit'].useMutation();
+  const [parts] = dataAccessApi.endpoints['data-access/uploadParts'].useMutation();
+  const [complete] = dataAccessApi.endpoints['data-access/uploadComplete'].useMutation();
+  const [abort] = dataAccessApi.endpoints['data-access/uploadAbort'].useMutation();
+  const [create] = dataAccessApi.endpoints['data-access/create'].useMutation();
+
+  useEffect(() => {
+    if (!props.isOpen) return;
+    return () => {
+      previewer.current?.dispose();
+      previewer.current = null;
+    };
+  }, [props.isOpen]);
+
+  const transport = useMemo<UploadTransport>(
+    () => ({
+      init: (req) => init(req).unwrap(),
+      state: (uploadId) => parts({ uploadId }).unwrap(),
+      complete: (uploadId) => complete({ uploadId }).unwrap(),
+      putPart: (uploadId, n, bytes, onProgress, signal) => xhrPutPart(callHeaders(session), uploadId, n, bytes, onProgress, signal),
+    }),
+    [init, parts, complete, session],
+  );
+
+  const reset = () => {
+    setFile(null);
+    setResult(null);
+    setStats(null);
+    setError(null);
+    setName('');
+  };
+
+  const pick = async (f: File) => {
+    reset();
+    setFile(f);
+    setName(nameFromFile(f.name));
+    setChecking(true);
+    previewer.current ??= createPreviewer();
+    const p = previewer.current;
+    try {
+      const r = await p.inspect(f);
+      setResult(r);
+      if (r.ok) {
+        setStats('running');
+        p.stats(f).then(
+          (s) => setStats(s),
+          (e: unknown) => setStats({ error: e instanceof Error ? e.message : String(e) }),
+        );
+      }
+    } catch (e) {
+      setError(e instanceof Error ? e.message : String(e));
+    } finally {
+      setChecking(false);
+    }
+  };
+
+  const issueText = (i: PreviewIssue) => {
+    const d = i.details ?? {};
+    const columns = Array.isArray(d.columns) ? d.columns.join(', ') : '';
+    return `${messageOf(i.code, locale)}: ${t(`upload.reasons.${i.reason}` as 'upload.reasons.empty', { delimiter: String(d.delimiter ?? ''), columns })}`;
+  };
+
+  const nameError = !name.trim() ? t('import.required') : name.trim().length > LIMITS.datasetNameMax ? t('import.tooLong') : null;
+  const free = space.data?.freeBytes;
+  const noSpace = file && free !== undefined && file.size > free ? t('upload.noSpace', { free: formatBytes(free), size: formatBytes(file.size) }) : null;
+  const canUpload = !!file && !!result?.ok && !nameError && !noSpace && !running && !creating;
+
+  const start = async () => {
+    if (!file || !canUpload) return;
+    const controller = new AbortController();
+    setRunning({ sent: 0, total: file.size, resumed: false, uploadId: null, controller });
+    setError(null);
+    try {
+      const stored = await uploadResumable(file, transport, {
+        store: window.localStorage,
+        signal: controller.signal,
+        onProgress: (p) => setRunning((r) => (r && r.controller === controller ? { ...r, sent: p.sent, resumed: p.resumed, uploadId: p.uploadId } : r)),
+      });
+      setRunning(null);
+      setCreating(true);
+      const d = await create({ fileId: stored.fileId, name: name.trim(), type, ...(props.projectId ? { projectId: props.projectId } : {}) }).unwrap();
+      notify({ message: t('upload.done', { name: d.name }), intent: 'success', icon: 'tick' });
+      reset();
+      props.onCreated(d);
+    } catch (err) {
+      if (err instanceof UploadStopped) notify({ message: t('upload.stopped'), intent: 'primary' });
+      else setError(failureMessage(err, t('upload.failed')) ?? t('upload.failed'));
+    } finally {
+      setRunning((r) => (r && r.controller === controller ? null : r));
+      setCreating(false);
+    }
+  };
+
+  const discard = async () => {
+    const r = running;
+    if (!r) return;
+    r.controller.abort();
+    if (r.uploadId) {
+      try {
+        await abort({ uploadId: r.uploadId }).unwrap();
+      } catch {
+        /* already gone */
+      }
+      for (let i = window.localStorage.length - 1; i >= 0; i--) {
+        const key = window.localStorage.key(i);
+        if (key?.startsWith('decisio.upload:') && window.localStorage.getItem(key) === r.uploadId) window.localStorage.removeItem(key);
+      }
+    }
+  };
+
+  const busy = !!running || creating;
+  const percent = running ? Math.floor((100 * running.sent) / Math.max(1, running.total)) : 0;
+  const fatal = result?.issues.filter((i) => i.fatal) ?? [];
+  const warnings = result?.issues.filter((i) => !i.fatal) ?? [];
+
+  return (
+    <Dialog isOpen={props.isOpen} onClose={busy ? undefined : props.onClose} title={t('upload.title')} icon="upload" style={{ width: 900, maxWidth: '95vw' }}>
+      <DialogBody>
+        <p className="bp6-text-muted">{t('upload.hint')}</p>
+        <input
+          ref={input}
+          type="file"
+          accept=".csv,.npz,.h5"
+          hidden
+          data-testid="upload-file"
+          onChange={(e) => {
+            const f = e.target.files?.[0];
+            e.target.value = '';
+            if (f) void pick(f);
+          }}
+        />
+        <Button icon="folder-open" text={t('upload.choose')} onClick={() => input.current?.click()} disabled={busy} data-testid="upload-choose" />
+        {checking && (
+          <div style={{ display: 'flex', gap: 8, alignItems: 'center', marginTop: 12 }} data-testid="upload-checking">
+            <Spinner size={16} /> {t('upload.checking')}
+          </div>
+        )}
+        {error && (
+          <Callout intent="danger" icon="error" style={{ marginTop: 12 }} data-testid="upload-error">
+            {error}
+          </Callout>
+        )}
+        {file && result && (
+          <p style={{ marginTop: 12 }} data-testid="upload-checked">
+            {t('upload.checked', { name: file.name, size: formatBytes(file.size), ms: Math.round(result.elapsedMs) })}
+          </p>
+        )}
+        {fatal.length > 0 && (
+          <Callout intent="danger" icon="error" title={t('upload.rejected')} data-testid="upload-issues">
+            <ul>
+              {fatal.map((i, k) => (
+                <li key={k} data-testid={`upload-issue-${i.reason}`}>
+                  {issueText(i)}
+                </li>
+              ))}
+            </ul>
+          </Callout>
+        )}
+        {warnings.length > 0 && (
+          <Callout intent="warning" icon="warning-sign" style={{ marginTop: 8 }}>
+            <ul>
+              {warnings.map((i, k) => (
+                <li key={k}>{issueText(i)}</li>
+              ))}
+            </ul>
+          </Callout>
+        )}
+        {result?.columns && result.rows && (
+          <div style={{ marginTop: 12, maxHeight: 240, overflow: 'auto' }}>
+            <h4 className="bp6-heading">{t('upload.firstRows')}</h4>
+            <HTMLTable compact striped data-testid="upload-preview">
+              <thead>
+                <tr>
+                  {result.columns.map((c) => (
+                    <th key={c.name}>
+                      {c.name} <span className="bp6-text-muted">({c.kind})</span>
+                    </th>
+                  ))}
+                </tr>
+              </thead>
+              <tbody>
+                {result.rows.slice(0, 10).map((r, i) => (
+                  <tr key={i}>
+                    {r.map((v, j) => (
+                      <td key={j}>{cellText(v)}</td>
+                    ))}
+                  </tr>
+                ))}
+              </tbody>
+            </HTMLTable>
+          </div>
+        )}
+        {result?.arrays && (
+          <div style={{ marginTop: 12 }}>
+            <h4 className="bp6-heading">{t('upload.arrays')}</h4>
+            <HTMLTable compact data-testid="upload-arrays">
+              <tbody>
+                {result.arrays.map((a) => (
+                  <tr key={a.name}>
+                    <td>{a.name}</td>
+                    <td>{a.dtype}</td>
+                    <td>[{a.shape.join(', ')}]</td>
+                  </tr>
+                ))}
+              </tbody>
+            </HTMLTable>
+          </div>
+        )}
+        {stats && (
+          <div style={{ marginTop: 12, maxHeight: 220, overflow: 'auto' }}>
+            <h4 className="bp6-heading">{t('upload.statsTitle')}</h4>
+            {stats === 'running' ? (
+              <div style={{ display: 'flex', gap: 8, alignItems: 'center' }}>
+                <Spinner size={16} /> {t('upload.statsRunning')}
+              </div>
+            ) : 'error' in stats ? (
+              <Callout intent="warning">{t('upload.statsFailed', { message: stats.error })}</Callout>
+            ) : (
+              <HTMLTable compact striped data-testid="upload-stats">
+                <thead>
+                  <tr>
+                    {(['column', 'kind', 'count', 'nulls', 'min', 'max', 'mean', 'distinct'] as const).map((k) => (
+                      <th key={k}>{t(`upload.stat.${k}`)}</th>
+                    ))}
+                  </tr>
+                </thead>
+                <tbody>
+                  {stats.columns.map((c) => (
+                    <tr key={c.name}>
+                      <td>{c.name}</td>
+                      <td>{c.kind}</td>
+                      <td>{c.count}</td>
+                      <td>{c.nulls + c.nan}</td>
+                      <td>{cellText(c.min)}</td>
+                      <td>{cellText(c.max)}</td>
+                      <td>{cellText(c.mean)}</td>
+                      <td>
+                        {c.distinctApprox ? '≈' : ''}
+                        {c.distinct}
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </HTMLTable>
+            )}
+          </div>
+        )}
+        {result?.ok && (
+          <div style={{ display: 'flex', gap: 16, marginTop: 12 }}>
+            <FormGroup label={t('upload.name')} labelFor="upload-name" helperText={nameError ?? t('upload.nameHelp')} intent={nameError ? 'danger' : 'none'}>
+              <InputGroup id="upload-name" value={name} onChange={(e) => setName(e.target.value)} disabled={busy} intent={nameError ? 'danger' : 'none'} data-testid="upload-name" />
+            </FormGroup>
+            <FormGroup label={t('upload.type')} labelFor="upload-type">
+              <HTMLSelect id="upload-type" value={type} onChange={(e) => setType(e.target.value as DatasetType)} disabled={busy} data-testid="upload-type">
+                {DATASET_TYPES.map((x) => (
+                  <option key={x} value={x}>
+                    {t(`types.${x}`)}
+                  </option>
+                ))}
+              </HTMLSelect>
+            </FormGroup>
+          </div>
+        )}
+        {noSpace && (
+          <Callout intent="danger" data-testid="upload-no-space">
+            {noSpace}
+          </Callout>
+        )}
+        {running && (
+          <div style={{ marginTop: 12 }} data-testid="upload-running">
+            <ProgressBar value={running.sent / Math.max(1, running.total)} intent="primary" animate stripes data-testid="upload-progress" />
+            <p data-testid="upload-progress-text" data-percent={percent}>
+              {t('upload.uploading', { sent: formatBytes(running.sent), total: formatBytes(running.total), percent })}
+            </p>
+            {running.resumed && (
+              <Callout intent="success" icon="refresh" data-testid="upload-resumed">
+                {t('upload.resumed')}
+              </Callout>
+            )}
+          </div>
+        )}
+        {creating && (
+          <div style={{ display: 'flex', gap: 8, alignItems: 'center', marginTop: 12 }} data-testid="upload-creating">
+            <Spinner size={16} /> {t('upload.creating')}
+          </div>
+        )}
+      </DialogBody>
+      <DialogFooter
+        actions={
+          <>
+            {running && <Button text={t('upload.stop')} onClick={() => running.controller.abort()} data-testid="upload-stop" />}
+            {running && <Button intent="danger" text={t('upload.discard')} onClick={() => void discard()} data-testid="upload-discard" />}
+            {!busy && <Button text={t('upload.close')} onClick={props.onClose} />}
+            <Button intent="primary" icon="upload" text={t('upload.start')} disabled={!canUpload} loading={busy} onClick={() => void start()} data-testid="upload-start" />
+          </>
+        }
+      />
+    </Dialog>
+  );
+}
