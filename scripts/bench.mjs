@@ -1,6 +1,7 @@
 /**
  * `npm run bench -- <suite...>`: benchmarks, one JSON line per figure on stdout.
- * Suites: web, compute, learning, data, serve. No suite given: all that exist.
+ * Suites: web, compute, learning, ingest, preview, serve. No suite given: all that exist.
+ * Flags (`--name=value`) are passed to every suite.
  */
 import fs from 'node:fs';
 import path from 'node:path';
@@ -10,7 +11,8 @@ const SUITES = {
   web: 'core/workbench/bench/main.ts',
   compute: 'core/compute/bench/main.ts',
   learning: 'core/learning/bench/main.ts',
-  data: 'server/bench/data.ts',
+  ingest: 'server/bench/ingest.ts',
+  preview: 'workers/data/bench/preview.ts',
   serve: 'server/bench/serve.ts',
 };
 const asked = process.argv.slice(2).filter((a) => !a.startsWith('-'));

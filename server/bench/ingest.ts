@@ -4,7 +4,7 @@
  * the same run, both writing Parquet; the ratio is DuckDB's time over ours (goal >= 0.8).
  * With `--upload`, also the multipart upload of the same file over loopback into an in-process
  * server (8 MiB parts) next to a plain file copy (goal >= 0.5).
- * Prints one JSON line per figure. Not wired into `npm run bench`.
+ * Prints one JSON line per figure. `npm run bench -- ingest [--size-mb=N] [--upload]`.
  */
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';

@@ -107,8 +107,8 @@ export function CorrelationPanel(_props: PanelProps) {
     <div data-testid="correlation-panel" style={{ padding: 12, display: 'flex', flexDirection: 'column', gap: 12, height: '100%', overflow: 'auto' }}>
       <Callout icon="info-sign">{t('correlation.intro')}</Callout>
       {datasets.data && datasets.data.rows.length === 0 && (
-        <Callout intent="warning" data-testid="correlation-no-datasets" action={<Button text={t('correlation.openDatasets')} onClick={() => link.go('/dataset-manage')} />}>
-          {t('correlation.noDatasets')}
+        <Callout intent="warning" data-testid="correlation-no-datasets">
+          {t('correlation.noDatasets')} <Button small text={t('correlation.openDatasets')} onClick={() => link.go('/dataset-manage')} />
         </Callout>
       )}
       <Card>

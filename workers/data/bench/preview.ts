@@ -5,7 +5,7 @@
  *   with DuckDB already started (the workbench warms the worker when the upload dialog opens);
  * - `browser-preview-stats`: `stats` over the whole file;
  * - `browser-preview-engine-start`: starting DuckDB-WASM (wasm fetch + compile + open), once.
- * Prints one JSON line per measure. Run: `npx tsx workers/data/bench/preview.ts --size-mb 1024`.
+ * Prints one JSON line per measure. Run: `npm run bench -- preview --size-mb=1024`.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -64,6 +64,8 @@ export async function benchPreview({ sizeMb }: { sizeMb: number }): Promise<Benc
 }
 
 function argValue(name: string): string | undefined {
+  const eq = process.argv.find((a) => a.startsWith(`${name}=`));
+  if (eq) return eq.slice(name.length + 1);
   const i = process.argv.indexOf(name);
   return i >= 0 ? process.argv[i + 1] : undefined;
 }
