@@ -39,6 +39,7 @@ import { AccountService } from './modules/account/service';
 import { LoginThrottle } from './modules/account/throttle';
 import { SessionService } from './modules/sessions/service';
 import { createDeployModule } from './modules/deploy/routes';
+import { reportsRoutes } from './modules/reports/routes';
 import { BlobStore } from './modules/storage/blob-store';
 import { storageRoutes } from './modules/storage/routes';
 import { datasetsRoutes } from './modules/datasets/routes';
@@ -132,6 +133,7 @@ export function createApp(config: ServerConfig, options: AppOptions = {}): Decis
   projectsRoutes(api, kit, { projects: new ProjectsService(db, clock), solutions });
   solutionsRoutes(api, kit, { solutions });
   const deploy = createDeployModule(api, kit, { db, blobs, logger, clock, bodyLimitBytes: config.bodyLimitBytes });
+  reportsRoutes(api, kit, { db, blobs, clock, logger });
   let jobKinds: Map<string, ServerJobKind>;
   try {
     jobKinds = mountServerPlugins(plugins, api, { db, kit, logger });

@@ -19,3 +19,4 @@ export * from './modelling/index';
 export * from './projects/index';
 export * from './deploy/index';
 export * from './connections/schemas';
+export * from './reports/index';

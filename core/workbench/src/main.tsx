@@ -17,6 +17,7 @@ import { dataConnectionsPlugin } from '@decisio/plugin-data-connections';
 import { workflowPlugin } from '@decisio/plugin-workflow';
 import { patternPlugin } from '@decisio/plugin-pattern';
 import { dataAccessPlugin } from '@decisio/plugin-data-access';
+import { modellingPlugin } from '@decisio/plugin-modelling';
 import { createWorkbench, WorkbenchRoot } from './host/workbench';
 import { StartFailed } from './shell/StartFailed';
 import { installIconLoader } from './theme/icons';
@@ -26,7 +27,7 @@ import { installIconLoader } from './theme/icons';
  * dependencies). Add a plugin here to ship it. Manifests are light: importing them loads no
  * panel code.
  */
-export const APP_PLUGINS: readonly PluginManifest[] = [sdkPlugin, accountPlugin, dashboardPlugin, projectsPlugin, storagePlugin, deployPlugin, dataConnectionsPlugin, workflowPlugin, patternPlugin, dataAccessPlugin];
+export const APP_PLUGINS: readonly PluginManifest[] = [sdkPlugin, accountPlugin, dashboardPlugin, projectsPlugin, storagePlugin, deployPlugin, dataConnectionsPlugin, workflowPlugin, patternPlugin, dataAccessPlugin, modellingPlugin];
 
 const container = typeof document !== 'undefined' ? document.getElementById('root') : null;
 if (container) {

@@ -41,7 +41,11 @@ export function CorrelationPanel(_props: PanelProps) {
     if (checked && draft) setErrors(validateCorrelation(draft, columns));
   }, [checked, draft, columns]);
 
-  if (!solutionId) return <NonIdealState icon="flows" title={t('correlation.noSolution')} data-testid="correlation-no-solution" />;
+  if (!solutionId) return (
+      <div data-testid="correlation-no-solution">
+        <NonIdealState icon="flows" title={t('correlation.noSolution')} />
+      </div>
+    );
   if (saved.isLoading || datasets.isLoading || !draft) {
     if (saved.isError || datasets.isError)
       return <NonIdealState icon="error" title={t('loadFailed')} action={<Button text={t('retry')} onClick={() => (void saved.refetch(), void datasets.refetch())} />} />;

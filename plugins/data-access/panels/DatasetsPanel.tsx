@@ -93,7 +93,9 @@ export function DatasetsPanel(_props: PanelProps) {
       {list.isLoading ? (
         <NonIdealState icon={<Spinner />} title={t('loading')} />
       ) : list.isError ? (
-        <NonIdealState icon="error" title={t('loadFailed')} action={<Button text={t('retry')} onClick={() => void list.refetch()} />} data-testid="datasets-error" />
+        <div data-testid="datasets-error">
+          <NonIdealState icon="error" title={t('loadFailed')} action={<Button text={t('retry')} onClick={() => void list.refetch()} />} />
+        </div>
       ) : rows.length === 0 ? (
         <div data-testid="datasets-empty">
           <NonIdealState icon="th" title={filtered ? t('empty.noMatch') : t('empty.title')} description={filtered ? undefined : t('empty.description')} />

@@ -4,7 +4,7 @@
  * with "Edit" and ends with "Finish editing"; the editor refuses to save in between.
  */
 import { useEffect, useState, type ReactNode } from 'react';
-import { Button, Callout, FormGroup, HTMLSelect, InputGroup, Switch, Tag } from '@blueprintjs/core';
+import { Button, Callout, FileInput, FormGroup, HTMLSelect, InputGroup, Switch, Tag } from '@blueprintjs/core';
 import {
   BUILTIN_FUNCTIONS,
   FIELD_DATA_TYPES,
@@ -166,6 +166,16 @@ function FunctionEditor(props: { editor: PatternEditor; node: GraphNode }) {
           <FormGroup label={t('function.function')} inline>
             <CommitInput label={t('function.function')} value={fn.function} onCommit={(v) => editor.setFunction(node.id, { ...fn, function: v })} />
           </FormGroup>
+          <FileInput
+            fill
+            text={t('function.upload')}
+            buttonText={t('yaml.choose')}
+            inputProps={{ accept: '.py', 'aria-label': t('function.upload') }}
+            onInputChange={(e) => {
+              const f = e.currentTarget.files?.[0];
+              if (f) void f.text().then((code) => editor.setFunction(node.id, { ...fn, file: f.name, code }));
+            }}
+          />
           <CodeEditor label={t('function.code')} testId="pattern-function-code" value={fn.code ?? ''} onChange={(code) => editor.setFunctionCode(node.id, code)} />
         </>
       )}

@@ -116,4 +116,23 @@ describe('PatternPanel', () => {
     await waitFor(() => expect(h.toasts.some((t) => t.message === 'Graph built from fridge.yaml')).toBe(true));
     expect(screen.getByTestId('pattern-issue-count').textContent).toBe('No problems');
   });
+
+  it('edits a node function in the code editor and sends its file with the graph', async () => {
+    const { graph } = importReviveYaml(FRIDGE_YAML);
+    const h = host(graph);
+    h.mockCall('solution/setPattern', (body) => ({ data: { solutionId: 'S1', graph: (body as { graph: unknown }).graph, warnings: 0 } }));
+    await renderPanel(panel, { host: h });
+    fireEvent.click(await screen.findByTestId('pattern-node-next_temperature', {}, { timeout: 10_000 }));
+    fireEvent.click(await screen.findByTestId('pattern-edit'));
+    fireEvent.change(screen.getByTestId('pattern-function-kind'), { target: { value: 'python' } });
+    const code = (await screen.findByTestId('pattern-function-code')) as HTMLTextAreaElement;
+    expect(code.value).toContain('def next_temperature(data)');
+    fireEvent.change(code, { target: { value: FRIDGE_PY } });
+    fireEvent.click(screen.getByTestId('pattern-finish-edit'));
+    fireEvent.click(screen.getByTestId('pattern-save'));
+    await waitFor(() => expect(h.toasts.at(-1)?.message).toBe('Decision graph saved'));
+    const sent = h.calls.find((c) => c.url === 'solution/setPattern')!.body as { files: Record<string, string>; graph: { nodes: { name: string; function?: { file: string } }[] } };
+    expect(sent.files).toEqual({ 'expert_function.py': FRIDGE_PY });
+    expect(sent.graph.nodes.find((n) => n.name === 'next_temperature')!.function).toMatchObject({ kind: 'python', file: 'expert_function.py', function: 'next_temperature' });
+  });
 });

@@ -128,6 +128,9 @@ export const ErrorCode = {
   patternMissing: 8029,
   deleteNotAcknowledged: 8030,
   breakpointNotActive: 8031,
+  reportNotFound: 8032,
+  reportDecisionsSame: 8033,
+  reportDecisionUnfinished: 8034,
 
   // deploy
   deployAlreadyDeployed: 9001,
@@ -209,6 +212,7 @@ export function httpStatusOf(code: number): number {
     case ErrorCode.policyNotFound:
     case ErrorCode.hyperparameterNotFound:
     case ErrorCode.deductionNotFound:
+    case ErrorCode.reportNotFound:
     case ErrorCode.dataSourceNotFound:
       return 404;
     case ErrorCode.tooManyRequests:

@@ -3,3 +3,4 @@ export * from './model';
 export * from './issues';
 export * from './topology';
 export * from './validate';
+export * from './yaml';

@@ -15,6 +15,8 @@ import * as createModelServices from './20261123150000_create_model_services';
 import * as createModelServiceBatches from './20261123150010_create_model_service_batches';
 import * as createDataConnections from './20261123160000_create_data_connections';
 import * as createDataImports from './20261123160100_create_data_imports';
+import * as createAnalysisReports from './20261123170000_create_analysis_reports';
+import * as createBusinessDecisions from './20261123170010_create_business_decisions';
 
 /** One step of the migration history. */
 export interface NamedMigration {
@@ -41,4 +43,6 @@ export const coreMigrations: NamedMigration[] = [
   { name: '20261123150010_create_model_service_batches', ...createModelServiceBatches },
   { name: '20261123160000_create_data_connections', ...createDataConnections },
   { name: '20261123160100_create_data_imports', ...createDataImports },
+  { name: '20261123170000_create_analysis_reports', ...createAnalysisReports },
+  { name: '20261123170010_create_business_decisions', ...createBusinessDecisions },
 ];

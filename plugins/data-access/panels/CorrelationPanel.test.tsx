@@ -1,0 +1,89 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
+import type { Dataset } from '@decisio/domain';
+import { createTestHost, renderPanel } from '@decisio/sdk-plugin/testing';
+import { dataAccessPlugin } from '../index';
+
+const panel = dataAccessPlugin.panels.find((p) => p.id === 'data-access.correlation')!;
+const ds = (tableId: string, name: string, cols: string[]): Dataset => ({
+  tableId,
+  name,
+  type: 'business',
+  fileType: 'csv',
+  fileName: `${name}.csv`,
+  delimiter: ',',
+  amount: 10,
+  size: 100,
+  columns: cols.map((c) => ({ name: c, type: 'BIGINT', kind: 'int', dataType: 'continuous', min: null, max: null, discreteNumber: null, values: null, hidden: false })),
+  projectId: null,
+  creatorId: 'u1',
+  creatorName: 'alice',
+  createdAt: '2026-11-01T10:00:00.000Z',
+  updatedAt: '2026-11-01T10:00:00.000Z',
+});
+const orders = ds('d1', 'orders', ['traj', 'step', 'ts', 'customer_id']);
+const customers = ds('d2', 'customers', ['id', 'region']);
+const location = { pathname: '/data-access/table-correlation', search: { projectId: 'P1', solutionId: 'S1' } };
+
+describe('CorrelationPanel', () => {
+  afterEach(() => cleanup());
+
+  it('asks to be opened from a solution', async () => {
+    const host = createTestHost({ plugins: [dataAccessPlugin], locale: 'en-US', session: { token: 't', userId: 'u1' } });
+    host.mockCall('table/list', { data: { rows: [], total: 0, page: 1, pageSize: 100 } });
+    await renderPanel(panel, { host });
+    expect(await screen.findByTestId('correlation-no-solution')).toBeTruthy();
+  });
+
+  it('refuses to save an incomplete step with the spec\'s messages, then saves a connected one', async () => {
+    const host = createTestHost({ plugins: [dataAccessPlugin], locale: 'en-US', session: { token: 't', userId: 'u1' }, location });
+    host.mockCall('table/list', { data: { rows: [orders, customers], total: 2, page: 1, pageSize: 100 } });
+    host.mockCall('solution/getTableCorrelation', { data: { solutionId: 'S1', correlation: null } });
+    host.mockCall('solution/setTableCorrelation', (body) => ({ data: body }));
+    await renderPanel(panel, { host });
+    fireEvent.click(await screen.findByTestId('corr-save'));
+    expect(await screen.findByText('Choose the primary table')).toBeTruthy();
+    expect(screen.getAllByText('Required')).toHaveLength(3);
+    fireEvent.change(screen.getByTestId('corr-table-0'), { target: { value: 'd1' } });
+    fireEvent.change(screen.getByTestId('corr-trajectory'), { target: { value: 'traj' } });
+    fireEvent.change(screen.getByTestId('corr-sequence'), { target: { value: 'step' } });
+    fireEvent.change(screen.getByTestId('corr-datetime'), { target: { value: 'ts' } });
+    fireEvent.click(screen.getByTestId('corr-add-table'));
+    fireEvent.change(screen.getByTestId('corr-table-1'), { target: { value: 'd2' } });
+    fireEvent.click(screen.getByTestId('corr-save'));
+    expect(await screen.findByText('Every table must be connected')).toBeTruthy();
+    expect(host.calls.some((c) => c.url === 'solution/setTableCorrelation')).toBe(false);
+    fireEvent.click(screen.getByTestId('corr-add-relation'));
+    fireEvent.change(screen.getByTestId('corr-rel-0-fromField'), { target: { value: 'customer_id' } });
+    fireEvent.change(screen.getByTestId('corr-rel-0-to'), { target: { value: 'd2' } });
+    fireEvent.change(screen.getByTestId('corr-rel-0-toField'), { target: { value: 'id' } });
+    fireEvent.click(screen.getByTestId('corr-save'));
+    await waitFor(() => expect(host.toasts.at(-1)?.message).toBe('Data access saved'));
+    expect(host.calls.find((c) => c.url === 'solution/setTableCorrelation')?.body).toEqual({
+      solutionId: 'S1',
+      correlation: {
+        primaryTableId: 'd1',
+        datasetId: 'd1',
+        trajectoryField: 'traj',
+        sequenceField: 'step',
+        datetimeField: 'ts',
+        relations: [{ from: 'd1', fromField: 'customer_id', to: 'd2', toField: 'id' }],
+      },
+    });
+  });
+
+  it('shows a saved field that no longer matches, and the server\'s refusal', async () => {
+    const host = createTestHost({ plugins: [dataAccessPlugin], locale: 'zh-CN', session: { token: 't', userId: 'u1' }, location });
+    host.mockCall('table/list', { data: { rows: [orders], total: 1, page: 1, pageSize: 100 } });
+    host.mockCall('solution/getTableCorrelation', {
+      data: { solutionId: 'S1', correlation: { primaryTableId: 'd1', trajectoryField: 'gone', sequenceField: 'step', datetimeField: 'ts', relations: [] } },
+    });
+    host.mockCall('solution/setTableCorrelation', { code: 1008, message: '参数错误' });
+    await renderPanel(panel, { host });
+    fireEvent.click(await screen.findByTestId('corr-save'));
+    expect(await screen.findByText('字段与表的列不匹配')).toBeTruthy();
+    fireEvent.change(screen.getByTestId('corr-trajectory'), { target: { value: 'traj' } });
+    fireEvent.click(screen.getByTestId('corr-save'));
+    expect((await screen.findByTestId('corr-server-error')).textContent).toContain('参数错误');
+  });
+});

@@ -1,0 +1,152 @@
+/**
+ * Modelling calls (server module `modelling`, spec workflow §7) used by the screens: records
+ * (schemes, rewards, hyperparameter sets), trainings (environment, policy, parameter search,
+ * deductions) and `train/*` (curves, logs, stop).
+ */
+import type { DeductionRequest, HyperparameterRequest, ObjectiveRequest, SchemeRequest, TrainParameterRequest, TrainPolicyRequest, TrainSimulatorRequest } from '@decisio/domain';
+import { definePluginApi, type PluginEndpointBuilder } from '@decisio/sdk-plugin';
+
+/** A training record as the server presents it (`presentTraining`). */
+export interface TrainingRow {
+  id: string;
+  code: string;
+  name: string;
+  state: string;
+  progress: number | null;
+  durationMs: number | null;
+  jobId?: string | null;
+  algorithm?: string;
+  score?: number | null;
+  reward?: number | null;
+  stepSize?: number;
+  simulatorId?: string | null;
+  objectiveId?: string | null;
+  policyId?: string | null;
+  schemeId?: string | null;
+  metrics?: Record<string, number>;
+  error?: string | null;
+  config?: Record<string, unknown> | null;
+  result?: Record<string, unknown> | null;
+  startTime?: string | null;
+  endTime?: string | null;
+  createdAt?: string;
+}
+
+export interface Rows<T> {
+  rows: T[];
+  total: number;
+}
+
+export interface SchemeRow {
+  id: string;
+  name: string;
+  description?: string | null;
+  period: string;
+  startTime: string;
+  endTime: string;
+  data: Record<string, unknown> | null;
+  processState: string;
+  processJobId?: string | null;
+  rows?: number | null;
+  createdAt?: string;
+}
+
+export interface ObjectiveRow {
+  id: string;
+  name: string;
+  description?: string | null;
+  files: Record<string, string> | null;
+  createdAt?: string;
+  updatedAt?: string;
+  policyList?: { id: string; name: string }[];
+}
+
+export interface HyperparameterRow {
+  id: string;
+  name: string;
+  description?: string | null;
+  trainType: 'environment' | 'policy' | 'parameter';
+  algorithm: string;
+  params: HyperparameterRequest['params'] | null;
+  createdAt?: string;
+  updatedAt?: string;
+}
+
+export interface WorkerRow {
+  id: string;
+  name: string;
+  cores: number;
+  memory: number;
+  runningJobs: number;
+  status: string;
+}
+
+export interface DisplayData {
+  jobId: string;
+  state: string;
+  progress: number | null;
+  points: Array<{ id: number; time: string | null } & Record<string, number | string | null>>;
+}
+
+export interface LogPage {
+  jobId: string;
+  state: string;
+  error: string | null;
+  items: { id: number; level: string; message: string; time: string }[];
+  nextAfterId: number | null;
+}
+
+/** Which list/get/delete calls a training area uses. */
+export type TrainingArea = 'trainSimulator' | 'trainPolicy' | 'trainParameter' | 'simulation' | 'decision';
+
+const TAGS = ['Scheme', 'Objective', 'Hyper', 'Training'] as const;
+type Ref = { solutionId: string };
+
+export const modellingEndpoints = (build: PluginEndpointBuilder) => ({
+  'modelling/schemes': build.query<Rows<SchemeRow>, Ref>({ query: (body) => ({ url: 'scheme/list', body }), providesTags: ['Scheme'] }),
+  'modelling/scheme': build.query<SchemeRow, { id: string }>({ query: (body) => ({ url: 'scheme/get', body }), providesTags: ['Scheme'] }),
+  'modelling/schemeCreate': build.mutation<{ id: string }, SchemeRequest>({ query: (body) => ({ url: 'scheme/create', body }), invalidatesTags: ['Scheme'] }),
+  'modelling/schemeSet': build.mutation<{ id: string }, SchemeRequest & { id: string }>({ query: (body) => ({ url: 'scheme/set', body }), invalidatesTags: ['Scheme'] }),
+  'modelling/schemeDelete': build.mutation<unknown, { id: string }>({ query: (body) => ({ url: 'scheme/delete', body }), invalidatesTags: ['Scheme'] }),
+  'modelling/schemeProcess': build.mutation<{ id: string; processState: string }, { id: string }>({ query: (body) => ({ url: 'scheme/schemeDataProcess', body }), invalidatesTags: ['Scheme'] }),
+
+  'modelling/objectives': build.query<Rows<ObjectiveRow>, Ref>({ query: (body) => ({ url: 'objective/list', body }), providesTags: ['Objective'] }),
+  'modelling/objective': build.query<ObjectiveRow, { id: string }>({ query: (body) => ({ url: 'objective/detail', body }), providesTags: ['Objective'] }),
+  'modelling/objectiveCreate': build.mutation<{ id: string }, ObjectiveRequest>({ query: (body) => ({ url: 'objective/create', body }), invalidatesTags: ['Objective'] }),
+  'modelling/objectiveEdit': build.mutation<{ id: string }, Omit<ObjectiveRequest, 'solutionId'> & { id: string }>({ query: (body) => ({ url: 'objective/edit', body }), invalidatesTags: ['Objective'] }),
+  'modelling/objectiveDelete': build.mutation<unknown, { id: string }>({ query: (body) => ({ url: 'objective/delete', body }), invalidatesTags: ['Objective'] }),
+
+  'modelling/hypers': build.query<Rows<HyperparameterRow>, { trainType?: HyperparameterRow['trainType'] }>({ query: (body) => ({ url: 'hyperparameter/list', body }), providesTags: ['Hyper'] }),
+  'modelling/hyperCreate': build.mutation<{ id: string }, HyperparameterRequest>({ query: (body) => ({ url: 'hyperparameter/create', body }), invalidatesTags: ['Hyper'] }),
+  'modelling/hyperEdit': build.mutation<{ id: string }, HyperparameterRequest & { id: string }>({ query: (body) => ({ url: 'hyperparameter/edit', body }), invalidatesTags: ['Hyper'] }),
+  'modelling/hyperDelete': build.mutation<unknown, { id: string }>({ query: (body) => ({ url: 'hyperparameter/delete', body }), invalidatesTags: ['Hyper'] }),
+  'modelling/hyperTrainParams': build.mutation<{ trainType: string; algorithm: string; hyperparameters: Record<string, unknown> }, { id: string }>({ query: (body) => ({ url: 'hyperparameter/createTrainParams', body }) }),
+
+  'modelling/trainings': build.query<Rows<TrainingRow>, Ref & { area: TrainingArea }>({
+    query: ({ area, solutionId }) => ({ url: `${area}/list`, body: { solutionId } }),
+    providesTags: ['Training'],
+  }),
+  'modelling/training': build.query<TrainingRow, { area: TrainingArea; id: string }>({
+    query: ({ area, id }) => ({ url: `${area}/get`, body: { id } }),
+    providesTags: ['Training'],
+  }),
+  'modelling/trainingDelete': build.mutation<unknown, { area: TrainingArea; id: string; acknowledged: boolean }>({
+    query: ({ area, ...body }) => ({ url: `${area}/delete`, body: area === 'simulation' || area === 'decision' ? { id: body.id } : body }),
+    invalidatesTags: ['Training'],
+  }),
+  'modelling/trainingCopy': build.mutation<unknown, { area: 'simulator' | 'policy'; id: string }>({ query: ({ area, id }) => ({ url: `${area}/copy`, body: { id } }), invalidatesTags: ['Training'] }),
+  'modelling/trainSimulator': build.mutation<TrainingRow, TrainSimulatorRequest>({ query: (body) => ({ url: 'trainSimulator/create', body }), invalidatesTags: ['Training'] }),
+  'modelling/trainPolicy': build.mutation<TrainingRow, TrainPolicyRequest>({ query: (body) => ({ url: 'trainPolicy/create', body }), invalidatesTags: ['Training'] }),
+  'modelling/trainParameter': build.mutation<TrainingRow, TrainParameterRequest>({ query: (body) => ({ url: 'trainParameter/create', body }), invalidatesTags: ['Training'] }),
+  'modelling/deduction': build.mutation<TrainingRow, DeductionRequest & { kind: 'simulation' | 'decision' }>({
+    query: ({ kind, ...body }) => ({ url: `${kind}/create`, body }),
+    invalidatesTags: ['Training'],
+  }),
+
+  'modelling/display': build.query<DisplayData, { jobId: string }>({ query: (body) => ({ url: 'train/getTrainDisplayDataList', body }) }),
+  'modelling/log': build.query<LogPage, { jobId: string; afterId?: number; limit?: number }>({ query: (body) => ({ url: 'train/getTrainLog', body }) }),
+  'modelling/stop': build.mutation<{ jobId: string; state: string }, { jobId: string }>({ query: (body) => ({ url: 'train/stopTrain', body }), invalidatesTags: ['Training'] }),
+  'modelling/workers': build.query<{ rows: WorkerRow[] }, void>({ query: () => ({ url: 'virtualMachine/getVirtualMachineList', body: {} }) }),
+});
+
+export const modellingApi = definePluginApi('modelling', modellingEndpoints, { tagTypes: [...TAGS] });

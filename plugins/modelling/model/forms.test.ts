@@ -1,0 +1,87 @@
+import { describe, expect, it } from 'vitest';
+import { emptyTrainForm, formatDuration, isGitUrl, toTrainRequest, validateDeduction, validateTrainForm, type TrainForm } from './forms';
+
+const env = (patch: Partial<TrainForm> = {}): TrainForm => ({ ...emptyTrainForm('environment'), name: 'env-1', schemeId: 's'.repeat(32), ...patch });
+const policy = (patch: Partial<TrainForm> = {}): TrainForm => ({ ...emptyTrainForm('policy'), name: 'p-1', simulatorId: 'e'.repeat(32), objectiveId: 'o'.repeat(32), ...patch });
+
+describe('environment training form', () => {
+  it('accepts a complete form and builds the create body', () => {
+    expect(validateTrainForm(env())).toEqual({});
+    expect(toTrainRequest(env({ debug: true, workerId: 'w1' }), 'x'.repeat(32))).toMatchObject({ name: 'env-1', algorithm: 'bc', schemeId: 's'.repeat(32), stopConditions: { system: true }, mode: 'debug', workerId: 'w1' });
+  });
+  it('requires a name and a scheme', () => {
+    expect(validateTrainForm(env({ name: ' ', schemeId: '' }))).toMatchObject({ name: 'errors.required', schemeId: 'errors.required' });
+    expect(validateTrainForm(env({ name: 'x'.repeat(51) })).name).toBe('errors.nameTooLong');
+  });
+  it('needs at least one stop condition', () => {
+    const stop = { ...emptyTrainForm('environment').stop, system: false };
+    expect(validateTrainForm(env({ stop })).stop).toBe('errors.noStopCondition');
+  });
+  it('checks the duration: whole numbers, above 0, at most 7 days', () => {
+    const base = { ...emptyTrainForm('environment').stop, system: false, durationOn: true };
+    expect(validateTrainForm(env({ stop: { ...base, days: '7', hours: '0', minutes: '0' } }))).toEqual({});
+    expect(validateTrainForm(env({ stop: { ...base, days: '7', hours: '0', minutes: '1' } })).duration).toBe('errors.durationInvalid');
+    expect(validateTrainForm(env({ stop: { ...base, days: '0', hours: '0', minutes: '0' } })).duration).toBe('errors.durationInvalid');
+    expect(validateTrainForm(env({ stop: { ...base, days: '0', hours: '1.5', minutes: '0' } })).duration).toBe('errors.durationInvalid');
+  });
+  it('keeps the expected score in (0, 99]', () => {
+    const base = { ...emptyTrainForm('environment').stop, system: false, expectedOn: true };
+    expect(validateTrainForm(env({ stop: { ...base, expected: '99' } }))).toEqual({});
+    expect(toTrainRequest(env({ stop: { ...base, expected: '80' } }), 'x').stopConditions).toEqual({ expectedScore: 80 });
+    for (const v of ['0', '99.5', '-1', 'abc', '']) expect(validateTrainForm(env({ stop: { ...base, expected: v } })).expected).toBe('errors.expectedRange');
+  });
+  it('needs 3 trials for a zoopt auto search', () => {
+    expect(validateTrainForm(env({ autoSearch: true, searchAlgorithm: 'zoopt', trials: '2' })).trials).toBe('errors.zooptTrials');
+    expect(validateTrainForm(env({ autoSearch: true, searchAlgorithm: 'zoopt', trials: '3' }))).toEqual({});
+    expect(validateTrainForm(env({ autoSearch: true, searchAlgorithm: 'random', trials: '0' })).trials).toBe('errors.positiveInt');
+  });
+  it('needs a valid git URL and a commit when git is on', () => {
+    expect(validateTrainForm(env({ gitOn: true }))).toMatchObject({ gitUrl: 'errors.required', gitCommit: 'errors.required' });
+    expect(validateTrainForm(env({ gitOn: true, gitUrl: 'not a url', gitCommit: 'main' })).gitUrl).toBe('errors.gitUrl');
+    expect(validateTrainForm(env({ gitOn: true, gitUrl: 'https://git.example.com/team/repo.git', gitCommit: 'main' }))).toEqual({});
+    expect(isGitUrl('git@example.com:team/repo.git')).toBe(true);
+    expect(isGitUrl('file:///etc')).toBe(false);
+  });
+  it('rejects hyperparameters that are not a JSON object', () => {
+    expect(validateTrainForm(env({ hyperparameters: '[1]' })).hyperparameters).toBe('errors.hyperJson');
+    expect(validateTrainForm(env({ hyperparameters: '{"epochs": 5' })).hyperparameters).toBe('errors.hyperJson');
+    expect(toTrainRequest(env({ hyperparameters: '{"epochs": 5}' }), 'x').hyperparameters).toEqual({ epochs: 5 });
+  });
+});
+
+describe('policy training form', () => {
+  it('requires an environment and a reward, PPO or SAC', () => {
+    expect(validateTrainForm(policy())).toEqual({});
+    expect(validateTrainForm(policy({ simulatorId: '', objectiveId: '' }))).toMatchObject({ simulatorId: 'errors.required', objectiveId: 'errors.required' });
+    expect(validateTrainForm(policy({ algorithm: 'bc' })).algorithm).toBe('errors.required');
+    expect(toTrainRequest(policy({ algorithm: 'sac' }), 'x')).toMatchObject({ algorithm: 'sac', simulatorId: 'e'.repeat(32), objectiveId: 'o'.repeat(32) });
+  });
+  it('names the expected value a reward', () => {
+    const stop = { ...emptyTrainForm('policy').stop, system: false, expectedOn: true, expected: '50' };
+    expect(toTrainRequest(policy({ stop }), 'x').stopConditions).toEqual({ expectedReward: 50 });
+  });
+});
+
+describe('parameter tuning form', () => {
+  const param = (patch: Partial<TrainForm> = {}) => ({ ...emptyTrainForm('parameter'), name: 'pt', simulatorId: 'e', objectiveId: 'o', searchCount: '20', ...patch });
+  it('keeps search count and step in (0, 10000)', () => {
+    expect(validateTrainForm(param())).toEqual({});
+    expect(validateTrainForm(param({ searchCount: '10000' })).searchCount).toBe('errors.searchRange');
+    expect(validateTrainForm(param({ searchStep: '0' })).searchStep).toBe('errors.searchRange');
+    expect(validateTrainForm(param({ algorithm: 'zoopt', searchCount: '2' })).searchCount).toBe('errors.zooptTrials');
+  });
+});
+
+describe('deduction form', () => {
+  const d = { kind: 'simulation' as const, name: 'sd', simulatorId: 'e', policyId: '', objectiveId: '', stepSize: '10000', workerId: '' };
+  it('keeps the step size in 1..10000 and needs a policy for a decision', () => {
+    expect(validateDeduction(d)).toEqual({});
+    expect(validateDeduction({ ...d, stepSize: '10001' }).stepSize).toBe('errors.stepRange');
+    expect(validateDeduction({ ...d, stepSize: '0' }).stepSize).toBe('errors.stepRange');
+    expect(validateDeduction({ ...d, kind: 'decision' }).policyId).toBe('errors.required');
+  });
+  it('formats durations', () => {
+    expect(formatDuration(null)).toBe('—');
+    expect(formatDuration(90_061_000)).toBe('1d 1h 1m');
+  });
+});

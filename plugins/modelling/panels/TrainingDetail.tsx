@@ -1,0 +1,196 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import { Button, Callout, Card, H5, HTMLTable, NonIdealState, Spinner } from '@blueprintjs/core';
+import { useLocale } from '@decisio/sdk-plugin';
+import { modellingApi, type LogPage, type TrainingArea, type TrainingRow } from '../api';
+import { useModellingT } from '../i18n';
+import { ACTIVE, formatDuration } from '../model/forms';
+import { Curves } from './Curves';
+import { formatTime, ProgressCell, StateTag } from './shared';
+
+const POLL_MS = 3000;
+
+/**
+ * Live events of a running job (`GET /api/train/events`, Server-Sent Events; the session's
+ * `token` cookie authenticates it): calls `onChange` on each metrics point or state change, at
+ * most once a second. Polling stays on as the fallback where `EventSource` is missing.
+ */
+function useTrainEvents(jobId: string | null, running: boolean, onChange: () => void) {
+  const cb = useRef(onChange);
+  cb.current = onChange;
+  useEffect(() => {
+    if (!jobId || !running || typeof EventSource === 'undefined') return;
+    const es = new EventSource(`/api/train/events?jobId=${encodeURIComponent(jobId)}`, { withCredentials: true });
+    let timer: ReturnType<typeof setTimeout> | null = null;
+    const fire = () => {
+      if (timer) return;
+      timer = setTimeout(() => {
+        timer = null;
+        cb.current();
+      }, 1000);
+    };
+    es.addEventListener('metrics', fire);
+    es.addEventListener('state', fire);
+    es.onerror = () => es.close();
+    return () => {
+      if (timer) clearTimeout(timer);
+      es.close();
+    };
+  }, [jobId, running]);
+}
+/** States in which the server shows curves (logs also after a failure). */
+const VIEWABLE = new Set(['processing', 'stopping', 'debugging', 'restoring', 'successful', 'successfulStopped']);
+
+/** Paged log of a job: first page on open, older/next pages on demand, new lines while it runs. */
+function JobLog({ jobId, running }: { jobId: string; running: boolean }) {
+  const { t } = useModellingT();
+  const [fetchLog] = modellingApi.endpoints['modelling/log'].useLazyQuery();
+  const [items, setItems] = useState<LogPage['items']>([]);
+  const [next, setNext] = useState<number | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [loading, setLoading] = useState(true);
+  const last = useRef<number | undefined>(undefined);
+
+  const load = useCallback(
+    async (afterId?: number) => {
+      try {
+        const page = await fetchLog({ jobId, limit: 200, ...(afterId !== undefined ? { afterId } : {}) }).unwrap();
+        if (page.items.length) last.current = page.items[page.items.length - 1]!.id;
+        setItems((old) => {
+          const seen = new Set(old.map((i) => i.id));
+          return [...old, ...page.items.filter((i) => !seen.has(i.id))];
+        });
+        setNext(page.nextAfterId);
+        setError(page.error);
+      } catch {
+        // not viewable yet (waiting): the log stays empty
+      } finally {
+        setLoading(false);
+      }
+    },
+    [fetchLog, jobId],
+  );
+
+  useEffect(() => {
+    setItems([]);
+    last.current = undefined;
+    setLoading(true);
+    void load();
+  }, [load]);
+
+  useEffect(() => {
+    if (!running) return;
+    const h = setInterval(() => void load(last.current), POLL_MS);
+    return () => clearInterval(h);
+  }, [running, load]);
+
+  if (loading) return <Spinner size={20} />;
+  return (
+    <div>
+      {error && (
+        <Callout intent="danger" icon="error" title={t('detail.error')}>
+          {error}
+        </Callout>
+      )}
+      {items.length === 0 ? (
+        <p className="bp6-text-muted">{t('detail.noLogs')}</p>
+      ) : (
+        <pre className="modelling-log bp6-code-block" tabIndex={0} aria-label={t('detail.logs')} data-testid="modelling-log">
+          {items.map((i) => `${i.time.slice(11, 19)} ${i.level.toUpperCase().padEnd(5)} ${i.message}`).join('\n')}
+        </pre>
+      )}
+      {next !== null && !running && (
+        <Button small icon="more" onClick={() => void load(last.current)}>
+          {t('detail.more')}
+        </Button>
+      )}
+    </div>
+  );
+}
+
+/** Detail of one training or deduction: record, live curves from measured points, result, log. */
+export function TrainingDetail({ area, id, onClose }: { area: TrainingArea; id: string; onClose: () => void }) {
+  const { t } = useModellingT();
+  const locale = useLocale();
+  const [active, setActive] = useState(true);
+  const rec = modellingApi.endpoints['modelling/training'].useQuery({ area, id }, { pollingInterval: active ? POLL_MS : 0 });
+  const row: TrainingRow | undefined = rec.data;
+  useEffect(() => {
+    if (row) setActive(ACTIVE.has(row.state));
+  }, [row]);
+  const jobId = row?.jobId ?? null;
+  const canView = !!row && !!jobId && VIEWABLE.has(row.state);
+  const display = modellingApi.endpoints['modelling/display'].useQuery({ jobId: jobId ?? '' }, { skip: !canView, pollingInterval: active ? POLL_MS : 0 });
+  useTrainEvents(jobId, active, () => {
+    void rec.refetch();
+    if (canView) void display.refetch();
+  });
+
+  if (rec.isLoading) return <NonIdealState icon={<Spinner size={24} />} title={t('common.loading')} />;
+  if (!row) return <Callout intent="danger" title={t('common.loadFailed')} />;
+  const result = row.result && typeof row.result === 'object' ? row.result : null;
+  const best = result && 'best' in result ? (result as { best?: unknown }).best : null;
+  const metricKeys = Object.keys(row.metrics ?? {});
+
+  return (
+    <Card compact data-testid="training-detail" style={{ display: 'flex', flexDirection: 'column', gap: 8 }}>
+      <div className="modelling-toolbar">
+        <H5 style={{ margin: 0 }}>
+          {row.name} <small className="bp6-text-muted">{row.code}</small>
+        </H5>
+        <StateTag state={row.state} />
+        <span className="spacer" />
+        <Button small icon="cross" aria-label={t('common.close')} title={t('common.close')} onClick={onClose} />
+      </div>
+      <HTMLTable compact>
+        <tbody>
+          <tr>
+            <th>{t('common.algorithm')}</th>
+            <td>{row.algorithm ? t(`algorithms.${row.algorithm}` as Parameters<typeof t>[0]) : t('common.none')}</td>
+            <th>{t('common.progress')}</th>
+            <td>
+              <ProgressCell state={row.state} progress={row.progress} durationMs={row.durationMs} />
+            </td>
+          </tr>
+          <tr>
+            <th>{t('detail.startTime')}</th>
+            <td>{formatTime(row.startTime, locale)}</td>
+            <th>{t('detail.endTime')}</th>
+            <td>{formatTime(row.endTime, locale)}</td>
+          </tr>
+          <tr>
+            <th>{area === 'trainSimulator' || area === 'simulation' ? t('common.score') : t('train.finalReward')}</th>
+            <td>{typeof row.score === 'number' ? row.score.toFixed(2) : typeof row.reward === 'number' ? row.reward.toFixed(4) : t('common.none')}</td>
+            <th>{t('common.duration')}</th>
+            <td>{formatDuration(row.durationMs)}</td>
+          </tr>
+          {metricKeys.length > 0 && (
+            <tr>
+              <th>{t('detail.result')}</th>
+              <td colSpan={3}>{metricKeys.map((k) => `${k}: ${Number(row.metrics![k]).toPrecision(4)}`).join(' · ')}</td>
+            </tr>
+          )}
+        </tbody>
+      </HTMLTable>
+      {row.error && (
+        <Callout intent="danger" icon="error" title={t('detail.error')}>
+          {row.error}
+        </Callout>
+      )}
+      {best !== null && best !== undefined && (
+        <Callout intent="success" icon="star" title={t('train.bestParams')}>
+          <pre className="modelling-log" data-testid="best-params">{JSON.stringify(best, null, 2)}</pre>
+        </Callout>
+      )}
+      <H5>
+        {t('detail.curves')} {active && <small className="bp6-text-muted">({t('detail.live')})</small>}
+      </H5>
+      {display.data && display.data.points.length > 0 ? <Curves points={display.data.points} stepLabel="#" /> : <p className="bp6-text-muted">{t('detail.noPoints')}</p>}
+      {jobId && (
+        <>
+          <H5>{t('detail.logs')}</H5>
+          <JobLog key={jobId} jobId={jobId} running={active} />
+        </>
+      )}
+    </Card>
+  );
+}

@@ -1,0 +1,165 @@
+import { useState } from 'react';
+import { Alert, Button, ButtonGroup, Checkbox, HTMLTable } from '@blueprintjs/core';
+import { isApiError, useLocale, useNotify, type PanelProps } from '@decisio/sdk-plugin';
+import { modellingApi, type TrainingArea, type TrainingRow } from '../api';
+import { useModellingT } from '../i18n';
+import { ACTIVE, type TrainKind } from '../model/forms';
+import { DeductionDialog } from './DeductionDialog';
+import { TrainFormDialog } from './TrainFormDialog';
+import { TrainingDetail } from './TrainingDetail';
+import { formatTime, ListStates, NoSolution, ProgressCell, StateTag, useSolutionId } from './shared';
+
+type Screen = 'environment' | 'policy' | 'parameter' | 'simulation' | 'decision';
+
+const CONFIG: Record<Screen, { area: TrainingArea; train?: TrainKind; copy?: 'simulator' | 'policy'; icon: 'cube' | 'predictive-analysis' | 'settings' | 'play' | 'flow-branch'; ack: boolean }> = {
+  environment: { area: 'trainSimulator', train: 'environment', copy: 'simulator', icon: 'cube', ack: true },
+  policy: { area: 'trainPolicy', train: 'policy', copy: 'policy', icon: 'predictive-analysis', ack: true },
+  parameter: { area: 'trainParameter', train: 'parameter', icon: 'settings', ack: true },
+  simulation: { area: 'simulation', icon: 'play', ack: false },
+  decision: { area: 'decision', icon: 'flow-branch', ack: false },
+};
+
+/** The list of one kind of training (or deduction) with its form, detail, stop, copy and delete. */
+function TrainingsScreen({ screen, openForm }: { screen: Screen; openForm: boolean }) {
+  const { t } = useModellingT();
+  const locale = useLocale();
+  const notify = useNotify();
+  const solutionId = useSolutionId();
+  const cfg = CONFIG[screen];
+  const [formOpen, setFormOpen] = useState(openForm);
+  const [selected, setSelected] = useState<string | null>(null);
+  const [deleting, setDeleting] = useState<TrainingRow | null>(null);
+  const [ack, setAck] = useState(false);
+  const list = modellingApi.endpoints['modelling/trainings'].useQuery({ solutionId: solutionId ?? '', area: cfg.area }, { skip: !solutionId, pollingInterval: 5000 });
+  const [stop] = modellingApi.endpoints['modelling/stop'].useMutation();
+  const [copy] = modellingApi.endpoints['modelling/trainingCopy'].useMutation();
+  const [remove, removal] = modellingApi.endpoints['modelling/trainingDelete'].useMutation();
+  if (!solutionId) return <NoSolution />;
+
+  const act = async (fn: () => Promise<unknown>, ok: string) => {
+    try {
+      await fn();
+      notify({ message: ok, intent: 'success', icon: 'tick' });
+    } catch (err) {
+      if (!isApiError(err) || !err.handled) notify({ message: t('common.failed', { message: isApiError(err) ? err.message : String(err) }), intent: 'danger', icon: 'error' });
+    }
+  };
+  const confirmDelete = async () => {
+    if (!deleting) return;
+    await act(() => remove({ area: cfg.area, id: deleting.id, acknowledged: ack }).unwrap(), t('common.deleted'));
+    if (selected === deleting.id) setSelected(null);
+    setDeleting(null);
+    setAck(false);
+  };
+  const newButton = (
+    <Button icon="add" intent="primary" onClick={() => setFormOpen(true)} data-testid="modelling-new">
+      {cfg.train ? t('train.new') : t('deduction.new')}
+    </Button>
+  );
+  const scoreOf = (r: TrainingRow) => (typeof r.score === 'number' ? r.score.toFixed(2) : typeof r.reward === 'number' ? r.reward.toFixed(4) : t('common.none'));
+
+  return (
+    <div className="modelling-panel" data-testid={`modelling-${screen}`}>
+      <div className="modelling-toolbar">
+        <span className="spacer" />
+        <Button icon="refresh" aria-label={t('common.refresh')} title={t('common.refresh')} loading={list.isFetching && !list.isLoading} onClick={() => void list.refetch()} />
+        {newButton}
+      </div>
+      <ListStates query={list} emptyTitle={t(`empty.${screen}`)} emptyHint={t(`empty.${screen}Hint`)} emptyIcon={cfg.icon} action={newButton}>
+        <HTMLTable compact striped interactive style={{ width: '100%' }}>
+          <thead>
+            <tr>
+              <th>{t('common.name')}</th>
+              <th>{t('common.algorithm')}</th>
+              <th>{t('common.state')}</th>
+              <th>{t('common.progress')}</th>
+              <th>{screen === 'environment' || screen === 'simulation' ? t('common.score') : t('common.reward')}</th>
+              <th>{t('common.createdAt')}</th>
+              <th>{t('common.actions')}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {(list.data?.rows ?? []).map((r) => (
+              <tr
+                key={r.id}
+                className={selected === r.id ? 'modelling-row-selected' : undefined}
+                tabIndex={0}
+                aria-selected={selected === r.id}
+                onClick={() => setSelected(r.id)}
+                onKeyDown={(e) => {
+                  if (e.key === 'Enter' || e.key === ' ') {
+                    e.preventDefault();
+                    setSelected(r.id);
+                  }
+                }}
+                data-testid="training-row"
+              >
+                <td>
+                  {r.name} <small className="bp6-text-muted">{r.code}</small>
+                </td>
+                <td>{r.algorithm ? t(`algorithms.${r.algorithm}` as Parameters<typeof t>[0]) : r.stepSize ?? ''}</td>
+                <td>
+                  <StateTag state={r.state} />
+                </td>
+                <td>
+                  <ProgressCell state={r.state} progress={r.progress} durationMs={r.durationMs} />
+                </td>
+                <td>{scoreOf(r)}</td>
+                <td>{formatTime(r.createdAt, locale)}</td>
+                <td onClick={(e) => e.stopPropagation()}>
+                  <ButtonGroup minimal>
+                    <Button small icon="eye-open" onClick={() => setSelected(r.id)}>
+                      {t('common.detail')}
+                    </Button>
+                    {ACTIVE.has(r.state) && r.jobId && (
+                      <Button small icon="stop" intent="warning" onClick={() => void act(() => stop({ jobId: r.jobId! }).unwrap(), t('common.stopped'))}>
+                        {t('common.stop')}
+                      </Button>
+                    )}
+                    {cfg.copy && (
+                      <Button small icon="duplicate" onClick={() => void act(() => copy({ area: cfg.copy!, id: r.id }).unwrap(), t('common.copied'))}>
+                        {t('common.copy')}
+                      </Button>
+                    )}
+                    <Button small icon="trash" intent="danger" onClick={() => setDeleting(r)}>
+                      {t('common.delete')}
+                    </Button>
+                  </ButtonGroup>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </HTMLTable>
+      </ListStates>
+      {selected && <TrainingDetail key={selected} area={cfg.area} id={selected} onClose={() => setSelected(null)} />}
+      {formOpen && cfg.train && <TrainFormDialog kind={cfg.train} solutionId={solutionId} onClose={() => setFormOpen(false)} />}
+      {formOpen && !cfg.train && <DeductionDialog kind={screen as 'simulation' | 'decision'} solutionId={solutionId} onClose={() => setFormOpen(false)} />}
+      <Alert
+        isOpen={deleting !== null}
+        intent="danger"
+        icon="trash"
+        loading={removal.isLoading}
+        confirmButtonText={t('common.delete')}
+        cancelButtonText={t('common.cancel')}
+        onConfirm={() => void confirmDelete()}
+        onCancel={() => {
+          setDeleting(null);
+          setAck(false);
+        }}
+        canEscapeKeyCancel
+      >
+        <p>{deleting ? t('common.deleteConfirm', { name: deleting.name }) : null}</p>
+        {cfg.ack && <Checkbox checked={ack} label={t('common.acknowledge')} onChange={(e) => setAck(e.currentTarget.checked)} data-testid="delete-ack" />}
+      </Alert>
+    </div>
+  );
+}
+
+export const EnvironmentsPanel = (_p: PanelProps) => <TrainingsScreen screen="environment" openForm={false} />;
+export const EnvironmentTrainPanel = (_p: PanelProps) => <TrainingsScreen screen="environment" openForm />;
+export const PoliciesPanel = (_p: PanelProps) => <TrainingsScreen screen="policy" openForm={false} />;
+export const PolicyTrainPanel = (_p: PanelProps) => <TrainingsScreen screen="policy" openForm />;
+export const ParametersPanel = (_p: PanelProps) => <TrainingsScreen screen="parameter" openForm={false} />;
+export const ParameterTrainPanel = (_p: PanelProps) => <TrainingsScreen screen="parameter" openForm />;
+export const SimulationsPanel = (_p: PanelProps) => <TrainingsScreen screen="simulation" openForm={false} />;
+export const DecisionsPanel = (_p: PanelProps) => <TrainingsScreen screen="decision" openForm={false} />;

@@ -1,0 +1,73 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
+import { createTestHost, renderPanel } from '@decisio/sdk-plugin/testing';
+import { modellingPlugin } from '../index';
+
+const SOLUTION = 'a'.repeat(32);
+const panel = (id: string) => modellingPlugin.panels.find((p) => p.id === id)!;
+const host = (locale: 'zh-CN' | 'en-US' = 'en-US') =>
+  createTestHost({ plugins: [modellingPlugin], locale, session: { token: 't', userId: 'u1' }, location: { pathname: '/workflow/objective', search: { solutionId: SOLUTION } } });
+
+describe('training detail', () => {
+  afterEach(() => cleanup());
+
+  it('opens from the row with the keyboard and shows the measured metrics and the log', async () => {
+    const h = host();
+    const row = { id: 'b'.repeat(32), code: 'P-BBBBBBBB', name: 'ppo one', state: 'successful', progress: 1, durationMs: 120_000, jobId: 'c'.repeat(32), algorithm: 'ppo', reward: 12.5, metrics: { reward: 12.5 }, error: null, startTime: '2026-11-23T10:00:00.000Z', endTime: '2026-11-23T10:02:00.000Z', createdAt: '2026-11-23T10:00:00.000Z' };
+    h.mockCall('trainPolicy/list', { data: { rows: [row], total: 1 } });
+    h.mockCall('trainPolicy/get', { data: row });
+    h.mockCall('train/getTrainDisplayDataList', { data: { jobId: row.jobId, state: 'successful', progress: 1, metrics: {}, points: [{ id: 1, time: null, reward: 3 }, { id: 2, time: null, reward: 12.5 }] } });
+    h.mockCall('train/getTrainLog', { data: { jobId: row.jobId, state: 'successful', error: null, items: [{ id: 7, level: 'info', message: 'epoch 1 reward 3', time: '2026-11-23T10:01:00.000Z' }], nextAfterId: null } });
+    await renderPanel(panel('modelling.policies'), { host: h });
+    const tr = (await screen.findAllByTestId('training-row'))[0]!;
+    fireEvent.keyDown(tr, { key: 'Enter' });
+    expect(await screen.findByTestId('training-detail')).toBeTruthy();
+    expect(await screen.findByTestId('modelling-curves')).toBeTruthy();
+    expect((await screen.findByTestId('modelling-log')).textContent).toContain('epoch 1 reward 3');
+    expect(screen.getByText('reward: 12.50')).toBeTruthy();
+    expect(h.calls.find((c) => c.url === 'train/getTrainDisplayDataList')?.body).toEqual({ jobId: row.jobId });
+  });
+
+  it('shows no chart while a job waits (no invented numbers)', async () => {
+    const h = host();
+    const row = { id: 'b'.repeat(32), code: 'E-B', name: 'queued', state: 'waiting', progress: null, durationMs: null, jobId: 'c'.repeat(32), algorithm: 'bc', createdAt: '2026-11-23T10:00:00.000Z' };
+    h.mockCall('trainSimulator/list', { data: { rows: [row], total: 1 } });
+    h.mockCall('trainSimulator/get', { data: row });
+    h.mockCall('train/getTrainLog', { code: 1404, message: 'not found' });
+    await renderPanel(panel('modelling.environments'), { host: h });
+    fireEvent.click(await screen.findByText('queued'));
+    expect(await screen.findByText('No measured points yet')).toBeTruthy();
+    expect(h.calls.some((c) => c.url === 'train/getTrainDisplayDataList')).toBe(false);
+  });
+});
+
+describe('reward editor', () => {
+  afterEach(() => cleanup());
+
+  it('creates a reward with reward.py and checks the name first', async () => {
+    const h = host();
+    h.mockCall('objective/list', { data: { rows: [], total: 0 } });
+    h.mockCall('objective/create', { data: { id: 'd'.repeat(32) } });
+    h.mockCall('objective/detail', { data: { id: 'd'.repeat(32), name: 'profit', description: '', files: { 'reward.py': 'x' }, policyList: [] } });
+    await renderPanel(panel('modelling.rewards'), { host: h });
+    fireEvent.click((await screen.findAllByTestId('modelling-new'))[0]!);
+    expect(((await screen.findByTestId('reward-code')) as HTMLTextAreaElement).value).toContain('def get_reward');
+    fireEvent.click(screen.getByTestId('reward-save'));
+    expect(await screen.findByText('Required')).toBeTruthy();
+    expect(h.calls.some((c) => c.url === 'objective/create')).toBe(false);
+    fireEvent.change(screen.getByTestId('reward-name'), { target: { value: 'profit' } });
+    fireEvent.click(screen.getByTestId('reward-save'));
+    await waitFor(() => expect(h.calls.find((c) => c.url === 'objective/create')?.body).toMatchObject({ solutionId: SOLUTION, name: 'profit', files: { 'reward.py': expect.stringContaining('def get_reward') } }));
+  });
+
+  it('lists the policies using a reward and does not offer to delete it', async () => {
+    const h = host('zh-CN');
+    h.mockCall('objective/list', { data: { rows: [{ id: 'd'.repeat(32), name: 'profit', files: null }], total: 1 } });
+    h.mockCall('objective/detail', { data: { id: 'd'.repeat(32), name: 'profit', description: '', files: { 'reward.py': 'def get_reward(d):\n    return 1\n', 'util.py': '' }, policyList: [{ id: 'p'.repeat(32), name: 'ppo one' }] } });
+    await renderPanel(panel('modelling.rewards'), { host: h });
+    fireEvent.click(await screen.findByText('profit'));
+    expect(await screen.findByText('ppo one')).toBeTruthy();
+    expect(screen.getByText('util.py')).toBeTruthy();
+    expect(screen.getByText('删除').closest('button')!.disabled).toBe(true);
+  });
+});
