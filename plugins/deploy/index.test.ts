@@ -14,8 +14,8 @@ describe('deploy manifest', () => {
     expect(loaded).toEqual(['DeployListPanel']);
   });
 
-  it('declares the /project/deploy and /project/deploy-detail routes', async () => {
+  it('declares the deploy, report, business decision and policy update routes', async () => {
     const { deployPlugin } = await import('./index');
-    expect(deployPlugin.routes.map((r) => r.path)).toEqual(['/project/deploy', '/project/deploy-detail']);
+    expect(deployPlugin.routes.map((r) => r.path)).toEqual(['/project/deploy', '/project/deploy-detail', '/project/report', '/project/business-decision', '/project/update-policy']);
   });
 });

@@ -1,5 +1,5 @@
-import { useState } from 'react';
-import { Alert, Button, ButtonGroup, Callout, Dialog, DialogBody, DialogFooter, HTMLSelect, HTMLTable, InputGroup, TextArea } from '@blueprintjs/core';
+import { useEffect, useState } from 'react';
+import { Alert, Button, ButtonGroup, Callout, Dialog, DialogBody, DialogFooter, HTMLSelect, HTMLTable, InputGroup, ProgressBar, TextArea } from '@blueprintjs/core';
 import { MODELLING_LIMITS } from '@decisio/domain';
 import { isApiError, useNotify, type PanelProps } from '@decisio/sdk-plugin';
 import { modellingApi, type SchemeRow } from '../api';
@@ -166,7 +166,9 @@ export function SchemesPanel(_props: PanelProps) {
   const solutionId = useSolutionId();
   const [editing, setEditing] = useState<{ scheme: SchemeRow | null } | null>(null);
   const [deleting, setDeleting] = useState<SchemeRow | null>(null);
-  const q = modellingApi.endpoints['modelling/schemes'].useQuery({ solutionId: solutionId ?? '' }, { skip: !solutionId, pollingInterval: 5000 });
+  const [poll, setPoll] = useState(0);
+  const q = modellingApi.endpoints['modelling/schemes'].useQuery({ solutionId: solutionId ?? '' }, { skip: !solutionId, pollingInterval: poll });
+  useEffect(() => setPoll(q.data?.rows.some((s) => s.processState === 'processing') ? 5000 : 0), [q.data]);
   const [process] = modellingApi.endpoints['modelling/schemeProcess'].useMutation();
   const [remove] = modellingApi.endpoints['modelling/schemeDelete'].useMutation();
   if (!solutionId) return <NoSolution />;
@@ -212,6 +214,7 @@ export function SchemesPanel(_props: PanelProps) {
                 <td>{s.endTime?.slice(0, 10)}</td>
                 <td>
                   <StateTag state={s.processState} />
+                  {s.processState === 'processing' && <ProgressBar intent="primary" stripes animate />}
                 </td>
                 <td>{s.rows ?? t('common.none')}</td>
                 <td>

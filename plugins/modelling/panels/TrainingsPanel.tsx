@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Alert, Button, ButtonGroup, Checkbox, HTMLTable } from '@blueprintjs/core';
 import { isApiError, useLocale, useNotify, type PanelProps } from '@decisio/sdk-plugin';
 import { modellingApi, type TrainingArea, type TrainingRow } from '../api';
@@ -30,7 +30,10 @@ function TrainingsScreen({ screen, openForm }: { screen: Screen; openForm: boole
   const [selected, setSelected] = useState<string | null>(null);
   const [deleting, setDeleting] = useState<TrainingRow | null>(null);
   const [ack, setAck] = useState(false);
-  const list = modellingApi.endpoints['modelling/trainings'].useQuery({ solutionId: solutionId ?? '', area: cfg.area }, { skip: !solutionId, pollingInterval: 5000 });
+  const [poll, setPoll] = useState(0);
+  const list = modellingApi.endpoints['modelling/trainings'].useQuery({ solutionId: solutionId ?? '', area: cfg.area }, { skip: !solutionId, pollingInterval: poll });
+  // Progress refreshes while a job of the list waits or runs.
+  useEffect(() => setPoll(list.data?.rows.some((r) => ACTIVE.has(r.state)) ? 5000 : 0), [list.data]);
   const [stop] = modellingApi.endpoints['modelling/stop'].useMutation();
   const [copy] = modellingApi.endpoints['modelling/trainingCopy'].useMutation();
   const [remove, removal] = modellingApi.endpoints['modelling/trainingDelete'].useMutation();

@@ -93,14 +93,14 @@ describe.each(databases)('business decisions on %s', (kind) => {
     const missing = await call('businessDecision/create', { policyId, datasetId: wrong });
     expect(missing.status).toBe(400);
     expect(missing.body.code).toBe(ErrorCode.tableFieldsMismatch);
-    expect(missing.body.errors.datasetId).toContain('season');
+    expect(missing.body.errors?.datasetId).toContain('season');
     expect((await call('businessDecision/create', { policyId: newId(), datasetId })).body.code).toBe(ErrorCode.policyNotFound);
     expect((await call('businessDecision/create', { policyId, datasetId: newId() })).body.code).toBe(ErrorCode.tableNotFound);
     expect((await call('businessDecision/create', { policyId: 'x', datasetId })).body.code).toBe(ErrorCode.paramInvalid);
     const untrained = await insertPolicy(server.app, { tenantId: owner.tenantId, creatorId: owner.id, ...project }, { files: null });
     const noModel = await call('businessDecision/create', { policyId: untrained, datasetId });
     expect(noModel.body.code).toBe(ErrorCode.paramInvalid);
-    expect(Object.keys(noModel.body.errors)).toEqual(['policyId']);
+    expect(Object.keys(noModel.body.errors ?? {})).toEqual(['policyId']);
 
     expect((await call('businessDecision/create', { policyId, datasetId }, viewerToken)).body.code).toBe(ErrorCode.projectNoRight);
     expect((await call('businessDecision/create', { policyId, datasetId }, outsiderToken)).body.code).toBe(ErrorCode.projectNotFound);

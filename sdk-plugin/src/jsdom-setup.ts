@@ -1,4 +1,8 @@
-/** jsdom lacks a few browser APIs that dockview and Blueprint use; minimal stand-ins for tests. */
+/**
+ * jsdom lacks a few browser APIs that Blueprint, dockview and React Flow use (ResizeObserver,
+ * matchMedia): minimal stand-ins for component tests. Use it as a vitest setup file:
+ * `setupFiles: ['@decisio/sdk-plugin/jsdom-setup.ts']`.
+ */
 class ResizeObserverStub {
   observe(): void {}
   unobserve(): void {}
@@ -19,3 +23,5 @@ if (typeof window !== 'undefined' && !window.matchMedia) {
       dispatchEvent: () => false,
     }) as MediaQueryList;
 }
+
+export {};

@@ -1,0 +1,89 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import type { BusinessDecision } from '@decisio/domain';
+import { createTestHost, renderPanel } from '@decisio/sdk-plugin/testing';
+import { deployPlugin } from '../index';
+
+const business = deployPlugin.panels.find((p) => p.id === 'deploy.business')!;
+const update = deployPlugin.panels.find((p) => p.id === 'deploy.update')!;
+const projectId = 'a'.repeat(32);
+const solutionId = 'b'.repeat(32);
+const policyId = 'c'.repeat(32);
+const datasetId = 'd'.repeat(32);
+
+const run = (over: Partial<BusinessDecision> = {}): BusinessDecision => ({
+  id: 'e'.repeat(32),
+  projectId,
+  solutionId,
+  policyId,
+  policyName: 'coupon policy',
+  datasetId,
+  datasetName: 'orders',
+  state: 'success',
+  progress: 1,
+  rowsTotal: 4,
+  rowsDone: 4,
+  rowsFailed: 1,
+  error: null,
+  downloadUrl: `/api/businessDecision/download?id=${'e'.repeat(32)}`,
+  createdAt: '2026-11-01T10:00:00.000Z',
+  endedAt: '2026-11-01T10:00:01.000Z',
+  ...over,
+});
+
+function host(locale: 'en-US' | 'zh-CN', rows: BusinessDecision[], pathname = '/project/business-decision') {
+  const h = createTestHost({ plugins: [deployPlugin], locale, location: { pathname, search: { projectId, solutionId } } });
+  h.mockCall('businessDecision/list', { data: { rows, total: rows.length, page: 1, pageSize: 50 } });
+  h.mockCall('policy/list', { data: { rows: [{ id: policyId, name: 'coupon policy', state: 'successful' }], total: 1 } });
+  h.mockCall('table/list', { data: { rows: [{ tableId: datasetId, name: 'orders' }], total: 1, page: 1, pageSize: 100 } });
+  return h;
+}
+
+describe('BusinessDecisionPanel', () => {
+  afterEach(() => cleanup());
+
+  it('shows the empty state in both languages', async () => {
+    await renderPanel(business, { host: host('en-US', []) });
+    expect(await screen.findByText('No business decision yet')).toBeTruthy();
+    cleanup();
+    await renderPanel(business, { host: host('zh-CN', []) });
+    expect(await screen.findByText('还没有业务决策')).toBeTruthy();
+  });
+
+  it('requires a policy and a dataset, then starts the run; a finished run can be downloaded', async () => {
+    const h = host('en-US', [run()]);
+    h.mockCall('businessDecision/create', { data: run({ state: 'running', progress: 0, downloadUrl: null }) });
+    await renderPanel(business, { host: h });
+    fireEvent.click(await screen.findByRole('button', { name: 'Decide' }));
+    expect(await screen.findAllByText('Required')).toHaveLength(2);
+    await waitFor(() => expect(screen.getByRole('option', { name: 'coupon policy' })).toBeTruthy());
+    fireEvent.change(screen.getByLabelText(/^Policy/), { target: { value: policyId } });
+    await waitFor(() => expect(screen.getAllByRole('option', { name: 'orders' }).length).toBeGreaterThan(0));
+    fireEvent.change(screen.getByLabelText(/^Business dataset/), { target: { value: datasetId } });
+    fireEvent.click(screen.getByRole('button', { name: 'Decide' }));
+    await waitFor(() => expect(h.calls.find((c) => c.url === 'businessDecision/create')?.body).toEqual({ policyId, datasetId }));
+    const rows = await screen.findByTestId('business-rows');
+    expect(within(rows).getByText('Done')).toBeTruthy();
+    expect(within(rows).getByRole('button', { name: 'Download' }).getAttribute('href')).toBe(run().downloadUrl);
+  });
+});
+
+describe('UpdatePolicyPanel', () => {
+  afterEach(() => cleanup());
+
+  it('lists the runs of the chosen policy and starts an update', async () => {
+    const h = host('en-US', [], '/project/update-policy');
+    h.mockCall('train/getTrainUpdateListPage', {
+      data: { rows: [{ jobId: 'f'.repeat(32), reason: 'create', state: 'successful', progress: 1, error: null, createdAt: '2026-11-01T10:00:00.000Z', startTime: null, endTime: null }], total: 1, page: 1, pageSize: 50 },
+    });
+    h.mockCall('train/createTrainUpdate', { data: { id: policyId, name: 'coupon policy', state: 'waiting' } });
+    await renderPanel(update, { host: h });
+    expect(await screen.findByText('No training run yet')).toBeTruthy();
+    await waitFor(() => expect(screen.getByRole('option', { name: 'coupon policy' })).toBeTruthy());
+    fireEvent.change(screen.getByLabelText(/^Policy/), { target: { value: policyId } });
+    const rows = await screen.findByTestId('update-rows');
+    expect(within(rows).getByText('First training')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Update policy' }));
+    await waitFor(() => expect(h.calls.find((c) => c.url === 'train/createTrainUpdate')?.body).toEqual({ id: policyId, kind: 'policy', hyperparameters: { epochs: 5 } }));
+  });
+});

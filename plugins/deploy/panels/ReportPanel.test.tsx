@@ -1,0 +1,148 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import type { AnalysisReport, AnalysisReportView, Page } from '@decisio/domain';
+import { createTestHost, renderPanel } from '@decisio/sdk-plugin/testing';
+import { deployPlugin } from '../index';
+import { validateReportForm } from './ReportPanel';
+
+const panel = deployPlugin.panels.find((p) => p.id === 'deploy.report')!;
+const projectId = 'a'.repeat(32);
+const solutionId = 'b'.repeat(32);
+const decA = 'c'.repeat(32);
+const decB = 'd'.repeat(32);
+
+const page = (rows: AnalysisReport[]): Page<AnalysisReport> => ({ rows, total: rows.length, page: 1, pageSize: 20 });
+const report: AnalysisReport = {
+  id: 'e'.repeat(32),
+  projectId,
+  solutionId,
+  name: 'week 1',
+  type: 'coupon',
+  status: 'finished',
+  remark: '',
+  decisionAId: decA,
+  decisionBId: decB,
+  decisionAName: 'dec-a',
+  decisionBName: 'dec-b',
+  realRevenue: '1000.5',
+  realOrders: '42',
+  realCost: '10',
+  error: null,
+  creatorId: null,
+  createdAt: '2026-11-01T10:00:00.000Z',
+  updatedAt: '2026-11-01T10:00:00.000Z',
+};
+
+function host(locale: 'en-US' | 'zh-CN', rows: AnalysisReport[]) {
+  const h = createTestHost({ plugins: [deployPlugin], locale, location: { pathname: '/project/report', search: { projectId, solutionId } } });
+  h.mockCall('report/getAnalysisReportList', { data: page(rows) });
+  h.mockCall('decision/list', {
+    data: {
+      rows: [
+        { id: decA, name: 'dec-a', state: 'successful' },
+        { id: decB, name: 'dec-b', state: 'successful' },
+        { id: 'f'.repeat(32), name: 'dec-running', state: 'processing' },
+      ],
+      total: 3,
+    },
+  });
+  return h;
+}
+
+describe('ReportPanel', () => {
+  afterEach(() => cleanup());
+
+  it('shows the empty state in both languages', async () => {
+    await renderPanel(panel, { host: host('en-US', []) });
+    expect(await screen.findByText('No analysis reports yet')).toBeTruthy();
+    cleanup();
+    await renderPanel(panel, { host: host('zh-CN', []) });
+    expect(await screen.findByText('还没有分析报告')).toBeTruthy();
+  });
+
+  it('lists reports with their status', async () => {
+    await renderPanel(panel, { host: host('en-US', [report]) });
+    const rows = await screen.findByTestId('report-rows');
+    expect(within(rows).getByText('week 1')).toBeTruthy();
+    expect(within(rows).getByText('Finished')).toBeTruthy();
+    expect(within(rows).getByText('dec-a / dec-b')).toBeTruthy();
+  });
+
+  it('validates the create dialog before calling the server, then creates', async () => {
+    const h = host('en-US', []);
+    h.mockCall('report/createAnalysisReport', { data: { ...report, status: 'created' } });
+    await renderPanel(panel, { host: h });
+    fireEvent.click((await screen.findAllByRole('button', { name: 'New report' }))[0]!);
+    const dialog = await screen.findByRole('dialog');
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Create' }));
+    expect(await within(dialog).findAllByText('Required')).toHaveLength(6);
+
+    await waitFor(() => expect(within(dialog).getAllByRole('option', { name: 'dec-a' })).toHaveLength(2));
+    expect(within(dialog).queryByRole('option', { name: 'dec-running' })).toBeNull();
+    fireEvent.change(within(dialog).getByLabelText(/^Name/), { target: { value: 'week 1' } });
+    fireEvent.change(within(dialog).getByLabelText(/^Decision A/), { target: { value: decA } });
+    fireEvent.change(within(dialog).getByLabelText(/^Decision B/), { target: { value: decA } });
+    fireEvent.change(within(dialog).getByLabelText(/^Real revenue/), { target: { value: '1234567890123456' } });
+    fireEvent.change(within(dialog).getByLabelText(/^Real orders/), { target: { value: '42' } });
+    fireEvent.change(within(dialog).getByLabelText(/^Real cost/), { target: { value: '1.234' } });
+    expect(within(dialog).getByText('Choose two different decisions')).toBeTruthy();
+    expect(within(dialog).getAllByText('A number with up to 15 integer digits and 2 decimals')).toHaveLength(2);
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Create' }));
+    expect(h.calls.some((c) => c.url === 'report/createAnalysisReport')).toBe(false);
+
+    fireEvent.change(within(dialog).getByLabelText(/^Decision B/), { target: { value: decB } });
+    fireEvent.change(within(dialog).getByLabelText(/^Real revenue/), { target: { value: '123456789012345.67' } });
+    fireEvent.change(within(dialog).getByLabelText(/^Real cost/), { target: { value: '10' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: 'Create' }));
+    await waitFor(() => expect(h.calls.some((c) => c.url === 'report/createAnalysisReport')).toBe(true));
+    expect(h.calls.find((c) => c.url === 'report/createAnalysisReport')!.body).toEqual({
+      solutionId,
+      name: 'week 1',
+      type: 'coupon',
+      remark: '',
+      decisionAId: decA,
+      decisionBId: decB,
+      realRevenue: '123456789012345.67',
+      realOrders: '42',
+      realCost: '10',
+    });
+  });
+
+  it('shows the create dialog messages in Chinese', async () => {
+    await renderPanel(panel, { host: host('zh-CN', []) });
+    fireEvent.click((await screen.findAllByRole('button', { name: '新建报告' }))[0]!);
+    const dialog = await screen.findByRole('dialog');
+    fireEvent.click(within(dialog).getByRole('button', { name: '创建' }));
+    expect(await within(dialog).findAllByText('必填')).toHaveLength(6);
+  });
+
+  it('shows the measured figures of a finished report with the scenario terms', async () => {
+    const h = host('en-US', [report]);
+    const view: AnalysisReportView = {
+      report,
+      terms: 'coupon',
+      real: { revenue: '1000.5', orders: '42', cost: '10' },
+      decisions: {
+        a: { id: decA, name: 'dec-a', policyId: null, horizon: 4, totalReward: 2, meanRewardPerStep: 0.5, behaviourReward: 1, upliftOverBehaviour: 1, score: 2 },
+        b: { id: decB, name: 'dec-b', policyId: null, horizon: 4, totalReward: 3, meanRewardPerStep: 0.75, behaviourReward: 1, upliftOverBehaviour: 2, score: 3 },
+      },
+      difference: { totalReward: 1, meanRewardPerStep: 0.25, behaviourReward: 0, upliftOverBehaviour: 1 },
+      analysedAt: '2026-11-01T10:00:01.000Z',
+    };
+    h.mockCall('report/getAnalysisReportView', { data: view });
+    await renderPanel(panel, { host: h });
+    fireEvent.click(await screen.findByRole('button', { name: 'View' }));
+    const figures = await screen.findByTestId('report-figures');
+    const total = within(figures).getByText('Total reward per episode').closest('tr')!;
+    expect(within(total).getAllByRole('cell').map((c) => c.textContent)).toEqual(['Total reward per episode', '2', '3', '1']);
+    expect(screen.getByText('Coupon cost')).toBeTruthy();
+    expect(screen.getByText('1000.5')).toBeTruthy();
+  });
+
+  it('checks the report rules', () => {
+    const ok = { name: 'n', type: 'general' as const, remark: '', decisionAId: decA, decisionBId: decB, realRevenue: '0', realOrders: '999999999999999.99', realCost: '1.5' };
+    expect(validateReportForm(ok)).toEqual({});
+    expect(validateReportForm({ ...ok, realCost: '-1' })).toEqual({ realCost: 'amount' });
+    expect(validateReportForm({ ...ok, realOrders: '1000000000000000' })).toEqual({ realOrders: 'amount' });
+  });
+});

@@ -1,0 +1,409 @@
+import { useState } from 'react';
+import {
+  Alert,
+  Button,
+  ButtonGroup,
+  Callout,
+  Dialog,
+  DialogBody,
+  DialogFooter,
+  FormGroup,
+  HTMLSelect,
+  HTMLTable,
+  InputGroup,
+  NonIdealState,
+  Spinner,
+  Tag,
+  TextArea,
+  type Intent,
+} from '@blueprintjs/core';
+import { REPORT_LIMITS, REPORT_TYPES, isReportAmount, type AnalysisReport, type ReportStatus, type ReportType } from '@decisio/domain';
+import { useNotify, useProjectLink } from '@decisio/sdk-plugin';
+import { deployApi } from '../api';
+import { useDeployT } from '../i18n';
+import { failureMessage } from './common';
+import { useSolutionChoice } from './pickers';
+import { ReportChart } from './ReportChart';
+
+const PAGE_SIZE = 20;
+const INTENT: Record<ReportStatus, Intent> = { created: 'none', analysing: 'primary', finished: 'success', failed: 'danger' };
+
+function ReportStatusTag({ status }: { status: ReportStatus }) {
+  const { t } = useDeployT();
+  return (
+    <Tag intent={INTENT[status]} minimal round>
+      {t(`report.status.${status}`)}
+    </Tag>
+  );
+}
+
+function fieldErrorsOf(err: unknown): Record<string, string> {
+  if (typeof err === 'object' && err !== null && 'errors' in err) {
+    const e = (err as { errors: unknown }).errors;
+    if (e && typeof e === 'object') return e as Record<string, string>;
+  }
+  return {};
+}
+
+type Form = { name: string; type: ReportType; remark: string; decisionAId: string; decisionBId: string; realRevenue: string; realOrders: string; realCost: string };
+const EMPTY: Form = { name: '', type: 'coupon', remark: '', decisionAId: '', decisionBId: '', realRevenue: '', realOrders: '', realCost: '' };
+
+/** The rules of spec workflow §5 "Report": name required, two different decisions, real totals filled, 15 integer digits and 2 decimals. */
+export function validateReportForm(f: Form): Partial<Record<keyof Form, 'required' | 'sameDecisions' | 'amount'>> {
+  const e: Partial<Record<keyof Form, 'required' | 'sameDecisions' | 'amount'>> = {};
+  if (f.name.trim() === '') e.name = 'required';
+  if (!f.decisionAId) e.decisionAId = 'required';
+  if (!f.decisionBId) e.decisionBId = 'required';
+  else if (f.decisionBId === f.decisionAId) e.decisionBId = 'sameDecisions';
+  for (const k of ['realRevenue', 'realOrders', 'realCost'] as const) {
+    if (f[k].trim() === '') e[k] = 'required';
+    else if (!isReportAmount(f[k])) e[k] = 'amount';
+  }
+  return e;
+}
+
+/** Create dialog of an analysis report. */
+function CreateReportDialog({ solutionId, isOpen, onClose }: { solutionId: string; isOpen: boolean; onClose(): void }) {
+  const { t } = useDeployT();
+  const notify = useNotify();
+  const decisions = deployApi.endpoints['deploy/decisions'].useQuery({ solutionId }, { skip: !isOpen });
+  const [create, { isLoading }] = deployApi.endpoints['deploy/createReport'].useMutation();
+  const [form, setForm] = useState<Form>(EMPTY);
+  const [touched, setTouched] = useState(false);
+  const [server, setServer] = useState<Record<string, string>>({});
+  const local = touched ? validateReportForm(form) : {};
+  const finished = (decisions.data?.rows ?? []).filter((d) => d.state === 'successful');
+  const set = (k: keyof Form) => (value: string) => setForm({ ...form, [k]: value });
+  const helper = (k: keyof Form) => (local[k] ? t(`report.form.${local[k]}`) : server[k]);
+  const intent = (k: keyof Form): Intent => (local[k] || server[k] ? 'danger' : 'none');
+
+  const submit = async () => {
+    setTouched(true);
+    if (Object.keys(validateReportForm(form)).length > 0) return;
+    try {
+      const r = await create({ solutionId, ...form, name: form.name.trim() }).unwrap();
+      notify({ message: t('report.createdToast', { name: r.name }), intent: 'success' });
+      setForm(EMPTY);
+      setTouched(false);
+      setServer({});
+      onClose();
+    } catch (err) {
+      setServer(fieldErrorsOf(err));
+      const message = failureMessage(err, t('report.form.failed'));
+      if (message) notify({ message, intent: 'danger', icon: 'error' });
+    }
+  };
+  const decisionSelect = (k: 'decisionAId' | 'decisionBId', label: string) => (
+    <FormGroup label={label} labelFor={`report-${k}`} labelInfo="*" intent={intent(k)} helperText={helper(k)}>
+      <HTMLSelect id={`report-${k}`} fill value={form[k]} onChange={(e) => set(k)(e.currentTarget.value)}>
+        <option value="">{finished.length ? t('report.form.chooseDecision') : t('report.form.noDecisions')}</option>
+        {finished.map((d) => (
+          <option key={d.id} value={d.id}>
+            {d.name}
+          </option>
+        ))}
+      </HTMLSelect>
+    </FormGroup>
+  );
+  const terms = form.type;
+  const amount = (k: 'realRevenue' | 'realOrders' | 'realCost', term: 'revenue' | 'orders' | 'cost') => (
+    <FormGroup label={`${t(`report.form.${k}`)} (${t(`report.terms.${terms}.${term}`)})`} labelFor={`report-${k}`} labelInfo="*" intent={intent(k)} helperText={helper(k)}>
+      <InputGroup id={`report-${k}`} inputMode="decimal" value={form[k]} onChange={(e) => set(k)(e.target.value)} intent={intent(k)} />
+    </FormGroup>
+  );
+  return (
+    <Dialog isOpen={isOpen} onClose={onClose} title={t('report.form.title')} icon="timeline-bar-chart">
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          void submit();
+        }}
+      >
+        <DialogBody>
+          <FormGroup label={t('report.name')} labelFor="report-name" labelInfo="*" intent={intent('name')} helperText={helper('name')}>
+            <InputGroup id="report-name" autoFocus value={form.name} maxLength={REPORT_LIMITS.nameMax} onChange={(e) => set('name')(e.target.value)} intent={intent('name')} />
+          </FormGroup>
+          <FormGroup label={t('report.typeLabel')} labelFor="report-type">
+            <HTMLSelect id="report-type" value={form.type} onChange={(e) => set('type')(e.currentTarget.value)}>
+              {REPORT_TYPES.map((ty) => (
+                <option key={ty} value={ty}>
+                  {t(`report.type.${ty}`)}
+                </option>
+              ))}
+            </HTMLSelect>
+          </FormGroup>
+          {decisions.isLoading ? <Spinner size={20} /> : null}
+          {decisionSelect('decisionAId', t('report.form.decisionA'))}
+          {decisionSelect('decisionBId', t('report.form.decisionB'))}
+          {amount('realRevenue', 'revenue')}
+          {amount('realOrders', 'orders')}
+          {amount('realCost', 'cost')}
+          <FormGroup label={t('report.form.remark')} labelFor="report-remark">
+            <TextArea id="report-remark" fill value={form.remark} maxLength={REPORT_LIMITS.remarkMax} onChange={(e) => set('remark')(e.target.value)} />
+          </FormGroup>
+        </DialogBody>
+        <DialogFooter
+          actions={
+            <>
+              <Button text={t('report.cancel')} onClick={onClose} />
+              <Button type="submit" intent="primary" loading={isLoading} text={t('report.submit')} />
+            </>
+          }
+        />
+      </form>
+    </Dialog>
+  );
+}
+
+function RenameDialog({ report, onClose }: { report: AnalysisReport | null; onClose(): void }) {
+  const { t } = useDeployT();
+  const notify = useNotify();
+  const [rename, { isLoading }] = deployApi.endpoints['deploy/renameReport'].useMutation();
+  const [name, setName] = useState<string | null>(null);
+  const value = name ?? report?.name ?? '';
+  const missing = value.trim() === '';
+  const close = () => {
+    setName(null);
+    onClose();
+  };
+  return (
+    <Dialog isOpen={report !== null} onClose={close} title={t('report.form.renameTitle')} icon="edit">
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          if (!report || missing) return;
+          void rename({ id: report.id, name: value.trim() })
+            .unwrap()
+            .then(
+              () => {
+                notify({ message: t('report.renamed'), intent: 'success' });
+                close();
+              },
+              (err: unknown) => {
+                const message = failureMessage(err, t('report.actionFailed'));
+                if (message) notify({ message, intent: 'danger', icon: 'error' });
+              },
+            );
+        }}
+      >
+        <DialogBody>
+          <FormGroup label={t('report.name')} labelFor="report-rename" labelInfo="*" intent={missing ? 'danger' : 'none'} helperText={missing ? t('report.form.required') : undefined}>
+            <InputGroup id="report-rename" autoFocus value={value} maxLength={REPORT_LIMITS.nameMax} onChange={(e) => setName(e.target.value)} />
+          </FormGroup>
+        </DialogBody>
+        <DialogFooter
+          actions={
+            <>
+              <Button text={t('report.cancel')} onClick={close} />
+              <Button type="submit" intent="primary" loading={isLoading} disabled={missing} text={t('report.save')} />
+            </>
+          }
+        />
+      </form>
+    </Dialog>
+  );
+}
+
+const num = (v: number | null, locale: string) => (v === null ? '—' : v.toLocaleString(locale, { maximumFractionDigits: 4 }));
+
+/** The online report: measured figures of both decisions, their difference, the real totals and a chart. */
+function ReportView({ id, onClose }: { id: string | null; onClose(): void }) {
+  const { t, locale } = useDeployT();
+  const view = deployApi.endpoints['deploy/reportView'].useQuery({ id: id ?? '' }, { skip: !id, pollingInterval: 1000 });
+  const v = view.data;
+  const pending = v && (v.report.status === 'created' || v.report.status === 'analysing');
+  let body;
+  if (!v) body = view.isError ? <Callout intent="danger" title={t('report.loadFailed')} /> : <Spinner size={32} />;
+  else {
+    const terms = v.terms;
+    const d = v.decisions;
+    const rows: [string, number | null, number | null, number | null][] = d
+      ? [
+          [t('report.detail.totalReward'), d.a.totalReward, d.b.totalReward, v.difference!.totalReward],
+          [t('report.detail.meanRewardPerStep'), d.a.meanRewardPerStep, d.b.meanRewardPerStep, v.difference!.meanRewardPerStep],
+          [t('report.detail.behaviourReward'), d.a.behaviourReward, d.b.behaviourReward, v.difference!.behaviourReward],
+          [t('report.detail.upliftOverBehaviour'), d.a.upliftOverBehaviour, d.b.upliftOverBehaviour, v.difference!.upliftOverBehaviour],
+          [t('report.detail.horizon'), d.a.horizon, d.b.horizon, null],
+          [t('report.detail.score'), d.a.score, d.b.score, null],
+        ]
+      : [];
+    body = (
+      <div style={{ display: 'flex', flexDirection: 'column', gap: 12 }}>
+        <div style={{ display: 'flex', gap: 8, alignItems: 'center' }}>
+          <ReportStatusTag status={v.report.status} />
+          <Tag minimal>{t(`report.type.${v.report.type}`)}</Tag>
+        </div>
+        {pending && <Callout intent="primary" icon={<Spinner size={16} />} title={t('report.detail.analysing')} />}
+        {v.report.status === 'failed' && <Callout intent="danger" title={t('report.detail.failed', { error: v.report.error ?? '' })} />}
+        <h4 style={{ margin: 0 }}>{t('report.detail.real')}</h4>
+        <HTMLTable compact>
+          <tbody>
+            {(['revenue', 'orders', 'cost'] as const).map((k) => (
+              <tr key={k}>
+                <td>{t(`report.terms.${terms}.${k}`)}</td>
+                <td style={{ fontVariantNumeric: 'tabular-nums' }}>{v.real[k]}</td>
+              </tr>
+            ))}
+          </tbody>
+        </HTMLTable>
+        {d && (
+          <>
+            <h4 style={{ margin: 0 }}>{t('report.detail.measured')}</h4>
+            <HTMLTable compact striped data-testid="report-figures">
+              <thead>
+                <tr>
+                  <th>{t('report.detail.figure')}</th>
+                  <th>A: {d.a.name}</th>
+                  <th>B: {d.b.name}</th>
+                  <th>{t('report.detail.difference')}</th>
+                </tr>
+              </thead>
+              <tbody>
+                {rows.map(([label, a, b, diff]) => (
+                  <tr key={label}>
+                    <td>{label}</td>
+                    <td>{num(a, locale)}</td>
+                    <td>{num(b, locale)}</td>
+                    <td>{num(diff, locale)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </HTMLTable>
+            <div aria-label={t('report.detail.chart')}>
+              <ReportChart a={d.a} b={d.b} nameA={`A: ${d.a.name}`} nameB={`B: ${d.b.name}`} labels={[t('report.detail.totalReward'), t('report.detail.meanRewardPerStep'), t('report.detail.behaviourReward')]} />
+            </div>
+            <p className="bp6-text-muted">{t('report.detail.notMeasured')}</p>
+          </>
+        )}
+        {v.report.remark && (
+          <p>
+            {t('report.detail.remark')}: {v.report.remark}
+          </p>
+        )}
+      </div>
+    );
+  }
+  return (
+    <Dialog isOpen={id !== null} onClose={onClose} title={v ? t('report.detail.title', { name: v.report.name }) : t('reportPanel')} icon="timeline-bar-chart" style={{ width: 760 }}>
+      <DialogBody>{body}</DialogBody>
+      <DialogFooter actions={<Button text={t('report.detail.close')} onClick={onClose} />} />
+    </Dialog>
+  );
+}
+
+/**
+ * Analysis reports of the current project (`/project/report?projectId=`): list, create (two
+ * finished decision deductions and the real totals), rename, delete and the online report view.
+ */
+export function ReportPanel() {
+  const { t, locale } = useDeployT();
+  const notify = useNotify();
+  const link = useProjectLink();
+  const projectId = link.params.projectId;
+  const { solutionId, picker } = useSolutionChoice(projectId);
+  const [page, setPage] = useState(1);
+  const [creating, setCreating] = useState(false);
+  const [renaming, setRenaming] = useState<AnalysisReport | null>(null);
+  const [confirm, setConfirm] = useState<AnalysisReport | null>(null);
+  const [viewing, setViewing] = useState<string | null>(null);
+  const [polling, setPolling] = useState(false);
+  const list = deployApi.endpoints['deploy/reports'].useQuery({ projectId: projectId ?? '', page, pageSize: PAGE_SIZE }, { skip: !projectId, pollingInterval: polling ? 1000 : 0 });
+  const [remove] = deployApi.endpoints['deploy/deleteReport'].useMutation();
+  const rows = list.data?.rows ?? [];
+  const busy = rows.some((r) => r.status === 'created' || r.status === 'analysing');
+  if (busy !== polling) setPolling(busy);
+
+  if (!projectId) return <NonIdealState icon="projects" title={t('noProject.title')} description={t('noProject.description')} />;
+  const pages = Math.max(1, Math.ceil((list.data?.total ?? 0) / PAGE_SIZE));
+  const createButton = <Button intent="primary" icon="add" text={t('report.create')} disabled={!solutionId} onClick={() => setCreating(true)} />;
+
+  let body;
+  if (list.isLoading) body = <Spinner size={32} />;
+  else if (list.isError)
+    body = (
+      <Callout intent="danger" title={t('report.loadFailed')}>
+        <Button text={t('report.retry')} onClick={() => void list.refetch()} />
+      </Callout>
+    );
+  else if (rows.length === 0) body = <NonIdealState icon="timeline-bar-chart" title={t('report.emptyTitle')} description={t('report.emptyDescription')} action={createButton} />;
+  else
+    body = (
+      <HTMLTable striped interactive compact style={{ width: '100%' }}>
+        <thead>
+          <tr>
+            <th>{t('report.name')}</th>
+            <th>{t('report.typeLabel')}</th>
+            <th>{t('report.statusLabel')}</th>
+            <th>{t('report.decisions')}</th>
+            <th>{t('report.created')}</th>
+            <th>{t('report.actions')}</th>
+          </tr>
+        </thead>
+        <tbody data-testid="report-rows">
+          {rows.map((r) => (
+            <tr key={r.id}>
+              <td>{r.name}</td>
+              <td>{t(`report.type.${r.type}`)}</td>
+              <td>
+                <ReportStatusTag status={r.status} />
+              </td>
+              <td>
+                {r.decisionAName ?? r.decisionAId} / {r.decisionBName ?? r.decisionBId}
+              </td>
+              <td>{new Date(r.createdAt).toLocaleString(locale)}</td>
+              <td>
+                <ButtonGroup variant="minimal">
+                  <Button icon="eye-open" text={t('report.view')} onClick={() => setViewing(r.id)} />
+                  <Button icon="edit" text={t('report.rename')} onClick={() => setRenaming(r)} />
+                  <Button icon="trash" intent="danger" text={t('report.delete')} onClick={() => setConfirm(r)} />
+                </ButtonGroup>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </HTMLTable>
+    );
+
+  return (
+    <div style={{ padding: 12, display: 'flex', flexDirection: 'column', gap: 12 }}>
+      <div style={{ display: 'flex', gap: 8, alignItems: 'center' }}>
+        {picker}
+        {createButton}
+      </div>
+      {body}
+      {pages > 1 && (
+        <div style={{ display: 'flex', gap: 8, alignItems: 'center' }}>
+          <Button icon="chevron-left" text={t('list.prev')} disabled={page <= 1} onClick={() => setPage(page - 1)} />
+          <span>{t('list.pageOf', { page, pages })}</span>
+          <Button rightIcon="chevron-right" text={t('list.next')} disabled={page >= pages} onClick={() => setPage(page + 1)} />
+        </div>
+      )}
+      {solutionId && <CreateReportDialog solutionId={solutionId} isOpen={creating} onClose={() => setCreating(false)} />}
+      <RenameDialog report={renaming} onClose={() => setRenaming(null)} />
+      <ReportView id={viewing} onClose={() => setViewing(null)} />
+      <Alert
+        isOpen={confirm !== null}
+        intent="danger"
+        icon="trash"
+        confirmButtonText={t('report.delete')}
+        cancelButtonText={t('report.cancel')}
+        onCancel={() => setConfirm(null)}
+        onConfirm={() => {
+          const r = confirm!;
+          setConfirm(null);
+          void remove({ id: r.id })
+            .unwrap()
+            .then(
+              () => notify({ message: t('report.deleted', { name: r.name }), intent: 'success' }),
+              (err: unknown) => {
+                const message = failureMessage(err, t('report.actionFailed'));
+                if (message) notify({ message, intent: 'danger', icon: 'error' });
+              },
+            );
+        }}
+      >
+        {confirm && t('report.confirmDelete', { name: confirm.name })}
+      </Alert>
+    </div>
+  );
+}

@@ -1,0 +1,32 @@
+import { useState } from 'react';
+import { FormGroup, HTMLSelect } from '@blueprintjs/core';
+import { useProjectLink } from '@decisio/sdk-plugin';
+import { deployApi } from '../api';
+import { useDeployT } from '../i18n';
+
+/**
+ * The solution the page works in: the link's `solutionId`, else one the user picks from the
+ * project's solutions (the first one by default).
+ */
+export function useSolutionChoice(projectId: string | undefined) {
+  const { t } = useDeployT();
+  const link = useProjectLink();
+  const fromLink = link.params.solutionId;
+  const list = deployApi.endpoints['deploy/solutions'].useQuery({ projectId: projectId ?? '' }, { skip: !projectId || !!fromLink });
+  const [picked, setPicked] = useState<string | undefined>(undefined);
+  const solutions = list.data ?? [];
+  const solutionId = fromLink ?? picked ?? solutions[0]?.solutionId;
+  const picker = fromLink ? null : (
+    <FormGroup label={t('solution.label')} labelFor="deploy-solution" inline style={{ margin: 0 }}>
+      <HTMLSelect id="deploy-solution" value={solutionId ?? ''} onChange={(e) => setPicked(e.currentTarget.value)} disabled={solutions.length === 0}>
+        {solutions.length === 0 && <option value="">{t('solution.none')}</option>}
+        {solutions.map((s) => (
+          <option key={s.solutionId} value={s.solutionId}>
+            {s.name}
+          </option>
+        ))}
+      </HTMLSelect>
+    </FormGroup>
+  );
+  return { solutionId, picker, loading: !fromLink && list.isLoading, empty: !fromLink && !list.isLoading && solutions.length === 0 };
+}
