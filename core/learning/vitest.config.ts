@@ -5,6 +5,6 @@ export default defineConfig({
     name: 'learning',
     environment: 'node',
     include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
-    testTimeout: 60_000,
+    testTimeout: 240_000,
   },
 });

@@ -88,6 +88,15 @@ export interface DisplayData {
   points: Array<{ id: number; time: string | null } & Record<string, number | string | null>>;
 }
 
+/** One trajectory rolled in a trained environment against the data (per node: rows of values per step). */
+export interface Rollout {
+  id: string;
+  trajectory: number;
+  trajectories: number;
+  horizon: number;
+  nodes: Record<string, { predicted: number[][]; real: number[][] }>;
+}
+
 export interface LogPage {
   jobId: string;
   state: string;
@@ -143,6 +152,8 @@ export const modellingEndpoints = (build: PluginEndpointBuilder) => ({
     invalidatesTags: ['Training'],
   }),
 
+  'modelling/restore': build.mutation<unknown, { area: 'trainSimulator' | 'trainPolicy'; id: string }>({ query: ({ area, id }) => ({ url: `${area}/restore`, body: { id } }), invalidatesTags: ['Training'] }),
+  'modelling/rollout': build.query<Rollout, { id: string; trajectory: number; horizon?: number }>({ query: (body) => ({ url: 'train/getPicBySimulatorNum', body }) }),
   'modelling/display': build.query<DisplayData, { jobId: string }>({ query: (body) => ({ url: 'train/getTrainDisplayDataList', body }) }),
   'modelling/log': build.query<LogPage, { jobId: string; afterId?: number; limit?: number }>({ query: (body) => ({ url: 'train/getTrainLog', body }) }),
   'modelling/stop': build.mutation<{ jobId: string; state: string }, { jobId: string }>({ query: (body) => ({ url: 'train/stopTrain', body }), invalidatesTags: ['Training'] }),

@@ -133,7 +133,7 @@ export function createApp(config: ServerConfig, options: AppOptions = {}): Decis
   projectsRoutes(api, kit, { projects: new ProjectsService(db, clock), solutions });
   solutionsRoutes(api, kit, { solutions });
   const deploy = createDeployModule(api, kit, { db, blobs, logger, clock, bodyLimitBytes: config.bodyLimitBytes });
-  reportsRoutes(api, kit, { db, blobs, clock, logger });
+  const reports = reportsRoutes(api, kit, { db, blobs, clock, logger });
   let jobKinds: Map<string, ServerJobKind>;
   try {
     jobKinds = mountServerPlugins(plugins, api, { db, kit, logger });
@@ -227,6 +227,7 @@ export function createApp(config: ServerConfig, options: AppOptions = {}): Decis
         }
         if (jobsStarted) await jobs.close().catch((err: unknown) => logger.warn('job queue close failed', { err }));
         await deploy.close();
+        await reports.close();
         await imports.close();
         await audit.flush();
         await db.close();

@@ -34,7 +34,7 @@ export function BusinessDecisionPanel() {
   if (running !== polling) setPolling(running);
 
   if (!projectId) return <NonIdealState icon="projects" title={t('noProject.title')} description={t('noProject.description')} />;
-  const trained = (policies.data?.rows ?? []).filter((p) => p.state === 'successful' || p.state === 'stoppedManually');
+  const trained = (policies.data?.rows ?? []).filter((p) => p.state === 'successful' || p.state === 'successful by manual stop');
   const sets = datasets.data?.rows ?? [];
 
   const submit = async () => {

@@ -213,5 +213,8 @@ export function formatDuration(ms: number | null | undefined): string {
   return parts.slice(0, 3).join(' ');
 }
 
+/** The job state after a manual stop (server `JobState.stoppedManually`). */
+export const STOPPED_MANUALLY = 'successful by manual stop';
+
 /** Running states of a job (spec §4): progress shows, stop is possible. */
 export const ACTIVE = new Set(['waiting', 'processing', 'restoring', 'stopping', 'debugging']);

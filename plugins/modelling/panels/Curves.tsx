@@ -13,13 +13,22 @@ export function seriesOf(points: readonly Record<string, unknown>[]): { xs: numb
   return { xs, names, values };
 }
 
+/** Whether this browser can draw on a canvas (jsdom and some locked-down browsers cannot). */
+function canDraw(): boolean {
+  try {
+    return typeof document !== 'undefined' && document.createElement('canvas').getContext('2d') !== null;
+  } catch {
+    return false;
+  }
+}
+
 /** Training curves (measured points only), one line per metric, drawn with uPlot. */
 export function Curves({ points, stepLabel }: { points: readonly Record<string, unknown>[]; stepLabel: string }) {
   const box = useRef<HTMLDivElement>(null);
   const theme = useTheme();
   useEffect(() => {
     const el = box.current;
-    if (!el || points.length === 0) return;
+    if (!el || points.length === 0 || !canDraw()) return;
     const dark = theme === 'dark';
     const ink = dark ? '#c5cbd3' : '#404854';
     const grid = dark ? 'rgba(255,255,255,0.08)' : 'rgba(0,0,0,0.08)';

@@ -3,10 +3,10 @@ import { Button, Callout, Dialog, DialogBody, DialogFooter, HTMLSelect, InputGro
 import { useNotify } from '@decisio/sdk-plugin';
 import { modellingApi } from '../api';
 import { useModellingT } from '../i18n';
-import { validateDeduction, type DeductionForm, type FormErrors } from '../model/forms';
+import { STOPPED_MANUALLY, validateDeduction, type DeductionForm, type FormErrors } from '../model/forms';
 import { Field, serverErrors } from './shared';
 
-const DONE = new Set(['successful', 'successfulStopped']);
+const DONE = new Set(['successful', STOPPED_MANUALLY]);
 
 /** Creation of a simulation or decision deduction (step size 1..10000; the environment's processed data is the initial dataset). */
 export function DeductionDialog({ kind, solutionId, onClose }: { kind: DeductionForm['kind']; solutionId: string; onClose: () => void }) {

@@ -3,7 +3,7 @@ import { Button, Callout, Checkbox, Dialog, DialogBody, DialogFooter, HTMLSelect
 import { useNotify } from '@decisio/sdk-plugin';
 import { modellingApi } from '../api';
 import { useModellingT } from '../i18n';
-import { ALGORITHMS, emptyTrainForm, toTrainRequest, validateTrainForm, type FormErrors, type TrainForm, type TrainKind } from '../model/forms';
+import { ALGORITHMS, emptyTrainForm, STOPPED_MANUALLY, toTrainRequest, validateTrainForm, type FormErrors, type TrainForm, type TrainKind } from '../model/forms';
 import { Field, serverErrors } from './shared';
 
 const CREATE = {
@@ -69,7 +69,7 @@ export function TrainFormDialog({ kind, solutionId, onClose, initial }: { kind: 
   };
 
   const id = (n: string) => `train-${n}`;
-  const doneSims = (sims.data?.rows ?? []).filter((r) => r.state === 'successful' || r.state === 'successfulStopped');
+  const doneSims = (sims.data?.rows ?? []).filter((r) => r.state === 'successful' || r.state === STOPPED_MANUALLY);
 
   return (
     <Dialog isOpen onClose={onClose} title={t('train.new')} style={{ width: 720 }} canEscapeKeyClose>

@@ -1,9 +1,9 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { Button, Callout, Card, H5, HTMLTable, NonIdealState, Spinner } from '@blueprintjs/core';
+import { Button, Callout, Card, H5, HTMLTable, NonIdealState, NumericInput, Spinner } from '@blueprintjs/core';
 import { useLocale } from '@decisio/sdk-plugin';
 import { modellingApi, type LogPage, type TrainingArea, type TrainingRow } from '../api';
 import { useModellingT } from '../i18n';
-import { ACTIVE, formatDuration } from '../model/forms';
+import { ACTIVE, formatDuration, STOPPED_MANUALLY } from '../model/forms';
 import { Curves } from './Curves';
 import { formatTime, ProgressCell, StateTag } from './shared';
 
@@ -38,7 +38,7 @@ function useTrainEvents(jobId: string | null, running: boolean, onChange: () => 
   }, [jobId, running]);
 }
 /** States in which the server shows curves (logs also after a failure). */
-const VIEWABLE = new Set(['processing', 'stopping', 'debugging', 'restoring', 'successful', 'successfulStopped']);
+const VIEWABLE = new Set(['processing', 'stopping', 'debugging', 'restoring', 'successful', STOPPED_MANUALLY]);
 
 /** Paged log of a job: first page on open, older/next pages on demand, new lines while it runs. */
 function JobLog({ jobId, running }: { jobId: string; running: boolean }) {
@@ -103,6 +103,40 @@ function JobLog({ jobId, running }: { jobId: string; running: boolean }) {
           {t('detail.more')}
         </Button>
       )}
+    </div>
+  );
+}
+
+/** One trajectory of the data rolled in the trained environment: real against simulated values per node and dimension. */
+function Rollout({ id }: { id: string }) {
+  const { t } = useModellingT();
+  const [trajectory, setTrajectory] = useState(0);
+  const q = modellingApi.endpoints['modelling/rollout'].useQuery({ id, trajectory, horizon: 50 });
+  const real = t('detail.real');
+  const sim = t('detail.simulated');
+  return (
+    <div data-testid="modelling-rollout">
+      <div className="modelling-toolbar">
+        <H5 style={{ margin: 0 }}>{t('detail.rollout')}</H5>
+        <label htmlFor="rollout-trajectory">{t('detail.trajectory')}</label>
+        <NumericInput id="rollout-trajectory" min={0} max={Math.max(0, (q.data?.trajectories ?? 1) - 1)} value={trajectory} onValueChange={(v) => Number.isInteger(v) && v >= 0 && setTrajectory(v)} style={{ width: 80 }} />
+        {q.data && <span className="bp6-text-muted">/ {q.data.trajectories}</span>}
+      </div>
+      {q.isFetching && !q.data && <Spinner size={20} />}
+      {q.error && <p className="bp6-text-muted">{t('detail.noRollout')}</p>}
+      {q.data &&
+        Object.entries(q.data.nodes).flatMap(([node, v]) => {
+          const dims = Math.min(3, v.predicted[0]?.length ?? 0);
+          return Array.from({ length: dims }, (_, d) => (
+            <div key={`${node}-${d}`}>
+              <small>
+                {node}
+                {dims > 1 ? `[${d}]` : ''}
+              </small>
+              <Curves stepLabel="t" points={v.predicted.map((row, k) => ({ step: k, [sim]: row[d] ?? null, ...(v.real[k]?.length ? { [real]: v.real[k]![d] ?? null } : {}) }))} />
+            </div>
+          ));
+        })}
     </div>
   );
 }
@@ -185,6 +219,7 @@ export function TrainingDetail({ area, id, onClose }: { area: TrainingArea; id: 
         {t('detail.curves')} {active && <small className="bp6-text-muted">({t('detail.live')})</small>}
       </H5>
       {display.data && display.data.points.length > 0 ? <Curves points={display.data.points} stepLabel="#" /> : <p className="bp6-text-muted">{t('detail.noPoints')}</p>}
+      {area === 'trainSimulator' && (row.state === 'successful' || row.state === STOPPED_MANUALLY) && <Rollout id={row.id} />}
       {jobId && (
         <>
           <H5>{t('detail.logs')}</H5>

@@ -3,7 +3,7 @@ import { Alert, Button, ButtonGroup, Checkbox, HTMLTable } from '@blueprintjs/co
 import { isApiError, useLocale, useNotify, type PanelProps } from '@decisio/sdk-plugin';
 import { modellingApi, type TrainingArea, type TrainingRow } from '../api';
 import { useModellingT } from '../i18n';
-import { ACTIVE, type TrainKind } from '../model/forms';
+import { ACTIVE, STOPPED_MANUALLY, type TrainKind } from '../model/forms';
 import { DeductionDialog } from './DeductionDialog';
 import { TrainFormDialog } from './TrainFormDialog';
 import { TrainingDetail } from './TrainingDetail';
@@ -36,6 +36,7 @@ function TrainingsScreen({ screen, openForm }: { screen: Screen; openForm: boole
   useEffect(() => setPoll(list.data?.rows.some((r) => ACTIVE.has(r.state)) ? 5000 : 0), [list.data]);
   const [stop] = modellingApi.endpoints['modelling/stop'].useMutation();
   const [copy] = modellingApi.endpoints['modelling/trainingCopy'].useMutation();
+  const [restore] = modellingApi.endpoints['modelling/restore'].useMutation();
   const [remove, removal] = modellingApi.endpoints['modelling/trainingDelete'].useMutation();
   if (!solutionId) return <NoSolution />;
 
@@ -117,6 +118,11 @@ function TrainingsScreen({ screen, openForm }: { screen: Screen; openForm: boole
                     {ACTIVE.has(r.state) && r.jobId && (
                       <Button small icon="stop" intent="warning" onClick={() => void act(() => stop({ jobId: r.jobId! }).unwrap(), t('common.stopped'))}>
                         {t('common.stop')}
+                      </Button>
+                    )}
+                    {(cfg.area === 'trainSimulator' || cfg.area === 'trainPolicy') && (r.state === 'failure' || r.state === STOPPED_MANUALLY) && (
+                      <Button small icon="repeat" onClick={() => void act(() => restore({ area: cfg.area as 'trainSimulator' | 'trainPolicy', id: r.id }).unwrap(), t('common.restored'))}>
+                        {t('common.restore')}
                       </Button>
                     )}
                     {cfg.copy && (

@@ -41,6 +41,30 @@ describe('training detail', () => {
   });
 });
 
+describe('environment detail', () => {
+  afterEach(() => cleanup());
+
+  it('rolls a trajectory of a trained environment and restores a failed one', async () => {
+    const h = host();
+    const done = { id: 'b'.repeat(32), code: 'E-B', name: 'trained', state: 'successful', progress: 1, durationMs: 1000, jobId: 'c'.repeat(32), algorithm: 'bc', score: 80, createdAt: '2026-11-23T10:00:00.000Z' };
+    const failed = { ...done, id: 'f'.repeat(32), name: 'broken', state: 'failure', jobId: 'e'.repeat(32), score: null };
+    h.mockCall('trainSimulator/list', { data: { rows: [done, failed], total: 2 } });
+    h.mockCall('trainSimulator/get', { data: done });
+    h.mockCall('train/getTrainDisplayDataList', { data: { jobId: done.jobId, state: 'successful', progress: 1, metrics: {}, points: [] } });
+    h.mockCall('train/getTrainLog', { data: { jobId: done.jobId, state: 'successful', error: null, items: [], nextAfterId: null } });
+    h.mockCall('train/getPicBySimulatorNum', { data: { id: done.id, trajectory: 0, trajectories: 4, horizon: 2, nodes: { temp: { predicted: [[1], [2]], real: [[1.5], [2.5]] } } } });
+    h.mockCall('trainSimulator/restore', { data: { id: failed.id } });
+    await renderPanel(panel('modelling.environments'), { host: h });
+    fireEvent.click(await screen.findByText('trained'));
+    expect(await screen.findByTestId('modelling-rollout')).toBeTruthy();
+    expect(await screen.findByText('temp')).toBeTruthy();
+    expect(h.calls.find((c) => c.url === 'train/getPicBySimulatorNum')?.body).toEqual({ id: done.id, trajectory: 0, horizon: 50 });
+    expect(screen.getAllByText('Restore')).toHaveLength(1);
+    fireEvent.click(screen.getByText('Restore'));
+    await waitFor(() => expect(h.calls.find((c) => c.url === 'trainSimulator/restore')?.body).toEqual({ id: failed.id }));
+  });
+});
+
 describe('reward editor', () => {
   afterEach(() => cleanup());
 

@@ -3,7 +3,7 @@ import type { ReactNode } from 'react';
 import { Button, Callout, FormGroup, Intent, NonIdealState, ProgressBar, Spinner, Tag } from '@blueprintjs/core';
 import { isApiError, useProjectLink } from '@decisio/sdk-plugin';
 import { useModellingT } from '../i18n';
-import { ACTIVE, formatDuration, type FormErrors } from '../model/forms';
+import { ACTIVE, formatDuration, STOPPED_MANUALLY, type FormErrors } from '../model/forms';
 import './modelling.css';
 
 /** The solution of the current link (`solutionId` query parameter). */
@@ -44,6 +44,7 @@ export function ListStates(props: {
 
 const INTENT: Record<string, Intent> = {
   successful: 'success',
+  [STOPPED_MANUALLY]: 'success',
   completed: 'success',
   failure: 'danger',
   failed: 'danger',
@@ -56,7 +57,7 @@ const INTENT: Record<string, Intent> = {
 /** A job or record state as a coloured tag. */
 export function StateTag({ state }: { state: string }) {
   const { t } = useModellingT();
-  const key = `states.${state}` as Parameters<typeof t>[0];
+  const key = `states.${state === STOPPED_MANUALLY ? 'manualStop' : state}` as Parameters<typeof t>[0];
   const label = t(key);
   return (
     <Tag minimal intent={INTENT[state] ?? 'none'} data-testid="state-tag">

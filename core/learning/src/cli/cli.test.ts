@@ -44,7 +44,7 @@ describe('learn CLI', () => {
     const na = cli(['train', '--data', join(dir, 'data.npz'), '--graph', join(dir, 'graph.yaml'), '--reward', join(dir, 'reward.py'), '--venv-algo', 'gail', '--out', out]);
     expect(na.status).toBe(2);
     expect(na.stderr).toContain("unknown --venv-algo 'gail'");
-  }, 60_000);
+  }, 240_000);
 
   it('trains a revive-p venv before the policy', () => {
     const out = join(dir, 'out-revive');
@@ -56,7 +56,7 @@ describe('learn CLI', () => {
     expect(m.venvAlgo).toBe('revive-p');
     expect(m.venv.adversarialEpochs).toBe(2);
     expect(JSON.parse(readFileSync(join(out, 'venv.json'), 'utf8')).algorithm).toBe('revive-p');
-  }, 60_000);
+  }, 240_000);
 
   it('tunes a tunable parameter with SRACOS', () => {
     const yaml = `metadata:
@@ -97,5 +97,5 @@ describe('learn CLI', () => {
     const t = JSON.parse(readFileSync(join(out, 'tune.json'), 'utf8'));
     expect(t.trials.length).toBe(25);
     expect(Math.abs(t.best.candidate.parameter[0] - 0.3)).toBeLessThan(0.1);
-  }, 60_000);
+  }, 240_000);
 });

@@ -83,5 +83,5 @@ describe('PPO in a BC venv (thermal task)', () => {
     const again = new PpoTrainer(bc.venv!, taskReward(task), { horizon: 20, batchSize: 64, evalEvery: 2 });
     await again.init({ seed: 3, checkpoint: last! });
     expect(again.useBest()).toBeCloseTo(best, 6);
-  }, 60_000);
+  }, 240_000);
 });

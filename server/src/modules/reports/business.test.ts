@@ -109,4 +109,14 @@ describe.each(databases)('business decisions on %s', (kind) => {
     expect(stranger.body.code).toBe(ErrorCode.policyNotFound);
     expect((await server.call('businessDecision/create', { body: { policyId, datasetId } })).status).toBe(401);
   });
+
+  it('stores as failed a running run whose process died', async () => {
+    const id = newId();
+    const old = new Date(Date.now() - 5 * 60_000);
+    await server.app.db.knex('business_decisions').insert({ id, tenant_id: owner.tenantId, ...{ project_id: project.projectId, solution_id: project.solutionId }, user_id: owner.id, policy_id: policyId, policy_name: 'p', dataset_id: datasetId, dataset_name: 'd', state: 'running', rows_total: 10, rows_done: 3, rows_failed: 0, created_at: old, updated_at: old });
+    const list = await call('businessDecision/list', { projectId: project.projectId });
+    const row = list.body.data.rows.find((r: { id: string }) => r.id === id);
+    expect(row).toMatchObject({ state: 'failure', rowsDone: 3, downloadUrl: null });
+    expect(row.error).toMatch(/Interrupted/);
+  });
 });

@@ -18,6 +18,8 @@ type Row = Record<string, any>;
 
 const CHUNK_ROWS = 1024;
 const PROGRESS_MS = 1000;
+const HEARTBEAT_MS = 5000;
+const STALE_MS = 60_000;
 
 const iso = (v: unknown): string => (v instanceof Date ? v : typeof v === 'number' || /^\d+$/.test(String(v)) ? new Date(Number(v)) : new Date(String(v))).toISOString();
 
@@ -33,6 +35,8 @@ function csvCell(v: string): string {
  */
 export class BusinessDecisions {
   private readonly tasks = new Set<Promise<void>>();
+  private stopping = false;
+  private readonly running = new Set<string>();
   private readonly datasets: DatasetsService;
   private readonly source: StoredPolicySource;
 
@@ -49,6 +53,12 @@ export class BusinessDecisions {
   /** Resolves when every run started so far has ended. */
   async settle(): Promise<void> {
     while (this.tasks.size > 0) await Promise.allSettled([...this.tasks]);
+  }
+
+  /** Shutdown: running runs stop at their next chunk and end as failed. */
+  async close(): Promise<void> {
+    this.stopping = true;
+    await this.settle();
   }
 
   async create(user: ServerCallUser, input: { policyId: string; datasetId: string }, locale: Locale): Promise<BusinessDecision> {
@@ -91,7 +101,10 @@ export class BusinessDecisions {
       created_at: now,
       updated_at: now,
     });
-    const p = this.run(id, user.tenantId, dataset.id, io, locale).catch((err: unknown) => this.logger.error('business decision failed', { id, err }));
+    this.running.add(id);
+    const p = this.run(id, user.tenantId, dataset.id, io, locale)
+      .catch((err: unknown) => this.logger.error('business decision failed', { id, err }))
+      .finally(() => this.running.delete(id));
     this.tasks.add(p);
     void p.finally(() => this.tasks.delete(p));
     return this.present((await this.db.knex('business_decisions').where({ id }).first())!);
@@ -107,6 +120,8 @@ export class BusinessDecisions {
     };
     let done = 0;
     let failed = 0;
+    // Heartbeat: a `running` row not updated for a minute belongs to a process that died.
+    const beat = setInterval(() => void this.db.knex('business_decisions').where({ id, state: 'running' }).update({ updated_at: this.clock.now() }).catch(() => undefined), HEARTBEAT_MS);
     try {
       const table = await loadDatasetTable(this.db.knex, this.blobs, datasetId, { tenantId });
       await this.db.knex('business_decisions').where({ id }).update({ rows_total: table.rows, updated_at: this.clock.now() });
@@ -117,6 +132,7 @@ export class BusinessDecisions {
       await write(`${[...table.columns.map((c) => c.name), ...outputs, 'error'].map(csvCell).join(',')}\n`);
       let last = Date.now();
       for (let start = 0; start < table.rows; start += CHUNK_ROWS) {
+        if (this.stopping) throw new Error(locale === 'en-US' ? 'Interrupted: the server stopped' : '服务器停止，业务决策中断');
         const end = Math.min(table.rows, start + CHUNK_ROWS);
         const rows: Record<string, number | undefined>[] = [];
         for (let r = start; r < end; r++) {
@@ -161,7 +177,20 @@ export class BusinessDecisions {
       const now = this.clock.now();
       const message = (err instanceof AppError ? err.codeName : err instanceof Error ? err.message : String(err)).slice(0, 500);
       await this.db.knex('business_decisions').where({ id }).update({ state: 'failure', error: message, rows_done: done, rows_failed: failed, updated_at: now, ended_at: now });
+    } finally {
+      clearInterval(beat);
     }
+  }
+
+  /** Stores as failed the `running` runs of a project whose process died (no heartbeat for a minute). */
+  private async expireStale(projectId: string): Promise<void> {
+    const now = this.clock.now();
+    await this.db
+      .executor()('business_decisions')
+      .where({ project_id: projectId, state: 'running' })
+      .where('updated_at', '<', new Date(now.getTime() - STALE_MS))
+      .whereNotIn('id', [...this.running])
+      .update({ state: 'failure', error: 'Interrupted: the server process stopped', updated_at: now, ended_at: now });
   }
 
   /** The run after checking the caller's right on its project; `fileNotFound` otherwise. */
@@ -180,6 +209,7 @@ export class BusinessDecisions {
   async list(user: ServerCallUser, input: { projectId: string; page: number; pageSize: number }): Promise<Page<BusinessDecision>> {
     const knex = this.db.executor();
     await assertProjectAccess(knex, user, input.projectId, 'view');
+    await this.expireStale(input.projectId);
     const q = knex('business_decisions').where({ tenant_id: user.tenantId, project_id: input.projectId });
     const [{ total }] = (await q.clone().count({ total: '*' })) as [{ total: number | string }];
     const rows = await q

@@ -29,7 +29,7 @@ export function reportsRoutes(
   router: Router<AppState>,
   kit: RouteKit,
   deps: { db: Database; blobs: BlobStore; clock: Clock; logger: Logger },
-): { reports: ReportsService; business: BusinessDecisions } {
+): { reports: ReportsService; business: BusinessDecisions; close(): Promise<void> } {
   const reports = new ReportsService(deps.db, deps.clock, deps.logger);
   const business = new BusinessDecisions(deps.db, deps.blobs, deps.clock, deps.logger);
   const signedIn = [kit.auth, kit.tenant] as const;
@@ -102,5 +102,12 @@ export function reportsRoutes(
     if (row.state !== 'success' || !row.result_key) throw new AppError('fileNotFound');
     sendBlob(ctx, deps.blobs, { blobKey: row.result_key, name: `${String(row.dataset_name)}-decisions.csv`, size: Number(row.result_size) });
   });
-  return { reports, business };
+  return {
+    reports,
+    business,
+    async close() {
+      await business.close();
+      await reports.settle();
+    },
+  };
 }
