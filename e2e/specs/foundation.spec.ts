@@ -105,6 +105,8 @@ describe('foundation: account and workbench shell', () => {
     const cookies = await context.cookies();
     expect(cookies.find((c) => c.name === 'token')?.value).toBeTruthy();
     expect(await page.evaluate(() => localStorage.getItem('userId'))).toMatch(/^[0-9a-f]{32}$/);
+    // Icons are drawn from the icon files the product serves itself.
+    await expect.poll(() => page.locator('.bp6-icon svg path[d]').count()).toBeGreaterThan(0);
     await shotBoth('dashboard');
   });
 

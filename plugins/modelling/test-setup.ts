@@ -1,4 +1,4 @@
-/** jsdom lacks ResizeObserver and matchMedia, which Blueprint and React Flow use; minimal stand-ins for tests. */
+/** jsdom lacks ResizeObserver, matchMedia and canvas, which Blueprint and uPlot use; minimal stand-ins for tests. */
 class ResizeObserverStub {
   observe(): void {}
   unobserve(): void {}
@@ -19,5 +19,8 @@ if (typeof window !== 'undefined' && !window.matchMedia) {
       dispatchEvent: () => false,
     }) as MediaQueryList;
 }
+
+// jsdom has no canvas: say so quietly (charts then stay empty, as in a browser without canvas).
+if (typeof HTMLCanvasElement !== 'undefined') HTMLCanvasElement.prototype.getContext = (() => null) as never;
 
 export {};

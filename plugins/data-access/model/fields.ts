@@ -47,9 +47,10 @@ export function validateFields(rows: FieldDraft[]): Record<string, FieldErrorKey
     if ((r.min.trim() && !isNumber(r.min)) || (r.max.trim() && !isNumber(r.max))) errors[i] = 'number';
     else if (isNumber(r.min) && isNumber(r.max) && !(Number(r.min) < Number(r.max))) errors[i] = 'range';
     else if (r.dataType === 'discrete' && r.discreteNumber.trim() && !/^[1-9]\d*$/.test(r.discreteNumber.trim())) errors[i] = 'discrete';
-    else if (r.dataType === 'category') {
-      const parts = r.values.split(',').map((s) => s.trim()).filter(Boolean);
-      if (parts.length === 0 || !parts.every(isNumber)) errors[i] = 'values';
+    else if (r.dataType === 'category' && r.values.trim()) {
+      // Values are optional (the server keeps none); when given, at least one, numbers only.
+      const parts = r.values.split(',').map((s) => s.trim());
+      if (!parts.some(Boolean) || !parts.every(isNumber)) errors[i] = 'values';
     }
   });
   return errors;
@@ -66,7 +67,7 @@ export function toFieldSettings(rows: FieldDraft[]): FieldSetting[] {
       min: isNumber(r.min) ? Number(r.min) : null,
       max: isNumber(r.max) ? Number(r.max) : null,
       discreteNumber: r.dataType === 'discrete' && r.discreteNumber.trim() ? Number(r.discreteNumber) : null,
-      values: r.dataType === 'category' ? r.values.split(',').map((s) => Number(s.trim())).filter((n) => Number.isFinite(n)) : null,
+      values: r.dataType === 'category' && r.values.trim() ? r.values.split(',').map((s) => Number(s.trim())) : null,
       hidden: r.hidden,
     }));
 }

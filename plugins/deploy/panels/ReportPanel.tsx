@@ -209,9 +209,11 @@ const num = (v: number | null, locale: string) => (v === null ? '—' : v.toLoca
 /** The online report: measured figures of both decisions, their difference, the real totals and a chart. */
 function ReportView({ id, onClose }: { id: string | null; onClose(): void }) {
   const { t, locale } = useDeployT();
-  const view = deployApi.endpoints['deploy/reportView'].useQuery({ id: id ?? '' }, { skip: !id, pollingInterval: 1000 });
+  const [polling, setPolling] = useState(false);
+  const view = deployApi.endpoints['deploy/reportView'].useQuery({ id: id ?? '' }, { skip: !id, pollingInterval: polling ? 1000 : 0 });
   const v = view.data;
-  const pending = v && (v.report.status === 'created' || v.report.status === 'analysing');
+  const pending = !!v && (v.report.status === 'created' || v.report.status === 'analysing');
+  if (pending !== polling) setPolling(pending);
   let body;
   if (!v) body = view.isError ? <Callout intent="danger" title={t('report.loadFailed')} /> : <Spinner size={32} />;
   else {

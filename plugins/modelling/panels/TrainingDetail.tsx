@@ -141,6 +141,19 @@ function Rollout({ id }: { id: string }) {
   );
 }
 
+/** The measured figures of a result object (numbers up to two levels deep, e.g. `score`, `mae`, `nodes.temp.mae`). */
+export function resultFigures(result: Record<string, unknown> | null): [string, number][] {
+  const out: [string, number][] = [];
+  const walk = (o: Record<string, unknown>, prefix: string, depth: number) => {
+    for (const [k, v] of Object.entries(o)) {
+      if (typeof v === 'number' && Number.isFinite(v)) out.push([prefix + k, v]);
+      else if (depth < 2 && v && typeof v === 'object' && !Array.isArray(v)) walk(v as Record<string, unknown>, `${prefix}${k}.`, depth + 1);
+    }
+  };
+  if (result) walk(result, '', 0);
+  return out.slice(0, 60);
+}
+
 /** Detail of one training or deduction: record, live curves from measured points, result, log. */
 export function TrainingDetail({ area, id, onClose }: { area: TrainingArea; id: string; onClose: () => void }) {
   const { t } = useModellingT();
@@ -209,6 +222,19 @@ export function TrainingDetail({ area, id, onClose }: { area: TrainingArea; id: 
         <Callout intent="danger" icon="error" title={t('detail.error')}>
           {row.error}
         </Callout>
+      )}
+      {(area === 'simulation' || area === 'decision') && resultFigures(result).length > 0 && (
+        <HTMLTable compact striped data-testid="deduction-result">
+          <caption style={{ textAlign: 'start' }}>{t('detail.result')}</caption>
+          <tbody>
+            {resultFigures(result).map(([k, v]) => (
+              <tr key={k}>
+                <th>{k}</th>
+                <td>{v.toPrecision(5)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </HTMLTable>
       )}
       {best !== null && best !== undefined && (
         <Callout intent="success" icon="star" title={t('train.bestParams')}>

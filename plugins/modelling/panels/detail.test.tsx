@@ -65,6 +65,24 @@ describe('environment detail', () => {
   });
 });
 
+describe('deduction detail', () => {
+  afterEach(() => cleanup());
+
+  it('shows the measured result of a decision deduction', async () => {
+    const h = host();
+    const row = { id: 'b'.repeat(32), code: 'DD-B', name: 'decide', state: 'successful', progress: 1, durationMs: 1000, jobId: 'c'.repeat(32), stepSize: 100, score: 4.5, result: { reward: 4.5, behaviourReward: 3.25, horizon: 100 }, createdAt: '2026-11-23T10:00:00.000Z' };
+    h.mockCall('decision/list', { data: { rows: [row], total: 1 } });
+    h.mockCall('decision/get', { data: row });
+    h.mockCall('train/getTrainDisplayDataList', { data: { jobId: row.jobId, state: 'successful', progress: 1, metrics: {}, points: [] } });
+    h.mockCall('train/getTrainLog', { data: { jobId: row.jobId, state: 'successful', error: null, items: [], nextAfterId: null } });
+    await renderPanel(panel('modelling.decisions'), { host: h });
+    fireEvent.click(await screen.findByText('decide'));
+    const table = await screen.findByTestId('deduction-result');
+    expect(table.textContent).toContain('behaviourReward');
+    expect(table.textContent).toContain('3.2500');
+  });
+});
+
 describe('reward editor', () => {
   afterEach(() => cleanup());
 
