@@ -78,10 +78,7 @@ async function openUploadDialog(): Promise<void> {
 beforeAll(async () => {
   writeCsvFiles();
   browser = await launchBrowser();
-  // Chromium asks for brotli, and the server compresses on the fly at brotli's top quality:
-  // DuckDB-WASM's 34 MB wasm then takes minutes to arrive (see the report of this spec's
-  // author). Until the server compresses large assets faster, ask for gzip only.
-  context = await browser.newContext({ baseURL: baseUrl, viewport: { width: 1440, height: 900 }, locale: 'zh-CN', extraHTTPHeaders: { 'Accept-Encoding': 'gzip, deflate' } });
+  context = await browser.newContext({ baseURL: baseUrl, viewport: { width: 1440, height: 900 }, locale: 'zh-CN' });
   page = await context.newPage();
   // Browser-side failures (the data worker, DuckDB-WASM) end up in the test output.
   page.on('pageerror', (e) => process.stderr.write(`[page error] ${e.message}\n`));
@@ -240,7 +237,7 @@ describe('data: datasets, uploads, imports and the data-access step', () => {
     const list = await call<{ rows: { tableId: string; name: string }[] }>('table/list', { page: 1, pageSize: 20 });
     const primary = list.rows.find((d) => d.name === 'maria_orders') ?? list.rows.find((d) => d.name === 'e2e_small')!;
     const other = list.rows.find((d) => d.name === 'e2e_big')!;
-    await page.goto(`/data-access/table-correlation?projectId=${projectId}&solutionId=${solutionId}`);
+    await page.goto(`/workflow/table-correlation?projectId=${projectId}&solutionId=${solutionId}`);
     await page.getByTestId('corr-save').waitFor();
     await page.getByTestId('corr-save').click();
     await page.getByText('请选择主表').waitFor();

@@ -10,19 +10,14 @@ import enUS from './locales/en-US.json';
 export const dashboardPlugin = definePlugin({
   id: 'dashboard',
   locales: { 'zh-CN': zhCN, 'en-US': enUS },
-  routes: [{ path: '/dashboard', titleKey: 'title', panels: ['dashboard.welcome', { panel: 'dashboard.activity', direction: 'right', size: 380 }] }],
+  // Recent activity is the projects plugin's panel (left out when that plugin is absent).
+  routes: [{ path: '/dashboard', titleKey: 'title', panels: ['dashboard.welcome', { panel: 'projects.activity', direction: 'right', size: 380 }] }],
   panels: [
     {
       id: 'dashboard.welcome',
       titleKey: 'welcomePanel',
       icon: 'home',
       load: () => import('./panels/WelcomePanel').then((m) => m.WelcomePanel),
-    },
-    {
-      id: 'dashboard.activity',
-      titleKey: 'activityPanel',
-      icon: 'history',
-      load: () => import('./panels/ActivityPanel').then((m) => m.ActivityPanel),
     },
   ],
   settings: [{ id: 'dashboard.showSteps', titleKey: 'settings.showSteps', descriptionKey: 'settings.showStepsHelp', schema: boolean(), default: true }],

@@ -5,17 +5,16 @@
  * data-access step (panel `data-access.correlation`: primary table, trajectory, sequence and
  * datetime fields, tables connected on keys).
  *
- * The spec's address of the step is `/workflow/table-correlation`, which the workflow plugin
- * still declares as a placeholder; until that placeholder gives way the step is served at
- * {@link CORRELATION_PATH}. Manifest only; panels load with `import()`.
+ * The step is served at the spec's address {@link CORRELATION_PATH}, where the workflow plugin's
+ * `/workflow` redirect and side menu lead. Manifest only; panels load with `import()`.
  */
 import { definePlugin } from '@decisio/sdk-plugin';
 import { dataAccessEndpoints } from './api';
 import zhCN from './locales/zh-CN.json';
 import enUS from './locales/en-US.json';
 
-/** Where the data-access step is served (see the module comment). */
-export const CORRELATION_PATH = '/data-access/table-correlation';
+/** Where the data-access step is served (spec workflow §2). */
+export const CORRELATION_PATH = '/workflow/table-correlation';
 
 export const dataAccessPlugin = definePlugin({
   id: 'data-access',

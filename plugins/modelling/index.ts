@@ -30,6 +30,7 @@ export const modellingPlugin = definePlugin({
   locales: { 'zh-CN': zhCN, 'en-US': enUS },
   endpoints: modellingEndpoints,
   routes: [
+    ...MODELLING_TAKEOVER_ROUTES,
     { path: '/workflow/simulator/train', titleKey: 'panels.environmentTrain', panels: ['modelling.environmentTrain'] },
     { path: '/workflow/simulator/simulation', titleKey: 'panels.simulation', panels: ['modelling.simulations'] },
     { path: '/workflow/policy/train', titleKey: 'panels.policyTrain', panels: ['modelling.policyTrain'] },

@@ -6,7 +6,7 @@ export default defineConfig({
     environment: 'jsdom',
     include: ['**/*.test.ts', '**/*.test.tsx'],
     exclude: ['**/node_modules/**'],
-    setupFiles: ['./test-setup.ts'],
+    setupFiles: ['@decisio/sdk-plugin/jsdom-setup.ts'],
     testTimeout: 30_000,
   },
 });

@@ -24,12 +24,6 @@ describe('workflow manifest', () => {
     expect(workflowPlugin.routes.map((r) => r.path)).toEqual([
       '/workflow',
       '/project/workbench',
-      '/workflow/table-correlation',
-      '/workflow/scheme',
-      '/workflow/simulator',
-      '/workflow/objective',
-      '/workflow/policy',
-      '/workflow/parameter',
     ]);
     expect(workflowPlugin.menuItems.map((m) => m.titleKey)).toEqual([
       'menu.workflow',

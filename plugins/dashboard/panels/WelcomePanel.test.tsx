@@ -5,7 +5,6 @@ import { dashboardPlugin } from '../index';
 
 const loaded = vi.hoisted(() => [] as string[]);
 vi.mock('./WelcomePanel', async (orig) => (loaded.push('WelcomePanel'), orig()));
-vi.mock('./ActivityPanel', async (orig) => (loaded.push('ActivityPanel'), orig()));
 
 const user = {
   userId: 'u1',

@@ -23,7 +23,7 @@ const ds = (tableId: string, name: string, cols: string[]): Dataset => ({
 });
 const orders = ds('d1', 'orders', ['traj', 'step', 'ts', 'customer_id']);
 const customers = ds('d2', 'customers', ['id', 'region']);
-const location = { pathname: '/data-access/table-correlation', search: { projectId: 'P1', solutionId: 'S1' } };
+const location = { pathname: '/workflow/table-correlation', search: { projectId: 'P1', solutionId: 'S1' } };
 
 describe('CorrelationPanel', () => {
   afterEach(() => cleanup());

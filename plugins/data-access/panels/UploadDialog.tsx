@@ -169,6 +169,19 @@ export function UploadDialog(props: { isOpen: boolean; projectId?: string; onClo
           }}
         />
         <Button icon="folder-open" text={t('upload.choose')} onClick={() => input.current?.click()} disabled={busy} data-testid="upload-choose" />
+        {running && (
+          <div style={{ marginTop: 12 }} data-testid="upload-running">
+            <ProgressBar value={running.sent / Math.max(1, running.total)} intent="primary" animate stripes data-testid="upload-progress" />
+            <p data-testid="upload-progress-text" data-percent={percent}>
+              {t('upload.uploading', { sent: formatBytes(running.sent), total: formatBytes(running.total), percent })}
+            </p>
+            {running.resumed && (
+              <Callout intent="success" icon="refresh" data-testid="upload-resumed">
+                {t('upload.resumed')}
+              </Callout>
+            )}
+          </div>
+        )}
         {checking && (
           <div style={{ display: 'flex', gap: 8, alignItems: 'center', marginTop: 12 }} data-testid="upload-checking">
             <Spinner size={16} /> {t('upload.checking')}
@@ -304,19 +317,6 @@ export function UploadDialog(props: { isOpen: boolean; projectId?: string; onClo
           <Callout intent="danger" data-testid="upload-no-space">
             {noSpace}
           </Callout>
-        )}
-        {running && (
-          <div style={{ marginTop: 12 }} data-testid="upload-running">
-            <ProgressBar value={running.sent / Math.max(1, running.total)} intent="primary" animate stripes data-testid="upload-progress" />
-            <p data-testid="upload-progress-text" data-percent={percent}>
-              {t('upload.uploading', { sent: formatBytes(running.sent), total: formatBytes(running.total), percent })}
-            </p>
-            {running.resumed && (
-              <Callout intent="success" icon="refresh" data-testid="upload-resumed">
-                {t('upload.resumed')}
-              </Callout>
-            )}
-          </div>
         )}
         {creating && (
           <div style={{ display: 'flex', gap: 8, alignItems: 'center', marginTop: 12 }} data-testid="upload-creating">

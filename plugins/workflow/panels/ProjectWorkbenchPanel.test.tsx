@@ -47,12 +47,7 @@ describe('ProjectWorkbenchPanel', () => {
     expect(screen.queryByTestId('workflow-guide')).toBeNull();
   });
 
-  it('shows a coming-next state for screens not built yet, and /workflow goes to data access', async () => {
-    const coming = workflowPlugin.panels.find((p) => p.id === 'workflow.environment')!;
-    const h = host('en-US', { projectId: 'P1', solutionId: 'S1' });
-    await renderPanel(coming, { host: h });
-    expect(await screen.findByText('Environment training is coming next')).toBeTruthy();
-    cleanup();
+  it('sends /workflow on to the data-access step with the project link', async () => {
     const redirect = workflowPlugin.routes.find((r) => r.path === '/workflow')!;
     const h2 = createTestHost({ plugins: [workflowPlugin], locale: 'en-US', location: { pathname: '/workflow', search: { projectId: 'P1', solutionId: 'S1', guide: '1' } } });
     await renderPanel(redirect, { host: h2 });
