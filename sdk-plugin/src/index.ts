@@ -20,3 +20,4 @@ export * from './locales';
 export * from './project-link';
 export * from './react';
 export * from './ui';
+export * from './upload';
