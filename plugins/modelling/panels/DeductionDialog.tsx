@@ -1,10 +1,10 @@
 import { useState } from 'react';
-import { Button, Callout, Dialog, DialogBody, DialogFooter, HTMLSelect, InputGroup } from '@blueprintjs/core';
+import { Callout, Dialog, DialogBody, HTMLSelect, InputGroup } from '@blueprintjs/core';
 import { useNotify } from '@decisio/sdk-plugin';
 import { modellingApi } from '../api';
 import { useModellingT } from '../i18n';
 import { STOPPED_MANUALLY, validateDeduction, type DeductionForm, type FormErrors } from '../model/forms';
-import { Field, serverErrors } from './shared';
+import { Field, serverErrors, FormDialogFooter } from './shared';
 
 const DONE = new Set(['successful', STOPPED_MANUALLY]);
 
@@ -83,16 +83,7 @@ export function DeductionDialog({ kind, solutionId, onClose }: { kind: Deduction
           </Field>
           <p className="bp6-text-muted">{t('deduction.initialDataset')}</p>
         </DialogBody>
-        <DialogFooter
-          actions={
-            <>
-              <Button onClick={onClose}>{t('common.cancel')}</Button>
-              <Button type="submit" intent="primary" loading={creating.isLoading} data-testid="deduction-submit">
-                {t('common.create')}
-              </Button>
-            </>
-          }
-        />
+        <FormDialogFooter onClose={onClose} loading={creating.isLoading} submitLabel={t('common.create')} testId="deduction-submit" />
       </form>
     </Dialog>
   );

@@ -1,10 +1,10 @@
 import { useState } from 'react';
-import { Alert, Button, ButtonGroup, Callout, Dialog, DialogBody, DialogFooter, HTMLSelect, HTMLTable, InputGroup } from '@blueprintjs/core';
+import { Alert, Button, ButtonGroup, Callout, Dialog, DialogBody, HTMLSelect, HTMLTable, InputGroup } from '@blueprintjs/core';
 import { isApiError, useLocale, useNotify, type PanelProps } from '@decisio/sdk-plugin';
 import { modellingApi, type HyperparameterRow } from '../api';
 import { useModellingT } from '../i18n';
 import { ALGORITHMS, type FormErrors } from '../model/forms';
-import { Field, formatTime, ListStates, serverErrors } from './shared';
+import { Field, formatTime, ListStates, serverErrors, FormDialogFooter } from './shared';
 
 type TrainType = HyperparameterRow['trainType'];
 const TRAIN_TYPES: TrainType[] = ['environment', 'policy', 'parameter'];
@@ -172,16 +172,7 @@ function HyperDialog({ set, onClose }: { set: HyperparameterRow | null; onClose:
             {t('hyper.addParam')}
           </Button>
         </DialogBody>
-        <DialogFooter
-          actions={
-            <>
-              <Button onClick={onClose}>{t('common.cancel')}</Button>
-              <Button type="submit" intent="primary" loading={c.isLoading || e2.isLoading}>
-                {t('common.save')}
-              </Button>
-            </>
-          }
-        />
+        <FormDialogFooter onClose={onClose} loading={c.isLoading || e2.isLoading} submitLabel={t('common.save')} />
       </form>
     </Dialog>
   );

@@ -1,11 +1,11 @@
 import { useEffect, useState } from 'react';
-import { Alert, Button, ButtonGroup, Callout, Dialog, DialogBody, DialogFooter, HTMLSelect, HTMLTable, InputGroup, ProgressBar, TextArea } from '@blueprintjs/core';
+import { Alert, Button, ButtonGroup, Callout, Dialog, DialogBody, HTMLSelect, HTMLTable, InputGroup, ProgressBar, TextArea } from '@blueprintjs/core';
 import { MODELLING_LIMITS } from '@decisio/domain';
 import { isApiError, useNotify, type PanelProps } from '@decisio/sdk-plugin';
 import { modellingApi, type SchemeRow } from '../api';
 import { useModellingT } from '../i18n';
 import type { FormErrors } from '../model/forms';
-import { Field, ListStates, NoSolution, serverErrors, StateTag, useSolutionId } from './shared';
+import { Field, ListStates, NoSolution, serverErrors, StateTag, useSolutionId, FormDialogFooter } from './shared';
 
 const PERIODS = ['hour', 'day', 'week', 'month'] as const;
 
@@ -144,16 +144,7 @@ function SchemeDialog({ solutionId, scheme, onClose }: { solutionId: string; sch
           {text('filter', t('scheme.filter'))}
           {text('partialOrder', t('scheme.partialOrder'), true)}
         </DialogBody>
-        <DialogFooter
-          actions={
-            <>
-              <Button onClick={onClose}>{t('common.cancel')}</Button>
-              <Button type="submit" intent="primary" loading={c.isLoading || s.isLoading}>
-                {t('common.save')}
-              </Button>
-            </>
-          }
-        />
+        <FormDialogFooter onClose={onClose} loading={c.isLoading || s.isLoading} submitLabel={t('common.save')} />
       </form>
     </Dialog>
   );

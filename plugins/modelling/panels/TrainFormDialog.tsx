@@ -1,10 +1,10 @@
 import { useState } from 'react';
-import { Button, Callout, Checkbox, Dialog, DialogBody, DialogFooter, HTMLSelect, InputGroup, Switch, TextArea } from '@blueprintjs/core';
+import { Callout, Checkbox, Dialog, DialogBody, HTMLSelect, InputGroup, Switch, TextArea } from '@blueprintjs/core';
 import { useNotify } from '@decisio/sdk-plugin';
 import { modellingApi } from '../api';
 import { useModellingT } from '../i18n';
 import { ALGORITHMS, emptyTrainForm, STOPPED_MANUALLY, toTrainRequest, validateTrainForm, type FormErrors, type TrainForm, type TrainKind } from '../model/forms';
-import { Field, serverErrors } from './shared';
+import { Field, serverErrors, FormDialogFooter } from './shared';
 
 const CREATE = {
   environment: 'modelling/trainSimulator',
@@ -236,16 +236,7 @@ export function TrainFormDialog({ kind, solutionId, onClose, initial }: { kind: 
           )}
           <Switch label={t('train.debug')} checked={form.debug} onChange={(e) => set('debug', e.currentTarget.checked)} />
         </DialogBody>
-        <DialogFooter
-          actions={
-            <>
-              <Button onClick={onClose}>{t('common.cancel')}</Button>
-              <Button type="submit" intent="primary" loading={creating.isLoading} data-testid="train-submit">
-                {t('train.submit')}
-              </Button>
-            </>
-          }
-        />
+        <FormDialogFooter onClose={onClose} loading={creating.isLoading} submitLabel={t('train.submit')} testId="train-submit" />
       </form>
     </Dialog>
   );

@@ -1,6 +1,6 @@
 /** Pieces every modelling screen uses: the solution from the link, list states, state tags, progress, field errors. */
 import type { ReactNode } from 'react';
-import { Button, Callout, FormGroup, Intent, NonIdealState, ProgressBar, Spinner, Tag } from '@blueprintjs/core';
+import { Button, Callout, DialogFooter, FormGroup, Intent, NonIdealState, ProgressBar, Spinner, Tag } from '@blueprintjs/core';
 import { isApiError, useProjectLink } from '@decisio/sdk-plugin';
 import { useModellingT } from '../i18n';
 import { ACTIVE, formatDuration, STOPPED_MANUALLY, type FormErrors } from '../model/forms';
@@ -103,4 +103,21 @@ export function serverErrors(err: unknown): FormErrors {
 export function formatTime(iso: string | null | undefined, locale: string): string {
   if (!iso) return '—';
   return new Intl.DateTimeFormat(locale, { dateStyle: 'short', timeStyle: 'short' }).format(new Date(iso));
+}
+
+/** The footer of every modelling form dialog: cancel, and the submit button with its label. */
+export function FormDialogFooter(props: { onClose: () => void; loading: boolean; submitLabel: string; testId?: string }) {
+  const { t } = useModellingT();
+  return (
+    <DialogFooter
+      actions={
+        <>
+          <Button onClick={props.onClose}>{t('common.cancel')}</Button>
+          <Button type="submit" intent="primary" loading={props.loading} data-testid={props.testId}>
+            {props.submitLabel}
+          </Button>
+        </>
+      }
+    />
+  );
 }
