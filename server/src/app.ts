@@ -33,7 +33,7 @@ import { PasswordHasher } from './modules/account/passwords';
 import { accountRoutes } from './modules/account/routes';
 import { connectionsRoutes } from './modules/connections/routes';
 import { ConnectionsService } from './modules/connections/service';
-import { SecretBox } from './modules/connections/secrets';
+import { SecretBox } from './db/secrets';
 import { ImportService } from './modules/connections/imports';
 import { assertProjectAccess } from './modules/projects/access';
 import { AccountService } from './modules/account/service';

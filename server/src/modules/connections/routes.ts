@@ -20,7 +20,7 @@ import type { TransportKeys } from '../account/keys';
 import { describeRemoteError, listRemoteColumns, listRemoteTables, testRemote, withRemote, type RemoteTarget } from './connector';
 import { checkQuery, inferKinds } from './copy';
 import type { ImportService } from './imports';
-import type { SecretBox } from './secrets';
+import type { SecretBox } from '../../db/secrets';
 import type { ConnectionsService } from './service';
 
 /**

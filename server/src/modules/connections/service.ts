@@ -13,7 +13,7 @@ import type { Database } from '../../db/database';
 import { isUniqueViolation } from '../../db/errors';
 import { newId } from '../../db/ids';
 import type { RemoteTarget } from './connector';
-import type { SecretBox } from './secrets';
+import type { SecretBox } from '../../db/secrets';
 
 /** A row of `data_connections`. */
 interface ConnectionRow {

@@ -122,6 +122,9 @@ describe.each(databases)('modelling on %s', (kind) => {
     expect(created.body.code).toBe(0);
     expect(created.body.data.code).toMatch(/^E-/);
     expect(created.body.data.config.git.password).toBe('******');
+    const stored = JSON.parse((await server.app.db.knex('simulators').where({ id: created.body.data.id }).first('config')).config);
+    expect(stored.git.password).toMatch(/^v1:/); // sealed at rest, opened only by the job for the checkout
+    expect(JSON.stringify(stored)).not.toContain('secret');
     simulatorId = created.body.data.id;
     simulatorJobId = created.body.data.jobId;
     const done = await until(() => call('trainSimulator/get', { id: simulatorId }), (r) => ['successful', 'failure'].includes(r.body.data.state));

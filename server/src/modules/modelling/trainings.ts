@@ -4,6 +4,8 @@
  * training section, then queues the job that trains it.
  */
 import type { Knex } from 'knex';
+import { systemClock } from '../../clock';
+import { SecretBox } from '../../db/secrets';
 import { policyDeployed } from '../deploy/guards';
 import {
   AppError,
@@ -96,7 +98,18 @@ function withJob(knex: Knex, table: string) {
 
 /** Training records and their jobs. */
 export class Trainings {
-  constructor(private readonly deps: ModellingDeps) {}
+  private readonly secrets: SecretBox;
+
+  constructor(private readonly deps: ModellingDeps) {
+    this.secrets = new SecretBox(deps.db, systemClock);
+  }
+
+  /** The git password of a training is kept sealed (`SecretBox`); the job opens it for the checkout. */
+  private async sealGit<C extends TrainingConfig>(config: C): Promise<C> {
+    const pw = config.git?.password;
+    if (!pw || SecretBox.isSealed(pw)) return config;
+    return { ...config, git: { ...config.git!, password: await this.secrets.seal(pw) } };
+  }
 
   private get knex() {
     return this.deps.db.executor();
@@ -193,7 +206,7 @@ export class Trainings {
     if (scheme.process_state !== 'completed' || !scheme.processed_key) throw new AppError('dataProcessUnfinished');
     const stat = await this.deps.blobs.stat(scheme.processed_key);
     await this.checkMemory(stat?.size ?? 0, input.workerId);
-    const row = { ...this.base(user, scope, input.name), algorithm: input.algorithm, scheme_id: input.schemeId, config: JSON.stringify(config), score: null, artifact_key: null };
+    const row = { ...this.base(user, scope, input.name), algorithm: input.algorithm, scheme_id: input.schemeId, config: JSON.stringify(await this.sealGit(config)), score: null, artifact_key: null };
     return this.insertAndQueue(user, 'simulators', MODELLING_JOB_KINDS.environment, row, input.workerId);
   }
 
@@ -212,7 +225,7 @@ export class Trainings {
     await this.uniqueName(scope, 'policies', input.name);
     await this.environmentAndReward(input);
     await this.checkMemory(0, input.workerId);
-    const row = { ...this.base(user, scope, input.name), algorithm: input.algorithm, simulator_id: input.simulatorId, objective_id: input.objectiveId, config: JSON.stringify(config), reward: null, artifact_key: null };
+    const row = { ...this.base(user, scope, input.name), algorithm: input.algorithm, simulator_id: input.simulatorId, objective_id: input.objectiveId, config: JSON.stringify(await this.sealGit(config)), reward: null, artifact_key: null };
     return this.insertAndQueue(user, 'policies', MODELLING_JOB_KINDS.policy, row, input.workerId);
   }
 
@@ -226,7 +239,7 @@ export class Trainings {
     await this.uniqueName(scope, 'parameter_searches', input.name);
     await this.environmentAndReward(input);
     await this.checkMemory(0, input.workerId);
-    const row = { ...this.base(user, scope, input.name), algorithm: input.algorithm, simulator_id: input.simulatorId, objective_id: input.objectiveId, config: JSON.stringify(config), reward: null, result: null };
+    const row = { ...this.base(user, scope, input.name), algorithm: input.algorithm, simulator_id: input.simulatorId, objective_id: input.objectiveId, config: JSON.stringify(await this.sealGit(config)), reward: null, result: null };
     return this.insertAndQueue(user, 'parameter_searches', MODELLING_JOB_KINDS.parameter, row, input.workerId);
   }
 

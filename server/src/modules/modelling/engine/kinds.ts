@@ -39,6 +39,8 @@ import type { BlobStore } from '../../storage/blob-store';
 import { chargeStorage } from '../../storage/quota';
 import { parseJson, type Row } from '../common';
 import { checkoutGit, type GitSource } from './git';
+import { SecretBox } from '../../../db/secrets';
+import { systemClock } from '../../../clock';
 import { datasetOf, loadTableColumns, loadVenv, neededColumns, schemeData, type Correlation, type VenvArtifact } from './data';
 
 /** Payload of every modelling job: the record it works for. */
@@ -163,7 +165,9 @@ async function withCode<T>(
   input: { solutionId: string; graph: DecisionGraph; dataset: Dataset; git?: GitSource | undefined; objective?: Row | null },
   fn: (code: Code) => Promise<T>,
 ): Promise<T> {
-  const gitFiles = input.git?.enabled ? (await checkoutGit(input.git, (l) => ctx.log(l))).files : {};
+  let git = input.git;
+  if (git?.enabled && git.password && SecretBox.isSealed(git.password)) git = { ...git, password: await new SecretBox(db, systemClock).open(git.password) };
+  const gitFiles = git?.enabled ? (await checkoutGit(git, (l) => ctx.log(l))).files : {};
   const pattern = await db.knex('modelling_patterns').where({ solution_id: input.solutionId }).first('files');
   const python = input.graph.nodes.some((n) => n.function?.kind === 'python');
   if (!python && !input.objective) return fn({ reward: null, nodeFunction: undefined });

@@ -1,12 +1,13 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
-import type { Clock } from '../../clock';
-import type { Database } from '../../db/database';
-import { newId } from '../../db/ids';
+import type { Clock } from '../clock';
+import type { Database } from './database';
+import { newId } from './ids';
 
 const PURPOSE = 'connection-secrets';
 
 /**
- * Encrypts secrets kept in the database (data connection passwords) with AES-256-GCM. The key
+ * Encrypts secrets kept in the database (data connection passwords, git passwords of trainings)
+ * with AES-256-GCM. The key
  * is made once per instance and kept in `server_keys` (purpose `connection-secrets`), so every
  * server sharing the database reads what another wrote. Stored form: `v1:<iv>:<tag>:<data>`.
  */
@@ -33,6 +34,11 @@ export class SecretBox {
     const cipher = createCipheriv('aes-256-gcm', key, iv);
     const data = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
     return ['v1', iv.toString('base64'), cipher.getAuthTag().toString('base64'), data.toString('base64')].join(':');
+  }
+
+  /** True for a value made by {@link seal}. */
+  static isSealed(value: string): boolean {
+    return value.startsWith('v1:');
   }
 
   async open(sealed: string): Promise<string> {
