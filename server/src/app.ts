@@ -168,13 +168,14 @@ export function createApp(config: ServerConfig, options: AppOptions = {}): Decis
     await next();
   });
   app.use(initState());
-  app.use(crossOriginIsolation());
   // Brotli at quality 4: its default (11) took minutes for DuckDB-WASM's 34 MB wasm; 4 is about
   // as fast as gzip and still smaller.
   app.use(compress({ threshold: 1024, br: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } }, gzip: {}, deflate: false }));
   app.use(requestId());
   app.use(locale());
+  // The decision endpoint answers machines, not documents: ahead of the isolation headers.
   app.use(deploy.accessAddress);
+  app.use(crossOriginIsolation());
   app.use(healthCheck(db));
   app.use(auditTrail({ audit, clock }));
   app.use(errorEnvelope(logger));

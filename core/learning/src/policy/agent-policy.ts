@@ -133,7 +133,11 @@ export class PolicyHead {
 
   /** Acts from encoded inputs `[rows, inWidth]`: a sample or the mode. */
   act(x: Float32Array, rows: number, mode: 'mode' | 'sample', rng: Rng): NodeAction {
-    const o = tidy(() => noGrad(() => this.net.forward(tensor(x, [rows, this.inWidth])).dataSync()));
+    return this.actFrom(tidy(() => noGrad(() => this.net.forward(tensor(x, [rows, this.inWidth])).dataSync())), rows, mode, rng);
+  }
+
+  /** Acts from the network's raw outputs `o` (`[rows, outWidth]`; e.g. of a frozen copy of `net`). */
+  actFrom(o: Float32Array, rows: number, mode: 'mode' | 'sample', rng: Rng): NodeAction {
     const W = this.outWidth;
     const C = this.cont.length;
     const nb = this.blocks.length;

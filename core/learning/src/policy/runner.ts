@@ -10,7 +10,7 @@
  * {@link PolicyRunner} maps input node arrays in original units to output node arrays in
  * original units (deterministic: mean / most likely class).
  */
-import { Generator, decodeWeights, encodeWeights, exportMlpOnnx, type WeightEntry } from '@decisio/compute';
+import { FrozenMLP, Generator, decodeWeights, encodeWeights, exportMlpOnnx, type WeightEntry } from '@decisio/compute';
 import { decodeRows, encodeRows, type NodeCodec } from '../data/codec';
 import { Rng } from '../data/split';
 import type { StepValues, TaskPolicy } from '../tasks/common';
@@ -82,19 +82,32 @@ export function loadPolicy(weights: Uint8Array): { policy: AgentPolicy; manifest
   return { policy, manifest };
 }
 
+/** Options of {@link PolicyRunner}. */
+export interface PolicyRunnerOptions {
+  /**
+   * Snapshot the heads' weights into {@link FrozenMLP}s and run those (no tensors per call, the
+   * fast path of serving). Later training of the policy does not reach a frozen runner.
+   */
+  frozen?: boolean;
+}
+
 /** Runs a trained policy on original-unit inputs (see the module comment). */
 export class PolicyRunner {
   private readonly rng = new Rng(0);
+  private readonly frozen: Map<string, FrozenMLP> | null;
 
   constructor(
     readonly policy: AgentPolicy,
     readonly squash: 'clip' | 'tanh' = 'clip',
-  ) {}
+    options: PolicyRunnerOptions = {},
+  ) {
+    this.frozen = options.frozen ? new Map([...policy.heads.values()].map((h) => [h.name, FrozenMLP.from(h.net)])) : null;
+  }
 
-  /** From `policy.weights` bytes. */
+  /** From `policy.weights` bytes (frozen: loaded weights do not change). */
   static fromWeights(bytes: Uint8Array): PolicyRunner {
     const { policy, manifest } = loadPolicy(bytes);
-    return new PolicyRunner(policy, manifest.squash);
+    return new PolicyRunner(policy, manifest.squash, { frozen: true });
   }
 
   /** Input node names the runner needs (agent inputs that are not agents themselves). */
@@ -131,7 +144,9 @@ export class PolicyRunner {
       const i = pending.findIndex((h) => h.inputs.every((n) => enc[n]));
       if (i < 0) throw new Error('policy: agent inputs cannot be resolved');
       const h = pending.splice(i, 1)[0]!;
-      const a = h.act(this.policy.inputOf(h, enc, rows), rows, 'mode', this.rng);
+      const x = this.policy.inputOf(h, enc, rows);
+      const net = this.frozen?.get(h.name);
+      const a = net ? h.actFrom(net.forward(x, rows), rows, 'mode', this.rng) : h.act(x, rows, 'mode', this.rng);
       if (this.squash === 'tanh') {
         const C = h.cont.length;
         for (let r = 0; r < rows; r++) for (let c = 0; c < C; c++) a.enc[r * h.codec.width + h.cont[c]!] = Math.tanh(a.cont[r * C + c]!);

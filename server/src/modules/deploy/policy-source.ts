@@ -63,6 +63,6 @@ export class StoredPolicySource implements PolicySource {
     const stat = await this.blobs.stat(key);
     if (!stat) throw new Error(`the policy artefact ${key} is missing`);
     const { policy, manifest } = loadPolicy(new Uint8Array(await this.blobs.get(key)));
-    return { manifest, runner: new PolicyRunner(policy, manifest.squash) };
+    return { manifest, runner: new PolicyRunner(policy, manifest.squash, { frozen: true }) };
   }
 }

@@ -125,6 +125,7 @@ function accessAddress(runtime: ServingRuntime, logger: Logger, limit: number): 
       const text = JSON.stringify({ code: 0, data, message: messageOf('success', ctx.state.locale) });
       ctx.status = 200;
       ctx.type = 'application/json';
+      ctx.set('X-Content-Type-Options', 'nosniff');
       if (text.length < 1024) (ctx as unknown as { compress: boolean }).compress = false;
       ctx.body = text;
     } catch (err) {

@@ -54,6 +54,11 @@ export function setNativeThreads(n: number): void {
   loadNativeAddon()?.setThreads(n);
 }
 
+/** OpenBLAS's thread count (1 without the addon). */
+export function getNativeThreads(): number {
+  return loadNativeAddon()?.getThreads() ?? 1;
+}
+
 /** The native matmul path, or null when the addon is unavailable. */
 export function nativeBlasPath(): MatmulPath | null {
   const addon = loadNativeAddon();
