@@ -62,6 +62,9 @@ const u = (name: string, f: (x: Tensor) => Tensor, rf: (v: number) => number, ki
 
 const sig = (v: number) => 1 / (1 + Math.exp(-v));
 
+/** The same case on a larger shape (above MIN_WASM_ELEMENTS: the CPU wasm kernels run it). */
+const big = (c: Case, shapes: number[][]): Case => ({ ...c, name: `${c.name} [large: ${shapes.map((s) => `[${s}]`).join(' x ')}]`, inputs: c.inputs.map((inp, i) => ({ ...inp, shape: shapes[i]! })) });
+
 const cases: Case[] = [
   u('neg', O.neg, (v) => -v),
   u('exp', O.exp, Math.exp),
@@ -130,6 +133,22 @@ const cases: Case[] = [
     },
   })),
   {
+    name: 'layer norm (fused, gamma + beta)',
+    inputs: [{ shape: [3, 4, 7], kind: 'normal' }, { shape: [7], kind: 'normal' }, { shape: [7], kind: 'normal' }],
+    run: (t) => O.layerNormFused(t[0]!, t[1]!, t[2]!, 1e-5),
+    ref: (r) => Rf.layerNormLast(r[0]!, r[1]!, r[2]!, 1e-5),
+    tol: 1e-4,
+    gradTol: 1e-3,
+  },
+  {
+    name: 'layer norm (fused, no affine)',
+    inputs: [{ shape: [5, 6], kind: 'normal' }],
+    run: (t) => O.layerNormFused(t[0]!, null, null, 1e-5),
+    ref: (r) => Rf.layerNormLast(r[0]!, null, null, 1e-5),
+    tol: 1e-4,
+    gradTol: 1e-3,
+  },
+  {
     name: 'linear ensemble [E,B,in] x [E,in,out] + [E,1,out]',
     inputs: [{ shape: [3, 4, 5], kind: 'normal' }, { shape: [3, 5, 6], kind: 'normal' }, { shape: [3, 1, 6], kind: 'normal' }],
     run: (t) => O.linear(t[0]!, t[1]!, t[2]!, 'tanh'),
@@ -142,6 +161,12 @@ const cases: Case[] = [
     ref: (r) => Rf.zip(Rf.matmul(r[0]!, r[1]!), { shape: [3, 1, 6], data: r[2]!.data }, (a, b) => a + b),
   },
 ];
+cases.push(
+  ...cases.filter((c) => c.inputs.length === 1 && c.inputs[0]!.shape.length === 2 && c.inputs[0]!.shape[0] === 3 && c.inputs[0]!.shape[1] === 5).map((c) => big(c, [[9, 11]])),
+  ...cases.filter((c) => c.name.includes('(broadcast [2,3,4] x [3,1])')).map((c) => big(c, [[6, 5, 4], [5, 1]])),
+  ...cases.filter((c) => c.name === 'softmax' || c.name === 'log-softmax' || c.name === 'logsumexp').map((c) => big(c, [[8, 13]])),
+  ...cases.filter((c) => c.name === 'sum axes [0,2]' || c.name === 'mean axis 1 keepDims' || c.name === 'max axis -1').map((c) => big(c, [[4, 5, 6]])),
+);
 
 // ------------------------------------------------------------------------------------------------
 // Backends present

@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { CpuBackend, availableMatmulPaths } from '../src/backends/cpu/index.ts';
 import { tensor, type Tensor } from '../src/tensor.ts';
 import * as O from '../src/ops/index.ts';
-import { activate } from '../src/nn/module.ts';
+import { activate, layerNormComposed } from '../src/nn/module.ts';
 
 async function close(a: Tensor, b: Tensor, tol = 1e-5): Promise<void> {
   const x = await a.data();
@@ -36,6 +36,28 @@ for (const path of availableMatmulPaths()) {
         await close(x1.grad!, x2.grad!, 1e-4);
         await close(w1.grad!, w2.grad!, 1e-4);
         await close(b1.grad!, b2.grad!, 1e-4);
+      });
+    }
+
+    for (const affine of [true, false]) {
+      it(`layer norm: fused kernels match the composed ops (${affine ? 'gamma + beta' : 'no affine'})`, async () => {
+        const g = new O.Generator(5);
+        const mk = (s: number[]) => O.randomNormal(s, 0, 1, { generator: g, backend: be }).requireGrad();
+        const x1 = mk([3, 7, 67]), g1 = mk([67]), b1 = mk([67]);
+        const x2 = tensor(x1.dataSync(), x1.shape, be).requireGrad();
+        const g2 = tensor(g1.dataSync(), g1.shape, be).requireGrad();
+        const b2 = tensor(b1.dataSync(), b1.shape, be).requireGrad();
+        const y1 = O.layerNormFused(x1, affine ? g1 : null, affine ? b1 : null);
+        const y2 = layerNormComposed(x2, affine ? g2 : null, affine ? b2 : null);
+        await close(y1, y2, 1e-4);
+        const r = O.randomNormal(y1.shape, 0, 1, { generator: g, backend: be });
+        O.sum(O.mul(y1, r)).backward();
+        O.sum(O.mul(y2, r)).backward();
+        await close(x1.grad!, x2.grad!, 1e-3);
+        if (affine) {
+          await close(g1.grad!, g2.grad!, 1e-3);
+          await close(b1.grad!, b2.grad!, 1e-3);
+        }
       });
     }
 

@@ -211,3 +211,19 @@ export function takeAlongLast(x: R, idx: number[]): R {
   for (let r = 0; r < rows; r++) d[r] = x.data[r * n + idx[r]!]!;
   return { shape: [...x.shape.slice(0, -1), 1], data: d };
 }
+
+/** Layer norm over the last axis (biased variance), float64. */
+export function layerNormLast(x: R, gamma: R | null, beta: R | null, eps: number): R {
+  const d = x.shape[x.shape.length - 1]!;
+  const out = new Float64Array(x.data.length);
+  for (let o = 0; o < x.data.length; o += d) {
+    let s = 0;
+    for (let j = 0; j < d; j++) s += x.data[o + j]!;
+    const mu = s / d;
+    let v = 0;
+    for (let j = 0; j < d; j++) v += (x.data[o + j]! - mu) ** 2;
+    const rs = 1 / Math.sqrt(v / d + eps);
+    for (let j = 0; j < d; j++) out[o + j] = (x.data[o + j]! - mu) * rs * (gamma ? gamma.data[j]! : 1) + (beta ? beta.data[j]! : 0);
+  }
+  return { shape: [...x.shape], data: out };
+}

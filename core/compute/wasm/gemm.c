@@ -8,11 +8,10 @@
  * `scratch` area (no shadow-stack use, no static data, so instances can share memory).
  *
  * All pointers are byte offsets into linear memory; matrices are dense row-major.
- * act: 0 none, 1 relu, 2 leaky-relu (others are applied by the caller).
+ * act: 0 none, 1 relu, 2 leaky-relu, 3 tanh, 4 sigmoid (silu: the caller, which keeps the
+ * pre-activation for the backward pass).
  */
-#include <wasm_simd128.h>
-
-typedef float f32;
+#include "vmath.h"
 #define KC 256
 #define NC 512
 
@@ -227,6 +226,15 @@ void sgemm_cols(int m, int n, int k, const f32 *A, int transA, const f32 *B, int
       }
     }
   }
+  if (act == 3 || act == 4) {
+    for (int i = 0; i < m; i++) {
+      f32 *crow = C + (long)i * ldc;
+      int j = n0;
+      if (act == 3) for (; j + 4 <= n1; j += 4) wasm_v128_store(crow + j, v_tanh(wasm_v128_load(crow + j)));
+      else for (; j + 4 <= n1; j += 4) wasm_v128_store(crow + j, v_sigmoid(wasm_v128_load(crow + j)));
+      for (; j < n1; j++) crow[j] = s_apply(act == 3 ? v_tanh : v_sigmoid, crow[j]);
+    }
+  }
   if (act == 1 || act == 2) {
     v128_t z = wasm_f32x4_splat(0.f), al = wasm_f32x4_splat(act == 2 ? alpha : 0.f);
     for (int i = 0; i < m; i++) {
@@ -248,7 +256,8 @@ int scratch_floats(void) { return KC * NC + KC * 4 + 64; }
 
 /* ---- Elementwise kernels of the backward pass and the optimizer (single thread). ---- */
 
-/* dx = dy * act'(.) from the activation OUTPUT y. act: 0 none, 1 relu, 2 leaky, 3 tanh, 4 sigmoid. */
+/* dx = dy * act'(.) from the activation OUTPUT y (for 5 silu: from the PRE-activation).
+ * act: 0 none, 1 relu, 2 leaky, 3 tanh, 4 sigmoid, 5 silu. */
 __attribute__((export_name("act_grad")))
 void act_grad(const f32 *dy, const f32 *y, f32 *dx, int n, int act, f32 alpha) {
   v128_t z = wasm_f32x4_splat(0.f), one = wasm_f32x4_splat(1.f), al = wasm_f32x4_splat(alpha);
@@ -260,6 +269,11 @@ void act_grad(const f32 *dy, const f32 *y, f32 *dx, int n, int act, f32 alpha) {
       case 2: r = wasm_v128_bitselect(g, wasm_f32x4_mul(g, al), wasm_f32x4_gt(o, z)); break;
       case 3: r = wasm_f32x4_mul(g, wasm_f32x4_sub(one, wasm_f32x4_mul(o, o))); break;
       case 4: r = wasm_f32x4_mul(wasm_f32x4_mul(g, o), wasm_f32x4_sub(one, o)); break;
+      case 5: {
+        v128_t s = v_sigmoid(o);
+        r = wasm_f32x4_mul(wasm_f32x4_mul(g, s), wasm_f32x4_add(one, wasm_f32x4_mul(o, wasm_f32x4_sub(one, s))));
+        break;
+      }
       default: r = g; break;
     }
     wasm_v128_store(dx + i, r);
@@ -271,6 +285,7 @@ void act_grad(const f32 *dy, const f32 *y, f32 *dx, int n, int act, f32 alpha) {
       case 2: dx[i] = o > 0.f ? g : alpha * g; break;
       case 3: dx[i] = g * (1.f - o * o); break;
       case 4: dx[i] = g * o * (1.f - o); break;
+      case 5: { f32 s = s_apply(v_sigmoid, o); dx[i] = g * s * (1.f + o * (1.f - s)); break; }
       default: dx[i] = g; break;
     }
   }

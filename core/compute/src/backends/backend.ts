@@ -292,6 +292,36 @@ export interface AdamKernel {
   gradScale: number;
 }
 
+/**
+ * Layer normalisation over the last axis of a dense `[rows, size]` view:
+ *   y = (x - mean) * rstd (* gamma) (+ beta),  rstd = 1 / sqrt(var + eps) (biased variance).
+ * Inputs `[x]`, then `gamma` when `gamma`, then `beta` when `beta` (each `size` long).
+ * Outputs `[y, mean, rstd]` (`mean`/`rstd` are `rows` long, kept for the backward pass).
+ */
+export interface LayerNormKernel {
+  kind: 'layer-norm';
+  rows: number;
+  size: number;
+  eps: number;
+  gamma: boolean;
+  beta: boolean;
+}
+
+/**
+ * Backward of {@link LayerNormKernel}. With xhat = (x - mean) * rstd and g = dy (* gamma):
+ *   dx = rstd * (g - mean_j(g) - xhat * mean_j(g * xhat)),
+ *   dgamma = sum over rows of dy * xhat,  dbeta = sum over rows of dy.
+ * Inputs `[dy, x, mean, rstd]`, then `gamma` when `gamma`. Outputs `[dx]`, then `dgamma` when
+ * `gamma`, then `dbeta` when `beta` (fully overwritten).
+ */
+export interface LayerNormGradKernel {
+  kind: 'layer-norm-grad';
+  rows: number;
+  size: number;
+  gamma: boolean;
+  beta: boolean;
+}
+
 /** Every kernel a backend must implement. */
 export type KernelDescriptor =
   | UnaryKernel
@@ -307,7 +337,9 @@ export type KernelDescriptor =
   | CopyKernel
   | FillKernel
   | RandomKernel
-  | AdamKernel;
+  | AdamKernel
+  | LayerNormKernel
+  | LayerNormGradKernel;
 
 /** The kernel kinds, as a string union. */
 export type KernelKind = KernelDescriptor['kind'];

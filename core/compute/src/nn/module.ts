@@ -10,6 +10,7 @@ import { add, addScalar, ge, mul, mulScalar, rsqrt, square, sub, unaryDef } from
 import { applyOp } from '../autograd.ts';
 import { mean } from '../ops/reduce.ts';
 import { linear } from '../ops/linear.fused.ts';
+import { layerNormFused } from '../ops/layernorm.ts';
 import { Generator, defaultGenerator, randomUniform } from '../ops/random.ts';
 
 /** Base class: named parameters, sub-modules, train/eval mode, disposal. */
@@ -182,8 +183,16 @@ export class LayerNorm extends Module {
   }
 }
 
-/** Functional layer norm over the last axis: (x - mean) / sqrt(var + eps) * gamma + beta. */
+/**
+ * Functional layer norm over the last axis: (x - mean) / sqrt(var + eps) * gamma + beta, one
+ * fused kernel forward and one backward (`ops/layernorm.ts`).
+ */
 export function layerNorm(x: Tensor, gamma: Tensor | null, beta: Tensor | null, eps = 1e-5): Tensor {
+  return layerNormFused(x, gamma, beta, eps);
+}
+
+/** The same layer norm composed of generic ops (the reference the fused op is tested against). */
+export function layerNormComposed(x: Tensor, gamma: Tensor | null, beta: Tensor | null, eps = 1e-5): Tensor {
   const mu = mean(x, -1, true);
   const xc = sub(x, mu);
   const v = mean(square(xc), -1, true);

@@ -5,5 +5,6 @@ export * from './softmax.ts';
 export * from './shape.ts';
 export * from './matmul.ts';
 export * from './linear.fused.ts';
+export * from './layernorm.ts';
 export * from './random.ts';
 export { broadcastShapes, normAxes, unbroadcast } from './util.ts';

@@ -2,15 +2,34 @@
  * The CPU backend: buffers are Float32Arrays; kernels run synchronously on dispatch. Hot kernels
  * (matmul with fused bias/activation in every transpose variant) go through a pluggable
  * {@link MatmulPath}: native OpenBLAS (Node, when the addon built), WebAssembly SIMD (optionally
- * on a worker pool), or plain JS as the last fallback. Everything else uses `js-kernels.ts`.
+ * on a worker pool), or plain JS as the last fallback. A path may also take over elementwise,
+ * reduction, softmax, layer-norm and optimizer kernels (the wasm paths run them in wasm SIMD,
+ * see `wasm-elementwise.ts`); whatever it declines runs in `js-kernels.ts`, the reference.
  */
-import type { ActivationGradKernel, AdamKernel, Backend, BackendBuffer, BackendCapabilities, KernelDescriptor, MatmulKernel } from '../backend.ts';
+import type {
+  ActivationGradKernel,
+  AdamKernel,
+  Backend,
+  BackendBuffer,
+  BackendCapabilities,
+  BinaryKernel,
+  KernelDescriptor,
+  LayerNormGradKernel,
+  LayerNormKernel,
+  MatmulKernel,
+  ReduceKernel,
+  SoftmaxKernel,
+  UnaryGradKernel,
+  UnaryKernel,
+} from '../backend.ts';
 import {
   activationGradJs,
   adamJs,
   binaryJs,
   copyJs,
   gatherJs,
+  layerNormGradJs,
+  layerNormJs,
   matmulJs,
   randomJs,
   reduceJs,
@@ -52,10 +71,23 @@ export interface MatmulPath {
   matmul(k: MatmulKernel, a: Float32Array, b: Float32Array, bias: Float32Array | null, c: Float32Array): void;
   /** Optional faster Adam step (same semantics as `adamJs`). */
   adam?(k: AdamKernel, p: Float32Array, g: Float32Array, m: Float32Array, v: Float32Array): void;
-  /** Optional faster activation gradient (never called for 'silu'). */
+  /** Optional faster activation gradient (for 'silu' the second input is the pre-activation). */
   activationGrad?(k: ActivationGradKernel, dy: Float32Array, y: Float32Array, dx: Float32Array): void;
   /** Optional faster column sums: out[j] = sum_i x[i*cols + j]. */
   sumRows?(x: Float32Array, rows: number, cols: number, out: Float32Array): void;
+  // Optional faster kernels below return false to decline a descriptor (the JS kernel runs).
+  unary?(k: UnaryKernel, x: Float32Array, y: Float32Array): boolean;
+  unaryGrad?(k: UnaryGradKernel, dy: Float32Array, x: Float32Array, y: Float32Array, dx: Float32Array): boolean;
+  binary?(k: BinaryKernel, a: Float32Array, b: Float32Array, out: Float32Array): boolean;
+  reduce?(k: ReduceKernel, x: Float32Array, y: Float32Array): boolean;
+  softmax?(k: SoftmaxKernel, x: Float32Array, y: Float32Array): boolean;
+  layerNorm?(k: LayerNormKernel, x: Float32Array, gamma: Float32Array | null, beta: Float32Array | null, y: Float32Array, mean: Float32Array, rstd: Float32Array): boolean;
+  layerNormGrad?(
+    k: LayerNormGradKernel, dy: Float32Array, x: Float32Array, mean: Float32Array, rstd: Float32Array, gamma: Float32Array | null,
+    dx: Float32Array, dgamma: Float32Array | null, dbeta: Float32Array | null,
+  ): boolean;
+  /** dst[0, n) += src[0, n) (gradient accumulation). */
+  accumulate?(dst: Float32Array, src: Float32Array, n: number): boolean;
 }
 
 /** The plain-JS matmul path. */
@@ -150,34 +182,58 @@ export class CpuBackend implements Backend {
     const out0 = o[0]!.data;
     // Outputs change: new generation BEFORE the kernel (a fast path may record it as current).
     for (let j = 0; j < o.length; j++) bump(o[j]!.data);
+    const p = this.path;
     switch (k.kind) {
-      case 'matmul': this.path.matmul(k, in0, i[1]!.data, k.bias ? i[2]!.data : null, out0); return;
-      case 'unary': unaryJs(k, in0, out0); return;
-      case 'unary-grad': unaryGradJs(k, in0, i[1]!.data, i[2]!.data, out0); return;
-      case 'binary': binaryJs(k, in0, i[1]!.data, out0); return;
+      case 'matmul': p.matmul(k, in0, i[1]!.data, k.bias ? i[2]!.data : null, out0); return;
+      case 'unary': if (!p.unary?.(k, in0, out0)) unaryJs(k, in0, out0); return;
+      case 'unary-grad': if (!p.unaryGrad?.(k, in0, i[1]!.data, i[2]!.data, out0)) unaryGradJs(k, in0, i[1]!.data, i[2]!.data, out0); return;
+      case 'binary': if (!p.binary?.(k, in0, i[1]!.data, out0)) binaryJs(k, in0, i[1]!.data, out0); return;
       case 'where': whereJs(k, in0, i[1]!.data, i[2]!.data, out0); return;
       case 'activation-grad':
-        if (this.path.activationGrad && k.activation !== 'silu') this.path.activationGrad(k, in0, i[1]!.data, out0);
+        if (p.activationGrad) p.activationGrad(k, in0, i[1]!.data, out0);
         else activationGradJs(k, in0, i[1]!.data, out0);
         return;
       case 'reduce': {
         const r = k.shape.length;
-        if (this.path.sumRows && k.op === 'sum' && r >= 2 && k.axes.length === r - 1 && k.axes[r - 2] === r - 2) {
+        if (p.sumRows && !p.reduce && k.op === 'sum' && r >= 2 && k.axes.length === r - 1 && k.axes[r - 2] === r - 2) {
           const cols = k.shape[r - 1]!;
-          this.path.sumRows(in0, cols ? in0.length / cols : 0, cols, out0);
-        } else reduceJs(k, in0, out0);
+          p.sumRows(in0, cols ? in0.length / cols : 0, cols, out0);
+        } else if (!p.reduce?.(k, in0, out0)) reduceJs(k, in0, out0);
         return;
       }
-      case 'softmax': softmaxJs(k, in0, out0); return;
+      case 'softmax': if (!p.softmax?.(k, in0, out0)) softmaxJs(k, in0, out0); return;
       case 'gather': gatherJs(k, in0, i[1]!.data, out0); return;
       case 'scatter-add': scatterAddJs(k, in0, i[1]!.data, out0); return;
-      case 'copy': copyJs(k, in0, out0); return;
+      case 'copy': {
+        const n = k.shape.length === 1 ? k.shape[0]! : -1;
+        const flat = n >= 0 && k.accumulate && k.srcStrides[0] === 1 && k.dstStrides[0] === 1 && k.srcOffset === 0 && k.dstOffset === 0 && in0.length === n && out0.length === n;
+        if (!(flat && p.accumulate?.(out0, in0, n))) copyJs(k, in0, out0);
+        return;
+      }
       case 'fill': out0.fill(k.value, 0, k.size); return;
       case 'random': randomJs(k, out0); return;
       case 'adam':
-        if (this.path.adam) this.path.adam(k, in0, i[1]!.data, i[2]!.data, i[3]!.data);
+        if (p.adam) p.adam(k, in0, i[1]!.data, i[2]!.data, i[3]!.data);
         else adamJs(k, in0, i[1]!.data, i[2]!.data, i[3]!.data);
         return;
+      case 'layer-norm': {
+        let j = 1;
+        const gamma = k.gamma ? i[j++]!.data : null;
+        const beta = k.beta ? i[j++]!.data : null;
+        const mean = o[1]!.data;
+        const rstd = o[2]!.data;
+        if (!p.layerNorm?.(k, in0, gamma, beta, out0, mean, rstd)) layerNormJs(k, in0, gamma, beta, out0, mean, rstd);
+        return;
+      }
+      case 'layer-norm-grad': {
+        const gamma = k.gamma ? i[4]!.data : null;
+        let j = 1;
+        const dgamma = k.gamma ? o[j++]!.data : null;
+        const dbeta = k.beta ? o[j++]!.data : null;
+        const x = i[1]!.data, mean = i[2]!.data, rstd = i[3]!.data;
+        if (!p.layerNormGrad?.(k, in0, x, mean, rstd, gamma, out0, dgamma, dbeta)) layerNormGradJs(k, in0, x, mean, rstd, gamma, out0, dgamma, dbeta);
+        return;
+      }
     }
   }
 }

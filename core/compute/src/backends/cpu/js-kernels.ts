@@ -10,6 +10,8 @@ import type {
   BinaryOp,
   CopyKernel,
   GatherKernel,
+  LayerNormGradKernel,
+  LayerNormKernel,
   MatmulKernel,
   RandomKernel,
   ReduceKernel,
@@ -513,5 +515,60 @@ export function adamJs(k: AdamKernel, p: Float32Array, g: Float32Array, m: Float
     m[i] = mi;
     v[i] = vi;
     p[i] = pv - lr * ((mi * ibc1) / (Math.sqrt(vi * ibc2) + eps) + dw * pv);
+  }
+}
+
+/** Layer norm over the last axis (see LayerNormKernel); writes y, mean and rstd. */
+export function layerNormJs(k: LayerNormKernel, x: Float32Array, gamma: Float32Array | null, beta: Float32Array | null, y: Float32Array, mean: Float32Array, rstd: Float32Array): void {
+  const { rows, size: d, eps } = k;
+  for (let r = 0; r < rows; r++) {
+    const o = r * d;
+    let s = 0;
+    for (let j = 0; j < d; j++) s += x[o + j]!;
+    const mu = s / d;
+    let v = 0;
+    for (let j = 0; j < d; j++) { const c = x[o + j]! - mu; v += c * c; }
+    const rs = 1 / Math.sqrt(v / d + eps);
+    mean[r] = mu;
+    rstd[r] = rs;
+    for (let j = 0; j < d; j++) {
+      let h = (x[o + j]! - mu) * rs;
+      if (gamma) h *= gamma[j]!;
+      if (beta) h += beta[j]!;
+      y[o + j] = h;
+    }
+  }
+}
+
+/** Backward of layer norm (see LayerNormGradKernel). */
+export function layerNormGradJs(
+  k: LayerNormGradKernel, dy: Float32Array, x: Float32Array, mean: Float32Array, rstd: Float32Array, gamma: Float32Array | null,
+  dx: Float32Array, dgamma: Float32Array | null, dbeta: Float32Array | null,
+): void {
+  const { rows, size: d } = k;
+  dgamma?.fill(0, 0, d);
+  dbeta?.fill(0, 0, d);
+  for (let r = 0; r < rows; r++) {
+    const o = r * d;
+    const mu = mean[r]!;
+    const rs = rstd[r]!;
+    let a1 = 0;
+    let a2 = 0;
+    for (let j = 0; j < d; j++) {
+      const g0 = dy[o + j]!;
+      const xh = (x[o + j]! - mu) * rs;
+      const g = gamma ? g0 * gamma[j]! : g0;
+      a1 += g;
+      a2 += g * xh;
+      if (dgamma) dgamma[j] = dgamma[j]! + g0 * xh;
+      if (dbeta) dbeta[j] = dbeta[j]! + g0;
+    }
+    const m1 = a1 / d;
+    const m2 = a2 / d;
+    for (let j = 0; j < d; j++) {
+      const xh = (x[o + j]! - mu) * rs;
+      const g = gamma ? dy[o + j]! * gamma[j]! : dy[o + j]!;
+      dx[o + j] = rs * (g - m1 - xh * m2);
+    }
   }
 }

@@ -5,6 +5,9 @@
  */
 import type { MatmulKernel } from '../backend.ts';
 import type { MatmulPath } from './cpu-backend.ts';
+import { activationGradJs } from './js-kernels.ts';
+import { residentKernels, type ResidentKernels, type ResidentMemory } from './wasm-elementwise.ts';
+import { WasmGemm, wasmSimdSupported } from './wasm-simd.ts';
 
 interface NativeAddon {
   matmul(
@@ -59,10 +62,20 @@ export function getNativeThreads(): number {
   return loadNativeAddon()?.getThreads() ?? 1;
 }
 
-/** The native matmul path, or null when the addon is unavailable. */
-export function nativeBlasPath(): MatmulPath | null {
+/**
+ * The native matmul path, or null when the addon is unavailable. Elementwise, softmax and
+ * layer-norm kernels run in wasm SIMD (a private single-thread instance; operands are copied
+ * in and out, which still beats TypeScript loops on transcendental ops); Adam, activation
+ * gradients and bias sums run in the addon's C on the host arrays.
+ */
+export function nativeBlasPath(options: { elementwise?: boolean } = {}): MatmulPath | null {
   const addon = loadNativeAddon();
   if (!addon) return null;
+  let wasm: ResidentKernels | null = null;
+  if (options.elementwise !== false && wasmSimdSupported()) {
+    let r: ResidentMemory | null = null;
+    wasm = residentKernels(() => (r ??= new WasmGemm().resident()));
+  }
   return {
     name: 'native-blas',
     matmul(k: MatmulKernel, a, b, bias, c) {
@@ -74,11 +87,23 @@ export function nativeBlasPath(): MatmulPath | null {
             addon.adam(p.subarray(0, k.size), g, m, v, k.lr, k.beta1, k.beta2, k.eps, k.weightDecay, k.decoupled ? 1 : 0, k.bc1, k.bc2, k.gradScale);
           },
           activationGrad(k, dy, y, dx) {
-            addon.activationGrad(dy, y, dx, k.size, ACT[k.activation], k.alpha);
+            // The addon has no silu gradient (it needs the pre-activation).
+            if (k.activation === 'silu') activationGradJs(k, dy, y, dx);
+            else addon.activationGrad(dy, y, dx, k.size, ACT[k.activation], k.alpha);
           },
           sumRows(x, rows, cols, out) {
             addon.sumRows(x, rows, cols, out);
           },
+        }
+      : {}),
+    ...(wasm
+      ? {
+          unary: wasm.unary,
+          unaryGrad: wasm.unaryGrad,
+          binary: wasm.binary,
+          softmax: wasm.softmax,
+          layerNorm: wasm.layerNorm,
+          layerNormGrad: wasm.layerNormGrad,
         }
       : {}),
   };

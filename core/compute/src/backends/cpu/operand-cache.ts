@@ -4,7 +4,6 @@
  * current generation is already resident is not copied again: weights at inference, weights and
  * activations reused by the backward pass, outputs consumed by the next layer.
  */
-import type { ActivationGradKernel, AdamKernel } from '../backend.ts';
 import { generationOf } from './cpu-backend.ts';
 
 interface Entry {
@@ -69,70 +68,4 @@ export class OperandCache {
   remember(c: Float32Array, ptr: number, len: number): void {
     this.map.set(c, { ptr, gen: generationOf(c), len });
   }
-}
-
-/** Exports of the wasm module used by {@link residentElementwise}. */
-export interface ElementwiseExports {
-  act_grad(dy: number, y: number, dx: number, n: number, act: number, alpha: number): void;
-  adam(p: number, g: number, m: number, v: number, n: number, lr: number, b1: number, b2: number, eps: number, l2: number, dw: number, ibc1: number, ibc2: number, gs: number): void;
-  sum_rows(x: number, rows: number, cols: number, out: number): void;
-}
-
-/** Access to a wasm instance with resident operands. */
-export interface ResidentMemory {
-  cache: OperandCache;
-  ex: ElementwiseExports;
-  /** Makes room for `bytes` more in the arena (may reset it and grow memory). */
-  ensure(bytes: number): void;
-  /** Float view of the whole memory (refreshed after growth). */
-  mem(): Float32Array;
-}
-
-const ACT_CODE: Record<string, number> = { none: 0, relu: 1, 'leaky-relu': 2, tanh: 3, sigmoid: 4 };
-
-/**
- * Backward/optimizer elementwise kernels in wasm SIMD on resident operands (a matmul output
- * consumed here, or an output of here consumed by the next matmul, is not copied again).
- */
-export function residentElementwise(get: () => ResidentMemory): {
-  adam(k: AdamKernel, p: Float32Array, g: Float32Array, m: Float32Array, v: Float32Array): void;
-  activationGrad(k: ActivationGradKernel, dy: Float32Array, y: Float32Array, dx: Float32Array): void;
-  sumRows(x: Float32Array, rows: number, cols: number, out: Float32Array): void;
-} {
-  const back = (r: ResidentMemory, host: Float32Array, ptr: number, n: number) => {
-    host.set(r.mem().subarray(ptr >> 2, (ptr >> 2) + n));
-    r.cache.remember(host, ptr, n);
-  };
-  return {
-    adam(k, p, g, m, v) {
-      const r = get();
-      const n = k.size;
-      r.ensure(n * 16 + 512);
-      const mem = () => r.mem();
-      const pp = r.cache.input(p, n, mem), pg = r.cache.input(g, n, mem), pm = r.cache.input(m, n, mem), pv = r.cache.input(v, n, mem);
-      const l2 = k.decoupled ? 0 : k.weightDecay;
-      const dw = k.decoupled ? k.weightDecay : 0;
-      r.ex.adam(pp, pg, pm, pv, n, k.lr, k.beta1, k.beta2, k.eps, l2, dw, 1 / k.bc1, 1 / k.bc2, k.gradScale);
-      back(r, p, pp, n);
-      back(r, m, pm, n);
-      back(r, v, pv, n);
-    },
-    activationGrad(k, dy, y, dx) {
-      const r = get();
-      const n = k.size;
-      r.ensure(n * 12 + 512);
-      const mem = () => r.mem();
-      const pdy = r.cache.input(dy, n, mem), py = r.cache.input(y, n, mem), pdx = r.cache.output(dx, n, false, mem);
-      r.ex.act_grad(pdy, py, pdx, n, ACT_CODE[k.activation] ?? 0, k.alpha);
-      back(r, dx, pdx, n);
-    },
-    sumRows(x, rows, cols, out) {
-      const r = get();
-      r.ensure((rows * cols + cols) * 4 + 512);
-      const mem = () => r.mem();
-      const px = r.cache.input(x, rows * cols, mem), po = r.cache.output(out, cols, false, mem);
-      r.ex.sum_rows(px, rows, cols, po);
-      back(r, out, po, cols);
-    },
-  };
 }

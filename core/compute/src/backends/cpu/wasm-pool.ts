@@ -14,8 +14,9 @@ import type { MatmulKernel } from '../backend.ts';
 import type { MatmulPath } from './cpu-backend.ts';
 import { applyActivation } from './js-kernels.ts';
 import { GEMM_MT_WASM_BASE64 } from './wasm-binary.generated.ts';
-import { CACHE_BYTES, decodeBase64, type GemmExports } from './wasm-simd.ts';
-import { OperandCache, residentElementwise, type ResidentMemory } from './operand-cache.ts';
+import { ACT_WASM, CACHE_BYTES, decodeBase64, type GemmExports } from './wasm-simd.ts';
+import { OperandCache } from './operand-cache.ts';
+import { residentKernels, type ResidentMemory } from './wasm-elementwise.ts';
 
 // Control block layout (int32 slots at the 64-byte aligned heap base).
 const GEN = 0; // job generation, bumped to wake workers
@@ -179,7 +180,7 @@ export class WasmGemmPool {
     const gb = cache.input(b, bLen, mem);
     const gbias = bias ? cache.input(bias, biasLen, mem) : 0;
     const gc = cache.output(c, cLen, k.accumulate, mem);
-    const act = k.activation === 'relu' ? 1 : k.activation === 'leaky-relu' ? 2 : 0;
+    const act = ACT_WASM[k.activation] ?? 0;
     const parallel = m * n * kk >= MIN_PARALLEL_MACS && n >= 16 && m > 4;
     const T = this.threads;
     const I = this.I;
@@ -294,7 +295,7 @@ export function prepareWasmPool(): Promise<boolean> {
 }
 
 /** The multi-threaded path, or null when threads, shared memory or blocking are unavailable. */
-export function wasmSimdMtPath(): MatmulPath | null {
+export function wasmSimdMtPath(options: { elementwise?: boolean } = {}): MatmulPath | null {
   if (pool === undefined) {
     // A browser thread cannot start workers while blocked: only `prepareWasmPool()` starts them.
     if (!isNode()) return null;
@@ -310,5 +311,10 @@ export function wasmSimdMtPath(): MatmulPath | null {
   const p = pool;
   if (!p) return null;
   const r = p.resident();
-  return { name: 'wasm-simd-mt', matmul: (k, a, b, bias, c) => p.matmul(k, a, b, bias, c), ...residentElementwise(() => r) };
+  const kernels = residentKernels(() => r);
+  if (options.elementwise === false) {
+    const { adam, activationGrad, sumRows } = kernels;
+    return { name: 'wasm-simd-mt', matmul: (k, a, b, bias, c) => p.matmul(k, a, b, bias, c), adam, activationGrad, sumRows };
+  }
+  return { name: 'wasm-simd-mt', matmul: (k, a, b, bias, c) => p.matmul(k, a, b, bias, c), ...kernels };
 }

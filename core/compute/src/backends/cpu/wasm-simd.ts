@@ -1,14 +1,16 @@
 /**
  * WebAssembly SIMD matmul path. Operands are copied into the module's linear memory (O(n^2)
- * against O(n^3) work), `sgemm_cols` runs the cache-blocked 4x8 kernel, and the result is
- * copied back. tanh/sigmoid/silu epilogues run in JS on the output (relu/leaky-relu in wasm).
+ * against O(n^3) work), `sgemm_cols` runs the cache-blocked 4x8 kernel with the bias and
+ * relu/leaky-relu/tanh/sigmoid epilogue, and the result is copied back. The same module runs
+ * the elementwise kernels (`wasm-elementwise.ts`) on the resident operands.
  * The module is instantiated synchronously from the embedded base64 (works in Node and in
  * workers; `initWasmSimd()` compiles asynchronously for browser main threads).
  */
 import type { MatmulKernel } from '../backend.ts';
 import type { MatmulPath } from './cpu-backend.ts';
 import { applyActivation } from './js-kernels.ts';
-import { OperandCache, residentElementwise, type ElementwiseExports, type ResidentMemory } from './operand-cache.ts';
+import { OperandCache } from './operand-cache.ts';
+import { residentKernels, type ElementwiseExports, type ResidentMemory } from './wasm-elementwise.ts';
 import { GEMM_WASM_BASE64 } from './wasm-binary.generated.ts';
 
 /** Exports of the gemm module. */
@@ -44,7 +46,8 @@ export async function initWasmSimd(): Promise<void> {
   compiled ??= await WebAssembly.compile(decodeBase64(GEMM_WASM_BASE64) as unknown as BufferSource);
 }
 
-const ACT_WASM: Record<string, number> = { none: 0, relu: 1, 'leaky-relu': 2 };
+/** Epilogues the gemm kernel applies itself (silu is applied by the caller). */
+export const ACT_WASM: Record<string, number> = { none: 0, relu: 1, 'leaky-relu': 2, tanh: 3, sigmoid: 4 };
 
 /** A single-threaded wasm gemm instance with its own growable memory. */
 export class WasmGemm {
@@ -135,9 +138,15 @@ export class WasmGemm {
 export const CACHE_BYTES = 192 * 1024 * 1024;
 
 /** The single-threaded wasm SIMD path, or null when wasm SIMD is unavailable. */
-export function wasmSimdPath(): MatmulPath | null {
+export function wasmSimdPath(options: { elementwise?: boolean } = {}): MatmulPath | null {
   if (!wasmSimdSupported()) return null;
   const g = new WasmGemm();
   const r = g.resident();
-  return { name: 'wasm-simd', matmul: (k, a, b, bias, c) => g.matmul(k, a, b, bias, c), ...residentElementwise(() => r) };
+  if (options.elementwise === false) {
+    // Matmul + the optimizer/backward kernels only (elementwise ops in TypeScript): the state
+    // before the elementwise kernels moved to wasm, kept for benchmarks.
+    const { adam, activationGrad, sumRows } = residentKernels(() => r);
+    return { name: 'wasm-simd', matmul: (k, a, b, bias, c) => g.matmul(k, a, b, bias, c), adam, activationGrad, sumRows };
+  }
+  return { name: 'wasm-simd', matmul: (k, a, b, bias, c) => g.matmul(k, a, b, bias, c), ...residentKernels(() => r) };
 }

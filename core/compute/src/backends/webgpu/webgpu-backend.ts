@@ -24,6 +24,7 @@ import { encodeMatmul, type MatmulVariant } from './kernels/matmul.ts';
 import { encodeReduce, encodeSoftmax } from './kernels/reduce.ts';
 import { encodeGather, encodeScatterAdd } from './kernels/gather.ts';
 import { encodeCopy } from './kernels/copy.ts';
+import { encodeLayerNorm, encodeLayerNormGrad } from './kernels/layernorm.ts';
 
 /** A float32 buffer living on the GPU. */
 export class WebGPUBuffer implements BackendBuffer {
@@ -228,6 +229,18 @@ export class WebGPUBackend implements Backend {
         return encodeRandom(rt, kernel, out(0));
       case 'adam':
         return encodeAdam(rt, kernel, inp(0), inp(1), inp(2), inp(3));
+      case 'layer-norm': {
+        const params: GPUBuffer[] = [];
+        if (kernel.gamma) params.push(inp(1));
+        if (kernel.beta) params.push(inp(kernel.gamma ? 2 : 1));
+        return encodeLayerNorm(rt, kernel, inp(0), params, out(0), out(1), out(2));
+      }
+      case 'layer-norm-grad': {
+        let j = 1;
+        const dgamma = kernel.gamma ? out(j++) : null;
+        const dbeta = kernel.beta ? out(j++) : null;
+        return encodeLayerNormGrad(rt, kernel, inp(0), inp(1), inp(2), inp(3), kernel.gamma ? inp(4) : null, out(0), dgamma, dbeta);
+      }
       default: {
         const never: never = kernel;
         throw new Error(`webgpu: unknown kernel ${JSON.stringify(never)}`);
