@@ -74,13 +74,16 @@ export const objectiveSchema = z.object({
 export type ObjectiveRequest = z.infer<typeof objectiveSchema>;
 export const objectiveEditSchema = objectiveSchema.omit({ solutionId: true }).extend({ id });
 
+/** One hyperparameter of a set: default and how auto-search varies it (`fixed`, `grid`, `choice`, `continuous` [min, max]). */
+export const hyperparameterParamSchema = z.object({ name: z.string().min(1), description: z.string().optional(), type: z.string().optional(), default: z.unknown().optional(), searchMode: z.string().optional(), searchValues: z.array(z.unknown()).optional() });
+
 /** `hyperparameter/create` and `edit`. */
 export const hyperparameterSchema = z.object({
   name: name(50),
   description,
   trainType: z.enum(['environment', 'policy', 'parameter']),
   algorithm: z.string().min(1).max(50),
-  params: z.array(z.object({ name: z.string().min(1), description: z.string().optional(), type: z.string().optional(), default: z.unknown().optional(), searchMode: z.string().optional(), searchValues: z.array(z.unknown()).optional() })).default([]),
+  params: z.array(hyperparameterParamSchema).default([]),
 });
 export type HyperparameterRequest = z.infer<typeof hyperparameterSchema>;
 export const hyperparameterEditSchema = hyperparameterSchema.extend({ id });
@@ -105,7 +108,21 @@ const trainCommon = {
   workerId: z.string().max(64).nullish(),
   stopConditions: stopConditionsInputSchema,
   hyperparameters: z.record(z.string(), z.unknown()).default({}),
-  autoSearch: z.object({ enabled: z.boolean(), algorithm: z.string().optional(), trials: z.number().optional() }).optional(),
+  /**
+   * Hyperparameter auto-search: `trials` settings tried by `algorithm` (`random`, `zoopt`), each
+   * trained `trialEpochs` steps; the search values come from a hyperparameter set
+   * (`hyperparameterSetId`) or `params` (same shape as a set's), else a default space.
+   */
+  autoSearch: z
+    .object({
+      enabled: z.boolean(),
+      algorithm: z.string().optional(),
+      trials: z.number().optional(),
+      trialEpochs: z.number().int().min(1).max(10_000).optional(),
+      hyperparameterSetId: id.optional(),
+      params: z.array(hyperparameterParamSchema).max(50).optional(),
+    })
+    .optional(),
   git: gitSourceSchema.optional(),
   mode: z.enum(['run', 'debug']).default('run'),
 };

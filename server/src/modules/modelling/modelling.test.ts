@@ -243,6 +243,8 @@ describe.each(databases)('modelling on %s', (kind) => {
     const decDone = await until(() => call('decision/get', { id: dec.body.data.id }), (r) => ['successful', 'failure'].includes(r.body.data.state), 120_000);
     expect(decDone.body.data.error).toBeNull();
     expect(typeof decDone.body.data.result.reward).toBe('number');
+    expect(decDone.body.data.result.trajectory.rewards).toHaveLength(5);
+    expect(decDone.body.data.result.trajectory.nodes.action.decided[0]).toHaveLength(1);
     expect((await call('decision/get', { id: sim.body.data.id })).status).toBe(404);
     expect((await call('simulation/list', { solutionId })).body.data.total).toBe(1);
 

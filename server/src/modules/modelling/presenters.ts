@@ -26,7 +26,7 @@ export type TrainingView = Record<string, unknown> & { id: string; state: string
 
 /** A training record with its job's live state, progress, duration and display code. */
 export function presentTraining(table: string, row: Row): TrainingView {
-  const base = presentRow(row, { omit: ['job_state', 'job_progress', 'job_error', 'job_started_at', 'job_ended_at', 'job_metrics'] });
+  const base = presentRow(row, { omit: ['job_state', 'job_progress', 'job_error', 'job_started_at', 'job_ended_at', 'job_metrics', 'job_worker_id'] });
   const state = (row.job_state as string | null) ?? row.state;
   const start = iso(row.job_started_at);
   const end = iso(row.job_ended_at);
@@ -46,6 +46,8 @@ export function presentTraining(table: string, row: Row): TrainingView {
     progress: row.job_progress === null || row.job_progress === undefined ? null : Number(row.job_progress),
     metrics: parseJson<Record<string, number>>(row.job_metrics, {}),
     error: row.job_error ?? null,
+    /** The worker ("virtual machine") that runs or ran the job; null while it waits. */
+    workerId: row.job_worker_id ?? null,
     startTime: start,
     endTime: end,
     durationMs: start ? (end ? Date.parse(end) : Date.now()) - Date.parse(start) : null,

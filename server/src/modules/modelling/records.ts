@@ -9,6 +9,7 @@ import {
   graphIssueMessage,
   parseDecisionGraph,
   validateGraph,
+  validationMessage,
   type HyperparameterRequest,
   type Locale,
   type ObjectiveRequest,
@@ -21,6 +22,7 @@ import { newId } from '../../db/ids';
 import { WorkerUnavailableError } from '../../jobs/queue';
 import { parseJson, recordInScope, solutionScope, type ModellingDeps, type Row } from './common';
 import { presentRow } from './presenters';
+import { SchemeDataError, parseSchemeData, periodStart } from './engine/scheme';
 
 /** Records of a solution's modelling setup. */
 export class ModellingRecords {
@@ -90,9 +92,21 @@ export class ModellingRecords {
     return { start, end };
   }
 
-  async createScheme(user: ServerCallUser, input: SchemeRequest) {
+  /** Checks the scheme's data (types, aggregations, filter, partial order) before it is stored. */
+  private schemeData(input: SchemeRequest, locale: Locale): void {
+    try {
+      const data = parseSchemeData(input.data);
+      if (data.aggregations.length > 0) periodStart(0, input.period);
+    } catch (err) {
+      if (err instanceof SchemeDataError) throw new AppError('paramInvalid', { [err.field]: `${validationMessage('validation.invalid', locale)}: ${err.item}` }, err.message);
+      throw err;
+    }
+  }
+
+  async createScheme(user: ServerCallUser, input: SchemeRequest, locale: Locale = 'en-US') {
     const { project } = await solutionScope(this.knex, user, input.solutionId, 'edit');
     const { start, end } = this.schemeTimes(input);
+    this.schemeData(input, locale);
     const [counted] = (await this.knex('schemes').where({ solution_id: input.solutionId }).count({ n: '*' })) as Array<{ n: number | string }>;
     if (Number(counted?.n ?? 0) >= MODELLING_LIMITS.schemesPerSolution) throw new AppError('schemeLimitReached');
     const now = new Date();
@@ -119,10 +133,11 @@ export class ModellingRecords {
     return presentRow(row);
   }
 
-  async setScheme(user: ServerCallUser, id: string, input: SchemeRequest) {
+  async setScheme(user: ServerCallUser, id: string, input: SchemeRequest, locale: Locale = 'en-US') {
     const { row } = await recordInScope(this.knex, user, 'schemes', id, 'edit', 'schemeNotFound');
     if (row.solution_id !== input.solutionId) throw new AppError('schemeNotFound');
     const { start, end } = this.schemeTimes(input);
+    this.schemeData(input, locale);
     if (row.process_state === 'processing') throw new AppError('projectHasTraining');
     await this.knex('schemes')
       .where({ id })

@@ -77,9 +77,9 @@ export function modellingRoutes(router: Router<AppState>, kit: RouteKit, deps: M
 
   // scheme
   const schemeEdit = schemeSchema.extend({ id: recordIdSchema.shape.id });
-  post('/scheme/create', schemeSchema, (i, u) => records.createScheme(u, i));
-  post('/scheme/set', schemeEdit, (i, u) => records.setScheme(u, i.id, i));
-  post('/scheme/edit', schemeEdit, (i, u) => records.setScheme(u, i.id, i));
+  post('/scheme/create', schemeSchema, (i, u, ctx) => records.createScheme(u, i, ctx.state.locale));
+  post('/scheme/set', schemeEdit, (i, u, ctx) => records.setScheme(u, i.id, i, ctx.state.locale));
+  post('/scheme/edit', schemeEdit, (i, u, ctx) => records.setScheme(u, i.id, i, ctx.state.locale));
   post('/scheme/get', recordIdSchema, (i, u) => records.getScheme(u, i.id));
   post('/scheme/list', solutionRefSchema, (i, u) => records.listSchemes(u, i.solutionId));
   post('/scheme/delete', recordIdSchema, (i, u) => records.deleteScheme(u, i.id));

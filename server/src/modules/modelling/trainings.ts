@@ -24,6 +24,7 @@ import { WorkerUnavailableError } from '../../jobs/queue';
 import { finalStates, JobState } from '../../jobs/states';
 import { copyName, iso, nameUsed, parseJson, recordInScope, solutionScope, type ModellingDeps, type Row, type Scope } from './common';
 import { artifactPrefix, type TrainingConfig } from './engine/kinds';
+import { DEFAULT_SPACE, ENVIRONMENT_SEARCHABLE, POLICY_SEARCHABLE, SearchSpaceError, searchDims, type SearchParam } from './engine/autosearch';
 import { presentTraining } from './presenters';
 
 /** The record tables of trainings and what is not found in each. */
@@ -71,7 +72,7 @@ interface CommonInput {
   workerId?: string | null | undefined;
   stopConditions: Record<string, unknown>;
   hyperparameters: Record<string, unknown>;
-  autoSearch?: { enabled: boolean; algorithm?: string | undefined; trials?: number | undefined } | undefined;
+  autoSearch?: { enabled: boolean; algorithm?: string | undefined; trials?: number | undefined; trialEpochs?: number | undefined; hyperparameterSetId?: string | undefined; params?: SearchParam[] | undefined } | undefined;
   git?: { enabled: boolean; url?: string | undefined; commit?: string | undefined; username?: string | undefined; password?: string | undefined } | undefined;
   mode: 'run' | 'debug';
 }
@@ -86,14 +87,19 @@ export function checkTraining(input: CommonInput): TrainingConfig & Record<strin
   if (input.git?.enabled) {
     if (!input.git.url || !validGitUrl(input.git.url) || !input.git.commit?.trim()) throw new AppError('gitUrlInvalid', { 'git.url': 'validation.invalid' });
   }
-  return { stopConditions, hyperparameters: input.hyperparameters, autoSearch: auto, git: input.git, mode: input.mode };
+  if (auto?.enabled) {
+    if (auto.algorithm !== undefined && !['random', 'zoopt', 'sracos'].includes(auto.algorithm)) throw new AppError('paramInvalid', { 'autoSearch.algorithm': 'validation.invalid' });
+    if (auto.trials !== undefined && !(Number.isInteger(auto.trials) && auto.trials > 0 && auto.trials < 10_000)) throw new AppError('trainSearchRange', { 'autoSearch.trials': 'validation.invalid' });
+  }
+  const { params: _params, ...autoSearch } = auto ?? { enabled: false };
+  return { stopConditions, hyperparameters: input.hyperparameters, autoSearch: auto ? autoSearch : undefined, git: input.git, mode: input.mode };
 }
 
 /** Joins the training's job for its live state. */
 function withJob(knex: Knex, table: string) {
   return knex(`${table} as t`)
     .leftJoin('jobs as j', 'j.id', 't.job_id')
-    .select('t.*', 'j.state as job_state', 'j.progress as job_progress', 'j.metrics as job_metrics', 'j.error as job_error', 'j.started_at as job_started_at', 'j.ended_at as job_ended_at');
+    .select('t.*', 'j.state as job_state', 'j.progress as job_progress', 'j.metrics as job_metrics', 'j.error as job_error', 'j.started_at as job_started_at', 'j.ended_at as job_ended_at', 'j.worker_id as job_worker_id');
 }
 
 /** Training records and their jobs. */
@@ -131,6 +137,33 @@ export class Trainings {
     if (workers.length === 0) return; // BullMQ without a worker yet: the job waits for one
     const largest = Math.max(...workers.map((w) => w.memory));
     if (largest < dataBytes * 20) throw new AppError('insufficientResources');
+  }
+
+  /**
+   * Resolves the search values of an auto-search once, when the training is created: from the
+   * caller's hyperparameter set, else the request's `params`, else the default space of the kind.
+   */
+  private async resolveAutoSearch(user: ServerCallUser, config: TrainingConfig, input: CommonInput, kind: 'environment' | 'policy'): Promise<void> {
+    const auto = config.autoSearch;
+    if (!auto?.enabled) return;
+    let params = input.autoSearch?.params;
+    if (auto.hyperparameterSetId) {
+      const set = await this.knex('hyperparameter_sets').where({ id: auto.hyperparameterSetId, tenant_id: user.tenantId, user_id: user.id }).first('params');
+      if (!set) throw new AppError('hyperparameterNotFound');
+      params = parseJson<SearchParam[]>(set.params, []);
+    }
+    if (!params) {
+      auto.space = DEFAULT_SPACE[kind];
+      return;
+    }
+    try {
+      const { dims } = searchDims(params, kind === 'environment' ? ENVIRONMENT_SEARCHABLE : POLICY_SEARCHABLE);
+      if (dims.length === 0) throw new SearchSpaceError('', 'nothing to search');
+      auto.space = dims;
+    } catch (err) {
+      if (err instanceof Error) throw new AppError('paramInvalid', { autoSearch: 'validation.invalid' }, err.message);
+      throw err;
+    }
   }
 
   private async uniqueName(scope: Scope, table: TrainingTable, name: string, extra: Record<string, unknown> = {}) {
@@ -200,6 +233,7 @@ export class Trainings {
   async createSimulator(user: ServerCallUser, input: TrainSimulatorRequest) {
     const scope = await solutionScope(this.knex, user, input.solutionId, 'edit');
     const config = checkTraining(input);
+    await this.resolveAutoSearch(user, config, input, 'environment');
     await this.uniqueName(scope, 'simulators', input.name);
     const scheme = await this.knex('schemes').where({ id: input.schemeId, solution_id: input.solutionId }).first();
     if (!scheme) throw new AppError('schemeNotFound');
@@ -222,6 +256,7 @@ export class Trainings {
   async createPolicy(user: ServerCallUser, input: TrainPolicyRequest) {
     const scope = await solutionScope(this.knex, user, input.solutionId, 'edit');
     const config = checkTraining(input);
+    await this.resolveAutoSearch(user, config, input, 'policy');
     await this.uniqueName(scope, 'policies', input.name);
     await this.environmentAndReward(input);
     await this.checkMemory(0, input.workerId);

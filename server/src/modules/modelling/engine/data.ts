@@ -31,9 +31,9 @@ export async function loadTableColumns(knex: Knex, blobs: BlobStore, tenantId: s
   return parseCsv(text, ',').columns;
 }
 
-/** The columns a graph reads from a table (fields, `next_` fields) plus the ordering fields. */
-export function neededColumns(graph: DecisionGraph, table: TableColumns, c: Correlation): TableColumns {
-  const keep = new Set<string>([c.trajectoryField, c.sequenceField, c.datetimeField]);
+/** The columns a graph reads from a table (fields, `next_` fields) plus the ordering fields and `extra` ones. */
+export function neededColumns(graph: DecisionGraph, table: TableColumns, c: Correlation, extra: readonly string[] = []): TableColumns {
+  const keep = new Set<string>([c.trajectoryField, c.sequenceField, c.datetimeField, ...extra]);
   for (const n of graph.nodes) for (const f of n.fields ?? []) {
     keep.add(f.name);
     keep.add(`next_${f.name}`);

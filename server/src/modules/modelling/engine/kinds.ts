@@ -10,6 +10,7 @@ import { MODELLING_JOB_KINDS, parseDecisionGraph } from '@decisio/domain';
 import {
   BcTrainer,
   ReviveTrainer,
+  decodeStep,
   PpoTrainer,
   SacTrainer,
   evaluateInVenv,
@@ -30,6 +31,8 @@ import {
   type Trial,
   type Dataset,
   type NodeFunctionCall,
+  type RolloutPolicy,
+  type VirtualEnvironment,
 } from '@decisio/learning';
 import { PythonSandbox, RewardFunction, nodeFunctionFiles, sandboxNodeFunctions } from '@decisio/learning/sandbox';
 import type { DecisionGraph } from '@decisio/domain';
@@ -37,8 +40,10 @@ import type { Database } from '../../../db/database';
 import type { JobContext, JobKind } from '../../../jobs/queue';
 import type { BlobStore } from '../../storage/blob-store';
 import { chargeStorage } from '../../storage/quota';
-import { parseJson, type Row } from '../common';
+import { parseJson, toDate, type Row } from '../common';
 import { checkoutGit, type GitSource } from './git';
+import { applyScheme, describeReport, parseSchemeData } from './scheme';
+import { DEFAULT_SPACE, runAutoSearch, type AutoSearchConfig, type AutoSearchResult } from './autosearch';
 import { SecretBox } from '../../../db/secrets';
 import { systemClock } from '../../../clock';
 import { datasetOf, loadTableColumns, loadVenv, neededColumns, schemeData, type Correlation, type VenvArtifact } from './data';
@@ -58,6 +63,9 @@ export interface TrainingConfig {
   hyperparameters: Record<string, unknown>;
   git?: GitSource | undefined;
   mode?: 'run' | 'debug';
+  autoSearch?: AutoSearchConfig | undefined;
+  /** Written by the job once the auto-search is over (a resumed job trains with it at once). */
+  autoSearchResult?: AutoSearchResult | undefined;
 }
 
 const num = (v: unknown, d: number): number => (typeof v === 'number' && Number.isFinite(v) ? v : d);
@@ -98,6 +106,8 @@ async function runAsJob<C>(
   seed: number,
   maxSteps: number | undefined,
   debug = false,
+  /** Progress already spent before this run (e.g. by the auto-search): the run fills the rest. */
+  progressFrom = 0,
 ) {
   type Saved = { checkpoint: C; step: number; elapsedMs: number };
   const parse = (bytes: Uint8Array | null): Saved | undefined => (bytes ? (JSON.parse(Buffer.from(bytes).toString('utf8')) as Saved) : undefined);
@@ -119,7 +129,7 @@ async function runAsJob<C>(
     onEvent: async (e) => {
       if (e.type === 'metrics') {
         const m = { ...e.metrics, ...(e.score !== undefined ? { score: e.score } : {}), ...(e.reward !== undefined ? { reward: e.reward } : {}) };
-        await point(ctx, (e.step + 1) / total, e.step, m);
+        await point(ctx, progressFrom + (1 - progressFrom) * ((e.step + 1) / total), e.step, m);
         if (debug && !ctx.shouldStop()) {
           // Debug mode: a breakpoint after every epoch, until `train/skipBreakpoint`.
           await ctx.log(`breakpoint after step ${e.step}`);
@@ -131,6 +141,63 @@ async function runAsJob<C>(
     },
   });
   if (result.reason === 'failed') throw result.error instanceof Error ? result.error : new Error(String(result.error));
+  return result;
+}
+
+/**
+ * Runs the training's hyperparameter auto-search when it asks for one (see `autosearch.ts`):
+ * trials in the first half of the progress, each logged and charted (`search/*` metrics); the
+ * result is kept in the record's config (`autoSearchResult`), so a resumed, restored or updated
+ * job trains with the same settings without searching again. Null without a search, `stopped`
+ * when a stop request ended it.
+ */
+async function autoSearch(
+  ctx: JobContext<RecordPayload>,
+  db: Database,
+  table: 'simulators' | 'policies',
+  row: Row,
+  config: TrainingConfig,
+  epochs: number | undefined,
+  build: (h: Record<string, unknown>, steps: number) => Trainer<unknown>,
+): Promise<AutoSearchResult | null | 'stopped'> {
+  const auto = config.autoSearch;
+  if (!auto?.enabled) return null;
+  const earlier = config.autoSearchResult;
+  if (earlier?.best) {
+    await ctx.log(`auto search: training with the earlier search's best ${JSON.stringify(earlier.best)}`);
+    return earlier;
+  }
+  const hp = config.hyperparameters;
+  const environment = table === 'simulators';
+  const dims = auto.space && auto.space.length > 0 ? auto.space : DEFAULT_SPACE[environment ? 'environment' : 'policy'];
+  const trials = Math.max(1, Math.floor(auto.trials ?? 5));
+  const trialSteps = Math.max(1, Math.floor(auto.trialEpochs ?? Math.min(epochs ?? 20, 20)));
+  await ctx.log(`auto search (${auto.algorithm ?? 'random'}): ${trials} trials of ${trialSteps} steps over ${dims.map((d) => d.name).join(', ')}, judged by ${environment ? 'validation loss (val/mse)' : 'best return'}`);
+  const result = await runAutoSearch({
+    dims,
+    algorithm: auto.algorithm,
+    trials,
+    trialSteps,
+    seed: num(hp['seed'], 0),
+    measure: environment ? 'valLoss' : 'reward',
+    // Each trial evaluates once, at its end.
+    build: (s) => build({ ...hp, ...s, evalEvery: trialSteps }, trialSteps),
+    signal: ctx.signal,
+    shouldStop: () => ctx.shouldStop(),
+    onTrial: async (t, best) => {
+      const value = environment ? t.valLoss : t.reward;
+      await ctx.log(`auto search trial ${t.trial}/${trials}: ${JSON.stringify(t.settings)} -> ${t.error ? `failed: ${t.error}` : `${environment ? 'validation loss' : 'return'} ${value === null ? 'none' : value.toPrecision(5)}`}`, t.error ? 'warn' : 'info');
+      const bestValue = best ? (environment ? best.valLoss : best.reward) : null;
+      const key = environment ? 'valLoss' : 'reward';
+      await point(ctx, (0.5 * t.trial) / trials, t.trial - 1, { trial: t.trial, [`search/${key}`]: value ?? NaN, [`search/best${environment ? 'ValLoss' : 'Reward'}`]: bestValue ?? NaN });
+    },
+  });
+  if (result.stopped && ctx.shouldStop()) return 'stopped';
+  if (!result.best) throw new Error('auto search: no trial finished (see the log)');
+  const fresh = await db.knex(table).where({ id: row.id }).first('config');
+  const stored = parseJson<Record<string, unknown>>(fresh?.config, {});
+  await db.knex(table).where({ id: row.id }).update({ config: JSON.stringify({ ...stored, autoSearchResult: result }), updated_at: new Date() });
+  await ctx.log(`auto search: best trial ${result.bestTrial} ${JSON.stringify(result.best)}`);
   return result;
 }
 
@@ -188,6 +255,29 @@ async function withReward<T>(ctx: JobContext<unknown>, db: Database, input: { so
   return withCode(ctx, db, input, (code) => fn(code.reward!, code.nodeFunction));
 }
 
+/**
+ * The first trajectory of the data rolled with `policy` for up to `horizon` steps (the decision
+ * deduction's detail charts): per node the decided or simulated values and the data's, in
+ * original units, and the reward of each step.
+ */
+async function decidedTrajectory(venv: VirtualEnvironment, ds: Dataset, policy: RolloutPolicy, reward: RewardCallback, horizon: number, nodeFunction: NodeFunctionCall | undefined) {
+  const start = ds.starts[0] ?? 0;
+  const h = Math.max(1, Math.min(horizon, (ds.ends[0] ?? start + 1) - start));
+  const steps = await venv.rollout(ds, Int32Array.of(start), h, { policy, mode: 'mode', ...(nodeFunction ? { nodeFunction } : {}) });
+  const nodes: Record<string, { decided: number[][]; real: number[][] }> = {};
+  const rewards: number[] = [];
+  for (const [k, step] of steps.entries()) {
+    const decoded = decodeStep(ds, step);
+    for (const [name, batch] of Object.entries(decoded)) {
+      const entry = (nodes[name] ??= { decided: [], real: [] });
+      entry.decided.push(Array.from(batch.data));
+      entry.real.push(ds.raw[name] ? Array.from(ds.gather(name, [start + k], 'raw')) : []);
+    }
+    rewards.push(...Array.from(await reward(decoded)));
+  }
+  return { trajectory: 0, horizon: h, nodes, rewards };
+}
+
 async function need(db: Database, table: string, id: string | null | undefined, what: string): Promise<Row> {
   const row = id ? await db.knex(table).where({ id }).first() : undefined;
   if (!row) throw new Error(`The ${what} was deleted`);
@@ -210,12 +300,20 @@ export function modellingJobKinds({ db, blobs }: { db: Database; blobs: BlobStor
         if (!graphDoc || !correlation) throw new Error('The solution has no decision graph or table correlation');
         const graph = parseDecisionGraph(graphDoc);
         await ctx.log(`reading table ${correlation.datasetId ?? correlation.primaryTableId}`);
-        const table = neededColumns(graph, await loadTableColumns(knex(), blobs, ctx.tenantId, correlation.datasetId ?? correlation.primaryTableId), correlation);
-        await ctx.reportMetrics(0.5, {});
+        const read = await loadTableColumns(knex(), blobs, ctx.tenantId, correlation.datasetId ?? correlation.primaryTableId);
+        await ctx.reportMetrics(0.3, {});
+        // The scheme's range, derived fields, types, filter, partial order and period aggregation.
+        const data = parseSchemeData(parseJson<unknown>(row.data, {}));
+        const { table: shaped, report } = applyScheme(read, data, { period: String(row.period), start: toDate(row.start_time)!, end: toDate(row.end_time)!, ...correlation });
+        for (const note of report.notes) await ctx.log(`scheme: ${note}`, 'warn');
+        await ctx.log(`scheme: ${describeReport(report)}`);
+        const dims = data.dimensions;
+        const table = neededColumns(graph, shaped, correlation, [...dims.agent, ...dims.otherAgents, ...dims.environment]);
+        await ctx.reportMetrics(0.6, {});
         const ds = datasetOf(graph, table, correlation);
         await ctx.log(`${ds.rows} rows, ${ds.trajectoryCount} trajectories`);
         const prefix = artifactPrefix(ctx.userId, 'schemes', row.id);
-        const bytes = Buffer.from(JSON.stringify({ graph: graphDoc, correlation, columns: Object.fromEntries(Object.entries(table).map(([k, v]) => [k, Array.from(v as ArrayLike<unknown>)])) }));
+        const bytes = Buffer.from(JSON.stringify({ graph: graphDoc, correlation, report, columns: Object.fromEntries(Object.entries(table).map(([k, v]) => [k, Array.from(v as ArrayLike<unknown>)])) }));
         await storeFiles(db, blobs, ctx, prefix, { 'processed.json': bytes });
         await knex()('schemes').where({ id: row.id }).update({ process_state: 'completed', processed_key: `${prefix}/processed.json`, rows: ds.rows, updated_at: new Date() });
       } catch (err) {
@@ -238,41 +336,51 @@ export function modellingJobKinds({ db, blobs }: { db: Database; blobs: BlobStor
       if (dataBytes * 20 > os.totalmem()) throw new Error('Insufficient computing power or resources: the data needs about 20 times its size in memory');
       const { graph, dataset } = await schemeData(knex(), blobs, sim.scheme_id);
       await ctx.log(`environment training (${sim.algorithm}): ${dataset.rows} rows, ${dataset.trajectoryCount} trajectories`);
-      const hidden = ints(hp['hidden'], [64, 64]);
       const seed = num(hp['seed'], 0);
       const epochs = hp['epochs'] === undefined ? undefined : Math.max(1, Math.floor(num(hp['epochs'], 1)));
-      const { weights, report } = await withCode(ctx, db, { solutionId: sim.solution_id, graph, dataset, git: config.git }, async ({ nodeFunction }) => {
-        const evalEvery = Math.max(1, Math.floor(num(hp['evalEvery'], epochs ? Math.min(10, Math.max(1, Math.floor(epochs / 2))) : 10)));
-        const batchSize = Math.max(1, Math.floor(num(hp['batchSize'], 256)));
-        // revive-p / revive-t: adversarial imitation warm-started from BC (same node networks, so
-        // the stored venv loads like a BC one); each job step is one adversarial step.
-        const trainer =
-          sim.algorithm === 'revive_p' || sim.algorithm === 'revive_t'
+      const outcome = await withCode(ctx, db, { solutionId: sim.solution_id, graph, dataset, git: config.git }, async ({ nodeFunction }) => {
+        const build = (h: Record<string, unknown>, steps: number | undefined) => {
+          const evalEvery = Math.max(1, Math.floor(num(h['evalEvery'], steps ? Math.min(10, Math.max(1, Math.floor(steps / 2))) : 10)));
+          const batchSize = Math.max(1, Math.floor(num(h['batchSize'], 256)));
+          const hidden = ints(h['hidden'], [64, 64]);
+          // revive-p / revive-t: adversarial imitation warm-started from BC (same node networks, so
+          // the stored venv loads like a BC one); each job step is one adversarial step.
+          return sim.algorithm === 'revive_p' || sim.algorithm === 'revive_t'
             ? new ReviveTrainer(graph, dataset, sim.algorithm === 'revive_p' ? 'p' : 't', {
                 hidden,
                 batchSize,
                 evalEvery,
-                bcSteps: Math.max(1, Math.floor(num(hp['bcSteps'], 50))),
-                bcUpdatesPerStep: Math.max(1, Math.floor(num(hp['updatesPerStep'], 20))),
-                bcLr: num(hp['lr'], 1e-3),
-                lr: num(hp['generatorLr'], 1e-4),
-                rollouts: Math.max(1, Math.floor(num(hp['rollouts'], 64))),
+                bcSteps: Math.max(1, Math.floor(num(h['bcSteps'], 50))),
+                bcUpdatesPerStep: Math.max(1, Math.floor(num(h['updatesPerStep'], 20))),
+                bcLr: num(h['lr'], 1e-3),
+                lr: num(h['generatorLr'], 1e-4),
+                rollouts: Math.max(1, Math.floor(num(h['rollouts'], 64))),
                 ...(nodeFunction ? { nodeFunction } : {}),
               })
             : new BcTrainer(graph, dataset, {
                 hidden,
                 evalEvery,
-                updatesPerStep: Math.max(1, Math.floor(num(hp['updatesPerStep'], 20))),
+                updatesPerStep: Math.max(1, Math.floor(num(h['updatesPerStep'], 20))),
                 batchSize,
-                lr: num(hp['lr'], 1e-3),
+                lr: num(h['lr'], 1e-3),
                 ...(nodeFunction ? { nodeFunction } : {}),
               });
-        await runAsJob(ctx, db, trainer, parseStopConditions(config.stopConditions), seed, epochs, config.mode === 'debug');
+        };
+        const searched = await autoSearch(ctx, db, 'simulators', sim, config, epochs, (h, steps) => build(h, steps) as Trainer<unknown>);
+        if (searched === 'stopped') return null;
+        const settings = { ...hp, ...(searched?.best ?? {}) };
+        const trainer = build(settings, epochs);
+        await runAsJob(ctx, db, trainer as Trainer<unknown>, parseStopConditions(config.stopConditions), seed, epochs, config.mode === 'debug', searched ? 0.5 : 0);
         const ck = await trainer.checkpoint();
         const best = ck.best ?? ck.weights;
         trainer.venv!.loadWeights(best);
-        return { weights: best, report: await evaluateVenv(trainer.venv!, trainer.split!.validation, { horizon: 10, windows: 64, ...(nodeFunction ? { nodeFunction } : {}) }) };
+        return { hidden: ints(settings['hidden'], [64, 64]), weights: best, report: await evaluateVenv(trainer.venv!, trainer.split!.validation, { horizon: 10, windows: 64, ...(nodeFunction ? { nodeFunction } : {}) }) };
       });
+      if (!outcome) {
+        await ctx.log('stopped during the hyperparameter search: nothing trained to keep');
+        return;
+      }
+      const { hidden, weights, report } = outcome;
       await point(ctx, 1, -1, { score: report.score, mae: report.mae });
       const artifact: VenvArtifact = { format: 'decisio.venv', algorithm: sim.algorithm === 'revive_p' || sim.algorithm === 'revive_t' ? sim.algorithm : 'bc', seed, hidden, schemeId: sim.scheme_id, score: Number.isFinite(report.score) ? report.score : null, weights };
       const prefix = artifactPrefix(ctx.userId, 'simulators', sim.id);
@@ -294,17 +402,27 @@ export function modellingJobKinds({ db, blobs }: { db: Database; blobs: BlobStor
       const { venv, dataset, graph } = await loadVenv(knex(), blobs, sim);
       const epochs = hp['epochs'] === undefined ? undefined : Math.max(1, Math.floor(num(hp['epochs'], 1)));
       await withReward(ctx, db, { solutionId: pol.solution_id, graph, dataset, git: config.git, objective: obj }, async (reward, nodeFunction) => {
-        const opts = {
-          ...(nodeFunction ? { nodeFunction } : {}),
-          horizon: Math.max(1, Math.floor(num(hp['horizon'], 10))),
-          hidden: ints(hp['hidden'], [64, 64]),
-          batchSize: Math.max(1, Math.floor(num(hp['batchSize'], 64))),
-          bcUpdates: Math.max(0, Math.floor(num(hp['bcUpdates'], 300))),
-          evalEvery: Math.max(1, Math.floor(num(hp['evalEvery'], epochs ? Math.min(5, Math.max(1, Math.floor(epochs / 2))) : 5))),
-          evalWindows: Math.max(1, Math.floor(num(hp['evalWindows'], 128))),
+        const build = (h: Record<string, unknown>, steps: number | undefined) => {
+          const opts = {
+            ...(nodeFunction ? { nodeFunction } : {}),
+            horizon: Math.max(1, Math.floor(num(h['horizon'], 10))),
+            hidden: ints(h['hidden'], [64, 64]),
+            batchSize: Math.max(1, Math.floor(num(h['batchSize'], 64))),
+            bcUpdates: Math.max(0, Math.floor(num(h['bcUpdates'], 300))),
+            evalEvery: Math.max(1, Math.floor(num(h['evalEvery'], steps ? Math.min(5, Math.max(1, Math.floor(steps / 2))) : 5))),
+            evalWindows: Math.max(1, Math.floor(num(h['evalWindows'], 128))),
+            ...(typeof h['lr'] === 'number' && h['lr'] > 0 ? { lr: h['lr'] } : {}),
+            ...(typeof h['gamma'] === 'number' && h['gamma'] > 0 && h['gamma'] <= 1 ? { gamma: h['gamma'] } : {}),
+          };
+          return pol.algorithm === 'sac' ? new SacTrainer(venv, reward, opts, dataset) : new PpoTrainer(venv, reward, opts, dataset);
         };
-        const trainer = pol.algorithm === 'sac' ? new SacTrainer(venv, reward, opts, dataset) : new PpoTrainer(venv, reward, opts, dataset);
-        await runAsJob(ctx, db, trainer as Trainer<unknown>, parseStopConditions(config.stopConditions), num(hp['seed'], 0) + 1, epochs, config.mode === 'debug');
+        const searched = await autoSearch(ctx, db, 'policies', pol, config, epochs, (h, steps) => build(h, steps) as Trainer<unknown>);
+        if (searched === 'stopped') {
+          await ctx.log('stopped during the hyperparameter search: nothing trained to keep');
+          return;
+        }
+        const trainer = build({ ...hp, ...(searched?.best ?? {}) }, epochs);
+        await runAsJob(ctx, db, trainer as Trainer<unknown>, parseStopConditions(config.stopConditions), num(hp['seed'], 0) + 1, epochs, config.mode === 'debug', searched ? 0.5 : 0);
         const best = trainer.useBest();
         await point(ctx, 1, -1, { reward: best, initialReward: trainer.initialReward });
         const files = await savePolicy(trainer.policy, pol.algorithm, pol.algorithm === 'sac' ? 'tanh' : 'clip');
@@ -381,7 +499,8 @@ export function modellingJobKinds({ db, blobs }: { db: Database; blobs: BlobStor
         ({ result, score } = await withReward(ctx, db, { solutionId: rec.solution_id, graph, dataset, objective: obj }, async (reward, nodeFunction) => {
           const withPolicy = await evaluateInVenv(venv, dataset, modePolicy(policy), reward, { horizon: h, windows: 64, seed: 0, nodeFunction });
           const behaviour = await evaluateInVenv(venv, dataset, undefined, reward, { horizon: h, windows: 64, seed: 0, nodeFunction });
-          return { result: { reward: withPolicy, behaviourReward: behaviour, horizon: h }, score: withPolicy };
+          const trajectory = await decidedTrajectory(venv, dataset, modePolicy(policy), reward, h, nodeFunction);
+          return { result: { reward: withPolicy, behaviourReward: behaviour, horizon: h, trajectory }, score: withPolicy };
         }));
       }
       await point(ctx, 1, 0, { score });
