@@ -105,6 +105,18 @@ export interface LogPage {
   nextAfterId: number | null;
 }
 
+/** `objective/tryReward`: the reward run on a sample of the solution's data (server `reward-try.ts`). */
+export type TryRewardReply =
+  | {
+      ok: true;
+      rows: number;
+      source: { kind: 'scheme' | 'table'; name: string };
+      nodes: string[];
+      summary: { count: number; mean: number; std: number; min: number; max: number; median: number };
+      histogram: { edges: number[]; counts: number[] };
+    }
+  | { ok: false; error: { code: string; message: string; file?: string; line?: number } };
+
 /** Which list/get/delete calls a training area uses. */
 export type TrainingArea = 'trainSimulator' | 'trainPolicy' | 'trainParameter' | 'simulation' | 'decision';
 
@@ -123,6 +135,7 @@ export const modellingEndpoints = (build: PluginEndpointBuilder) => ({
   'modelling/objective': build.query<ObjectiveRow, { id: string }>({ query: (body) => ({ url: 'objective/detail', body }), providesTags: ['Objective'] }),
   'modelling/objectiveCreate': build.mutation<{ id: string }, ObjectiveRequest>({ query: (body) => ({ url: 'objective/create', body }), invalidatesTags: ['Objective'] }),
   'modelling/objectiveEdit': build.mutation<{ id: string }, Omit<ObjectiveRequest, 'solutionId'> & { id: string }>({ query: (body) => ({ url: 'objective/edit', body }), invalidatesTags: ['Objective'] }),
+  'modelling/tryReward': build.mutation<TryRewardReply, { solutionId: string; files: Record<string, string>; rows?: number }>({ query: (body) => ({ url: 'objective/tryReward', body }) }),
   'modelling/objectiveDelete': build.mutation<unknown, { id: string }>({ query: (body) => ({ url: 'objective/delete', body }), invalidatesTags: ['Objective'] }),
 
   'modelling/hypers': build.query<Rows<HyperparameterRow>, { trainType?: HyperparameterRow['trainType'] }>({ query: (body) => ({ url: 'hyperparameter/list', body }), providesTags: ['Hyper'] }),
@@ -157,6 +170,13 @@ export const modellingEndpoints = (build: PluginEndpointBuilder) => ({
   'modelling/display': build.query<DisplayData, { jobId: string }>({ query: (body) => ({ url: 'train/getTrainDisplayDataList', body }) }),
   'modelling/log': build.query<LogPage, { jobId: string; afterId?: number; limit?: number }>({ query: (body) => ({ url: 'train/getTrainLog', body }) }),
   'modelling/stop': build.mutation<{ jobId: string; state: string }, { jobId: string }>({ query: (body) => ({ url: 'train/stopTrain', body }), invalidatesTags: ['Training'] }),
+  'modelling/pattern': build.query<{ graph: { nodes: { name: string; fields?: { name: string }[] }[] } | null }, Ref>({ query: (body) => ({ url: 'solution/getPattern', body }) }),
+  'modelling/skip': build.mutation<{ jobId: string; state: string }, { jobId: string }>({ query: (body) => ({ url: 'train/skipBreakpoint', body }), invalidatesTags: ['Training'] }),
+  'modelling/allTrainings': build.query<{ rows: Array<TrainingRow & { kind: string; projectId?: string; solutionId?: string }>; total: number }, { solutionId: string; page: number; pageSize: number }>({
+    query: (body) => ({ url: 'train/getAllTrainList', body }),
+    providesTags: ['Training'],
+  }),
+  'modelling/solutions': build.query<Array<{ solutionId: string; name: string }>, { projectId: string }>({ query: (body) => ({ url: 'solution/getSolutionList', body }) }),
   'modelling/workers': build.query<{ rows: WorkerRow[] }, void>({ query: () => ({ url: 'virtualMachine/getVirtualMachineList', body: {} }) }),
 });
 

@@ -36,6 +36,8 @@ export const modellingPlugin = definePlugin({
     { path: '/workflow/policy/train', titleKey: 'panels.policyTrain', panels: ['modelling.policyTrain'] },
     { path: '/workflow/policy/decision', titleKey: 'panels.decision', panels: ['modelling.decisions'] },
     { path: '/workflow/parameter/train', titleKey: 'panels.parameterTrain', panels: ['modelling.parameterTrain'] },
+    { path: '/workflow/debug', titleKey: 'panels.debug', panels: ['modelling.debug'] },
+    { path: '/project/project-log', titleKey: 'panels.projectLog', panels: ['modelling.projectLog'] },
     { path: '/hyperparameter', titleKey: 'panels.hyper', panels: ['modelling.hyperparameters'] },
     { path: '/hyperparameter/custom-model', titleKey: 'panels.customModel', panels: ['modelling.hyperparameters'] },
   ],
@@ -50,6 +52,8 @@ export const modellingPlugin = definePlugin({
     { id: 'modelling.parameters', titleKey: 'panels.parameter', icon: 'settings', load: () => trainings().then((m) => m.ParametersPanel) },
     { id: 'modelling.parameterTrain', titleKey: 'panels.parameterTrain', icon: 'settings', load: () => trainings().then((m) => m.ParameterTrainPanel) },
     { id: 'modelling.schemes', titleKey: 'panels.scheme', icon: 'layout-grid', load: () => import('./panels/SchemesPanel').then((m) => m.SchemesPanel) },
+    { id: 'modelling.debug', titleKey: 'panels.debug', icon: 'bug', load: () => import('./panels/DebugPanel').then((m) => m.DebugPanel) },
+    { id: 'modelling.projectLog', titleKey: 'panels.projectLog', icon: 'history', load: () => import('./panels/ProjectLogPanel').then((m) => m.ProjectLogPanel) },
     { id: 'modelling.hyperparameters', titleKey: 'panels.hyper', icon: 'properties', load: () => import('./panels/HyperparametersPanel').then((m) => m.HyperparametersPanel) },
   ],
 });

@@ -5,7 +5,7 @@ import { describe, expect, it, vi } from 'vitest';
 const loaded = vi.hoisted(() => [] as string[]);
 vi.mock('./panels/PatternPanel', async (orig) => (loaded.push('PatternPanel'), orig()));
 vi.mock('@xyflow/react', async (orig) => (loaded.push('@xyflow/react'), orig()));
-vi.mock('./panels/monaco', async () => (loaded.push('monaco'), {}));
+vi.mock('monaco-editor/editor/editor.api', async () => (loaded.push('monaco'), {}));
 
 describe('pattern manifest', () => {
   it('loads no panel, React Flow or Monaco code when imported; the panel loads without React Flow', async () => {

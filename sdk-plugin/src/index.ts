@@ -20,4 +20,5 @@ export * from './locales';
 export * from './project-link';
 export * from './react';
 export * from './ui';
+export * from './code-editor';
 export * from './upload';

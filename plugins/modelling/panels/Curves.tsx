@@ -50,6 +50,7 @@ export function Curves({ points, stepLabel }: { points: readonly Record<string, 
           [xs, ...values] as uPlot.AlignedData,
           el,
         );
+        el.dataset.points = String(xs.length);
       } catch {
         // No canvas: the chart stays empty; the log still shows the values.
       }
@@ -59,5 +60,6 @@ export function Curves({ points, stepLabel }: { points: readonly Record<string, 
       plot?.destroy();
     };
   }, [points, theme, stepLabel]);
+  // `data-points`: how many measured points the drawn chart holds (set once it is drawn).
   return <div ref={box} data-testid="modelling-curves" />;
 }

@@ -1,8 +1,8 @@
-import { useEffect, useState } from 'react';
-import { Alert, Button, Callout, Card, InputGroup, Menu, MenuItem, NonIdealState, Spinner, Tab, Tabs, Tag, TextArea } from '@blueprintjs/core';
+import { useEffect, useMemo, useState } from 'react';
+import { Alert, Button, Callout, Card, HTMLTable, InputGroup, Menu, MenuItem, NonIdealState, Spinner, Tab, Tabs, Tag } from '@blueprintjs/core';
 import { MODELLING_LIMITS } from '@decisio/domain';
-import { isApiError, useNotify, type PanelProps } from '@decisio/sdk-plugin';
-import { modellingApi } from '../api';
+import { CodeEditor, isApiError, useNotify, type CodeMarker, type PanelProps } from '@decisio/sdk-plugin';
+import { modellingApi, type TryRewardReply } from '../api';
 import { useModellingT } from '../i18n';
 import type { FormErrors } from '../model/forms';
 import { Field, ListStates, NoSolution, serverErrors, useSolutionId } from './shared';
@@ -27,6 +27,69 @@ export function validateReward(d: Draft): FormErrors {
   return e;
 }
 
+const fmt = (v: number) => (Number.isFinite(v) ? (Math.abs(v) >= 1e4 || (v !== 0 && Math.abs(v) < 1e-3) ? v.toExponential(3) : v.toFixed(4)) : '—');
+
+/** Bars of the reward histogram (measured counts), with its range on the axis. */
+function Histogram({ edges, counts, label }: { edges: number[]; counts: number[]; label: string }) {
+  const max = Math.max(1, ...counts);
+  const W = 480;
+  const H = 120;
+  const bw = W / Math.max(1, counts.length);
+  return (
+    <svg viewBox={`0 0 ${W} ${H + 18}`} width="100%" style={{ maxWidth: W }} role="img" aria-label={label} data-testid="reward-try-histogram" className="modelling-histogram">
+      {counts.map((c, i) => {
+        const h = (c / max) * H;
+        return (
+          <rect key={i} x={i * bw + 1} y={H - h} width={Math.max(1, bw - 2)} height={h} className="modelling-histogram-bar">
+            <title>{`[${fmt(edges[i]!)}, ${fmt(edges[i + 1]!)}): ${c}`}</title>
+          </rect>
+        );
+      })}
+      <line x1={0} x2={W} y1={H} y2={H} className="modelling-histogram-axis" />
+      <text x={0} y={H + 14} className="modelling-histogram-text">{fmt(edges[0]!)}</text>
+      <text x={W} y={H + 14} textAnchor="end" className="modelling-histogram-text">{fmt(edges[edges.length - 1]!)}</text>
+    </svg>
+  );
+}
+
+/** The result of "try on sample data": the reward's distribution, or its error with the line. */
+function TryResult({ result }: { result: TryRewardReply }) {
+  const { t } = useModellingT();
+  if (!result.ok)
+    return (
+      <Callout intent="danger" icon="error" title={result.error.line ? t('reward.tryErrorAt', { file: result.error.file ?? PRIMARY, line: result.error.line }) : t('reward.tryError')} data-testid="reward-try-error" data-line={result.error.line ?? ''}>
+        <pre className="modelling-log">{result.error.message}</pre>
+      </Callout>
+    );
+  const s = result.summary;
+  return (
+    <Card compact data-testid="reward-try-summary" data-count={s.count} data-max={s.max} data-mean={s.mean}>
+      <strong>{t('reward.tryTitle', { rows: result.rows, source: result.source.name })}</strong>
+      <HTMLTable compact>
+        <thead>
+          <tr>
+            {(['count', 'mean', 'std', 'min', 'median', 'max'] as const).map((k) => (
+              <th key={k}>{t(`reward.stats.${k}`)}</th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          <tr>
+            <td>{s.count}</td>
+            <td>{fmt(s.mean)}</td>
+            <td>{fmt(s.std)}</td>
+            <td>{fmt(s.min)}</td>
+            <td>{fmt(s.median)}</td>
+            <td>{fmt(s.max)}</td>
+          </tr>
+        </tbody>
+      </HTMLTable>
+      <Histogram edges={result.histogram.edges} counts={result.histogram.counts} label={t('reward.histogram')} />
+      <p className="bp6-text-muted">{t('reward.tryNodes', { nodes: result.nodes.join(', ') })}</p>
+    </Card>
+  );
+}
+
 /** Editor of one reward: name, description, code files (reward.py primary) and the policies using it. */
 function RewardEditor({ solutionId, draft: initial, onSaved, onDeleted }: { solutionId: string; draft: Draft; onSaved: (id: string) => void; onDeleted: () => void }) {
   const { t } = useModellingT();
@@ -41,6 +104,24 @@ function RewardEditor({ solutionId, draft: initial, onSaved, onDeleted }: { solu
   const [edit, editing] = modellingApi.endpoints['modelling/objectiveEdit'].useMutation();
   const [remove] = modellingApi.endpoints['modelling/objectiveDelete'].useMutation();
   const policies = detail.data?.policyList ?? [];
+  const [tryReward, trying] = modellingApi.endpoints['modelling/tryReward'].useMutation();
+  const [tried, setTried] = useState<TryRewardReply | null>(null);
+  const [tryFailure, setTryFailure] = useState<string | null>(null);
+  const markers = useMemo<CodeMarker[]>(
+    () => (tried && !tried.ok && tried.error.line && (tried.error.file ?? PRIMARY) === tab ? [{ line: tried.error.line, message: tried.error.message }] : []),
+    [tried, tab],
+  );
+  const runTry = async () => {
+    setTryFailure(null);
+    try {
+      const r = await tryReward({ solutionId, files: draft.files }).unwrap();
+      setTried(r);
+      if (!r.ok && r.error.file && r.error.file in draft.files) setTab(r.error.file);
+    } catch (err) {
+      setTried(null);
+      if (!isApiError(err) || !err.handled) setTryFailure(isApiError(err) ? err.message : String(err));
+    }
+  };
 
   const save = async () => {
     const e = validateReward(draft);
@@ -105,30 +186,14 @@ function RewardEditor({ solutionId, draft: initial, onSaved, onDeleted }: { solu
         </Tabs>
       </Field>
       {tab in draft.files && (
-        <TextArea
-          className="modelling-code"
-          fill
-          spellCheck={false}
-          aria-label={tab}
-          value={draft.files[tab]}
-          data-testid="reward-code"
-          onChange={(e) => setDraft({ ...draft, files: { ...draft.files, [tab]: e.target.value } })}
-          onKeyDown={(e) => {
-            if (e.key === 'Tab' && !e.shiftKey && !e.ctrlKey && !e.altKey) {
-              // Tab indents; Escape then Tab leaves the editor (keyboard users).
-              e.preventDefault();
-              const el = e.currentTarget;
-              const { selectionStart: a, selectionEnd: b, value } = el;
-              const next = `${value.slice(0, a)}    ${value.slice(b)}`;
-              setDraft({ ...draft, files: { ...draft.files, [tab]: next } });
-              requestAnimationFrame(() => el.setSelectionRange(a + 4, a + 4));
-            } else if (e.key === 'Escape') {
-              e.currentTarget.blur();
-            } else if (e.key === 's' && (e.ctrlKey || e.metaKey)) {
-              e.preventDefault();
-              void save();
-            }
-          }}
+        <CodeEditor
+          key={tab}
+          label={tab}
+          testId="reward-code"
+          value={draft.files[tab]!}
+          markers={markers}
+          onChange={(code) => setDraft((d) => ({ ...d, files: { ...d.files, [tab]: code } }))}
+          onSave={() => void save()}
         />
       )}
       <div className="modelling-toolbar">
@@ -149,10 +214,20 @@ function RewardEditor({ solutionId, draft: initial, onSaved, onDeleted }: { solu
             {t('common.delete')}
           </Button>
         )}
+        <Button icon="play" loading={trying.isLoading} disabled={!(PRIMARY in draft.files)} onClick={() => void runTry()} data-testid="reward-try" title={t('reward.tryHint')}>
+          {t('reward.try')}
+        </Button>
         <Button icon="floppy-disk" intent="primary" loading={creating.isLoading || editing.isLoading} onClick={() => void save()} data-testid="reward-save">
           {t('common.save')}
         </Button>
       </div>
+      {tryFailure && (
+        <Callout intent="danger" icon="error" title={t('reward.tryFailed')} data-testid="reward-try-failure">
+          {tryFailure}
+        </Callout>
+      )}
+      {trying.isLoading && !tried && <Spinner size={20} aria-label={t('reward.trying')} />}
+      {tried && <TryResult result={tried} />}
       {draft.id && (
         <div>
           <strong>{t('reward.policies')}</strong>{' '}

@@ -144,7 +144,7 @@ function SchemeDialog({ solutionId, scheme, onClose }: { solutionId: string; sch
           {text('filter', t('scheme.filter'))}
           {text('partialOrder', t('scheme.partialOrder'), true)}
         </DialogBody>
-        <FormDialogFooter onClose={onClose} loading={c.isLoading || s.isLoading} submitLabel={t('common.save')} />
+        <FormDialogFooter onClose={onClose} loading={c.isLoading || s.isLoading} submitLabel={t('common.save')} testId="scheme-submit" />
       </form>
     </Dialog>
   );
@@ -198,7 +198,7 @@ export function SchemesPanel(_props: PanelProps) {
           </thead>
           <tbody>
             {(q.data?.rows ?? []).map((s) => (
-              <tr key={s.id}>
+              <tr key={s.id} data-testid="scheme-row">
                 <td>{s.name}</td>
                 <td>{PERIODS.includes(s.period as never) ? t(`scheme.periods.${s.period as (typeof PERIODS)[number]}`) : s.period}</td>
                 <td>{s.startTime?.slice(0, 10)}</td>
@@ -210,7 +210,7 @@ export function SchemesPanel(_props: PanelProps) {
                 <td>{s.rows ?? t('common.none')}</td>
                 <td>
                   <ButtonGroup minimal>
-                    <Button small icon="play" disabled={s.processState === 'processing'} onClick={() => void act(() => process({ id: s.id }).unwrap(), t('scheme.process'))}>
+                    <Button small icon="play" disabled={s.processState === 'processing'} data-testid="scheme-process" onClick={() => void act(() => process({ id: s.id }).unwrap(), t('scheme.process'))}>
                       {t('scheme.process')}
                     </Button>
                     <Button small icon="edit" disabled={s.processState === 'processing'} onClick={() => setEditing({ scheme: s })}>

@@ -234,7 +234,7 @@ export function TrainFormDialog({ kind, solutionId, onClose, initial }: { kind: 
               </Field>
             </div>
           )}
-          <Switch label={t('train.debug')} checked={form.debug} onChange={(e) => set('debug', e.currentTarget.checked)} />
+          <Switch label={t('train.debug')} checked={form.debug} onChange={(e) => set('debug', e.currentTarget.checked)} data-testid="train-debug" />
         </DialogBody>
         <FormDialogFooter onClose={onClose} loading={creating.isLoading} submitLabel={t('train.submit')} testId="train-submit" />
       </form>

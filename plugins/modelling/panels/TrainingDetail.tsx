@@ -1,11 +1,11 @@
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Button, Callout, Card, H5, HTMLTable, NonIdealState, NumericInput, Spinner } from '@blueprintjs/core';
 import { useLocale } from '@decisio/sdk-plugin';
 import { modellingApi, type LogPage, type TrainingArea, type TrainingRow } from '../api';
 import { useModellingT } from '../i18n';
 import { ACTIVE, formatDuration, STOPPED_MANUALLY } from '../model/forms';
 import { Curves } from './Curves';
-import { formatTime, ProgressCell, StateTag } from './shared';
+import { formatTime, ProgressCell, StateTag, useSolutionId } from './shared';
 
 const POLL_MS = 3000;
 
@@ -107,13 +107,42 @@ function JobLog({ jobId, running }: { jobId: string; running: boolean }) {
   );
 }
 
-/** One trajectory of the data rolled in the trained environment: real against simulated values per node and dimension. */
-function Rollout({ id }: { id: string }) {
+/** Field names of a node's dimensions from the decision graph (`next_x` takes the fields of `x`). */
+export function fieldNames(graph: { nodes: { name: string; fields?: { name: string }[] }[] } | null | undefined, node: string): string[] {
+  const find = (n: string) => graph?.nodes.find((x) => x.name === n)?.fields?.map((f) => f.name) ?? [];
+  const own = find(node);
+  return own.length > 0 ? own : node.startsWith('next_') ? find(node.slice(5)) : [];
+}
+
+/** Per node and dimension: the model's values (simulated or decided) against the data's, one chart each. */
+function NodeCharts({ nodes, modelLabel, solutionId }: { nodes: Record<string, { model: number[][]; real: number[][] }>; modelLabel: string; solutionId: string | undefined }) {
+  const { t } = useModellingT();
+  const pattern = modellingApi.endpoints['modelling/pattern'].useQuery({ solutionId: solutionId ?? '' }, { skip: !solutionId });
+  const real = t('detail.real');
+  return (
+    <div className="modelling-charts">
+      {Object.entries(nodes).flatMap(([node, v]) => {
+        const dims = Math.min(4, v.model[0]?.length ?? 0);
+        const names = fieldNames(pattern.data?.graph as never, node);
+        return Array.from({ length: dims }, (_, d) => (
+          <div key={`${node}-${d}`} data-testid={`chart-${node}-${d}`}>
+            <small>
+              {node} · {names[d] ?? `[${d}]`}
+            </small>
+            <Curves stepLabel={t('detail.step')} points={v.model.map((row, k) => ({ step: k, [modelLabel]: row[d] ?? null, ...(v.real[k]?.length ? { [real]: v.real[k]![d] ?? null } : {}) }))} />
+          </div>
+        ));
+      })}
+    </div>
+  );
+}
+
+/** One trajectory of the data rolled in the trained environment: real against simulated values per node and field. */
+function Rollout({ id, horizon = 50, solutionId }: { id: string; horizon?: number; solutionId: string | undefined }) {
   const { t } = useModellingT();
   const [trajectory, setTrajectory] = useState(0);
-  const q = modellingApi.endpoints['modelling/rollout'].useQuery({ id, trajectory, horizon: 50 });
-  const real = t('detail.real');
-  const sim = t('detail.simulated');
+  const q = modellingApi.endpoints['modelling/rollout'].useQuery({ id, trajectory, horizon });
+  const nodes = useMemo(() => Object.fromEntries(Object.entries(q.data?.nodes ?? {}).map(([k, v]) => [k, { model: v.predicted, real: v.real }])), [q.data]);
   return (
     <div data-testid="modelling-rollout">
       <div className="modelling-toolbar">
@@ -122,21 +151,60 @@ function Rollout({ id }: { id: string }) {
         <NumericInput id="rollout-trajectory" min={0} max={Math.max(0, (q.data?.trajectories ?? 1) - 1)} value={trajectory} onValueChange={(v) => Number.isInteger(v) && v >= 0 && setTrajectory(v)} style={{ width: 80 }} />
         {q.data && <span className="bp6-text-muted">/ {q.data.trajectories}</span>}
       </div>
-      {q.isFetching && !q.data && <Spinner size={20} />}
+      {q.isFetching && !q.data && <Spinner size={20} aria-label={t('common.loading')} />}
       {q.error && <p className="bp6-text-muted">{t('detail.noRollout')}</p>}
-      {q.data &&
-        Object.entries(q.data.nodes).flatMap(([node, v]) => {
-          const dims = Math.min(3, v.predicted[0]?.length ?? 0);
-          return Array.from({ length: dims }, (_, d) => (
-            <div key={`${node}-${d}`}>
-              <small>
-                {node}
-                {dims > 1 ? `[${d}]` : ''}
-              </small>
-              <Curves stepLabel="t" points={v.predicted.map((row, k) => ({ step: k, [sim]: row[d] ?? null, ...(v.real[k]?.length ? { [real]: v.real[k]![d] ?? null } : {}) }))} />
-            </div>
-          ));
-        })}
+      {q.data && <NodeCharts nodes={nodes} modelLabel={t('detail.simulated')} solutionId={solutionId} />}
+    </div>
+  );
+}
+
+/** What a decision deduction keeps of the trajectory it rolled with the policy (server `decidedTrajectory`). */
+interface DecidedTrajectory {
+  trajectory: number;
+  horizon: number;
+  nodes: Record<string, { decided: number[][]; real: number[][] }>;
+  rewards: number[];
+}
+
+/** Charts of a deduction: simulated (simulation) or decided (decision) against real values, and the reward achieved. */
+function DeductionCharts({ row, area, solutionId }: { row: TrainingRow; area: 'simulation' | 'decision'; solutionId: string | undefined }) {
+  const { t } = useModellingT();
+  const result = (row.result ?? {}) as { reward?: number; behaviourReward?: number; horizon?: number; trajectory?: DecidedTrajectory };
+  if (row.state !== 'successful' && row.state !== STOPPED_MANUALLY) return null;
+  if (area === 'simulation') {
+    if (!row.simulatorId) return null;
+    return (
+      <div data-testid="deduction-charts">
+        <Rollout id={row.simulatorId} horizon={Math.min(200, Math.max(1, row.stepSize ?? 50))} solutionId={solutionId} />
+      </div>
+    );
+  }
+  const tr = result.trajectory;
+  if (!tr) return null;
+  const nodes = Object.fromEntries(Object.entries(tr.nodes).map(([k, v]) => [k, { model: v.decided, real: v.real }]));
+  const fmt = (v: number | undefined) => (typeof v === 'number' && Number.isFinite(v) ? v.toFixed(4) : t('common.none'));
+  return (
+    <div data-testid="deduction-charts">
+      <HTMLTable compact data-testid="deduction-reward">
+        <tbody>
+          <tr>
+            <th>{t('detail.rewardWithPolicy')}</th>
+            <td>{fmt(result.reward)}</td>
+            <th>{t('detail.rewardOfData')}</th>
+            <td>{fmt(result.behaviourReward)}</td>
+            <th>{t('detail.horizon')}</th>
+            <td>{result.horizon ?? tr.horizon}</td>
+          </tr>
+        </tbody>
+      </HTMLTable>
+      <H5>{t('detail.decidedTrajectory', { trajectory: tr.trajectory, horizon: tr.horizon })}</H5>
+      <div className="modelling-charts">
+        <div data-testid="chart-reward">
+          <small>{t('common.reward')}</small>
+          <Curves stepLabel={t('detail.step')} points={tr.rewards.map((r, k) => ({ step: k, [t('common.reward')]: r }))} />
+        </div>
+      </div>
+      <NodeCharts nodes={nodes} modelLabel={t('detail.decided')} solutionId={solutionId} />
     </div>
   );
 }
@@ -158,6 +226,7 @@ export function resultFigures(result: Record<string, unknown> | null): [string, 
 export function TrainingDetail({ area, id, onClose }: { area: TrainingArea; id: string; onClose: () => void }) {
   const { t } = useModellingT();
   const locale = useLocale();
+  const solutionId = useSolutionId();
   const [active, setActive] = useState(true);
   const rec = modellingApi.endpoints['modelling/training'].useQuery({ area, id }, { pollingInterval: active ? POLL_MS : 0 });
   const row: TrainingRow | undefined = rec.data;
@@ -206,7 +275,7 @@ export function TrainingDetail({ area, id, onClose }: { area: TrainingArea; id: 
           </tr>
           <tr>
             <th>{area === 'trainSimulator' || area === 'simulation' ? t('common.score') : t('train.finalReward')}</th>
-            <td>{typeof row.score === 'number' ? row.score.toFixed(2) : typeof row.reward === 'number' ? row.reward.toFixed(4) : t('common.none')}</td>
+            <td data-testid="training-score">{typeof row.score === 'number' ? row.score.toFixed(2) : typeof row.reward === 'number' ? row.reward.toFixed(4) : t('common.none')}</td>
             <th>{t('common.duration')}</th>
             <td>{formatDuration(row.durationMs)}</td>
           </tr>
@@ -245,7 +314,8 @@ export function TrainingDetail({ area, id, onClose }: { area: TrainingArea; id: 
         {t('detail.curves')} {active && <small className="bp6-text-muted">({t('detail.live')})</small>}
       </H5>
       {display.data && display.data.points.length > 0 ? <Curves points={display.data.points} stepLabel="#" /> : <p className="bp6-text-muted">{t('detail.noPoints')}</p>}
-      {area === 'trainSimulator' && (row.state === 'successful' || row.state === STOPPED_MANUALLY) && <Rollout id={row.id} />}
+      {area === 'trainSimulator' && (row.state === 'successful' || row.state === STOPPED_MANUALLY) && <Rollout id={row.id} solutionId={solutionId} />}
+      {(area === 'simulation' || area === 'decision') && <DeductionCharts row={row} area={area} solutionId={solutionId} />}
       {jobId && (
         <>
           <H5>{t('detail.logs')}</H5>

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { Alert, Button, ButtonGroup, Checkbox, HTMLTable } from '@blueprintjs/core';
-import { isApiError, useLocale, useNotify, type PanelProps } from '@decisio/sdk-plugin';
+import { isApiError, projectLinkSearch, useAppLocation, useLocale, useNavigate, useNotify, type PanelProps } from '@decisio/sdk-plugin';
 import { modellingApi, type TrainingArea, type TrainingRow } from '../api';
 import { useModellingT } from '../i18n';
 import { ACTIVE, STOPPED_MANUALLY, type TrainKind } from '../model/forms';
@@ -24,6 +24,8 @@ function TrainingsScreen({ screen, openForm }: { screen: Screen; openForm: boole
   const { t } = useModellingT();
   const locale = useLocale();
   const notify = useNotify();
+  const navigate = useNavigate();
+  const location = useAppLocation();
   const solutionId = useSolutionId();
   const cfg = CONFIG[screen];
   const [formOpen, setFormOpen] = useState(openForm);
@@ -115,6 +117,16 @@ function TrainingsScreen({ screen, openForm }: { screen: Screen; openForm: boole
                     <Button small icon="eye-open" onClick={() => setSelected(r.id)}>
                       {t('common.detail')}
                     </Button>
+                    {(cfg.area === 'trainSimulator' || cfg.area === 'trainPolicy') && ACTIVE.has(r.state) && (r.config as { mode?: string } | null | undefined)?.mode === 'debug' && (
+                      <Button
+                        small
+                        icon="bug"
+                        data-testid="training-debug"
+                        onClick={() => navigate('/workflow/debug', { search: projectLinkSearch(location.search, { [cfg.area === 'trainSimulator' ? 'simulatorId' : 'policyId']: r.id }) })}
+                      >
+                        {t('debug.open')}
+                      </Button>
+                    )}
                     {ACTIVE.has(r.state) && r.jobId && (
                       <Button small icon="stop" intent="warning" onClick={() => void act(() => stop({ jobId: r.jobId! }).unwrap(), t('common.stopped'))}>
                         {t('common.stop')}

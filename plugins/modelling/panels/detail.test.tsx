@@ -54,10 +54,12 @@ describe('environment detail', () => {
     h.mockCall('train/getTrainLog', { data: { jobId: done.jobId, state: 'successful', error: null, items: [], nextAfterId: null } });
     h.mockCall('train/getPicBySimulatorNum', { data: { id: done.id, trajectory: 0, trajectories: 4, horizon: 2, nodes: { temp: { predicted: [[1], [2]], real: [[1.5], [2.5]] } } } });
     h.mockCall('trainSimulator/restore', { data: { id: failed.id } });
+    h.mockCall('solution/getPattern', { data: { graph: { nodes: [{ name: 'temp', fields: [{ name: 'inlet' }] }] }, files: [] } });
     await renderPanel(panel('modelling.environments'), { host: h });
     fireEvent.click(await screen.findByText('trained'));
     expect(await screen.findByTestId('modelling-rollout')).toBeTruthy();
-    expect(await screen.findByText('temp')).toBeTruthy();
+    // Each chart is labelled with its node and the field of the decision graph.
+    expect(await screen.findByText('temp · inlet')).toBeTruthy();
     expect(h.calls.find((c) => c.url === 'train/getPicBySimulatorNum')?.body).toEqual({ id: done.id, trajectory: 0, horizon: 50 });
     expect(screen.getAllByText('Restore')).toHaveLength(1);
     fireEvent.click(screen.getByText('Restore'));
@@ -80,6 +82,45 @@ describe('deduction detail', () => {
     const table = await screen.findByTestId('deduction-result');
     expect(table.textContent).toContain('behaviourReward');
     expect(table.textContent).toContain('3.2500');
+    // No trajectory kept (an older deduction): no charts, nothing invented.
+    expect(screen.queryByTestId('deduction-charts')).toBeNull();
+  });
+
+  it('charts the decided against the real values per field and the reward of each step', async () => {
+    const h = host('zh-CN');
+    const trajectory = { trajectory: 0, horizon: 3, nodes: { action: { decided: [[0.1], [0.2], [0.3]], real: [[0.5], [0.4], [0.3]] }, next_x: { decided: [[1], [0.9], [0.8]], real: [[1.1], [1], [0.7]] } }, rewards: [-1, -0.9, -0.8] };
+    const row = { id: 'b'.repeat(32), code: 'DD-B', name: 'decide', state: 'successful', progress: 1, durationMs: 1000, jobId: 'c'.repeat(32), stepSize: 3, score: -2.7, result: { reward: -2.7, behaviourReward: -3.1, horizon: 3, trajectory }, createdAt: '2026-11-23T10:00:00.000Z' };
+    h.mockCall('decision/list', { data: { rows: [row], total: 1 } });
+    h.mockCall('decision/get', { data: row });
+    h.mockCall('train/getTrainDisplayDataList', { data: { jobId: row.jobId, state: 'successful', progress: 1, metrics: {}, points: [] } });
+    h.mockCall('train/getTrainLog', { data: { jobId: row.jobId, state: 'successful', error: null, items: [], nextAfterId: null } });
+    h.mockCall('solution/getPattern', { data: { graph: { nodes: [{ name: 'x', fields: [{ name: 'pos' }] }, { name: 'action', fields: [{ name: 'force' }] }, { name: 'next_x', fields: [] }] }, files: [] } });
+    await renderPanel(panel('modelling.decisions'), { host: h });
+    fireEvent.click(await screen.findByText('decide'));
+    const reward = await screen.findByTestId('deduction-reward');
+    expect(reward.textContent).toContain('策略获得的奖励');
+    expect(reward.textContent).toContain('-2.7000');
+    expect(reward.textContent).toContain('-3.1000');
+    expect(await screen.findByText('action · force')).toBeTruthy();
+    // next_x is the transition of x: its chart takes the field of x.
+    expect(await screen.findByText('next_x · pos')).toBeTruthy();
+    expect(screen.getByTestId('chart-reward')).toBeTruthy();
+  });
+
+  it('charts a simulation deduction with the rollout of its environment over its step size', async () => {
+    const h = host();
+    const row = { id: 'b'.repeat(32), code: 'SD-B', name: 'simulate', state: 'successful', progress: 1, durationMs: 1000, jobId: 'c'.repeat(32), stepSize: 12, simulatorId: 'e'.repeat(32), score: 71, result: { score: 71, mae: 0.1 }, createdAt: '2026-11-23T10:00:00.000Z' };
+    h.mockCall('simulation/list', { data: { rows: [row], total: 1 } });
+    h.mockCall('simulation/get', { data: row });
+    h.mockCall('train/getTrainDisplayDataList', { data: { jobId: row.jobId, state: 'successful', progress: 1, metrics: {}, points: [] } });
+    h.mockCall('train/getTrainLog', { data: { jobId: row.jobId, state: 'successful', error: null, items: [], nextAfterId: null } });
+    h.mockCall('train/getPicBySimulatorNum', { data: { id: row.simulatorId, trajectory: 0, trajectories: 2, horizon: 12, nodes: { next_x: { predicted: [[1]], real: [[1.2]] } } } });
+    h.mockCall('solution/getPattern', { data: { graph: null, files: [] } });
+    await renderPanel(panel('modelling.simulations'), { host: h });
+    fireEvent.click(await screen.findByText('simulate'));
+    expect(await screen.findByTestId('deduction-charts')).toBeTruthy();
+    await waitFor(() => expect(h.calls.find((c) => c.url === 'train/getPicBySimulatorNum')?.body).toEqual({ id: row.simulatorId, trajectory: 0, horizon: 12 }));
+    expect(await screen.findByText('next_x · [0]')).toBeTruthy();
   });
 });
 
@@ -100,6 +141,31 @@ describe('reward editor', () => {
     fireEvent.change(screen.getByTestId('reward-name'), { target: { value: 'profit' } });
     fireEvent.click(screen.getByTestId('reward-save'));
     await waitFor(() => expect(h.calls.find((c) => c.url === 'objective/create')?.body).toMatchObject({ solutionId: SOLUTION, name: 'profit', files: { 'reward.py': expect.stringContaining('def get_reward') } }));
+  });
+
+  it('tries the edited files on sample data and shows the distribution, then the error with its line', async () => {
+    const h = host();
+    h.mockCall('objective/list', { data: { rows: [], total: 0 } });
+    h.mockCall('objective/tryReward', { data: { ok: true, rows: 66, source: { kind: 'scheme', name: 'scheme one' }, nodes: ['obs', 'action', 'next_obs'], summary: { count: 66, mean: -0.5, std: 0.25, min: -1.5, max: -0.01, median: -0.4 }, histogram: { edges: [-1.5, -0.75, -0.01], counts: [20, 46] } } });
+    await renderPanel(panel('modelling.rewards'), { host: h });
+    fireEvent.click((await screen.findAllByTestId('modelling-new'))[0]!);
+    fireEvent.change(await screen.findByTestId('reward-code'), { target: { value: 'def get_reward(data):\n    return data["obs"]\n' } });
+    fireEvent.click(screen.getByTestId('reward-try'));
+    const summary = await screen.findByTestId('reward-try-summary');
+    expect(summary.getAttribute('data-count')).toBe('66');
+    expect(summary.textContent).toContain('Rewards of 66 sampled rows of scheme one');
+    expect(summary.textContent).toContain('-0.5000');
+    expect(screen.getByTestId('reward-try-histogram').querySelectorAll('rect')).toHaveLength(2);
+    // The try sends the files as edited, unsaved.
+    expect(h.calls.find((c) => c.url === 'objective/tryReward')?.body).toEqual({ solutionId: SOLUTION, files: { 'reward.py': 'def get_reward(data):\n    return data["obs"]\n' } });
+    expect(h.calls.some((c) => c.url === 'objective/create')).toBe(false);
+
+    h.mockCall('objective/tryReward', { data: { ok: false, error: { code: 'sandbox.exception', message: "KeyError in reward.py line 2: 'obs'", file: 'reward.py', line: 2 } } });
+    fireEvent.click(screen.getByTestId('reward-try'));
+    const err = await screen.findByTestId('reward-try-error');
+    expect(err.textContent).toContain('The reward failed in reward.py at line 2');
+    expect(err.textContent).toContain('KeyError');
+    expect(screen.queryByTestId('reward-try-summary')).toBeNull();
   });
 
   it('lists the policies using a reward and does not offer to delete it', async () => {

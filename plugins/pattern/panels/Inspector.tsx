@@ -19,9 +19,9 @@ import {
   type GraphNode,
   type NodeRole,
 } from '@decisio/domain';
+import { CodeEditor } from '@decisio/sdk-plugin';
 import type { PatternEditor } from '../model/editor';
 import { usePatternT } from '../i18n';
-import { CodeEditor } from './CodeEditor';
 
 /** A text input that commits on blur or Enter (one undo step per edit, not per key). */
 function CommitInput(props: { value: string; onCommit(v: string): void; label: string; testId?: string; intent?: 'danger' | 'none' }) {

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Button, ButtonGroup, Callout, Card, NonIdealState, Spinner, Tag } from '@blueprintjs/core';
 import type { SolutionItem } from '@decisio/domain';
-import { useAppLocation, useNotify } from '@decisio/sdk-plugin';
+import { useAppLocation, useNavigate, useNotify } from '@decisio/sdk-plugin';
 import { projectsApi } from '../api';
 import { DeleteSolutionDialog } from '../components/DeleteSolutionDialog';
 import { describeFailure } from '../components/errors';
@@ -19,6 +19,7 @@ export function SolutionListPanel() {
   const { t, locale } = useProjectsT();
   const notify = useNotify();
   const location = useAppLocation();
+  const navigate = useNavigate();
   const projectId = location.search.projectId;
   const [open, setOpen] = useState<Open>(null);
   const project = projectsApi.endpoints['projects/get'].useQuery({ projectId: projectId ?? '' }, { skip: !projectId });
@@ -91,6 +92,12 @@ export function SolutionListPanel() {
                   <span>{new Date(s.createdAt).toLocaleString(locale)}</span>
                 </div>
               </div>
+              <Button
+                icon="flows"
+                text={t('solutions.open')}
+                onClick={() => navigate('/project/workbench', { search: { ...(location.search.guide !== undefined ? { guide: location.search.guide } : {}), projectId, solutionId: s.solutionId } })}
+                data-testid="solution-open"
+              />
               {canEdit && (
                 <ButtonGroup variant="minimal">
                   <Button

@@ -26,6 +26,7 @@ import type { RouteKit } from '../../http/route';
 import { deleteGuards } from '../projects/access';
 import type { ModellingDeps } from './common';
 import { trainEventsRoute } from './events';
+import { rewardTryRoute } from './reward-try';
 import { ModellingRecords } from './records';
 import { TrainCalls } from './train';
 import { ACTIVE_STATES, Trainings } from './trainings';
@@ -91,6 +92,7 @@ export function modellingRoutes(router: Router<AppState>, kit: RouteKit, deps: M
   post('/objective/detail', recordIdSchema, (i, u) => records.objectiveDetail(u, i.id));
   post('/objective/list', solutionRefSchema, (i, u) => records.listObjectives(u, i.solutionId));
   post('/objective/delete', recordIdSchema, (i, u) => records.deleteObjective(u, i.id));
+  rewardTryRoute(router, kit, deps);
 
   // hyperparameter sets
   post('/hyperparameter/create', hyperparameterSchema, (i, u) => records.createHyperparameters(u, i));
