@@ -22,6 +22,7 @@ function item(over: Partial<ModelServiceItem> = {}): ModelServiceItem {
     failureReason: null,
     accessAddress: `http://127.0.0.1:8080/api/decide/${serviceId}`,
     accessTokenHint: 'wxyz',
+    keepPayloads: true,
     createdBy: 'b'.repeat(32),
     createdAt: '2026-11-01T10:00:00.000Z',
     updatedAt: '2026-11-01T10:00:00.000Z',

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { pageRequestSchema } from '../admin/schemas';
+import { datasetNameSchema } from '../datasets/schemas';
 
 /**
  * Online decision services (spec workflow §3 "Model service", §4, §5, §7 `modeldeploy/*`): a
@@ -26,6 +27,12 @@ export const DEPLOY_LIMITS = {
   batchRowsMax: 10_000,
   /** Record ids of one `deleteModelServiceRecord`. */
   deleteRecordsMax: 1000,
+  /** Largest call (request body plus decisions, bytes) whose inputs and decisions a record keeps. */
+  payloadMaxBytes: 256 * 1024,
+  /** Largest outcome report, bytes. */
+  outcomeMaxBytes: 64 * 1024,
+  /** Records one `createDatasetFromRecords` reads at most. */
+  datasetRecordsMax: 1_000_000,
 } as const;
 
 const id = z.string().regex(/^[0-9a-f]{32}$/, 'validation.invalid');
@@ -35,6 +42,8 @@ export const modelServiceCreateSchema = z.object({
   serviceName: z.string().trim().min(1, 'validation.required').max(DEPLOY_LIMITS.serviceNameMax),
   policyId: id,
   description: z.string().max(DEPLOY_LIMITS.descriptionMax).optional().default(''),
+  /** Keep each call's inputs and decisions (and the outcome its caller reports) for policy updates. */
+  keepPayloads: z.boolean().optional().default(true),
 });
 export type ModelServiceCreateRequest = z.input<typeof modelServiceCreateSchema>;
 
@@ -44,6 +53,7 @@ export const modelServiceUpdateSchema = z.object({
   serviceName: z.string().trim().min(1, 'validation.required').max(DEPLOY_LIMITS.serviceNameMax).optional(),
   description: z.string().max(DEPLOY_LIMITS.descriptionMax).optional(),
   policyId: id.optional(),
+  keepPayloads: z.boolean().optional(),
 });
 export type ModelServiceUpdateRequest = z.input<typeof modelServiceUpdateSchema>;
 
@@ -124,6 +134,8 @@ export interface ModelServiceItem {
   accessAddress: string;
   /** Last 4 characters of the access token (the token itself is shown once). */
   accessTokenHint: string;
+  /** Whether call records keep the inputs, decisions and reported outcomes. */
+  keepPayloads: boolean;
   createdBy: string;
   createdAt: string;
   updatedAt: string;
@@ -153,7 +165,40 @@ export interface ModelServiceRecord {
   rows: number;
   /** Catalogue code of a failed call. */
   errorCode: number | null;
+  /** The call's input row(s) as sent, when the service keeps payloads (and the call was not too large). */
+  inputs: DecisionInput | null;
+  /** The decisions answered. */
+  decisions: DecisionInput | null;
+  /** The outcome the caller reported (`POST <access address>/outcome`), with its time. */
+  outcome: DecisionInput | null;
+  outcomeTime: string | null;
 }
+
+/**
+ * `POST /api/decide/<serviceId>/outcome` (access token): what followed a decision, e.g. the state
+ * fields after it and a `reward`, numbers named as the caller likes (one object, or one per row
+ * of a batch call). Kept on the call record; a policy update reads it.
+ */
+export const decisionOutcomeSchema = z.object({
+  decisionId: id,
+  outcome: z.union([z.record(z.string().min(1).max(100), z.union([z.number(), z.array(z.number())])), z.array(z.record(z.string().min(1).max(100), z.union([z.number(), z.array(z.number())]))).min(1).max(DEPLOY_LIMITS.batchRowsMax)]),
+});
+export type DecisionOutcomeRequest = z.input<typeof decisionOutcomeSchema>;
+
+/**
+ * `modeldeploy/createDatasetFromRecords`: the successful calls of a service (optionally between
+ * `from` and `to`, epoch ms; optionally only those with an outcome) as a new dataset of the
+ * project: one row per decided row, columns `decision_id`, `called_at`, the input fields, the
+ * decided fields prefixed `decision.` and the outcome fields prefixed `outcome.`.
+ */
+export const modelServiceRecordsDatasetSchema = z.object({
+  id,
+  name: datasetNameSchema,
+  from: z.coerce.number().int().min(0).optional(),
+  to: z.coerce.number().int().min(0).optional(),
+  withOutcomeOnly: z.boolean().optional().default(false),
+});
+export type ModelServiceRecordsDatasetRequest = z.input<typeof modelServiceRecordsDatasetSchema>;
 
 /** One bucket of the monitor. */
 export interface ModelServiceMonitorBucket {

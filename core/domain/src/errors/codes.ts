@@ -143,6 +143,8 @@ export const ErrorCode = {
   deployTokenInvalid: 9008,
   deployInputInvalid: 9009,
   deployNameUsed: 9010,
+  deployDecisionNotFound: 9011,
+  deployNoRecords: 9012,
 } as const;
 
 /** Name of an error code, e.g. `'tokenExpired'`. */
@@ -207,6 +209,7 @@ export function httpStatusOf(code: number): number {
     case ErrorCode.schemeNotFound:
     case ErrorCode.simulatorNotFound:
     case ErrorCode.deployNotFound:
+    case ErrorCode.deployDecisionNotFound:
     case ErrorCode.trainNotFound:
     case ErrorCode.objectiveNotFound:
     case ErrorCode.policyNotFound:

@@ -132,6 +132,8 @@ const en: Catalogue = {
   deployTokenInvalid: 'The access token is missing or not valid for this service',
   deployInputInvalid: 'The decision input is not valid',
   deployNameUsed: 'This service name already exists',
+  deployDecisionNotFound: 'No successful decision with this ID was made by this service',
+  deployNoRecords: 'No kept call matches: the service must keep call inputs and decisions, and the period must hold successful calls',
 };
 
 const zh: Catalogue = {
@@ -251,6 +253,8 @@ const zh: Catalogue = {
   deployTokenInvalid: '访问令牌缺失或对该服务无效',
   deployInputInvalid: '决策输入不合法',
   deployNameUsed: '服务名称已存在',
+  deployDecisionNotFound: '此服务没有该 ID 的成功决策',
+  deployNoRecords: '没有符合条件的调用记录：服务需保留调用的输入与决策，且所选时段内有成功调用',
 };
 
 const catalogues: Record<Locale, Catalogue> = { 'zh-CN': zh, 'en-US': en };

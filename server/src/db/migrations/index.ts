@@ -17,6 +17,7 @@ import * as createDataConnections from './20261123160000_create_data_connections
 import * as createDataImports from './20261123160100_create_data_imports';
 import * as createAnalysisReports from './20261123170000_create_analysis_reports';
 import * as createBusinessDecisions from './20261123170010_create_business_decisions';
+import * as modelServicePayloads from './20261124090000_model_service_payloads';
 
 /** One step of the migration history. */
 export interface NamedMigration {
@@ -45,4 +46,5 @@ export const coreMigrations: NamedMigration[] = [
   { name: '20261123160100_create_data_imports', ...createDataImports },
   { name: '20261123170000_create_analysis_reports', ...createAnalysisReports },
   { name: '20261123170010_create_business_decisions', ...createBusinessDecisions },
+  { name: '20261124090000_model_service_payloads', ...modelServicePayloads },
 ];

@@ -418,6 +418,72 @@ describe.each(databases)('model services on %s', (kind) => {
     expect((await call('policy/delete', { id: policyId })).body.code).toBe(0);
   });
 
+  it('keeps inputs, decisions and reported outcomes, and turns kept calls into a dataset of the project', async () => {
+    const { id, accessToken } = await createService('feedback');
+    await startService(id);
+    const one = await decide(id, SAMPLE_ROW, accessToken);
+    expect(one.status).toBe(200);
+    const rowB = { price: 0, season: 1, stock: 1000 };
+    const batch = await decide(id, [SAMPLE_ROW, rowB], accessToken);
+    expect(batch.status).toBe(200);
+    const failed = await decide(id, { price: 'x', season: 3, stock: 1 }, accessToken);
+    expect(failed.status).toBe(400);
+
+    const report = async (body: unknown, token = accessToken) => {
+      const res = await server.fetch(`/api/decide/${id}/outcome`, { method: 'POST', headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}` }, body: JSON.stringify(body) });
+      return { status: res.status, body: (await res.json()) as { code: number; data: any; errors?: Record<string, string> } };
+    };
+    // the record may still be queued: the outcome waits for it
+    const ok = await report({ decisionId: one.body.data.decisionId, outcome: { revenue: 12.5, stock: 118 } });
+    expect(ok.status).toBe(200);
+    expect(ok.body.data).toEqual({ decisionId: one.body.data.decisionId });
+    // a batch call needs one outcome per row
+    const short = await report({ decisionId: batch.body.data.decisionId, outcome: { revenue: 1 } });
+    expect(short.status).toBe(400);
+    expect(short.body.code).toBe(ErrorCode.paramInvalid);
+    expect(short.body.errors).toHaveProperty('outcome');
+    expect((await report({ decisionId: batch.body.data.decisionId, outcome: [{ revenue: 3 }, { revenue: 4, stock: [990, 980] }] })).status).toBe(200);
+    // bad values, unknown or failed decisions, wrong token
+    expect((await report({ decisionId: one.body.data.decisionId, outcome: { revenue: 'much' } })).body.code).toBe(ErrorCode.paramInvalid);
+    expect((await report({ decisionId: 'x', outcome: { revenue: 1 } })).body.code).toBe(ErrorCode.paramInvalid);
+    const unknown = await report({ decisionId: newId(), outcome: { revenue: 1 } });
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.code).toBe(ErrorCode.deployDecisionNotFound);
+    await server.app.flush();
+    const failedRow = (await server.app.db.knex('model_service_records').where({ service_id: id, result: 'failure' }).first('id')) as { id: string };
+    expect((await report({ decisionId: failedRow.id, outcome: { revenue: 1 } })).body.code).toBe(ErrorCode.deployDecisionNotFound);
+    expect((await report({ decisionId: one.body.data.decisionId, outcome: { revenue: 1 } }, 'dk_wrong')).status).toBe(401);
+
+    const page = await call('modeldeploy/queryModelServiceRecordsPage', { id, result: 'success' });
+    const byId = new Map(page.body.data.rows.map((r: any) => [r.decisionId, r]));
+    const first: any = byId.get(one.body.data.decisionId);
+    expect(first.inputs).toEqual(SAMPLE_ROW);
+    expect(first.decisions).toEqual(one.body.data.decisions);
+    expect(first.outcome).toEqual({ revenue: 12.5, stock: 118 });
+    expect(first.outcomeTime).toMatch(/Z$/);
+    expect((byId.get(batch.body.data.decisionId) as any).decisions).toEqual(batch.body.data.decisions);
+
+    // the kept calls as a dataset: one row per decided row
+    const made = await call('modeldeploy/createDatasetFromRecords', { id, name: 'feedback calls' });
+    expect(made.body.code).toBe(0);
+    const table = await call('table/get', { tableId: made.body.data.tableId });
+    expect(table.body.code).toBe(0);
+    expect(table.body.data.amount).toBe(3);
+    expect(table.body.data.projectId).toBe(project.projectId);
+    const names = table.body.data.columns.map((c: { name: string }) => c.name);
+    expect(names).toEqual(expect.arrayContaining(['decision_id', 'row', 'called_at', 'price', 'season', 'stock', 'decision_discount', 'decision_level', 'outcome_revenue', 'outcome_stock', 'outcome_stock_0', 'outcome_stock_1']));
+    const onlyOutcomes = await call('modeldeploy/createDatasetFromRecords', { id, name: 'with outcomes', withOutcomeOnly: true, from: Date.now() + 3600_000 });
+    expect(onlyOutcomes.body.code).toBe(ErrorCode.deployNoRecords);
+    expect((await call('modeldeploy/createDatasetFromRecords', { id, name: 'feedback calls' })).body.code).toBe(ErrorCode.tableNameUsed);
+
+    // a service that does not keep payloads keeps none
+    expect((await call('modeldeploy/update', { id, keepPayloads: false })).body.data.keepPayloads).toBe(false);
+    const bare = await decide(id, SAMPLE_ROW, accessToken);
+    await server.app.flush();
+    const kept = (await server.app.db.knex('model_service_records').where({ id: bare.body.data.decisionId }).first('inputs', 'decisions')) as { inputs: unknown; decisions: unknown };
+    expect(kept).toEqual({ inputs: null, decisions: null });
+  });
+
   it('isolates tenants and applies project rights', async () => {
     const { id, accessToken } = await createService('isolated');
     await startService(id);
@@ -467,6 +533,9 @@ describe.each(databases)('model services on %s', (kind) => {
     expect((await call('modeldeploy/deleteModelServiceRecord', { id, recordIds: [newId()] }, viewerToken)).body.code).toBe(ErrorCode.projectNoRight);
     const viewerCreate = await call('modeldeploy/create', { serviceName: 'viewer', policyId: await newPolicy() }, viewerToken);
     expect(viewerCreate.body.code).toBe(ErrorCode.projectNoRight);
+
+    expect((await call('modeldeploy/createDatasetFromRecords', { id, name: 'stolen calls' }, strangerToken)).body.code).toBe(ErrorCode.deployNotFound);
+    expect((await call('modeldeploy/createDatasetFromRecords', { id, name: 'viewer calls' }, viewerToken)).body.code).toBe(ErrorCode.projectNoRight);
 
     // the service still decides for its token holder
     expect((await decide(id, SAMPLE_ROW, accessToken)).status).toBe(200);

@@ -21,6 +21,7 @@ export function presentService(s: ServiceRecord, origin: string): ModelServiceIt
     failureReason: s.failureReason,
     accessAddress: accessAddressOf(origin, s.id),
     accessTokenHint: s.tokenHint,
+    keepPayloads: s.keepPayloads,
     createdBy: s.createdBy,
     createdAt: s.createdAt.toISOString(),
     updatedAt: s.updatedAt.toISOString(),
@@ -48,5 +49,9 @@ export function presentRecord(r: CallRecord): ModelServiceRecord {
     result: r.result,
     rows: r.rows,
     errorCode: r.errorCode,
+    inputs: (r.inputs ?? null) as ModelServiceRecord['inputs'],
+    decisions: (r.decisions ?? null) as ModelServiceRecord['decisions'],
+    outcome: (r.outcome ?? null) as ModelServiceRecord['outcome'],
+    outcomeTime: r.outcomeAt ? r.outcomeAt.toISOString() : null,
   };
 }

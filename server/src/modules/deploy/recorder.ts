@@ -1,3 +1,4 @@
+import { AppError, type Locale } from '@decisio/domain';
 import type { Knex } from 'knex';
 import type { Database } from '../../db/database';
 import type { Logger } from '../../logger';
@@ -14,6 +15,9 @@ export interface CallRecordRow {
   result: 'success' | 'failure' | 'running';
   row_count: number;
   error_code: number | null;
+  /** The call's body as sent and its decisions (JSON), when the service keeps them. */
+  inputs: string | null;
+  decisions: string | null;
 }
 
 /** Options of the recorder. */
@@ -27,7 +31,7 @@ export interface CallRecorderOptions {
 const CHUNK = 100;
 
 /** Columns of a record, in insert order. */
-const COLUMNS = ['id', 'service_id', 'tenant_id', 'started_at', 'ended_at', 'duration_ms', 'ip', 'result', 'row_count', 'error_code'] as const;
+const COLUMNS = ['id', 'service_id', 'tenant_id', 'started_at', 'ended_at', 'duration_ms', 'ip', 'result', 'row_count', 'error_code', 'inputs', 'decisions'] as const;
 
 /** `insert into model_service_records (...) values (?,...),(...)` for `rows` rows (cached per count). */
 const insertSql = new Map<number, string>();
@@ -88,6 +92,25 @@ export class CallRecorder {
       this.writing = this.writing.then(() => this.write(batch, 1));
     }
     return this.writing;
+  }
+
+  /**
+   * Keeps the outcome of a successful call (`outcome`: one object, or one per row of a batch call).
+   * A record still queued is written first.
+   * @throws AppError `deployDecisionNotFound`, `paramInvalid` (`outcome`: not one per row).
+   */
+  async attachOutcome(serviceId: string, decisionId: string, outcome: unknown, at: Date, locale: Locale): Promise<void> {
+    if (this.queue.some((r) => r.id === decisionId)) await this.flush();
+    else await this.writing;
+    const knex = this.db.knex;
+    const row = (await knex('model_service_records').where({ id: decisionId, service_id: serviceId }).first('result', 'row_count')) as { result: string; row_count: number | string } | undefined;
+    if (!row || row.result !== 'success') throw new AppError('deployDecisionNotFound');
+    const rows = Number(row.row_count);
+    const perRow = Array.isArray(outcome);
+    if ((perRow && (outcome as unknown[]).length !== rows) || (!perRow && rows !== 1)) {
+      throw new AppError('paramInvalid', { outcome: locale === 'en-US' ? `One outcome per decided row: ${rows}` : `每个决策行一个结果：共 ${rows} 行` });
+    }
+    await knex('model_service_records').where({ id: decisionId, service_id: serviceId }).update({ outcome: JSON.stringify(outcome), outcome_at: at });
   }
 
   private async write(batch: CallRecordRow[], triesLeft: number): Promise<void> {

@@ -12,6 +12,7 @@ import {
   modelServiceMonitorSchema,
   modelServicePageSchema,
   modelServiceRecordDeleteSchema,
+  modelServiceRecordsDatasetSchema,
   modelServiceRecordsPageSchema,
   modelServiceUpdateSchema,
 } from '@decisio/domain';
@@ -21,6 +22,7 @@ import type { AppContext, AppMiddleware, AppState } from '../../http/context';
 import { fail, reply } from '../../http/envelope';
 import type { RouteKit } from '../../http/route';
 import type { Logger } from '../../logger';
+import type { DatasetsService } from '../datasets/service';
 import type { BlobStore } from '../storage/blob-store';
 import { sendBlob } from '../storage/routes';
 import { BatchDecisions } from './batch';
@@ -43,6 +45,8 @@ export interface DeployModuleDeps {
   runtime?: ServingRuntimeOptions;
   /** Largest decision body, bytes (default 1 MiB, as the API). */
   bodyLimitBytes?: number;
+  /** Where `createDatasetFromRecords` makes its dataset. */
+  datasets: DatasetsService;
 }
 
 /** The deploy module as wired into the app. */
@@ -77,6 +81,7 @@ function accessTokenOf(ctx: AppContext): string | undefined {
 
 const DECIDE_PREFIX = '/api/decide/';
 const SERVICE_ID = /^[0-9a-f]{32}$/;
+const OUTCOME_SUFFIX = '/outcome';
 
 class BodyTooLarge extends Error {}
 
@@ -107,20 +112,25 @@ function accessAddress(runtime: ServingRuntime, logger: Logger, limit: number): 
   return async (ctx, next) => {
     if (!ctx.path.startsWith(DECIDE_PREFIX)) return next();
     if (ctx.method !== 'POST') return fail(ctx, 'notFound');
-    const serviceId = ctx.path.slice(DECIDE_PREFIX.length);
+    let serviceId = ctx.path.slice(DECIDE_PREFIX.length);
+    const outcome = serviceId.endsWith(OUTCOME_SUFFIX);
+    if (outcome) serviceId = serviceId.slice(0, -OUTCOME_SUFFIX.length);
     if (!SERVICE_ID.test(serviceId)) return fail(ctx, 'deployNotFound');
     if (Number(ctx.get('content-length') || 0) > limit) return fail(ctx, 'paramInvalid', { _: validationMessage('validation.invalid', ctx.state.locale) });
     let body: unknown;
+    let raw: string;
     try {
-      const text = await readBody(ctx.req, limit);
+      raw = await readBody(ctx.req, limit);
       if (!isJson(ctx.get('content-type'))) return fail(ctx, 'paramInvalid', { _: validationMessage('validation.invalid', ctx.state.locale) });
-      body = JSON.parse(text);
+      body = JSON.parse(raw);
     } catch (err) {
       if (!(err instanceof BodyTooLarge) && !(err instanceof SyntaxError)) throw err;
       return fail(ctx, 'paramInvalid', { _: validationMessage('validation.invalid', ctx.state.locale) });
     }
     try {
-      const data = await runtime.decide(serviceId, accessTokenOf(ctx), body, ctx.ip, ctx.state.locale);
+      const data = outcome
+        ? await runtime.reportOutcome(serviceId, accessTokenOf(ctx), body, raw, ctx.state.locale)
+        : await runtime.decide(serviceId, accessTokenOf(ctx), body, ctx.ip, ctx.state.locale, raw);
       // Serialised once here (an object body would be stringified by compress and again by Koa).
       const text = JSON.stringify({ code: 0, data, message: messageOf('success', ctx.state.locale) });
       ctx.status = 200;
@@ -161,6 +171,7 @@ export function createDeployModule(router: Router<AppState>, kit: RouteKit, deps
   const decision = kit.validate(modelServiceDecisionSchema);
   const batchCreate = kit.validate(modelServiceBatchCreateSchema);
   const batchPage = kit.validate(modelServiceBatchPageSchema);
+  const recordsDataset = kit.validate(modelServiceRecordsDatasetSchema);
   const batchQuery = kit.validate(z.object({ batchId: z.string().regex(/^[0-9a-f]{32}$/) }), 'query');
 
   router.post(
@@ -241,6 +252,15 @@ export function createDeployModule(router: Router<AppState>, kit: RouteKit, deps
     ...signedIn,
     deleteRecords,
     reply(async (ctx: AppContext) => ({ deleted: await service.deleteRecords(ctx.state.user!, deleteRecords.input(ctx)) })),
+  );
+  router.post(
+    '/modeldeploy/createDatasetFromRecords',
+    ...signedIn,
+    recordsDataset,
+    reply(async (ctx: AppContext) => {
+      await recorder.flush();
+      return { tableId: await service.datasetFromRecords(ctx.state.user!, recordsDataset.input(ctx), deps.datasets) };
+    }),
   );
   router.post(
     '/modeldeploy/queryMonitor',

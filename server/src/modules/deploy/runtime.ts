@@ -8,7 +8,7 @@
  * started it) is loaded on its first call; concurrent first calls share one load.
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { AppError, DEPLOY_LIMITS, ErrorCode, type DecisionReply, type Locale, type ModelServiceStatus } from '@decisio/domain';
+import { AppError, DEPLOY_LIMITS, ErrorCode, decisionOutcomeSchema, type DecisionReply, type Locale, type ModelServiceStatus } from '@decisio/domain';
 import { getBackend } from '@decisio/compute';
 import type { Clock } from '../../clock';
 import type { Database } from '../../db/database';
@@ -36,6 +36,8 @@ interface ServiceState {
   policyId: string;
   status: ModelServiceStatus;
   deleted: boolean;
+  /** Records keep each call's inputs and decisions. */
+  keepPayloads: boolean;
   tokenHash: Buffer;
   io: ServingIO | null;
   checkedAt: number;
@@ -51,6 +53,7 @@ interface ServiceRow {
   policy_id: string;
   status: ModelServiceStatus;
   token_hash: string;
+  keep_payloads: unknown;
   deleted_at: unknown;
 }
 
@@ -100,7 +103,7 @@ export class ServingRuntime {
   }
 
   /** Applies a change made by this process at once (start, stop, rotation, delete). */
-  update(serviceId: string, patch: { status?: ModelServiceStatus; tokenHash?: string; deleted?: boolean; policyId?: string; io?: ServingIO | null }): void {
+  update(serviceId: string, patch: { status?: ModelServiceStatus; tokenHash?: string; deleted?: boolean; policyId?: string; io?: ServingIO | null; keepPayloads?: boolean }): void {
     const st = this.states.get(serviceId);
     if (patch.deleted || (patch.status && patch.status !== 'running')) this.loaded.delete(serviceId);
     if (!st) return;
@@ -109,6 +112,7 @@ export class ServingRuntime {
     if (patch.tokenHash) st.tokenHash = Buffer.from(patch.tokenHash, 'hex');
     if (patch.policyId) st.policyId = patch.policyId;
     if (patch.deleted !== undefined) st.deleted = patch.deleted;
+    if (patch.keepPayloads !== undefined) st.keepPayloads = patch.keepPayloads;
     if (patch.io !== undefined) st.io = patch.io;
     if (st.status !== 'running' || st.deleted) st.io = null;
   }
@@ -117,7 +121,7 @@ export class ServingRuntime {
     const version = this.states.get(serviceId)?.version ?? 0;
     const row = (await this.db.knex('model_services')
       .where('id', serviceId)
-      .first('id', 'tenant_id', 'policy_id', 'status', 'token_hash', 'deleted_at')) as ServiceRow | undefined;
+      .first('id', 'tenant_id', 'policy_id', 'status', 'token_hash', 'keep_payloads', 'deleted_at')) as ServiceRow | undefined;
     if (!row) {
       this.states.delete(serviceId);
       return null;
@@ -139,6 +143,7 @@ export class ServingRuntime {
       policyId: row.policy_id,
       status: row.status,
       deleted,
+      keepPayloads: Boolean(Number(row.keep_payloads ?? 1)),
       tokenHash: Buffer.from(row.token_hash, 'hex'),
       io,
       checkedAt: Date.now(),
@@ -181,12 +186,40 @@ export class ServingRuntime {
    * @throws AppError `deployNotFound`, `deployTokenInvalid` (neither recorded), `deployDeleted`,
    *   `deployNotRunning`, `deployInputInvalid` (recorded as failures).
    */
-  async decide(serviceId: string, token: string | undefined, body: unknown, ip: string | null, locale: Locale): Promise<DecisionReply> {
+  async decide(serviceId: string, token: string | undefined, body: unknown, ip: string | null, locale: Locale, text?: string): Promise<DecisionReply> {
+    const st = await this.authorised(serviceId, token);
+    return this.run(st, body, ip, locale, text);
+  }
+
+  private async authorised(serviceId: string, token: string | undefined): Promise<ServiceState> {
     const s = this.state(serviceId);
     const st = s instanceof Promise ? await s : s;
     if (!st) throw new AppError('deployNotFound');
     if (!token || !tokenMatches(st.tokenHash, token)) throw new AppError('deployTokenInvalid');
-    return this.run(st, body, ip, locale);
+    return st;
+  }
+
+  /**
+   * `POST <access address>/outcome`: keeps what followed a decision of this service on its call
+   * record (any state but deleted: outcomes arrive after the fact).
+   * @throws AppError `deployNotFound`, `deployTokenInvalid`, `deployDeleted`, `paramInvalid` (by
+   *   field), `deployDecisionNotFound` (no successful call with this id on this service).
+   */
+  async reportOutcome(serviceId: string, token: string | undefined, body: unknown, text: string, locale: Locale): Promise<{ decisionId: string }> {
+    const st = await this.authorised(serviceId, token);
+    if (st.deleted) throw new AppError('deployDeleted');
+    if (text.length > DEPLOY_LIMITS.outcomeMaxBytes) throw new AppError('paramInvalid', { outcome: locale === 'en-US' ? 'At most 64 KB' : '不能超过 64 KB' });
+    const parsed = decisionOutcomeSchema.safeParse(body);
+    if (!parsed.success) {
+      const details: Record<string, string> = {};
+      for (const issue of parsed.error.issues) details[issue.path.join('.') || '_'] ??= locale === 'en-US' ? 'Not valid' : '格式不正确';
+      throw new AppError('paramInvalid', details);
+    }
+    const { decisionId, outcome } = parsed.data;
+    const bad = (Array.isArray(outcome) ? outcome : [outcome]).some((row) => Object.values(row).some((v) => (Array.isArray(v) ? v.some((x) => !Number.isFinite(x)) : !Number.isFinite(v))));
+    if (bad) throw new AppError('paramInvalid', { outcome: locale === 'en-US' ? 'Values must be finite numbers' : '取值必须是有限数字' });
+    await this.recorder.attachOutcome(st.id, decisionId, outcome, this.clock.now(), locale);
+    return { decisionId };
   }
 
   /** A trial call of the workbench (the caller's project right was checked instead of the token). */
@@ -197,7 +230,7 @@ export class ServingRuntime {
     return this.run(st, body, ip, locale);
   }
 
-  private async run(st: ServiceState, body: unknown, ip: string | null, locale: Locale): Promise<DecisionReply> {
+  private async run(st: ServiceState, body: unknown, ip: string | null, locale: Locale, text?: string): Promise<DecisionReply> {
     const startedAt = this.clock.now();
     const t0 = performance.now();
     const id = newId();
@@ -209,7 +242,7 @@ export class ServingRuntime {
         throw new AppError('deployInputInvalid', { _: locale === 'en-US' ? 'A batch holds 1 to 10000 rows' : '批量决策为 1 至 10000 行' });
       }
       const decisions = Array.isArray(body) ? st.io.decide(body, locale) : await st.io.decideOne(body, locale);
-      this.record(st, id, startedAt, t0, ip, 'success', rows, null);
+      this.record(st, id, startedAt, t0, ip, 'success', rows, null, st.keepPayloads ? payloadOf(body, text, decisions) : null);
       return { decisionId: id, decisions };
     } catch (err) {
       const code = err instanceof AppError ? err.code : ErrorCode.internalError;
@@ -219,7 +252,17 @@ export class ServingRuntime {
     }
   }
 
-  private record(st: ServiceState, id: string, startedAt: Date, t0: number, ip: string | null, result: 'success' | 'failure', rows: number, code: number | null): void {
+  private record(
+    st: ServiceState,
+    id: string,
+    startedAt: Date,
+    t0: number,
+    ip: string | null,
+    result: 'success' | 'failure',
+    rows: number,
+    code: number | null,
+    payload: { inputs: string; decisions: string } | null = null,
+  ): void {
     const duration = performance.now() - t0;
     this.recorder.record({
       id,
@@ -232,8 +275,18 @@ export class ServingRuntime {
       result,
       row_count: rows,
       error_code: code,
+      inputs: payload?.inputs ?? null,
+      decisions: payload?.decisions ?? null,
     });
   }
+}
+
+/** The texts a record keeps of a successful call, or null when they exceed the limit. */
+function payloadOf(body: unknown, text: string | undefined, decisions: unknown): { inputs: string; decisions: string } | null {
+  if (text !== undefined && text.length > DEPLOY_LIMITS.payloadMaxBytes) return null;
+  const inputs = text ?? JSON.stringify(body);
+  const out = JSON.stringify(decisions);
+  return inputs.length + out.length > DEPLOY_LIMITS.payloadMaxBytes ? null : { inputs, decisions: out };
 }
 
 function tokenMatches(expected: Buffer, token: string): boolean {

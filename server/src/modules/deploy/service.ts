@@ -5,8 +5,12 @@
  * Transitions that load a policy run in the background after the call's transaction commits;
  * `settle()` waits for them (tests, shutdown).
  */
+import fsp from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
 import {
   AppError,
+  DEPLOY_LIMITS,
   type ModelServiceStatus,
   type MonitorUnit,
   type Page,
@@ -14,6 +18,7 @@ import {
   modelServiceMonitorSchema,
   modelServicePageSchema,
   modelServiceRecordDeleteSchema,
+  modelServiceRecordsDatasetSchema,
   modelServiceRecordsPageSchema,
   modelServiceUpdateSchema,
 } from '@decisio/domain';
@@ -23,8 +28,11 @@ import type { Clock } from '../../clock';
 import type { Database } from '../../db/database';
 import { newId } from '../../db/ids';
 import type { Logger } from '../../logger';
+import { ingestCsv } from '../datasets/ingest';
+import type { DatasetsService } from '../datasets/service';
 import { assertProjectAccess, type ProjectRight } from '../projects/access';
 import type { ServingIO } from './io';
+import { recordsTable, toCsv } from './records-table';
 import { findPolicy } from './policy-source';
 import { newAccessToken, type ServingRuntime } from './runtime';
 
@@ -41,6 +49,7 @@ export interface ServiceRecord {
   status: ModelServiceStatus;
   failureReason: string | null;
   tokenHint: string;
+  keepPayloads: boolean;
   createdBy: string;
   createdAt: Date;
   updatedAt: Date;
@@ -56,6 +65,10 @@ export interface CallRecord {
   result: 'success' | 'failure' | 'running';
   rows: number;
   errorCode: number | null;
+  inputs: unknown;
+  decisions: unknown;
+  outcome: unknown;
+  outcomeAt: Date | null;
 }
 
 const toDate = (v: unknown): Date => (v instanceof Date ? v : new Date(typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : (v as string | number)));
@@ -73,10 +86,20 @@ function serviceOf(r: Record<string, unknown>): ServiceRecord {
     status: r.status as ModelServiceStatus,
     failureReason: (r.failure_reason as string | null) ?? null,
     tokenHint: String(r.token_hint),
+    keepPayloads: Boolean(Number(r.keep_payloads ?? 1)),
     createdBy: String(r.created_by),
     createdAt: toDate(r.created_at),
     updatedAt: toDate(r.updated_at),
   };
+}
+
+function parseJson(v: unknown): unknown {
+  if (typeof v !== 'string' || v === '') return null;
+  try {
+    return JSON.parse(v) as unknown;
+  } catch {
+    return null;
+  }
 }
 
 function reasonOf(err: unknown): string {
@@ -179,6 +202,7 @@ export class DeployService {
           policy_id: policy.id,
           name: input.serviceName,
           description: input.description ?? '',
+          keep_payloads: input.keepPayloads ?? true,
           status: 'deploying',
           failure_reason: null,
           token_hash: token.hash,
@@ -262,9 +286,11 @@ export class DeployService {
       const name = input.serviceName ?? s.name;
       if (input.serviceName !== undefined) Object.assign(patch, { name, active_name_key: nameKey(projectId, name) });
       if (input.description !== undefined) patch.description = input.description;
+      if (input.keepPayloads !== undefined) patch.keep_payloads = input.keepPayloads;
       await this.assertFree(projectId, policyId, name, s.id);
       await this.db.executor()('model_services').where('id', s.id).update(patch);
     });
+    if (input.keepPayloads !== undefined) this.runtime.update(input.id, { keepPayloads: input.keepPayloads });
     if (redeploy) {
       this.runtime.update(input.id, { status: 'deploying' });
       this.deploy(input.id, user.tenantId, redeploy);
@@ -397,6 +423,10 @@ export class DeployService {
         result: r.result as CallRecord['result'],
         rows: Number(r.row_count),
         errorCode: r.error_code === null ? null : Number(r.error_code),
+        inputs: parseJson(r.inputs),
+        decisions: parseJson(r.decisions),
+        outcome: parseJson(r.outcome),
+        outcomeAt: r.outcome_at === null || r.outcome_at === undefined ? null : toDate(r.outcome_at),
       })),
       total: Number(countRow.n),
       page: input.page,
@@ -408,6 +438,42 @@ export class DeployService {
   async deleteRecords(user: ServerCallUser, input: z.output<typeof modelServiceRecordDeleteSchema>): Promise<number> {
     const s = await this.access(user, input.id, 'edit');
     return this.db.executor()('model_service_records').where('service_id', s.id).whereIn('id', input.recordIds).delete();
+  }
+
+  /**
+   * `modeldeploy/createDatasetFromRecords`: the kept successful calls of a service (see the
+   * schema) as a new dataset of its project, owned by the caller. Resolves with the dataset id.
+   * @throws AppError `deployNoRecords` when no kept call matches; the dataset errors (name used, quota).
+   */
+  async datasetFromRecords(user: ServerCallUser, input: z.output<typeof modelServiceRecordsDatasetSchema>, datasets: DatasetsService): Promise<string> {
+    const s = await this.access(user, input.id, 'edit');
+    const q = this.db.knex('model_service_records').where({ service_id: s.id, result: 'success' }).whereNotNull('inputs').whereNotNull('decisions');
+    if (input.withOutcomeOnly) q.whereNotNull('outcome');
+    if (input.from !== undefined) q.andWhere('started_at', '>=', new Date(input.from));
+    if (input.to !== undefined) q.andWhere('started_at', '<', new Date(input.to));
+    const rows = (await q
+      .orderBy([{ column: 'started_at' }, { column: 'id' }])
+      .limit(DEPLOY_LIMITS.datasetRecordsMax)
+      .select('id', 'started_at', 'inputs', 'decisions', 'outcome')) as Record<string, unknown>[];
+    const table = recordsTable(rows.map((r) => ({ id: String(r.id), at: toDate(r.started_at), inputs: parseJson(r.inputs), decisions: parseJson(r.decisions), outcome: parseJson(r.outcome) })));
+    if (table.rows.length === 0) throw new AppError('deployNoRecords');
+    const dir = await fsp.mkdtemp(path.join(os.tmpdir(), 'decisio-records-'));
+    try {
+      const csv = path.join(dir, 'records.csv');
+      const parquet = path.join(dir, 'records.parquet');
+      await fsp.writeFile(csv, toCsv(table));
+      await ingestCsv(csv, parquet);
+      return await datasets.adoptParquet({ tenantId: user.tenantId, userId: user.id }, parquet, {
+        name: input.name,
+        type: 'business',
+        fileType: 'csv',
+        fileName: `${s.name}-calls.csv`,
+        delimiter: ',',
+        projectId: s.projectId,
+      });
+    } finally {
+      await fsp.rm(dir, { recursive: true, force: true });
+    }
   }
 
   /** `modeldeploy/queryMonitor`: calls, failures and latency per bucket (UTC). */
