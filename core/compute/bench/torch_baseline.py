@@ -8,8 +8,10 @@ Workloads (float32, CPU):
   ens     4-network ensemble of that MLP (baddbmm on [4, in, out] weights), shared input, batch
           4096, forward only: milliseconds per call
   mm      1024x1024 @ 1024x1024 matmul: GFLOP/s
-With --serve, only the training workload runs, on request (stdin "train <seconds>"), so the
-caller can interleave PyTorch and its own measurements under the same machine load.
+With --serve, only the training workloads run, on request (stdin "train <seconds>" for the MLP,
+"train_res <seconds>" for the REVIVE-style residual MLP: 32 -> 256, 3 x [h + Linear(silu(Linear(
+LayerNorm(h))))], LayerNorm, silu, -> 16, batch 256, Adam), so the caller can interleave PyTorch
+and its own measurements under the same machine load; answers use the MEDIAN step time.
 The thread configuration is set by the caller (torch threads argv[1]; OpenBLAS threads through
 OPENBLAS_NUM_THREADS in the environment).
 """
@@ -71,17 +73,46 @@ def step():
     opt.step()
 
 
+class ResMLP(torch.nn.Module):
+    """REVIVE-style residual MLP, as ResidualMLP in src/nn/module.ts."""
+
+    def __init__(self, inp=32, out=16, h=256, blocks=3):
+        super().__init__()
+        self.input = torch.nn.Linear(inp, h)
+        self.norms = torch.nn.ModuleList([torch.nn.LayerNorm(h, eps=1e-5) for _ in range(blocks)])
+        self.fc1 = torch.nn.ModuleList([torch.nn.Linear(h, h) for _ in range(blocks)])
+        self.fc2 = torch.nn.ModuleList([torch.nn.Linear(h, h) for _ in range(blocks)])
+        self.final = torch.nn.LayerNorm(h, eps=1e-5)
+        self.output = torch.nn.Linear(h, out)
+
+    def forward(self, x):
+        h = self.input(x)
+        for n, f1, f2 in zip(self.norms, self.fc1, self.fc2):
+            h = h + f2(torch.nn.functional.silu(f1(n(h))))
+        return self.output(torch.nn.functional.silu(self.final(h)))
+
+
 if SERVE:
-    # Interleaved mode: one "train <seconds>" command per line, one JSON answer per line.
+    # Interleaved mode: one "train|train_res <seconds>" command per line, one JSON answer per line.
+    res = ResMLP()
+    res_opt = torch.optim.Adam(res.parameters(), lr=1e-3)
+
+    def step_res():
+        res_opt.zero_grad()
+        loss = ((res(X) - Y) ** 2).mean()
+        loss.backward()
+        res_opt.step()
+
     for _ in range(3):
         step()
+        step_res()
     print(json.dumps({"ready": True}), flush=True)
     for line in sys.stdin:
         parts = line.split()
-        if not parts or parts[0] != "train":
+        if not parts or parts[0] not in ("train", "train_res"):
             break
-        _, mean = timeit(step, float(parts[1]), 3)
-        print(json.dumps({"train_samples_s": 256 / mean}), flush=True)
+        med, _ = timeit(step if parts[0] == "train" else step_res, float(parts[1]), 3)
+        print(json.dumps({"train_samples_s": 256 / med}), flush=True)
     sys.exit(0)
 
 _, mean = timeit(step)

@@ -29,9 +29,29 @@ function rng(seed: number): () => number {
 const paths = availableMatmulPaths().filter((p) => p.unary);
 if (paths.length === 0) console.log('[wasm-elementwise] no CPU path with wasm elementwise kernels (wasm SIMD unsupported): nothing tested');
 
-/** Runs one descriptor on a backend with fresh host copies of the inputs; returns the outputs. */
+/**
+ * Makes `inputs` resident in the wasm memory of a backend's path, as outputs of a wasm kernel
+ * would be (memory-bound ops only run in wasm on resident operands): each array is replaced by
+ * the output of `reciprocal(1 / x)` computed there (about x; the caller then feeds the SAME
+ * values to the reference).
+ */
+function residentInputs(be: CpuBackend, inputs: Float32Array[]): Float32Array[] {
+  return inputs.map((d) => {
+    const t = be.alloc(d.length);
+    be.write(t, d.map((v) => 1 / v));
+    const o = be.alloc(d.length);
+    be.dispatch({ kind: 'unary', op: 'reciprocal', size: d.length, alpha: 0, beta: 0 }, [t], [o]);
+    held.push(o);
+    return (o as CpuBuffer).data;
+  });
+}
+const held: unknown[] = [];
+
+/** Runs one descriptor on a backend; inputs are copied in unless they are the data of live buffers. */
 function run(be: CpuBackend, k: KernelDescriptor, inputs: Float32Array[], outLens: number[]): Float32Array[] {
   const ib = inputs.map((d) => {
+    const live = (held as CpuBuffer[]).find((h) => h.data === d);
+    if (live) return live;
     const b = be.alloc(d.length);
     be.write(b, d);
     return b;
@@ -39,7 +59,7 @@ function run(be: CpuBackend, k: KernelDescriptor, inputs: Float32Array[], outLen
   const ob = outLens.map((n) => be.alloc(n));
   be.dispatch(k, ib, ob);
   const res = ob.map((b) => (b as CpuBuffer).data.slice());
-  for (const b of [...ib, ...ob]) be.free(b);
+  for (const b of [...ib, ...ob]) if (!held.includes(b)) be.free(b);
   return res;
 }
 
@@ -103,6 +123,9 @@ const BINARY_OPS: BinaryOp[] = ['add', 'sub', 'mul', 'div', 'max', 'min', 'gt', 
 /** Broadcast patterns [outShape, aShape, bShape] (a/b unpadded; padded below). */
 const SHAPES: [number[], number[], number[]][] = [
   [[257], [257], [257]],
+  [[4099], [4099], [4099]],
+  [[129, 67], [129, 67], [67]],
+  [[129, 67], [129, 1], [129, 67]],
   [[67, 13], [67, 13], [13]],
   [[67, 13], [67, 13], [67, 1]],
   [[67, 13], [1], [67, 13]],
@@ -142,6 +165,11 @@ for (const path of paths) {
           const [want] = run(ref, k, [x], [n]);
           const [got] = run(fast, k, [x], [n]);
           expect(maxErr(got!, want!), `${u.op} n=${n}`).toBeLessThanOrEqual(u.tol ?? 0);
+          // resident input (as the output of an earlier wasm kernel)
+          const [xr] = residentInputs(fast, [x]);
+          const [want2] = run(ref, k, [xr!.slice()], [n]);
+          const [got2] = run(fast, k, [xr!], [n]);
+          expect(maxErr(got2!, want2!), `${u.op} n=${n} (resident input)`).toBeLessThanOrEqual(u.tol ?? 0);
         }
       }
     });
@@ -177,6 +205,10 @@ for (const path of paths) {
           const [want] = run(ref, k, [a, b], [n]);
           const [got] = run(fast, k, [a, b], [n]);
           expect(maxErr(got!, want!), `${op} ${JSON.stringify([out, as, bs])}`).toBe(0);
+          const [ar, br] = residentInputs(fast, [a, b]);
+          const [want2] = run(ref, k, [ar!.slice(), br!.slice()], [n]);
+          const [got2] = run(fast, k, [ar!, br!], [n]);
+          expect(maxErr(got2!, want2!), `${op} ${JSON.stringify([out, as, bs])} (resident inputs)`).toBe(0);
         }
       }
     });

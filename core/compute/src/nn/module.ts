@@ -252,11 +252,14 @@ export class ResidualMLP extends Module {
     const h = opts.hidden ?? 256;
     const nb = opts.blocks ?? 3;
     this.activation = opts.activation ?? 'relu';
-    this.input = this.addModule('input', new Linear(inFeatures, h, opts));
+    // Only fc1 is activated inside a block: the input and fc2 layers are linear (the options'
+    // `activation` must not leak into them).
+    const plain = { ...opts, activation: 'none' as const };
+    this.input = this.addModule('input', new Linear(inFeatures, h, plain));
     for (let i = 0; i < nb; i++) {
       this.norms.push(this.addModule(`block${i}.norm`, new LayerNorm(h, 1e-5, opts)));
       this.fc1.push(this.addModule(`block${i}.fc1`, new Linear(h, h, { ...opts, activation: this.activation })));
-      this.fc2.push(this.addModule(`block${i}.fc2`, new Linear(h, h, opts)));
+      this.fc2.push(this.addModule(`block${i}.fc2`, new Linear(h, h, plain)));
     }
     this.finalNorm = this.addModule('norm', new LayerNorm(h, 1e-5, opts));
     this.output = this.addModule('output', new Linear(h, outFeatures, { ...opts, activation: opts.outputActivation ?? 'none' }));

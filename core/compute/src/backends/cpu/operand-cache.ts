@@ -43,6 +43,13 @@ export class OperandCache {
     return p;
   }
 
+  /** True when the current generation of `a[0, len)` is resident (no copy needed). */
+  has(a: Float32Array, len: number): boolean {
+    const e = this.map.get(a);
+    const gen = generationOf(a);
+    return !!e && e.gen === gen && e.len === len && gen !== 0;
+  }
+
   /**
    * Byte pointer of a resident copy of `a[0, len)`, copying it in (through `mem`, a float view
    * of the whole memory obtained AFTER any growth) when absent or stale.

@@ -69,9 +69,19 @@ const SOFTMAX_CODE = { softmax: 0, 'log-softmax': 1, logsumexp: 2 } as const;
 
 /**
  * Below this many elements an elementwise kernel stays in TypeScript: the wasm call, the
- * operand-cache look-ups and the copies cost more than the loop (measured: ~0.3-0.5 us).
+ * operand-cache look-ups and the copies cost more than the loop.
  */
 export const MIN_WASM_ELEMENTS = 64;
+
+/**
+ * Memory-bound ops: one add or compare per element is as fast in a V8 loop as copying the
+ * operand into linear memory, so these run in wasm only when their large operands are already
+ * resident (outputs of earlier wasm kernels); otherwise the TypeScript loop is the faster choice.
+ */
+const CHEAP_UNARY = new Set<UnaryOp>(['neg', 'abs', 'sign', 'square', 'relu', 'leaky-relu', 'clamp', 'affine', 'identity', 'floor']);
+const CHEAP_BINARY = new Set<BinaryOp>(['add', 'sub', 'mul', 'max', 'min', 'gt', 'ge', 'lt', 'le', 'eq']);
+/** Operands up to this many elements are copied in regardless (a bias row, a column). */
+const SMALL_OPERAND = 1024;
 
 /**
  * Collapses a broadcast to at most 4 dims: drops size-1 dims and merges neighbours that are
@@ -186,6 +196,7 @@ export function residentKernels(get: () => ResidentMemory): ResidentKernels {
       const n = k.size;
       if (code === undefined || n < MIN_WASM_ELEMENTS) return false;
       const r = get();
+      if (CHEAP_UNARY.has(k.op) && n > SMALL_OPERAND && !r.cache.has(x, n)) return false;
       r.ensure(n * 8 + 256);
       const mem = () => r.mem();
       const px = r.cache.input(x, n, mem), py = r.cache.output(y, n, false, mem);
@@ -217,6 +228,7 @@ export function residentKernels(get: () => ResidentMemory): ResidentKernels {
       const an = shapeSize(k.aShape);
       const bn = shapeSize(k.bShape);
       const r = get();
+      if (CHEAP_BINARY.has(k.op) && ((an > SMALL_OPERAND && !r.cache.has(a, an)) || (bn > SMALL_OPERAND && !r.cache.has(b, bn)))) return false;
       r.ensure((n + an + bn) * 4 + 256);
       const mem = () => r.mem();
       const pa = r.cache.input(a, an, mem), pb = r.cache.input(b, bn, mem), po = r.cache.output(out, n, false, mem);
