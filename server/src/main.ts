@@ -9,7 +9,8 @@ import { serverPlugins } from './plugins/registry';
 
 const config = loadConfig();
 const logger = createLogger(config.logLevel);
-const decisio = createApp(config, { logger, plugins: serverPlugins });
+// `JOB_QUEUE_PREFIX`: the BullMQ key prefix, the same one `npm run worker` reads (default `decisio`).
+const decisio = createApp(config, { logger, plugins: serverPlugins, jobs: { prefix: process.env.JOB_QUEUE_PREFIX || undefined } });
 
 try {
   const ran = await decisio.migrate();
