@@ -8,6 +8,7 @@ import type {
   ModelServiceMonitor,
   ModelServicePageRequest,
   ModelServiceRecord,
+  ModelServiceRecordsDatasetRequest,
   ModelServiceRecordsPageRequest,
   ModelServiceUpdateRequest,
   ModelServiceWithToken,
@@ -41,6 +42,9 @@ export const deployEndpoints = (build: PluginEndpointBuilder) => ({
   'deploy/records': build.query<Page<ModelServiceRecord>, ModelServiceRecordsPageRequest>({
     query: (body) => ({ url: 'modeldeploy/queryModelServiceRecordsPage', body }),
     providesTags: (_r, _e, a) => [records(a.id)],
+  }),
+  'deploy/recordsToDataset': build.mutation<{ tableId: string }, ModelServiceRecordsDatasetRequest>({
+    query: (body) => ({ url: 'modeldeploy/createDatasetFromRecords', body }),
   }),
   'deploy/deleteRecords': build.mutation<{ deleted: number }, { id: string; recordIds: string[] }>({
     query: (body) => ({ url: 'modeldeploy/deleteModelServiceRecord', body }),

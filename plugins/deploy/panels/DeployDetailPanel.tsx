@@ -6,6 +6,7 @@ import { useAppLocation, useNavigate, useNotify, useProjectLink } from '@decisio
 import { deployApi } from '../api';
 import { useDeployT } from '../i18n';
 import { StatusTag, TokenDialog, TRANSIENT, failureMessage } from './common';
+import { KeepPayloadsSwitch, RecordPayload, RecordsDatasetButton, outcomeExample } from './Feedback';
 import { MonitorChart } from './MonitorChart';
 
 const RECORDS_PAGE = 20;
@@ -78,7 +79,8 @@ function Monitor({ id }: { id: string }) {
   );
 }
 
-function Records({ id }: { id: string }) {
+function Records({ service }: { service: ModelServiceDetail }) {
+  const id = service.id;
   const { t, locale } = useDeployT();
   const notify = useNotify();
   const [page, setPage] = useState(1);
@@ -124,6 +126,7 @@ function Records({ id }: { id: string }) {
               { value: 'running', label: t('records.running') },
             ]}
           />
+          <RecordsDatasetButton service={service} />
           <Button icon="trash" intent="danger" disabled={selected.size === 0} loading={isLoading} text={t('records.deleteSelected')} onClick={() => void doDelete()} />
         </div>
       </div>
@@ -147,6 +150,7 @@ function Records({ id }: { id: string }) {
               <th>{t('records.ip')}</th>
               <th>{t('records.rows')}</th>
               <th>{t('records.result')}</th>
+              <th>{t('feedback.payload')}</th>
             </tr>
           </thead>
           <tbody data-testid="deploy-records">
@@ -167,6 +171,9 @@ function Records({ id }: { id: string }) {
                   <Tag minimal intent={r.result === 'success' ? 'success' : r.result === 'failure' ? 'danger' : 'primary'}>
                     {t(`records.${r.result}`)}
                   </Tag>
+                </td>
+                <td>
+                  <RecordPayload record={r} />
                 </td>
               </tr>
             ))}
@@ -357,6 +364,12 @@ export function DeployDetailPanel() {
               <td>{s.description}</td>
             </tr>
             <tr>
+              <th>{t('feedback.keepLabel')}</th>
+              <td>
+                <KeepPayloadsSwitch service={s} />
+              </td>
+            </tr>
+            <tr>
               <th>{t('detail.calls')}</th>
               <td>
                 {s.totals.calls} ({t('detail.failures')}: {s.totals.failures})
@@ -378,6 +391,8 @@ export function DeployDetailPanel() {
             <FieldsTable fields={s.outputs} caption={t('detail.outputs')} />
             <H5 style={{ marginTop: 12 }}>{t('detail.example')}</H5>
             <Pre data-testid="deploy-example">{curlExample(s)}</Pre>
+            <H5 style={{ marginTop: 12 }}>{t('feedback.outcomeExample')}</H5>
+            <Pre data-testid="deploy-outcome-example">{outcomeExample(s)}</Pre>
           </>
         ) : (
           <Callout intent="warning">{t('detail.fieldsUnavailable')}</Callout>
@@ -385,7 +400,7 @@ export function DeployDetailPanel() {
       </Card>
       <Monitor id={s.id} />
       <Batches id={s.id} running={s.status === 'running'} />
-      <Records id={s.id} />
+      <Records service={s} />
       <TokenDialog service={shown} onClose={() => setShown(null)} />
       <Alert
         isOpen={rotating}

@@ -76,7 +76,7 @@ describe('DeployListPanel', () => {
     fireEvent.change(screen.getByLabelText(/Service name/), { target: { value: 'coupon-online' } });
     fireEvent.click(screen.getByRole('button', { name: 'Deploy' }));
     await waitFor(() => expect(h.calls.some((c) => c.url === 'modeldeploy/create')).toBe(true));
-    expect(h.calls.find((c) => c.url === 'modeldeploy/create')!.body).toEqual({ serviceName: 'coupon-online', policyId: 'e'.repeat(32), description: '' });
+    expect(h.calls.find((c) => c.url === 'modeldeploy/create')!.body).toEqual({ serviceName: 'coupon-online', policyId: 'e'.repeat(32), description: '', keepPayloads: true });
     expect(((await screen.findByDisplayValue('dk_secret_token')) as HTMLInputElement).readOnly).toBe(true);
     expect(screen.getByText(/shown only this once/)).toBeTruthy();
   });
@@ -125,7 +125,22 @@ describe('DeployDetailPanel', () => {
     });
     h.mockCall('modeldeploy/queryModelServiceRecordsPage', {
       data: {
-        rows: [{ decisionId: '1'.repeat(32), startTime: '2026-11-01T10:00:00.000Z', endTime: '2026-11-01T10:00:00.002Z', durationMs: 1.5, requestIp: '127.0.0.1', result: 'success', rows: 1, errorCode: null }],
+        rows: [
+          {
+            decisionId: '1'.repeat(32),
+            startTime: '2026-11-01T10:00:00.000Z',
+            endTime: '2026-11-01T10:00:00.002Z',
+            durationMs: 1.5,
+            requestIp: '127.0.0.1',
+            result: 'success',
+            rows: 1,
+            errorCode: null,
+            inputs: { price: 42.5, season: 3, stock: 120 },
+            decisions: { discount: 0.25, level: 4 },
+            outcome: { revenue: 17.25 },
+            outcomeTime: '2026-11-01T11:00:00.000Z',
+          },
+        ],
         total: 1,
         page: 1,
         pageSize: 20,
@@ -142,5 +157,22 @@ describe('DeployDetailPanel', () => {
     expect(within(batches).getByText('orders.csv')).toBeTruthy();
     expect(within(batches).getByText('3 (1)')).toBeTruthy();
     expect(within(batches).getByRole('button', { name: /Download result/ }).getAttribute('href')).toContain('downloadBatchDecision');
+
+    // kept payloads: the outcome call example, a call's inputs, decisions and outcome, and a dataset made of the calls
+    expect(screen.getByTestId('deploy-outcome-example').textContent).toContain(`${detail.accessAddress}/outcome`);
+    fireEvent.click(within(records).getByRole('button', { name: 'Show inputs, decisions and outcome' }));
+    const payload = await screen.findByTestId('record-payload');
+    expect(payload.textContent).toContain('"stock": 120');
+    expect(payload.textContent).toContain('"revenue": 17.25');
+    h.mockCall('modeldeploy/createDatasetFromRecords', { data: { tableId: '9'.repeat(32) } });
+    fireEvent.click(screen.getByRole('button', { name: 'Create dataset from calls' }));
+    const submit = await screen.findByRole('button', { name: 'Create dataset' });
+    fireEvent.click(submit);
+    expect(await screen.findByText('Required')).toBeTruthy();
+    fireEvent.change(screen.getByLabelText(/Dataset name/), { target: { value: 'coupon calls' } });
+    fireEvent.click(screen.getByLabelText('Only calls with a reported outcome'));
+    fireEvent.click(submit);
+    await waitFor(() => expect(h.calls.find((c) => c.url === 'modeldeploy/createDatasetFromRecords')?.body).toEqual({ id: serviceId, name: 'coupon calls', withOutcomeOnly: true }));
+    expect(await screen.findByRole('button', { name: 'Open dataset management' })).toBeTruthy();
   });
 });

@@ -4,6 +4,7 @@ import {
   Button,
   ButtonGroup,
   Callout,
+  Classes,
   Dialog,
   DialogBody,
   DialogFooter,
@@ -12,13 +13,14 @@ import {
   InputGroup,
   NonIdealState,
   Spinner,
+  Switch,
   TextArea,
 } from '@blueprintjs/core';
 import { DEPLOY_LIMITS, type ModelServiceItem, type ModelServiceWithToken } from '@decisio/domain';
 import { useNavigate, useNotify, useProjectLink } from '@decisio/sdk-plugin';
 import { deployApi } from '../api';
 import { useDeployT } from '../i18n';
-import { StatusTag, TokenDialog, TRANSIENT, failureMessage } from './common';
+import { StatusTag, TokenDialog, TRANSIENT, failureMessage, isFieldErrors } from './common';
 
 const PAGE_SIZE = 20;
 
@@ -30,6 +32,7 @@ function CreateDialog({ policyId, isOpen, onClose, onCreated }: { policyId?: str
   const [name, setName] = useState('');
   const [policy, setPolicy] = useState(policyId ?? '');
   const [description, setDescription] = useState('');
+  const [keepPayloads, setKeepPayloads] = useState(true);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [touched, setTouched] = useState(false);
   const nameMissing = touched && name.trim() === '';
@@ -39,7 +42,7 @@ function CreateDialog({ policyId, isOpen, onClose, onCreated }: { policyId?: str
     setTouched(true);
     if (name.trim() === '' || policy.trim() === '') return;
     try {
-      const s = await create({ serviceName: name.trim(), policyId: policy.trim(), description }).unwrap();
+      const s = await create({ serviceName: name.trim(), policyId: policy.trim(), description, keepPayloads }).unwrap();
       setName('');
       setDescription('');
       setErrors({});
@@ -69,6 +72,10 @@ function CreateDialog({ policyId, isOpen, onClose, onCreated }: { policyId?: str
           <FormGroup label={t('create.description')} labelFor="deploy-description" helperText={t('create.count', { n: description.length })} intent={errors.description ? 'danger' : 'none'}>
             <TextArea id="deploy-description" fill value={description} maxLength={DEPLOY_LIMITS.descriptionMax} onChange={(e) => setDescription(e.target.value)} />
           </FormGroup>
+          <Switch checked={keepPayloads} label={t('feedback.keep')} onChange={(e) => setKeepPayloads(e.currentTarget.checked)} />
+          <p className={Classes.TEXT_MUTED} style={{ marginTop: -4 }}>
+            {t('feedback.keepHelp')}
+          </p>
         </DialogBody>
         <DialogFooter
           actions={
@@ -81,10 +88,6 @@ function CreateDialog({ policyId, isOpen, onClose, onCreated }: { policyId?: str
       </form>
     </Dialog>
   );
-}
-
-function isFieldErrors(err: unknown): err is { errors: Record<string, string> } {
-  return typeof err === 'object' && err !== null && 'errors' in err && typeof (err as { errors: unknown }).errors === 'object' && (err as { errors: unknown }).errors !== null;
 }
 
 /**

@@ -9,6 +9,11 @@ const INTENT: Record<ModelServiceStatus, Intent> = { deploying: 'primary', waiti
 /** States that change on their own: lists poll while a row is in one. */
 export const TRANSIENT: readonly ModelServiceStatus[] = ['deploying', 'starting'];
 
+/** Whether a failed call carries errors by field. */
+export function isFieldErrors(err: unknown): err is { errors: Record<string, string> } {
+  return typeof err === 'object' && err !== null && 'errors' in err && typeof (err as { errors: unknown }).errors === 'object' && (err as { errors: unknown }).errors !== null;
+}
+
 /** The message of a failed call, unless the workbench already showed one. */
 export function failureMessage(err: unknown, fallback: string): string | null {
   if (isApiError(err)) return err.handled ? null : err.message || fallback;
