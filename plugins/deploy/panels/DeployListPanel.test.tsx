@@ -66,14 +66,28 @@ describe('DeployListPanel', () => {
     expect(await screen.findByText('还没有模型服务')).toBeTruthy();
   });
 
-  it('deploys a policy and shows the token once', async () => {
-    const h = host('en-US', [], { projectId, policyId: 'e'.repeat(32) });
+  it('deploys a trained policy picked from the solution and shows the token once', async () => {
+    const h = host('en-US', [], { projectId });
+    h.mockCall('solution/getSolutionList', { data: [{ solutionId: 'd'.repeat(32), name: 'coupons' }] });
+    h.mockCall('policy/list', {
+      data: {
+        rows: [
+          { id: 'e'.repeat(32), name: 'coupon policy', state: 'successful', score: 12.5 },
+          { id: 'f'.repeat(32), name: 'still training', state: 'processing', score: null },
+        ],
+        total: 2,
+      },
+    });
     h.mockCall('modeldeploy/create', { data: { ...item({ status: 'deploying' }), accessToken: 'dk_secret_token' } });
     await renderPanel(list, { host: h });
     fireEvent.click(await screen.findByRole('button', { name: 'Deploy a policy' }));
     fireEvent.click(await screen.findByRole('button', { name: 'Deploy' }));
-    expect(await screen.findAllByText('Required')).toHaveLength(1);
+    expect(await screen.findAllByText('Required')).toHaveLength(2);
     fireEvent.change(screen.getByLabelText(/Service name/), { target: { value: 'coupon-online' } });
+    const select = screen.getByLabelText(/^Policy/) as HTMLSelectElement;
+    await waitFor(() => expect(within(select).getByText('coupon policy (12.50)')).toBeTruthy());
+    expect(within(select).queryByText(/still training/)).toBeNull();
+    fireEvent.change(select, { target: { value: 'e'.repeat(32) } });
     fireEvent.click(screen.getByRole('button', { name: 'Deploy' }));
     await waitFor(() => expect(h.calls.some((c) => c.url === 'modeldeploy/create')).toBe(true));
     expect(h.calls.find((c) => c.url === 'modeldeploy/create')!.body).toEqual({ serviceName: 'coupon-online', policyId: 'e'.repeat(32), description: '', keepPayloads: true });

@@ -9,6 +9,7 @@ import {
   DialogBody,
   DialogFooter,
   FormGroup,
+  HTMLSelect,
   HTMLTable,
   InputGroup,
   NonIdealState,
@@ -21,12 +22,16 @@ import { useNavigate, useNotify, useProjectLink } from '@decisio/sdk-plugin';
 import { deployApi } from '../api';
 import { useDeployT } from '../i18n';
 import { StatusTag, TokenDialog, TRANSIENT, failureMessage, isFieldErrors } from './common';
+import { useSolutionChoice } from './pickers';
 
 const PAGE_SIZE = 20;
 
 /** The create dialog: service name, policy, description (spec workflow §5 "Model service"). */
-function CreateDialog({ policyId, isOpen, onClose, onCreated }: { policyId?: string; isOpen: boolean; onClose(): void; onCreated(s: ModelServiceWithToken): void }) {
+function CreateDialog({ projectId, policyId, isOpen, onClose, onCreated }: { projectId: string; policyId?: string; isOpen: boolean; onClose(): void; onCreated(s: ModelServiceWithToken): void }) {
   const { t } = useDeployT();
+  const { solutionId, picker } = useSolutionChoice(isOpen ? projectId : undefined);
+  const policies = deployApi.endpoints['deploy/policies'].useQuery({ solutionId: solutionId ?? '' }, { skip: !isOpen || !solutionId });
+  const trained = (policies.data?.rows ?? []).filter((p) => p.state === 'successful' || p.state === 'successful by manual stop');
   const notify = useNotify();
   const [create, { isLoading }] = deployApi.endpoints['deploy/create'].useMutation();
   const [name, setName] = useState('');
@@ -66,8 +71,24 @@ function CreateDialog({ policyId, isOpen, onClose, onCreated }: { policyId?: str
           <FormGroup label={t('create.name')} labelFor="deploy-name" labelInfo="*" intent={nameMissing || errors.serviceName ? 'danger' : 'none'} helperText={nameMissing ? t('create.required') : errors.serviceName}>
             <InputGroup id="deploy-name" autoFocus value={name} maxLength={DEPLOY_LIMITS.serviceNameMax} onChange={(e) => setName(e.target.value)} intent={nameMissing ? 'danger' : 'none'} />
           </FormGroup>
-          <FormGroup label={t('create.policy')} labelFor="deploy-policy" labelInfo="*" intent={policyMissing || errors.policyId ? 'danger' : 'none'} helperText={policyMissing ? t('create.required') : errors.policyId}>
-            <InputGroup id="deploy-policy" value={policy} onChange={(e) => setPolicy(e.target.value)} intent={policyMissing ? 'danger' : 'none'} />
+          {picker}
+          <FormGroup
+            label={t('create.policy')}
+            labelFor="deploy-policy"
+            labelInfo="*"
+            intent={policyMissing || errors.policyId ? 'danger' : 'none'}
+            helperText={policyMissing ? t('create.required') : (errors.policyId ?? (policies.isSuccess && trained.length === 0 ? t('create.noPolicies') : undefined))}
+          >
+            <HTMLSelect id="deploy-policy" fill value={policy} onChange={(e) => setPolicy(e.currentTarget.value)} disabled={policies.isFetching && trained.length === 0}>
+              <option value="">{t('create.choosePolicy')}</option>
+              {policy && !trained.some((p) => p.id === policy) && <option value={policy}>{policy}</option>}
+              {trained.map((p) => (
+                <option key={p.id} value={p.id}>
+                  {p.name}
+                  {typeof p.score === 'number' ? ` (${p.score.toPrecision(4)})` : ''}
+                </option>
+              ))}
+            </HTMLSelect>
           </FormGroup>
           <FormGroup label={t('create.description')} labelFor="deploy-description" helperText={t('create.count', { n: description.length })} intent={errors.description ? 'danger' : 'none'}>
             <TextArea id="deploy-description" fill value={description} maxLength={DEPLOY_LIMITS.descriptionMax} onChange={(e) => setDescription(e.target.value)} />
@@ -226,6 +247,7 @@ export function DeployListPanel() {
         </div>
       )}
       <CreateDialog
+        projectId={projectId}
         policyId={link.params.policyId}
         isOpen={creating}
         onClose={() => setCreating(false)}
