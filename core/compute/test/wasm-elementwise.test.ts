@@ -265,6 +265,34 @@ for (const path of paths) {
       }
     });
 
+    it('Adam keeps its state resident across steps and sees host writes to the parameters', () => {
+      const r = rng(9);
+      const n = 1029;
+      const p0 = data(n, r);
+      const grads = [data(n, r), data(n, r), data(n, r), data(n, r)];
+      const reset = data(n, r);
+      const trace = (be: CpuBackend): Float32Array[] => {
+        const [p, g, m, v] = [0, 1, 2, 3].map(() => be.alloc(n)) as [CpuBuffer, CpuBuffer, CpuBuffer, CpuBuffer];
+        be.write(p, p0);
+        const out: Float32Array[] = [];
+        for (let t = 1; t <= 4; t++) {
+          be.write(g, grads[t - 1]!);
+          if (t === 3) be.write(p, reset); // e.g. a checkpoint load between steps
+          const bc1 = 1 - 0.9 ** t;
+          const bc2 = 1 - 0.999 ** t;
+          be.dispatch({ kind: 'adam', size: n, lr: 0.01, beta1: 0.9, beta2: 0.999, eps: 1e-8, weightDecay: 0.01, decoupled: t % 2 === 0, bc1, bc2, gradScale: 1 }, [p, g, m, v], [p, m, v]);
+          // a consumer of p (as the next forward matmul would be) between steps
+          const y = be.alloc(n);
+          be.dispatch({ kind: 'unary', op: 'tanh', size: n, alpha: 0, beta: 0 }, [p], [y]);
+          out.push(p.data.slice(), m.data.slice(), v.data.slice(), (y as CpuBuffer).data.slice());
+        }
+        return out;
+      };
+      const want = trace(ref);
+      const got = trace(fast);
+      for (let i = 0; i < want.length; i++) expect(maxErr(got[i]!, want[i]!), `array ${i}`).toBeLessThan(1e-5);
+    });
+
     it('gradient accumulation (copy with accumulate)', () => {
       const r = rng(7);
       const n = 1027;

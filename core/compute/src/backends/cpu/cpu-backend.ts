@@ -57,6 +57,9 @@ function bump(a: Float32Array): void {
   generations.set(a, generationCounter++);
 }
 
+/** @internal Marks `a` as rewritten (for paths that update arrays in place, see `adamBumps`). */
+export const bumpGeneration = bump;
+
 /** A CPU buffer: a Float32Array of exactly `length` elements. */
 export interface CpuBuffer extends BackendBuffer {
   readonly backend: 'cpu';
@@ -71,6 +74,12 @@ export interface MatmulPath {
   matmul(k: MatmulKernel, a: Float32Array, b: Float32Array, bias: Float32Array | null, c: Float32Array): void;
   /** Optional faster Adam step (same semantics as `adamJs`). */
   adam?(k: AdamKernel, p: Float32Array, g: Float32Array, m: Float32Array, v: Float32Array): void;
+  /**
+   * The path's `adam` bumps the write generations of p, m and v itself (after reading its
+   * resident copies of them, before remembering the updated ones), so that state which only
+   * the optimizer touches stays resident between steps. Otherwise the backend bumps them.
+   */
+  adamBumps?: boolean;
   /** Optional faster activation gradient (for 'silu' the second input is the pre-activation). */
   activationGrad?(k: ActivationGradKernel, dy: Float32Array, y: Float32Array, dx: Float32Array): void;
   /** Optional faster column sums: out[j] = sum_i x[i*cols + j]. */
@@ -181,7 +190,8 @@ export class CpuBackend implements Backend {
     const in0 = i[0]?.data ?? EMPTY;
     const out0 = o[0]!.data;
     // Outputs change: new generation BEFORE the kernel (a fast path may record it as current).
-    for (let j = 0; j < o.length; j++) bump(o[j]!.data);
+    // Adam updates in place; its generations are bumped after it read them (see adamBumps).
+    if (k.kind !== 'adam') for (let j = 0; j < o.length; j++) bump(o[j]!.data);
     const p = this.path;
     switch (k.kind) {
       case 'matmul': p.matmul(k, in0, i[1]!.data, k.bias ? i[2]!.data : null, out0); return;
@@ -215,6 +225,7 @@ export class CpuBackend implements Backend {
       case 'adam':
         if (p.adam) p.adam(k, in0, i[1]!.data, i[2]!.data, i[3]!.data);
         else adamJs(k, in0, i[1]!.data, i[2]!.data, i[3]!.data);
+        if (!(p.adam && p.adamBumps)) for (let j = 0; j < o.length; j++) bump(o[j]!.data);
         return;
       case 'layer-norm': {
         let j = 1;

@@ -87,8 +87,11 @@ export function nativeBlasPath(options: { elementwise?: boolean } = {}): MatmulP
             addon.adam(p.subarray(0, k.size), g, m, v, k.lr, k.beta1, k.beta2, k.eps, k.weightDecay, k.decoupled ? 1 : 0, k.bc1, k.bc2, k.gradScale);
           },
           activationGrad(k, dy, y, dx) {
-            // The addon has no silu gradient (it needs the pre-activation).
-            if (k.activation === 'silu') activationGradJs(k, dy, y, dx);
+            // The addon has no silu gradient (it needs the pre-activation): wasm SIMD, else JS.
+            if (k.activation === 'silu') {
+              if (wasm) wasm.activationGrad(k, dy, y, dx);
+              else activationGradJs(k, dy, y, dx);
+            }
             else addon.activationGrad(dy, y, dx, k.size, ACT[k.activation], k.alpha);
           },
           sumRows(x, rows, cols, out) {

@@ -23,6 +23,7 @@ import type {
   UnaryOp,
 } from '../backend.ts';
 import { contiguousStrides, shapeSize } from '../backend.ts';
+import { bumpGeneration } from './cpu-backend.ts';
 import type { OperandCache } from './operand-cache.ts';
 
 /** Exports of the wasm module used here. */
@@ -138,6 +139,8 @@ function reducePlan(shape: readonly number[], axes: readonly number[]): { outer:
 /** The wasm kernels of a CPU path, over a resident memory obtained lazily from `get`. */
 export interface ResidentKernels {
   adam(k: AdamKernel, p: Float32Array, g: Float32Array, m: Float32Array, v: Float32Array): void;
+  /** `adam` bumps the generations of p, m, v itself (m and v stay resident between steps). */
+  adamBumps: true;
   activationGrad(k: ActivationGradKernel, dy: Float32Array, y: Float32Array, dx: Float32Array): void;
   sumRows(x: Float32Array, rows: number, cols: number, out: Float32Array): void;
   unary(k: UnaryKernel, x: Float32Array, y: Float32Array): boolean;
@@ -170,10 +173,14 @@ export function residentKernels(get: () => ResidentMemory): ResidentKernels {
       const l2 = k.decoupled ? 0 : k.weightDecay;
       const dw = k.decoupled ? k.weightDecay : 0;
       r.ex.adam(pp, pg, pm, pv, n, k.lr, k.beta1, k.beta2, k.eps, l2, dw, 1 / k.bc1, 1 / k.bc2, k.gradScale);
+      bumpGeneration(p);
+      bumpGeneration(m);
+      bumpGeneration(v);
       back(r, p, pp, n);
       back(r, m, pm, n);
       back(r, v, pv, n);
     },
+    adamBumps: true,
     activationGrad(k, dy, y, dx) {
       const r = get();
       const n = k.size;

@@ -313,8 +313,8 @@ export function wasmSimdMtPath(options: { elementwise?: boolean } = {}): MatmulP
   const r = p.resident();
   const kernels = residentKernels(() => r);
   if (options.elementwise === false) {
-    const { adam, activationGrad, sumRows } = kernels;
-    return { name: 'wasm-simd-mt', matmul: (k, a, b, bias, c) => p.matmul(k, a, b, bias, c), adam, activationGrad, sumRows };
+    const { adam, adamBumps, activationGrad, sumRows } = kernels;
+    return { name: 'wasm-simd-mt', matmul: (k, a, b, bias, c) => p.matmul(k, a, b, bias, c), adam, adamBumps, activationGrad, sumRows };
   }
   return { name: 'wasm-simd-mt', matmul: (k, a, b, bias, c) => p.matmul(k, a, b, bias, c), ...kernels };
 }

@@ -145,8 +145,8 @@ export function wasmSimdPath(options: { elementwise?: boolean } = {}): MatmulPat
   if (options.elementwise === false) {
     // Matmul + the optimizer/backward kernels only (elementwise ops in TypeScript): the state
     // before the elementwise kernels moved to wasm, kept for benchmarks.
-    const { adam, activationGrad, sumRows } = residentKernels(() => r);
-    return { name: 'wasm-simd', matmul: (k, a, b, bias, c) => g.matmul(k, a, b, bias, c), adam, activationGrad, sumRows };
+    const { adam, adamBumps, activationGrad, sumRows } = residentKernels(() => r);
+    return { name: 'wasm-simd', matmul: (k, a, b, bias, c) => g.matmul(k, a, b, bias, c), adam, adamBumps, activationGrad, sumRows };
   }
   return { name: 'wasm-simd', matmul: (k, a, b, bias, c) => g.matmul(k, a, b, bias, c), ...residentKernels(() => r) };
 }
