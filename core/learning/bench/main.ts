@@ -25,12 +25,14 @@ const quick = process.argv.includes('--quick');
 const only = process.argv.find((a) => a.startsWith('--task='))?.slice(7);
 const EXPERTS: Record<string, TaskPolicy> = { pendulum: pendulumExpertPolicy, thermal: thermalExpertPolicy, inventory: inventoryExpertPolicy };
 const SEEDS = 5;
-const HORIZON = Number(process.argv.find((a) => a.startsWith('--horizon='))?.slice(10) ?? 20);
+const HORIZON = Number(process.argv.find((a) => a.startsWith('--horizon='))?.slice(10) ?? 50);
+/** Shifts every seed of the run (data, venv, policy, true-simulator PPO); the test episodes stay the same. */
+const SEED = Number(process.argv.find((a) => a.startsWith('--seed='))?.slice(7) ?? 0);
 const POLICY_STEPS = Number(process.argv.find((a) => a.startsWith('--policy-steps='))?.slice(15) ?? (quick ? 12 : 40));
 const VENV_ALGO = process.argv.find((a) => a.startsWith('--venv-algo='))?.slice(12) ?? 'bc';
 if (VENV_ALGO !== 'bc' && VENV_ALGO !== 'revive-p' && VENV_ALGO !== 'revive-t') throw new Error(`unknown --venv-algo=${VENV_ALGO}`);
 const TRUE_SIM = !process.argv.includes('--no-true-sim');
-const BATCH = 64;
+const BATCH = Number(process.argv.find((a) => a.startsWith('--batch='))?.slice(8) ?? 32);
 /** The true-simulator PPO gets this many times the offline PPO's iterations (same samples per iteration). */
 const TRUE_SIM_FACTOR = Number(process.argv.find((a) => a.startsWith('--true-sim-factor='))?.slice(18) ?? 4);
 
@@ -38,13 +40,13 @@ for (const [id, task] of Object.entries(REFERENCE_TASKS)) {
   if (only && id !== only) continue;
   const t0 = performance.now();
   const graph = task.graph();
-  const ds = buildDataset(graph, offlineToRaw(task.generate({ trajectories: quick ? 20 : 40, steps: task.horizon, seed: 1 })));
+  const ds = buildDataset(graph, offlineToRaw(task.generate({ trajectories: quick ? 20 : 40, steps: task.horizon, seed: 1 + SEED })));
   const venvSteps = quick ? 40 : 120;
   let venv: VirtualEnvironment;
   let validation: Dataset;
   if (VENV_ALGO === 'bc') {
     const bc = new BcTrainer(graph, ds, { hidden: [128, 128], updatesPerStep: 25, evalEvery: 10, batchSize: 256, lr: 2e-3 });
-    await runTrainer(bc, { seed: 1, stop: { system: true }, budget: { maxSteps: venvSteps }, onEvent: () => {} });
+    await runTrainer(bc, { seed: 1 + SEED, stop: { system: true }, budget: { maxSteps: venvSteps }, onEvent: () => {} });
     const ck = bc.checkpoint();
     if (ck.best) bc.venv!.loadWeights(ck.best);
     venv = bc.venv!;
@@ -52,7 +54,7 @@ for (const [id, task] of Object.entries(REFERENCE_TASKS)) {
   } else {
     // same BC warm start as the bc row, then a quarter of its steps adversarially
     const rv = new ReviveTrainer(graph, ds, VENV_ALGO === 'revive-p' ? 'p' : 't', { hidden: [128, 128], bcSteps: venvSteps, bcUpdatesPerStep: 25, bcLr: 2e-3, batchSize: 256, evalEvery: 5 });
-    await runTrainer(rv, { seed: 1, stop: { system: true }, budget: { maxSteps: Math.round(venvSteps / 4) }, onEvent: () => {} });
+    await runTrainer(rv, { seed: 1 + SEED, stop: { system: true }, budget: { maxSteps: Math.round(venvSteps / 4) }, onEvent: () => {} });
     rv.useBest();
     venv = rv.venv!;
     validation = rv.split!.validation;
@@ -61,12 +63,13 @@ for (const [id, task] of Object.entries(REFERENCE_TASKS)) {
   const venvSeconds = (performance.now() - t0) / 1000;
   const tp = performance.now();
   const ppoOptions = { horizon: HORIZON, batchSize: BATCH, evalEvery: 2 };
-  const warm = new PpoTrainer(venv, taskReward(task), ppoOptions, ds);
-  await warm.init({ seed: 3 });
+  // the same warm start as the trained PPO's (same seed), without its value warm-up
+  const warm = new PpoTrainer(venv, taskReward(task), { ...ppoOptions, valueWarmup: 0 }, ds);
+  await warm.init({ seed: 3 + SEED });
   const warmPolicy = new PolicyRunner(warm.policy).asTaskPolicy();
   const ppo = new PpoTrainer(venv, taskReward(task), ppoOptions, ds);
   let samples = 0;
-  await runTrainer(ppo, { seed: 3, stop: { system: true }, budget: { maxSteps: POLICY_STEPS }, onEvent: (e) => { if (e.type === 'metrics') samples += e.metrics['samples'] ?? 0; } });
+  await runTrainer(ppo, { seed: 3 + SEED, stop: { system: true }, budget: { maxSteps: POLICY_STEPS }, onEvent: (e) => { if (e.type === 'metrics') samples += e.metrics['samples'] ?? 0; } });
   ppo.useBest();
   const policySeconds = (performance.now() - tp) / 1000;
   const runner = new PolicyRunner(ppo.policy).asTaskPolicy();
@@ -83,7 +86,7 @@ for (const [id, task] of Object.entries(REFERENCE_TASKS)) {
   let trueSimSeconds: number | null = null;
   let trueSimSamplesPerSecond: number | null = null;
   if (TRUE_SIM) {
-    const ts = await ppoInTrueSimulator(task, ds, { iterations: POLICY_STEPS * TRUE_SIM_FACTOR, samplesPerIteration: BATCH * HORIZON, seed: 3 });
+    const ts = await ppoInTrueSimulator(task, ds, { iterations: POLICY_STEPS * TRUE_SIM_FACTOR, samplesPerIteration: BATCH * HORIZON, seed: 3 + SEED });
     trueSim = ret(new PolicyRunner(ts.policy).asTaskPolicy());
     trueSimSeconds = ts.seconds;
     trueSimSamplesPerSecond = Math.round(ts.samples / ts.seconds);
@@ -113,6 +116,8 @@ for (const [id, task] of Object.entries(REFERENCE_TASKS)) {
       trueSimSamplesPerSecond,
       wallSeconds: +((performance.now() - t0) / 1000).toFixed(1),
       horizon: HORIZON,
+      batch: BATCH,
+      seed: SEED,
       policySteps: POLICY_STEPS,
       trueSimFactor: TRUE_SIM_FACTOR,
       quick,

@@ -12,7 +12,7 @@ import { Adam, Generator, MLP, add, affine, mean, square, sub, tensor, tidy, typ
 import { decodeRows, encodeRows } from '../src/data/codec';
 import type { Dataset } from '../src/data/dataset';
 import { Rng } from '../src/data/split';
-import { AgentPolicy, cloneBehaviour, concatInputs } from '../src/policy/agent-policy';
+import { AgentPolicy, concatInputs, warmStartPolicy } from '../src/policy/agent-policy';
 import { gae, optimiseStep, pick, ppoClipLoss, rewardScaleOf } from '../src/policy/ppo';
 import { PolicyRunner } from '../src/policy/runner';
 import { taskReward } from '../src/policy/task-reward';
@@ -31,6 +31,7 @@ export interface TrueSimOptions {
   clip?: number;
   entropyCoef?: number;
   bcUpdates?: number;
+  valueWarmup?: number;
   evalEvery?: number;
   evalEpisodes?: number;
 }
@@ -57,8 +58,7 @@ export async function ppoInTrueSimulator(task: ReferenceTask, ds: Dataset, o: Tr
   const vopt = new Adam(value.parameters(), { lr: lr * 3 });
   const rng = new Rng(seed + 17);
   const rewardScale = await rewardScaleOf(ds, taskReward(task), new Rng(seed + 3));
-  const bcOpt = new Adam(policy.parameters(), { lr: 1e-3 });
-  cloneBehaviour(policy, ds, { updates: o.bcUpdates ?? 300, batchSize: 256, rng, step: (loss) => optimiseStep(bcOpt, policy.parameters(), loss) });
+  warmStartPolicy(policy, ds, { updates: o.bcUpdates ?? 5000, rng, splitSeed: seed });
   // heads in dependency order: an agent that reads another agent's output runs after it
   const agents = ds.structure.order.filter((n) => policy.heads.has(n)).map((n) => policy.heads.get(n)!);
   const evaluate = (): number => {
@@ -73,7 +73,8 @@ export async function ppoInTrueSimulator(task: ReferenceTask, ds: Dataset, o: Tr
   let samples = 0;
   let episodeSeed = 100_000 + seed;
   const episodes = Math.max(2, Math.round(o.samplesPerIteration / task.horizon));
-  for (let it = 0; it < o.iterations; it++) {
+  // value warm-up iterations (negative `it`): value network only, as the offline PPO's init
+  for (let it = -(o.valueWarmup ?? 5); it < o.iterations; it++) {
     const xs = new Map<string, number[]>();
     const conts = new Map<string, number[]>();
     const clss = new Map<string, number[]>();
@@ -113,7 +114,7 @@ export async function ppoInTrueSimulator(task: ReferenceTask, ds: Dataset, o: Tr
       allRet.push(...returns);
     }
     const N = allAdv.length;
-    samples += N;
+    if (it >= 0) samples += N;
     let am = 0;
     for (const a of allAdv) am += a;
     am /= N;
@@ -149,19 +150,20 @@ export async function ppoInTrueSimulator(task: ReferenceTask, ds: Dataset, o: Tr
       rng.shuffle(order);
       for (let s = 0; s + M <= N; s += M) {
         const rows = Int32Array.from(order.slice(s, s + M));
-        optimiseStep(
-          popt,
-          pparams,
-          () => {
-            const { logProb, entropy } = logProbOf(rows, M);
-            return sub(ppoClipLoss(logProb, tensor(pick(old, rows, 1), [M]), tensor(pick(adv, rows, 1), [M]), o.clip ?? 0.2), affine(mean(entropy), o.entropyCoef ?? 0.001, 0));
-          },
-          0.5,
-        );
+        if (it >= 0)
+          optimiseStep(
+            popt,
+            pparams,
+            () => {
+              const { logProb, entropy } = logProbOf(rows, M);
+              return sub(ppoClipLoss(logProb, tensor(pick(old, rows, 1), [M]), tensor(pick(adv, rows, 1), [M]), o.clip ?? 0.2), affine(mean(entropy), o.entropyCoef ?? 0.001, 0));
+            },
+            0.5,
+          );
         optimiseStep(vopt, vparams, () => affine(mean(square(sub(value.forward(tensor(pick(vxa, rows, vWidth), [M, vWidth])), tensor(pick(ret, rows, 1), [M, 1])))), 0.5, 0), 0.5);
       }
     }
-    if ((it + 1) % (o.evalEvery ?? 2) === 0 || it + 1 === o.iterations) {
+    if (it >= 0 && ((it + 1) % (o.evalEvery ?? 2) === 0 || it + 1 === o.iterations)) {
       const r = evaluate();
       if (r > bestReturn) {
         bestReturn = r;

@@ -8,10 +8,10 @@
  * fields and agent nodes. Used by PPO (stochastic), by SAC's discrete fallback and by the
  * exported {@link PolicyRunner}.
  */
-import { Categorical, Generator, MLP, Normal, add, affine, exp, mul, narrow, noGrad, sum, tanh, tensor, tidy, type Tensor } from '@decisio/compute';
+import { Adam, Categorical, Generator, MLP, Normal, add, affine, exp, mul, narrow, noGrad, sum, tanh, tensor, tidy, type Tensor } from '@decisio/compute';
 import type { NodeCodec } from '../data/codec';
 import type { Dataset } from '../data/dataset';
-import type { Rng } from '../data/split';
+import { splitDataset, type Rng } from '../data/split';
 
 /** A discrete / category block of a node's encoded vector. */
 export interface ActionBlock {
@@ -259,32 +259,148 @@ export class AgentPolicy {
   }
 }
 
+/** Options of {@link cloneBehaviour}. */
+export interface CloneOptions {
+  /** Most gradient updates (with `validation`, fewer when the held-out likelihood stops improving). */
+  updates: number;
+  batchSize: number;
+  rng: Rng;
+  /** One optimiser step on the given loss; returns the loss value. */
+  step: (loss: () => Tensor) => number;
+  /**
+   * Held-out rows: every `evalEvery` updates the mean negative log-likelihood on them is
+   * measured, the best weights are kept and restored at the end, and cloning stops after
+   * `patience` measurements without improvement.
+   */
+  validation?: Dataset;
+  evalEvery?: number;
+  patience?: number;
+  /** Log-likelihood `[rows]` of a head's logged encoded values (default: the head's own distribution; SAC passes its tanh-squashed one). */
+  logProb?: HeadLogProb;
+}
+
+/** Log-likelihood `[rows]` of logged encoded values `enc` (`[rows, width]`) of head `h` given inputs `x`. */
+export type HeadLogProb = (h: PolicyHead, x: Tensor, enc: Float32Array, rows: number) => Tensor;
+
+const defaultLogProb: HeadLogProb = (h, x, enc, rows) => {
+  const a = h.fromEncoded(enc, rows);
+  return h.logProbEntropy(x, a.cont, a.cls, rows).logProb;
+};
+
+/** What {@link cloneBehaviour} did. */
+export interface CloneResult {
+  /** Last training batch's mean negative log-likelihood. */
+  nll: number;
+  /** Held-out mean negative log-likelihood of the kept weights (NaN without validation rows). */
+  validationNll: number;
+  /** Updates run. */
+  updates: number;
+}
+
+/** Mean negative log-likelihood of a data set's logged decisions under the policy (no gradient). */
+export function policyNll(policy: AgentPolicy, ds: Dataset, maxRows = 4096, logProb: HeadLogProb = defaultLogProb): number {
+  const n = Math.min(ds.rows, maxRows);
+  const rows = Int32Array.from({ length: n }, (_, i) => Math.floor((i * ds.rows) / n));
+  const values: Record<string, Float32Array> = {};
+  for (const h of policy.heads.values()) for (const name of [...h.inputs, h.name]) values[name] ??= ds.gather(name, rows);
+  return tidy(() =>
+    noGrad(() => {
+      let total = 0;
+      for (const h of policy.heads.values()) total += sum(logProb(h, tensor(policy.inputOf(h, values, n), [n, h.inWidth]), values[h.name]!, n)).dataSync()[0]!;
+      return -total / n;
+    }),
+  );
+}
+
 /**
  * Behaviour cloning of the policy on logged decisions (maximum likelihood), the warm start of
- * policy training. Returns the last mean negative log-likelihood.
+ * policy training. With `validation` rows it runs until the held-out likelihood stops
+ * improving (early stopping, best weights kept): a fixed small number of updates leaves the
+ * clone far from the logged behaviour (measured on the pendulum task: 300 updates gave a
+ * policy 2.4 times worse than the behaviour in the true simulator).
  */
-export function cloneBehaviour(
-  policy: AgentPolicy,
-  ds: Dataset,
-  opts: { updates: number; batchSize: number; rng: Rng; step: (loss: () => Tensor) => number },
-): number {
+export function cloneBehaviour(policy: AgentPolicy, ds: Dataset, opts: CloneOptions): CloneResult {
   let last = NaN;
   const B = Math.min(opts.batchSize, ds.rows);
   const rows = new Int32Array(B);
-  for (let u = 0; u < opts.updates; u++) {
+  const every = Math.max(1, opts.evalEvery ?? 100);
+  const patience = opts.patience ?? 5;
+  const logProb = opts.logProb ?? defaultLogProb;
+  let best = opts.validation ? policyNll(policy, opts.validation, 4096, logProb) : NaN;
+  let bestWeights = opts.validation ? policy.weights() : undefined;
+  let since = 0;
+  let u = 0;
+  while (u < opts.updates) {
     for (let i = 0; i < B; i++) rows[i] = Math.floor(opts.rng.next() * ds.rows);
     const values: Record<string, Float32Array> = {};
     for (const h of policy.heads.values()) for (const n of [...h.inputs, h.name]) values[n] ??= ds.gather(n, rows);
     last = opts.step(() => {
       let total: Tensor | undefined;
       for (const h of policy.heads.values()) {
-        const a = h.fromEncoded(values[h.name]!, B);
-        const { logProb } = h.logProbEntropy(tensor(policy.inputOf(h, values, B), [B, h.inWidth]), a.cont, a.cls, B);
-        const l = sum(logProb);
+        const l = sum(logProb(h, tensor(policy.inputOf(h, values, B), [B, h.inWidth]), values[h.name]!, B));
         total = total ? add(total, l) : l;
       }
       return affine(total!, -1 / B, 0);
     });
+    u++;
+    if (opts.validation && (u % every === 0 || u === opts.updates)) {
+      const v = policyNll(policy, opts.validation, 4096, logProb);
+      if (v < best - 1e-4) {
+        best = v;
+        bestWeights = policy.weights();
+        since = 0;
+      } else if (++since >= patience) break;
+    }
   }
-  return last;
+  if (bestWeights) policy.loadWeights(bestWeights);
+  return { nll: last, validationNll: best, updates: u };
+}
+
+/** Options of {@link warmStartPolicy}. */
+export interface WarmStartOptions {
+  /** Most updates. */
+  updates: number;
+  /** Adam learning rate. Default 3e-3. */
+  lr?: number;
+  batchSize?: number;
+  rng: Rng;
+  /** Seed of the held-out split. Default 0. */
+  splitSeed?: number;
+  logProb?: HeadLogProb;
+}
+
+/**
+ * The policy trainers' warm start: behaviour cloning on the data set's logged decisions with
+ * early stopping on held-out trajectories (10 %, or the end of a single trajectory); when the
+ * data set is too small to split, all rows train for `updates` updates.
+ */
+export function warmStartPolicy(policy: AgentPolicy, ds: Dataset, o: WarmStartOptions): CloneResult {
+  let train = ds;
+  let validation: Dataset | undefined;
+  try {
+    const split = splitDataset(ds, { validationFraction: 0.1, seed: o.splitSeed ?? 0, minSteps: 8 });
+    if (split.train.rows >= 16 && split.validation.rows >= 8) ({ train, validation } = split);
+  } catch {
+    // too small to hold rows out
+  }
+  const opt = new Adam(policy.parameters(), { lr: o.lr ?? 3e-3 });
+  try {
+    return cloneBehaviour(policy, train, {
+      updates: o.updates,
+      batchSize: o.batchSize ?? 256,
+      rng: o.rng,
+      ...(validation ? { validation } : {}),
+      ...(o.logProb ? { logProb: o.logProb } : {}),
+      step: (loss) =>
+        tidy(() => {
+          opt.zeroGrad();
+          const l = loss();
+          l.backward();
+          opt.step();
+          return l.dataSync()[0]!;
+        }),
+    });
+  } finally {
+    opt.dispose();
+  }
 }

@@ -15,7 +15,7 @@ import type { StepContext, StepResult, Trainer } from '../trainer/contract';
 import type { NodeFunctionCall, RolloutPolicy, VirtualEnvironment } from '../venv/bc';
 import type { VenvEnsemble } from '../venv/ensemble';
 import { decodeStep } from '../venv/bc';
-import { AgentPolicy, cloneBehaviour, concatInputs, type NodeAction } from './agent-policy';
+import { AgentPolicy, concatInputs, warmStartPolicy, type CloneResult, type NodeAction } from './agent-policy';
 import { evaluateInVenv, modePolicy, rolloutPolicy, rolloutWindows, sampleWindowIndices, type RewardCallback, type Windows } from './rollout';
 
 /**
@@ -65,9 +65,12 @@ export interface PpoOptions {
   hidden?: number[];
   /** Adam learning rate. Default 3e-4. */
   lr?: number;
-  /** Rollout length in the venv. Default 20 (shorter when trajectories are). */
+  /**
+   * Rollout length in the venv. Default 50 (shorter when trajectories are): 20-step windows
+   * were too short to rank swing-up policies of the pendulum task (see the README).
+   */
   horizon?: number;
-  /** Parallel rollouts per trainer step. Default 64. */
+  /** Parallel rollouts per trainer step. Default 32. */
   batchSize?: number;
   /** Passes over each batch. Default 4. */
   epochs?: number;
@@ -81,8 +84,15 @@ export interface PpoOptions {
   entropyCoef?: number;
   valueCoef?: number;
   maxGradNorm?: number;
-  /** Behaviour-cloning updates of the warm start (0: none). Default 300. */
+  /**
+   * Most behaviour-cloning updates of the warm start (0: none); it stops earlier when the
+   * held-out likelihood stops improving. Default 5000.
+   */
   bcUpdates?: number;
+  /** Learning rate of the warm start. Default 3e-3. */
+  bcLr?: number;
+  /** Rollout batches that train only the value network after the warm start (`init`). Default 5. */
+  valueWarmup?: number;
   /** Evaluate (deterministic policy, fixed windows) every this many steps. Default 5. */
   evalEvery?: number;
   evalWindows?: number;
@@ -178,6 +188,8 @@ export class PpoTrainer implements Trainer<PpoCheckpoint> {
   private best: Record<string, number[]> | undefined;
   /** Mean venv return of the warm-started policy (set by `init`). */
   initialReward = NaN;
+  /** What the behaviour-cloning warm start did (set by `init`). */
+  warmStart: CloneResult | undefined;
   private readonly o: Required<Omit<PpoOptions, 'nodeFunction' | 'uncertainty'>>;
   readonly dataset: Dataset;
 
@@ -191,8 +203,8 @@ export class PpoTrainer implements Trainer<PpoCheckpoint> {
     this.o = {
       hidden: options.hidden ?? [64, 64],
       lr: options.lr ?? 3e-4,
-      horizon: options.horizon ?? 20,
-      batchSize: options.batchSize ?? 64,
+      horizon: options.horizon ?? 50,
+      batchSize: options.batchSize ?? 32,
       epochs: options.epochs ?? 4,
       minibatch: options.minibatch ?? 256,
       gamma: options.gamma ?? 0.99,
@@ -201,7 +213,9 @@ export class PpoTrainer implements Trainer<PpoCheckpoint> {
       entropyCoef: options.entropyCoef ?? 0.001,
       valueCoef: options.valueCoef ?? 0.5,
       maxGradNorm: options.maxGradNorm ?? 0.5,
-      bcUpdates: options.bcUpdates ?? 300,
+      bcUpdates: options.bcUpdates ?? 5000,
+      bcLr: options.bcLr ?? 3e-3,
+      valueWarmup: options.valueWarmup ?? 5,
       evalEvery: options.evalEvery ?? 5,
       evalWindows: options.evalWindows ?? 128,
       systemMaxSteps: options.systemMaxSteps ?? 100,
@@ -230,11 +244,10 @@ export class PpoTrainer implements Trainer<PpoCheckpoint> {
       return;
     }
     this.rewardScale = await rewardScaleOf(ds, this.reward, new Rng(seed + 3));
-    if (this.o.bcUpdates > 0) {
-      const bcOpt = new Adam(this.policy.parameters(), { lr: 1e-3 });
-      cloneBehaviour(this.policy, ds, { updates: this.o.bcUpdates, batchSize: 256, rng: this.rng, step: (loss) => optimiseStep(bcOpt, this.policy.parameters(), loss) });
-      bcOpt.dispose();
-    }
+    if (this.o.bcUpdates > 0) this.warmStart = warmStartPolicy(this.policy, ds, { updates: this.o.bcUpdates, lr: this.o.bcLr, rng: this.rng, splitSeed: seed });
+    // the value network learns the warm-started policy's returns before the policy moves:
+    // advantages from an untrained value network push the first updates in random directions
+    for (let i = 0; i < this.o.valueWarmup; i++) await this.iterate(false);
     this.initialReward = await this.evaluate();
     this.bestReward = this.initialReward;
     this.best = this.policy.weights();
@@ -251,6 +264,23 @@ export class PpoTrainer implements Trainer<PpoCheckpoint> {
   }
 
   async step(ctx: StepContext): Promise<StepResult> {
+    const metrics = await this.iterate(true);
+    const result: StepResult = { metrics };
+    if ((ctx.step + 1) % this.o.evalEvery === 0 || ctx.step + 1 >= this.systemMaxSteps) {
+      const r = await this.evaluate();
+      metrics['eval/return'] = r;
+      result.reward = r;
+      if (r > this.bestReward + 1e-6) {
+        this.bestReward = r;
+        this.sinceBest = 0;
+        this.best = this.policy.weights();
+      } else if (++this.sinceBest >= this.o.patience) result.converged = true;
+    }
+    return result;
+  }
+
+  /** One batch of venv rollouts and the updates on it (`updatePolicy` false: value network only). */
+  private async iterate(updatePolicy: boolean): Promise<Record<string, number>> {
     const ds = this.dataset;
     const B = this.o.batchSize;
     const H = this.windows.horizon;
@@ -352,13 +382,14 @@ export class PpoTrainer implements Trainer<PpoCheckpoint> {
         const old = pick(oldLogProb, rows, 1);
         let entropyV = 0;
         let klV = 0;
-        pl += optimiseStep(this.popt, pparams, () => {
-          const { logProb, entropy } = logProbOf(rows, M);
-          const em = mean(entropy);
-          entropyV = em.dataSync()[0]!;
-          klV = mean(sub(tensor(old, [M]), logProb)).dataSync()[0]!;
-          return sub(ppoClipLoss(logProb, tensor(old, [M]), tensor(adv, [M]), this.o.clip), affine(em, this.o.entropyCoef, 0));
-        }, this.o.maxGradNorm);
+        if (updatePolicy)
+          pl += optimiseStep(this.popt, pparams, () => {
+            const { logProb, entropy } = logProbOf(rows, M);
+            const em = mean(entropy);
+            entropyV = em.dataSync()[0]!;
+            klV = mean(sub(tensor(old, [M]), logProb)).dataSync()[0]!;
+            return sub(ppoClipLoss(logProb, tensor(old, [M]), tensor(adv, [M]), this.o.clip), affine(em, this.o.entropyCoef, 0));
+          }, this.o.maxGradNorm);
         vl += optimiseStep(this.vopt, vparams, () => {
           const v = this.value.net.forward(tensor(pick(vx, rows, this.value.inWidth), [M, this.value.inWidth]));
           return affine(mean(square(sub(v, tensor(pick(returns, rows, 1), [M, 1])))), this.o.valueCoef, 0);
@@ -377,18 +408,7 @@ export class PpoTrainer implements Trainer<PpoCheckpoint> {
       samples: N,
     };
     if (unc && unc.weight > 0) metrics['uncertainty'] = penalty / N;
-    const result: StepResult = { metrics };
-    if ((ctx.step + 1) % this.o.evalEvery === 0 || ctx.step + 1 >= this.systemMaxSteps) {
-      const r = await this.evaluate();
-      metrics['eval/return'] = r;
-      result.reward = r;
-      if (r > this.bestReward + 1e-6) {
-        this.bestReward = r;
-        this.sinceBest = 0;
-        this.best = this.policy.weights();
-      } else if (++this.sinceBest >= this.o.patience) result.converged = true;
-    }
-    return result;
+    return metrics;
   }
 
   /** Loads the best evaluated weights into {@link PpoTrainer.policy}; returns its venv return. */

@@ -13,7 +13,8 @@ import type { Dataset } from '../data/dataset';
 import { Rng } from '../data/split';
 import type { StepContext, StepResult, Trainer } from '../trainer/contract';
 import type { NodeFunctionCall, RolloutPolicy, VirtualEnvironment } from '../venv/bc';
-import { AgentPolicy, boundedLogStd, concatInputs, type PolicyHead } from './agent-policy';
+import type { VenvEnsemble } from '../venv/ensemble';
+import { AgentPolicy, boundedLogStd, concatInputs, warmStartPolicy, type CloneResult, type HeadLogProb, type PolicyHead } from './agent-policy';
 import { optimiseStep, pick, rewardScaleOf } from './ppo';
 import { evaluateInVenv, rolloutPolicy, rolloutWindows, sampleWindowIndices, type RewardCallback, type Windows } from './rollout';
 
@@ -33,12 +34,20 @@ export interface SacOptions {
   tau?: number;
   /** Replay capacity in transitions. Default 100000. */
   bufferSize?: number;
+  /** Most behaviour-cloning updates of the warm start (early stopping on held-out rows). Default 5000. */
   bcUpdates?: number;
+  /** Learning rate of the warm start. Default 3e-3. */
+  bcLr?: number;
   evalEvery?: number;
   evalWindows?: number;
   systemMaxSteps?: number;
   patience?: number;
   nodeFunction?: NodeFunctionCall;
+  /**
+   * Uncertainty penalty (as PPO's): `weight` x the ensemble's disagreement on each rollout
+   * step is subtracted from the (scaled) reward stored in the replay buffer.
+   */
+  uncertainty?: { ensemble: VenvEnsemble; weight: number };
 }
 
 /** Checkpoint of {@link SacTrainer} (the replay buffer is not kept). */
@@ -71,6 +80,8 @@ export class SacTrainer implements Trainer<SacCheckpoint> {
   readonly systemMaxSteps: number;
   policy!: AgentPolicy;
   initialReward = NaN;
+  /** What the behaviour-cloning warm start did (set by `init`). */
+  warmStart: CloneResult | undefined;
   readonly dataset: Dataset;
   private q1!: MLP;
   private q2!: MLP;
@@ -94,7 +105,7 @@ export class SacTrainer implements Trainer<SacCheckpoint> {
   private buf = { s: new Float32Array(0), a: new Float32Array(0), r: new Float32Array(0), s2: new Float32Array(0), x: new Map<string, Float32Array>(), x2: new Map<string, Float32Array>() };
   private size = 0;
   private head = 0;
-  private readonly o: Required<Omit<SacOptions, 'nodeFunction'>>;
+  private readonly o: Required<Omit<SacOptions, 'nodeFunction' | 'uncertainty'>>;
 
   constructor(
     readonly venv: VirtualEnvironment,
@@ -113,7 +124,8 @@ export class SacTrainer implements Trainer<SacCheckpoint> {
       gamma: options.gamma ?? 0.99,
       tau: options.tau ?? 0.005,
       bufferSize: options.bufferSize ?? 100_000,
-      bcUpdates: options.bcUpdates ?? 300,
+      bcUpdates: options.bcUpdates ?? 5000,
+      bcLr: options.bcLr ?? 3e-3,
       evalEvery: options.evalEvery ?? 5,
       evalWindows: options.evalWindows ?? 128,
       systemMaxSteps: options.systemMaxSteps ?? 100,
@@ -169,23 +181,12 @@ export class SacTrainer implements Trainer<SacCheckpoint> {
     }
     this.rewardScale = await rewardScaleOf(ds, this.reward, new Rng(seed + 3));
     if (this.o.bcUpdates > 0) {
-      const bcOpt = new Adam(this.policy.parameters(), { lr: 1e-3 });
-      const B = Math.min(256, ds.rows);
-      for (let u = 0; u < this.o.bcUpdates; u++) {
-        const rows = Int32Array.from({ length: B }, () => Math.floor(this.rng.next() * ds.rows));
-        const values: Record<string, Float32Array> = {};
-        for (const h of this.heads) for (const nm of [...h.inputs, h.name]) values[nm] ??= ds.gather(nm, rows);
-        optimiseStep(bcOpt, this.policy.parameters(), () => {
-          let total: Tensor | undefined;
-          for (const h of this.heads) {
-            const a = h.fromEncoded(values[h.name]!, B).cont.map((v) => Math.max(-EPS, Math.min(EPS, v)));
-            const lp = sum(headDist(h, tensor(this.policy.inputOf(h, values, B), [B, h.inWidth])).logProb(tensor(a, [B, h.cont.length])));
-            total = total ? add(total, lp) : lp;
-          }
-          return affine(total!, -1 / B, 0);
-        });
-      }
-      bcOpt.dispose();
+      // the tanh-squashed Normal's likelihood of the logged actions (kept inside (-1, 1))
+      const logProb: HeadLogProb = (h, x, enc, rows) => {
+        const a = h.fromEncoded(enc, rows).cont.map((v) => Math.max(-EPS, Math.min(EPS, v)));
+        return headDist(h, x).logProb(tensor(a, [rows, h.cont.length]));
+      };
+      this.warmStart = warmStartPolicy(this.policy, ds, { updates: this.o.bcUpdates, lr: this.o.bcLr, rng: this.rng, splitSeed: seed, logProb });
     }
     this.initialReward = await this.evaluate();
     this.bestReward = this.initialReward;
@@ -242,7 +243,11 @@ export class SacTrainer implements Trainer<SacCheckpoint> {
     for (const [x, nx] of ds.structure.transitions) if (boot[x] && last[nx]) boot[x] = last[nx]!;
     const bootX = new Map(heads.map((h) => [h.name, this.policy.inputOf(h, { ...last, ...boot }, B)]));
     let rawReturn = 0;
+    let penalty = 0;
+    let stored = 0;
+    const unc = this.options.uncertainty;
     for (let t = 0; t < H; t++) {
+      const u = unc && unc.weight > 0 ? await unc.ensemble.disagreement(roll.steps[t]!, B) : undefined;
       const s = sOf(roll.steps[t]!);
       const s2 = t + 1 < H ? sOf(roll.steps[t + 1]!) : sOf(boot);
       for (let b = 0; b < B; b++) {
@@ -259,7 +264,9 @@ export class SacTrainer implements Trainer<SacCheckpoint> {
           const nx = t + 1 < H ? recorded[t + 1]!.get(h.name)!.x : bootX.get(h.name)!;
           this.buf.x2.get(h.name)!.set(nx.subarray(b * h.inWidth, (b + 1) * h.inWidth), i * h.inWidth);
         }
-        this.buf.r[i] = roll.rewards[t]![b]! * this.rewardScale;
+        this.buf.r[i] = roll.rewards[t]![b]! * this.rewardScale - (u ? unc!.weight * u[b]! : 0);
+        if (u) penalty += u[b]!;
+        stored += this.buf.r[i]!;
         rawReturn += roll.rewards[t]![b]!;
         this.head = (this.head + 1) % this.o.bufferSize;
         this.size = Math.min(this.size + 1, this.o.bufferSize);
@@ -321,6 +328,9 @@ export class SacTrainer implements Trainer<SacCheckpoint> {
     }
     const n = this.o.updatesPerStep || 1;
     const metrics: Record<string, number> = { 'train/return': rawReturn / B, 'loss/q': ql / n, 'loss/policy': pl / n, alpha, buffer: this.size, samples: H * B };
+    // what the critics learn from: scaled rewards minus the penalty, as stored in the buffer
+    metrics['train/stored-return'] = stored / B;
+    if (unc && unc.weight > 0) metrics['uncertainty'] = penalty / (H * B);
     const result: StepResult = { metrics };
     if ((ctx.step + 1) % this.o.evalEvery === 0 || ctx.step + 1 >= this.systemMaxSteps) {
       const rv = await this.evaluate();

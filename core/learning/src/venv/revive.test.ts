@@ -78,3 +78,31 @@ describe.each(['p', 't'] as const)('revive-%s venv (thermal task)', (algo) => {
     expect(again.useBest()).toBeCloseTo(best, 6);
   }, 240_000);
 });
+
+describe('revive-t target generator', () => {
+  it('starts as a copy of the warm-started generator and follows it by Polyak averaging (tau 0: frozen, tau 1: equal); checkpoints keep it', async () => {
+    const task = REFERENCE_TASKS.thermal;
+    const graph = task.graph();
+    const ds = buildDataset(graph, offlineToRaw(task.generate({ trajectories: 8, steps: 30, seed: 1 })));
+    const opts: ReviveOptions = { ...OPTIONS, hidden: [16, 16], bcSteps: 2, rollouts: 8, rolloutHorizon: 4, criticUpdates: 4, policyDelay: 2, evalEvery: 100 };
+    const signal = new AbortController().signal;
+    const flat = (w: Record<string, Record<string, number[]>>) => Object.keys(w).sort().flatMap((n) => Object.keys(w[n]!).sort().flatMap((k) => w[n]![k]!));
+    const dist = (a: number[], b: number[]) => Math.sqrt(a.reduce((s, v, i) => s + (v - b[i]!) ** 2, 0));
+    expect(new ReviveTrainer(graph, ds, 'p', opts).targetGenerator()).toBeUndefined();
+    for (const tau of [0, 1]) {
+      const t = new ReviveTrainer(graph, ds, 't', { ...opts, tau });
+      await t.init({ seed: 1 });
+      const start = flat(t.venv!.weights());
+      expect(flat(t.targetGenerator()!)).toEqual(start);
+      for (let s = 0; s < 2; s++) await t.step({ step: s, signal });
+      const now = flat(t.venv!.weights());
+      const target = flat(t.targetGenerator()!);
+      expect(dist(now, start)).toBeGreaterThan(1e-4); // the generator moved
+      if (tau === 0) expect(target).toEqual(start);
+      else expect(dist(target, now)).toBeLessThan(1e-6);
+      const again = new ReviveTrainer(graph, ds, 't', { ...opts, tau });
+      await again.init({ seed: 1, checkpoint: t.checkpoint() });
+      expect(flat(again.targetGenerator()!)).toEqual(target);
+    }
+  }, 240_000);
+});

@@ -15,11 +15,12 @@
  *    - `revive-p`: PPO per node (a value network per node over its inputs, GAE over the
  *      window, clipped objective), plus `bcWeight` x the maximum-likelihood loss on data;
  *    - `revive-t`: TD3-style: twin critics per node `Q(inputs, output)` with Polyak targets,
- *      target-policy smoothing (noise on the continuous columns), critics trained every step,
+ *      a target generator (a copy of each node network taken after the warm start, moved by
+ *      Polyak averaging with the same `tau` after every generator update) whose smoothed
+ *      output (clipped noise on the continuous columns) gives the critics' targets, critics trained every step,
  *      the generator moved every `policyDelay` updates along `Q1(x, mean output(x))` (the
  *      mean of continuous columns, softmax probabilities for category blocks and the expected
- *      grid value for discrete ordered blocks), plus `bcWeight` x the likelihood loss. The
- *      target output uses the current generator (no separate target generator).
+ *      grid value for discrete ordered blocks), plus `bcWeight` x the likelihood loss.
  * The held-out evaluation is {@link evaluateVenv}'s (rollout MAE, step score); the best
  * evaluated weights are kept (`useBest`).
  */
@@ -107,7 +108,7 @@ export interface ReviveCheckpoint {
   weights: Record<string, Record<string, number[]>>;
   best?: Record<string, Record<string, number[]>>;
   disc: Record<string, W>;
-  /** revive-p: value nets; revive-t: critics and targets (`node/q1`, ...). */
+  /** revive-p: value nets; revive-t: critics, their targets and the target generator (`node/q1`, `node/t1`, `node/gt`, ...). */
   aux: Record<string, W>;
   rngState: number;
   bestScore: number;
@@ -135,9 +136,10 @@ function hcat(a: Float32Array, wa: number, b: Float32Array, wb: number, rows: nu
 /**
  * The deterministic, differentiable output of a node in its encoded layout `[rows, width]`:
  * continuous means (+ residual base), category softmax, discrete ordered expected grid value.
+ * `net`: another network of the same shape (revive-t's target generator); default the node's.
  */
-export function meanOutput(m: NodeModel, x: Tensor, rows: number, base?: Float32Array): Tensor {
-  const out = m.net.forward(x);
+export function meanOutput(m: NodeModel, x: Tensor, rows: number, base?: Float32Array, net: MLP = m.net): Tensor {
+  const out = net.forward(x);
   const C = m.cont.length;
   const pieces: Array<{ offset: number; t: Tensor }> = [];
   const baseT = base ? tensor(base, [rows, C]) : undefined;
@@ -198,7 +200,8 @@ export class ReviveTrainer implements Trainer<ReviveCheckpoint> {
   private gopt!: Adam;
   private disc = new Map<string, { net: MLP; opt: Adam }>();
   private value = new Map<string, { net: MLP; opt: Adam }>();
-  private critics = new Map<string, { q1: MLP; q2: MLP; t1: MLP; t2: MLP; opt: Adam }>();
+  /** revive-t per node: twin critics, their targets, and the target generator `gt` (a Polyak copy of the node network). */
+  private critics = new Map<string, { q1: MLP; q2: MLP; t1: MLP; t2: MLP; gt: MLP; opt: Adam }>();
   private rng = new Rng(0);
   private windows!: Windows;
   private bestScore = -Infinity;
@@ -289,7 +292,9 @@ export class ReviveTrainer implements Trainer<ReviveCheckpoint> {
         const t2 = mk();
         hardUpdate(t1, q1);
         hardUpdate(t2, q2);
-        this.critics.set(m.name, { q1, q2, t1, t2, opt: new Adam([...q1.parameters(), ...q2.parameters()], { lr: 1e-3 }) });
+        // same shape as the node network; copied from it once the warm start (or the checkpoint) is in
+        const gt = new MLP(m.net.sizes, { activation: m.net.layers[0]!.activation, generator: g });
+        this.critics.set(m.name, { q1, q2, t1, t2, gt, opt: new Adam([...q1.parameters(), ...q2.parameters()], { lr: 1e-3 }) });
       }
     }
     this.gopt = new Adam(this.venv.parameters(), { lr: this.o.lr });
@@ -300,9 +305,11 @@ export class ReviveTrainer implements Trainer<ReviveCheckpoint> {
       for (const [n, d] of this.disc) if (checkpoint.disc[n]) load(d.net, checkpoint.disc[n]!);
       for (const [n, v] of this.value) if (checkpoint.aux[n]) load(v.net, checkpoint.aux[n]!);
       for (const [n, c] of this.critics) {
-        for (const k of ['q1', 'q2', 't1', 't2'] as const) {
+        for (const k of ['q1', 'q2', 't1', 't2', 'gt'] as const) {
           const w = checkpoint.aux[`${n}/${k}`];
           if (w) load(c[k], w);
+          // checkpoints written before the target generator existed: start it from the generator
+          else if (k === 'gt') hardUpdate(c.gt, this.venv.models.get(n)!.net);
         }
       }
       this.best = checkpoint.best;
@@ -316,6 +323,7 @@ export class ReviveTrainer implements Trainer<ReviveCheckpoint> {
     }
     const signal = new AbortController().signal;
     for (let s = 0; s < this.o.bcSteps; s++) await this.bc.step({ step: s, signal });
+    for (const [n, c] of this.critics) hardUpdate(c.gt, this.venv.models.get(n)!.net);
     const r = await this.evaluate();
     this.initialScore = r.score;
     this.initialMae = r.mae;
@@ -530,7 +538,8 @@ export class ReviveTrainer implements Trainer<ReviveCheckpoint> {
         const base2 = d.base2 ? pick(d.base2, rows, m.cont.length) : undefined;
         const target = tidy(() =>
           noGrad(() => {
-            const y2 = Float32Array.from(meanOutput(m, tensor(x2, [M, m.inWidth]), M, base2).dataSync());
+            // TD3: the next output comes from the target generator, smoothed by clipped noise
+            const y2 = Float32Array.from(meanOutput(m, tensor(x2, [M, m.inWidth]), M, base2, c.gt).dataSync());
             for (let r = 0; r < M; r++) for (const off of m.cont) y2[r * m.codec.width + off] = y2[r * m.codec.width + off]! + Math.max(-2 * this.o.targetNoise, Math.min(2 * this.o.targetNoise, this.o.targetNoise * this.rng.normal()));
             const sa = tensor(hcat(x2, m.inWidth, y2, m.codec.width, M), [M, inW]);
             const q = minimum(c.t1.forward(sa), c.t2.forward(sa));
@@ -568,13 +577,20 @@ export class ReviveTrainer implements Trainer<ReviveCheckpoint> {
           return total;
         }, 0.5);
         an++;
-        for (const c of this.critics.values()) {
+        for (const [n, c] of this.critics) {
           softUpdate(c.t1, c.q1, this.o.tau);
           softUpdate(c.t2, c.q2, this.o.tau);
+          softUpdate(c.gt, venv.models.get(n)!.net, this.o.tau);
         }
       }
     }
     return { 'loss/critic': ql / (this.o.criticUpdates * venv.models.size), 'loss/generator': an > 0 ? al / an : 0 };
+  }
+
+  /** revive-t: the target generator's weights, by node and parameter as {@link VirtualEnvironment.weights}; undefined for revive-p. */
+  targetGenerator(): Record<string, Record<string, number[]>> | undefined {
+    if (this.critics.size === 0) return undefined;
+    return Object.fromEntries([...this.critics].map(([n, c]) => [n, named(c.gt)]));
   }
 
   /** Loads the best evaluated weights into the venv; returns their held-out score. */
@@ -586,7 +602,7 @@ export class ReviveTrainer implements Trainer<ReviveCheckpoint> {
   checkpoint(): ReviveCheckpoint {
     const aux: Record<string, W> = {};
     for (const [n, v] of this.value) aux[n] = named(v.net);
-    for (const [n, c] of this.critics) for (const k of ['q1', 'q2', 't1', 't2'] as const) aux[`${n}/${k}`] = named(c[k]);
+    for (const [n, c] of this.critics) for (const k of ['q1', 'q2', 't1', 't2', 'gt'] as const) aux[`${n}/${k}`] = named(c[k]);
     const c: ReviveCheckpoint = {
       weights: this.venv!.weights(),
       disc: Object.fromEntries([...this.disc].map(([n, d]) => [n, named(d.net)])),
