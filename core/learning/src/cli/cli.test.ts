@@ -99,3 +99,44 @@ describe('learn CLI', () => {
     expect(Math.abs(t.best.candidate.parameter[0] - 0.3)).toBeLessThan(0.1);
   }, 240_000);
 });
+
+describe('learn hyper', () => {
+  it('searches venv settings and policy settings with the hyperparameter-search trainer', () => {
+    const task = REFERENCE_TASKS.thermal;
+    writeFileSync(join(dir, 'h.npz'), offlineToNpz(task.generate({ trajectories: 6, steps: 30, seed: 2 })));
+    writeFileSync(join(dir, 'h.yaml'), task.yaml);
+    writeFileSync(join(dir, 'h_reward.py'), task.rewardPy);
+    const common = ['--data', join(dir, 'h.npz'), '--graph', join(dir, 'h.yaml'), '--seed', '1'];
+    writeFileSync(join(dir, 'space.json'), JSON.stringify([{ name: 'lr', kind: 'log', min: 1e-4, max: 1e-2 }, { name: 'hidden', kind: 'choice', values: [[8], [16, 16]] }]));
+    const outV = join(dir, 'hyper-venv');
+    const v = cli(['hyper', '--target', 'venv', '--algo', 'random', '--trials', '3', '--trial-epochs', '2', '--space', join(dir, 'space.json'), '--out', outV, ...common]);
+    expect(v.status, v.stderr).toBe(0);
+    const hv = JSON.parse(readFileSync(join(outV, 'hyper.json'), 'utf8'));
+    expect(hv.target).toBe('venv');
+    expect(hv.trials.length).toBe(3);
+    for (const t of hv.trials) {
+      expect(t.settings.lr >= 1e-4 && t.settings.lr <= 1e-2).toBe(true);
+      expect([[8], [16, 16]]).toContainEqual(t.settings.hidden);
+      expect(t.score).toBeGreaterThan(0); // a held-out step score, not the failure value
+    }
+    expect(hv.best.score).toBe(Math.max(...hv.trials.map((t: { score: number }) => t.score)));
+    expect(hv.trials.map((t: { score: number }) => t.score)).toContain(hv.best.score);
+
+    const outP = join(dir, 'hyper-policy');
+    const p = cli(['hyper', '--target', 'policy', '--reward', join(dir, 'h_reward.py'), '--policy-algo', 'ppo', '--trials', '2', '--trial-epochs', '1', '--venv-epochs', '3', '--out', outP, ...common]);
+    expect(p.status, p.stderr).toBe(0);
+    const hp = JSON.parse(readFileSync(join(outP, 'hyper.json'), 'utf8'));
+    expect(hp.policyAlgo).toBe('ppo');
+    expect(hp.trials.length).toBe(2);
+    for (const t of hp.trials) {
+      expect(Object.keys(t.settings).sort()).toEqual(['gamma', 'hidden', 'horizon', 'lr']);
+      expect(t.settings.horizon >= 10 && t.settings.horizon <= 100).toBe(true);
+      expect(t.score).toBeGreaterThan(-1e9);
+    }
+
+    writeFileSync(join(dir, 'bad-space.json'), JSON.stringify([{ name: 'nonsense', kind: 'float', min: 0, max: 1 }]));
+    const bad = cli(['hyper', '--target', 'venv', '--space', join(dir, 'bad-space.json'), '--out', outV, ...common]);
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toContain("'nonsense' is not a searchable setting");
+  }, 240_000);
+});

@@ -13,6 +13,7 @@
  *   `[v...]` or a batch `[[v...], ...]`) -> one JSON line per input on stdout (output node
  *   name -> arrays in original units, same shape convention).
  * - `tune ...`: searches the graph's tunable parameters (SRACOS or random) in the venv; see {@link tune}.
+ * - `hyper ...`: hyperparameter auto-search of the venv or policy trainer's settings; see {@link hyper}.
  * Errors go to stderr with a non-zero exit code.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -21,17 +22,18 @@ import { createInterface } from 'node:readline';
 import { encodeWeights } from '@decisio/compute';
 import { importReviveYaml } from '../graph/yaml';
 import { loadDataset, type DataFileKind } from '../data/load';
-import { runTrainer } from '../trainer/contract';
-import { BcTrainer, evaluateVenv, type VirtualEnvironment } from '../venv/bc';
+import { runTrainer, type TrainerEvent } from '../trainer/contract';
+import { BcTrainer, evaluateVenv, type BcOptions, type VirtualEnvironment } from '../venv/bc';
 import { ReviveTrainer } from '../venv/revive';
 import type { DatasetSplit } from '../data/split';
 import { PythonSandbox, RewardFunction } from '../sandbox/python-sandbox';
 import { nodeFunctionFiles, sandboxNodeFunctions } from '../sandbox/node-functions';
-import { PpoTrainer } from '../policy/ppo';
-import { SacTrainer } from '../policy/sac';
+import { PpoTrainer, type PpoOptions } from '../policy/ppo';
+import { SacTrainer, type SacOptions } from '../policy/sac';
 import { PolicyRunner, savePolicy } from '../policy/runner';
 import { evaluateInVenv, rewardFromFunction } from '../policy/rollout';
 import { randomSearch, sracos, tunableSpace, venvObjective } from '../search/search';
+import { HyperparameterSearchTrainer, hyperparameterSettings, hyperparameterSpace, type HyperparameterDim } from '../search/trainer';
 
 /** A usage or input error: message to stderr, exit code 2. */
 export class CliError extends Error {}
@@ -57,6 +59,8 @@ const USAGE = `usage:
   learn train --data F --graph G.yaml --reward R.py --venv-algo bc|revive-p|revive-t --policy-algo ppo|sac --out DIR
               [--venv-epochs N] [--adversarial-epochs N] [--policy-epochs N] [--seed S] [--horizon H]
   learn tune --data F --graph G.yaml --reward R.py --out DIR [--algo sracos|random] [--trials N] [--venv-algo A] [--venv-epochs N] [--horizon H] [--seed S]
+  learn hyper --data F --graph G.yaml --out DIR [--target venv|policy] [--reward R.py] [--policy-algo ppo|sac] [--algo sracos|random]
+              [--trials N] [--trial-epochs N] [--space S.json] [--venv-algo A] [--venv-epochs N] [--seed S]
   learn infer --policy DIR   (JSON lines on stdin -> JSON lines on stdout)`;
 
 function need(flags: Record<string, string>, name: string): string {
@@ -177,7 +181,7 @@ export async function train(flags: Record<string, string>): Promise<Record<strin
   const seed = intFlag(flags, 'seed', 0);
   const venvEpochs = intFlag(flags, 'venv-epochs', 200);
   const policyEpochs = intFlag(flags, 'policy-epochs', 100);
-  const horizon = intFlag(flags, 'horizon', 20);
+  const horizon = intFlag(flags, 'horizon', 50);
   for (const f of [dataFile, graphFile, rewardFile]) if (!existsSync(f)) throw new CliError(`no such file: ${f}`);
   const adversarialEpochs = intFlag(flags, 'adversarial-epochs', Math.max(10, Math.round(venvEpochs / 4)));
   const { yamlText, ds, sandbox, nodeFunction, reward, venv, venvReport, venvSeconds } = await prepare(dataFile, graphFile, rewardFile, seed, venvEpochs, venvAlgo, adversarialEpochs);
@@ -270,6 +274,142 @@ export async function tune(flags: Record<string, string>): Promise<Record<string
   }
 }
 
+/** Default search spaces of `hyper` by target (and policy algorithm). */
+export const HYPER_SPACES: { venv: HyperparameterDim[]; ppo: HyperparameterDim[]; sac: HyperparameterDim[] } = {
+  venv: [
+    { name: 'lr', kind: 'log', min: 1e-4, max: 5e-3 },
+    { name: 'hidden', kind: 'choice', values: [[64, 64], [128, 128], [256, 256]] },
+    { name: 'batchSize', kind: 'choice', values: [128, 256, 512] },
+  ],
+  ppo: [
+    { name: 'lr', kind: 'log', min: 1e-4, max: 3e-3 },
+    { name: 'horizon', kind: 'int', min: 10, max: 100 },
+    { name: 'gamma', kind: 'float', min: 0.9, max: 0.999 },
+    { name: 'hidden', kind: 'choice', values: [[64, 64], [128, 128]] },
+  ],
+  sac: [
+    { name: 'lr', kind: 'log', min: 1e-4, max: 3e-3 },
+    { name: 'horizon', kind: 'int', min: 10, max: 100 },
+    { name: 'gamma', kind: 'float', min: 0.9, max: 0.999 },
+    { name: 'tau', kind: 'log', min: 1e-3, max: 5e-2 },
+  ],
+};
+
+/** Trainer settings a `--space` file may search, by target. */
+const HYPER_SETTINGS = {
+  venv: ['lr', 'hidden', 'batchSize', 'updatesPerStep', 'activation'],
+  ppo: ['lr', 'horizon', 'gamma', 'lambda', 'hidden', 'batchSize', 'epochs', 'minibatch', 'clip', 'entropyCoef', 'bcLr', 'valueWarmup'],
+  sac: ['lr', 'horizon', 'gamma', 'hidden', 'batchSize', 'updatesPerStep', 'minibatch', 'tau', 'bcLr'],
+} as const;
+
+/** Reads and checks a `--space` file: a JSON array of hyperparameter dimensions over known settings. */
+function readSpace(file: string, allowed: readonly string[]): HyperparameterDim[] {
+  if (!existsSync(file)) throw new CliError(`no such file: ${file}`);
+  let dims: unknown;
+  try {
+    dims = JSON.parse(readFileSync(file, 'utf8'));
+  } catch {
+    throw new CliError(`--space ${file} is not JSON`);
+  }
+  if (!Array.isArray(dims) || dims.length === 0) throw new CliError('--space must be a non-empty JSON array of {name, kind, min, max | values}');
+  for (const d of dims as Array<Record<string, unknown>>) {
+    if (!d || typeof d !== 'object' || typeof d['name'] !== 'string') throw new CliError('--space: every entry needs a name');
+    if (!allowed.includes(d['name'])) throw new CliError(`--space: '${String(d['name'])}' is not a searchable setting here (${allowed.join(', ')})`);
+    if (!['float', 'log', 'int', 'choice'].includes(String(d['kind']))) throw new CliError(`--space: '${d['name']}' has kind '${String(d['kind'])}' (float, log, int, choice)`);
+  }
+  try {
+    hyperparameterSpace(dims as HyperparameterDim[]);
+  } catch (e) {
+    throw new CliError(`--space: ${e instanceof Error ? e.message : String(e)}`);
+  }
+  return dims as HyperparameterDim[];
+}
+
+/**
+ * The `hyper` command: hyperparameter auto-search with {@link HyperparameterSearchTrainer}.
+ * `--target venv` searches BC venv settings, each trial a BC venv trained for
+ * `--trial-epochs` steps and scored by its best held-out step score; `--target policy` trains
+ * one venv (`--venv-epochs`, `--venv-algo`), then searches `--policy-algo` settings, each
+ * trial a policy trained in that venv for `--trial-epochs` steps and scored by its best venv
+ * return. Every trial runs with the same seed. `--space FILE.json` replaces the default
+ * space ({@link HYPER_SPACES}). Writes `hyper.json` (trials, best settings and score).
+ */
+export async function hyper(flags: Record<string, string>): Promise<Record<string, unknown>> {
+  const t0 = performance.now();
+  const dataFile = need(flags, 'data');
+  const graphFile = need(flags, 'graph');
+  const out = need(flags, 'out');
+  const target = flags['target'] ?? 'policy';
+  if (target !== 'venv' && target !== 'policy') throw new CliError(`unknown --target '${target}' (venv, policy)`);
+  const algo = flags['algo'] ?? 'sracos';
+  if (algo !== 'sracos' && algo !== 'random') throw new CliError(`unknown --algo '${algo}' (sracos, random)`);
+  const policyAlgo = flags['policy-algo'] ?? 'ppo';
+  if (policyAlgo !== 'ppo' && policyAlgo !== 'sac') throw new CliError(`unknown --policy-algo '${policyAlgo}' (ppo, sac)`);
+  const seed = intFlag(flags, 'seed', 0);
+  const trials = intFlag(flags, 'trials', 20);
+  if (trials < 1) throw new CliError('--trials must be at least 1');
+  const trialEpochs = Math.max(1, intFlag(flags, 'trial-epochs', target === 'venv' ? 50 : 20));
+  const key = target === 'venv' ? 'venv' : policyAlgo;
+  const dims = flags['space'] ? readSpace(flags['space'], HYPER_SETTINGS[key]) : HYPER_SPACES[key];
+  const rewardFile = target === 'policy' ? need(flags, 'reward') : undefined;
+  for (const f of [dataFile, graphFile, ...(rewardFile ? [rewardFile] : [])]) if (!existsSync(f)) throw new CliError(`no such file: ${f}`);
+  const evalEvery = Math.max(1, Math.min(5, Math.floor(trialEpochs / 4) || 1));
+  const onEvent = (e: TrainerEvent) => {
+    if (e.type === 'log') log(`[hyper] ${e.message}`);
+    if (e.type === 'stopped') log(`[hyper] stopped: ${e.reason}`);
+  };
+  let sandbox: PythonSandbox | undefined;
+  let search: HyperparameterSearchTrainer;
+  let venvScore: number | undefined;
+  try {
+    if (target === 'venv') {
+      const graph = importReviveYaml(readFileSync(graphFile, 'utf8')).graph;
+      const ds = await loadDataset(new Uint8Array(readFileSync(dataFile)), dataKind(dataFile), graph);
+      log(`[learn] ${ds.rows} rows, ${ds.trajectoryCount} trajectories`);
+      search = new HyperparameterSearchTrainer(dims, {
+        algo,
+        trials,
+        metric: 'score',
+        budget: { maxSteps: trialEpochs },
+        trialSeed: seed,
+        build: (s) => new BcTrainer(graph, ds, { ...(s as BcOptions), evalEvery: Math.max(1, Math.min(10, Math.floor(trialEpochs / 4) || 1)), systemMaxSteps: trialEpochs }) as never,
+      });
+    } else {
+      const p = await prepare(dataFile, graphFile, rewardFile!, seed, intFlag(flags, 'venv-epochs', 200), venvAlgoOf(flags), intFlag(flags, 'adversarial-epochs', Math.max(10, Math.round(intFlag(flags, 'venv-epochs', 200) / 4))));
+      sandbox = p.sandbox;
+      venvScore = p.venvReport.score;
+      const base = { evalEvery, systemMaxSteps: trialEpochs, ...(p.nodeFunction ? { nodeFunction: p.nodeFunction } : {}) };
+      search = new HyperparameterSearchTrainer(dims, {
+        algo,
+        trials,
+        metric: 'reward',
+        budget: { maxSteps: trialEpochs },
+        trialSeed: seed + 1,
+        build: (s) => (policyAlgo === 'ppo' ? new PpoTrainer(p.venv, p.reward, { ...(s as PpoOptions), ...base }, p.ds) : new SacTrainer(p.venv, p.reward, { ...(s as SacOptions), ...base }, p.ds)) as never,
+      });
+    }
+    const r = await runTrainer(search, { seed, stop: { system: true }, onEvent });
+    if (r.reason === 'failed') throw new Error(`hyperparameter search failed: ${r.error instanceof Error ? r.error.message : String(r.error)}`);
+    const best = search.best;
+    const result = {
+      target,
+      ...(target === 'policy' ? { policyAlgo, venvScore } : {}),
+      algo,
+      trialEpochs,
+      space: dims,
+      trials: search.trials.map((t) => ({ settings: hyperparameterSettings(dims, t.candidate), score: t.score })),
+      best: best ? { settings: search.bestSettings(), score: best.score } : null,
+      wallSeconds: (performance.now() - t0) / 1000,
+    };
+    mkdirSync(out, { recursive: true });
+    writeFileSync(join(out, 'hyper.json'), JSON.stringify(result, null, 2));
+    log(`[hyper] best ${JSON.stringify(result.best?.settings)} ${target === 'venv' ? 'score' : 'venv return'} ${best?.score.toFixed(4)}; wrote ${join(out, 'hyper.json')}`);
+    return result;
+  } finally {
+    await sandbox?.close();
+  }
+}
+
 /** Turns a JSON value (one row `[v...]`, a scalar, or a batch `[[v...], ...]`) into flat rows. */
 function rowsOf(v: unknown, dim: number, name: string): { data: number[]; rows: number; batch: boolean } {
   if (typeof v === 'number') return { data: [v], rows: 1, batch: false };
@@ -337,6 +477,7 @@ export async function main(argv: string[]): Promise<number> {
     if (command === 'train') await train(flags);
     else if (command === 'infer') await infer(flags);
     else if (command === 'tune') await tune(flags);
+    else if (command === 'hyper') await hyper(flags);
     else throw new CliError(command ? `unknown command '${command}'\n${USAGE}` : USAGE);
     return 0;
   } catch (e) {
