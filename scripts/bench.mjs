@@ -1,6 +1,6 @@
 /**
  * `npm run bench -- <suite...>`: benchmarks, one JSON line per figure on stdout.
- * Suites: web, compute, learning, ingest, preview, serve. No suite given: all that exist.
+ * Suites: web, compute, learning, ingest, upload, preview, serve. No suite given: all that exist.
  * Flags (`--name=value`) are passed to every suite.
  */
 import fs from 'node:fs';
@@ -12,6 +12,7 @@ const SUITES = {
   compute: 'core/compute/bench/main.ts',
   learning: 'core/learning/bench/main.ts',
   ingest: 'server/bench/ingest.ts',
+  upload: 'server/bench/upload.ts',
   preview: 'workers/data/bench/preview.ts',
   serve: 'server/bench/serve.ts',
 };

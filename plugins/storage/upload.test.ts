@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { FileItem, UploadState } from '@decisio/domain';
-import { resumeKey, uploadResumable, UploadStopped, type ResumeStore, type UploadTransport } from './upload';
+import { UPLOAD_MAX_PARTS, UPLOAD_PART, type FileItem, type UploadState } from '@decisio/domain';
+import { partSizeFor, resumeKey, uploadResumable, UploadStopped, type ResumeStore, type UploadTransport } from './upload';
 
 /** An in-memory stand-in of the server's upload calls with the same rules (part sizes, state). */
 function memoryServer(partSize: number) {
@@ -109,5 +109,20 @@ describe('uploadResumable', () => {
     server.log.length = 0;
     await uploadResumable(f, server.transport, { purpose: 'file', store, signal: new AbortController().signal });
     expect(server.log[0]).toMatch(/^init /);
+  });
+});
+
+describe('partSizeFor', () => {
+  it('uses small parts for small files and larger ones for large files, within the server limits', () => {
+    const MiB = 1024 ** 2;
+    expect(partSizeFor(10 * MiB)).toBe(MiB);
+    expect(partSizeFor(100 * MiB)).toBe(UPLOAD_PART.default);
+    expect(partSizeFor(1024 * MiB)).toBe(32 * MiB);
+    for (const size of [1, 64 * MiB, 256 * MiB, 2 * 1024 ** 3]) {
+      const part = partSizeFor(size);
+      expect(part).toBeGreaterThanOrEqual(UPLOAD_PART.min);
+      expect(part).toBeLessThanOrEqual(UPLOAD_PART.max);
+      expect(Math.ceil(size / part)).toBeLessThanOrEqual(UPLOAD_MAX_PARTS);
+    }
   });
 });

@@ -6,7 +6,7 @@ import { storageApi } from '../api';
 import { formatBytes } from '../format';
 import { useStorageT } from '../i18n';
 import { ExpandDialog } from './ExpandDialog';
-import { callHeaders, uploadResumable, UploadStopped, xhrPutPart, type UploadTransport } from '../upload';
+import { callHeaders, partSizeFor, uploadResumable, UploadStopped, xhrPutPart, type UploadTransport } from '../upload';
 
 const PAGE_SIZE = 20;
 const DATASET_TYPES = /\.(csv|npz|h5)$/i;
@@ -67,6 +67,7 @@ export function StoragePanel() {
     try {
       const stored = await uploadResumable(file, transport, {
         purpose: DATASET_TYPES.test(file.name) ? 'dataset' : 'file',
+        partSize: partSizeFor(file.size),
         store: window.localStorage,
         signal: controller.signal,
         onProgress: (p) => setRunning((r) => (r && r.controller === controller ? { ...r, sent: p.sent, resumed: p.resumed, uploadId: p.uploadId } : r)),

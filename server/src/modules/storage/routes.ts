@@ -211,7 +211,13 @@ export function storageRoutes(
         throw new AppError('paramInvalid', { range: 'validation.invalid' });
       }
     }
-    return storage.writePart(owner, id, partNumber, ctx.req as Readable);
+    // A declared length other than the part's is refused before any byte is read.
+    const declared = ctx.get('content-length');
+    if (declared && partNumber <= u.part_count) {
+      const { start, end } = storage.partRange(u, partNumber);
+      if (Number(declared) !== end - start) throw new AppError('paramInvalid', { _: 'validation.invalid' }, `Part ${partNumber} must have ${end - start} bytes`);
+    }
+    return storage.writePart(owner, id, partNumber, ctx.req as Readable, u);
   };
   raw.put('/file/uploadOneFile', ...guard, reply(part));
   raw.post('/file/uploadOneFile', ...guard, reply(part));
