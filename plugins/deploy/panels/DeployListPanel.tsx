@@ -102,7 +102,7 @@ function CreateDialog({ projectId, policyId, isOpen, onClose, onCreated }: { pro
           actions={
             <>
               <Button text={t('create.cancel')} onClick={onClose} />
-              <Button type="submit" intent="primary" loading={isLoading} text={t('create.submit')} />
+              <Button type="submit" intent="primary" loading={isLoading} text={t('create.submit')} data-testid="deploy-submit" />
             </>
           }
         />
@@ -172,7 +172,7 @@ export function DeployListPanel() {
     body = keyword.trim() ? (
       <NonIdealState icon="search" title={t('list.noMatch')} />
     ) : (
-      <NonIdealState icon="cloud-upload" title={t('list.emptyTitle')} description={t('list.emptyDescription')} action={<Button intent="primary" icon="add" text={t('list.create')} onClick={() => setCreating(true)} />} />
+      <NonIdealState icon="cloud-upload" title={t('list.emptyTitle')} description={t('list.emptyDescription')} action={<Button intent="primary" icon="add" text={t('list.create')} onClick={() => setCreating(true)} data-testid="deploy-create" />} />
     );
   else
     body = (
@@ -210,7 +210,7 @@ export function DeployListPanel() {
               <td>
                 <ButtonGroup variant="minimal">
                   {s.status === 'waiting' || s.status === 'failure' ? (
-                    <Button icon="play" text={t('list.start')} onClick={() => void act(() => start({ id: s.id }).unwrap(), t('list.started', { name: s.serviceName }))} />
+                    <Button icon="play" text={t('list.start')} data-testid="deploy-start" onClick={() => void act(() => start({ id: s.id }).unwrap(), t('list.started', { name: s.serviceName }))} />
                   ) : (
                     <Button icon="stop" text={t('list.stop')} disabled={s.status === 'deploying'} onClick={() => void act(() => stop({ id: s.id }).unwrap(), t('list.stopped', { name: s.serviceName }))} />
                   )}
@@ -236,7 +236,7 @@ export function DeployListPanel() {
             setPage(1);
           }}
         />
-        <Button intent="primary" icon="add" text={t('list.create')} onClick={() => setCreating(true)} />
+        <Button intent="primary" icon="add" text={t('list.create')} onClick={() => setCreating(true)} data-testid="deploy-create" />
       </div>
       {body}
       {pages > 1 && (

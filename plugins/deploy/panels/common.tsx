@@ -71,7 +71,7 @@ export function TokenDialog({ service, onClose }: { service: ModelServiceWithTok
             {row(t('token.address'), service.accessAddress, 'address')}
             {row(t('token.token'), service.accessToken, 'token')}
           </DialogBody>
-          <DialogFooter actions={<Button intent="primary" text={t('token.close')} onClick={onClose} />} />
+          <DialogFooter actions={<Button intent="primary" text={t('token.close')} onClick={onClose} data-testid="deploy-token-close" />} />
         </>
       )}
     </Dialog>
