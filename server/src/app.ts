@@ -133,7 +133,7 @@ export function createApp(config: ServerConfig, options: AppOptions = {}): Decis
   const solutions = new SolutionsService(db, clock);
   projectsRoutes(api, kit, { projects: new ProjectsService(db, clock), solutions });
   solutionsRoutes(api, kit, { solutions });
-  const deploy = createDeployModule(api, kit, { db, blobs, logger, clock, bodyLimitBytes: config.bodyLimitBytes, datasets });
+  const deploy = createDeployModule(api, kit, { db, blobs, logger, clock, bodyLimitBytes: config.bodyLimitBytes, datasets, recordRetentionDays: config.recordRetentionDays });
   const reports = reportsRoutes(api, kit, { db, blobs, clock, logger });
   let jobKinds: Map<string, ServerJobKind>;
   try {

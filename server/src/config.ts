@@ -28,6 +28,8 @@ export interface ServerConfig {
   /** Storage quota a user / a tenant starts with, bytes (`STORAGE_USER_QUOTA_MB`, `STORAGE_TENANT_QUOTA_MB`). */
   storageUserQuotaBytes: number;
   storageTenantQuotaBytes: number;
+  /** Days a decision call record is kept (`DEPLOY_RECORD_RETENTION_DAYS`, 0 keeps them for ever). */
+  recordRetentionDays: number;
 }
 
 function int(value: string | undefined, fallback: number, name: string): number {
@@ -63,5 +65,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     loginLockMs: 15 * 60 * 1000,
     storageUserQuotaBytes: int(env.STORAGE_USER_QUOTA_MB, 10 * 1024, 'STORAGE_USER_QUOTA_MB') * 1024 * 1024,
     storageTenantQuotaBytes: int(env.STORAGE_TENANT_QUOTA_MB, 500 * 1024, 'STORAGE_TENANT_QUOTA_MB') * 1024 * 1024,
+    recordRetentionDays: int(env.DEPLOY_RECORD_RETENTION_DAYS, 90, 'DEPLOY_RECORD_RETENTION_DAYS'),
   };
 }

@@ -5,7 +5,10 @@ import { createTenant, createUser, issueToken, type TestUser } from '../../test/
 import { databases, startTestServer, type TestServer } from '../../test/server';
 import { deleteRefusal } from '../projects/access';
 import { SAMPLE_ROW, insertPolicy, insertProject, insertUploadedFile, samplePolicyFiles } from './fixtures';
+import type { Clock } from '../../clock';
+import type { Logger } from '../../logger';
 import { policyDeployed } from './guards';
+import { RecordRetention } from './retention';
 
 describe.each(databases)('model services on %s', (kind) => {
   let server: TestServer;
@@ -482,6 +485,21 @@ describe.each(databases)('model services on %s', (kind) => {
     await server.app.flush();
     const kept = (await server.app.db.knex('model_service_records').where({ id: bare.body.data.decisionId }).first('inputs', 'decisions')) as { inputs: unknown; decisions: unknown };
     expect(kept).toEqual({ inputs: null, decisions: null });
+  });
+
+  it('deletes call records past their retention, in chunks, and keeps the rest', async () => {
+    const { id } = await createService('retained');
+    const now = Date.now();
+    const day = 24 * 3600_000;
+    const rows = (ageDays: number, n: number) =>
+      Array.from({ length: n }, () => ({ id: newId(), service_id: id, tenant_id: owner.tenantId, started_at: new Date(now - ageDays * day), ended_at: null, duration_ms: 1, ip: null, result: 'success', row_count: 1, error_code: null }));
+    for (const batch of [rows(40, 120), rows(10, 30)]) await server.app.db.knex('model_service_records').insert(batch);
+    const clock: Clock = { now: () => new Date(now) };
+    const quiet = { info: () => undefined, warn: () => undefined } as unknown as Logger;
+    expect(await new RecordRetention(server.app.db, clock, quiet, 0).purge()).toBe(0);
+    expect(await recordCount(id)).toBe(150);
+    expect(await new RecordRetention(server.app.db, clock, quiet, 30).purge()).toBe(120);
+    expect(await recordCount(id)).toBe(30);
   });
 
   it('isolates tenants and applies project rights', async () => {

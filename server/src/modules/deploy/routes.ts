@@ -30,6 +30,7 @@ import { registerDeployGuards } from './guards';
 import { StoredPolicySource, type PolicySource } from './policy-source';
 import { presentDetail, presentRecord, presentService, presentServiceWithToken } from './presenters';
 import { CallRecorder, type CallRecorderOptions } from './recorder';
+import { RecordRetention } from './retention';
 import { ServingRuntime, type ServingRuntimeOptions } from './runtime';
 import { DeployService } from './service';
 
@@ -47,6 +48,8 @@ export interface DeployModuleDeps {
   bodyLimitBytes?: number;
   /** Where `createDatasetFromRecords` makes its dataset. */
   datasets: DatasetsService;
+  /** Days call records are kept (0: for ever; default 90). */
+  recordRetentionDays?: number;
 }
 
 /** The deploy module as wired into the app. */
@@ -61,6 +64,8 @@ export interface DeployModule {
    * its errors itself, so the hot path skips the system log, the session checks and the router.
    */
   accessAddress: AppMiddleware;
+  /** Deletes call records past their retention. */
+  retention: RecordRetention;
   /** Writes queued call records. */
   flush(): Promise<void>;
   /** Waits for background transitions, then writes queued call records. */
@@ -159,6 +164,8 @@ export function createDeployModule(router: Router<AppState>, kit: RouteKit, deps
   const runtime = new ServingRuntime(deps.db, source, recorder, deps.clock, deps.logger, deps.runtime);
   const service = new DeployService(deps.db, runtime, deps.clock, deps.logger);
   const batches = new BatchDecisions(deps.db, deps.blobs, runtime, deps.clock, deps.logger);
+  const retention = new RecordRetention(deps.db, deps.clock, deps.logger, deps.recordRetentionDays ?? 90);
+  retention.start();
 
   const signedIn = [kit.auth, kit.tenant] as const;
   const create = kit.validate(modelServiceCreateSchema);
@@ -315,7 +322,9 @@ export function createDeployModule(router: Router<AppState>, kit: RouteKit, deps
     recorder,
     accessAddress: accessAddress(runtime, deps.logger, deps.bodyLimitBytes ?? 1024 * 1024),
     flush: () => recorder.flush(),
+    retention,
     async close() {
+      await retention.stop();
       await batches.close();
       await service.settle();
       await recorder.flush();
