@@ -172,14 +172,18 @@ export class ModellingRecords {
     const pattern = await this.knex('modelling_patterns').where({ solution_id: row.solution_id }).first();
     if (!pattern?.graph) throw new AppError('patternMissing');
     if (!pattern.correlation) throw new AppError('tableParamError');
+    // The job may end before enqueue returns (a job thread or another worker runs it at once):
+    // mark the scheme first, so its end state is not overwritten.
+    await this.knex('schemes').where({ id }).update({ process_state: 'processing', updated_at: new Date() });
     let job;
     try {
       job = await this.deps.jobs.enqueue(MODELLING_JOB_KINDS.scheme, { id }, { tenantId: user.tenantId, userId: user.id, name: `scheme ${row.name}`.slice(0, 255) });
     } catch (err) {
+      await this.knex('schemes').where({ id }).update({ process_state: row.process_state });
       if (err instanceof WorkerUnavailableError) throw new AppError('insufficientResources');
       throw err;
     }
-    await this.knex('schemes').where({ id }).update({ process_state: 'processing', process_job_id: job.id, updated_at: new Date() });
+    await this.knex('schemes').where({ id }).update({ process_job_id: job.id });
     return { id, processState: 'processing', jobId: job.id };
   }
 

@@ -195,14 +195,18 @@ export class Trainings {
     if (input.stopConditions) config.stopConditions = checkStopConditions(input.stopConditions);
     config.hyperparameters = { ...config.hyperparameters, ...(input.hyperparameters ?? {}) };
     const kind = table === 'simulators' ? MODELLING_JOB_KINDS.environment : MODELLING_JOB_KINDS.policy;
+    // The job reads the config as soon as it starts (a job thread or another worker may start it
+    // before enqueue returns): write it first, and put the old one back when nothing was queued.
+    await this.knex(table).where({ id }).update({ config: JSON.stringify(config), updated_at: new Date() });
     let next;
     try {
       next = await this.deps.jobs.enqueue(kind, { id, resumeFrom: row.job_id, extend: true }, { tenantId: user.tenantId, userId: user.id, name: row.name });
     } catch (err) {
+      await this.knex(table).where({ id }).update({ config: row.config });
       if (err instanceof WorkerUnavailableError) throw new AppError('insufficientResources');
       throw err;
     }
-    await this.knex(table).where({ id }).update({ job_id: next.id, state: JobState.waiting, config: JSON.stringify(config), updated_at: new Date() });
+    await this.knex(table).where({ id }).update({ job_id: next.id, state: JobState.waiting, updated_at: new Date() });
     await this.recordRun(user, table, id, next.id, 'update');
     return this.get(user, table, id);
   }
@@ -358,14 +362,18 @@ export class Trainings {
     const config = configOf(row);
     if (mode) config.mode = mode;
     const kind = table === 'simulators' ? MODELLING_JOB_KINDS.environment : MODELLING_JOB_KINDS.policy;
+    // The job reads the config as soon as it starts (a job thread or another worker may start it
+    // before enqueue returns): write it first, and put the old one back when nothing was queued.
+    await this.knex(table).where({ id }).update({ config: JSON.stringify(config), updated_at: new Date() });
     let next;
     try {
       next = await this.deps.jobs.enqueue(kind, { id, resumeFrom: row.job_id }, { tenantId: user.tenantId, userId: user.id, name: row.name });
     } catch (err) {
+      await this.knex(table).where({ id }).update({ config: row.config });
       if (err instanceof WorkerUnavailableError) throw new AppError('insufficientResources');
       throw err;
     }
-    await this.knex(table).where({ id }).update({ job_id: next.id, state: JobState.waiting, config: JSON.stringify(config), updated_at: new Date() });
+    await this.knex(table).where({ id }).update({ job_id: next.id, state: JobState.waiting, updated_at: new Date() });
     await this.recordRun(user, table, id, next.id, 'restore');
     return this.get(user, table, id);
   }
