@@ -8,7 +8,7 @@ import { Router } from '@koa/router';
 import type { ServerJobKind, ServerPlugin } from '@decisio/sdk-plugin/server';
 import { systemClock, type Clock } from './clock';
 import type { ServerConfig } from './config';
-import { Database } from './db/database';
+import { Database, parseDatabaseUrl } from './db/database';
 import { migrateLatest } from './db/migrator';
 import { AuditLog, auditTrail, type AuditLogOptions } from './http/audit';
 import { createAuth } from './http/auth';
@@ -25,7 +25,8 @@ import { createTenantScope } from './http/tenant';
 import { createTransaction } from './http/transaction';
 import { validate } from './http/validate';
 import { builtinJobKinds } from './jobs/builtin';
-import { BullMqQueue, InProcessQueue, JobKindRegistry, JobStore, type JobKind, type JobQueue } from './jobs/queue';
+import { BullMqQueue, InProcessQueue, JobKindRegistry, JobStore, type JobKind, type JobQueue, type JobThreadsOptions } from './jobs/queue';
+import { workerKindsModule, type WorkerKindsConfig } from './jobs/worker-kinds';
 import { createLogger, type Logger } from './logger';
 import { AccessService } from './modules/access/service';
 import { TransportKeys } from './modules/account/keys';
@@ -64,7 +65,20 @@ export interface AppOptions {
   /** Longest wait for in-flight requests on `close()` before connections are cut, ms (default 10 s). */
   shutdownGraceMs?: number;
   /** The job queue: extra job kinds, concurrency of the in-process adapter, Redis key prefix. */
-  jobs?: { kinds?: readonly JobKind<any>[]; concurrency?: number; prefix?: string };
+  jobs?: {
+    /** Extra kinds. Objects cannot cross to a job thread: with threads they run on the main thread. */
+    kinds?: readonly JobKind<any>[];
+    concurrency?: number;
+    prefix?: string;
+    /**
+     * In-process adapter: run the handlers in worker threads (default true; an in-memory SQLite
+     * database cannot be shared, so it runs them on the main thread). `false`: every handler runs
+     * on the main thread and blocks the server while it computes.
+     */
+    threads?: boolean;
+    /** More modules of thread job kinds (file URLs exporting `registerThreadJobKinds`) than the server's own. */
+    threadModules?: readonly (string | URL)[];
+  };
 }
 
 /** A composed server. */
@@ -92,6 +106,14 @@ export interface DecisioApp {
   flush(): Promise<void>;
   /** Stops accepting, lets in-flight requests finish, flushes the log and closes the database. */
   close(): Promise<void>;
+}
+
+/** The job threads of the in-process queue: the worker kinds over the same database and files. */
+function jobThreads(config: ServerConfig, jobs: AppOptions['jobs']): JobThreadsOptions | undefined {
+  const target = parseDatabaseUrl(config.databaseUrl);
+  if (jobs?.threads === false || (target.kind === 'sqlite' && target.filename === ':memory:')) return undefined;
+  const data: WorkerKindsConfig = { dataDir: config.dataDir, storageUserQuotaBytes: config.storageUserQuotaBytes, storageTenantQuotaBytes: config.storageTenantQuotaBytes };
+  return { databaseUrl: config.databaseUrl, modules: [workerKindsModule, ...(jobs?.threadModules ?? [])], data };
 }
 
 /** The composition root: builds every service and the middleware stack; does no I/O by itself. */
@@ -154,7 +176,11 @@ export function createApp(config: ServerConfig, options: AppOptions = {}): Decis
   const jobStore = new JobStore(db, clock);
   const jobs: JobQueue = config.redisUrl
     ? new BullMqQueue(jobStore, { redisUrl: config.redisUrl, prefix: options.jobs?.prefix })
-    : new InProcessQueue(jobStore, jobKindRegistry, { concurrency: options.jobs?.concurrency });
+    : new InProcessQueue(jobStore, jobKindRegistry, {
+        concurrency: options.jobs?.concurrency,
+        logger,
+        threads: jobThreads(config, options.jobs),
+      });
   let jobsStarted = false;
   modellingRoutes(api, kit, { db, jobs, blobs });
 

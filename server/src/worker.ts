@@ -12,11 +12,9 @@
 import { loadConfig } from './config';
 import { Database } from './db/database';
 import { systemClock } from './clock';
-import { builtinJobKinds } from './jobs/builtin';
 import { JobKindRegistry, JobStore, JobWorker } from './jobs/queue';
+import { registerWorkerJobKinds } from './jobs/worker-kinds';
 import { createLogger } from './logger';
-import { modellingJobKinds } from './modules/modelling/routes';
-import { BlobStore } from './modules/storage/blob-store';
 import { serverPlugins } from './plugins/registry';
 
 function optionalInt(name: string): number | undefined {
@@ -36,9 +34,9 @@ if (!config.redisUrl) {
 
 const db = Database.open(config.databaseUrl);
 const kinds = new JobKindRegistry();
-// The blob store is the server's DATA_DIR: workers on other machines must share it (a network mount).
-for (const k of [...builtinJobKinds, ...modellingJobKinds({ db, blobs: new BlobStore(`${config.dataDir}/blobs`) })]) kinds.registerJobKind(k);
-kinds.registerPluginKinds(serverPlugins.flatMap((p) => p.jobKinds));
+// The same kinds as the server's job threads; the blob store is the server's DATA_DIR (workers on
+// other machines must share it: a network mount).
+registerWorkerJobKinds(kinds, { db, config, plugins: serverPlugins });
 
 const worker = new JobWorker(new JobStore(db, systemClock), kinds, {
   redisUrl: config.redisUrl,

@@ -5,8 +5,11 @@ import type { JobKindRegistry } from './kinds';
 import { machineInfo, type MachineInfo } from './machine';
 import { WorkerUnavailableError, type EnqueueOptions } from './contract';
 import { DEFAULT_HEARTBEAT_MS, WorkerReaper } from './reaper';
-import { JobRunner } from './runner';
+import { JobRunner, type RunOutcome } from './runner';
+import { JobState } from './states';
 import type { JobRecord, JobStore } from './store';
+import { JobThreadPool, type JobThreadsOptions } from './threads';
+import type { Logger } from '../logger';
 
 /** Options of `InProcessQueue`. */
 export interface InProcessQueueOptions {
@@ -16,17 +19,27 @@ export interface InProcessQueueOptions {
   workerId?: string;
   heartbeatMs?: number;
   machine?: MachineInfo;
+  /**
+   * Runs the handlers in worker threads, one job per thread, up to `concurrency` threads: the
+   * kinds the threads' modules register run there, any other kind of `kinds` on this thread.
+   * Without it every handler runs on this thread (and blocks its event loop while it computes).
+   */
+  threads?: JobThreadsOptions;
+  logger?: Logger;
 }
 
 /**
- * The embedded adapter: handlers run in the server process, a few at a time. On start it takes
- * back the jobs a previous run of this server left in progress (`restoring`, resumed from their
- * last checkpoint) and queues every job still waiting.
+ * The embedded adapter: handlers run in the server process, a few at a time, in worker threads
+ * (`threads`) or on the main thread. On start it takes back the jobs a previous run of this
+ * server left in progress (`restoring`, resumed from their last checkpoint) and queues every job
+ * still waiting. A thread that dies hands its job back (`restoring`, or `failure` after the last
+ * attempt) at once.
  */
 export class InProcessQueue extends StoreBackedQueue {
   readonly workerId: string;
   private readonly runner: JobRunner;
   private readonly reaper: WorkerReaper;
+  private readonly pool: JobThreadPool | null;
   private readonly concurrency: number;
   private readonly pending: string[] = [];
   private readonly active = new Set<Promise<unknown>>();
@@ -37,7 +50,7 @@ export class InProcessQueue extends StoreBackedQueue {
 
   constructor(
     store: JobStore,
-    kinds: JobKindRegistry,
+    private readonly kinds: JobKindRegistry,
     private readonly options: InProcessQueueOptions = {},
   ) {
     super(store, new JobEvents());
@@ -45,6 +58,16 @@ export class InProcessQueue extends StoreBackedQueue {
     this.concurrency = Math.max(1, options.concurrency ?? os.availableParallelism() - 1);
     this.runner = new JobRunner(store, kinds, this.events, this.workerId);
     this.reaper = new WorkerReaper(store, this.events, async (id) => this.push(id));
+    this.pool = options.threads
+      ? new JobThreadPool({
+          size: this.concurrency,
+          workerId: this.workerId,
+          options: options.threads,
+          events: this.events,
+          logger: options.logger,
+          onLost: (jobId, reason) => this.lost(jobId, reason),
+        })
+      : null;
   }
 
   async start(): Promise<void> {
@@ -55,6 +78,7 @@ export class InProcessQueue extends StoreBackedQueue {
     const previous = await this.store.getWorker(this.workerId);
     await this.store.registerWorker({ id: this.workerId, concurrency: this.concurrency, ...(this.options.machine ?? machineInfo()) });
     await this.reaper.takeBack(this.workerId, 'The server restarted', { graceful: previous?.status === 'stopped' });
+    this.pool?.start();
     for (const id of await this.store.pendingJobIds()) this.push(id);
     const ms = this.options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS;
     this.heartbeat = setInterval(() => {
@@ -66,8 +90,31 @@ export class InProcessQueue extends StoreBackedQueue {
   private async tick(): Promise<void> {
     if (this.closed) return;
     await this.store.heartbeat(this.workerId);
-    const orphans = await this.runner.orphans();
+    // A stop whose message came before the handler started (or got lost) is repeated.
+    for (const id of await this.store.stoppingAmong(this.runningIds())) this.abort(id);
+    const held = await this.store.heldJobIds(this.workerId);
+    // Read after the query: a run that ends in between has left a final state, never held.
+    const busy = new Set(this.runningIds());
+    const orphans = held.filter((id) => !busy.has(id));
     if (orphans.length > 0 && !this.closed) await this.reaper.takeBack(this.workerId, 'The server lost track of the job', { only: orphans });
+  }
+
+  /** Jobs a run call is busy with here, on this thread or in a job thread. */
+  private runningIds(): string[] {
+    return [...this.runner.busyIds(), ...(this.pool?.jobIds() ?? [])];
+  }
+
+  private abort(jobId: string): void {
+    this.runner.abort(jobId);
+    this.pool?.abort(jobId);
+  }
+
+  /** A job thread died running `jobId`: restore the job (or fail it after its last attempt). */
+  private async lost(jobId: string, reason: string): Promise<void> {
+    await this.reaper.takeBack(this.workerId, reason, { only: [jobId] });
+    // Not claimed yet when the thread died: it still waits.
+    const job = await this.store.getJob(jobId);
+    if (job && job.state === JobState.waiting) this.push(jobId);
   }
 
   async close(): Promise<void> {
@@ -78,6 +125,7 @@ export class InProcessQueue extends StoreBackedQueue {
     this.pending.length = 0;
     // Running handlers are cut; their rows stay in progress and are restored on the next start.
     this.runner.halt();
+    await this.pool?.close();
     await Promise.allSettled([...this.active]);
     if (this.started) await this.store.markWorkerStopped(this.workerId).catch(() => undefined);
   }
@@ -99,7 +147,7 @@ export class InProcessQueue extends StoreBackedQueue {
   }
 
   protected async signalStop(job: JobRecord): Promise<void> {
-    this.runner.abort(job.id);
+    this.abort(job.id);
   }
 
   protected announce(job: JobRecord): void {
@@ -116,11 +164,21 @@ export class InProcessQueue extends StoreBackedQueue {
     if (!this.started) return;
     while (!this.closed && this.active.size < this.concurrency && this.pending.length > 0) {
       const id = this.pending.shift()!;
-      const p: Promise<unknown> = this.runner.run(id).catch(() => undefined).finally(() => {
+      const p: Promise<unknown> = this.dispatch(id).catch(() => undefined).finally(() => {
         this.active.delete(p);
         this.pump();
       });
       this.active.add(p);
     }
+  }
+
+  /** Runs one job: in a job thread when the threads run its kind, else on this thread. */
+  private async dispatch(jobId: string): Promise<RunOutcome | 'lost' | 'halted'> {
+    if (!this.pool) return this.runner.run(jobId);
+    const threadKinds = await this.pool.kindNames();
+    const job = await this.store.getJob(jobId);
+    if (!job) return 'skipped';
+    if (!threadKinds.has(job.kind) && this.kinds.has(job.kind)) return this.runner.run(jobId);
+    return this.pool.run(jobId);
   }
 }

@@ -9,5 +9,7 @@ export { JobStore } from './store';
 export { JobState, jobStates, isFinalState } from './states';
 export { JobKindRegistry, type JobContext, type JobKind } from './kinds';
 export { InProcessQueue, type InProcessQueueOptions } from './in-process-queue';
+export type { JobThreadsOptions } from './threads';
+export type { ThreadJobEnv, ThreadJobKindsModule } from './thread-protocol';
 export { BullMqQueue, type BullMqQueueOptions } from './bullmq-queue';
 export { JobWorker, type JobWorkerOptions } from './worker-node';

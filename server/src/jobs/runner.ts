@@ -50,6 +50,11 @@ export class JobRunner {
     return [...this.running.keys()];
   }
 
+  /** Ids of the jobs a `run` call is busy with, from before the claim to after the end state. */
+  busyIds(): string[] {
+    return [...this.inFlight];
+  }
+
   /** Tells a running job's handler to stop (after its row went to `stopping`). */
   abort(jobId: string): void {
     this.running.get(jobId)?.abort(new Error('Stop requested'));
