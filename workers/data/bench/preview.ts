@@ -3,7 +3,9 @@
  * serves the test page and measures in headless Chromium, through the data worker:
  * - `browser-preview-first-rows`: `inspect` (checks + first 100 rows and types from DuckDB-WASM)
  *   with DuckDB already started (the workbench warms the worker when the upload dialog opens);
- * - `browser-preview-stats`: `stats` over the whole file;
+ * - `browser-preview-stats`: `stats` over the whole file (the byte scan in parallel scan workers),
+ *   next to DuckDB-WASM's aggregate query over the same file in the same run (`--no-duckdb`
+ *   leaves that baseline out);
  * - `browser-preview-engine-start`: starting DuckDB-WASM (wasm fetch + compile + open), once.
  * Prints one JSON line per measure. Run: `npm run bench -- preview --size-mb=1024`.
  */
@@ -32,7 +34,7 @@ function roundAll(t: Record<string, number>): Record<string, number> {
 }
 
 /** Runs the benchmark, prints JSON lines and returns them. */
-export async function benchPreview({ sizeMb }: { sizeMb: number }): Promise<BenchLine[]> {
+export async function benchPreview({ sizeMb, withDuckDb = true }: { sizeMb: number; withDuckDb?: boolean }): Promise<BenchLine[]> {
   const dir = mkdtempSync(join(tmpdir(), 'decisio-bench-preview-'));
   const lines: BenchLine[] = [];
   const emit = (l: BenchLine): void => {
@@ -49,9 +51,22 @@ export async function benchPreview({ sizeMb }: { sizeMb: number }): Promise<Benc
       const first = await h.page.evaluate(() => (window as unknown as Win).dataWorker.inspect(100));
       if (!first.ok || first.rows?.length !== 100) throw new Error(`inspect failed: ${JSON.stringify(first.issues)}`);
       emit({ bench: 'browser-preview-first-rows', value: Math.round(first.wallMs), unit: 'ms', goal: 1000, sizeMb, engine: first.engine, timings: roundAll(first.timings) });
-      const stats = await h.page.evaluate(() => (window as unknown as Win).dataWorker.stats());
+      const stats = await h.page.evaluate(() => (window as unknown as Win).dataWorker.stats('scan'));
       if (!stats.ok || stats.rows !== csv.rows) throw new Error(`stats failed: rows ${stats.rows} of ${csv.rows}, ${JSON.stringify(stats.issues)}`);
-      emit({ bench: 'browser-preview-stats', value: Math.round(stats.wallMs), unit: 'ms', goal: 10_000, sizeMb, rows: csv.rows });
+      // Baseline in the same run: DuckDB-WASM's one aggregate query over the file (the engine used before).
+      const duck = withDuckDb ? await h.page.evaluate(() => (window as unknown as Win).dataWorker.stats('duckdb')) : null;
+      if (duck && (!duck.ok || duck.rows !== csv.rows)) throw new Error(`DuckDB stats failed: ${JSON.stringify(duck.issues)}`);
+      emit({
+        bench: 'browser-preview-stats',
+        value: Math.round(stats.wallMs),
+        unit: 'ms',
+        goal: 10_000,
+        sizeMb,
+        rows: csv.rows,
+        engine: stats.engine,
+        cores: await h.page.evaluate(() => navigator.hardwareConcurrency),
+        ...(duck ? { baseline: 'DuckDB-WASM aggregate query, same file, same run', baselineValue: Math.round(duck.wallMs), speedup: Number((duck.wallMs / stats.wallMs).toFixed(2)) } : {}),
+      });
       const external = h.external();
       if (external.length > 0) throw new Error(`requests left 127.0.0.1: ${external.join(', ')}`);
     } finally {
@@ -73,5 +88,5 @@ function argValue(name: string): string | undefined {
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const sizeMb = Number(argValue('--size-mb') ?? '256');
   if (!(sizeMb > 0)) throw new Error('--size-mb must be a positive number');
-  await benchPreview({ sizeMb });
+  await benchPreview({ sizeMb, withDuckDb: !process.argv.includes('--no-duckdb') });
 }

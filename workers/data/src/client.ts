@@ -5,7 +5,7 @@
  */
 import { proxy, releaseProxy, wrap, type Remote } from 'comlink';
 import type {
-  CompressOptions, CompressResult, DataWorkerApi, InspectOptions, InspectResult, ProgressCallback, StatsResult } from './types';
+  CompressOptions, CompressResult, DataWorkerApi, InspectOptions, InspectResult, ProgressCallback, StatsOptions, StatsResult } from './types';
 
 /** A running data worker. Call {@link DataWorkerClient.terminate} when done. */
 export interface DataWorkerClient {
@@ -14,7 +14,7 @@ export interface DataWorkerClient {
   /** Checks and previews a local file; see `inspect.ts`. */
   inspect(file: File, options?: InspectOptions, onProgress?: ProgressCallback): Promise<InspectResult>;
   /** Column statistics over the whole file; see `stats.ts`. */
-  stats(file: File, onProgress?: ProgressCallback): Promise<StatsResult>;
+  stats(file: File, onProgress?: ProgressCallback, options?: StatsOptions): Promise<StatsResult>;
   /** Starts DuckDB ahead of the first file; see {@link DataWorkerApi.warmUp}. */
   warmUp(): Promise<{ engineMs: number }>;
   /** The stream to upload (gzip when it pays); see `compress.ts`. */
@@ -41,7 +41,7 @@ export function createDataWorker(options: DataWorkerOptions = {}): DataWorkerCli
     remote,
     warmUp: () => remote.warmUp(),
     inspect: (file, options, onProgress) => remote.inspect(file, options, onProgress ? proxy(onProgress) : undefined),
-    stats: (file, onProgress) => remote.stats(file, onProgress ? proxy(onProgress) : undefined),
+    stats: (file, onProgress, options) => remote.stats(file, onProgress ? proxy(onProgress) : undefined, options),
     compressStream: (file, options) => remote.compressStream(file, options),
     terminate() {
       remote[releaseProxy]();

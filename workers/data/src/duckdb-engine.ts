@@ -216,6 +216,10 @@ export const duckDbEngine: CsvEngine = {
     });
   },
 
+  async columns(file) {
+    return withFile(file, async (conn, name) => (await describe(conn, name)).map((c) => ({ name: c.name, kind: kindOfDuckType(c.type), rawType: c.type })));
+  },
+
   async stats(file, onPercent) {
     return withFile(file, async (conn, name) => {
       const cols = await describe(conn, name);

@@ -25,5 +25,7 @@ export { checkReviveLayout, REVIVE_INDEX } from './revive';
 export { ArrayStats, NumericAccumulator } from './column-stats';
 export { estimateGzipRatio, compressFile, DEFAULT_COMPRESS_THRESHOLD } from './compress';
 export { inspectFile, DEFAULT_PREVIEW_ROWS, type DataDeps } from './inspect';
-export { statsFile } from './stats';
+export { statsFile, SCAN_MIN_BYTES } from './stats';
+export { CsvStatsScanner, CsvScanError, CsvScanUnsupported, scanRange, columnStatsOf, mergePartial, type ScanColumn, type ColumnPartial } from './csv-scan';
+export { scanCsvInRanges, inThreadRunner, type CsvScanResult, type RangeRunner, type ScanRange } from './csv-scan-parallel';
 export { blobSource, bytesSource, type ByteSource } from './byte-source';

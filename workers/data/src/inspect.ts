@@ -14,6 +14,8 @@
  */
 import { blobSource } from './byte-source';
 import { CsvEngineError, type CsvEngine } from './csv-engine';
+import type { ScanColumn } from './csv-scan';
+import type { CsvScanResult } from './csv-scan-parallel';
 import { sniffCsv } from './csv-sniff';
 import { detectFileKind, MAGIC_BYTES } from './file-kind';
 import { listH5, readH5Rows } from './h5';
@@ -29,6 +31,8 @@ import type { ArrayHead, ArrayInfo, DataIssue, InspectOptions, InspectResult, Pr
 export interface DataDeps {
   csvEngine?: CsvEngine | null;
   openH5?: H5Opener | null;
+  /** The parallel byte scan of csv statistics (scan workers in the browser; see `csv-scan-parallel.ts`). */
+  csvScan?: ((file: File, columns: ScanColumn[], onBytes: (bytes: number) => void) => Promise<CsvScanResult>) | null;
 }
 
 /** Default preview rows. */

@@ -8,6 +8,7 @@
 import { blobSource } from './byte-source';
 import { ArrayStats } from './column-stats';
 import { CsvEngineError } from './csv-engine';
+import { CsvScanError, CsvScanUnsupported } from './csv-scan';
 import { sniffCsv } from './csv-sniff';
 import { detectFileKind, MAGIC_BYTES } from './file-kind';
 import { listH5, streamH5 } from './h5';
@@ -16,10 +17,13 @@ import { issue, toIssue } from './issues';
 import { checkFileMeta } from './name-check';
 import { listNpz, streamNpzArray } from './npz';
 import { throttleProgress } from './progress';
-import type { ColumnStats, DataIssue, ProgressCallback, StatsResult } from './types';
+import type { ColumnStats, DataIssue, ProgressCallback, StatsOptions, StatsResult } from './types';
+
+/** csv files above this size get the parallel byte scan (`auto`); smaller ones DuckDB's exact distinct counts. */
+export const SCAN_MIN_BYTES = 64 * 1024 * 1024; // = EXACT_DISTINCT_MAX_BYTES of the DuckDB engine
 
 /** Computes column statistics of a local dataset file. */
-export async function statsFile(file: File, deps: DataDeps = {}, onProgress?: ProgressCallback): Promise<StatsResult> {
+export async function statsFile(file: File, deps: DataDeps = {}, onProgress?: ProgressCallback, options: StatsOptions = {}): Promise<StatsResult> {
   const started = performance.now();
   const report = throttleProgress(onProgress);
   const issues: DataIssue[] = checkFileMeta(file.name, file.size).filter((i) => i.reason === 'empty');
@@ -27,10 +31,11 @@ export async function statsFile(file: File, deps: DataDeps = {}, onProgress?: Pr
   const kind = detectFileKind(file.name, await src.read(0, MAGIC_BYTES));
   if (kind.issue) issues.push(kind.issue);
   let rows: number | null = null;
+  let engine: StatsResult['engine'];
   const columns: ColumnStats[] = [];
   const finish = (): StatsResult => {
     report({ phase: 'done', fraction: 1 });
-    return { name: file.name, kind: kind.kind, ok: !issues.some((i) => i.fatal), issues, rows, columns, elapsedMs: performance.now() - started };
+    return { name: file.name, kind: kind.kind, ok: !issues.some((i) => i.fatal), issues, rows, columns, ...(engine ? { engine } : {}), elapsedMs: performance.now() - started };
   };
   if (issues.some((i) => i.fatal) || kind.kind === null) return finish();
 
@@ -41,10 +46,33 @@ export async function statsFile(file: File, deps: DataDeps = {}, onProgress?: Pr
     if (issues.some((i) => i.fatal)) return finish();
     if (!deps.csvEngine) throw new Error('csv statistics need a CSV engine (DuckDB-WASM in the worker)');
     report({ phase: 'scan', fraction: null });
+    const choice = options.csvEngine ?? 'auto';
+    const scan = deps.csvScan && deps.csvEngine.columns && (choice === 'scan' || (choice === 'auto' && file.size > SCAN_MIN_BYTES)) ? deps.csvScan : null;
     try {
-      const r = await deps.csvEngine.stats(file, (percent) => report({ phase: 'scan', fraction: Math.min(1, percent / 100) }));
-      rows = r.rows;
-      columns.push(...r.columns);
+      let done = false;
+      if (scan) {
+        try {
+          const types = await deps.csvEngine.columns!(file);
+          const r = await scan(file, types.map((t) => ({ name: t.name, kind: t.kind })), (bytes) =>
+            report({ phase: 'scan', fraction: Math.min(1, bytes / file.size), bytes }),
+          );
+          rows = r.rows;
+          columns.push(...r.columns);
+          engine = { name: 'scan', parts: r.parts, rescanned: r.rescanned };
+          done = true;
+        } catch (e) {
+          if (e instanceof CsvScanError) issues.push(issue('parse', `row ${e.row}: ${e.message}`, { row: e.row }));
+          else if (!(e instanceof CsvScanUnsupported)) throw e;
+          // Unsupported (e.g. dates that are not ISO): DuckDB reads the file instead.
+          done = e instanceof CsvScanError;
+        }
+      }
+      if (!done) {
+        const r = await deps.csvEngine.stats(file, (percent) => report({ phase: 'scan', fraction: Math.min(1, percent / 100) }));
+        rows = r.rows;
+        columns.push(...r.columns);
+        engine = { name: 'duckdb' };
+      }
       if (rows === 0) issues.push(issue('empty', 'the file has a header and no data rows'));
     } catch (e) {
       if (!(e instanceof CsvEngineError)) throw e;

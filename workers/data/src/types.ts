@@ -162,7 +162,18 @@ export interface StatsResult {
   rows: number | null;
   /** csv: one entry per column; npz/h5: one per array dimension, named `array[i]`. */
   columns: ColumnStats[];
+  /** csv: what computed the statistics: DuckDB's aggregate query, or the byte scan in `parts` ranges. */
+  engine?: { name: 'duckdb' } | { name: 'scan'; parts: number; rescanned: number };
   elapsedMs: number;
+}
+
+/** Options of {@link DataWorkerApi.stats}. */
+export interface StatsOptions {
+  /**
+   * csv: `auto` (default) scans files over 64 MB with the byte scanner in parallel ranges and
+   * smaller ones (exact distinct counts) with DuckDB; `duckdb` or `scan` force one.
+   */
+  csvEngine?: 'auto' | 'duckdb' | 'scan';
 }
 
 /** Result of {@link DataWorkerApi.compressStream}. */
@@ -200,7 +211,7 @@ export interface DataWorkerApi {
   /** Checks and previews a local file (see `inspect.ts`). */
   inspect(file: File, options?: InspectOptions, onProgress?: ProgressCallback): Promise<InspectResult>;
   /** Column statistics over the whole file (see `stats.ts`). */
-  stats(file: File, onProgress?: ProgressCallback): Promise<StatsResult>;
+  stats(file: File, onProgress?: ProgressCallback, options?: StatsOptions): Promise<StatsResult>;
   /**
    * Starts the engines (DuckDB-WASM: fetch and compile the bundled wasm, open, connect) ahead of
    * the first file, so that the first preview does not pay for it. Resolves with the time spent.

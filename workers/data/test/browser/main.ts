@@ -3,7 +3,7 @@
  * the worker's operations on the chosen file and returns plain results (with timings).
  */
 import { createDataWorker } from '../../src/client';
-import type { InspectResult, StatsResult } from '../../src/types';
+import type { InspectResult, StatsOptions, StatsResult } from '../../src/types';
 
 const client = createDataWorker();
 const input = document.querySelector<HTMLInputElement>('#file')!;
@@ -18,7 +18,7 @@ function chosen(): File {
 export interface PageApi {
   warmUp(): Promise<{ engineMs: number; wallMs: number }>;
   inspect(rows?: number): Promise<InspectResult & { wallMs: number; progress: number }>;
-  stats(): Promise<StatsResult & { wallMs: number; progress: number; fractions: (number | null)[] }>;
+  stats(csvEngine?: StatsOptions['csvEngine']): Promise<StatsResult & { wallMs: number; progress: number; fractions: (number | null)[] }>;
   compress(): Promise<{ compressed: boolean; ratio: number; bytes: number; wallMs: number }>;
 }
 
@@ -38,14 +38,14 @@ const api: PageApi = {
     const heads = (r.heads ?? []).map((h) => ({ ...h, data: Array.from(h.data.slice(0, 8), Number) as unknown as typeof h.data }));
     return { ...r, heads, wallMs: performance.now() - t0, progress };
   },
-  async stats() {
+  async stats(csvEngine) {
     const t0 = performance.now();
     let progress = 0;
     const fractions: (number | null)[] = [];
     const r = await client.stats(chosen(), (p) => {
       progress += 1;
       if (p.phase === 'scan') fractions.push(p.fraction);
-    });
+    }, csvEngine ? { csvEngine } : {});
     return { ...r, wallMs: performance.now() - t0, progress, fractions };
   },
   async compress() {

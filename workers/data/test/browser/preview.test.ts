@@ -64,6 +64,25 @@ describe('data worker in Chromium', () => {
     expect(r.fractions.some((f) => f !== null && f > 0 && f < 1)).toBe(true);
   });
 
+  it('computes the same stats with the byte scan in parallel scan workers (the engine of files over 64 MB)', async () => {
+    const duck = await h.page.evaluate(() => (window as unknown as Win).dataWorker.stats('duckdb'));
+    const scan = await h.page.evaluate(() => (window as unknown as Win).dataWorker.stats('scan'));
+    expect(duck.engine).toEqual({ name: 'duckdb' });
+    expect(scan.engine).toMatchObject({ name: 'scan', parts: expect.any(Number) });
+    expect(scan.issues).toEqual([]);
+    expect(scan.rows).toBe(duck.rows);
+    const plain = (c: (typeof duck.columns)[number]) => ({ name: c.name, kind: c.kind, count: c.count, nulls: c.nulls, nan: c.nan, min: c.min, max: c.max });
+    expect(scan.columns.map(plain)).toEqual(duck.columns.map(plain));
+    scan.columns.forEach((c, i) => {
+      const d = duck.columns[i]!;
+      if (d.mean === null) expect(c.mean).toBeNull();
+      else expect(Math.abs(c.mean! - d.mean)).toBeLessThan(1e-9 * Math.max(1, Math.abs(d.mean)));
+      // DuckDB counts distinct values exactly below 64 MB; the scan estimates them (HyperLogLog).
+      expect(Math.abs(c.distinct - d.distinct)).toBeLessThanOrEqual(Math.max(1, 0.06 * d.distinct));
+    });
+    expect(scan.fractions.some((f) => f !== null && f > 0 && f <= 1)).toBe(true);
+  });
+
   it('reads BOM, quoted newlines, NA markers and trailing empty lines', async () => {
     const odd = join(dir, 'odd.csv');
     writeFileSync(odd, '\uFEFF名称,数量,备注\r\n甲,1,"第一行\r\n第二行"\r\n乙,NA,"a, ""b"""\r\n丙,3,\r\n\r\n\r\n');
