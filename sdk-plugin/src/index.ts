@@ -22,3 +22,4 @@ export * from './react';
 export * from './ui';
 export * from './code-editor';
 export * from './upload';
+export * from './data-worker';

@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { Button, Callout, Dialog, DialogBody, DialogFooter, FormGroup, HTMLSelect, HTMLTable, InputGroup, ProgressBar, Spinner } from '@blueprintjs/core';
 import { DATASET_TYPES, LIMITS, messageOf, type Dataset, type DatasetType } from '@decisio/domain';
-import { useNotify, useSession } from '@decisio/sdk-plugin';
+import { dataWorkerServiceRef, useNotify, useOptionalService, useSession } from '@decisio/sdk-plugin';
 import { dataAccessApi } from '../api';
 import { cellText, failureMessage, formatBytes } from '../format';
 import { useDataT } from '../i18n';
@@ -26,6 +26,7 @@ export function UploadDialog(props: { isOpen: boolean; projectId?: string; onClo
   const session = useSession();
   const input = useRef<HTMLInputElement>(null);
   const previewer = useRef<Previewer | null>(null);
+  const dataWorkers = useOptionalService(dataWorkerServiceRef);
   const [file, setFile] = useState<File | null>(null);
   const [checking, setChecking] = useState(false);
   const [result, setResult] = useState<PreviewResult | null>(null);
@@ -74,7 +75,7 @@ export function UploadDialog(props: { isOpen: boolean; projectId?: string; onClo
     setFile(f);
     setName(nameFromFile(f.name));
     setChecking(true);
-    previewer.current ??= createPreviewer();
+    previewer.current ??= createPreviewer(dataWorkers);
     const p = previewer.current;
     try {
       const r = await p.inspect(f);
