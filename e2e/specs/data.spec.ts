@@ -16,11 +16,12 @@ import path from 'node:path';
 import mysql from 'mysql2/promise';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { apiCall, newUser, signUpAndIn } from '../fixtures/account';
 import { launchBrowser, shot } from '../fixtures/browser';
 
 const baseUrl = inject('baseUrl');
 const stamp = Date.now().toString(36);
-const user = { username: `e2ed_${stamp}`.slice(0, 20), email: `e2ed${Date.now()}@example.com`, password: 'Secret123x' };
+const user = newUser('e2ed');
 const scratchDb = `decisio_e2e_${stamp}`;
 
 let browser: Browser;
@@ -31,23 +32,8 @@ const files = { small: '', dup: '', big: '' };
 let projectId = '';
 let solutionId = '';
 
-/** A POST call of the api from the signed-in page (token cookie + userId), unwrapping the envelope. */
-async function call<T>(url: string, body: unknown): Promise<T> {
-  const r = await page.evaluate(
-    async ([u, b]) => {
-      const token = decodeURIComponent(document.cookie.split('; ').find((c) => c.startsWith('token='))?.slice(6) ?? '');
-      const res = await fetch(`/api/${u}`, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json', Authorization: token, UserId: localStorage.getItem('userId') ?? '' },
-        body: JSON.stringify(b),
-      });
-      return (await res.json()) as { code: number; message?: string; data: unknown };
-    },
-    [url, body] as const,
-  );
-  if (r.code !== 0) throw new Error(`${url} answered ${r.code} ${r.message ?? ''}`);
-  return r.data as T;
-}
+/** A POST call of the api from the signed-in page. */
+const call = <T>(url: string, body: unknown): Promise<T> => apiCall<T>(page, url, body);
 
 function writeCsvFiles(): void {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'decisio-e2e-data-'));
@@ -101,23 +87,7 @@ afterAll(async () => {
 
 describe('data: datasets, uploads, imports and the data-access step', () => {
   it('signs a new user up and in, and makes a project with a solution', async () => {
-    await page.goto('/sign-up');
-    await page.getByTestId('signup-username').fill(user.username);
-    await page.getByTestId('signup-email').fill(user.email);
-    await page.getByTestId('signup-next').click();
-    await page.getByTestId('signup-nickname').fill('DataTester');
-    await page.getByTestId('signup-occupation').selectOption('algorithmEngineer');
-    await page.getByTestId('signup-organisation').fill('E2E Lab');
-    await page.getByTestId('signup-next').click();
-    await page.getByTestId('signup-password').fill(user.password);
-    await page.getByTestId('signup-confirm-password').fill(user.password);
-    await page.check('[data-testid=signup-agreement]', { force: true });
-    await page.getByTestId('signup-submit').click();
-    await page.waitForURL(/\/sign-in/);
-    await page.getByTestId('signin-username').fill(user.username);
-    await page.getByTestId('signin-password').fill(user.password);
-    await page.getByTestId('signin-submit').click();
-    await page.waitForURL(/\/dashboard/);
+    await signUpAndIn(page, user, 'DataTester');
     const project = await call<{ projectId: string }>('project/createProject', { name: `data ${stamp}`.slice(0, 20), colour: 'ocean' });
     projectId = project.projectId;
     const solution = await call<{ solutionId: string }>('solution/create', { projectId, name: 'data access', dataType: 'data_driven', goalType: 'policy_search' });
