@@ -7,8 +7,9 @@
  * per iteration and `--true-sim-factor` (default 4) times the iterations
  * (`trueSimPolicyReturn`, see `true-sim.ts`), and the task's hand-written expert controller.
  * `gapClosed` = (offline - behaviour) / (trueSim - behaviour); `gapClosedVsExpert` the same
- * against the expert (null when the bound is not above the behaviour policy). Options: `--quick` (smaller budgets), `--task=NAME`, `--horizon=H`,
- * `--policy-steps=N`, `--venv-algo=A`, `--no-true-sim`.
+ * against the expert (null when the bound is not above the behaviour policy). Options: `--quick` (smaller budgets), `--task=NAME`,
+ * `--seed=S` (shifts the data, venv, policy and true-simulator seeds), `--horizon=H` (default 50), `--batch=B` (windows, default 32),
+ * `--policy-steps=N`, `--venv-algo=A`, `--no-true-sim`, `--true-sim-factor=K`.
  */
 import { buildDataset, type Dataset } from '../src/data/dataset';
 import { runTrainer } from '../src/trainer/contract';
