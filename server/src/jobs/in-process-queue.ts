@@ -78,7 +78,8 @@ export class InProcessQueue extends StoreBackedQueue {
     const previous = await this.store.getWorker(this.workerId);
     await this.store.registerWorker({ id: this.workerId, concurrency: this.concurrency, ...(this.options.machine ?? machineInfo()) });
     await this.reaper.takeBack(this.workerId, 'The server restarted', { graceful: previous?.status === 'stopped' });
-    this.pool?.start();
+    // Fails the start when the threads cannot load their kinds (a broken module).
+    await this.pool?.start();
     for (const id of await this.store.pendingJobIds()) this.push(id);
     const ms = this.options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS;
     this.heartbeat = setInterval(() => {

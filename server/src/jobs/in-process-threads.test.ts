@@ -116,6 +116,11 @@ describe.each(databases)('InProcessQueue with job threads on %s', (kind) => {
     expect(failed.checkpointRef).not.toBeNull();
   });
 
+  it('does not start when its threads cannot load their kinds', async () => {
+    const missing = new URL('./no-such-thread-module.ts', import.meta.url).href;
+    await expect(open({ threads: { databaseUrl: t.url, modules: [missing] } })).rejects.toThrow(/^The job threads could not start: crashed: .*no-such-thread-module/);
+  });
+
   it('leaves the jobs of its threads in progress on close and resumes them after a restart', async () => {
     const q1 = await open({ concurrency: 1 });
     const running = await q1.enqueue('system.count', { steps: 8, stepMs: 30 }, A);

@@ -1,14 +1,12 @@
 /**
  * First module of a job thread (`threads.ts`): makes TypeScript loadable in the thread, then
- * loads its entry (`workerData.entry`). A thread inherits the process's `execArgv`: under
- * `npm start` and `npm run worker` (tsx) that already loads tsx's loader; under vitest, or
- * plain node, nothing does, so the thread registers tsx itself.
+ * loads its entry (`workerData.entry`). A thread inherits the process's `execArgv`, but on Node
+ * 20 the tsx loader that `npm start` / `npm run worker` (tsx's CLI) or `node --import tsx`
+ * register does not apply to it, and under vitest there is none: the thread always registers
+ * tsx for itself.
  */
 import { workerData } from 'node:worker_threads';
+import { register } from 'tsx/esm/api';
 
-const inherited = process.execArgv.some((a) => a === 'tsx' || /[\\/]tsx[\\/]dist[\\/]loader\.mjs$/.test(a));
-if (!inherited) {
-  const { register } = await import('tsx/esm/api');
-  register();
-}
+register();
 await import(workerData.entry);

@@ -57,10 +57,11 @@ const MAX_BACKOFF_MS = 30_000;
 
 /**
  * The worker threads of the in-process queue: up to `size` threads, one job each. One thread
- * starts with the pool (it tells which kinds the threads run), more on demand. A thread that
- * crashes or exits is replaced; its job is handed to `onLost` (restored from its checkpoint or
- * failed, by the queue) — never dropped. `close()` halts the threads (their handlers are cut and
- * they write nothing more) and terminates them.
+ * starts with the pool (`start()` waits for it: it tells which kinds the threads run, and a
+ * module that cannot load fails the start), more on demand. A thread that crashes or exits is
+ * replaced (after load failures, with a backoff); its job is handed to `onLost` (restored from
+ * its checkpoint or failed, by the queue), never dropped. `close()` halts the threads (their
+ * handlers are cut and they write nothing more) and terminates them.
  */
 export class JobThreadPool {
   private readonly slots = new Set<Slot>();
@@ -68,22 +69,31 @@ export class JobThreadPool {
   private kinds: Set<string> | null = null;
   private readonly kindWaiters: { resolve(kinds: ReadonlySet<string>): void; reject(err: Error): void }[] = [];
   private startFailures = 0;
+  private first: { resolve(): void; reject(err: Error): void } | null = null;
   private respawn: NodeJS.Timeout | null = null;
   private closed = false;
   private count = 0;
 
   constructor(private readonly deps: PoolDeps) {}
 
-  /** Starts the first thread (not awaited: jobs wait for it). */
-  start(): void {
-    if (this.slots.size === 0) this.spawn();
+  /**
+   * Starts the first thread and resolves once it has loaded its kinds.
+   *
+   * @throws Error when it cannot load (a broken module): nothing is retried then.
+   */
+  start(): Promise<void> {
+    if (this.closed) return Promise.reject(new ThreadPoolClosedError());
+    if (this.kinds) return Promise.resolve();
+    return new Promise<void>((resolve, reject) => {
+      this.first = { resolve, reject };
+      if (this.slots.size === 0) this.spawn();
+    });
   }
 
   /** The kinds the threads run (waits for the first thread to load). */
   kindNames(): Promise<ReadonlySet<string>> {
     if (this.closed) return Promise.reject(new ThreadPoolClosedError());
     if (this.kinds) return Promise.resolve(this.kinds);
-    this.start();
     return new Promise((resolve, reject) => this.kindWaiters.push({ resolve, reject }));
   }
 
@@ -125,6 +135,8 @@ export class JobThreadPool {
     if (this.respawn) clearTimeout(this.respawn);
     for (const w of this.waiters.splice(0)) w.reject(new ThreadPoolClosedError());
     for (const w of this.kindWaiters.splice(0)) w.reject(new ThreadPoolClosedError());
+    this.first?.reject(new ThreadPoolClosedError());
+    this.first = null;
     const grace = this.deps.options.haltGraceMs ?? 2000;
     await Promise.all(
       [...this.slots].map(async (slot) => {
@@ -224,6 +236,8 @@ export class JobThreadPool {
         if (!this.kinds) {
           this.kinds = new Set(message.kinds);
           for (const w of this.kindWaiters.splice(0)) w.resolve(this.kinds);
+          this.first?.resolve();
+          this.first = null;
         }
         this.handOut(slot);
         break;
@@ -248,6 +262,14 @@ export class JobThreadPool {
     this.taken.delete(slot);
     if (this.closed) return;
     const why = slot.error ? `crashed: ${slot.error.message}` : `exited with code ${code}`;
+    if (!this.kinds && this.first) {
+      // The first thread could not load: the queue does not start.
+      const err = new Error(`The job threads could not start: ${why}`);
+      this.first.reject(err);
+      this.first = null;
+      for (const w of this.kindWaiters.splice(0)) w.reject(err);
+      return;
+    }
     if (!slot.ready) {
       this.startFailures += 1;
       this.deps.logger?.error('a job thread failed to start', { reason: why, failures: this.startFailures });
