@@ -403,12 +403,16 @@ export function modellingJobKinds({ db, blobs }: { db: Database; blobs: BlobStor
       const epochs = hp['epochs'] === undefined ? undefined : Math.max(1, Math.floor(num(hp['epochs'], 1)));
       await withReward(ctx, db, { solutionId: pol.solution_id, graph, dataset, git: config.git, objective: obj }, async (reward, nodeFunction) => {
         const build = (h: Record<string, unknown>, steps: number | undefined) => {
+          // What the user did not set keeps the trainer's own defaults (the learning engine's
+          // benchmarked ones: 50-step rollouts, a behaviour-clone warm start that runs until the
+          // held-out likelihood stops improving).
+          const given = (key: string, min: number) => (h[key] === undefined ? {} : { [key]: Math.max(min, Math.floor(num(h[key], min))) });
           const opts = {
             ...(nodeFunction ? { nodeFunction } : {}),
-            horizon: Math.max(1, Math.floor(num(h['horizon'], 10))),
-            hidden: ints(h['hidden'], [64, 64]),
-            batchSize: Math.max(1, Math.floor(num(h['batchSize'], 64))),
-            bcUpdates: Math.max(0, Math.floor(num(h['bcUpdates'], 300))),
+            ...given('horizon', 1),
+            ...given('batchSize', 1),
+            ...given('bcUpdates', 0),
+            ...(h['hidden'] === undefined ? {} : { hidden: ints(h['hidden'], [64, 64]) }),
             evalEvery: Math.max(1, Math.floor(num(h['evalEvery'], steps ? Math.min(5, Math.max(1, Math.floor(steps / 2))) : 5))),
             evalWindows: Math.max(1, Math.floor(num(h['evalWindows'], 128))),
             ...(typeof h['lr'] === 'number' && h['lr'] > 0 ? { lr: h['lr'] } : {}),
