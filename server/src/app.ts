@@ -1,4 +1,3 @@
-import path from 'node:path';
 import http from 'node:http';
 import zlib from 'node:zlib';
 import type { AddressInfo } from 'node:net';
@@ -36,6 +35,7 @@ import { connectionsRoutes } from './modules/connections/routes';
 import { ConnectionsService } from './modules/connections/service';
 import { SecretBox } from './db/secrets';
 import { ImportService } from './modules/connections/imports';
+import { importJobKind, importTmpDir } from './modules/connections/job';
 import { assertProjectAccess } from './modules/projects/access';
 import { AccountService } from './modules/account/service';
 import { LoginThrottle } from './modules/account/throttle';
@@ -147,11 +147,6 @@ export function createApp(config: ServerConfig, options: AppOptions = {}): Decis
   const datasets = datasetsRoutes(api, kit, { db, blobs, clock });
   const secrets = new SecretBox(db, clock);
   const connections = new ConnectionsService(db, clock, secrets);
-  const imports = new ImportService(db, clock, connections, datasets, logger, {
-    tmpDir: path.join(config.dataDir, 'tmp', 'imports'),
-    assertProject: async (user, projectId) => void (await assertProjectAccess(db.knex, user, projectId, 'edit')),
-  });
-  connectionsRoutes(api, kit, { connections, keys, secrets, imports });
   const solutions = new SolutionsService(db, clock);
   projectsRoutes(api, kit, { projects: new ProjectsService(db, clock), solutions });
   solutionsRoutes(api, kit, { solutions });
@@ -167,7 +162,7 @@ export function createApp(config: ServerConfig, options: AppOptions = {}): Decis
 
   const jobKindRegistry = new JobKindRegistry();
   try {
-    for (const k of [...builtinJobKinds, ...modellingJobKinds({ db, blobs }), ...(options.jobs?.kinds ?? [])]) jobKindRegistry.registerJobKind(k);
+    for (const k of [...builtinJobKinds, ...modellingJobKinds({ db, blobs }), importJobKind({ db, blobs, tmpDir: importTmpDir(config.dataDir), clock }), ...(options.jobs?.kinds ?? [])]) jobKindRegistry.registerJobKind(k);
     jobKindRegistry.registerPluginKinds(jobKinds.values());
   } catch (err) {
     void db.close();
@@ -183,6 +178,11 @@ export function createApp(config: ServerConfig, options: AppOptions = {}): Decis
       });
   let jobsStarted = false;
   modellingRoutes(api, kit, { db, jobs, blobs });
+  // Imports from data connections run as `data.import` jobs.
+  const imports = new ImportService(db, clock, connections, jobs, logger, {
+    assertProject: async (user, projectId) => void (await assertProjectAccess(db.knex, user, projectId, 'edit')),
+  });
+  connectionsRoutes(api, kit, { connections, keys, secrets, imports });
 
   let server: http.Server | null = null;
   let closing: Promise<void> | null = null;
@@ -258,7 +258,6 @@ export function createApp(config: ServerConfig, options: AppOptions = {}): Decis
         if (jobsStarted) await jobs.close().catch((err: unknown) => logger.warn('job queue close failed', { err }));
         await deploy.close();
         await reports.close();
-        await imports.close();
         await audit.flush();
         await db.close();
       })();

@@ -1,11 +1,13 @@
 /**
  * The job kinds a Decisio worker runs, built the same way by a `npm run worker` process
  * (`worker.ts`) and by every job thread of the in-process queue (`registerThreadJobKinds`, the
- * default module of `JobThreadsOptions.modules`): built-ins, modelling, the server plugins'.
+ * default module of `JobThreadsOptions.modules`): built-ins, modelling, imports from data
+ * connections (`data.import`), the server plugins'.
  */
 import type { ServerPlugin } from '@decisio/sdk-plugin/server';
 import type { ServerConfig } from '../config';
 import type { Database } from '../db/database';
+import { importJobKind, importTmpDir } from '../modules/connections/job';
 import { modellingJobKinds } from '../modules/modelling/routes';
 import { BlobStore } from '../modules/storage/blob-store';
 import { configureQuotaDefaults } from '../modules/storage/quota';
@@ -26,7 +28,7 @@ export function registerWorkerJobKinds(
   configureQuotaDefaults({ userBytes: config.storageUserQuotaBytes, tenantBytes: config.storageTenantQuotaBytes }, db.knex);
   // The blob store is the server's DATA_DIR (workers on other machines share it on a mount).
   const blobs = new BlobStore(`${config.dataDir}/blobs`);
-  for (const k of [...builtinJobKinds, ...modellingJobKinds({ db, blobs })]) registry.registerJobKind(k);
+  for (const k of [...builtinJobKinds, ...modellingJobKinds({ db, blobs }), importJobKind({ db, blobs, tmpDir: importTmpDir(config.dataDir) })]) registry.registerJobKind(k);
   registry.registerPluginKinds(plugins.flatMap((p) => p.jobKinds));
 }
 

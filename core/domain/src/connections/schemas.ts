@@ -187,14 +187,20 @@ export type StartImportRequest = z.input<typeof startImportSchema>;
 /** `metadata/getCopyStatusByTableId`: the import's id (`tableId` as the spec names it). */
 export const importStatusSchema = z.object({ tableId: z.string().min(1, { message: 'validation.required' }) });
 
+/** `metadata/stopImport`: stops an import that is waiting or copying (no dataset is made). */
+export const stopImportSchema = importStatusSchema;
+
 /** `metadata/getImportList`. */
 export const importListSchema = z.object({
   page: z.coerce.number().int().min(1).default(1),
   pageSize: z.coerce.number().int().min(1).max(100).default(20),
 });
 
-/** States of an import: nothing is visible as a dataset before `successful`. */
-export const IMPORT_STATES = ['waiting', 'copying', 'successful', 'failed'] as const;
+/**
+ * States of an import: nothing is visible as a dataset before `successful`; `stopped` ends an
+ * import stopped by `metadata/stopImport` (no dataset, nothing charged).
+ */
+export const IMPORT_STATES = ['waiting', 'copying', 'successful', 'failed', 'stopped'] as const;
 export type ImportState = (typeof IMPORT_STATES)[number];
 
 /** An import as `startImport`, `getCopyStatusByTableId` and `getImportList` show it. */
@@ -218,4 +224,6 @@ export interface ImportStatus {
   error: string | null;
   createdAt: string;
   endedAt: string | null;
+  /** The job that copies (`data.import`), once queued. */
+  jobId?: string | null;
 }

@@ -82,6 +82,7 @@ export const ErrorCode = {
   dataSourceNotFound: 5012,
   dataSourceUnreachable: 5013,
   dataSourceNameUsed: 5014,
+  importNotRunning: 5015,
 
   // storage and quotas
   storageInsufficient: 6001,

@@ -1,9 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import fs from 'node:fs';
 import knexFactory, { type Knex } from 'knex';
 import { ErrorCode } from '@decisio/domain';
 import { createTenant, createUser, encrypted, issueToken, type TestUser } from '../../test/factories';
 import { databases, startTestServer, type TestServer } from '../../test/server';
 import { columnKindOf } from './connector';
+import { importTmpDir } from './job';
 
 /**
  * Data connections on both metadata databases, against the real outside servers of the machine:
@@ -78,6 +80,35 @@ const sourceKinds = [
   ...(process.env.TEST_POSTGRES_URL ? (['postgresql'] as const) : []),
 ];
 
+/** A query of about 5 million generated rows: long enough to stop an import in the middle. */
+function longQuery(src: Source): string {
+  return src.kind === 'mariadb'
+    ? "select seq as id, concat('row ', seq) as label from seq_1_to_5000000"
+    : "select g as id, 'row ' || g as label from generate_series(1, 5000000) g";
+}
+
+/** Calls `fn` until `done` holds (or `ms` passed); resolves with the last value. */
+async function until<T>(fn: () => Promise<T>, done: (v: T) => boolean, ms = 90_000): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await fn();
+    if (done(v) || Date.now() > end) return v;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** Partial Parquet files of an import left under the server's `DATA_DIR`. */
+function partialFiles(server: TestServer, importId: string): string[] {
+  const dir = importTmpDir(server.config.dataDir);
+  return fs.existsSync(dir) ? fs.readdirSync(dir).filter((n) => n.startsWith(importId)) : [];
+}
+
+/** Bytes charged to a user. */
+async function usedBytes(server: TestServer, userId: string): Promise<number> {
+  const row = await server.app.db.knex('storage_quotas').where({ scope: 'user', owner_id: userId }).first('used_bytes');
+  return Number(row?.used_bytes ?? 0);
+}
+
 describe('columnKindOf', () => {
   it('maps server types onto dataset column kinds', () => {
     expect(columnKindOf('int(11)')).toBe('number');
@@ -95,6 +126,7 @@ describe.each(databases)('data connections on %s', (kind) => {
   let server: TestServer;
   let owner: TestUser;
   let ownerToken: string;
+  let other: TestUser;
   let otherToken: string;
   let adminToken: string;
   let strangerToken: string;
@@ -104,10 +136,13 @@ describe.each(databases)('data connections on %s', (kind) => {
     server = await startTestServer(kind);
     owner = await createUser(server);
     ownerToken = await issueToken(server, owner);
-    otherToken = await issueToken(server, await createUser(server));
+    other = await createUser(server);
+    otherToken = await issueToken(server, other);
     adminToken = await issueToken(server, await createUser(server, { roles: ['admin'] }));
     const tenant = await createTenant(server);
     strangerToken = await issueToken(server, await createUser(server, { tenantId: tenant, roles: ['admin'] }));
+    // Imports run as `data.import` jobs: on the job threads (SQLite file, MariaDB) of this server.
+    await server.app.startJobs();
     if (process.env.TEST_MYSQL_URL) sources.mariadb = await mariadbSource(process.env.TEST_MYSQL_URL);
     if (process.env.TEST_POSTGRES_URL) sources.postgresql = await postgresSource(process.env.TEST_POSTGRES_URL);
   });
@@ -237,6 +272,9 @@ describe.each(databases)('data connections on %s', (kind) => {
       await server.app.imports.settled(started.body.data.tableId);
       const status = await server.call('metadata/getCopyStatusByTableId', { token: ownerToken, body: { tableId: started.body.data.tableId } });
       expect(status.body.data).toMatchObject({ state: 'successful', rowsCopied: 2, errorCode: null });
+      // It ran as a job of the queue, which kept its progress.
+      const job = await server.app.jobs.get(status.body.data.jobId, { tenantId: owner.tenantId });
+      expect(job).toMatchObject({ kind: 'data.import', state: 'successful', progress: 1, metrics: { rowsCopied: 2 } });
       const dataset = await server.call('table/get', { token: ownerToken, body: { tableId: status.body.data.datasetId } });
       expect(dataset.status).toBe(200);
       expect(dataset.body.data.amount).toBe(2);
@@ -262,6 +300,7 @@ describe.each(databases)('data connections on %s', (kind) => {
       await server.app.imports.settled(bad.body.data.tableId);
       const badStatus = await server.call('metadata/getCopyStatusByTableId', { token: ownerToken, body: { tableId: bad.body.data.tableId } });
       expect(badStatus.body.data).toMatchObject({ state: 'failed', errorCode: 'tableNotFound', datasetId: null });
+      expect(await server.app.jobs.get(badStatus.body.data.jobId, { tenantId: owner.tenantId })).toMatchObject({ state: 'failure', error: expect.stringMatching(/Table not found/) });
       expect((await server.call('table/list', { token: ownerToken, body: { pageSize: 100 } })).body.data.total).toBe(before);
       const writes = await server.call('metadata/startImport', { token: ownerToken, body: { connectionId: saved.id, sql: 'delete from sales', name: 'nope' } });
       expect(writes.status).toBe(400);
@@ -273,6 +312,58 @@ describe.each(databases)('data connections on %s', (kind) => {
         expect(wrong.body.data.ok).toBe(false);
         expect(wrong.body.data.error).toMatch(/denied/i);
       }
+    });
+
+    it('stops a running import: no dataset, nothing charged, no partial file; only the owner, admins or editors of its project may', async () => {
+      const src = sources[sourceKind]!;
+      const body = await form({ type: src.kind, url: src.jdbcUrl, username: src.username, password: src.password ? await encrypted(server, src.password) : '' });
+      const saved = (await server.call('jobJdbcDatasource/createDataSourceLink', { token: ownerToken, body })).body.data;
+      const project = (await server.call('project/createProject', { token: ownerToken, body: { name: `imp ${Math.random().toString(36).slice(2, 8)}`, colour: 'ocean' } })).body.data.projectId as string;
+      const datasetsBefore = (await server.call('table/list', { token: ownerToken, body: { pageSize: 100 } })).body.data.total;
+      const bytesBefore = await usedBytes(server, owner.id);
+
+      const started = await server.call('metadata/startImport', { token: ownerToken, body: { connectionId: saved.id, sql: longQuery(src), name: `long ${src.kind}`, type: 'business', projectId: project } });
+      expect(started.status).toBe(200);
+      const tableId = started.body.data.tableId as string;
+      const status = () => server.call('metadata/getCopyStatusByTableId', { token: ownerToken, body: { tableId } });
+      const copying = await until(status, (r) => r.body.data.state !== 'waiting' && (r.body.data.state !== 'copying' || r.body.data.rowsCopied > 0));
+      expect(copying.body.data.state).toBe('copying');
+      expect(copying.body.data.rowsCopied).toBeGreaterThan(0);
+      const job = await server.app.jobs.get(copying.body.data.jobId, { tenantId: owner.tenantId });
+      expect(job).toMatchObject({ kind: 'data.import', state: 'processing' });
+
+      // Token, tenant, owner or project right.
+      expect((await server.call('metadata/stopImport', { body: { tableId } })).status).toBe(401);
+      const stranger = await server.call('metadata/stopImport', { token: strangerToken, body: { tableId } });
+      expect([stranger.status, stranger.body.code]).toEqual([404, ErrorCode.tableNotFound]);
+      const noRight = await server.call('metadata/stopImport', { token: otherToken, body: { tableId } });
+      expect([noRight.status, noRight.body.code]).toEqual([404, ErrorCode.projectNotFound]);
+      await server.call('project/createProjectPermissionsList', { token: ownerToken, body: { projectId: project, permissions: [{ subjectType: 'user', subjectId: other.id, permission: 'view' }] } });
+      const viewer = await server.call('metadata/stopImport', { token: otherToken, body: { tableId } });
+      expect([viewer.status, viewer.body.code]).toEqual([403, ErrorCode.projectNoRight]);
+      expect((await status()).body.data.state).toBe('copying');
+      await server.call('project/createProjectPermissionsList', { token: ownerToken, body: { projectId: project, permissions: [{ subjectType: 'user', subjectId: other.id, permission: 'edit' }] } });
+
+      // An editor of the project stops it.
+      const stopped = await server.call('metadata/stopImport', { token: otherToken, body: { tableId } });
+      expect(stopped.status).toBe(200);
+      expect(['copying', 'stopped']).toContain(stopped.body.data.state);
+      const end = await server.app.imports.settled(tableId);
+      expect(end).toMatchObject({ state: 'stopped', datasetId: null, errorCode: null });
+      expect(end.rowsCopied).toBeLessThan(5_000_000);
+      expect((await server.app.jobs.get(end.jobId!, { tenantId: owner.tenantId }))?.state).toBe('successful by manual stop');
+      expect((await server.call('table/list', { token: ownerToken, body: { pageSize: 100 } })).body.data.total).toBe(datasetsBefore);
+      expect(await usedBytes(server, owner.id)).toBe(bytesBefore);
+      expect(partialFiles(server, tableId)).toEqual([]);
+      const listed = (await server.call('metadata/getImportList', { token: ownerToken, body: {} })).body.data.rows.find((r: { tableId: string }) => r.tableId === tableId);
+      expect(listed).toMatchObject({ state: 'stopped' });
+
+      // No longer running: its own error, in both languages.
+      for (const [lang, message] of [['en-US', 'Only an import that is waiting or copying can be stopped'], ['zh-CN', '只有等待中或复制中的导入可以停止']] as const) {
+        const again = await server.call('metadata/stopImport', { token: ownerToken, headers: { 'Accept-Language': lang }, body: { tableId } });
+        expect([again.status, again.body.code, again.body.message]).toEqual([400, ErrorCode.importNotRunning, message]);
+      }
+      expect((await server.call('metadata/stopImport', { token: ownerToken, body: {} })).status).toBe(400);
     });
   });
 });

@@ -10,6 +10,7 @@ import {
   importStatusSchema,
   queryColumnsSchema,
   startImportSchema,
+  stopImportSchema,
   testConnectionSchema,
   updateConnectionSchema,
 } from '@decisio/domain';
@@ -152,6 +153,8 @@ export function connectionsRoutes(
   router.post('/metadata/startImport', ...base, startBody, reply((ctx) => imports.start(user(ctx), startBody.input(ctx))));
   const statusBody = kit.validate(importStatusSchema);
   router.post('/metadata/getCopyStatusByTableId', ...base, statusBody, reply((ctx) => imports.status(user(ctx), statusBody.input(ctx).tableId)));
+  const stopBody = kit.validate(stopImportSchema);
+  router.post('/metadata/stopImport', ...base, stopBody, reply((ctx) => imports.stop(user(ctx), stopBody.input(ctx).tableId)));
   const importPage = kit.validate(importListSchema);
   router.post(
     '/metadata/getImportList',
