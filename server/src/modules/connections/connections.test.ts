@@ -2,8 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fs from 'node:fs';
 import knexFactory, { type Knex } from 'knex';
 import { ErrorCode } from '@decisio/domain';
+import { systemClock } from '../../clock';
+import { JobKindRegistry, JobStore, JobWorker } from '../../jobs/queue';
+import { redisAvailable, redisPrefix, testRedisUrl } from '../../jobs/testing';
+import { registerWorkerJobKinds } from '../../jobs/worker-kinds';
 import { createTenant, createUser, encrypted, issueToken, type TestUser } from '../../test/factories';
-import { databases, startTestServer, type TestServer } from '../../test/server';
+import { createTestDatabase, databases, startTestServer, type TestServer } from '../../test/server';
 import { columnKindOf } from './connector';
 import { importTmpDir } from './job';
 
@@ -365,5 +369,170 @@ describe.each(databases)('data connections on %s', (kind) => {
       }
       expect((await server.call('metadata/stopImport', { token: ownerToken, body: {} })).status).toBe(400);
     });
+  });
+});
+
+const hasRedis = await redisAvailable();
+
+/**
+ * With Redis the imports run on `npm run worker` processes (`JobWorker` with the kinds of
+ * `worker.ts`): a worker lost in the middle of a copy hands the import to another one, which
+ * copies again from the start; after the last attempt the import fails with the queue's reason.
+ */
+describe.skipIf(!hasRedis || sourceKinds.length === 0)('imports on BullMQ workers', () => {
+  let server: TestServer;
+  let redis: ReturnType<typeof redisPrefix>;
+  let owner: TestUser;
+  let token: string;
+  let src: Source;
+  let connectionId: string;
+  const workers: JobWorker[] = [];
+
+  const startWorker = async (workerId: string) => {
+    const kinds = new JobKindRegistry();
+    registerWorkerJobKinds(kinds, { db: server.app.db, config: server.config, plugins: [] });
+    const w = new JobWorker(new JobStore(server.app.db, systemClock), kinds, { redisUrl: testRedisUrl, prefix: redis.prefix, workerId, concurrency: 1, heartbeatMs: 200, deadAfterMs: 2000 });
+    workers.push(w);
+    await w.start();
+    return w;
+  };
+  const status = (tableId: string) => server.call('metadata/getCopyStatusByTableId', { token, body: { tableId } });
+  const job = (id: string) => server.app.jobs.get(id, { tenantId: owner.tenantId });
+  /** Waits until attempt `n` of the import's job copies rows. */
+  const copyingOn = async (tableId: string, n: number) => {
+    const r = await until(
+      async () => {
+        const s = (await status(tableId)).body.data;
+        return { s, j: s.jobId ? await job(s.jobId) : null };
+      },
+      ({ s, j }) => (s.state !== 'waiting' && s.state !== 'copying') || (s.state === 'copying' && s.rowsCopied > 0 && j?.attempts === n && j.state === 'processing'),
+    );
+    expect(r.s.state).toBe('copying');
+    expect(r.j).toMatchObject({ attempts: n, state: 'processing' });
+    return r;
+  };
+
+  beforeAll(async () => {
+    redis = redisPrefix();
+    server = await startTestServer('sqlite', { env: { REDIS_URL: testRedisUrl }, jobs: { prefix: redis.prefix } });
+    await server.app.startJobs();
+    owner = await createUser(server);
+    token = await issueToken(server, owner);
+    src = sourceKinds[0] === 'mariadb' ? await mariadbSource(process.env.TEST_MYSQL_URL!) : await postgresSource(process.env.TEST_POSTGRES_URL!);
+    const body = {
+      type: src.kind,
+      name: 'worker source',
+      url: src.jdbcUrl,
+      username: src.username,
+      password: src.password ? await encrypted(server, src.password) : '',
+    };
+    connectionId = (await server.call('jobJdbcDatasource/createDataSourceLink', { token, body })).body.data.id;
+  });
+  afterAll(async () => {
+    for (const w of workers) await w.kill().catch(() => undefined);
+    await src?.drop();
+    await server?.stop();
+    await redis?.clean();
+  });
+
+  it('copies on a worker; a lost worker hands the import over, a stop ends it; after the last attempt it fails with the reason', async () => {
+    // No worker yet: the import waits; a stop ends it at once.
+    const queued = await server.call('metadata/startImport', { token, body: { connectionId, table: src.table, schema: src.schema, name: 'never ran' } });
+    expect(queued.body.data).toMatchObject({ state: 'waiting', rowsCopied: 0 });
+    const unqueued = await server.call('metadata/stopImport', { token, body: { tableId: queued.body.data.tableId } });
+    expect(unqueued.body.data).toMatchObject({ state: 'stopped', datasetId: null });
+    expect((await job(unqueued.body.data.jobId))?.state).toBe('successful by manual stop');
+
+    const a = await startWorker(`imp-a-${tag}`);
+    const small = await server.call('metadata/startImport', { token, body: { connectionId, table: src.table, schema: src.schema, name: 'on a worker' } });
+    expect(small.status).toBe(200);
+    const done = await server.app.imports.settled(small.body.data.tableId);
+    expect(done).toMatchObject({ state: 'successful', rowsCopied: 2 });
+    expect(await job(done.jobId!)).toMatchObject({ kind: 'data.import', state: 'successful', workerId: a.workerId });
+
+    // A worker lost in the middle: another takes the job back and copies again; a stop ends it.
+    const long = (await server.call('metadata/startImport', { token, body: { connectionId, sql: longQuery(src), name: 'handed over' } })).body.data.tableId as string;
+    await copyingOn(long, 1);
+    await a.kill();
+    expect((await status(long)).body.data.state).toBe('copying'); // nobody knows yet
+    const b = await startWorker(`imp-b-${tag}`);
+    const resumed = await copyingOn(long, 2);
+    expect(resumed.j?.workerId).toBe(b.workerId);
+    const logs = await server.app.jobs.logs(resumed.s.jobId, { tenantId: owner.tenantId });
+    expect(logs?.items.map((l) => l.message)).toContain('Copying again from the start (attempt 2)');
+    expect((await server.call('metadata/stopImport', { token, body: { tableId: long } })).status).toBe(200);
+    expect(await server.app.imports.settled(long)).toMatchObject({ state: 'stopped', datasetId: null });
+    expect(partialFiles(server, long)).toEqual([]);
+    await b.kill();
+
+    // Lost on every attempt: the queue gives up and the import fails with its reason.
+    const doomed = (await server.call('metadata/startImport', { token, body: { connectionId, sql: longQuery(src), name: 'lost thrice' } })).body.data.tableId as string;
+    for (let n = 1; n <= 3; n++) {
+      const w = await startWorker(`imp-${n}-${tag}`);
+      await copyingOn(doomed, n);
+      await w.kill();
+    }
+    await startWorker(`imp-sweeper-${tag}`); // declares the last one dead
+    const failed = await server.app.imports.settled(doomed, 60_000);
+    expect(failed).toMatchObject({ state: 'failed', errorCode: 'importFailed', datasetId: null });
+    expect(failed.error).toMatch(/stopped responding.*gave up after 3 attempts/);
+    expect((await job(failed.jobId!))?.state).toBe('failure');
+    expect(partialFiles(server, doomed)).toEqual([]);
+    const names = (await server.call('table/list', { token, body: { pageSize: 100 } })).body.data.rows.map((d: { name: string }) => d.name);
+    expect(names).toEqual(['on a worker']);
+  });
+});
+
+/**
+ * Embedded mode: the server's job threads copy. A restart in the middle of a copy takes the job
+ * back as the queue does for any job: the restarted server copies again, never leaving the
+ * import `copying` with nobody at work.
+ */
+describe.skipIf(sourceKinds.length === 0)('imports across a server restart (job threads)', () => {
+  let db: Awaited<ReturnType<typeof createTestDatabase>>;
+  let src: Source;
+  const servers: TestServer[] = [];
+
+  beforeAll(async () => {
+    db = await createTestDatabase('sqlite');
+    src = sourceKinds.includes('postgresql') ? await postgresSource(process.env.TEST_POSTGRES_URL!) : await mariadbSource(process.env.TEST_MYSQL_URL!);
+  });
+  afterAll(async () => {
+    for (const s of servers) await s.stop().catch(() => undefined);
+    await src?.drop();
+    await db?.drop();
+  });
+
+  it('copies again after a restart, and a stop then ends it', async () => {
+    const first = await startTestServer('sqlite', { databaseUrl: db.url });
+    servers.push(first);
+    await first.app.startJobs();
+    const owner = await createUser(first);
+    const token = await issueToken(first, owner);
+    const body = { type: src.kind, name: 'restart source', url: src.jdbcUrl, username: src.username, password: src.password ? await encrypted(first, src.password) : '' };
+    const connectionId = (await first.call('jobJdbcDatasource/createDataSourceLink', { token, body })).body.data.id;
+    const tableId = (await first.call('metadata/startImport', { token, body: { connectionId, sql: longQuery(src), name: 'restarted' } })).body.data.tableId as string;
+    const copying = (s: TestServer) =>
+      until(
+        () => s.call('metadata/getCopyStatusByTableId', { token, body: { tableId } }),
+        (r) => r.body.data.state !== 'waiting' && (r.body.data.state !== 'copying' || r.body.data.rowsCopied > 0),
+      );
+    const before = await copying(first);
+    expect(before.body.data.state).toBe('copying');
+    const jobId = before.body.data.jobId as string;
+    await first.stop();
+
+    const second = await startTestServer('sqlite', { databaseUrl: db.url });
+    servers.push(second);
+    await second.app.startJobs();
+    // The restarted server's thread copies again (a second start of the copy in the job's log).
+    const starts = async () => ((await second.app.jobs.logs(jobId, { tenantId: owner.tenantId }))?.items ?? []).filter((l) => l.message === 'Copying a query of restart source').length;
+    expect(await until(starts, (n) => n >= 2)).toBe(2);
+    const after = await copying(second);
+    expect(after.body.data).toMatchObject({ state: 'copying', jobId });
+    expect(await second.app.jobs.get(jobId, { tenantId: owner.tenantId })).toMatchObject({ state: 'processing', workerId: expect.any(String) });
+    expect((await second.call('metadata/stopImport', { token, body: { tableId } })).status).toBe(200);
+    expect(await second.app.imports.settled(tableId)).toMatchObject({ state: 'stopped', datasetId: null });
+    expect(partialFiles(second, tableId)).toEqual([]);
   });
 });
