@@ -3,6 +3,7 @@ import type {
   ConnectionTestResult,
   CreateConnectionRequest,
   DataConnection,
+  ImportStatus,
   Page,
   PublicKeyResponse,
   RemoteColumn,
@@ -23,6 +24,7 @@ export interface ConnectionPageQuery {
 export type ConnectionTestRequest = { id: string; password?: string | null } | CreateConnectionRequest;
 
 const TAG = 'DataConnection';
+const IMPORTS = 'DataImport';
 
 export const connectionsEndpoints = (build: PluginEndpointBuilder) => ({
   'data-connections/page': build.query<Page<DataConnection>, ConnectionPageQuery>({
@@ -48,6 +50,16 @@ export const connectionsEndpoints = (build: PluginEndpointBuilder) => ({
     query: (body) => ({ url: 'jobJdbcDatasource/columns', body }),
   }),
   'data-connections/publicKey': build.mutation<PublicKeyResponse, void>({ query: () => ({ url: 'index/getPublicKey' }) }),
+  /** The caller's imports from data connections (`metadata/getImportList`), newest first. */
+  'data-connections/imports': build.query<Page<ImportStatus>, { page: number; pageSize: number }>({
+    query: (body) => ({ url: 'metadata/getImportList', body }),
+    providesTags: [IMPORTS],
+  }),
+  /** Stops an import that is waiting or copying (`metadata/stopImport`): no dataset is made. */
+  'data-connections/stopImport': build.mutation<ImportStatus, { tableId: string }>({
+    query: (body) => ({ url: 'metadata/stopImport', body }),
+    invalidatesTags: [IMPORTS],
+  }),
 });
 
-export const connectionsApi = definePluginApi('data-connections', connectionsEndpoints, { tagTypes: [TAG] });
+export const connectionsApi = definePluginApi('data-connections', connectionsEndpoints, { tagTypes: [TAG, IMPORTS] });

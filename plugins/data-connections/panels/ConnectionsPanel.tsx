@@ -5,6 +5,7 @@ import { isApiError, useLocale, useNotify, type PanelProps } from '@decisio/sdk-
 import { connectionsApi } from '../api';
 import { useConnectionsT } from '../i18n';
 import { ConnectionDialog } from './ConnectionDialog';
+import { ImportsSection } from './ImportsSection';
 import { TablesDialog } from './TablesDialog';
 
 const PAGE_SIZE = 20;
@@ -19,7 +20,10 @@ function useDebounced<T>(value: T, ms: number): T {
   return v;
 }
 
-/** `/data-connection`: the tenant's data connections (own ones; every one for tenant admins). */
+/**
+ * `/data-connection`: the tenant's data connections (own ones; every one for tenant admins), and
+ * the caller's imports from them with their progress and a Cancel button while they run.
+ */
 export function ConnectionsPanel(_props: PanelProps) {
   const { t } = useConnectionsT();
   const locale = useLocale();
@@ -178,6 +182,8 @@ export function ConnectionsPanel(_props: PanelProps) {
           </div>
         </>
       )}
+
+      <ImportsSection />
 
       {dialog && <ConnectionDialog key={dialog.editing?.id ?? 'new'} isOpen editing={dialog.editing} onClose={() => setDialog(null)} />}
       {browsing && <TablesDialog connection={browsing} onClose={() => setBrowsing(null)} />}
