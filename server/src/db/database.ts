@@ -2,6 +2,7 @@ import { AsyncLocalStorage } from 'node:async_hooks';
 import fs from 'node:fs';
 import path from 'node:path';
 import knexFactory, { type Knex } from 'knex';
+import { CachedBetterSqlite3Client } from './sqlite-client';
 
 /** The two supported database engines. */
 export type DatabaseKind = 'sqlite' | 'mysql';
@@ -45,7 +46,8 @@ export function parseDatabaseUrl(url: string): DatabaseTarget {
 export function knexConfigOf(target: DatabaseTarget): Knex.Config {
   if (target.kind === 'sqlite') {
     return {
-      client: 'better-sqlite3',
+      // knex's better-sqlite3 client, keeping prepared statements (see sqlite-client.ts)
+      client: CachedBetterSqlite3Client as unknown as Knex.Config['client'],
       connection: { filename: target.filename },
       useNullAsDefault: true,
       pool: {
