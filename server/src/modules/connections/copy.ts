@@ -83,7 +83,16 @@ function appendValue(app: DuckDBAppender, kind: RemoteColumn['kind'], v: unknown
   }
 }
 
-/** Reads `select` in batches and hands each to `onBatch` (MySQL: streamed; PostgreSQL: a cursor). */
+/** The part of a mysql2 (callback API) connection, as knex's pool hands it out, that a copy uses. */
+interface MySqlConnection {
+  query(sql: string): { stream(options?: { highWaterMark?: number }): NodeJS.ReadableStream & { destroy(): void } };
+  destroy(): void;
+}
+
+/**
+ * Reads `select` in batches and hands each to `onBatch` (MySQL: streamed; PostgreSQL: a cursor).
+ * An aborted `signal` ends it with `importTimeout` (the caller tells a stop from a time-out).
+ */
 async function readBatches(
   db: Knex,
   type: ConnectionType,
@@ -92,10 +101,17 @@ async function readBatches(
   signal?: AbortSignal,
 ): Promise<void> {
   if (isMy(type)) {
-    const stream = db.raw(select).stream() as unknown as AsyncIterable<Record<string, unknown>> & { destroy?(): void };
+    // The driver's own connection, so that a stop can cut it: a MySQL result keeps arriving until
+    // its end unless the connection closes (destroying the row stream alone would read it all).
+    const client = db.client as { acquireConnection(): Promise<MySqlConnection>; releaseConnection(c: MySqlConnection): Promise<unknown> };
+    const conn = await client.acquireConnection();
+    const cut = () => conn.destroy();
+    signal?.addEventListener('abort', cut, { once: true });
+    const stream = conn.query(select).stream({ highWaterMark: BATCH });
     let batch: Record<string, unknown>[] = [];
     try {
-      for await (const row of stream) {
+      if (signal?.aborted) throw new AppError('importTimeout');
+      for await (const row of stream as AsyncIterable<Record<string, unknown>>) {
         if (signal?.aborted) throw new AppError('importTimeout');
         batch.push(row);
         if (batch.length >= BATCH) {
@@ -103,8 +119,14 @@ async function readBatches(
           batch = [];
         }
       }
+    } catch (err) {
+      if (signal?.aborted) throw new AppError('importTimeout');
+      throw err;
     } finally {
-      stream.destroy?.();
+      signal?.removeEventListener('abort', cut);
+      stream.destroy();
+      // A cut connection fails the pool's validation and is thrown away.
+      await client.releaseConnection(conn).catch(() => undefined);
     }
     if (batch.length) await onBatch(batch);
     return;
