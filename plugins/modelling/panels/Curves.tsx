@@ -8,7 +8,14 @@ const COLOURS = ['#2d72d2', '#d1980b', '#238551', '#cd4246', '#7961db', '#00a396
 /** Numeric series of the measured points (every key but `id`, `time` and `step`). */
 export function seriesOf(points: readonly Record<string, unknown>[]): { xs: number[]; names: string[]; values: (number | null)[][] } {
   const names = [...new Set(points.flatMap((p) => Object.keys(p).filter((k) => k !== 'id' && k !== 'time' && k !== 'step' && typeof p[k] === 'number')))];
-  const xs = points.map((p, i) => (typeof p.step === 'number' ? p.step : i + 1));
+  // x is the step; the closing summary point of a job (`step` -1) goes after the last step, and
+  // x never goes back (uPlot needs ascending x).
+  const xs: number[] = [];
+  points.forEach((p, i) => {
+    const prev = xs.length ? xs[xs.length - 1]! : -Infinity;
+    const x = typeof p.step === 'number' && p.step >= 0 ? p.step : i === 0 ? 0 : prev + 1;
+    xs.push(x > prev ? x : prev + 1);
+  });
   const values = names.map((n) => points.map((p) => (typeof p[n] === 'number' && Number.isFinite(p[n]) ? (p[n] as number) : null)));
   return { xs, names, values };
 }

@@ -214,6 +214,7 @@ export function resultFigures(result: Record<string, unknown> | null): [string, 
   const out: [string, number][] = [];
   const walk = (o: Record<string, unknown>, prefix: string, depth: number) => {
     for (const [k, v] of Object.entries(o)) {
+      if (depth === 0 && k === 'trajectory') continue; // charted, not listed
       if (typeof v === 'number' && Number.isFinite(v)) out.push([prefix + k, v]);
       else if (depth < 2 && v && typeof v === 'object' && !Array.isArray(v)) walk(v as Record<string, unknown>, `${prefix}${k}.`, depth + 1);
     }

@@ -76,7 +76,7 @@ function TrainingsScreen({ screen, openForm }: { screen: Screen; openForm: boole
           <thead>
             <tr>
               <th>{t('common.name')}</th>
-              <th>{t('common.algorithm')}</th>
+              <th>{cfg.train ? t('common.algorithm') : t('deduction.stepSize')}</th>
               <th>{t('common.state')}</th>
               <th>{t('common.progress')}</th>
               <th>{screen === 'environment' || screen === 'simulation' ? t('common.score') : t('common.reward')}</th>

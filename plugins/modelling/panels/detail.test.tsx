@@ -105,6 +105,8 @@ describe('deduction detail', () => {
     // next_x is the transition of x: its chart takes the field of x.
     expect(await screen.findByText('next_x · pos')).toBeTruthy();
     expect(screen.getByTestId('chart-reward')).toBeTruthy();
+    // The kept trajectory is charted, not listed among the figures.
+    expect(screen.getByTestId('deduction-result').textContent).not.toContain('trajectory');
   });
 
   it('charts a simulation deduction with the rollout of its environment over its step size', async () => {

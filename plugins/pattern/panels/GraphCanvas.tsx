@@ -5,7 +5,7 @@
  * Every change goes through the headless {@link PatternEditor}.
  */
 import '@xyflow/react/dist/style.css';
-import { useCallback, useEffect, useMemo, useState, type DragEvent } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type DragEvent } from 'react';
 import {
   Background,
   BaseEdge,
@@ -117,6 +117,8 @@ function FloatingEdge({ id, source, target, markerEnd, style, label }: EdgeProps
 }
 
 const nodeTypes = { decision: DecisionNode };
+/** Fitting never zooms in past 100 %: one or two nodes would otherwise fill the canvas. */
+const FIT_VIEW = { padding: 0.2, maxZoom: 1 };
 const edgeTypes = { floating: FloatingEdge };
 
 export interface GraphCanvasProps {
@@ -128,6 +130,8 @@ export interface GraphCanvasProps {
   onRefused(reason: string): void;
   /** Asks the panel to fit the view after the next render (after a layout or an import). */
   fitSignal: number;
+  /** Set by the canvas: where a new node goes so that it is seen (the middle of the visible canvas, in graph coordinates). */
+  placeRef?: { current: (() => { x: number; y: number }) | null };
 }
 
 function Canvas(props: GraphCanvasProps) {
@@ -185,8 +189,25 @@ function Canvas(props: GraphCanvasProps) {
     [editor, version, selection.edgeId, byTarget, message, t],
   );
 
+  const box = useRef<HTMLDivElement>(null);
+  const { placeRef } = props;
   useEffect(() => {
-    if (props.fitSignal > 0) requestAnimationFrame(() => void flow.fitView({ padding: 0.2 }));
+    if (!placeRef) return;
+    placeRef.current = () => {
+      const r = box.current?.getBoundingClientRect();
+      if (!r) return { x: 0, y: 0 };
+      // a little down and right for each node already there, so that new nodes do not stack
+      const k = (editor.graph.nodes.length % 5) * 24;
+      const p = flow.screenToFlowPosition({ x: r.left + r.width / 2 + k, y: r.top + r.height / 2 + k });
+      return { x: p.x - 100, y: p.y - 36 };
+    };
+    return () => {
+      placeRef.current = null;
+    };
+  }, [placeRef, flow, editor]);
+
+  useEffect(() => {
+    if (props.fitSignal > 0) requestAnimationFrame(() => void flow.fitView(FIT_VIEW));
   }, [props.fitSignal, flow]);
 
   const onNodesChange = useCallback(
@@ -229,6 +250,7 @@ function Canvas(props: GraphCanvasProps) {
 
   return (
     <div
+      ref={box}
       className="dc-pattern-canvas"
       data-testid="pattern-canvas"
       onDragOver={(e) => {
@@ -259,6 +281,7 @@ function Canvas(props: GraphCanvasProps) {
         onPaneClick={() => props.onSelect({})}
         deleteKeyCode={['Delete', 'Backspace']}
         fitView
+        fitViewOptions={FIT_VIEW}
         proOptions={{ hideAttribution: true }}
       >
         <Background />

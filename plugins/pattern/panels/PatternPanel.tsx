@@ -94,6 +94,7 @@ function Workspace(props: WorkspaceProps) {
   const [fitSignal, setFitSignal] = useState(0);
   const [save, saving] = patternApi.endpoints['pattern/set'].useMutation();
   const root = useRef<HTMLDivElement>(null);
+  const place = useRef<(() => { x: number; y: number }) | null>(null);
   editor.lineStyle = lineStyle;
 
   // load the stored graph (again after a refetch, unless the editor has unsaved edits or holds
@@ -123,13 +124,16 @@ function Workspace(props: WorkspaceProps) {
     }
   }, [editor, props.initial]);
 
+  // The editor is told outside of React's state updater: it notifies its subscribers, which
+  // must not happen while React renders (it warned "Cannot update a component while rendering").
+  const editingNow = useRef(false);
   const changeEditing = useCallback(
     (on: boolean) => {
-      setEditing((was) => {
-        if (on && !was) editor.beginEdit();
-        if (!on && was) editor.finishEdit();
-        return on;
-      });
+      if (on === editingNow.current) return;
+      editingNow.current = on;
+      if (on) editor.beginEdit();
+      else editor.finishEdit();
+      setEditing(on);
     },
     [editor],
   );
@@ -224,7 +228,8 @@ function Workspace(props: WorkspaceProps) {
                   text={t(`roles.${r}`)}
                   data-testid={`pattern-add-${r}`}
                   onClick={() => {
-                    const id = editor.addNode(r);
+                    const position = place.current?.();
+                    const id = editor.addNode(r, position ? { position } : {});
                     select({ nodeId: id });
                   }}
                 />
@@ -294,7 +299,7 @@ function Workspace(props: WorkspaceProps) {
             <NonIdealState className="dc-pattern-empty" icon="graph" title={t('empty.title')} description={t('empty.description')} />
           )}
           <Suspense fallback={<Spinner aria-label={t('loading')} />}>
-            <GraphCanvas editor={editor} version={version} selection={selection} onSelect={select} fitSignal={fitSignal} onRefused={(r) => notify({ intent: 'warning', message: t(`connect.${r as 'cycle'}`) })} />
+            <GraphCanvas editor={editor} version={version} selection={selection} onSelect={select} fitSignal={fitSignal} placeRef={place} onRefused={(r) => notify({ intent: 'warning', message: t(`connect.${r as 'cycle'}`) })} />
           </Suspense>
         </div>
         <aside className="dc-pattern-side">
