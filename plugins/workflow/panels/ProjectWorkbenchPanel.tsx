@@ -65,7 +65,11 @@ export function ProjectWorkbenchPanel(_props: PanelProps) {
   return (
     <div className="dc-workflow-panel" data-testid="workflow-workbench">
       <GuideOverlay />
-      <h2>{t('workbench.heading', { name: solution.data.name })}</h2>
+      <div className="dc-workflow-heading">
+        <h2>{t('workbench.heading', { name: solution.data.name })}</h2>
+        <Button icon="bug" variant="minimal" text={t('workbench.debug')} onClick={() => link.go('/workflow/debug')} data-testid="workflow-open-debug" />
+        <Button icon="history" variant="minimal" text={t('workbench.projectLog')} onClick={() => link.go('/project/project-log')} data-testid="workflow-open-project-log" />
+      </div>
       <ol className="dc-workflow-steps">
         {steps.map((s, i) => (
           <li key={s.id}>
