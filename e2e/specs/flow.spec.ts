@@ -15,11 +15,12 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import { apiCall, newUser, signUpAndIn } from '../fixtures/account';
 import { launchBrowser, shot } from '../fixtures/browser';
 
 const baseUrl = inject('baseUrl');
 const stamp = Date.now().toString(36);
-const user = { username: `e2ef_${stamp}`.slice(0, 20), email: `e2ef${Date.now()}@example.com`, password: 'Secret123x' };
+const user = newUser('e2ef');
 
 let browser: Browser;
 let context: BrowserContext;
@@ -62,23 +63,8 @@ const YAML = `metadata:
       min: -1
 `;
 
-/** A POST call of the api from the signed-in page (token cookie + userId), unwrapping the envelope. */
-async function call<T>(url: string, body: unknown): Promise<T> {
-  const r = await page.evaluate(
-    async ([u, b]) => {
-      const token = decodeURIComponent(document.cookie.split('; ').find((c) => c.startsWith('token='))?.slice(6) ?? '');
-      const res = await fetch(`/api/${u}`, {
-        method: 'POST',
-        headers: { 'Content-Type': 'application/json', Authorization: token, UserId: localStorage.getItem('userId') ?? '' },
-        body: JSON.stringify(b),
-      });
-      return (await res.json()) as { code: number; message?: string; data: unknown };
-    },
-    [url, body] as const,
-  );
-  if (r.code !== 0) throw new Error(`${url} answered ${r.code} ${r.message ?? ''}`);
-  return r.data as T;
-}
+/** A POST call of the api from the signed-in page. */
+const call = <T>(url: string, body: unknown): Promise<T> => apiCall<T>(page, url, body);
 
 /** Screenshot in the current theme, then in the other one, then back. */
 async function shotBoth(name: string): Promise<void> {
@@ -176,23 +162,7 @@ afterAll(async () => {
 
 describe('flow: from a csv to trained models and deductions', () => {
   it('signs a new user up and in, and creates a project and a solution from scratch', async () => {
-    await page.goto('/sign-up');
-    await page.getByTestId('signup-username').fill(user.username);
-    await page.getByTestId('signup-email').fill(user.email);
-    await page.getByTestId('signup-next').click();
-    await page.getByTestId('signup-nickname').fill('Flow');
-    await page.getByTestId('signup-occupation').selectOption('algorithmEngineer');
-    await page.getByTestId('signup-organisation').fill('E2E Lab');
-    await page.getByTestId('signup-next').click();
-    await page.getByTestId('signup-password').fill(user.password);
-    await page.getByTestId('signup-confirm-password').fill(user.password);
-    await page.check('[data-testid=signup-agreement]', { force: true });
-    await page.getByTestId('signup-submit').click();
-    await page.waitForURL(/\/sign-in/);
-    await page.getByTestId('signin-username').fill(user.username);
-    await page.getByTestId('signin-password').fill(user.password);
-    await page.getByTestId('signin-submit').click();
-    await page.waitForURL(/\/dashboard/);
+    await signUpAndIn(page, user, 'Flow');
 
     await page.goto('/all-project');
     await page.getByTestId('projects-empty').waitFor();
