@@ -1,14 +1,13 @@
 /**
  * Data flow in real Chromium against the real server (issue 6 part 7): a new user signs up and
  * in, gets a project and a solution, previews a small csv in the browser (DuckDB-WASM in the data
- * worker), sees a duplicate-column file refused before upload, uploads a generated csv of a few
- * MB with a progress bar, interrupts it by reloading the page mid-upload and resumes it, imports
- * a table from the MariaDB of `TEST_MYSQL_URL` through a data connection, and sets up the
+ * worker), sees a duplicate-column file refused before upload, uploads a generated csv of 200 MB
+ * with a progress bar, interrupts it by reloading the page mid-upload and resumes it, imports a
+ * table from the MariaDB of `TEST_MYSQL_URL` through a data connection, and sets up the
  * data-access step. Screenshots go to `e2e/artifacts/`.
  *
- * The issue asks for a 200 MB upload; on the shared 2-core machine that takes minutes, so the
- * file here is about 6 MB, sent in 1 MiB parts with the upload throttled (Chromium's network
- * emulation) so that the reload reliably lands mid-upload.
+ * The first upload is throttled (Chromium's network emulation, 16 MB/s) so that the reload
+ * reliably lands mid-upload; the resumed one runs at full speed.
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -29,6 +28,9 @@ let context: BrowserContext;
 let page: Page;
 let dir: string;
 const files = { small: '', dup: '', big: '' };
+/** Data rows of the big file. */
+let bigRows = 0;
+const BIG_BYTES = 200 * 1024 * 1024;
 let projectId = '';
 let solutionId = '';
 
@@ -44,14 +46,20 @@ function writeCsvFiles(): void {
   for (let i = 0; i < 40; i++) small.push(`${i},${Math.floor(i / 10)},${i % 10},${(i * 0.37).toFixed(3)},${i % 3 === 0 ? 'a' : 'b'}`);
   fs.writeFileSync(files.small, small.join('\n') + '\n');
   fs.writeFileSync(files.dup, 'a,b,A\n1,2,3\n4,5,6\n');
-  const lines = ['customer_id,region_code,score,comment'];
+  // 200 MB, written in blocks of lines (one string of it all would not be kind to memory)
+  const fd = fs.openSync(files.big, 'w');
   let size = 0;
-  for (let i = 0; size < 6 * 1024 * 1024; i++) {
-    const line = `${i},${i % 17},${((i * 7919) % 1000) / 10},row number ${i} of the generated file`;
-    lines.push(line);
-    size += line.length + 1;
+  const header = 'customer_id,region_code,score,comment\n';
+  fs.writeSync(fd, header);
+  size += header.length;
+  for (let i = 0; size < BIG_BYTES; ) {
+    let block = '';
+    for (let k = 0; k < 10_000 && size + block.length < BIG_BYTES; k++, i++) block += `${i},${i % 17},${((i * 7919) % 1000) / 10},row number ${i} of the generated file\n`;
+    fs.writeSync(fd, block);
+    size += block.length;
+    bigRows = i;
   }
-  fs.writeFileSync(files.big, lines.join('\n') + '\n');
+  fs.closeSync(fd);
 }
 
 async function openUploadDialog(): Promise<void> {
@@ -134,13 +142,13 @@ describe('data: datasets, uploads, imports and the data-access step', () => {
   it('uploads a generated csv with a progress bar, interrupted by a reload and resumed', async () => {
     const cdp = await context.newCDPSession(page);
     await cdp.send('Network.enable');
-    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: 1024 * 1024 });
+    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: 16 * 1024 * 1024 });
     await openUploadDialog();
     await page.getByTestId('upload-file').setInputFiles(files.big);
     await page.getByTestId('upload-preview').waitFor({ timeout: 60_000 });
     await page.getByTestId('upload-start').click();
     await page.getByTestId('upload-progress').waitFor();
-    await expect.poll(async () => Number(await page.getByTestId('upload-progress-text').getAttribute('data-percent')), { timeout: 60_000 }).toBeGreaterThanOrEqual(25);
+    await expect.poll(async () => Number(await page.getByTestId('upload-progress-text').getAttribute('data-percent')), { timeout: 120_000 }).toBeGreaterThanOrEqual(20);
     await shot(page, 'data-upload-progress');
     const before = Number(await page.getByTestId('upload-progress-text').getAttribute('data-percent'));
     expect(before).toBeLessThan(100);
@@ -153,16 +161,16 @@ describe('data: datasets, uploads, imports and the data-access step', () => {
     await page.getByTestId('upload-start').click();
     await page.getByTestId('upload-resumed').waitFor();
     await shot(page, 'data-upload-resumed');
-    await page.getByTestId('dataset-preview').waitFor({ timeout: 90_000 });
+    await page.getByTestId('dataset-preview').waitFor({ timeout: 180_000 });
     await page.keyboard.press('Escape');
     const list = await call<{ rows: { name: string; amount: number; size: number }[] }>('table/list', { page: 1, pageSize: 20 });
     const big = list.rows.find((d) => d.name === 'e2e_big');
     expect(big?.size).toBe(fs.statSync(files.big).size);
-    expect(big?.amount).toBe(fs.readFileSync(files.big, 'utf8').trimEnd().split('\n').length - 1);
+    expect(big?.amount).toBe(bigRows);
     await page.getByTestId('dataset-row-e2e_big').waitFor();
     await shot(page, 'data-datasets-list');
     await cdp.detach();
-  });
+  }, 300_000);
 
   it('imports a table from MariaDB through a data connection', async () => {
     const url = process.env.TEST_MYSQL_URL;
