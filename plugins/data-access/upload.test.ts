@@ -19,10 +19,10 @@ function memoryServer() {
       if (!s) throw new Error('gone');
       return { ...s, parts: [...s.data.keys()].sort((a, b) => a - b) };
     },
-    async putPart(id, n, bytes, onProgress) {
+    async putPart(id, n, bytes, onProgress, _signal, encoding) {
       uploads.get(id)!.data.set(n, bytes);
       onProgress(bytes.size);
-      log.push(`part ${n}`);
+      log.push(`part ${n}${encoding ? ` ${encoding}` : ''}`);
     },
     async complete(id) {
       log.push('complete');

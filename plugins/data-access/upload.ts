@@ -10,5 +10,6 @@ export function uploadResumable(
   transport: UploadTransport,
   options: { store: ResumeStore; signal: AbortSignal; onProgress?(p: UploadProgress): void; retries?: number },
 ): Promise<FileItem> {
-  return upload(file, transport, { ...options, purpose: 'dataset', partSize: partSizeFor(file.size) });
+  // Datasets are mostly text: gzip pays for csv parts (the client stops trying when a part does not shrink).
+  return upload(file, transport, { ...options, purpose: 'dataset', partSize: partSizeFor(file.size), compress: true });
 }

@@ -57,7 +57,7 @@ export function UploadDialog(props: { isOpen: boolean; projectId?: string; onClo
       init: (req) => init(req).unwrap(),
       state: (uploadId) => parts({ uploadId }).unwrap(),
       complete: (uploadId) => complete({ uploadId }).unwrap(),
-      putPart: (uploadId, n, bytes, onProgress, signal) => xhrPutPart(callHeaders(session), uploadId, n, bytes, onProgress, signal),
+      putPart: (uploadId, n, bytes, onProgress, signal, encoding) => xhrPutPart(callHeaders(session), uploadId, n, bytes, onProgress, signal, encoding),
     }),
     [init, parts, complete, session],
   );

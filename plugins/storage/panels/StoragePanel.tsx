@@ -51,7 +51,7 @@ export function StoragePanel() {
       init: (req) => init(req).unwrap(),
       state: (uploadId) => parts({ uploadId }).unwrap(),
       complete: (uploadId) => complete({ uploadId }).unwrap(),
-      putPart: (uploadId, n, bytes, onProgress, signal) => xhrPutPart(callHeaders(session), uploadId, n, bytes, onProgress, signal),
+      putPart: (uploadId, n, bytes, onProgress, signal, encoding) => xhrPutPart(callHeaders(session), uploadId, n, bytes, onProgress, signal, encoding),
     }),
     [init, parts, complete, session],
   );
@@ -68,6 +68,8 @@ export function StoragePanel() {
       const stored = await uploadResumable(file, transport, {
         purpose: DATASET_TYPES.test(file.name) ? 'dataset' : 'file',
         partSize: partSizeFor(file.size),
+        // gzip the parts where that pays (text, csv); binaries stop after one part that does not shrink
+        compress: true,
         store: window.localStorage,
         signal: controller.signal,
         onProgress: (p) => setRunning((r) => (r && r.controller === controller ? { ...r, sent: p.sent, resumed: p.resumed, uploadId: p.uploadId } : r)),

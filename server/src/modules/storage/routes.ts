@@ -11,6 +11,7 @@ import {
   type DownloadUrl,
 } from '@decisio/domain';
 import type { Readable } from 'node:stream';
+import zlib from 'node:zlib';
 import type { AppContext, AppMiddleware, AppState } from '../../http/context';
 import { reply } from '../../http/envelope';
 import type { Clock } from '../../clock';
@@ -192,6 +193,8 @@ export function storageRoutes(
   router.post('/file/getContentByFilePath', ...guard, byPath, reply(async (ctx) => storage.getCode(ownerOf(ctx), byPath.input(ctx).path)));
 
   // Routes that bypass the JSON body parser.
+  /** Bytes a gzipped part may exceed its part's length by (headers of incompressible data). */
+  const GZIP_SLACK = 64 * 1024;
   const raw = new Router<AppState>({ prefix: '/api' });
   const part = async (ctx: AppContext) => {
     ctx.req.setTimeout(0);
@@ -211,13 +214,32 @@ export function storageRoutes(
         throw new AppError('paramInvalid', { range: 'validation.invalid' });
       }
     }
-    // A declared length other than the part's is refused before any byte is read.
+    // A part may come gzipped (`Content-Encoding: gzip`, when that made it smaller): it is
+    // inflated on the way to disk and must inflate to exactly the part's bytes.
+    const encoding = ctx.get('content-encoding').trim().toLowerCase();
+    if (encoding !== '' && encoding !== 'identity' && encoding !== 'gzip') throw new AppError('paramInvalid', { encoding: 'validation.invalid' }, `Content-Encoding ${encoding} is not accepted`);
+    // A declared length other than the part's is refused before any byte is read (a gzipped
+    // part is bounded by the part's length too: compression that does not pay is not sent).
     const declared = ctx.get('content-length');
     if (declared && partNumber <= u.part_count) {
       const { start, end } = storage.partRange(u, partNumber);
-      if (Number(declared) !== end - start) throw new AppError('paramInvalid', { _: 'validation.invalid' }, `Part ${partNumber} must have ${end - start} bytes`);
+      const wrong = encoding === 'gzip' ? Number(declared) > end - start + GZIP_SLACK : Number(declared) !== end - start;
+      if (wrong) throw new AppError('paramInvalid', { _: 'validation.invalid' }, `Part ${partNumber} must have ${end - start} bytes`);
     }
-    return storage.writePart(owner, id, partNumber, ctx.req as Readable, u);
+    if (encoding !== 'gzip') return storage.writePart(owner, id, partNumber, ctx.req as Readable, u);
+    const inflate = zlib.createGunzip();
+    ctx.req.pipe(inflate);
+    ctx.req.on('aborted', () => inflate.destroy(Object.assign(new Error('aborted'), { code: 'ECONNRESET' })));
+    try {
+      return await storage.writePart(owner, id, partNumber, inflate, u);
+    } catch (err) {
+      const code = (err as { code?: unknown }).code;
+      if (typeof code === 'string' && code.startsWith('Z_')) throw new AppError('paramInvalid', { encoding: 'validation.invalid' }, `Part ${partNumber} is not valid gzip`);
+      throw err;
+    } finally {
+      ctx.req.unpipe(inflate);
+      if (!ctx.req.readableEnded) ctx.req.resume();
+    }
   };
   raw.put('/file/uploadOneFile', ...guard, reply(part));
   raw.post('/file/uploadOneFile', ...guard, reply(part));

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorCode, UPLOAD_PART } from '@decisio/domain';
 import { createTenant, createUser, issueToken, type TestUser } from '../../test/factories';
@@ -124,6 +125,37 @@ describe.each(databases)('storage on %s', (kind) => {
     const record = await server.call('file/getDeleteFileRecord', { token: aliceToken, body: {} });
     expect(record.body.data.rows[0]).toMatchObject({ fileId, deletedAt: expect.any(String) });
     expect((await server.fetch(url.body.data.url, { headers: { Authorization: aliceToken } })).status).toBe(404);
+  });
+
+  it('takes gzipped parts (Content-Encoding: gzip) and stores the inflated bytes; refuses bad or oversized gzip', async () => {
+    const line = (i: number) => `${i},${i % 7},row ${i} of a compressible csv\n`;
+    let text = 'id,k,comment\n';
+    for (let i = 0; text.length < UPLOAD_PART.min * 2 + 500; i++) text += line(i);
+    const data = Buffer.from(text.slice(0, UPLOAD_PART.min * 2 + 500));
+    const init = await server.call('file/uploadpartinit', { token: aliceToken, body: { name: 'zipped.csv', size: data.length, partSize: UPLOAD_PART.min } });
+    const uploadId = init.body.data.uploadId as string;
+    const part = (n: number) => data.subarray((n - 1) * UPLOAD_PART.min, Math.min(data.length, n * UPLOAD_PART.min));
+    const gz = { 'Content-Encoding': 'gzip' };
+
+    const p1 = gzipSync(part(1));
+    expect(p1.length).toBeLessThan(part(1).length / 3);
+    expect((await putPart(aliceToken, uploadId, 1, p1, gz)).body.data).toEqual({ partNumber: 1, size: UPLOAD_PART.min });
+    // not gzip, a gzip of the wrong bytes count, an unknown encoding: refused, not recorded
+    const garbage = await putPart(aliceToken, uploadId, 2, randomBytes(1000), gz);
+    expect(garbage.status).toBe(400);
+    expect(garbage.body.code).toBe(ErrorCode.paramInvalid);
+    expect((await putPart(aliceToken, uploadId, 2, gzipSync(part(2).subarray(0, 100)), gz)).status).toBe(400);
+    expect((await putPart(aliceToken, uploadId, 2, gzipSync(Buffer.alloc(UPLOAD_PART.min * 4)), gz)).status).toBe(400);
+    expect((await putPart(aliceToken, uploadId, 2, part(2), { 'Content-Encoding': 'br' })).status).toBe(400);
+    expect((await server.call('file/uploadPartList', { token: aliceToken, body: { uploadId } })).body.data.parts).toEqual([1]);
+
+    expect((await putPart(aliceToken, uploadId, 2, gzipSync(part(2)), gz)).status).toBe(200);
+    expect((await putPart(aliceToken, uploadId, 3, part(3))).status).toBe(200);
+    const done = await server.call('file/uploadPartComplete', { token: aliceToken, body: { uploadId } });
+    expect(done.body.data).toMatchObject({ name: 'zipped.csv', size: data.length });
+    const whole = await server.fetch(`/api/file/download/${done.body.data.fileId}`, { headers: { Authorization: aliceToken } });
+    expect(Buffer.from(await whole.arrayBuffer()).equals(data)).toBe(true);
+    expect((await server.call('file/deleteFile', { token: aliceToken, body: { fileId: done.body.data.fileId } })).status).toBe(200);
   });
 
   it('aborting an upload deletes its parts and frees its reservation', async () => {
