@@ -62,6 +62,10 @@ export function CodeEditor(props: CodeEditorProps) {
           fontSize: 13,
           tabSize: 4,
           insertSpaces: true,
+          // Enter keeps the line's indentation and nothing more: with the language's rules
+          // (indent after `def ...:`) it changed with when those rules had loaded, which made
+          // typed code come out differently from one load to the next.
+          autoIndent: 'keep',
           scrollBeyondLastLine: false,
           glyphMargin: true,
           ariaLabel: latest.current.label,
