@@ -47,10 +47,9 @@ function insertOf(rows: number): string {
 
 /**
  * Writes decision-call records in batches off the request path: `record` only queues; rows are
- * inserted when `batchSize` are waiting or `flushIntervalMs` has passed, in chunks of multi-row
- * inserts (see `write`). `flush()` writes what is queued (tests, shutdown). A failed chunk is
- * tried once more, then logged and dropped, never thrown into a request (the id is the primary
- * key, so a retry never records a call twice).
+ * inserted when `batchSize` are waiting or `flushIntervalMs` has passed, in one transaction per
+ * batch. `flush()` writes what is queued (tests, shutdown). A failed batch is retried once on the
+ * next flush, then logged and dropped, never thrown into a request.
  */
 export class CallRecorder {
   private queue: CallRecordRow[] = [];
@@ -90,7 +89,7 @@ export class CallRecorder {
     const batch = this.queue;
     this.queue = [];
     if (batch.length > 0) {
-      this.writing = this.writing.then(() => this.write(batch));
+      this.writing = this.writing.then(() => this.write(batch, 1));
     }
     return this.writing;
   }
@@ -114,27 +113,21 @@ export class CallRecorder {
     await knex('model_service_records').where({ id: decisionId, service_id: serviceId }).update({ outcome: JSON.stringify(outcome), outcome_at: at });
   }
 
-  /**
-   * Writes a batch as multi-row inserts of `CHUNK` rows, each its own statement (atomic by
-   * itself) on the pool, never a request's transaction, with a turn of the event loop between
-   * them: on the embedded SQLite a write blocks the thread, and one transaction over the whole
-   * batch held decision calls back for milliseconds. A failed chunk is tried once more.
-   */
-  private async write(batch: CallRecordRow[]): Promise<void> {
-    for (let i = 0; i < batch.length; i += CHUNK) {
-      const part = batch.slice(i, i + CHUNK);
-      const bindings: unknown[] = [];
-      for (const r of part) for (const c of COLUMNS) bindings.push(r[c]);
-      for (let tries = 2; tries > 0; tries--) {
-        try {
-          // A cached multi-row statement: knex's query builder cost more than the insert itself.
-          await this.db.knex.raw(insertOf(part.length), bindings as Knex.RawBinding[]);
-          break;
-        } catch (err) {
-          if (tries === 1) this.logger.error('decision call records write failed', { rows: part.length, err });
+  private async write(batch: CallRecordRow[], triesLeft: number): Promise<void> {
+    try {
+      // Always the pool, never a request's transaction.
+      await this.db.knex.transaction(async (trx) => {
+        // A cached multi-row statement: knex's query builder cost more than the insert itself.
+        for (let i = 0; i < batch.length; i += CHUNK) {
+          const part = batch.slice(i, i + CHUNK);
+          const bindings: unknown[] = [];
+          for (const r of part) for (const c of COLUMNS) bindings.push(r[c]);
+          await trx.raw(insertOf(part.length), bindings as Knex.RawBinding[]);
         }
-      }
-      if (i + CHUNK < batch.length) await new Promise((r) => setImmediate(r));
+      });
+    } catch (err) {
+      if (triesLeft > 0) return this.write(batch, triesLeft - 1);
+      this.logger.error('decision call records write failed', { rows: batch.length, err });
     }
   }
 }
