@@ -228,6 +228,8 @@ export function storageRoutes(
     }
     if (encoding !== 'gzip') return storage.writePart(owner, id, partNumber, ctx.req as Readable, u);
     const inflate = zlib.createGunzip();
+    // Its error reaches writePart through `errored` whenever it fires; never unhandled.
+    inflate.on('error', () => undefined);
     ctx.req.pipe(inflate);
     ctx.req.on('aborted', () => inflate.destroy(Object.assign(new Error('aborted'), { code: 'ECONNRESET' })));
     try {

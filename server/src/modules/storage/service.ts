@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import fsp from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import {
@@ -102,7 +103,20 @@ function isInterrupted(err: unknown): boolean {
  * the body's error (or an `aborted` ECONNRESET when it closed before its end).
  */
 export async function writeAt(file: string, start: number, body: Readable, max: number): Promise<number> {
-  const handle = await fsp.open(file, fs.constants.O_WRONLY | fs.constants.O_CREAT);
+  // The body may fail while the file is being opened (a gzipped part that is not gzip fails on
+  // its first bytes): keep that error for below instead of letting it go unhandled.
+  const early = (): void => undefined;
+  body.on('error', early);
+  let handle: FileHandle;
+  try {
+    handle = await fsp.open(file, fs.constants.O_WRONLY | fs.constants.O_CREAT);
+  } finally {
+    body.off('error', early);
+  }
+  if (body.errored || body.destroyed) {
+    await handle.close();
+    throw body.errored ?? Object.assign(new Error('aborted'), { code: 'ECONNRESET' });
+  }
   let received = 0;
   let position = start;
   let batch: Buffer[] = [];

@@ -3,6 +3,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { Readable } from 'node:stream';
+import zlib from 'node:zlib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { AppError } from '@decisio/domain';
 import { writeAt } from './service';
@@ -58,5 +59,21 @@ describe('writeAt (part bodies into the upload file)', () => {
     cut.push(Buffer.alloc(10));
     setTimeout(() => cut.destroy(), 20);
     await expect(writeAt(file, 0, cut, 100)).rejects.toThrow('aborted');
+  });
+
+  it('passes on an error the body raised before it was read (while the file was opening)', async () => {
+    const file = path.join(dir, 'early');
+    // Not gzip: the inflater fails on its first bytes, before writeAt has its file open.
+    for (let i = 0; i < 20; i++) {
+      const inflate = zlib.createGunzip();
+      inflate.end(randomBytes(1000));
+      await expect(writeAt(file, 0, inflate, 100_000)).rejects.toMatchObject({ code: 'Z_DATA_ERROR' });
+    }
+    // One that had already failed and closed before the call.
+    const failed = zlib.createGunzip();
+    failed.on('error', () => undefined);
+    failed.end(randomBytes(1000));
+    await new Promise((r) => failed.once('close', r));
+    await expect(writeAt(file, 0, failed, 100_000)).rejects.toMatchObject({ code: 'Z_DATA_ERROR' });
   });
 });
