@@ -10,14 +10,25 @@
  * against the expert (null when the bound is not above the behaviour policy). Options: `--quick` (smaller budgets), `--task=NAME`,
  * `--seed=S` (shifts the data, venv, policy and true-simulator seeds), `--horizon=H` (default 50), `--batch=B` (windows, default 32),
  * `--policy-steps=N`, `--venv-algo=A`, `--no-true-sim`, `--true-sim-factor=K`.
+ * Against model exploitation (see the README): `--ensemble=K` (default 5; 1 for revive-p / revive-t)
+ * trains K BC venvs (member 0 is the `--ensemble=1` run's venv) and gives them to PPO
+ * (`ensemble`: rollouts in a random member per row and step, the policy kept by its worst
+ * member return), `--ensemble-rollouts=0|1`
+ * and `--select=venv|mean|worst` override PPO's defaults for them, `--penalty=W` adds the
+ * ensemble-disagreement penalty (`uncertainty`), `--bc-coef=C` PPO's behaviour regulariser.
+ * `evals` lists each evaluation's [selection estimate, worst member, member mean, true return,
+ * entropy, share of logged rows with a mean action outside the range]; the last three only
+ * with `--trace` (diagnosis: nothing is chosen by them).
  */
 import { buildDataset, type Dataset } from '../src/data/dataset';
+import { Rng } from '../src/data/split';
 import { runTrainer } from '../src/trainer/contract';
 import { REFERENCE_TASKS, offlineToRaw, pendulumExpertPolicy, thermalExpertPolicy, inventoryExpertPolicy, type TaskPolicy } from '../src/tasks/index';
 import { BcTrainer, evaluateVenv, type VirtualEnvironment } from '../src/venv/bc';
 import { ReviveTrainer } from '../src/venv/revive';
+import { EnsembleTrainer, type VenvEnsemble } from '../src/venv/ensemble';
 import { ppoInTrueSimulator } from './true-sim';
-import { PpoTrainer } from '../src/policy/ppo';
+import { PpoTrainer, type PpoOptions } from '../src/policy/ppo';
 import { PolicyRunner } from '../src/policy/runner';
 import { taskReward } from '../src/policy/task-reward';
 
@@ -36,6 +47,19 @@ const TRUE_SIM = !process.argv.includes('--no-true-sim');
 const BATCH = Number(process.argv.find((a) => a.startsWith('--batch='))?.slice(8) ?? 32);
 /** The true-simulator PPO gets this many times the offline PPO's iterations (same samples per iteration). */
 const TRUE_SIM_FACTOR = Number(process.argv.find((a) => a.startsWith('--true-sim-factor='))?.slice(18) ?? 4);
+const arg = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
+/** Venv ensemble size (bc venvs only; default 5, 1 for the adversarial venvs): see the README's "Model exploitation". */
+const ENSEMBLE = Number(arg('ensemble') ?? (VENV_ALGO === 'bc' ? 5 : 1));
+if (!Number.isInteger(ENSEMBLE) || ENSEMBLE < 1) throw new Error(`--ensemble must be a positive integer`);
+if (ENSEMBLE > 1 && VENV_ALGO !== 'bc') throw new Error('--ensemble needs --venv-algo=bc');
+const ENSEMBLE_ROLLOUTS = arg('ensemble-rollouts');
+const SELECT = arg('select');
+if (SELECT !== undefined && SELECT !== 'venv' && SELECT !== 'mean' && SELECT !== 'worst') throw new Error(`unknown --select=${SELECT}`);
+const PENALTY = Number(arg('penalty') ?? 0);
+/** `--penalty-relative`: the penalty's disagreement is divided by its mean on the data rows (PPO's `uncertainty.relative`). */
+const PENALTY_RELATIVE = process.argv.includes('--penalty-relative');
+const BC_COEF = Number(arg('bc-coef') ?? 0);
+const TRACE = process.argv.includes('--trace');
 
 for (const [id, task] of Object.entries(REFERENCE_TASKS)) {
   if (only && id !== only) continue;
@@ -45,7 +69,15 @@ for (const [id, task] of Object.entries(REFERENCE_TASKS)) {
   const venvSteps = quick ? 40 : 120;
   let venv: VirtualEnvironment;
   let validation: Dataset;
-  if (VENV_ALGO === 'bc') {
+  let ensemble: VenvEnsemble | undefined;
+  if (VENV_ALGO === 'bc' && ENSEMBLE > 1) {
+    // member i trains from seed 1 + SEED + 1000 i on the same split: member 0 is the plain run's venv
+    const ens = new EnsembleTrainer(graph, ds, ENSEMBLE, { hidden: [128, 128], updatesPerStep: 25, evalEvery: 10, batchSize: 256, lr: 2e-3 });
+    await runTrainer(ens, { seed: 1 + SEED, stop: { system: true }, budget: { maxSteps: venvSteps }, onEvent: () => {} });
+    ensemble = ens.ensemble();
+    venv = ensemble.members[0]!;
+    validation = ens.members[0]!.split!.validation;
+  } else if (VENV_ALGO === 'bc') {
     const bc = new BcTrainer(graph, ds, { hidden: [128, 128], updatesPerStep: 25, evalEvery: 10, batchSize: 256, lr: 2e-3 });
     await runTrainer(bc, { seed: 1 + SEED, stop: { system: true }, budget: { maxSteps: venvSteps }, onEvent: () => {} });
     const ck = bc.checkpoint();
@@ -63,22 +95,61 @@ for (const [id, task] of Object.entries(REFERENCE_TASKS)) {
   const venvReport = await evaluateVenv(venv, validation, { horizon: 10 });
   const venvSeconds = (performance.now() - t0) / 1000;
   const tp = performance.now();
-  const ppoOptions = { horizon: HORIZON, batchSize: BATCH, evalEvery: 2 };
+  const baseOptions = { horizon: HORIZON, batchSize: BATCH, evalEvery: 2 };
+  const ppoOptions: PpoOptions = { ...baseOptions };
+  if (ensemble) ppoOptions.ensemble = ensemble;
+  if (ENSEMBLE_ROLLOUTS !== undefined) ppoOptions.ensembleRollouts = ENSEMBLE_ROLLOUTS === '1';
+  if (SELECT) ppoOptions.select = SELECT;
+  if (PENALTY > 0) {
+    if (!ensemble) throw new Error('--penalty needs --ensemble=K with K > 1');
+    ppoOptions.uncertainty = { ensemble, weight: PENALTY, relative: PENALTY_RELATIVE };
+  }
+  if (BC_COEF > 0) ppoOptions.bcCoef = BC_COEF;
   // the same warm start as the trained PPO's (same seed), without its value warm-up
-  const warm = new PpoTrainer(venv, taskReward(task), { ...ppoOptions, valueWarmup: 0 }, ds);
+  const warm = new PpoTrainer(venv, taskReward(task), { ...baseOptions, valueWarmup: 0 }, ds);
   await warm.init({ seed: 3 + SEED });
   const warmPolicy = new PolicyRunner(warm.policy).asTaskPolicy();
   const ppo = new PpoTrainer(venv, taskReward(task), ppoOptions, ds);
-  let samples = 0;
-  await runTrainer(ppo, { seed: 3 + SEED, stop: { system: true }, budget: { maxSteps: POLICY_STEPS }, onEvent: (e) => { if (e.type === 'metrics') samples += e.metrics['samples'] ?? 0; } });
-  ppo.useBest();
-  const policySeconds = (performance.now() - tp) / 1000;
-  const runner = new PolicyRunner(ppo.policy).asTaskPolicy();
+  // per evaluation: selection estimate, worst and mean member returns, and (`--trace`, diagnosis
+  // only, never used to choose) the true return of the policy at that point
+  const evals: Array<Array<number | null>> = [];
+  const uncertainty: number[] = [];
+  const saturated = () => {
+    const n = Math.min(2000, ds.rows);
+    const rows = Int32Array.from({ length: n }, (_, i) => Math.floor((i * ds.rows) / n));
+    let out = 0;
+    let all = 0;
+    for (const h of ppo.policy.heads.values()) {
+      const values: Record<string, Float32Array> = {};
+      for (const i of h.inputs) values[i] = ds.gather(i, rows);
+      const a = h.act(ppo.policy.inputOf(h, values, n), n, 'mode', new Rng(0));
+      for (const v of a.cont) {
+        all++;
+        if (Math.abs(v) > 1) out++;
+      }
+    }
+    return all ? out / all : 0;
+  };
   const ret = (p: TaskPolicy) => {
     let s = 0;
     for (let k = 0; k < SEEDS; k++) s += task.simulate(p, task.horizon, 1000 + k).return;
     return s / SEEDS;
   };
+  let samples = 0;
+  await runTrainer(ppo, { seed: 3 + SEED, stop: { system: true }, budget: { maxSteps: POLICY_STEPS }, onEvent: (e) => {
+    if (e.type !== 'metrics') return;
+    samples += e.metrics['samples'] ?? 0;
+    if (e.metrics['uncertainty'] !== undefined) uncertainty.push(e.metrics['uncertainty']);
+    if (e.reward === undefined) return;
+    const f = (v: number | undefined) => (v === undefined ? null : +v.toFixed(1));
+    const row = [f(e.reward), f(e.metrics['eval/return-worst']), f(e.metrics['eval/return-mean']), TRACE ? f(ret(new PolicyRunner(ppo.policy).asTaskPolicy())) : null];
+    // diagnosis: the policy's entropy and the share of logged rows whose mean action lies outside the action range
+    if (TRACE) row.push(f(e.metrics['entropy']), +saturated().toFixed(3));
+    evals.push(row);
+  } });
+  ppo.useBest();
+  const policySeconds = (performance.now() - tp) / 1000;
+  const runner = new PolicyRunner(ppo.policy).asTaskPolicy();
   const behaviour = ret(task.behaviourPolicy);
   const offline = ret(runner);
   const warmStart = ret(warmPolicy);
@@ -120,6 +191,14 @@ for (const [id, task] of Object.entries(REFERENCE_TASKS)) {
       batch: BATCH,
       seed: SEED,
       policySteps: POLICY_STEPS,
+      ensemble: ENSEMBLE,
+      ensembleRollouts: ppoOptions.ensemble ? (ppoOptions.ensembleRollouts ?? true) : false,
+      select: ppoOptions.select ?? (ensemble ? 'worst' : 'venv'),
+      penalty: PENALTY,
+      penaltyRelative: PENALTY_RELATIVE,
+      meanDisagreement: uncertainty.length ? +(uncertainty.reduce((a, b) => a + b, 0) / uncertainty.length).toPrecision(3) : null,
+      bcCoef: BC_COEF,
+      evals,
       trueSimFactor: TRUE_SIM_FACTOR,
       quick,
     }),

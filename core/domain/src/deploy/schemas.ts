@@ -33,9 +33,33 @@ export const DEPLOY_LIMITS = {
   outcomeMaxBytes: 64 * 1024,
   /** Records one `createDatasetFromRecords` reads at most. */
   datasetRecordsMax: 1_000_000,
+  /** Longest validity of an access token, days (10 years, leap days included). */
+  tokenValidityMaxDays: 3653,
 } as const;
 
 const id = z.string().regex(/^[0-9a-f]{32}$/, 'validation.invalid');
+
+const DAY_MS = 24 * 3600_000;
+
+/**
+ * Whether `at` (epoch ms) may be an access token's expiry at time `now` (epoch ms): in the
+ * future and at most `DEPLOY_LIMITS.tokenValidityMaxDays` ahead.
+ */
+export function tokenExpiryAllowed(at: number, now: number): boolean {
+  return Number.isFinite(at) && at > now && at <= now + DEPLOY_LIMITS.tokenValidityMaxDays * DAY_MS;
+}
+
+/**
+ * Validity of an access token (`modeldeploy/create`, `rotateToken`): an ISO date-time with its
+ * offset (`2027-01-31T23:59:59.999Z`), in the future and at most 10 years ahead; `null` or left
+ * out: the token never expires. Parsed into a `Date`.
+ */
+export const tokenExpiresAtSchema = z
+  .iso.datetime({ offset: true, message: 'validation.tokenExpiry' })
+  .refine((v) => tokenExpiryAllowed(Date.parse(v), Date.now()), 'validation.tokenExpiry')
+  .transform((v) => new Date(v))
+  .nullable()
+  .optional();
 
 /** `modeldeploy/create`. */
 export const modelServiceCreateSchema = z.object({
@@ -44,6 +68,8 @@ export const modelServiceCreateSchema = z.object({
   description: z.string().max(DEPLOY_LIMITS.descriptionMax).optional().default(''),
   /** Keep each call's inputs and decisions (and the outcome its caller reports) for policy updates. */
   keepPayloads: z.boolean().optional().default(true),
+  /** When the access token stops working (see `tokenExpiresAtSchema`); never when left out. */
+  tokenExpiresAt: tokenExpiresAtSchema,
 });
 export type ModelServiceCreateRequest = z.input<typeof modelServiceCreateSchema>;
 
@@ -57,9 +83,13 @@ export const modelServiceUpdateSchema = z.object({
 });
 export type ModelServiceUpdateRequest = z.input<typeof modelServiceUpdateSchema>;
 
-/** `modeldeploy/start`, `stop`, `delete`, `queryDetail`, `rotateToken`. */
+/** `modeldeploy/start`, `stop`, `delete`, `queryDetail`. */
 export const modelServiceIdSchema = z.object({ id });
 export type ModelServiceIdRequest = z.input<typeof modelServiceIdSchema>;
+
+/** `modeldeploy/rotateToken`: a new access token with its own validity (never expires when left out). */
+export const modelServiceRotateTokenSchema = z.object({ id, tokenExpiresAt: tokenExpiresAtSchema });
+export type ModelServiceRotateTokenRequest = z.input<typeof modelServiceRotateTokenSchema>;
 
 /** `modeldeploy/queryPage`: the services of a project (optionally one solution), newest first. */
 export const modelServicePageSchema = pageRequestSchema.extend({
@@ -134,6 +164,10 @@ export interface ModelServiceItem {
   accessAddress: string;
   /** Last 4 characters of the access token (the token itself is shown once). */
   accessTokenHint: string;
+  /** When the access token stops working (ISO); null: never. */
+  tokenExpiresAt: string | null;
+  /** Whether the access token has expired (calls are refused with `deployTokenExpired` until it is rotated). */
+  tokenExpired: boolean;
   /** Whether call records keep the inputs, decisions and reported outcomes. */
   keepPayloads: boolean;
   createdBy: string;

@@ -146,6 +146,7 @@ export const ErrorCode = {
   deployNameUsed: 9010,
   deployDecisionNotFound: 9011,
   deployNoRecords: 9012,
+  deployTokenExpired: 9013,
 } as const;
 
 /** Name of an error code, e.g. `'tokenExpired'`. */
@@ -192,6 +193,7 @@ export function httpStatusOf(code: number): number {
     case ErrorCode.unauthorized:
     case ErrorCode.tokenCreateFailed:
     case ErrorCode.deployTokenInvalid:
+    case ErrorCode.deployTokenExpired:
       return 401;
     case ErrorCode.userNotPermission:
     case ErrorCode.authorizationFailed:

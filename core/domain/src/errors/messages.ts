@@ -135,6 +135,7 @@ const en: Catalogue = {
   deployNameUsed: 'This service name already exists',
   deployDecisionNotFound: 'No successful decision with this ID was made by this service',
   deployNoRecords: 'No kept call matches: the service must keep call inputs and decisions, and the period must hold successful calls',
+  deployTokenExpired: 'The access token has expired: rotate it for a new one',
 };
 
 const zh: Catalogue = {
@@ -257,6 +258,7 @@ const zh: Catalogue = {
   deployNameUsed: '服务名称已存在',
   deployDecisionNotFound: '此服务没有该 ID 的成功决策',
   deployNoRecords: '没有符合条件的调用记录：服务需保留调用的输入与决策，且所选时段内有成功调用',
+  deployTokenExpired: '访问令牌已过期，请重新生成',
 };
 
 const catalogues: Record<Locale, Catalogue> = { 'zh-CN': zh, 'en-US': en };

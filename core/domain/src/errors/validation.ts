@@ -24,6 +24,7 @@ const en = {
   tooShort: 'Too short: at least {{min}} characters',
   invalid: 'Invalid value',
   jdbcUrl: 'Enter a JDBC URL such as jdbc:mysql://host:3306/db or jdbc:postgresql://host:5432/db, matching the type',
+  tokenExpiry: 'Choose an expiry date in the future, at most 10 years ahead',
 } as const;
 
 export type ValidationKey = keyof typeof en;
@@ -47,6 +48,7 @@ const zh: Record<ValidationKey, string> = {
   tooShort: '过短：至少 {{min}} 个字符',
   invalid: '值不合法',
   jdbcUrl: '请输入与类型一致的 JDBC URL，例如 jdbc:mysql://host:3306/db 或 jdbc:postgresql://host:5432/db',
+  tokenExpiry: '请选择未来 10 年内的过期日期',
 };
 
 /** All validation messages of a locale, keyed without the `validation.` prefix. */

@@ -164,6 +164,8 @@ export const copySchema = z.object({ id, name: name(50).optional() });
 export const trainJobSchema = z.object({ jobId: id });
 export const trainLogSchema = z.object({ jobId: id, afterId: z.number().int().min(0).optional(), limit: z.number().int().min(1).max(1000).optional() });
 export const trainListSchema = z.object({
+  /** Only the trainings of this project (the project log). */
+  projectId: id.optional(),
   solutionId: id.optional(),
   kind: z.enum(['scheme', 'environment', 'policy', 'parameter', 'simulation', 'decision']).optional(),
   page: z.number().int().min(1).default(1),

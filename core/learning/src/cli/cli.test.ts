@@ -5,6 +5,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { writeNpz } from '../data/npy';
 import { REFERENCE_TASKS, offlineToNpz } from '../tasks/index';
+import { ACTION_0, OBS_0, PARAMETER_0, reviveYaml } from '../testing/fixtures';
 
 const root = resolve(__dirname, '../../../..');
 const tsx = join(root, 'node_modules/tsx/dist/cli.mjs');
@@ -59,33 +60,7 @@ describe('learn CLI', () => {
   }, 240_000);
 
   it('tunes a tunable parameter with SRACOS', () => {
-    const yaml = `metadata:
-  graph:
-    action:
-    - obs
-    - parameter
-    next_obs:
-    - obs
-    - action
-  tunable:
-  - parameter
-  columns:
-  - p_0:
-      dim: parameter
-      type: continuous
-      max: 1
-      min: 0
-  - obs_0:
-      dim: obs
-      type: continuous
-      max: 1
-      min: -1
-  - action_0:
-      dim: action
-      type: continuous
-      max: 1
-      min: -1
-`;
+    const yaml = reviveYaml([PARAMETER_0, OBS_0, ACTION_0]);
     const N = 80;
     const f = (g: (i: number) => number) => ({ dtype: 'f4' as const, shape: [N, 1], data: Float32Array.from({ length: N }, (_, i) => g(i)) });
     writeFileSync(join(dir, 'tune.npz'), writeNpz({ obs: f((i) => Math.sin(i)), action: f((i) => Math.cos(i) / 2), parameter: f(() => 0.5), index: { dtype: 'i8', shape: [4], data: BigInt64Array.from([20n, 40n, 60n, 80n]) } }));

@@ -16,7 +16,7 @@ import type { NodeFunctionCall, RolloutPolicy, VirtualEnvironment } from '../ven
 import type { VenvEnsemble } from '../venv/ensemble';
 import { decodeStep } from '../venv/bc';
 import { AgentPolicy, concatInputs, warmStartPolicy, type CloneResult, type NodeAction } from './agent-policy';
-import { evaluateInVenv, modePolicy, rolloutPolicy, rolloutWindows, sampleWindowIndices, type RewardCallback, type Windows } from './rollout';
+import { evaluateInVenv, modePolicy, rolloutPolicy, rolloutWindows, sampleWindowIndices, selectionReturn, type RewardCallback, type Windows } from './rollout';
 
 /**
  * Generalised advantage estimation over a `[T][B]` (time-major) batch with a bootstrap value
@@ -104,9 +104,35 @@ export interface PpoOptions {
   nodeFunction?: NodeFunctionCall;
   /**
    * Uncertainty penalty: `weight` x the ensemble's disagreement on each rollout step is
-   * subtracted from the (scaled) reward of that step.
+   * subtracted from the (scaled) reward of that step. `relative`: the disagreement is first
+   * divided by its mean on logged data rows (computed in `init`), so `weight` reads as reward
+   * standard deviations per step for each multiple of the in-data disagreement, whatever the
+   * venv's scale.
    */
-  uncertainty?: { ensemble: VenvEnsemble; weight: number };
+  uncertainty?: { ensemble: VenvEnsemble; weight: number; relative?: boolean };
+  /**
+   * Venvs trained on the same data (`venv` is usually one of them), against model
+   * exploitation: a policy trained in one learned environment can raise its venv return by
+   * steering into states where that model is wrong (measured on the pendulum task, see the
+   * README). With an ensemble, rollouts take every learned node from a random member per row
+   * and step (`ensembleRollouts`), and the policy kept is chosen by a conservative estimate of
+   * its venv return (`select`).
+   */
+  ensemble?: VenvEnsemble;
+  /** Roll out in the ensemble (a random member per row and step) rather than `venv` alone. Default true with an `ensemble`. */
+  ensembleRollouts?: boolean;
+  /**
+   * Which venv return picks the best evaluated policy (and is the reported `reward`): `'venv'`
+   * (the return in `venv`), `'mean'` (the members' mean) or `'worst'` (the lowest member's
+   * return). Default `'worst'` with an `ensemble`, else `'venv'`.
+   */
+  select?: 'venv' | 'mean' | 'worst';
+  /**
+   * Behaviour regulariser: this coefficient times the negative log-likelihood of the logged
+   * decisions of a minibatch of data rows is added to the policy loss, keeping the policy
+   * near the data's decisions where the venv was fitted. Default 0 (off).
+   */
+  bcCoef?: number;
 }
 
 /** Checkpoint of {@link PpoTrainer}. */
@@ -183,6 +209,8 @@ export class PpoTrainer implements Trainer<PpoCheckpoint> {
   private rng = new Rng(0);
   private windows!: Windows;
   private rewardScale = 1;
+  /** Divides the ensemble disagreement (`uncertainty.relative`: its mean on data rows, else 1). */
+  private disagreementScale = 1;
   private bestReward = -Infinity;
   private sinceBest = 0;
   private best: Record<string, number[]> | undefined;
@@ -190,7 +218,9 @@ export class PpoTrainer implements Trainer<PpoCheckpoint> {
   initialReward = NaN;
   /** What the behaviour-cloning warm start did (set by `init`). */
   warmStart: CloneResult | undefined;
-  private readonly o: Required<Omit<PpoOptions, 'nodeFunction' | 'uncertainty'>>;
+  /** The members' venv returns at the last evaluation (with an `ensemble` and `select` other than `'venv'`). */
+  lastMemberReturns: number[] = [];
+  private readonly o: Required<Omit<PpoOptions, 'nodeFunction' | 'uncertainty' | 'ensemble'>>;
   readonly dataset: Dataset;
 
   constructor(
@@ -220,7 +250,12 @@ export class PpoTrainer implements Trainer<PpoCheckpoint> {
       evalWindows: options.evalWindows ?? 128,
       systemMaxSteps: options.systemMaxSteps ?? 100,
       patience: options.patience ?? 10,
+      ensembleRollouts: options.ensembleRollouts ?? options.ensemble !== undefined,
+      select: options.select ?? (options.ensemble ? 'worst' : 'venv'),
+      bcCoef: options.bcCoef ?? 0,
     };
+    if (this.o.bcCoef < 0 || !Number.isFinite(this.o.bcCoef)) throw new Error('ppo: bcCoef must be a finite number >= 0');
+    if ((this.o.ensembleRollouts || this.o.select !== 'venv') && !options.ensemble) throw new Error('ppo: ensembleRollouts and select need an ensemble');
     this.systemMaxSteps = this.o.systemMaxSteps;
   }
 
@@ -233,6 +268,8 @@ export class PpoTrainer implements Trainer<PpoCheckpoint> {
     this.vopt = new Adam(this.value.net.parameters(), { lr: this.o.lr * 3 });
     this.rng = new Rng(seed + 17);
     this.windows = rolloutWindows(ds, this.o.horizon);
+    const unc = this.options.uncertainty;
+    if (unc?.relative) this.disagreementScale = await dataDisagreement(unc.ensemble, ds);
     if (checkpoint) {
       this.policy.loadWeights(checkpoint.policy);
       this.value.net.loadStateDict(Object.fromEntries(Object.entries(checkpoint.value).map(([k, v]) => [k, Float32Array.from(v)])));
@@ -253,14 +290,21 @@ export class PpoTrainer implements Trainer<PpoCheckpoint> {
     this.best = this.policy.weights();
   }
 
-  /** Mean venv return of the current deterministic policy on fixed windows. */
-  evaluate(): Promise<number> {
-    return evaluateInVenv(this.venv, this.dataset, modePolicy(this.policy), this.reward, {
-      horizon: this.o.horizon,
-      windows: this.o.evalWindows,
-      seed: 12345,
-      nodeFunction: this.options.nodeFunction,
-    });
+  /**
+   * Venv return of the current deterministic policy on fixed windows: the mean return in
+   * `venv`, or with an ensemble the members' worst or mean return (`select`).
+   */
+  async evaluate(): Promise<number> {
+    const inVenv = (venv: VirtualEnvironment) =>
+      evaluateInVenv(venv, this.dataset, modePolicy(this.policy), this.reward, {
+        horizon: this.o.horizon,
+        windows: this.o.evalWindows,
+        seed: 12345,
+        nodeFunction: this.options.nodeFunction,
+      });
+    const r = await selectionReturn(this.venv, this.options.ensemble, this.o.select, inVenv);
+    this.lastMemberReturns = r.members;
+    return r.value;
   }
 
   async step(ctx: StepContext): Promise<StepResult> {
@@ -269,6 +313,10 @@ export class PpoTrainer implements Trainer<PpoCheckpoint> {
     if ((ctx.step + 1) % this.o.evalEvery === 0 || ctx.step + 1 >= this.systemMaxSteps) {
       const r = await this.evaluate();
       metrics['eval/return'] = r;
+      if (this.lastMemberReturns.length > 0) {
+        metrics['eval/return-worst'] = Math.min(...this.lastMemberReturns);
+        metrics['eval/return-mean'] = this.lastMemberReturns.reduce((a, b) => a + b, 0) / this.lastMemberReturns.length;
+      }
       result.reward = r;
       if (r > this.bestReward + 1e-6) {
         this.bestReward = r;
@@ -300,7 +348,8 @@ export class PpoTrainer implements Trainer<PpoCheckpoint> {
       recorded[t]!.set(node, { x, a });
       return a.enc;
     };
-    const roll = await rolloutPolicy(this.venv, ds, starts, H, act, this.reward, { rng: this.rng, nodeFunction: this.options.nodeFunction, mode: 'sample' });
+    const sampler = this.options.ensemble && this.o.ensembleRollouts ? this.options.ensemble.randomMemberSampler(this.rng, 'sample') : undefined;
+    const roll = await rolloutPolicy(this.venv, ds, starts, H, act, this.reward, { rng: this.rng, nodeFunction: this.options.nodeFunction, mode: 'sample', sampler });
     // values of every step and the bootstrap value after the window
     const N = H * B;
     const rewards = new Float32Array(N);
@@ -313,7 +362,7 @@ export class PpoTrainer implements Trainer<PpoCheckpoint> {
       values.set(v, s * B);
       const u = unc && unc.weight > 0 ? await unc.ensemble.disagreement(roll.steps[s]!, B) : undefined;
       for (let b = 0; b < B; b++) {
-        rewards[s * B + b] = roll.rewards[s]![b]! * this.rewardScale - (u ? unc!.weight * u[b]! : 0);
+        rewards[s * B + b] = roll.rewards[s]![b]! * this.rewardScale - (u ? (unc!.weight * u[b]!) / this.disagreementScale : 0);
         rawReturn += roll.rewards[s]![b]!;
         if (u) penalty += u[b]!;
       }
@@ -374,6 +423,8 @@ export class PpoTrainer implements Trainer<PpoCheckpoint> {
     let updates = 0;
     const pparams = this.policy.parameters();
     const vparams = this.value.net.parameters();
+    const bcRows = new Int32Array(M);
+    let bcl = 0;
     for (let e = 0; e < this.o.epochs; e++) {
       this.rng.shuffle(order);
       for (let o = 0; o + M <= N; o += M) {
@@ -382,14 +433,22 @@ export class PpoTrainer implements Trainer<PpoCheckpoint> {
         const old = pick(oldLogProb, rows, 1);
         let entropyV = 0;
         let klV = 0;
-        if (updatePolicy)
+        let bcV = 0;
+        if (updatePolicy) {
+          if (this.o.bcCoef > 0) for (let i = 0; i < M; i++) bcRows[i] = Math.floor(this.rng.next() * ds.rows);
           pl += optimiseStep(this.popt, pparams, () => {
             const { logProb, entropy } = logProbOf(rows, M);
             const em = mean(entropy);
             entropyV = em.dataSync()[0]!;
             klV = mean(sub(tensor(old, [M]), logProb)).dataSync()[0]!;
-            return sub(ppoClipLoss(logProb, tensor(old, [M]), tensor(adv, [M]), this.o.clip), affine(em, this.o.entropyCoef, 0));
+            const loss = sub(ppoClipLoss(logProb, tensor(old, [M]), tensor(adv, [M]), this.o.clip), affine(em, this.o.entropyCoef, 0));
+            if (this.o.bcCoef === 0) return loss;
+            const nll = this.loggedNll(bcRows);
+            bcV = nll.dataSync()[0]!;
+            return add(loss, affine(nll, this.o.bcCoef, 0));
           }, this.o.maxGradNorm);
+        }
+        bcl += bcV;
         vl += optimiseStep(this.vopt, vparams, () => {
           const v = this.value.net.forward(tensor(pick(vx, rows, this.value.inWidth), [M, this.value.inWidth]));
           return affine(mean(square(sub(v, tensor(pick(returns, rows, 1), [M, 1])))), this.o.valueCoef, 0);
@@ -408,13 +467,35 @@ export class PpoTrainer implements Trainer<PpoCheckpoint> {
       samples: N,
     };
     if (unc && unc.weight > 0) metrics['uncertainty'] = penalty / N;
+    if (this.o.bcCoef > 0 && updatePolicy) metrics['loss/bc'] = bcl / updates;
     return metrics;
+  }
+
+  /** Mean negative log-likelihood of the logged decisions of data rows under the policy (differentiable). */
+  private loggedNll(rows: Int32Array): Tensor {
+    const ds = this.dataset;
+    const n = rows.length;
+    const values: Record<string, Float32Array> = {};
+    let total: Tensor | undefined;
+    for (const h of this.policy.heads.values()) {
+      for (const name of [...h.inputs, h.name]) values[name] ??= ds.gather(name, rows);
+      const a = h.fromEncoded(values[h.name]!, n);
+      const lp = mean(h.logProbEntropy(tensor(this.policy.inputOf(h, values, n), [n, h.inWidth]), a.cont, a.cls, n).logProb);
+      total = total ? add(total, lp) : lp;
+    }
+    return neg(total!);
   }
 
   /** Loads the best evaluated weights into {@link PpoTrainer.policy}; returns its venv return. */
   useBest(): number {
     if (this.best) this.policy.loadWeights(this.best);
     return this.bestReward;
+  }
+
+  /** The parameters being trained, by name: the policy heads and the value net (read-only use: the debug page's tensor summaries). */
+  namedParameters(): Array<[string, Tensor]> {
+    if (!this.policy) return [];
+    return [...[...this.policy.heads.values()].flatMap((h) => h.net.namedParameters(`policy.${h.name}.`)), ...this.value.net.namedParameters('value.')];
   }
 
   checkpoint(): PpoCheckpoint {
@@ -429,6 +510,19 @@ export class PpoTrainer implements Trainer<PpoCheckpoint> {
     if (this.best) c.best = this.best;
     return c;
   }
+}
+
+/** Mean ensemble disagreement over (up to `rows`, evenly spaced) logged data rows; 1 when it is 0. */
+export async function dataDisagreement(ensemble: VenvEnsemble, ds: Dataset, rows = 512): Promise<number> {
+  const n = Math.min(rows, ds.rows);
+  const idx = Int32Array.from({ length: n }, (_, i) => Math.floor((i * ds.rows) / n));
+  const step: Record<string, Float32Array> = {};
+  for (const node of ds.nodes) if (ds.scaled[node]) step[node] = ds.gather(node, idx);
+  const u = await ensemble.disagreement(step, n);
+  let m = 0;
+  for (const v of u) m += v;
+  m /= n;
+  return m > 1e-12 ? m : 1;
 }
 
 /** Gathers rows of a `[*, w]` row-major array. */

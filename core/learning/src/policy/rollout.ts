@@ -7,6 +7,7 @@ import type { Dataset } from '../data/dataset';
 import { Rng } from '../data/split';
 import type { BatchArray } from '../sandbox/python-sandbox';
 import { decodeStep, type NodeFunctionCall, type RolloutPolicy, type VirtualEnvironment } from '../venv/bc';
+import type { RolloutSampler, VenvEnsemble } from '../venv/ensemble';
 import type { AgentPolicy } from './agent-policy';
 
 /** Rewards of one batch step: every node (and `next_` node) `[rows, dim]` in original units -> one reward per row. */
@@ -55,7 +56,11 @@ export interface PolicyRollout {
   rows: number;
 }
 
-/** Rolls `policy` out in the venv from the given start rows and computes the rewards (one reward call per step). */
+/**
+ * Rolls `policy` out in the venv from the given start rows and computes the rewards (one reward
+ * call per step). `sampler`: predicts the learned nodes instead of the venv's own models (an
+ * ensemble's `randomMemberSampler`).
+ */
 export async function rolloutPolicy(
   venv: VirtualEnvironment,
   ds: Dataset,
@@ -63,13 +68,14 @@ export async function rolloutPolicy(
   horizon: number,
   policy: RolloutPolicy,
   reward: RewardCallback,
-  opts: { rng?: Rng; nodeFunction?: NodeFunctionCall | undefined; mode?: 'mode' | 'sample' } = {},
+  opts: { rng?: Rng; nodeFunction?: NodeFunctionCall | undefined; mode?: 'mode' | 'sample'; sampler?: RolloutSampler | undefined } = {},
 ): Promise<PolicyRollout> {
   const steps = await venv.rollout(ds, starts, horizon, {
     policy,
     rng: opts.rng ?? new Rng(0),
     mode: opts.mode ?? 'sample',
     ...(opts.nodeFunction ? { nodeFunction: opts.nodeFunction } : {}),
+    ...(opts.sampler ? { sampler: opts.sampler } : {}),
   });
   const rewards: Float32Array[] = [];
   for (const s of steps) {
@@ -117,4 +123,23 @@ export async function evaluateInVenv(
     for (const v of r) total += v;
   }
   return total / starts.length;
+}
+
+/**
+ * The venv return that picks a policy trainer's best evaluated policy: `select` `'venv'` the
+ * return in `venv` alone, `'mean'` the ensemble members' mean, `'worst'` their lowest (a
+ * conservative estimate). `returnIn` evaluates the policy in one venv. `members`: each
+ * member's return (empty for `'venv'`).
+ */
+export async function selectionReturn(
+  venv: VirtualEnvironment,
+  ensemble: VenvEnsemble | undefined,
+  select: 'venv' | 'mean' | 'worst',
+  returnIn: (venv: VirtualEnvironment) => Promise<number>,
+): Promise<{ value: number; members: number[] }> {
+  if (!ensemble || select === 'venv') return { value: await returnIn(venv), members: [] };
+  const members: number[] = [];
+  for (const m of ensemble.members) members.push(await returnIn(m));
+  const value = select === 'worst' ? Math.min(...members) : members.reduce((a, b) => a + b, 0) / members.length;
+  return { value, members };
 }

@@ -16,7 +16,7 @@ import type { NodeFunctionCall, RolloutPolicy, VirtualEnvironment } from '../ven
 import type { VenvEnsemble } from '../venv/ensemble';
 import { AgentPolicy, boundedLogStd, concatInputs, warmStartPolicy, type CloneResult, type HeadLogProb, type PolicyHead } from './agent-policy';
 import { optimiseStep, pick, rewardScaleOf } from './ppo';
-import { evaluateInVenv, rolloutPolicy, rolloutWindows, sampleWindowIndices, type RewardCallback, type Windows } from './rollout';
+import { evaluateInVenv, rolloutPolicy, rolloutWindows, sampleWindowIndices, selectionReturn, type RewardCallback, type Windows } from './rollout';
 
 /** Options of {@link SacTrainer}. */
 export interface SacOptions {
@@ -48,6 +48,12 @@ export interface SacOptions {
    * step is subtracted from the (scaled) reward stored in the replay buffer.
    */
   uncertainty?: { ensemble: VenvEnsemble; weight: number };
+  /** Venvs trained on the same data, against model exploitation (as PPO's `ensemble`). */
+  ensemble?: VenvEnsemble;
+  /** Roll out in the ensemble (a random member per row and step). Default true with an `ensemble`. */
+  ensembleRollouts?: boolean;
+  /** Which venv return picks the best policy (as PPO's). Default `'worst'` with an `ensemble`, else `'venv'`. */
+  select?: 'venv' | 'mean' | 'worst';
 }
 
 /** Checkpoint of {@link SacTrainer} (the replay buffer is not kept). */
@@ -105,7 +111,9 @@ export class SacTrainer implements Trainer<SacCheckpoint> {
   private buf = { s: new Float32Array(0), a: new Float32Array(0), r: new Float32Array(0), s2: new Float32Array(0), x: new Map<string, Float32Array>(), x2: new Map<string, Float32Array>() };
   private size = 0;
   private head = 0;
-  private readonly o: Required<Omit<SacOptions, 'nodeFunction' | 'uncertainty'>>;
+  /** The members' venv returns at the last evaluation (with an `ensemble` and `select` other than `'venv'`). */
+  lastMemberReturns: number[] = [];
+  private readonly o: Required<Omit<SacOptions, 'nodeFunction' | 'uncertainty' | 'ensemble'>>;
 
   constructor(
     readonly venv: VirtualEnvironment,
@@ -130,7 +138,10 @@ export class SacTrainer implements Trainer<SacCheckpoint> {
       evalWindows: options.evalWindows ?? 128,
       systemMaxSteps: options.systemMaxSteps ?? 100,
       patience: options.patience ?? 10,
+      ensembleRollouts: options.ensembleRollouts ?? options.ensemble !== undefined,
+      select: options.select ?? (options.ensemble ? 'worst' : 'venv'),
     };
+    if ((this.o.ensembleRollouts || this.o.select !== 'venv') && !options.ensemble) throw new Error('sac: ensembleRollouts and select need an ensemble');
     this.systemMaxSteps = this.o.systemMaxSteps;
   }
 
@@ -203,9 +214,13 @@ export class SacTrainer implements Trainer<SacCheckpoint> {
     };
   }
 
-  /** Mean venv return of the deterministic policy on fixed windows. */
-  evaluate(): Promise<number> {
-    return evaluateInVenv(this.venv, this.dataset, this.deterministic(), this.reward, { horizon: this.o.horizon, windows: this.o.evalWindows, seed: 12345, nodeFunction: this.options.nodeFunction });
+  /** Venv return of the deterministic policy on fixed windows (with an ensemble: the members' worst or mean, `select`). */
+  async evaluate(): Promise<number> {
+    const r = await selectionReturn(this.venv, this.options.ensemble, this.o.select, (venv) =>
+      evaluateInVenv(venv, this.dataset, this.deterministic(), this.reward, { horizon: this.o.horizon, windows: this.o.evalWindows, seed: 12345, nodeFunction: this.options.nodeFunction }),
+    );
+    this.lastMemberReturns = r.members;
+    return r.value;
   }
 
   async step(ctx: StepContext): Promise<StepResult> {
@@ -233,7 +248,8 @@ export class SacTrainer implements Trainer<SacCheckpoint> {
       recorded[t]!.set(node, { x, a });
       return s.enc;
     };
-    const roll = await rolloutPolicy(this.venv, ds, starts, H, act, this.reward, { rng: this.rng, nodeFunction: this.options.nodeFunction, mode: 'sample' });
+    const sampler = this.options.ensemble && this.o.ensembleRollouts ? this.options.ensemble.randomMemberSampler(this.rng, 'sample') : undefined;
+    const roll = await rolloutPolicy(this.venv, ds, starts, H, act, this.reward, { rng: this.rng, nodeFunction: this.options.nodeFunction, mode: 'sample', sampler });
     const sOf = (values: Record<string, Float32Array>) => concatInputs(this.stateInputs.map((i) => values[i]!), this.stateInputs.map((i) => ds.codecs[i]!.width), B);
     // bootstrap state after the window
     const last = roll.steps[H - 1]!;
@@ -335,6 +351,10 @@ export class SacTrainer implements Trainer<SacCheckpoint> {
     if ((ctx.step + 1) % this.o.evalEvery === 0 || ctx.step + 1 >= this.systemMaxSteps) {
       const rv = await this.evaluate();
       metrics['eval/return'] = rv;
+      if (this.lastMemberReturns.length > 0) {
+        metrics['eval/return-worst'] = Math.min(...this.lastMemberReturns);
+        metrics['eval/return-mean'] = this.lastMemberReturns.reduce((a, b) => a + b, 0) / this.lastMemberReturns.length;
+      }
       result.reward = rv;
       if (rv > this.bestReward + 1e-6) {
         this.bestReward = rv;
@@ -349,6 +369,12 @@ export class SacTrainer implements Trainer<SacCheckpoint> {
   useBest(): number {
     if (this.best) this.policy.loadWeights(this.best);
     return this.bestReward;
+  }
+
+  /** The parameters being trained, by name: the policy heads, both critics and the temperature (read-only use: the debug page's tensor summaries). */
+  namedParameters(): Array<[string, Tensor]> {
+    if (!this.policy) return [];
+    return [...[...this.policy.heads.values()].flatMap((h) => h.net.namedParameters(`policy.${h.name}.`)), ...this.q1.namedParameters('q1.'), ...this.q2.namedParameters('q2.'), ['logAlpha', this.logAlpha]];
   }
 
   checkpoint(): SacCheckpoint {

@@ -3,46 +3,17 @@ import { Generator } from '@decisio/compute';
 import { buildDataset } from '../data/dataset';
 import { Rng } from '../data/split';
 import { importReviveYaml } from '../graph/yaml';
+import { ACTION_0, OBS_0, PARAMETER_0, reviveYaml } from '../testing/fixtures';
 import { VirtualEnvironment } from '../venv/bc';
 import { candidateAt, randomSearch, sracos, tunableSpace, venvObjective, withTunables, type Candidate } from './search';
 
-const YAML = `metadata:
-  graph:
-    action:
-    - obs
-    - parameter
-    next_obs:
-    - obs
-    - action
-  tunable:
-  - parameter
-  columns:
-  - p_0:
-      dim: parameter
-      type: continuous
-      max: 1
-      min: 0
-  - p_1:
-      dim: parameter
-      type: discrete
-      max: 1
-      min: -1
-      num: 3
-  - p_2:
-      dim: parameter
-      type: category
-      values: [3, 5, 10, 15]
-  - obs_0:
-      dim: obs
-      type: continuous
-      max: 1
-      min: -1
-  - action_0:
-      dim: action
-      type: continuous
-      max: 1
-      min: -1
-`;
+const YAML = reviveYaml([
+  PARAMETER_0,
+  { name: 'p_1', dim: 'parameter', type: 'discrete', max: 1, min: -1, num: 3 },
+  { name: 'p_2', dim: 'parameter', type: 'category', values: [3, 5, 10, 15] },
+  OBS_0,
+  ACTION_0,
+]);
 
 function data() {
   const rng = new Rng(1);

@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { buildDataset } from '../data/dataset';
 import { importReviveYaml } from '../graph/yaml';
 import { runTrainer } from '../trainer/contract';
+import { TINY_YAML, linearTrajectories } from '../testing/fixtures';
 import { BcTrainer } from '../venv/bc';
-import { Rng } from '../data/split';
 import { sracos, type Candidate, type SearchDim } from './search';
 import { HyperparameterSearchTrainer, SearchTrainer, hyperparameterSettings, hyperparameterSpace, type SearchCheckpoint } from './trainer';
 
@@ -68,41 +68,8 @@ describe('hyperparameter search', () => {
   });
 
   it('searches BC venv settings and keeps the best', async () => {
-    const graph = importReviveYaml(`metadata:
-  graph:
-    action:
-    - obs
-    next_obs:
-    - obs
-    - action
-  columns:
-  - x:
-      dim: obs
-      type: continuous
-      max: 2
-      min: -2
-  - a:
-      dim: action
-      type: continuous
-      max: 1
-      min: -1
-`).graph;
-    const rng = new Rng(1);
-    const xs: number[] = [];
-    const as: number[] = [];
-    const index: number[] = [];
-    for (let t = 0; t < 8; t++) {
-      let x = rng.next() * 3 - 1.5;
-      for (let k = 0; k < 20; k++) {
-        const a = Math.max(-1, Math.min(1, -0.5 * x + 0.1 * rng.normal()));
-        xs.push(x);
-        as.push(a);
-        x = 0.9 * x + 0.5 * a;
-      }
-      index.push(xs.length);
-    }
-    const m = (v: number[]) => ({ rows: v.length, cols: 1, data: Float64Array.from(v) });
-    const ds = buildDataset(graph, { arrays: { obs: m(xs), action: m(as) }, index });
+    const graph = importReviveYaml(TINY_YAML).graph;
+    const ds = buildDataset(graph, linearTrajectories(8, 20, 1));
     const dims = [
       { name: 'lr', kind: 'log' as const, min: 1e-5, max: 1e-2 },
       { name: 'hidden', kind: 'choice' as const, values: [[8], [16]] },

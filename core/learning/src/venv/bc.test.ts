@@ -8,52 +8,13 @@ import type { RawTrajectories } from '../data/raw';
 import { importReviveYaml } from '../graph/yaml';
 import { runTrainer } from '../trainer/contract';
 import { REFERENCE_TASKS, offlineToRaw } from '../tasks/index';
+import { TINY_YAML, linearTrajectories } from '../testing/fixtures';
 import { BcTrainer, decodeStep, evaluateVenv, type BcCheckpoint } from './bc';
-
-const YAML = `metadata:
-  graph:
-    action:
-    - obs
-    next_obs:
-    - obs
-    - action
-  columns:
-  - x:
-      dim: obs
-      type: continuous
-      max: 2
-      min: -2
-  - a:
-      dim: action
-      type: continuous
-      max: 1
-      min: -1
-`;
-
-/** x' = 0.9 x + 0.5 a, a = clip(-0.5 x + 0.1 noise). */
-function linearData(trajectories: number, steps: number, seed: number): RawTrajectories {
-  const rng = new Rng(seed);
-  const xs: number[] = [];
-  const as: number[] = [];
-  const index: number[] = [];
-  for (let t = 0; t < trajectories; t++) {
-    let x = rng.next() * 3 - 1.5;
-    for (let k = 0; k < steps; k++) {
-      const a = Math.max(-1, Math.min(1, -0.5 * x + 0.1 * rng.normal()));
-      xs.push(x);
-      as.push(a);
-      x = 0.9 * x + 0.5 * a;
-    }
-    index.push(xs.length);
-  }
-  const m = (v: number[]) => ({ rows: v.length, cols: 1, data: Float64Array.from(v) });
-  return { arrays: { obs: m(xs), action: m(as) }, index };
-}
 
 describe('BC virtual environment', () => {
   it('learns known linear dynamics and scores well on held-out rollouts', async () => {
-    const graph = importReviveYaml(YAML).graph;
-    const ds = buildDataset(graph, linearData(24, 40, 1));
+    const graph = importReviveYaml(TINY_YAML).graph;
+    const ds = buildDataset(graph, linearTrajectories(24, 40, 1));
     const trainer = new BcTrainer(graph, ds, { hidden: [32, 32], updatesPerStep: 25, evalEvery: 4, batchSize: 128, lr: 3e-3 });
     const scores: number[] = [];
     const r = await runTrainer(trainer, {
@@ -110,10 +71,10 @@ describe('BC virtual environment', () => {
   });
 
   it('runs built-in function nodes in rollouts', async () => {
-    const graph: DecisionGraph = importReviveYaml(YAML).graph;
+    const graph: DecisionGraph = importReviveYaml(TINY_YAML).graph;
     graph.nodes.push({ id: 'total', name: 'total', role: 'environment', tunable: false, fields: [{ name: 't', dataType: 'continuous', kind: 'float', visibility: 'normal', min: -4, max: 4 }], function: { kind: 'builtin', name: 'sum' } });
     graph.edges.push({ id: 'e1', source: 'obs', target: 'total' }, { id: 'e2', source: 'next_obs', target: 'total' });
-    const raw = linearData(4, 10, 1);
+    const raw = linearTrajectories(4, 10, 1);
     const ds = buildDataset(graph, raw);
     expect(ds.report.missingFunctionNodes).toEqual(['total']);
     const trainer = new BcTrainer(graph, ds, { hidden: [8], updatesPerStep: 1 });

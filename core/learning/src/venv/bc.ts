@@ -289,6 +289,11 @@ export class VirtualEnvironment {
     return [...this.models.values()].flatMap((m) => m.net.parameters());
   }
 
+  /** Every trainable parameter by name, `<prefix><node>.<layer>.<weight|bias>` (read-only use: the debug page's tensor summaries). */
+  namedParameters(prefix = ''): Array<[string, Tensor]> {
+    return [...this.models].flatMap(([n, m]) => m.net.namedParameters(`${prefix}${n}.`));
+  }
+
   /** Residual base of a model: the continuous columns of its state. */
   residualBase(m: NodeModel, values: (node: string) => Float32Array, rows: number): Float32Array | undefined {
     if (!m.residualOf) return undefined;
@@ -552,6 +557,11 @@ export class BcTrainer implements Trainer<BcCheckpoint> {
       } else if (++this.sinceBest >= this.o.patience) result.converged = true;
     }
     return result;
+  }
+
+  /** The parameters being trained, by name (read-only use: the debug page's tensor summaries). */
+  namedParameters(): Array<[string, Tensor]> {
+    return this.venv?.namedParameters() ?? [];
   }
 
   checkpoint(): BcCheckpoint {

@@ -10,12 +10,45 @@ import type { DecisionGraph } from '@decisio/domain';
 import type { Dataset } from '../data/dataset';
 import { Rng } from '../data/split';
 import type { StepContext, StepResult, Trainer } from '../trainer/contract';
-import { BcTrainer, type BcCheckpoint, type BcOptions, type VirtualEnvironment } from './bc';
+import { BcTrainer, type BcCheckpoint, type BcOptions, type NodeModel, type VirtualEnvironment } from './bc';
+
+/** Replaces a learned node's prediction in {@link VirtualEnvironment.rollout} (its `sampler` option). */
+export type RolloutSampler = (model: NodeModel, x: Float32Array, rows: number, base: Float32Array | undefined, t: number) => Promise<Float32Array>;
 
 /** `k` virtual environments over the same data set (see the module comment). */
 export class VenvEnsemble {
   constructor(readonly members: VirtualEnvironment[]) {
     if (members.length === 0) throw new Error('venv ensemble: no member');
+  }
+
+  /**
+   * A `sampler` for one {@link VirtualEnvironment.rollout} of any member: every learned node's
+   * value of a row at a step comes from a member drawn at random for that row and step (the
+   * same member for every node of the step), predicted in `mode` (mean or sample). A policy
+   * trained on such rollouts gains nothing from one member's particular errors: only what
+   * the members agree on pays (model randomisation, as in MBPO / MOPO). Make a new sampler
+   * for each rollout (the draws are kept per step).
+   */
+  randomMemberSampler(rng: Rng, mode: 'mode' | 'sample'): RolloutSampler {
+    const k = this.members.length;
+    let step = -1;
+    let pickOf = new Int32Array(0);
+    return async (model, x, rows, base, t) => {
+      if (t !== step || pickOf.length !== rows) {
+        step = t;
+        pickOf = Int32Array.from({ length: rows }, () => Math.min(k - 1, Math.floor(rng.next() * k)));
+      }
+      const W = model.codec.width;
+      const out = new Float32Array(rows * W);
+      for (let j = 0; j < k; j++) {
+        if (!pickOf.includes(j)) continue;
+        const m = this.members[j]!.models.get(model.name);
+        if (!m) throw new Error(`venv ensemble: member ${j} lacks node '${model.name}'`);
+        const p = await m.predict(x, rows, mode, rng, base);
+        for (let r = 0; r < rows; r++) if (pickOf[r] === j) out.set(p.subarray(r * W, (r + 1) * W), r * W);
+      }
+      return out;
+    };
   }
 
   /**

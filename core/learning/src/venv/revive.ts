@@ -599,6 +599,19 @@ export class ReviveTrainer implements Trainer<ReviveCheckpoint> {
     return this.bestScore;
   }
 
+  /**
+   * The parameters being trained, by name: the generator's node networks, the discriminators
+   * (`disc.`), the value nets of revive-p (`value.`) or the critics of revive-t (`critic.`).
+   * Read-only use: the debug page's tensor summaries.
+   */
+  namedParameters(): Array<[string, Tensor]> {
+    const out = this.venv?.namedParameters() ?? [];
+    for (const [n, d] of this.disc) out.push(...d.net.namedParameters(`disc.${n}.`));
+    for (const [n, v] of this.value) out.push(...v.net.namedParameters(`value.${n}.`));
+    for (const [n, c] of this.critics) out.push(...c.q1.namedParameters(`critic.${n}.q1.`), ...c.q2.namedParameters(`critic.${n}.q2.`));
+    return out;
+  }
+
   checkpoint(): ReviveCheckpoint {
     const aux: Record<string, W> = {};
     for (const [n, v] of this.value) aux[n] = named(v.net);

@@ -3,7 +3,10 @@ import { Button, Callout } from '@blueprintjs/core';
 import { useProjectLink } from '@decisio/sdk-plugin';
 import { useWorkbenchT } from '../i18n/i18n';
 
-/** The demo guide overlay: shown when the `guide` query parameter is present and not `false`. */
+/**
+ * The generic guide note (demo mode): shown when the `guide` query parameter is present and not
+ * `false`, unless a plugin's guide overlay applies (see the root layout's overlay area).
+ */
 export function GuideOverlay() {
   const { guide } = useProjectLink();
   const [closed, setClosed] = useState(false);

@@ -110,6 +110,7 @@ describe('PluginHost', () => {
       id: 'demo',
       routes: [{ path: '/demo', titleKey: 'title', panels: ['demo.main'] }],
       panels: [{ id: 'demo.main', titleKey: 'title', load: async () => () => null }],
+      overlays: [{ id: 'demo.tour', kind: 'guide', load: async () => () => null }],
       commands: [{ id: 'demo.run', titleKey: 'title', run: () => 1 }],
       locales: { 'zh-CN': { title: '演示' }, 'en-US': { title: 'Demo' } },
       endpoints: () => ({}),
@@ -117,6 +118,7 @@ describe('PluginHost', () => {
     host.register([p]);
     expect(host.routes[0]).toMatchObject({ path: '/demo', pluginId: 'demo' });
     expect(host.panels.map((x) => x.id)).toEqual(['demo.main']);
+    expect(host.overlays).toMatchObject([{ id: 'demo.tour', kind: 'guide', pluginId: 'demo' }]);
     expect(host.commands.map((x) => x.id)).toEqual(['demo.run']);
     expect(locales).toEqual(['demo']);
     expect(endpoints).toEqual(['demo']);
@@ -132,6 +134,13 @@ describe('PluginHost', () => {
       ]),
     );
     expect(e.kind).toBe('duplicate-contribution');
+  });
+
+  it('fails on two registrations of the same overlay id', () => {
+    const overlay = { id: 'one.tour', load: async () => () => null };
+    const e = catchErr(() => new PluginHost().register([definePlugin({ id: 'one', overlays: [overlay, overlay] })]));
+    expect(e.kind).toBe('duplicate-contribution');
+    expect(e.message).toMatch(/overlay "one\.tour"/);
   });
 
   it('fails when a plugin does not provide what it declares', async () => {

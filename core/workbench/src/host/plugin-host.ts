@@ -1,6 +1,6 @@
 /**
  * The plugin host: checks and orders manifests, registers their contributions (locales,
- * endpoints, routes, panels, menus, commands, settings, templates), activates them in
+ * endpoints, routes, panels, overlays, menus, commands, settings, templates), activates them in
  * dependency order and disposes them in reverse order.
  */
 import type { Dispatch } from '@reduxjs/toolkit';
@@ -12,6 +12,7 @@ import {
   type Disposable,
   type LocaleBundles,
   type MenuItemContribution,
+  type OverlayContribution,
   type PanelContribution,
   type PluginContext,
   type PluginManifest,
@@ -83,6 +84,7 @@ export class PluginHost implements Disposable {
   /** Contributions by kind, in plugin order. */
   readonly routes: Owned<RouteContribution>[] = [];
   readonly panels: Owned<PanelContribution>[] = [];
+  readonly overlays: Owned<OverlayContribution>[] = [];
   readonly menuItems: Owned<MenuItemContribution>[] = [];
   readonly commands: Owned<CommandContribution>[] = [];
   readonly settings: Owned<SettingContribution>[] = [];
@@ -101,7 +103,7 @@ export class PluginHost implements Disposable {
   /**
    * Checks, orders and registers contributions.
    * @throws PluginHostError on a duplicate plugin id, a duplicate provider, a missing provider,
-   *   a cycle, or two plugins contributing the same route path, panel, command, menu item or setting id.
+   *   a cycle, or two plugins contributing the same route path, panel, overlay, command, menu item or setting id.
    */
   register(plugins: readonly PluginManifest[]): void {
     const hostIds = new Set(this.options.hostServices?.keys() ?? []);
@@ -124,6 +126,10 @@ export class PluginHost implements Disposable {
       for (const x of p.panels ?? []) {
         claim('panel', x.id, p.id);
         this.panels.push(own(x));
+      }
+      for (const x of p.overlays ?? []) {
+        claim('overlay', x.id, p.id);
+        this.overlays.push(own(x));
       }
       for (const x of p.menuItems ?? []) {
         claim('menu item', x.id, p.id);

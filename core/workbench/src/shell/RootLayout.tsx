@@ -1,11 +1,14 @@
 import { useEffect } from 'react';
 import { Outlet, useRouterState } from '@tanstack/react-router';
 import { useLocale } from '@decisio/sdk-plugin';
-import { GuideOverlay } from '../guards/GuideOverlay';
 import { OfflineOverlay } from '../guards/OfflineOverlay';
 import { useWorkbench } from '../host/workbench-context';
+import { OverlayArea } from './OverlayArea';
 
-/** Root of every page: the outlet, the offline graphic, the demo guide and the page title. */
+/**
+ * Root of every page: the outlet, the overlay area (the plugins' overlays, or the generic guide
+ * note), the offline graphic and the page title.
+ */
 export function RootLayout() {
   const wb = useWorkbench();
   const locale = useLocale();
@@ -18,7 +21,7 @@ export function RootLayout() {
   return (
     <>
       <Outlet />
-      <GuideOverlay />
+      <OverlayArea />
       <OfflineOverlay />
     </>
   );
