@@ -101,10 +101,9 @@ async function main(): Promise<void> {
   const decisio = createApp({ ...loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'warn', PUBLIC_DIR: path.join(dataDir, 'none') }), port: 0, host: '127.0.0.1' });
   await decisio.migrate();
   let answered = 0;
-  const koa = decisio.app.callback();
   const { server, url } = await listen((req, res) => {
     if (req.url?.startsWith('/api/decide/')) res.on('finish', () => answered++);
-    void koa(req, res);
+    decisio.handler(req, res);
   });
 
   const bare = new Koa();

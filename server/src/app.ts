@@ -53,6 +53,7 @@ import { ProjectsService } from './modules/projects/service';
 import { solutionsRoutes } from './modules/solutions/routes';
 import { SolutionsService } from './modules/solutions/service';
 import { modellingJobKinds, modellingRoutes } from './modules/modelling/routes';
+import { templatesRoutes } from './modules/templates/routes';
 import { mountServerPlugins } from './plugins/host';
 
 /** Optional collaborators of `createApp` (tests replace the clock, logger or audit batching). */
@@ -84,6 +85,8 @@ export interface AppOptions {
 /** A composed server. */
 export interface DecisioApp {
   app: Koa<AppState>;
+  /** The server's request listener: the decision access address first, then Koa. */
+  handler: http.RequestListener;
   db: Database;
   config: ServerConfig;
   /** Files under `<dataDir>/blobs` (uploads, datasets' columnar copies, artefacts). */
@@ -150,7 +153,7 @@ export function createApp(config: ServerConfig, options: AppOptions = {}): Decis
   const solutions = new SolutionsService(db, clock);
   projectsRoutes(api, kit, { projects: new ProjectsService(db, clock), solutions });
   solutionsRoutes(api, kit, { solutions });
-  const deploy = createDeployModule(api, kit, { db, blobs, logger, clock, bodyLimitBytes: config.bodyLimitBytes, datasets, recordRetentionDays: config.recordRetentionDays });
+  const deploy = createDeployModule(api, kit, { db, blobs, logger, clock, bodyLimitBytes: config.bodyLimitBytes, datasets, recordRetentionDays: config.recordRetentionDays, closing: () => closing !== null });
   const reports = reportsRoutes(api, kit, { db, blobs, clock, logger });
   let jobKinds: Map<string, ServerJobKind>;
   try {
@@ -177,7 +180,8 @@ export function createApp(config: ServerConfig, options: AppOptions = {}): Decis
         threads: jobThreads(config, options.jobs),
       });
   let jobsStarted = false;
-  modellingRoutes(api, kit, { db, jobs, blobs });
+  const modelling = modellingRoutes(api, kit, { db, jobs, blobs, tensorBoard: { bin: config.tensorBoardBin, idleMinutes: config.tensorBoardIdleMinutes } });
+  templatesRoutes(api, kit, { db, blobs, clock, jobs, datasets, solutions });
   // Imports from data connections run as `data.import` jobs.
   const imports = new ImportService(db, clock, connections, jobs, logger, {
     assertProject: async (user, projectId) => void (await assertProjectAccess(db.knex, user, projectId, 'edit')),
@@ -206,13 +210,29 @@ export function createApp(config: ServerConfig, options: AppOptions = {}): Decis
   app.use(auditTrail({ audit, clock }));
   app.use(errorEnvelope(logger));
   app.use(storageRaw.routes()); // raw part uploads: before the 1 MiB JSON parser
+  app.use(modelling.tensorBoardProxy); // TensorBoard posts form data: before the JSON parser too
   app.use(async (ctx, next) => (ctx.path.startsWith('/api/') ? jsonBody(config.bodyLimitBytes)(ctx, next) : next()));
   app.use(api.routes());
   if (hasWorkbench(config.publicDir)) app.use(serveWorkbench(config.publicDir));
-  app.on('error', (err: unknown) => logger.warn('response error', { err }));
+  app.on('error', (err: unknown, ctx?: { method?: string; path?: string }) => {
+    // A client that goes away mid-response (a closed tab ending an event stream, a cancelled
+    // download) is not a server fault: a debug line without the stack.
+    const code = (err as { code?: string } | null)?.code;
+    if (code === 'ERR_STREAM_PREMATURE_CLOSE' || code === 'ECONNRESET' || code === 'EPIPE') {
+      logger.debug('client went away', { code, method: ctx?.method, path: ctx?.path });
+      return;
+    }
+    logger.warn('response error', { err, method: ctx?.method, path: ctx?.path });
+  });
+  // The access address answers before Koa (deploy/access-address.ts); everything else is Koa's.
+  const koa = app.callback();
+  const handler: http.RequestListener = (req, res) => {
+    if (!deploy.decisionHandler(req, res)) void koa(req, res);
+  };
 
   return {
     app,
+    handler,
     db,
     config,
     blobs,
@@ -230,7 +250,7 @@ export function createApp(config: ServerConfig, options: AppOptions = {}): Decis
     flush: async () => void (await Promise.all([audit.flush(), deploy.flush()])),
     listen() {
       if (server) throw new Error('Already listening');
-      const s = http.createServer(app.callback());
+      const s = http.createServer(handler);
       server = s;
       return new Promise((resolve, reject) => {
         s.once('error', reject);
@@ -255,6 +275,7 @@ export function createApp(config: ServerConfig, options: AppOptions = {}): Decis
           clearInterval(sweep);
           clearTimeout(grace);
         }
+        await modelling.close();
         if (jobsStarted) await jobs.close().catch((err: unknown) => logger.warn('job queue close failed', { err }));
         await deploy.close();
         await reports.close();

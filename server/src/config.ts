@@ -30,12 +30,23 @@ export interface ServerConfig {
   storageTenantQuotaBytes: number;
   /** Days a decision call record is kept (`DEPLOY_RECORD_RETENTION_DAYS`, 0 keeps them for ever). */
   recordRetentionDays: number;
+  /** The TensorBoard executable (`TENSORBOARD_BIN`); null: `tensorboard` on `PATH`. */
+  tensorBoardBin: string | null;
+  /** Minutes a TensorBoard runs without a request before it ends (`TENSORBOARD_IDLE_MINUTES`). */
+  tensorBoardIdleMinutes: number;
 }
 
 function int(value: string | undefined, fallback: number, name: string): number {
   if (value === undefined || value === '') return fallback;
   const n = Number(value);
   if (!Number.isInteger(n) || n < 0) throw new Error(`${name} must be a non-negative integer, got "${value}"`);
+  return n;
+}
+
+function positive(value: string | undefined, fallback: number, name: string): number {
+  if (value === undefined || value === '') return fallback;
+  const n = Number(value);
+  if (!Number.isFinite(n) || n <= 0) throw new Error(`${name} must be a number greater than 0, got "${value}"`);
   return n;
 }
 
@@ -66,5 +77,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     storageUserQuotaBytes: int(env.STORAGE_USER_QUOTA_MB, 10 * 1024, 'STORAGE_USER_QUOTA_MB') * 1024 * 1024,
     storageTenantQuotaBytes: int(env.STORAGE_TENANT_QUOTA_MB, 500 * 1024, 'STORAGE_TENANT_QUOTA_MB') * 1024 * 1024,
     recordRetentionDays: int(env.DEPLOY_RECORD_RETENTION_DAYS, 90, 'DEPLOY_RECORD_RETENTION_DAYS'),
+    tensorBoardBin: env.TENSORBOARD_BIN?.trim() ? path.resolve(cwd, env.TENSORBOARD_BIN.trim()) : null,
+    tensorBoardIdleMinutes: positive(env.TENSORBOARD_IDLE_MINUTES, 30, 'TENSORBOARD_IDLE_MINUTES'),
   };
 }

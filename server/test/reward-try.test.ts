@@ -8,7 +8,7 @@ import { ErrorCode } from '@decisio/domain';
 import { createTenant, createUser, issueToken, type TestUser } from '../src/test/factories';
 import { databases, startTestServer, type TestServer } from '../src/test/server';
 import { distribution, sampleRows } from '../src/modules/modelling/reward-try';
-import { createSolution, tinyCsv, tinyGraph, until, uploadCsv } from '../src/modules/modelling/testing';
+import { createSolution, tinyCsv, tinyGraph, tuningGraph, until, uploadCsv } from '../src/modules/modelling/testing';
 
 /** Rows of {@link tinyCsv}: traj, step, time, x, a, g. */
 const CSV = tinyCsv(6, 12)
@@ -30,6 +30,11 @@ const RAISES = `import numpy as np
 
 def get_reward(data):
     return np.asarray(data['no_such_node'])
+`;
+const GAIN = `import numpy as np
+
+def get_reward(data):
+    return np.asarray(data['parameter'])[:, :1]
 `;
 const SYNTAX = `def get_reward(data):
     x = [1, 2
@@ -113,6 +118,34 @@ describe.each(databases)('objective/tryReward on %s', (kind) => {
     const few = await call({ solutionId, files: { 'reward.py': NEXT }, rows: 10 });
     expect(few.body.data).toMatchObject({ ok: true, rows: 10 });
     expect(few.body.data.summary.max).toBeLessThanOrEqual(0);
+  });
+
+  it('samples the data access table joined with its related tables', async () => {
+    // The gain g of each trajectory lives in a related table keyed by the trajectory (as text).
+    const { solutionId: joinedId } = await createSolution(server, owner);
+    await server.call('solution/setPattern', { token, body: { solutionId: joinedId, graph: tuningGraph() } });
+    const primary = ['traj,step,time,x,a', ...CSV.map((c) => c.slice(0, 5).join(','))].join('\n') + '\n';
+    const primaryId = await uploadCsv(server, owner, primary);
+    const gains = [0.15, 0.25, 0.35, 0.45, 0.55, 0.65];
+    const gainsId = await uploadCsv(server, owner, ['id,g', ...gains.map((g, t) => `${t},${g}`)].join('\n') + '\n');
+    const correlation = { primaryTableId: primaryId, trajectoryField: 'traj', sequenceField: 'step', datetimeField: 'time', relations: [{ from: primaryId, fromField: 'traj', to: gainsId, toField: 'id' }] };
+    expect((await server.call('solution/setTableCorrelation', { token, body: { solutionId: joinedId, correlation } })).body.code).toBe(0);
+
+    const r = await call({ solutionId: joinedId, files: { 'reward.py': GAIN } });
+    expect(r.body.code).toBe(0);
+    expect(r.body.data).toMatchObject({ ok: true, source: { kind: 'table' }, rows: 66 });
+    expect(r.body.data.nodes).toContain('parameter');
+    // Every trajectory's 11 transitions carry its gain from the related table.
+    expect(r.body.data.summary.min).toBeCloseTo(0.15, 5);
+    expect(r.body.data.summary.max).toBeCloseTo(0.65, 5);
+    expect(r.body.data.summary.mean).toBeCloseTo(0.4, 5);
+    expect(r.body.data.histogram.counts.filter((n: number) => n > 0)).toEqual([11, 11, 11, 11, 11, 11]);
+
+    // A relation to a table the caller's tenant does not have: the join's error.
+    const stranger = await createUser(server, { tenantId: await createTenant(server) });
+    const foreignId = await uploadCsv(server, stranger, 'id,g\n0,1\n');
+    await server.call('solution/setTableCorrelation', { token, body: { solutionId: joinedId, correlation: { ...correlation, relations: [{ ...correlation.relations[0], to: foreignId }] } } });
+    expect((await call({ solutionId: joinedId, files: { 'reward.py': GAIN } })).body.code).toBe(ErrorCode.tableNotFound);
   });
 
   it('answers the user\'s error with its file and line', async () => {

@@ -91,9 +91,17 @@ export class Database {
   readonly kind: DatabaseKind;
   private readonly scope = new AsyncLocalStorage<Knex.Transaction>();
 
-  constructor(knex: Knex, kind: DatabaseKind) {
+  /**
+   * The SQLite file (absolute) when the target is a file, else null: a component that writes
+   * heavily may open its own connection to it off the main thread (WAL lets one writer and any
+   * readers share it).
+   */
+  readonly sqliteFile: string | null;
+
+  constructor(knex: Knex, kind: DatabaseKind, sqliteFile: string | null = null) {
     this.knex = knex;
     this.kind = kind;
+    this.sqliteFile = sqliteFile;
   }
 
   /** Opens the database of a `DATABASE_URL`; creates the SQLite file's folder when needed. */
@@ -102,7 +110,8 @@ export class Database {
     if (target.kind === 'sqlite' && target.filename !== ':memory:') {
       fs.mkdirSync(path.dirname(path.resolve(target.filename)), { recursive: true });
     }
-    return new Database(knexFactory(knexConfigOf(target)), target.kind);
+    const file = target.kind === 'sqlite' && target.filename !== ':memory:' ? path.resolve(target.filename) : null;
+    return new Database(knexFactory(knexConfigOf(target)), target.kind, file);
   }
 
   /** The current transaction if one is open in this async context, else the pool. */

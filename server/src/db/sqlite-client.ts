@@ -4,6 +4,12 @@
  * simple API call on the embedded database (about an eighth of its CPU time); the same few
  * hundred SQL texts repeat, so the statements are kept in a small LRU map per connection.
  * SQLite re-prepares a kept statement by itself when the schema changes (migrations).
+ *
+ * Transactions begin IMMEDIATE (knex says `BEGIN;`, a deferred one): the database file has other
+ * writers besides the server's connection (embedded job threads, the call-record writer thread).
+ * A deferred transaction that read first and writes later fails at once with SQLITE_BUSY when
+ * another connection committed in between (no busy wait can help it); an immediate one takes
+ * the write lock at its start, waiting for it like any other write (busy_timeout).
  */
 import { createRequire } from 'node:module';
 
@@ -55,6 +61,7 @@ function statementOf(connection: Connection, sql: string): Statement {
 export class CachedBetterSqlite3Client extends BetterSqlite3Client {
   override async _query(connection: Connection, obj: QueryObject): Promise<QueryObject> {
     if (!obj.sql) throw new Error('The query is empty');
+    if (obj.sql === 'BEGIN;') obj.sql = 'BEGIN IMMEDIATE;';
     if (!connection) throw new Error('No connection provided');
     // Per-query integer modes change a statement: those go the plain way.
     if (this._optSafeIntegers(obj.options) !== undefined) return super._query(connection, obj);

@@ -1,9 +1,10 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { databases } from '../test/server';
 import { builtinJobKinds } from './builtin';
 import type { JobEvent } from './events';
-import { InProcessQueue, JobKindRegistry, JobNotStoppableError, JobState } from './queue';
-import { createJobsTestDb, waitForState, waitUntil, type JobsTestDb } from './testing';
+import { JobKindRegistry, JobNotStoppableError, JobState } from './queue';
+import { waitForState, waitUntil } from './testing';
+import { useInProcessQueues } from './testing-in-process';
 
 const A = { tenantId: 'a'.repeat(32) };
 const B = { tenantId: 'b'.repeat(32) };
@@ -38,22 +39,7 @@ function registry(): JobKindRegistry {
 }
 
 describe.each(databases)('InProcessQueue on %s', (kind) => {
-  let t: JobsTestDb;
-  const queues: InProcessQueue[] = [];
-  const open = async (options: ConstructorParameters<typeof InProcessQueue>[2] = {}) => {
-    const q = new InProcessQueue(t.store, registry(), { concurrency: 2, workerId: 'local-test', heartbeatMs: 100, ...options });
-    queues.push(q);
-    await q.start();
-    return q;
-  };
-
-  beforeEach(async () => {
-    t = await createJobsTestDb(kind);
-  });
-  afterEach(async () => {
-    for (const q of queues.splice(0)) await q.close();
-    await t.drop();
-  });
+  const { t, open } = useInProcessQueues(kind, registry);
 
   it('runs a job to success, with metrics, paged logs, a checkpoint and events', async () => {
     const q = await open();
@@ -66,7 +52,7 @@ describe.each(databases)('InProcessQueue on %s', (kind) => {
     expect(done.startedAt).toBeInstanceOf(Date);
     expect(done.endedAt!.getTime()).toBeGreaterThanOrEqual(done.startedAt!.getTime());
     expect(done.checkpointRef).toMatch(/^[0-9a-f]{32}$/);
-    expect(Array.from((await t.store.lastCheckpoint(job.id))!)).toEqual([1, 2, 3]);
+    expect(Array.from((await t().store.lastCheckpoint(job.id))!)).toEqual([1, 2, 3]);
 
     const page1 = (await q.logs(job.id, { ...A, limit: 1 }))!;
     expect(page1.items.map((l) => l.message)).toEqual(['start']);
@@ -134,7 +120,7 @@ describe.each(databases)('InProcessQueue on %s', (kind) => {
     const queued = await q1.enqueue('test.echo', { n: 3 }, A);
     await waitUntil(async () => ((await q1.get(running.id, A))?.metrics.step ?? 0) >= 3, 10_000, 'three steps');
     await q1.close();
-    const left = (await t.store.getJob(running.id))!;
+    const left = (await t().store.getJob(running.id))!;
     expect(left.state).toBe(JobState.processing);
     const stepAtClose = left.metrics.step!;
 
@@ -149,9 +135,9 @@ describe.each(databases)('InProcessQueue on %s', (kind) => {
 
   it('hands back a job it holds in the database but no longer runs', async () => {
     const q = await open({ concurrency: 1 });
-    const job = await t.store.createJob({ ...A, kind: 'test.echo', payload: { n: 5 } });
+    const job = await t().store.createJob({ ...A, kind: 'test.echo', payload: { n: 5 } });
     // As if its end state could not be written: held by this worker, run by nothing.
-    await t.db.knex('jobs').where({ id: job.id }).update({ state: JobState.processing, worker_id: 'local-test', attempts: 1 });
+    await t().db.knex('jobs').where({ id: job.id }).update({ state: JobState.processing, worker_id: 'local-test', attempts: 1 });
     const done = await waitForState(() => q.get(job.id, A), JobState.successful, 5000);
     expect(done.attempts).toBe(2);
   });
@@ -162,13 +148,13 @@ describe.each(databases)('InProcessQueue on %s', (kind) => {
     await waitUntil(async () => ((await q1.get(job.id, A))?.metrics.step ?? 0) >= 2, 10_000, 'two steps');
     await q1.close();
     // As if the process had died: its worker row is still online.
-    await t.db.knex('workers').where({ id: 'local-test' }).update({ status: 'online' });
+    await t().db.knex('workers').where({ id: 'local-test' }).update({ status: 'online' });
     const q2 = await open({ concurrency: 1 });
     const resumed = await waitForState(() => q2.get(job.id, A), JobState.processing);
     expect(resumed.attempts).toBe(2);
     await waitUntil(async () => ((await q2.get(job.id, A))?.metrics.step ?? 0) > resumed.metrics.step!, 10_000, 'progress after the resume');
     await q2.close();
-    await t.db.knex('workers').where({ id: 'local-test' }).update({ status: 'online' });
+    await t().db.knex('workers').where({ id: 'local-test' }).update({ status: 'online' });
     const q3 = await open({ concurrency: 1 });
     const failed = await waitForState(() => q3.get(job.id, A), JobState.failure);
     expect(failed.error).toMatch(/server restarted; gave up after 2 attempts/);

@@ -1,9 +1,10 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { databases } from '../test/server';
 import { builtinJobKinds } from './builtin';
 import type { JobEvent } from './events';
-import { InProcessQueue, JobKindRegistry, JobState } from './queue';
-import { createJobsTestDb, waitForState, waitUntil, type JobsTestDb } from './testing';
+import { JobKindRegistry, JobState, type InProcessQueue } from './queue';
+import { waitForState, waitUntil } from './testing';
+import { useInProcessQueues } from './testing-in-process';
 import { testingThreadKindsModule } from './testing-thread-kinds';
 
 const A = { tenantId: 'a'.repeat(32) };
@@ -25,28 +26,7 @@ function registry(): JobKindRegistry {
 const logsOf = async (q: InProcessQueue, jobId: string) => (await q.logs(jobId, A))!.items.map((l) => l.message);
 
 describe.each(databases)('InProcessQueue with job threads on %s', (kind) => {
-  let t: JobsTestDb;
-  const queues: InProcessQueue[] = [];
-  const open = async (options: ConstructorParameters<typeof InProcessQueue>[2] = {}) => {
-    const q = new InProcessQueue(t.store, registry(), {
-      concurrency: 2,
-      workerId: 'local-test',
-      heartbeatMs: 100,
-      threads: { databaseUrl: t.url, modules: [testingThreadKindsModule] },
-      ...options,
-    });
-    queues.push(q);
-    await q.start();
-    return q;
-  };
-
-  beforeEach(async () => {
-    t = await createJobsTestDb(kind);
-  });
-  afterEach(async () => {
-    for (const q of queues.splice(0)) await q.close();
-    await t.drop();
-  });
+  const { t, open } = useInProcessQueues(kind, registry, (db) => ({ threads: { databaseUrl: db.url, modules: [testingThreadKindsModule] } }));
 
   it('runs a job in a worker thread, with metrics, logs, a checkpoint and events on the main thread', async () => {
     const q = await open();
@@ -55,7 +35,7 @@ describe.each(databases)('InProcessQueue with job threads on %s', (kind) => {
     const job = await q.enqueue('test.echo', { n: 7 }, A);
     const done = await waitForState(() => q.get(job.id, A), JobState.successful, 60_000);
     expect(done).toMatchObject({ progress: 1, metrics: { loss: 0.25, reward: 7 }, attempts: 1, workerId: 'local-test', error: null });
-    expect(Array.from((await t.store.lastCheckpoint(job.id))!)).toEqual([1, 2, 3]);
+    expect(Array.from((await t().store.lastCheckpoint(job.id))!)).toEqual([1, 2, 3]);
     const logs = await logsOf(q, job.id);
     expect(logs[0]).toMatch(/^start on thread [1-9]\d*$/);
     expect(events.filter((e) => e.type === 'state').map((e) => (e as { state: string }).state)).toEqual([
@@ -118,7 +98,7 @@ describe.each(databases)('InProcessQueue with job threads on %s', (kind) => {
 
   it('does not start when its threads cannot load their kinds', async () => {
     const missing = new URL('./no-such-thread-module.ts', import.meta.url).href;
-    await expect(open({ threads: { databaseUrl: t.url, modules: [missing] } })).rejects.toThrow(/^The job threads could not start: crashed: .*no-such-thread-module/);
+    await expect(open({ threads: { databaseUrl: t().url, modules: [missing] } })).rejects.toThrow(/^The job threads could not start: crashed: .*no-such-thread-module/);
   });
 
   it('leaves the jobs of its threads in progress on close and resumes them after a restart', async () => {
@@ -126,12 +106,12 @@ describe.each(databases)('InProcessQueue with job threads on %s', (kind) => {
     const running = await q1.enqueue('system.count', { steps: 8, stepMs: 30 }, A);
     await waitUntil(async () => ((await q1.get(running.id, A))?.metrics.step ?? 0) >= 3, 60_000, 'three steps');
     await q1.close();
-    const left = (await t.store.getJob(running.id))!;
+    const left = (await t().store.getJob(running.id))!;
     expect(left.state).toBe(JobState.processing);
     const stepAtClose = left.metrics.step!;
     // Nothing more is written once closed: the threads are gone.
     await new Promise((r) => setTimeout(r, 200));
-    expect((await t.store.getJob(running.id))!.metrics.step).toBe(stepAtClose);
+    expect((await t().store.getJob(running.id))!.metrics.step).toBe(stepAtClose);
 
     const q2 = await open({ concurrency: 1 });
     const done = await waitForState(() => q2.get(running.id, A), JobState.successful, 60_000);

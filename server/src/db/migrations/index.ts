@@ -19,6 +19,7 @@ import * as createAnalysisReports from './20261123170000_create_analysis_reports
 import * as createBusinessDecisions from './20261123170010_create_business_decisions';
 import * as modelServicePayloads from './20261124090000_model_service_payloads';
 import * as dataImportsJob from './20261124100000_data_imports_job';
+import * as modelServiceTokenExpiry from './20261125090000_model_service_token_expiry';
 
 /** One step of the migration history. */
 export interface NamedMigration {
@@ -49,4 +50,5 @@ export const coreMigrations: NamedMigration[] = [
   { name: '20261123170010_create_business_decisions', ...createBusinessDecisions },
   { name: '20261124090000_model_service_payloads', ...modelServicePayloads },
   { name: '20261124100000_data_imports_job', ...dataImportsJob },
+  { name: '20261125090000_model_service_token_expiry', ...modelServiceTokenExpiry },
 ];

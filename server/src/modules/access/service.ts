@@ -26,7 +26,7 @@ export class AccessService {
   }
 
   /** Union of the permissions of `roles`, sorted. */
-  permissionsOf(roles: readonly RoleModel[]): string[] {
+  permissionsOf(roles: readonly { readonly permissions: readonly string[] }[]): string[] {
     return [...new Set(roles.flatMap((r) => r.permissions ?? []))].sort();
   }
 

@@ -1,4 +1,4 @@
-import { AppError, type ImportState, type ImportStatus, type Page, type StartImportRequest } from '@decisio/domain';
+import { AppError, type ImportStatus, type Page, type StartImportRequest } from '@decisio/domain';
 import type { ServerCallUser } from '@decisio/sdk-plugin/server';
 import type { Clock } from '../../clock';
 import type { Database } from '../../db/database';
@@ -6,31 +6,8 @@ import { newId } from '../../db/ids';
 import type { Logger } from '../../logger';
 import { JobNotStoppableError, type JobQueue } from '../../jobs/queue';
 import { checkQuery, type CopySource } from './copy';
-import { ACTIVE_IMPORT_STATES, DEFAULT_IMPORT_TIMEOUT_MS, FINAL_IMPORT_STATES, IMPORT_JOB_KIND, type ImportJobPayload } from './job';
+import { ACTIVE_IMPORT_STATES, DEFAULT_IMPORT_TIMEOUT_MS, FINAL_IMPORT_STATES, IMPORT_JOB_KIND, type ImportJobPayload, type ImportRow } from './job';
 import { isTenantAdmin, type ConnectionsService } from './service';
-
-interface ImportRow {
-  id: string;
-  tenant_id: string;
-  owner_id: string;
-  connection_id: string;
-  connection_name: string;
-  source_kind: 'table' | 'sql';
-  source_schema: string | null;
-  source: string;
-  name: string;
-  dataset_type: string;
-  project_id: string | null;
-  state: ImportState;
-  rows_copied: number | string;
-  rows_expected: number | string | null;
-  error_code: string | null;
-  error: string | null;
-  dataset_id: string | null;
-  job_id: string | null;
-  created_at: Date | string | number;
-  ended_at: Date | string | number | null;
-}
 
 const iso = (d: Date | string | number) =>
   new Date(typeof d === 'string' && !/^\d+$/.test(d) ? d.replace(' ', 'T') + (d.endsWith('Z') ? '' : 'Z') : Number(d instanceof Date ? d.getTime() : d)).toISOString();

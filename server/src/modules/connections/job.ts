@@ -8,7 +8,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
-import { AppError, messageOf, type ConnectionType } from '@decisio/domain';
+import { AppError, messageOf, type ConnectionType, type ImportState } from '@decisio/domain';
 import { systemClock, type Clock } from '../../clock';
 import type { Database } from '../../db/database';
 import { SecretBox } from '../../db/secrets';
@@ -46,7 +46,8 @@ export const ACTIVE_IMPORT_STATES = ['waiting', 'copying'] as const;
 /** How often progress is written (rows copied on the import row, progress on the job row), ms. */
 const PROGRESS_EVERY_MS = 500;
 
-interface ImportJobRow {
+/** A `data_imports` row as the database holds it (read by the job and by `ImportService`). */
+export interface ImportRow {
   id: string;
   tenant_id: string;
   owner_id: string;
@@ -58,7 +59,15 @@ interface ImportJobRow {
   name: string;
   dataset_type: string;
   project_id: string | null;
-  state: string;
+  state: ImportState;
+  rows_copied: number | string;
+  rows_expected: number | string | null;
+  error_code: string | null;
+  error: string | null;
+  dataset_id: string | null;
+  job_id: string | null;
+  created_at: Date | string | number;
+  ended_at: Date | string | number | null;
 }
 
 /** Removes the partial files earlier attempts of an import left (a crashed thread or worker). */
@@ -107,7 +116,7 @@ export function importJobKind(deps: { db: Database; blobs: BlobStore; tmpDir: st
     description: 'Copies a table or a query of a data connection into a new dataset',
     async run(ctx: JobContext<ImportJobPayload>) {
       const { importId } = ctx.payload;
-      const row = (await db.knex('data_imports').where({ id: importId, tenant_id: ctx.tenantId }).first()) as ImportJobRow | undefined;
+      const row = (await db.knex('data_imports').where({ id: importId, tenant_id: ctx.tenantId }).first()) as ImportRow | undefined;
       if (!row) throw new Error(`Import ${importId} not found`);
       if (!(ACTIVE_IMPORT_STATES as readonly string[]).includes(row.state)) {
         await ctx.log(`The import is already ${row.state}`);

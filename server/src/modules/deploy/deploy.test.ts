@@ -8,7 +8,10 @@ import { SAMPLE_ROW, insertPolicy, insertProject, insertUploadedFile, samplePoli
 import type { Clock } from '../../clock';
 import type { Logger } from '../../logger';
 import { policyDeployed } from './guards';
+import { StoredPolicySource } from './policy-source';
+import { CallRecorder } from './recorder';
 import { RecordRetention } from './retention';
+import { ServingRuntime } from './runtime';
 
 describe.each(databases)('model services on %s', (kind) => {
   let server: TestServer;
@@ -261,6 +264,140 @@ describe.each(databases)('model services on %s', (kind) => {
     expect((await decide(a.id, SAMPLE_ROW, a.accessToken)).body.code).toBe(ErrorCode.deployTokenInvalid);
     expect((await decide(a.id, SAMPLE_ROW, rotated.body.data.accessToken)).status).toBe(200);
     expect(await recordCount(a.id)).toBe(1);
+  });
+
+  it('refuses a matching token once it has expired (not recorded) until it is rotated with a new validity', async () => {
+    const policyId = await newPolicy();
+    const until = (ms: number) => new Date(Date.now() + ms).toISOString();
+
+    // the validity must lie in the future and at most 10 years ahead, in both languages
+    const inEnglish = (name: string, body: unknown) => server.call(name, { token: ownerToken, body, headers: { 'Accept-Language': 'en-US' } });
+    const past = await inEnglish('modeldeploy/create', { serviceName: 'expiry-past', policyId, tokenExpiresAt: until(-60_000) });
+    expect(past.status).toBe(400);
+    expect(past.body.code).toBe(ErrorCode.paramInvalid);
+    expect(past.body.errors).toEqual({ tokenExpiresAt: 'Choose an expiry date in the future, at most 10 years ahead' });
+    const far = await call('modeldeploy/create', { serviceName: 'expiry-far', policyId, tokenExpiresAt: until(3654 * 86_400_000) });
+    expect(far.body.code).toBe(ErrorCode.paramInvalid);
+    expect(far.body.errors).toEqual({ tokenExpiresAt: '请选择未来 10 年内的过期日期' });
+    expect((await call('modeldeploy/create', { serviceName: 'expiry-text', policyId, tokenExpiresAt: 'next week' })).body.code).toBe(ErrorCode.paramInvalid);
+    expect(await server.app.db.knex('model_services').where('policy_id', policyId).first('id')).toBeUndefined();
+
+    const created = await call('modeldeploy/create', { serviceName: 'expiry', policyId, tokenExpiresAt: until(1500) });
+    expect(created.body.code).toBe(0);
+    const { id, accessToken } = created.body.data as { id: string; accessToken: string };
+    const expiresAt = Date.parse(created.body.data.tokenExpiresAt);
+    expect(created.body.data.tokenExpired).toBe(false);
+    await settle(id, ['deploying']);
+    await startService(id);
+    const ok = await decide(id, SAMPLE_ROW, accessToken);
+    expect(ok.status).toBe(200);
+    const outcomeOf = (token: string) =>
+      server
+        .fetch(`/api/decide/${id}/outcome`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${token}`, 'Accept-Language': 'en-US' },
+          body: JSON.stringify({ decisionId: ok.body.data.decisionId, outcome: { reward: 1 } }),
+        })
+        .then(async (r) => ({ status: r.status, body: (await r.json()) as { code: number; message: string } }));
+    expect((await outcomeOf(accessToken)).body.code).toBe(0);
+
+    await new Promise((r) => setTimeout(r, Math.max(0, expiresAt - Date.now()) + 20));
+    const expired = await server.fetch(`/api/decide/${id}`, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', Authorization: `Bearer ${accessToken}`, 'Accept-Language': 'en-US' },
+      body: JSON.stringify(SAMPLE_ROW),
+    });
+    expect(expired.status).toBe(401);
+    expect(await expired.json()).toMatchObject({ code: ErrorCode.deployTokenExpired, message: 'The access token has expired: rotate it for a new one' });
+    // a wrong token stays invalid whatever the expiry; outcomes follow the same rule
+    expect((await decide(id, SAMPLE_ROW, 'dk_wrong')).body.code).toBe(ErrorCode.deployTokenInvalid);
+    const lateOutcome = await outcomeOf(accessToken);
+    expect(lateOutcome.status).toBe(401);
+    expect(lateOutcome.body.code).toBe(ErrorCode.deployTokenExpired);
+    expect(await recordCount(id)).toBe(1);
+
+    // the detail and the page tell that it expired
+    const detail = (await call('modeldeploy/queryDetail', { id })).body.data;
+    expect(detail).toMatchObject({ tokenExpiresAt: new Date(expiresAt).toISOString(), tokenExpired: true });
+    const page = (await call('modeldeploy/queryPage', { projectId: project.projectId, keyword: 'expiry' })).body.data;
+    expect(page.rows).toEqual([expect.objectContaining({ id, tokenExpired: true })]);
+
+    // a too-early validity is refused on rotation too; a new one makes calls work again
+    expect((await call('modeldeploy/rotateToken', { id, tokenExpiresAt: until(-1) })).body.code).toBe(ErrorCode.paramInvalid);
+    expect((await decide(id, SAMPLE_ROW, accessToken)).body.code).toBe(ErrorCode.deployTokenExpired);
+    const rotated = await call('modeldeploy/rotateToken', { id, tokenExpiresAt: until(30 * 86_400_000) });
+    expect(rotated.body.code).toBe(0);
+    expect(rotated.body.data.tokenExpired).toBe(false);
+    expect(Date.parse(rotated.body.data.tokenExpiresAt)).toBeGreaterThan(Date.now() + 29 * 86_400_000);
+    const fresh = rotated.body.data.accessToken as string;
+    expect((await decide(id, SAMPLE_ROW, fresh)).status).toBe(200);
+    expect((await decide(id, SAMPLE_ROW, accessToken)).body.code).toBe(ErrorCode.deployTokenInvalid);
+
+    // another server process reads the expiry from the database and checks it on its own clock
+    const quiet = { info: () => undefined, warn: () => undefined, error: () => undefined } as unknown as Logger;
+    let at = Date.now();
+    const recorder = new CallRecorder(server.app.db, quiet);
+    const other = new ServingRuntime(server.app.db, new StoredPolicySource(server.app.db, server.app.blobs), recorder, { now: () => new Date(at) }, quiet, { revalidateMs: 0 });
+    expect((await other.decide(id, fresh, SAMPLE_ROW, null, 'en-US')).decisionId).toMatch(/^[0-9a-f]{32}$/);
+    at += 31 * 86_400_000;
+    await expect(other.decide(id, fresh, SAMPLE_ROW, null, 'en-US')).rejects.toMatchObject({ codeName: 'deployTokenExpired' });
+    await expect(other.decide(id, 'dk_wrong', SAMPLE_ROW, null, 'en-US')).rejects.toMatchObject({ codeName: 'deployTokenInvalid' });
+
+    // rotating without a validity: the new token never expires (the other process follows on revalidation)
+    const forever = await call('modeldeploy/rotateToken', { id });
+    expect(forever.body.data).toMatchObject({ tokenExpiresAt: null, tokenExpired: false });
+    const token = forever.body.data.accessToken as string;
+    expect((await decide(id, SAMPLE_ROW, token)).status).toBe(200);
+    let answered = false;
+    for (let i = 0; i < 100 && !answered; i++) {
+      answered = await other.decide(id, token, SAMPLE_ROW, null, 'en-US').then(
+        () => true,
+        () => new Promise<boolean>((r) => setTimeout(() => r(false), 10)),
+      );
+    }
+    expect(answered).toBe(true);
+    await recorder.close();
+    expect(await recordCount(id)).toBe(5);
+  });
+
+  it('answers the access address ahead of Koa with the API envelope, request id, language and gzip, and the same through the Koa app', async () => {
+    const svc = await createService('fast-path');
+    await startService(svc.id);
+    const headers = { 'Content-Type': 'application/json', Authorization: `Bearer ${svc.accessToken}` };
+    const one = await server.fetch(`/api/decide/${svc.id}?trace=1`, { method: 'POST', headers: { ...headers, RequestId: 'caller-42', 'Accept-Language': 'en-US' }, body: JSON.stringify(SAMPLE_ROW) });
+    expect(one.status).toBe(200);
+    expect(one.headers.get('requestid')).toBe('caller-42');
+    expect(one.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(one.headers.get('x-content-type-options')).toBe('nosniff');
+    const body = (await one.json()) as { code: number; message: string; data: { decisionId: string } };
+    expect(body).toMatchObject({ code: 0, message: 'Success' });
+    expect(body.data.decisionId).toMatch(/^[0-9a-f]{32}$/);
+    const unsafe = await server.fetch(`/api/decide/${svc.id}`, { method: 'POST', headers: { ...headers, RequestId: 'bad id with spaces' }, body: JSON.stringify(SAMPLE_ROW) });
+    expect(unsafe.headers.get('requestid')).toMatch(/^[0-9a-f]{32}$/);
+    const zh = await server.fetch(`/api/decide/${svc.id}`, { method: 'POST', headers: { 'Content-Type': 'application/json', 'Accept-Language': 'zh-CN' }, body: '{}' });
+    expect(((await zh.json()) as { message: string }).message).toBe('访问令牌缺失或对该服务无效');
+
+    // a batch reply of 1 KiB or more is gzipped for a caller that accepts it (fetch inflates it)
+    const batch = Array.from({ length: 50 }, () => SAMPLE_ROW);
+    const big = await server.fetch(`/api/decide/${svc.id}`, { method: 'POST', headers: { ...headers, 'Accept-Encoding': 'gzip' }, body: JSON.stringify(batch) });
+    expect(big.headers.get('content-encoding')).toBe('gzip');
+    expect(((await big.json()) as { data: { decisions: unknown[] } }).data.decisions).toHaveLength(50);
+
+    // mounted through Koa (app.callback()), the middleware hands over to the same handler
+    const http = await import('node:http');
+    const koaOnly = http.createServer(server.app.app.callback());
+    await new Promise<void>((r) => koaOnly.listen(0, '127.0.0.1', () => r()));
+    try {
+      const { port } = koaOnly.address() as { port: number };
+      const viaKoa = await fetch(`http://127.0.0.1:${port}/api/decide/${svc.id}`, { method: 'POST', headers: { ...headers, RequestId: 'via-koa' }, body: JSON.stringify(SAMPLE_ROW) });
+      expect(viaKoa.status).toBe(200);
+      expect(viaKoa.headers.get('requestid')).toBe('via-koa');
+      expect(((await viaKoa.json()) as { code: number }).code).toBe(0);
+    } finally {
+      koaOnly.closeAllConnections();
+      await new Promise<void>((r) => koaOnly.close(() => r()));
+    }
+    expect(await recordCount(svc.id, 'success')).toBe(4);
   });
 
   it('records every call exactly once under concurrent load, also across a stop and a start', async () => {

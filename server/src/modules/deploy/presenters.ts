@@ -7,8 +7,8 @@ export function accessAddressOf(origin: string, serviceId: string): string {
   return `${origin}/api/decide/${serviceId}`;
 }
 
-/** A row of `modeldeploy/queryPage` (and the base of the other replies). */
-export function presentService(s: ServiceRecord, origin: string): ModelServiceItem {
+/** A row of `modeldeploy/queryPage` (and the base of the other replies); `now` (epoch ms) tells whether the token has expired. */
+export function presentService(s: ServiceRecord, origin: string, now: number): ModelServiceItem {
   return {
     id: s.id,
     serviceName: s.name,
@@ -21,6 +21,8 @@ export function presentService(s: ServiceRecord, origin: string): ModelServiceIt
     failureReason: s.failureReason,
     accessAddress: accessAddressOf(origin, s.id),
     accessTokenHint: s.tokenHint,
+    tokenExpiresAt: s.tokenExpiresAt ? s.tokenExpiresAt.toISOString() : null,
+    tokenExpired: s.tokenExpiresAt !== null && s.tokenExpiresAt.getTime() <= now,
     keepPayloads: s.keepPayloads,
     createdBy: s.createdBy,
     createdAt: s.createdAt.toISOString(),
@@ -29,13 +31,13 @@ export function presentService(s: ServiceRecord, origin: string): ModelServiceIt
 }
 
 /** `modeldeploy/create` and `modeldeploy/rotateToken`: the service with its token, shown once. */
-export function presentServiceWithToken(s: ServiceRecord, token: string, origin: string): ModelServiceWithToken {
-  return { ...presentService(s, origin), accessToken: token };
+export function presentServiceWithToken(s: ServiceRecord, token: string, origin: string, now: number): ModelServiceWithToken {
+  return { ...presentService(s, origin, now), accessToken: token };
 }
 
 /** `modeldeploy/queryDetail`. */
-export function presentDetail(s: ServiceRecord, io: ServingIO | null, totals: { calls: number; failures: number }, origin: string): ModelServiceDetail {
-  return { ...presentService(s, origin), inputs: io ? io.describeInputs() : null, outputs: io ? io.describeOutputs() : null, totals };
+export function presentDetail(s: ServiceRecord, io: ServingIO | null, totals: { calls: number; failures: number }, origin: string, now: number): ModelServiceDetail {
+  return { ...presentService(s, origin, now), inputs: io ? io.describeInputs() : null, outputs: io ? io.describeOutputs() : null, totals };
 }
 
 /** A row of `modeldeploy/queryModelServiceRecordsPage`. */

@@ -1,3 +1,5 @@
+import { once } from 'node:events';
+import { Worker } from 'node:worker_threads';
 import { AppError, type Locale } from '@decisio/domain';
 import type { Knex } from 'knex';
 import type { Database } from '../../db/database';
@@ -26,6 +28,11 @@ export interface CallRecorderOptions {
   batchSize?: number;
   /** Longest time a row waits in memory, ms (default 250). */
   flushIntervalMs?: number;
+  /**
+   * On an SQLite file, write from a thread of its own (default true): the serving thread then
+   * spends no time in SQLite and never waits for a commit or a WAL checkpoint.
+   */
+  writerThread?: boolean;
 }
 
 const CHUNK = 100;
@@ -46,10 +53,73 @@ function insertOf(rows: number): string {
 }
 
 /**
+ * The writer thread of an SQLite file (`record-writer.mjs`): batches go as flat bindings, each
+ * answered once committed. Referenced (keeps the process alive) only while a batch is on its way.
+ */
+class RecordWriterThread {
+  private readonly worker: Worker;
+  private seq = 0;
+  private readonly pending = new Map<number, { resolve: () => void; reject: (err: Error) => void }>();
+  /** Why the thread can no longer be used (it exited or failed). */
+  dead: Error | null = null;
+
+  constructor(filename: string) {
+    this.worker = new Worker(new URL('./record-writer.mjs', import.meta.url), {
+      workerData: { filename, table: 'model_service_records', columns: COLUMNS, chunk: CHUNK },
+    });
+    this.worker.unref();
+    this.worker.on('message', (m: { seq: number; ok: boolean; error?: string }) => {
+      const p = this.pending.get(m.seq);
+      if (!p) return;
+      this.pending.delete(m.seq);
+      if (this.pending.size === 0) this.worker.unref();
+      if (m.ok) p.resolve();
+      else p.reject(new Error(m.error ?? 'record write failed'));
+    });
+    this.worker.on('error', (err: Error) => this.fail(err));
+    this.worker.on('exit', (code) => this.fail(new Error(`the record writer thread exited (${code})`)));
+  }
+
+  write(batch: readonly CallRecordRow[]): Promise<void> {
+    if (this.dead) return Promise.reject(this.dead);
+    const values: unknown[] = new Array(batch.length * COLUMNS.length);
+    let i = 0;
+    for (const r of batch) {
+      for (const c of COLUMNS) {
+        const v = r[c];
+        values[i++] = v instanceof Date ? v.getTime() : v; // as knex binds dates on SQLite
+      }
+    }
+    const seq = ++this.seq;
+    return new Promise<void>((resolve, reject) => {
+      this.pending.set(seq, { resolve, reject });
+      this.worker.ref();
+      this.worker.postMessage({ seq, count: batch.length, values });
+    });
+  }
+
+  private fail(err: Error): void {
+    this.dead ??= err;
+    for (const p of this.pending.values()) p.reject(this.dead);
+    this.pending.clear();
+  }
+
+  async close(): Promise<void> {
+    if (this.dead) return;
+    const exited = once(this.worker, 'exit');
+    this.worker.postMessage('close');
+    await Promise.race([exited, new Promise((r) => setTimeout(r, 2000).unref())]);
+    if (!this.dead) await this.worker.terminate();
+  }
+}
+
+/**
  * Writes decision-call records in batches off the request path: `record` only queues; rows are
  * inserted when `batchSize` are waiting or `flushIntervalMs` has passed, in one transaction per
  * batch. `flush()` writes what is queued (tests, shutdown). A failed batch is retried once on the
- * next flush, then logged and dropped, never thrown into a request.
+ * next flush, then logged and dropped, never thrown into a request. On an SQLite file the
+ * batches are written by a thread of their own (`record-writer.mjs`, its own connection); should
+ * that thread fail, the recorder writes through the server's connection from then on.
  */
 export class CallRecorder {
   private queue: CallRecordRow[] = [];
@@ -57,6 +127,9 @@ export class CallRecorder {
   private writing: Promise<void> = Promise.resolve();
   private readonly batchSize: number;
   private readonly flushIntervalMs: number;
+  private readonly useThread: boolean;
+  private thread: RecordWriterThread | null = null;
+  private threadLost = false;
   /** Rows queued since start (tests and the bench compare it with the table). */
   recorded = 0;
 
@@ -67,6 +140,15 @@ export class CallRecorder {
   ) {
     this.batchSize = options.batchSize ?? 500;
     this.flushIntervalMs = options.flushIntervalMs ?? 250;
+    this.useThread = options.writerThread !== false && db.kind === 'sqlite' && db.sqliteFile !== null;
+  }
+
+  /** Writes what is queued and ends the writer thread. */
+  async close(): Promise<void> {
+    await this.flush();
+    const thread = this.thread;
+    this.thread = null;
+    await thread?.close();
   }
 
   /** Queues one row. */
@@ -114,6 +196,24 @@ export class CallRecorder {
   }
 
   private async write(batch: CallRecordRow[], triesLeft: number): Promise<void> {
+    if (this.useThread) {
+      const thread = (this.thread ??= new RecordWriterThread(this.db.sqliteFile!));
+      if (!thread.dead) {
+        try {
+          return await thread.write(batch);
+        } catch (err) {
+          if (!thread.dead) {
+            if (triesLeft > 0) return this.write(batch, triesLeft - 1);
+            this.logger.error('decision call records write failed', { rows: batch.length, err });
+            return;
+          }
+        }
+      }
+      if (!this.threadLost) {
+        this.threadLost = true;
+        this.logger.warn('record writer thread failed: writing through the server connection', { err: thread.dead });
+      }
+    }
     try {
       // Always the pool, never a request's transaction.
       await this.db.knex.transaction(async (trx) => {

@@ -2,8 +2,6 @@ import type { Router } from '@koa/router';
 import { z } from 'zod';
 import {
   AppError,
-  messageOf,
-  validationMessage,
   modelServiceBatchCreateSchema,
   modelServiceBatchPageSchema,
   modelServiceCreateSchema,
@@ -14,17 +12,19 @@ import {
   modelServiceRecordDeleteSchema,
   modelServiceRecordsDatasetSchema,
   modelServiceRecordsPageSchema,
+  modelServiceRotateTokenSchema,
   modelServiceUpdateSchema,
 } from '@decisio/domain';
 import type { Clock } from '../../clock';
 import type { Database } from '../../db/database';
 import type { AppContext, AppMiddleware, AppState } from '../../http/context';
-import { fail, reply } from '../../http/envelope';
+import { reply } from '../../http/envelope';
 import type { RouteKit } from '../../http/route';
 import type { Logger } from '../../logger';
 import type { DatasetsService } from '../datasets/service';
 import type { BlobStore } from '../storage/blob-store';
 import { sendBlob } from '../storage/routes';
+import { accessAddressHandler, accessAddressMiddleware, type RawHandler } from './access-address';
 import { BatchDecisions } from './batch';
 import { registerDeployGuards } from './guards';
 import { StoredPolicySource, type PolicySource } from './policy-source';
@@ -50,6 +50,8 @@ export interface DeployModuleDeps {
   datasets: DatasetsService;
   /** Days call records are kept (0: for ever; default 90). */
   recordRetentionDays?: number;
+  /** True while the server shuts down. */
+  closing?: () => boolean;
 }
 
 /** The deploy module as wired into the app. */
@@ -59,10 +61,11 @@ export interface DeployModule {
   recorder: CallRecorder;
   batches: BatchDecisions;
   /**
-   * The access address `POST /api/decide/<serviceId>` as a middleware of its own, mounted ahead
-   * of the API stack (after request id and locale): it reads its body, answers the envelope and
-   * its errors itself, so the hot path skips the system log, the session checks and the router.
+   * The access address `POST /api/decide/<serviceId>` as a plain request handler (see
+   * access-address.ts): the server's request listener tries it before Koa.
    */
+  decisionHandler: RawHandler;
+  /** The same address as Koa middleware (delegates to `decisionHandler`). */
   accessAddress: AppMiddleware;
   /** Deletes call records past their retention. */
   retention: RecordRetention;
@@ -75,82 +78,6 @@ export interface DeployModule {
 /** `http(s)://host[:port]` of the request (what callers of the access address use). */
 function originOf(ctx: AppContext): string {
   return `${ctx.protocol}://${ctx.host}`;
-}
-
-/** The access token of a decision call: `Authorization: Bearer <token>` (or the raw token) or `X-Access-Token`. */
-function accessTokenOf(ctx: AppContext): string | undefined {
-  const header = ctx.get('x-access-token') || ctx.get('authorization');
-  if (!header) return undefined;
-  return header.startsWith('Bearer ') ? header.slice(7).trim() : header.trim();
-}
-
-const DECIDE_PREFIX = '/api/decide/';
-const SERVICE_ID = /^[0-9a-f]{32}$/;
-const OUTCOME_SUFFIX = '/outcome';
-
-class BodyTooLarge extends Error {}
-
-/** `application/json` or `<type>/<subtype>+json`, with or without parameters (cheaper than `ctx.is`). */
-function isJson(contentType: string): boolean {
-  const semi = contentType.indexOf(';');
-  const mime = (semi < 0 ? contentType : contentType.slice(0, semi)).trim().toLowerCase();
-  return mime === 'application/json' || mime.endsWith('+json');
-}
-
-/** Reads a request body up to `limit` bytes. */
-function readBody(req: NodeJS.ReadableStream, limit: number): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (c: Buffer) => {
-      size += c.length;
-      if (size > limit) reject(new BodyTooLarge());
-      else chunks.push(c);
-    });
-    req.on('end', () => resolve(chunks.length === 1 ? chunks[0]!.toString('utf8') : Buffer.concat(chunks).toString('utf8')));
-    req.on('error', reject);
-  });
-}
-
-/** The access address (see {@link DeployModule.accessAddress}). */
-function accessAddress(runtime: ServingRuntime, logger: Logger, limit: number): AppMiddleware {
-  return async (ctx, next) => {
-    if (!ctx.path.startsWith(DECIDE_PREFIX)) return next();
-    if (ctx.method !== 'POST') return fail(ctx, 'notFound');
-    let serviceId = ctx.path.slice(DECIDE_PREFIX.length);
-    const outcome = serviceId.endsWith(OUTCOME_SUFFIX);
-    if (outcome) serviceId = serviceId.slice(0, -OUTCOME_SUFFIX.length);
-    if (!SERVICE_ID.test(serviceId)) return fail(ctx, 'deployNotFound');
-    if (Number(ctx.get('content-length') || 0) > limit) return fail(ctx, 'paramInvalid', { _: validationMessage('validation.invalid', ctx.state.locale) });
-    let body: unknown;
-    let raw: string;
-    try {
-      raw = await readBody(ctx.req, limit);
-      if (!isJson(ctx.get('content-type'))) return fail(ctx, 'paramInvalid', { _: validationMessage('validation.invalid', ctx.state.locale) });
-      body = JSON.parse(raw);
-    } catch (err) {
-      if (!(err instanceof BodyTooLarge) && !(err instanceof SyntaxError)) throw err;
-      return fail(ctx, 'paramInvalid', { _: validationMessage('validation.invalid', ctx.state.locale) });
-    }
-    try {
-      const data = outcome
-        ? await runtime.reportOutcome(serviceId, accessTokenOf(ctx), body, raw, ctx.state.locale)
-        : await runtime.decide(serviceId, accessTokenOf(ctx), body, ctx.ip, ctx.state.locale, raw);
-      // Serialised once here (an object body would be stringified by compress and again by Koa).
-      const text = JSON.stringify({ code: 0, data, message: messageOf('success', ctx.state.locale) });
-      ctx.status = 200;
-      ctx.type = 'application/json';
-      ctx.set('X-Content-Type-Options', 'nosniff');
-      if (text.length < 1024) (ctx as unknown as { compress: boolean }).compress = false;
-      ctx.body = text;
-    } catch (err) {
-      if (err instanceof AppError) fail(ctx, err.codeName, err.details);
-      else {
-        logger.error('unhandled error', { requestId: ctx.state.requestId, path: ctx.path, err });
-        fail(ctx, 'internalError');
-      }
-    }
-  };
 }
 
 /**
@@ -166,11 +93,14 @@ export function createDeployModule(router: Router<AppState>, kit: RouteKit, deps
   const batches = new BatchDecisions(deps.db, deps.blobs, runtime, deps.clock, deps.logger);
   const retention = new RecordRetention(deps.db, deps.clock, deps.logger, deps.recordRetentionDays ?? 90);
   retention.start();
+  const decisionHandler = accessAddressHandler(runtime, deps.logger, { limit: deps.bodyLimitBytes ?? 1024 * 1024, ...(deps.closing ? { closing: deps.closing } : {}) });
 
   const signedIn = [kit.auth, kit.tenant] as const;
+  const now = () => deps.clock.now().getTime();
   const create = kit.validate(modelServiceCreateSchema);
   const update = kit.validate(modelServiceUpdateSchema);
   const byId = kit.validate(modelServiceIdSchema);
+  const rotateToken = kit.validate(modelServiceRotateTokenSchema);
   const page = kit.validate(modelServicePageSchema);
   const records = kit.validate(modelServiceRecordsPageSchema);
   const deleteRecords = kit.validate(modelServiceRecordDeleteSchema);
@@ -187,26 +117,26 @@ export function createDeployModule(router: Router<AppState>, kit: RouteKit, deps
     create,
     reply(async (ctx: AppContext) => {
       const { service: s, token } = await service.create(ctx.state.user!, create.input(ctx));
-      return presentServiceWithToken(s, token, originOf(ctx));
+      return presentServiceWithToken(s, token, originOf(ctx), now());
     }),
   );
   router.post(
     '/modeldeploy/update',
     ...signedIn,
     update,
-    reply(async (ctx: AppContext) => presentService(await service.update(ctx.state.user!, update.input(ctx)), originOf(ctx))),
+    reply(async (ctx: AppContext) => presentService(await service.update(ctx.state.user!, update.input(ctx)), originOf(ctx), now())),
   );
   router.post(
     '/modeldeploy/start',
     ...signedIn,
     byId,
-    reply(async (ctx: AppContext) => presentService(await service.start(ctx.state.user!, byId.input(ctx).id), originOf(ctx))),
+    reply(async (ctx: AppContext) => presentService(await service.start(ctx.state.user!, byId.input(ctx).id), originOf(ctx), now())),
   );
   router.post(
     '/modeldeploy/stop',
     ...signedIn,
     byId,
-    reply(async (ctx: AppContext) => presentService(await service.stop(ctx.state.user!, byId.input(ctx).id), originOf(ctx))),
+    reply(async (ctx: AppContext) => presentService(await service.stop(ctx.state.user!, byId.input(ctx).id), originOf(ctx), now())),
   );
   router.post(
     '/modeldeploy/delete',
@@ -220,10 +150,10 @@ export function createDeployModule(router: Router<AppState>, kit: RouteKit, deps
   router.post(
     '/modeldeploy/rotateToken',
     ...signedIn,
-    byId,
+    rotateToken,
     reply(async (ctx: AppContext) => {
-      const { service: s, token } = await service.rotate(ctx.state.user!, byId.input(ctx).id);
-      return presentServiceWithToken(s, token, originOf(ctx));
+      const { service: s, token } = await service.rotate(ctx.state.user!, rotateToken.input(ctx));
+      return presentServiceWithToken(s, token, originOf(ctx), now());
     }),
   );
   router.post(
@@ -233,7 +163,7 @@ export function createDeployModule(router: Router<AppState>, kit: RouteKit, deps
     reply(async (ctx: AppContext) => {
       const s = await service.access(ctx.state.user!, byId.input(ctx).id, 'view');
       const [io, totals] = await Promise.all([service.fields(s), service.totals(s.id)]);
-      return presentDetail(s, io, totals, originOf(ctx));
+      return presentDetail(s, io, totals, originOf(ctx), now());
     }),
   );
   router.post(
@@ -242,7 +172,8 @@ export function createDeployModule(router: Router<AppState>, kit: RouteKit, deps
     page,
     reply(async (ctx: AppContext) => {
       const p = await service.page(ctx.state.user!, page.input(ctx));
-      return { ...p, rows: p.rows.map((s) => presentService(s, originOf(ctx))) };
+      const at = now();
+      return { ...p, rows: p.rows.map((s) => presentService(s, originOf(ctx), at)) };
     }),
   );
   router.post(
@@ -320,14 +251,15 @@ export function createDeployModule(router: Router<AppState>, kit: RouteKit, deps
     runtime,
     batches,
     recorder,
-    accessAddress: accessAddress(runtime, deps.logger, deps.bodyLimitBytes ?? 1024 * 1024),
+    decisionHandler,
+    accessAddress: accessAddressMiddleware(decisionHandler),
     flush: () => recorder.flush(),
     retention,
     async close() {
       await retention.stop();
       await batches.close();
       await service.settle();
-      await recorder.flush();
+      await recorder.close();
     },
   };
 }

@@ -1,7 +1,8 @@
 /**
  * The serving runtime: the hot path of the decision endpoint. Each service's state (status,
  * token hash, loaded policy) is cached in memory; a call does no database round trip: it checks
- * the token, runs the cached policy and queues its call record. Cached states are re-read from
+ * the token (and its expiry, a cached epoch-ms number), runs the cached policy and queues its
+ * call record. Cached states are re-read from
  * the database in the background every `revalidateMs` (so a stop or token rotation made by
  * another server process applies within that time; this process applies its own at once).
  * A service that is running in the database but not loaded here (restart, another process
@@ -12,7 +13,7 @@ import { AppError, DEPLOY_LIMITS, ErrorCode, decisionOutcomeSchema, type Decisio
 import { getBackend } from '@decisio/compute';
 import type { Clock } from '../../clock';
 import type { Database } from '../../db/database';
-import { newId } from '../../db/ids';
+import { orderedId } from '../../db/ids';
 import type { Logger } from '../../logger';
 import { ServingIO } from './io';
 import type { PolicySource } from './policy-source';
@@ -39,6 +40,8 @@ interface ServiceState {
   /** Records keep each call's inputs and decisions. */
   keepPayloads: boolean;
   tokenHash: Buffer;
+  /** When the token stops working, epoch ms (`Infinity`: never). */
+  tokenExpiresMs: number;
   io: ServingIO | null;
   checkedAt: number;
   refreshing: boolean;
@@ -53,6 +56,7 @@ interface ServiceRow {
   policy_id: string;
   status: ModelServiceStatus;
   token_hash: string;
+  token_expires_at: unknown;
   keep_payloads: unknown;
   deleted_at: unknown;
 }
@@ -103,13 +107,17 @@ export class ServingRuntime {
   }
 
   /** Applies a change made by this process at once (start, stop, rotation, delete). */
-  update(serviceId: string, patch: { status?: ModelServiceStatus; tokenHash?: string; deleted?: boolean; policyId?: string; io?: ServingIO | null; keepPayloads?: boolean }): void {
+  update(
+    serviceId: string,
+    patch: { status?: ModelServiceStatus; tokenHash?: string; tokenExpiresAt?: Date | null; deleted?: boolean; policyId?: string; io?: ServingIO | null; keepPayloads?: boolean },
+  ): void {
     const st = this.states.get(serviceId);
     if (patch.deleted || (patch.status && patch.status !== 'running')) this.loaded.delete(serviceId);
     if (!st) return;
     st.version++;
     if (patch.status) st.status = patch.status;
     if (patch.tokenHash) st.tokenHash = Buffer.from(patch.tokenHash, 'hex');
+    if (patch.tokenExpiresAt !== undefined) st.tokenExpiresMs = expiryMs(patch.tokenExpiresAt);
     if (patch.policyId) st.policyId = patch.policyId;
     if (patch.deleted !== undefined) st.deleted = patch.deleted;
     if (patch.keepPayloads !== undefined) st.keepPayloads = patch.keepPayloads;
@@ -121,7 +129,7 @@ export class ServingRuntime {
     const version = this.states.get(serviceId)?.version ?? 0;
     const row = (await this.db.knex('model_services')
       .where('id', serviceId)
-      .first('id', 'tenant_id', 'policy_id', 'status', 'token_hash', 'keep_payloads', 'deleted_at')) as ServiceRow | undefined;
+      .first('id', 'tenant_id', 'policy_id', 'status', 'token_hash', 'token_expires_at', 'keep_payloads', 'deleted_at')) as ServiceRow | undefined;
     if (!row) {
       this.states.delete(serviceId);
       return null;
@@ -145,6 +153,7 @@ export class ServingRuntime {
       deleted,
       keepPayloads: Boolean(Number(row.keep_payloads ?? 1)),
       tokenHash: Buffer.from(row.token_hash, 'hex'),
+      tokenExpiresMs: expiryMs(row.token_expires_at),
       io,
       checkedAt: Date.now(),
       refreshing: false,
@@ -183,30 +192,39 @@ export class ServingRuntime {
 
   /**
    * A call of the access address: checks the token, decides, queues the call record.
-   * @throws AppError `deployNotFound`, `deployTokenInvalid` (neither recorded), `deployDeleted`,
-   *   `deployNotRunning`, `deployInputInvalid` (recorded as failures).
+   * @throws AppError `deployNotFound`, `deployTokenInvalid`, `deployTokenExpired` (none recorded),
+   *   `deployDeleted`, `deployNotRunning`, `deployInputInvalid` (recorded as failures).
    */
   async decide(serviceId: string, token: string | undefined, body: unknown, ip: string | null, locale: Locale, text?: string): Promise<DecisionReply> {
-    const st = await this.authorised(serviceId, token);
-    return this.run(st, body, ip, locale, text);
-  }
-
-  private async authorised(serviceId: string, token: string | undefined): Promise<ServiceState> {
     const s = this.state(serviceId);
     const st = s instanceof Promise ? await s : s;
+    const now = this.clock.now();
+    return this.run(this.authorised(st, token, now.getTime()), body, ip, locale, now, text);
+  }
+
+  /**
+   * The state of a call whose token matches and has not expired at `now` (epoch ms; the call's
+   * own start time, so the check allocates nothing). A wrong token is `deployTokenInvalid`
+   * whatever the expiry.
+   */
+  private authorised(st: ServiceState | null, token: string | undefined, now: number): ServiceState {
     if (!st) throw new AppError('deployNotFound');
     if (!token || !tokenMatches(st.tokenHash, token)) throw new AppError('deployTokenInvalid');
+    if (now >= st.tokenExpiresMs) throw new AppError('deployTokenExpired');
     return st;
   }
 
   /**
    * `POST <access address>/outcome`: keeps what followed a decision of this service on its call
    * record (any state but deleted: outcomes arrive after the fact).
-   * @throws AppError `deployNotFound`, `deployTokenInvalid`, `deployDeleted`, `paramInvalid` (by
-   *   field), `deployDecisionNotFound` (no successful call with this id on this service).
+   * @throws AppError `deployNotFound`, `deployTokenInvalid`, `deployTokenExpired`, `deployDeleted`,
+   *   `paramInvalid` (by field), `deployDecisionNotFound` (no successful call with this id on this
+   *   service).
    */
   async reportOutcome(serviceId: string, token: string | undefined, body: unknown, text: string, locale: Locale): Promise<{ decisionId: string }> {
-    const st = await this.authorised(serviceId, token);
+    const s = this.state(serviceId);
+    const now = this.clock.now();
+    const st = this.authorised(s instanceof Promise ? await s : s, token, now.getTime());
     if (st.deleted) throw new AppError('deployDeleted');
     if (text.length > DEPLOY_LIMITS.outcomeMaxBytes) throw new AppError('paramInvalid', { outcome: locale === 'en-US' ? 'At most 64 KB' : '不能超过 64 KB' });
     const parsed = decisionOutcomeSchema.safeParse(body);
@@ -218,7 +236,7 @@ export class ServingRuntime {
     const { decisionId, outcome } = parsed.data;
     const bad = (Array.isArray(outcome) ? outcome : [outcome]).some((row) => Object.values(row).some((v) => (Array.isArray(v) ? v.some((x) => !Number.isFinite(x)) : !Number.isFinite(v))));
     if (bad) throw new AppError('paramInvalid', { outcome: locale === 'en-US' ? 'Values must be finite numbers' : '取值必须是有限数字' });
-    await this.recorder.attachOutcome(st.id, decisionId, outcome, this.clock.now(), locale);
+    await this.recorder.attachOutcome(st.id, decisionId, outcome, now, locale);
     return { decisionId };
   }
 
@@ -227,13 +245,12 @@ export class ServingRuntime {
     const s = this.state(serviceId);
     const st = s instanceof Promise ? await s : s;
     if (!st) throw new AppError('deployNotFound');
-    return this.run(st, body, ip, locale);
+    return this.run(st, body, ip, locale, this.clock.now());
   }
 
-  private async run(st: ServiceState, body: unknown, ip: string | null, locale: Locale, text?: string): Promise<DecisionReply> {
-    const startedAt = this.clock.now();
+  private async run(st: ServiceState, body: unknown, ip: string | null, locale: Locale, startedAt: Date, text?: string): Promise<DecisionReply> {
     const t0 = performance.now();
-    const id = newId();
+    const id = orderedId();
     const rows = Array.isArray(body) ? body.length : 1;
     try {
       if (st.deleted) throw new AppError('deployDeleted');
@@ -287,6 +304,15 @@ function payloadOf(body: unknown, text: string | undefined, decisions: unknown):
   const inputs = text ?? JSON.stringify(body);
   const out = JSON.stringify(decisions);
   return inputs.length + out.length > DEPLOY_LIMITS.payloadMaxBytes ? null : { inputs, decisions: out };
+}
+
+/** A token expiry as read from the database or given by the service (null: never) in epoch ms. */
+function expiryMs(v: unknown): number {
+  if (v === null || v === undefined) return Infinity;
+  if (v instanceof Date) return v.getTime();
+  if (typeof v === 'number') return v;
+  const text = String(v);
+  return /^\d+$/.test(text) ? Number(text) : new Date(text).getTime();
 }
 
 function tokenMatches(expected: Buffer, token: string): boolean {

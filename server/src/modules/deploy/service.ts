@@ -20,6 +20,7 @@ import {
   modelServiceRecordDeleteSchema,
   modelServiceRecordsDatasetSchema,
   modelServiceRecordsPageSchema,
+  modelServiceRotateTokenSchema,
   modelServiceUpdateSchema,
 } from '@decisio/domain';
 import type { ServerCallUser } from '@decisio/sdk-plugin/server';
@@ -49,6 +50,8 @@ export interface ServiceRecord {
   status: ModelServiceStatus;
   failureReason: string | null;
   tokenHint: string;
+  /** When the access token stops working; null: never. */
+  tokenExpiresAt: Date | null;
   keepPayloads: boolean;
   createdBy: string;
   createdAt: Date;
@@ -86,6 +89,7 @@ function serviceOf(r: Record<string, unknown>): ServiceRecord {
     status: r.status as ModelServiceStatus,
     failureReason: (r.failure_reason as string | null) ?? null,
     tokenHint: String(r.token_hint),
+    tokenExpiresAt: r.token_expires_at === null || r.token_expires_at === undefined ? null : toDate(r.token_expires_at),
     keepPayloads: Boolean(Number(r.keep_payloads ?? 1)),
     createdBy: String(r.created_by),
     createdAt: toDate(r.created_at),
@@ -207,6 +211,7 @@ export class DeployService {
           failure_reason: null,
           token_hash: token.hash,
           token_hint: token.hint,
+          token_expires_at: input.tokenExpiresAt ?? null,
           active_policy_key: policy.id,
           active_name_key: nameKey(policy.projectId, input.serviceName),
           created_by: user.id,
@@ -351,15 +356,23 @@ export class DeployService {
     this.runtime.update(serviceId, { deleted: true });
   }
 
-  /** `modeldeploy/rotateToken`: a new access token; the old one stops working at once (here) or within the revalidation time (other processes). */
-  async rotate(user: ServerCallUser, serviceId: string): Promise<{ service: ServiceRecord; token: string }> {
+  /**
+   * `modeldeploy/rotateToken`: a new access token valid until `tokenExpiresAt` (never when null or
+   * left out); the old one stops working at once (here) or within the revalidation time (other
+   * processes).
+   */
+  async rotate(user: ServerCallUser, input: z.output<typeof modelServiceRotateTokenSchema>): Promise<{ service: ServiceRecord; token: string }> {
     const token = newAccessToken();
+    const expiresAt = input.tokenExpiresAt ?? null;
     await this.db.transaction(async () => {
-      const s = await this.access(user, serviceId, 'edit');
-      await this.db.executor()('model_services').where('id', s.id).update({ token_hash: token.hash, token_hint: token.hint, updated_at: this.clock.now() });
+      const s = await this.access(user, input.id, 'edit');
+      await this.db
+        .executor()('model_services')
+        .where('id', s.id)
+        .update({ token_hash: token.hash, token_hint: token.hint, token_expires_at: expiresAt, updated_at: this.clock.now() });
     });
-    this.runtime.update(serviceId, { tokenHash: token.hash });
-    return { service: await this.access(user, serviceId, 'view'), token: token.token };
+    this.runtime.update(input.id, { tokenHash: token.hash, tokenExpiresAt: expiresAt });
+    return { service: await this.access(user, input.id, 'view'), token: token.token };
   }
 
   /** Input and output fields of the service's policy (`null` while it cannot be loaded). */

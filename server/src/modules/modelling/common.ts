@@ -11,6 +11,8 @@ export interface ModellingDeps {
   db: Database;
   jobs: JobQueue;
   blobs: BlobStore;
+  /** TensorBoard settings of the server config (`TENSORBOARD_BIN`, `TENSORBOARD_IDLE_MINUTES`). */
+  tensorBoard?: { bin: string | null; idleMinutes: number };
 }
 
 /** A row as knex returns it. */

@@ -1,7 +1,8 @@
 /**
  * `GET /api/train/events?jobId=...`: live progress of one training as Server-Sent Events.
  * Every log line of the job is an event whose id is the line's id (`event: metrics` for the
- * metrics points, `event: log` otherwise), so a client that reconnects with `Last-Event-ID` (or
+ * metrics points, `event: tensors` `{step, time}` for a debug-mode breakpoint's tensor summaries
+ * — the large line itself is not sent —, `event: log` otherwise), so a client that reconnects with `Last-Event-ID` (or
  * `?lastEventId=`) gets exactly what it missed; `event: state` tells the job's state at connect
  * and on every change. The stream ends after the final state. Authenticated like every call
  * (header or `token` cookie: `EventSource` sends cookies); a job of another tenant, or one the
@@ -14,9 +15,11 @@ import type { AppState } from '../../http/context';
 import type { RouteKit } from '../../http/route';
 import { isFinalState, type JobState } from '../../jobs/states';
 import { iso, type ModellingDeps, type Row } from './common';
-import type { TrainCalls } from './train';
+import { TENSORS_LINE } from './engine/kinds';
+import { stepOf, type TrainCalls } from './train';
 
 const POLL_MS = 2000;
+
 
 export function trainEventsRoute(router: Router<AppState>, kit: RouteKit, deps: ModellingDeps, calls: TrainCalls): void {
   router.get('/train/events', kit.auth, kit.tenant, async (ctx) => {
@@ -67,7 +70,13 @@ export function trainEventsRoute(router: Router<AppState>, kit: RouteKit, deps: 
           // Read the state first: lines written before a final state are all sent before the end.
           const job = await deps.jobs.get(jobId, { tenantId: user.tenantId });
           for (;;) {
-            const rows: Row[] = await knex()('job_logs').where({ job_id: jobId }).andWhere('id', '>', lastId).orderBy('id').limit(500);
+            // Only the head of a tensors line is read (its step): the rest can be 60,000 characters.
+            const rows: Row[] = await knex()('job_logs')
+              .where({ job_id: jobId })
+              .andWhere('id', '>', lastId)
+              .orderBy('id')
+              .limit(500)
+              .select('id', 'level', 'created_at', knex().raw('case when level = ? and message like ? then substr(message, 1, 64) else message end as message', ['debug', `${TENSORS_LINE}%`]));
             for (const r of rows) {
               const id = Number(r.id);
               const message = String(r.message);
@@ -79,6 +88,11 @@ export function trainEventsRoute(router: Router<AppState>, kit: RouteKit, deps: 
                   values = null;
                 }
                 send('metrics', values, id);
+              } else if (r.level === 'debug' && message.startsWith(TENSORS_LINE)) {
+                // A debug-mode breakpoint's tensor summaries (up to 60,000 characters): not sent
+                // to every client; a small notice with the step tells the debug page to fetch
+                // them (`train/getTrainDisplayDataList`).
+                send('tensors', { step: stepOf(message), time: iso(r.created_at) }, id);
               } else send('log', { level: r.level, message, time: iso(r.created_at) }, id);
               lastId = id;
             }

@@ -6,20 +6,10 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser, issueToken } from '../../test/factories';
 import { startTestServer, type TestServer } from '../../test/server';
+import { freePort } from './tensorboard';
 import { processedScheme, until } from './testing';
 
 const hasGit = spawnSync('git', ['--version']).status === 0;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 async function listening(port: number): Promise<boolean> {
   return new Promise((resolve) => {

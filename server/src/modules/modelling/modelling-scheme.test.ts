@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorCode } from '@decisio/domain';
-import { createUser, issueToken, type TestUser } from '../../test/factories';
+import { createTenant, createUser, issueToken, type TestUser } from '../../test/factories';
 import { startTestServer, type TestServer } from '../../test/server';
 import { SchemeDataError, applyScheme, parseExpression, parseSchemeData, parseTime, periodStart, evaluate, type SchemeFrame } from './engine/scheme';
 import { createSolution, tinyGraph, until, uploadCsv } from './testing';
@@ -174,5 +174,60 @@ describe('scheme data processing through HTTP', () => {
     expect(failed.body.data.processState).toBe('failed');
     const job = await server.app.db.knex('jobs').where({ id: failed.body.data.processJobId }).first('error');
     expect(job.error).toContain('no column "speed"');
+  });
+
+  it('joins the related tables of the correlation, so a scheme filters on a field of a related table', async () => {
+    const { solutionId } = await createSolution(server, owner);
+    expect((await call('solution/setPattern', { solutionId, graph: tinyGraph() })).body.code).toBe(0);
+    // Primary (uploaded CSV "tiny.csv"): 4 trajectories x 20 hourly steps, trajectory t at store S<t>.
+    const lines = ['traj,step,time,x,a,store'];
+    for (let t = 0; t < 4; t++) for (let k = 0; k < 20; k++) lines.push(`${t},${k},${new Date(Date.UTC(2026, 0, 1, k)).toISOString()},${((k % 5) / 5 - 0.4).toFixed(2)},${(k % 2 ? 0.5 : -0.5).toFixed(1)},S${t}`);
+    const primaryId = await uploadCsv(server, owner, lines.join('\n') + '\n');
+    // Stores: a dataset (Parquet, region_id read as numbers); S3 is not in it; its `x` clashes.
+    const made = await call('table/create', { fileId: await uploadCsv(server, owner, 'code,region_id,x\nS0,1,7\nS1,2,8\nS2,1,9\n'), name: 'Stores', type: 'business' });
+    expect(made.body.code).toBe(0);
+    const storesId = made.body.data.tableId as string;
+    // Regions: another CSV (ids as text), related to the stores, not to the primary table.
+    const regionsId = await uploadCsv(server, owner, 'id,region\n1,north\n2,south\n');
+    await server.app.db.knex('storage_files').where({ id: regionsId }).update({ name: 'regions.csv' });
+    const correlation = (relations: unknown[]) => ({ solutionId, correlation: { primaryTableId: primaryId, trajectoryField: 'traj', sequenceField: 'step', datetimeField: 'time', relations } });
+    const toStores = { from: primaryId, fromField: 'store', to: storesId, toField: 'code' };
+    const toRegions = { from: regionsId, fromField: 'id', to: storesId, toField: 'region_id' }; // given the other way round
+    expect((await call('solution/setTableCorrelation', correlation([toStores, toRegions]))).body.code).toBe(0);
+    const process = async (name: string, data: unknown) => {
+      const id = (await call('scheme/create', { solutionId, name, period: 'day', startTime: '2026-01-01', endTime: '2026-01-02', data })).body.data.id as string;
+      await call('scheme/schemeDataProcess', { id });
+      return (await until(() => call('scheme/get', { id }), (r) => r.body.data.processState !== 'processing')).body.data as { processState: string; processJobId: string; rows: number; id: string };
+    };
+
+    // `region` exists only in the regions table (two joins away), `Stores_x` is the stores' renamed `x`.
+    const joined = await process('north', { filter: 'region == "north"', aggregation: { lift: 'a * Stores_x' }, dimensions: { environment: ['region', 'Stores_x', 'lift'] } });
+    expect(joined.processState).toBe('completed');
+    expect(joined.rows).toBe(2 * 19); // stores S0 and S2 are in the north; each trajectory less its last step
+    const log = (await call('train/getTrainLog', { jobId: joined.processJobId })).body.data.items.map((l: { message: string }) => l.message).join('\n');
+    expect(log).toContain('join: "Stores" (3 rows) on tiny.store = Stores.code: 60 of 80 rows matched; renamed x -> Stores_x');
+    expect(log).toContain('join: "regions" (2 rows) on Stores.region_id = regions.id: 60 of 80 rows matched');
+    expect(log).toContain('80 rows read, derived lift, 80 in the business range, 80 of the field types, 40 pass the filter');
+    const row = await server.app.db.knex('schemes').where({ id: joined.id }).first('processed_key');
+    const processed = JSON.parse((await server.app.blobs.get(row.processed_key)).toString('utf8')) as { columns: Record<string, unknown[]> };
+    expect(new Set(processed.columns.region)).toEqual(new Set(['north']));
+    expect(new Set(processed.columns.traj)).toEqual(new Set(['0', '2']));
+    expect(new Set(processed.columns.Stores_x)).toEqual(new Set([7, 9]));
+    expect(processed.columns.lift!.slice(0, 2)).toEqual([-3.5, 3.5]); // a (-0.5, 0.5) x 7
+    expect(processed.columns.code).toBeUndefined(); // the stores' key column is not repeated
+
+    // A key column the table lacks, a table not connected, another tenant's table: the job fails with the reason.
+    const reasons: string[] = [];
+    const otherTenant = await createUser(server, { tenantId: await createTenant(server) });
+    const foreignId = await uploadCsv(server, otherTenant, 'code,v\nS0,1\n');
+    for (const relations of [[{ ...toStores, toField: 'nope' }], [toRegions], [{ ...toStores, to: foreignId }]]) {
+      expect((await call('solution/setTableCorrelation', correlation(relations))).body.code).toBe(0);
+      const failed = await process(`bad${reasons.length}`, { filter: 'region == "north"' });
+      expect(failed.processState).toBe('failed');
+      reasons.push((await server.app.db.knex('jobs').where({ id: failed.processJobId }).first('error')).error as string);
+    }
+    expect(reasons[0]).toBe('Table fields are inconsistent: table "Stores" has no key column "nope" (relation 1; columns: code, region_id, x)');
+    expect(reasons[1]).toMatch(/^Table parameter error: table "(Stores|regions)" is not connected to the primary table "tiny" through the relations$/);
+    expect(reasons[2]).toBe(`Table not found: table ${foreignId}`);
   });
 });

@@ -20,7 +20,9 @@ import {
 import type { ServerCallUser } from '@decisio/sdk-plugin/server';
 import { newId } from '../../db/ids';
 import { WorkerUnavailableError } from '../../jobs/queue';
+import { releaseStorage } from '../storage/quota';
 import { parseJson, recordInScope, solutionScope, type ModellingDeps, type Row } from './common';
+import { artefactOwner } from './engine/kinds';
 import { presentRow } from './presenters';
 import { SchemeDataError, parseSchemeData, periodStart } from './engine/scheme';
 
@@ -160,8 +162,14 @@ export class ModellingRecords {
     const { row } = await recordInScope(this.knex, user, 'schemes', id, 'edit', 'schemeNotFound');
     if (row.process_state === 'processing') throw new AppError('projectHasTraining');
     if (await this.knex('simulators').where({ scheme_id: id }).first('id')) throw new AppError('tableInUse');
-    await this.knex('schemes').where({ id }).delete();
-    if (row.processed_key) await this.deps.blobs.remove(row.processed_key).catch(() => undefined);
+    const removed = await this.knex('schemes').where({ id }).delete();
+    if (row.processed_key && removed > 0) {
+      // The processed data was charged to the user its folder names (engine/kinds.ts storeFiles): give it back.
+      const size = (await this.deps.blobs.stat(row.processed_key).catch(() => null))?.size ?? 0;
+      await this.deps.blobs.remove(row.processed_key).catch(() => undefined);
+      const owner = artefactOwner(row.processed_key, row.tenant_id);
+      if (owner && size > 0) await releaseStorage(this.knex, owner, size);
+    }
     return { id };
   }
 

@@ -5,9 +5,10 @@
  * (summary and histogram) or the user's error with its file and line.
  *
  * The sample: rows spread evenly over the processed data of the solution's newest completed
- * scheme, else over the primary table of its data access read through its decision graph. The
- * reward receives what it gets in training: every node (and `next_` node) of the graph as
- * `[rows, dim]` in original units.
+ * scheme, else over the table of its data access (the primary table left-joined with the
+ * related tables, `loadCorrelationTable`, as the scheme processing reads it) read through its
+ * decision graph. The reward receives what it gets in training: every node (and `next_` node) of
+ * the graph as `[rows, dim]` in original units.
  *
  * Body `{solutionId, files: {name: code}, rows?: 1..2048 (256)}`; needs the edit right on the
  * solution's project (it runs code). Answers `{ok: true, rows, source, nodes, summary, histogram}`
@@ -27,7 +28,7 @@ import { reply } from '../../http/envelope';
 import type { RouteKit } from '../../http/route';
 import type { BlobStore } from '../storage/blob-store';
 import { parseJson, solutionScope, type ModellingDeps } from './common';
-import { datasetOf, loadTableColumns, neededColumns, schemeData, type Correlation } from './engine/data';
+import { datasetOf, loadCorrelationTable, neededColumns, schemeData, type Correlation } from './engine/data';
 
 export const tryRewardSchema = z.object({
   solutionId: z.string().regex(/^[0-9a-f]{32}$/, 'validation.invalid'),
@@ -106,9 +107,10 @@ async function sampleSource(knex: Knex, blobs: BlobStore, tenantId: string, solu
   const correlation = parseJson<Correlation | null>(pattern?.correlation, null);
   if (!graphDoc || !correlation) throw new AppError('dataProcessUnfinished');
   const graph = parseDecisionGraph(graphDoc);
-  const tableId = correlation.datasetId ?? correlation.primaryTableId;
-  const table = neededColumns(graph, await loadTableColumns(knex, blobs, tenantId, tableId), correlation);
-  const name = (await knex('datasets').where({ id: tableId }).first('name'))?.name ?? 'table';
+  // The primary table left-joined with the tables its relations name, as the scheme processing reads it.
+  const { table: read } = await loadCorrelationTable(knex, blobs, tenantId, correlation);
+  const table = neededColumns(graph, read, correlation);
+  const name = (await knex('datasets').where({ id: correlation.datasetId ?? correlation.primaryTableId }).first('name'))?.name ?? 'table';
   return { dataset: datasetOf(graph, table, correlation), source: { kind: 'table', name: String(name) } };
 }
 

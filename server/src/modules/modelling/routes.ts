@@ -20,7 +20,7 @@ import {
   trainPolicySchema,
   trainSimulatorSchema,
 } from '@decisio/domain';
-import type { AppContext, AppState, AuthUser } from '../../http/context';
+import type { AppContext, AppMiddleware, AppState, AuthUser } from '../../http/context';
 import { reply } from '../../http/envelope';
 import type { RouteKit } from '../../http/route';
 import { deleteGuards } from '../projects/access';
@@ -28,6 +28,7 @@ import type { ModellingDeps } from './common';
 import { trainEventsRoute } from './events';
 import { rewardTryRoute } from './reward-try';
 import { ModellingRecords } from './records';
+import { TensorBoards, tensorBoardDownloadRoute } from './tensorboard';
 import { TrainCalls } from './train';
 import { ACTIVE_STATES, Trainings } from './trainings';
 
@@ -53,6 +54,14 @@ deleteGuards.push(async (knex, target) => {
   return null;
 });
 
+/** What `modellingRoutes` hands back to the composition root. */
+export interface ModellingModule {
+  /** The TensorBoard proxy (`/api/tensorboard/<jobId>/...`): mount ahead of the JSON body parser. */
+  tensorBoardProxy: AppMiddleware;
+  /** Ends the TensorBoard processes (server shutdown). */
+  close(): Promise<void>;
+}
+
 /**
  * The modelling calls (spec workflow §7): solution pattern and table correlation, scheme,
  * objective, hyperparameter, simulator, policy, simulation, decision, trainSimulator,
@@ -60,7 +69,7 @@ deleteGuards.push(async (knex, target) => {
  * events stream `GET train/events`. Every call is `POST` with a JSON body, authenticated and
  * tenant scoped; rights are checked on the record's project (view to read, edit to change).
  */
-export function modellingRoutes(router: Router<AppState>, kit: RouteKit, deps: ModellingDeps): () => void {
+export function modellingRoutes(router: Router<AppState>, kit: RouteKit, deps: ModellingDeps): ModellingModule {
   const records = new ModellingRecords(deps);
   const trainings = new Trainings(deps);
   const train = new TrainCalls(deps, trainings);
@@ -143,14 +152,22 @@ export function modellingRoutes(router: Router<AppState>, kit: RouteKit, deps: M
   post('/trainSimulator/restore', restoreSchema, (i, u) => trainings.restore(u, 'simulators', i.id, i.mode));
   post('/trainPolicy/restore', restoreSchema, (i, u) => trainings.restore(u, 'policies', i.id, i.mode));
 
-  const updateSchema = recordIdSchema.extend({ kind: z.enum(['environment', 'policy']), stopConditions: z.record(z.string(), z.unknown()).optional(), hyperparameters: z.record(z.string(), z.unknown()).optional() });
+  const updateSchema = recordIdSchema.extend({
+    kind: z.enum(['environment', 'policy']),
+    stopConditions: z.record(z.string(), z.unknown()).optional(),
+    hyperparameters: z.record(z.string(), z.unknown()).optional(),
+    /** Environment updates: datasets whose rows are added to the scheme's data for this run. */
+    datasetIds: z.array(recordIdSchema.shape.id).max(10).optional(),
+  });
   const updatesSchema = recordIdSchema.extend({ kind: z.enum(['environment', 'policy']), page: z.number().int().min(1).default(1), pageSize: z.number().int().min(1).max(100).default(20) });
   const tableOf = (k: 'environment' | 'policy') => (k === 'environment' ? 'simulators' : 'policies');
   post('/train/createTrainUpdate', updateSchema, (i, u) => trainings.update(u, tableOf(i.kind), i.id, i));
   post('/train/getTrainUpdateListPage', updatesSchema, (i, u) => trainings.runs(u, tableOf(i.kind), i.id, i.page, i.pageSize));
 
   // train/*
-  post('/train/getTrainDisplayDataList', trainJobSchema, (i, u) => train.displayData(u, i.jobId));
+  // `step`: the tensor summaries of that breakpoint (debug mode) instead of the latest.
+  const displaySchema = trainJobSchema.extend({ step: z.number().int().min(-1).max(100_000_000).optional() });
+  post('/train/getTrainDisplayDataList', displaySchema, (i, u) => train.displayData(u, i.jobId, i.step));
   post('/train/stopTrain', trainJobSchema, (i, u) => train.stop(u, i.jobId));
   const picSchema = recordIdSchema.extend({ trajectory: z.number().int().min(0).default(0), horizon: z.number().int().min(1).max(200).default(50) });
   post('/train/getPicBySimulatorNum', picSchema, (i, u) => train.simulatorPictures(u, i.id, i.trajectory, i.horizon));
@@ -162,6 +179,11 @@ export function modellingRoutes(router: Router<AppState>, kit: RouteKit, deps: M
   post('/train/getRunningModelPolicyList', solutionRefSchema, (i, u) => train.runningPolicies(u, i.solutionId));
   post('/train/deleteRecords', deleteRecordsSchema, (i, u) => train.deleteRecords(u, i.jobIds, i.acknowledged));
   trainEventsRoute(router, kit, deps, train);
+  const tensorBoards = new TensorBoards(deps, train);
+  trainings.onDeleted((tenantId, jobIds) => tensorBoards.forget(tenantId, jobIds));
+  post('/train/reStartTensorBoard', trainJobSchema, (i, u) => tensorBoards.restart(u, i.jobId));
+  post('/train/destroyTensorBoard', trainJobSchema, (i, u) => tensorBoards.destroy(u, i.jobId));
+  tensorBoardDownloadRoute(router, kit, tensorBoards);
 
   // machines and engine versions
   post('/virtualMachine/getVirtualMachineList', z.object({}).loose(), () => train.virtualMachines());
@@ -174,7 +196,8 @@ export function modellingRoutes(router: Router<AppState>, kit: RouteKit, deps: M
   post('/overview/getStatistics', z.object({}).loose(), (_i, u) => train.overviewStatistics(u));
 
   // Keep the records' state in step with their jobs.
-  return deps.jobs.subscribe((e) => {
+  deps.jobs.subscribe((e) => {
     if (e.type === 'state') void trainings.syncState(e.jobId, e.state).catch(() => undefined);
   });
+  return { tensorBoardProxy: tensorBoards.proxy(kit), close: () => tensorBoards.close() };
 }

@@ -1,29 +1,12 @@
 /** Test helpers of the modelling module: a project and solution, a CSV table, a tiny graph. */
 import { importReviveYaml } from '@decisio/learning';
+import { TINY_ACTION, TINY_OBS, TINY_YAML, reviveYaml } from '@decisio/learning/testing';
 import { newId } from '../../db/ids';
 import type { TestUser } from '../../test/factories';
 import type { TestServer } from '../../test/server';
 
-/** A REVIVE graph: obs -> action -> next_obs (x' = 0.9 x + 0.5 a). */
-export const TINY_YAML = `metadata:
-  graph:
-    action:
-    - obs
-    next_obs:
-    - obs
-    - action
-  columns:
-  - x:
-      dim: obs
-      type: continuous
-      max: 2
-      min: -2
-  - a:
-      dim: action
-      type: continuous
-      max: 1
-      min: -1
-`;
+/** A REVIVE graph: obs -> action -> next_obs (x' = 0.9 x + 0.5 a); the learning engine's fixture. */
+export { TINY_YAML };
 
 /** The decision graph document of {@link TINY_YAML}. */
 export function tinyGraph(): unknown {
@@ -31,33 +14,7 @@ export function tinyGraph(): unknown {
 }
 
 /** A tuning graph: a tunable gain `g` (constant per trajectory) feeds the action. */
-export const TUNING_YAML = `metadata:
-  graph:
-    action:
-    - obs
-    - parameter
-    next_obs:
-    - obs
-    - action
-  tunable:
-  - parameter
-  columns:
-  - g:
-      dim: parameter
-      type: continuous
-      max: 1
-      min: 0
-  - x:
-      dim: obs
-      type: continuous
-      max: 2
-      min: -2
-  - a:
-      dim: action
-      type: continuous
-      max: 1
-      min: -1
-`;
+export const TUNING_YAML = reviveYaml([{ name: 'g', dim: 'parameter', type: 'continuous', max: 1, min: 0 }, TINY_OBS, TINY_ACTION]);
 
 /** The decision graph document of {@link TUNING_YAML}. */
 export function tuningGraph(): unknown {

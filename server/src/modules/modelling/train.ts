@@ -10,6 +10,7 @@ import { JobState } from '../../jobs/states';
 import { assertProjectAccess } from '../projects/access';
 import { iso, paging, recordInScope, solutionScope, toDate, type ModellingDeps, type Row } from './common';
 import { loadVenv } from './engine/data';
+import { TENSORS_LINE } from './engine/kinds';
 import { presentTraining } from './presenters';
 import { ACTIVE_STATES, TRAINING_RECORDS, Trainings, type TrainingTable } from './trainings';
 
@@ -21,6 +22,34 @@ function kindOf(table: string, row: Row): string {
 }
 
 const LIST_TABLES: Record<string, TrainingTable> = { environment: 'simulators', policy: 'policies', parameter: 'parameter_searches', simulation: 'deductions', decision: 'deductions' };
+
+/** The breakpoint step of a tensors line's head (`tensors {"step":N,...`); null when unreadable. */
+export function stepOf(line: string): number | null {
+  const m = /^tensors \{"step":(-?\d+)[,}]/.exec(line);
+  return m ? Number(m[1]) : null;
+}
+
+/** A tensors line of the log (see `recordTensors` of the job kinds): served by `displayData`, left out of the log pages. */
+const isTensorsLine = (level: string, message: string) => level === 'debug' && message.startsWith(TENSORS_LINE);
+
+/** Newest first; ties in a fixed order (table, then id), so that pages do not overlap. */
+function newestFirst(a: { table: string; row: Row }, b: { table: string; row: Row }): number {
+  const t = (toDate(b.row.created_at)?.getTime() ?? 0) - (toDate(a.row.created_at)?.getTime() ?? 0);
+  if (t !== 0) return t;
+  if (a.table !== b.table) return a.table < b.table ? -1 : 1;
+  return String(a.row.id) < String(b.row.id) ? 1 : String(a.row.id) > String(b.row.id) ? -1 : 0;
+}
+
+/** Which trainings a list reads. */
+interface RecordFilter {
+  projectId?: string | undefined;
+  solutionId?: string | undefined;
+  kind?: string | undefined;
+  states?: readonly string[];
+}
+
+/** The columns of a training record and of its job that `presentTraining` shows. */
+const FULL_COLUMNS = ['t.*', 'j.id as job_id', 'j.state as job_state', 'j.progress as job_progress', 'j.metrics as job_metrics', 'j.error as job_error', 'j.started_at as job_started_at', 'j.ended_at as job_ended_at'];
 
 /** States in which logs and monitoring may be read (spec workflow §4). */
 const VIEWABLE_STATES: readonly string[] = [JobState.processing, JobState.restoring, JobState.stopping, JobState.debugging, JobState.successful, JobState.stoppedManually];
@@ -51,8 +80,14 @@ export class TrainCalls {
     return { job, record: rec };
   }
 
-  /** `train/getTrainDisplayDataList`: the metrics series of a job (one point per report). */
-  async displayData(user: ServerCallUser, jobId: string) {
+  /**
+   * `train/getTrainDisplayDataList`: the metrics series of a job (one point per report) and, for
+   * a training in debug mode, the tensor summaries kept at a breakpoint (`tensors`:
+   * `{ id, time, step, tensors, omitted }`): the latest, or with `step` that breakpoint's (the
+   * latest line of that step; null when it has none, or before the first), and `tensorSteps`,
+   * the breakpoint steps that have summaries, in the order they were kept.
+   */
+  async displayData(user: ServerCallUser, jobId: string, step?: number) {
     const { job } = await this.jobInScope(user, jobId, 'view');
     if (!VIEWABLE_STATES.includes(job.state)) throw new AppError('trainNotFound');
     const rows = await this.knex('job_logs').where({ job_id: jobId, level: 'debug' }).andWhere('message', 'like', 'metrics %').orderBy('id').limit(10_000).select('id', 'message', 'created_at');
@@ -65,7 +100,32 @@ export class TrainCalls {
       }
       return { id: Number(r.id), time: iso(r.created_at), ...values };
     });
-    return { jobId, state: job.state, progress: job.progress, metrics: job.metrics, points };
+    const tensorLines = () => this.knex('job_logs').where({ job_id: jobId, level: 'debug' });
+    // The steps from the head of each line only (`tensors {"step":N,...`): the lines are large.
+    const heads = (await tensorLines()
+      .andWhere('message', 'like', `${TENSORS_LINE}%`)
+      .orderBy('id')
+      .limit(10_000)
+      .select('id', this.knex.raw('substr(message, 1, 64) as head'))) as Row[];
+    const tensorSteps: number[] = [];
+    for (const h of heads) {
+      const s = stepOf(String(h.head));
+      if (s !== null && !tensorSteps.includes(s)) tensorSteps.push(s);
+    }
+    const latest = (await tensorLines()
+      .andWhere('message', 'like', step === undefined ? `${TENSORS_LINE}%` : `${TENSORS_LINE}{"step":${step},%`)
+      .orderBy('id', 'desc')
+      .first('id', 'message', 'created_at')) as Row | undefined;
+    let tensors: Record<string, unknown> | null = null;
+    if (latest) {
+      try {
+        const snap = JSON.parse(String(latest.message).slice(TENSORS_LINE.length)) as Record<string, unknown>;
+        if (Array.isArray(snap.tensors)) tensors = { id: Number(latest.id), time: iso(latest.created_at), ...snap };
+      } catch {
+        // a malformed line counts as none
+      }
+    }
+    return { jobId, state: job.state, progress: job.progress, metrics: job.metrics, points, tensors, tensorSteps };
   }
 
   async stop(user: ServerCallUser, jobId: string) {
@@ -115,12 +175,15 @@ export class TrainCalls {
     return { id, trajectory, trajectories: dataset.trajectoryCount, horizon: h, nodes };
   }
 
-  /** `train/getTrainLog`: a page of the log (info and above; while running or successful). */
+  /**
+   * `train/getTrainLog`: a page of the log (while running or successful). The tensor summaries
+   * of debug mode are left out (`displayData` serves them); `nextAfterId` still counts them.
+   */
   async log(user: ServerCallUser, jobId: string, afterId?: number, limit?: number) {
     const { job } = await this.jobInScope(user, jobId, 'view');
     if (!VIEWABLE_STATES.includes(job.state) && job.state !== JobState.failure) throw new AppError('trainNotFound');
     const page = await this.deps.jobs.logs(jobId, { tenantId: user.tenantId, ...(afterId !== undefined ? { afterId } : {}), ...(limit !== undefined ? { limit } : {}) });
-    const items = (page?.items ?? []).map((l) => ({ id: l.id, level: l.level, message: l.message, time: l.createdAt.toISOString() }));
+    const items = (page?.items ?? []).filter((l) => !isTensorsLine(l.level, l.message)).map((l) => ({ id: l.id, level: l.level, message: l.message, time: l.createdAt.toISOString() }));
     return { jobId, state: job.state, error: job.error, items, nextAfterId: page?.nextAfterId ?? null };
   }
 
@@ -131,30 +194,73 @@ export class TrainCalls {
     return { jobId, logs: [{ name: 'train.log', lines: Object.fromEntries(rows.map((r) => [r.level, Number(r.n)])) }] };
   }
 
-  private async recordsOf(user: ServerCallUser, filter: { solutionId?: string | undefined; kind?: string | undefined; states?: readonly string[] }) {
-    const tables: Array<[string, TrainingTable | 'schemes']> = filter.kind ? [[filter.kind, filter.kind === 'scheme' ? 'schemes' : LIST_TABLES[filter.kind]!]] : [...Object.entries(LIST_TABLES).filter(([k]) => k !== 'decision'), ['scheme', 'schemes']];
+  /** The tables a list reads, each with the kind it lists. */
+  private tablesOf(kind: string | undefined): Array<[string, TrainingTable | 'schemes']> {
+    return kind ? [[kind, kind === 'scheme' ? 'schemes' : LIST_TABLES[kind]!]] : [...Object.entries(LIST_TABLES).filter(([k]) => k !== 'decision'), ['scheme', 'schemes']];
+  }
+
+  private async recordsOf(user: ServerCallUser, filter: RecordFilter) {
     const out: Array<{ table: string; row: Row }> = [];
-    for (const [kind, table] of tables) {
-      const jobCol = table === 'schemes' ? 't.process_job_id' : 't.job_id';
-      const q = this.knex(`${table} as t`)
-        .join('jobs as j', 'j.id', jobCol)
-        .where('t.tenant_id', user.tenantId)
-        .select('t.*', 'j.id as job_id', 'j.state as job_state', 'j.progress as job_progress', 'j.metrics as job_metrics', 'j.error as job_error', 'j.started_at as job_started_at', 'j.ended_at as job_ended_at');
-      if (filter.solutionId) q.andWhere('t.solution_id', filter.solutionId);
-      if (table === 'deductions' && filter.kind) q.andWhere('t.kind', kind);
-      if (filter.states) q.whereIn('j.state', [...filter.states]);
-      for (const row of await q) out.push({ table, row });
+    for (const [kind, table] of this.tablesOf(filter.kind)) {
+      for (const row of await this.filtered(user, table, filter, kind).select(FULL_COLUMNS)) out.push({ table, row });
     }
-    // Only projects the caller may see.
+    const visible = await this.visibleOnly(user, out);
+    visible.sort(newestFirst);
+    return visible.map(({ table, row }) => this.present(table, row));
+  }
+
+  /**
+   * One page of the records (newest first) and how many there are in all: the keys of every
+   * matching record are read and ordered, the page's records only are read in full.
+   */
+  private async pageOfRecords(user: ServerCallUser, filter: RecordFilter, offset: number, limit: number) {
+    const keys: Array<{ table: TrainingTable | 'schemes'; row: Row }> = [];
+    for (const [kind, table] of this.tablesOf(filter.kind)) {
+      for (const row of await this.filtered(user, table, filter, kind).select('t.id', 't.created_at', 't.project_id')) keys.push({ table, row });
+    }
+    const visible = await this.visibleOnly(user, keys);
+    visible.sort(newestFirst);
+    const page = visible.slice(offset, offset + limit);
+    const full = new Map<string, Row>();
+    for (const table of new Set(page.map((k) => k.table))) {
+      const ids = page.filter((k) => k.table === table).map((k) => String(k.row.id));
+      const rows: Row[] = await this.filtered(user, table, {}).whereIn('t.id', ids).select(FULL_COLUMNS);
+      for (const r of rows) full.set(`${table}:${String(r.id)}`, r);
+    }
+    const rows = page.flatMap(({ table, row }) => {
+      const r = full.get(`${table}:${String(row.id)}`);
+      // A record deleted between the two reads is left out of the page.
+      return r ? [this.present(table, r)] : [];
+    });
+    return { rows, total: visible.length };
+  }
+
+  /** The records of one table with their job, of the caller's tenant, filtered (no columns chosen). */
+  private filtered(user: ServerCallUser, table: TrainingTable | 'schemes', filter: RecordFilter, kind?: string) {
+    const q = this.knex(`${table} as t`)
+      .join('jobs as j', 'j.id', table === 'schemes' ? 't.process_job_id' : 't.job_id')
+      .where('t.tenant_id', user.tenantId);
+    if (filter.projectId) q.andWhere('t.project_id', filter.projectId);
+    if (filter.solutionId) q.andWhere('t.solution_id', filter.solutionId);
+    if (table === 'deductions' && filter.kind) q.andWhere('t.kind', kind);
+    if (filter.states) q.whereIn('j.state', [...filter.states]);
+    return q;
+  }
+
+  /** Only the records of projects the caller may see. */
+  private async visibleOnly<T extends { row: Row }>(user: ServerCallUser, records: T[]): Promise<T[]> {
     const allowed = new Map<string, boolean>();
-    const visible: typeof out = [];
-    for (const r of out) {
+    const visible: T[] = [];
+    for (const r of records) {
       const p = String(r.row.project_id);
       if (!allowed.has(p)) allowed.set(p, await assertProjectAccess(this.knex, user, p, 'view').then(() => true, () => false));
       if (allowed.get(p)) visible.push(r);
     }
-    visible.sort((a, b) => (toDate(b.row.created_at)?.getTime() ?? 0) - (toDate(a.row.created_at)?.getTime() ?? 0));
-    return visible.map(({ table, row }) => ({ ...presentTraining(table, row), kind: kindOf(table, row), jobId: row.job_id }));
+    return visible;
+  }
+
+  private present(table: string, row: Row) {
+    return { ...presentTraining(table, row), kind: kindOf(table, row), jobId: row.job_id as string | null };
   }
 
   /** `train/getTrainProcessList`: trainings of a solution in progress. */
@@ -164,12 +270,16 @@ export class TrainCalls {
     return { rows, total: rows.length };
   }
 
-  /** `train/getAllTrainList`: every training the caller may see, newest first, paged. */
-  async allList(user: ServerCallUser, q: { solutionId?: string | undefined; kind?: string | undefined; page: number; pageSize: number }) {
+  /**
+   * `train/getAllTrainList`: every training the caller may see (of a project or a solution when
+   * asked, of a kind when asked), newest first, paged: only the page's records are read in full.
+   */
+  async allList(user: ServerCallUser, q: { projectId?: string | undefined; solutionId?: string | undefined; kind?: string | undefined; page: number; pageSize: number }) {
+    if (q.projectId) await assertProjectAccess(this.knex, user, q.projectId, 'view');
     if (q.solutionId) await solutionScope(this.knex, user, q.solutionId, 'view');
-    const rows = await this.recordsOf(user, { solutionId: q.solutionId, kind: q.kind });
     const { limit, offset } = paging(q.page, q.pageSize);
-    return { rows: rows.slice(offset, offset + limit), total: rows.length, page: q.page, pageSize: q.pageSize };
+    const { rows, total } = await this.pageOfRecords(user, { projectId: q.projectId, solutionId: q.solutionId, kind: q.kind }, offset, limit);
+    return { rows, total, page: q.page, pageSize: q.pageSize };
   }
 
   /** `train/getRunningModelPolicyList`: policy trainings of a solution that have started. */

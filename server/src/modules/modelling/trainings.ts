@@ -3,6 +3,8 @@
  * (`policies`), parameter searches and deductions. Creating one checks every rule of the spec's
  * training section, then queues the job that trains it.
  */
+import fsp from 'node:fs/promises';
+import path from 'node:path';
 import type { Knex } from 'knex';
 import { systemClock } from '../../clock';
 import { SecretBox } from '../../db/secrets';
@@ -22,8 +24,10 @@ import type { ServerCallUser } from '@decisio/sdk-plugin/server';
 import { newId } from '../../db/ids';
 import { WorkerUnavailableError } from '../../jobs/queue';
 import { finalStates, JobState } from '../../jobs/states';
+import type { BlobOwner, BlobStore } from '../storage/blob-store';
+import { chargeStorage, releaseStorage } from '../storage/quota';
 import { copyName, iso, nameUsed, parseJson, recordInScope, solutionScope, type ModellingDeps, type Row, type Scope } from './common';
-import { artifactPrefix, type TrainingConfig } from './engine/kinds';
+import { artefactOwner, artifactPrefix, type TrainingConfig } from './engine/kinds';
 import { DEFAULT_SPACE, ENVIRONMENT_SEARCHABLE, POLICY_SEARCHABLE, SearchSpaceError, searchDims, type SearchParam } from './engine/autosearch';
 import { presentTraining } from './presenters';
 
@@ -95,6 +99,22 @@ export function checkTraining(input: CommonInput): TrainingConfig & Record<strin
   return { stopConditions, hyperparameters: input.hyperparameters, autoSearch: auto ? autoSearch : undefined, git: input.git, mode: input.mode };
 }
 
+/** The files under a record's artefact prefix (`storeFiles` of the job kinds writes them flat), with their sizes. */
+export async function artefactFiles(blobs: BlobStore, prefix: string): Promise<Array<{ name: string; size: number }>> {
+  const dir = blobs.pathOf(prefix.replace(/\/+$/, ''));
+  let entries;
+  try {
+    entries = await fsp.readdir(dir, { withFileTypes: true });
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw err;
+  }
+  const out: Array<{ name: string; size: number }> = [];
+  // Temporary files of a write in progress (`.tmp-*`) are not artefacts.
+  for (const e of entries) if (e.isFile() && !e.name.startsWith('.')) out.push({ name: e.name, size: (await fsp.stat(path.join(dir, e.name))).size });
+  return out.sort((a, b) => (a.name < b.name ? -1 : 1));
+}
+
 /** Joins the training's job for its live state. */
 function withJob(knex: Knex, table: string) {
   return knex(`${table} as t`)
@@ -102,9 +122,13 @@ function withJob(knex: Knex, table: string) {
     .select('t.*', 'j.state as job_state', 'j.progress as job_progress', 'j.metrics as job_metrics', 'j.error as job_error', 'j.started_at as job_started_at', 'j.ended_at as job_ended_at', 'j.worker_id as job_worker_id');
 }
 
+/** What runs after a record is deleted, with the jobs it ran that no other record refers to. */
+export type DeletedListener = (tenantId: string, jobIds: string[]) => Promise<void>;
+
 /** Training records and their jobs. */
 export class Trainings {
   private readonly secrets: SecretBox;
+  private readonly deletedListeners: DeletedListener[] = [];
 
   constructor(private readonly deps: ModellingDeps) {
     this.secrets = new SecretBox(deps.db, systemClock);
@@ -185,15 +209,29 @@ export class Trainings {
 
   /**
    * `train/createTrainUpdate`: trains a finished environment or policy further, from its last
-   * checkpoint, for `hyperparameters.epochs` more steps (new stop conditions optional).
+   * checkpoint, for `hyperparameters.epochs` more steps (new stop conditions optional). An
+   * environment update may add new data: `datasetIds`, datasets of the caller's tenant in the
+   * record's project (`tableNotFound` otherwise), whose rows the job appends to the scheme's
+   * data for this run (kept in the config; an update without them trains on the scheme's data).
    */
-  async update(user: ServerCallUser, table: 'simulators' | 'policies', id: string, input: { stopConditions?: Record<string, unknown> | undefined; hyperparameters?: Record<string, unknown> | undefined }) {
-    const { row } = await recordInScope(this.knex, user, table, id, 'edit', TRAINING_RECORDS[table].notFound);
+  async update(
+    user: ServerCallUser,
+    table: 'simulators' | 'policies',
+    id: string,
+    input: { stopConditions?: Record<string, unknown> | undefined; hyperparameters?: Record<string, unknown> | undefined; datasetIds?: string[] | undefined },
+  ) {
+    const { row, scope } = await recordInScope(this.knex, user, table, id, 'edit', TRAINING_RECORDS[table].notFound);
     const job = row.job_id ? await this.knex('jobs').where({ id: row.job_id }).first('state') : null;
     if (!job || ![JobState.successful, JobState.stoppedManually].includes(job.state)) throw new AppError('paramInvalid', { id: 'validation.invalid' });
     const config = configOf(row);
     if (input.stopConditions) config.stopConditions = checkStopConditions(input.stopConditions);
     config.hyperparameters = { ...config.hyperparameters, ...(input.hyperparameters ?? {}) };
+    if (input.datasetIds && input.datasetIds.length > 0 && table !== 'simulators') throw new AppError('paramInvalid', { datasetIds: 'validation.invalid' });
+    const datasetIds = [...new Set(input.datasetIds ?? [])];
+    for (const datasetId of datasetIds) {
+      if (!(await this.knex('datasets').where({ id: datasetId, tenant_id: user.tenantId, project_id: scope.project.id }).first('id'))) throw new AppError('tableNotFound', { datasetIds: 'validation.invalid' });
+    }
+    if (table === 'simulators') config.datasetIds = datasetIds.length > 0 ? datasetIds : undefined;
     const kind = table === 'simulators' ? MODELLING_JOB_KINDS.environment : MODELLING_JOB_KINDS.policy;
     // The job reads the config as soon as it starts (a job thread or another worker may start it
     // before enqueue returns): write it first, and put the old one back when nothing was queued.
@@ -331,7 +369,27 @@ export class Trainings {
     return { rows: rows.map((r: Row) => presentTraining(table, r)), total: rows.length };
   }
 
-  /** Deletes a record whose job is over, with its artefacts. */
+  /**
+   * Runs `fn` after each delete (`delete`, `train/deleteRecords`) with the jobs the record ran
+   * (its job and those of `training_runs`) that no other record refers to (a copy keeps its
+   * job's): the TensorBoard of those jobs goes with the record. A failing `fn` does not fail the
+   * delete.
+   */
+  onDeleted(fn: DeletedListener): void {
+    this.deletedListeners.push(fn);
+  }
+
+  /** The jobs of `jobIds` that no training record (nor its runs) refers to. */
+  private async unreferenced(jobIds: string[]): Promise<string[]> {
+    if (jobIds.length === 0) return [];
+    const used = new Set<string>();
+    for (const table of [...Object.keys(TRAINING_RECORDS), 'training_runs']) {
+      for (const r of (await this.knex(table).whereIn('job_id', jobIds).select('job_id')) as Row[]) used.add(String(r.job_id));
+    }
+    return jobIds.filter((j) => !used.has(j));
+  }
+
+  /** Deletes a record whose job is over, with its artefacts and its jobs' TensorBoards. */
   async delete(user: ServerCallUser, table: TrainingTable, id: string, kind?: string) {
     const { row } = await recordInScope(this.knex, user, table, id, 'edit', TRAINING_RECORDS[table].notFound);
     if (kind && row.kind !== kind) throw new AppError(TRAINING_RECORDS[table].notFound);
@@ -345,9 +403,21 @@ export class Trainings {
     if (table === 'policies' && (await this.knex('deductions').where({ policy_id: id }).first('id'))) throw new AppError('tableInUse');
     // A policy behind a model service (any state until the service is deleted) stays (spec: a policy serving online cannot be deleted).
     if (table === 'policies' && (await policyDeployed(this.knex, id))) throw new AppError('deployPolicyUsed');
-    await this.knex(table).where({ id }).delete();
+    const runs = (await this.knex('training_runs').where({ record_id: id }).select('job_id')) as Row[];
+    const jobIds = [...new Set([row.job_id, ...runs.map((r) => r.job_id)].filter((j): j is string => typeof j === 'string' && j !== ''))];
+    // What the artefacts take now is what was charged for them (each record has its own
+    // prefix: a copy duplicates the files and is charged for them, see `copy`).
+    const artefactBytes = row.artifact_key ? (await artefactFiles(this.deps.blobs, row.artifact_key)).reduce((s, f) => s + f.size, 0) : 0;
+    const removed = Number(await this.knex(table).where({ id }).delete());
     await this.knex('training_runs').where({ record_id: id }).delete();
-    if (row.artifact_key) await this.deps.blobs.removePrefix(row.artifact_key).catch(() => undefined);
+    // Only the delete that removed the row gives the space back (two deletes at once: one of them).
+    if (removed > 0 && row.artifact_key) {
+      await this.deps.blobs.removePrefix(row.artifact_key).catch(() => undefined);
+      const owner = artefactOwner(row.artifact_key, row.tenant_id);
+      if (owner) await releaseStorage(this.knex, owner, artefactBytes);
+    }
+    const gone = await this.unreferenced(jobIds);
+    for (const fn of this.deletedListeners) await fn(user.tenantId, gone).catch(() => undefined);
     return { id };
   }
 
@@ -378,24 +448,38 @@ export class Trainings {
     return this.get(user, table, id);
   }
 
-  /** Copies a finished environment or policy (record and artefacts) under a new name. */
+  /**
+   * Copies a finished environment or policy (record and artefacts) under a new name. The copy
+   * gets its own artefact files (under the copying user's prefix), charged to that user's quota
+   * first: `storageInsufficient` when they do not fit, and then nothing is copied. A failure
+   * part-way removes what was copied and gives the charge back.
+   */
   async copy(user: ServerCallUser, table: 'simulators' | 'policies', id: string, name?: string) {
     const { row, scope } = await recordInScope(this.knex, user, table, id, 'edit', TRAINING_RECORDS[table].notFound);
     const newName = name ?? (await copyName(this.knex, table, scope.project.id, row.name, 50));
     await this.uniqueName(scope, table, newName);
     const copyId = newId();
-    let artifactKey: string | null = null;
-    if (row.artifact_key) {
-      artifactKey = artifactPrefix(user.id, table, copyId);
-      const names = table === 'simulators' ? ['venv.json'] : ['policy.weights', 'policy.json', 'policy.onnx'];
-      for (const n of names) {
-        if (!(await this.deps.blobs.stat(`${row.artifact_key}/${n}`))) continue;
-        await this.deps.blobs.put(`${artifactKey}/${n}`, await this.deps.blobs.get(`${row.artifact_key}/${n}`));
-      }
+    const files = row.artifact_key ? await artefactFiles(this.deps.blobs, row.artifact_key) : [];
+    const artifactKey: string | null = row.artifact_key ? artifactPrefix(user.id, table, copyId) : null;
+    const owner: BlobOwner = { tenantId: user.tenantId, userId: user.id };
+    const bytes = files.reduce((s, f) => s + f.size, 0);
+    await chargeStorage(this.knex, owner, bytes);
+    let charged = bytes;
+    try {
+      let copied = 0;
+      for (const f of files) copied += (await this.deps.blobs.put(`${artifactKey}/${f.name}`, await this.deps.blobs.get(`${row.artifact_key}/${f.name}`))).size;
+      // A file that changed between the listing and the copy: charge (or give back) the difference.
+      if (copied > charged) await chargeStorage(this.knex, owner, copied - charged);
+      else if (copied < charged) await releaseStorage(this.knex, owner, charged - copied);
+      charged = copied;
+      const job = row.job_id ? await this.knex('jobs').where({ id: row.job_id }).first('state') : null;
+      const now = new Date();
+      await this.knex(table).insert({ ...row, id: copyId, name: newName, artifact_key: artifactKey, state: job?.state ?? row.state, creator_id: user.id, created_at: now, updated_at: now });
+    } catch (err) {
+      if (artifactKey) await this.deps.blobs.removePrefix(artifactKey).catch(() => undefined);
+      await releaseStorage(this.knex, owner, charged).catch(() => undefined);
+      throw err;
     }
-    const job = row.job_id ? await this.knex('jobs').where({ id: row.job_id }).first('state') : null;
-    const now = new Date();
-    await this.knex(table).insert({ ...row, id: copyId, name: newName, artifact_key: artifactKey, state: job?.state ?? row.state, creator_id: user.id, created_at: now, updated_at: now });
     return this.get(user, table, copyId);
   }
 

@@ -54,7 +54,7 @@ export class SessionService {
    * Checks that a session is usable now.
    * @throws AppError `tokenInvalid` (revoked) or `tokenExpired`.
    */
-  assertLive(session: SessionModel): void {
+  assertLive(session: Pick<SessionModel, 'revokedAt' | 'expiresAt'>): void {
     if (session.revokedAt) throw new AppError('tokenInvalid');
     if (session.expiresAt.getTime() <= this.clock.now().getTime()) throw new AppError('tokenExpired');
   }

@@ -2,8 +2,10 @@
  * The modelling job kinds: they really train with `@decisio/learning`. Every handler reads its
  * record by id from the payload, reports progress and metrics (each metrics report is also kept
  * as a `debug` log line `metrics {...}`, the series of `train/getTrainDisplayDataList`), saves a
- * checkpoint every few steps (a job restored on another worker resumes from it), and stores its
- * artefacts in the blob store, charged to the job owner's storage quota.
+ * checkpoint every few steps (a job restored on another worker resumes from it), in debug mode
+ * keeps the tensor summaries of its networks at each breakpoint (a `debug` log line
+ * `tensors {...}`), and stores its artefacts in the blob store, charged to the job owner's
+ * storage quota.
  */
 import os from 'node:os';
 import { MODELLING_JOB_KINDS, parseDecisionGraph } from '@decisio/domain';
@@ -23,6 +25,8 @@ import {
   runTrainer,
   savePolicy,
   sracos,
+  summarizeParameters,
+  trainerParameters,
   tunableSpace,
   venvObjective,
   type RewardCallback,
@@ -39,14 +43,17 @@ import type { DecisionGraph } from '@decisio/domain';
 import type { Database } from '../../../db/database';
 import type { JobContext, JobKind } from '../../../jobs/queue';
 import type { BlobStore } from '../../storage/blob-store';
-import { chargeStorage } from '../../storage/quota';
+import { chargeStorage, releaseStorage } from '../../storage/quota';
 import { parseJson, toDate, type Row } from '../common';
 import { checkoutGit, type GitSource } from './git';
 import { applyScheme, describeReport, parseSchemeData } from './scheme';
 import { DEFAULT_SPACE, runAutoSearch, type AutoSearchConfig, type AutoSearchResult } from './autosearch';
 import { SecretBox } from '../../../db/secrets';
 import { systemClock } from '../../../clock';
-import { datasetOf, loadTableColumns, loadVenv, neededColumns, schemeData, type Correlation, type VenvArtifact } from './data';
+import { datasetOf, environmentData, loadCorrelationTable, loadVenv, neededColumns, type Correlation, type VenvArtifact } from './data';
+
+/** Prefix of the `debug` log line that keeps a breakpoint's tensor summaries. */
+export const TENSORS_LINE = 'tensors ';
 
 /** Payload of every modelling job: the record it works for. */
 export interface RecordPayload {
@@ -66,6 +73,16 @@ export interface TrainingConfig {
   autoSearch?: AutoSearchConfig | undefined;
   /** Written by the job once the auto-search is over (a resumed job trains with it at once). */
   autoSearchResult?: AutoSearchResult | undefined;
+  /**
+   * An environment update's new data (`train/createTrainUpdate` with `datasetIds`): datasets
+   * whose rows the job appends to the scheme's data for this run (`environmentData`).
+   */
+  datasetIds?: string[] | undefined;
+  /**
+   * A policy training: the environment job whose artefact it last trained in (`VenvArtifact.jobId`,
+   * written by the job). An update in an environment trained since starts its own best.
+   */
+  environmentJobId?: string | undefined;
 }
 
 const num = (v: unknown, d: number): number => (typeof v === 'number' && Number.isFinite(v) ? v : d);
@@ -88,7 +105,27 @@ async function point(ctx: JobContext<unknown>, progress: number, step: number, m
   await ctx.log(`metrics ${JSON.stringify({ step, ...m })}`, 'debug');
 }
 
-/** Runs a trainer as the job: stop request, stop conditions, step budget, checkpoints, resume. */
+/**
+ * Debug mode: keeps the summary of the tensors of the networks `trainer` trains (each named
+ * parameter's shape, moments, extremes, norm, zero/NaN/Inf shares, histogram and last gradient
+ * norm, read from the live networks) as one `debug` log line `tensors {"step":N,"tensors":[...],
+ * "omitted":0}` of at most 60,000 characters, just before the breakpoint after step N
+ * (`train/getTrainDisplayDataList` serves the latest). A trainer without networks (none
+ * exposed) keeps nothing; a failed summary is a warning, never a failed training.
+ */
+async function recordTensors(ctx: JobContext<unknown>, trainer: unknown, step: number): Promise<void> {
+  let line: string;
+  try {
+    const named = trainerParameters(trainer);
+    if (!named || named.length === 0) return;
+    line = `${TENSORS_LINE}${JSON.stringify({ step, ...summarizeParameters(named) })}`;
+  } catch (err) {
+    await ctx.log(`tensor summary at step ${step} failed: ${err instanceof Error ? err.message : String(err)}`, 'warn');
+    return;
+  }
+  await ctx.log(line, 'debug');
+}
+
 /** The last checkpoint of an earlier job (a restored training resumes from it). */
 async function checkpointOfJob(db: Database, jobId: string | undefined): Promise<Uint8Array | null> {
   if (!jobId) return null;
@@ -98,6 +135,18 @@ async function checkpointOfJob(db: Database, jobId: string | undefined): Promise
   return new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
 }
 
+/** A trainer checkpoint without its best weights and score (trainers that keep them: `best`, `bestScore`, `sinceBest`). */
+function withoutBest<C>(checkpoint: C): C {
+  if (!checkpoint || typeof checkpoint !== 'object') return checkpoint;
+  const { best: _best, ...rest } = checkpoint as C & { best?: unknown };
+  const out: Record<string, unknown> = { ...rest };
+  // Environment trainers keep `bestScore`, policy trainers `bestReward`.
+  for (const key of ['bestScore', 'bestReward']) if (key in out) out[key] = -Number.MAX_VALUE;
+  if ('sinceBest' in out) out['sinceBest'] = 0;
+  return out as C;
+}
+
+/** Runs a trainer as the job: stop request, stop conditions, step budget, checkpoints, resume. */
 async function runAsJob<C>(
   ctx: JobContext<RecordPayload>,
   db: Database,
@@ -108,11 +157,18 @@ async function runAsJob<C>(
   debug = false,
   /** Progress already spent before this run (e.g. by the auto-search): the run fills the rest. */
   progressFrom = 0,
+  /**
+   * The data changed since the job this one continues (an update with other data): the best
+   * weights and score it kept were measured on other data, so the run starts its own (the
+   * continued weights stay the starting point).
+   */
+  freshBest = false,
 ) {
   type Saved = { checkpoint: C; step: number; elapsedMs: number };
   const parse = (bytes: Uint8Array | null): Saved | undefined => (bytes ? (JSON.parse(Buffer.from(bytes).toString('utf8')) as Saved) : undefined);
   const inherited = parse(await checkpointOfJob(db, ctx.payload.resumeFrom));
-  const resume = parse(await ctx.lastCheckpoint()) ?? inherited;
+  const own = parse(await ctx.lastCheckpoint());
+  const resume = own ?? (inherited && freshBest ? { ...inherited, checkpoint: withoutBest(inherited.checkpoint) } : inherited);
   if (resume) await ctx.log(`resuming at step ${resume.step} (attempt ${ctx.attempt})`);
   // A resumed run finishes the same budget; an update (`extend`) trains `maxSteps` more than the
   // job it continues (also when the update itself resumes after a lost worker).
@@ -131,7 +187,9 @@ async function runAsJob<C>(
         const m = { ...e.metrics, ...(e.score !== undefined ? { score: e.score } : {}), ...(e.reward !== undefined ? { reward: e.reward } : {}) };
         await point(ctx, progressFrom + (1 - progressFrom) * ((e.step + 1) / total), e.step, m);
         if (debug && !ctx.shouldStop()) {
-          // Debug mode: a breakpoint after every epoch, until `train/skipBreakpoint`.
+          // Debug mode: a breakpoint after every epoch, until `train/skipBreakpoint`; the tensors
+          // of the networks at that point are kept first (`tensors {...}`, see `recordTensors`).
+          await recordTensors(ctx, trainer, e.step);
           await ctx.log(`breakpoint after step ${e.step}`);
           await ctx.breakpoint();
         }
@@ -201,10 +259,19 @@ async function autoSearch(
   return result;
 }
 
-/** Stores files under `prefix/<name>` and charges them to the owner. */
+/**
+ * Stores files under `prefix/<name>` and charges them to the user the prefix names (the job's
+ * user for a new folder; for a record trained again, the user whose folder it is). Files it
+ * replaces (a restored or updated training stores again under the same prefix) were charged
+ * already: only the growth is charged, a shrink is given back.
+ */
 async function storeFiles(db: Database, blobs: BlobStore, ctx: JobContext<unknown>, prefix: string, files: Record<string, Uint8Array>): Promise<number> {
   const bytes = Object.values(files).reduce((s, f) => s + f.byteLength, 0);
-  if (ctx.userId) await chargeStorage(db.knex, { tenantId: ctx.tenantId, userId: ctx.userId }, bytes);
+  let replaced = 0;
+  for (const name of Object.keys(files)) replaced += (await blobs.stat(`${prefix}/${name}`))?.size ?? 0;
+  const owner = artefactOwner(prefix, ctx.tenantId);
+  if (owner && bytes > replaced) await chargeStorage(db.knex, owner, bytes - replaced);
+  if (owner && bytes < replaced) await releaseStorage(db.knex, owner, replaced - bytes);
   for (const [name, data] of Object.entries(files)) await blobs.put(`${prefix}/${name}`, data);
   return bytes;
 }
@@ -212,6 +279,15 @@ async function storeFiles(db: Database, blobs: BlobStore, ctx: JobContext<unknow
 /** Blob key prefix of a record's artefacts. */
 export function artifactPrefix(userId: string | null, kind: string, id: string): string {
   return `u/${userId ?? 'system'}/modelling/${kind}/${id}`;
+}
+
+/**
+ * Who pays for the artefacts under a prefix of `artifactPrefix`: the user it names, in the
+ * record's tenant; null for `system` (jobs without a user charge nobody) and other keys.
+ */
+export function artefactOwner(prefix: string, tenantId: string): { tenantId: string; userId: string } | null {
+  const m = /^u\/([^/]+)\/modelling\//.exec(prefix);
+  return m && m[1] !== 'system' ? { tenantId, userId: m[1]! } : null;
 }
 
 /** The user code a job runs: reward, the graph's Python node functions, git checkout. */
@@ -290,7 +366,7 @@ export function modellingJobKinds({ db, blobs }: { db: Database; blobs: BlobStor
 
   const scheme: JobKind<RecordPayload> = {
     kind: MODELLING_JOB_KINDS.scheme,
-    description: 'Scheme data processing: reads the primary table, checks it against the decision graph, keeps the processed copy.',
+    description: 'Scheme data processing: reads the primary table joined with its related tables, checks it against the decision graph, keeps the processed copy.',
     async run(ctx) {
       const row = await need(db, 'schemes', ctx.payload.id, 'scheme');
       try {
@@ -299,8 +375,8 @@ export function modellingJobKinds({ db, blobs }: { db: Database; blobs: BlobStor
         const correlation = parseJson<Correlation | null>(pattern?.correlation, null);
         if (!graphDoc || !correlation) throw new Error('The solution has no decision graph or table correlation');
         const graph = parseDecisionGraph(graphDoc);
-        await ctx.log(`reading table ${correlation.datasetId ?? correlation.primaryTableId}`);
-        const read = await loadTableColumns(knex(), blobs, ctx.tenantId, correlation.datasetId ?? correlation.primaryTableId);
+        // The primary table left-joined with the tables its relations name (engine/join.ts).
+        const { table: read } = await loadCorrelationTable(knex(), blobs, ctx.tenantId, correlation, (line, level) => ctx.log(line, level));
         await ctx.reportMetrics(0.3, {});
         // The scheme's range, derived fields, types, filter, partial order and period aggregation.
         const data = parseSchemeData(parseJson<unknown>(row.data, {}));
@@ -334,8 +410,14 @@ export function modellingJobKinds({ db, blobs }: { db: Database; blobs: BlobStor
       const scheme = await need(db, 'schemes', sim.scheme_id, 'scheme');
       const dataBytes = scheme.processed_key ? ((await blobs.stat(scheme.processed_key))?.size ?? 0) : 0;
       if (dataBytes * 20 > os.totalmem()) throw new Error('Insufficient computing power or resources: the data needs about 20 times its size in memory');
-      const { graph, dataset } = await schemeData(knex(), blobs, sim.scheme_id);
+      // An update with new data (`config.datasetIds`): their rows follow the scheme's (logged per table).
+      const extraDatasetIds = Array.isArray(config.datasetIds) ? config.datasetIds.map(String) : [];
+      const { graph, dataset } = await environmentData(knex(), blobs, String(sim.tenant_id), sim.scheme_id, extraDatasetIds, (line, level) => ctx.log(line, level));
       await ctx.log(`environment training (${sim.algorithm}): ${dataset.rows} rows, ${dataset.trajectoryCount} trajectories`);
+      // What the continued training was trained on (its artefact): other data, other best score.
+      const before = ctx.payload.extend && sim.artifact_key ? await blobs.get(`${sim.artifact_key}/venv.json`).then((b) => parseJson<Partial<VenvArtifact>>(b.toString('utf8'), {}), () => ({}) as Partial<VenvArtifact>) : null;
+      const dataChanged = before !== null && [...(before.extraDatasetIds ?? [])].sort().join(',') !== [...extraDatasetIds].sort().join(',');
+      if (dataChanged) await ctx.log('the data differs from the continued training\'s: its best weights and score are not kept');
       const seed = num(hp['seed'], 0);
       const epochs = hp['epochs'] === undefined ? undefined : Math.max(1, Math.floor(num(hp['epochs'], 1)));
       const outcome = await withCode(ctx, db, { solutionId: sim.solution_id, graph, dataset, git: config.git }, async ({ nodeFunction }) => {
@@ -370,7 +452,7 @@ export function modellingJobKinds({ db, blobs }: { db: Database; blobs: BlobStor
         if (searched === 'stopped') return null;
         const settings = { ...hp, ...(searched?.best ?? {}) };
         const trainer = build(settings, epochs);
-        await runAsJob(ctx, db, trainer as Trainer<unknown>, parseStopConditions(config.stopConditions), seed, epochs, config.mode === 'debug', searched ? 0.5 : 0);
+        await runAsJob(ctx, db, trainer as Trainer<unknown>, parseStopConditions(config.stopConditions), seed, epochs, config.mode === 'debug', searched ? 0.5 : 0, dataChanged);
         const ck = await trainer.checkpoint();
         const best = ck.best ?? ck.weights;
         trainer.venv!.loadWeights(best);
@@ -382,8 +464,9 @@ export function modellingJobKinds({ db, blobs }: { db: Database; blobs: BlobStor
       }
       const { hidden, weights, report } = outcome;
       await point(ctx, 1, -1, { score: report.score, mae: report.mae });
-      const artifact: VenvArtifact = { format: 'decisio.venv', algorithm: sim.algorithm === 'revive_p' || sim.algorithm === 'revive_t' ? sim.algorithm : 'bc', seed, hidden, schemeId: sim.scheme_id, score: Number.isFinite(report.score) ? report.score : null, weights };
-      const prefix = artifactPrefix(ctx.userId, 'simulators', sim.id);
+      const artifact: VenvArtifact = { format: 'decisio.venv', algorithm: sim.algorithm === 'revive_p' || sim.algorithm === 'revive_t' ? sim.algorithm : 'bc', seed, hidden, schemeId: sim.scheme_id, score: Number.isFinite(report.score) ? report.score : null, weights, extraDatasetIds, jobId: ctx.jobId };
+      // Trained again (restore, update, maybe by another user): the files stay in the record's folder.
+      const prefix = sim.artifact_key ?? artifactPrefix(ctx.userId, 'simulators', sim.id);
       await storeFiles(db, blobs, ctx, prefix, { 'venv.json': Buffer.from(JSON.stringify(artifact)) });
       await knex()('simulators').where({ id: sim.id }).update({ artifact_key: prefix, score: artifact.score, updated_at: new Date() });
       await ctx.log(`environment score ${report.score.toFixed(2)}`);
@@ -399,7 +482,12 @@ export function modellingJobKinds({ db, blobs }: { db: Database; blobs: BlobStor
       const obj = await need(db, 'objectives', pol.objective_id, 'reward');
       const config = parseJson<TrainingConfig>(pol.config, { stopConditions: { system: true }, hyperparameters: {} });
       const hp = config.hyperparameters;
-      const { venv, dataset, graph } = await loadVenv(knex(), blobs, sim);
+      // The simulator's current artefact: a policy (or its update) after an environment update
+      // trains in the updated environment, over the same data (scheme data plus the update's datasets).
+      const { venv, dataset, graph, artifact } = await loadVenv(knex(), blobs, sim);
+      // An update in an environment trained since the policy's last run: the best kept was measured in the old one.
+      const envChanged = ctx.payload.extend === true && config.environmentJobId !== undefined && config.environmentJobId !== artifact.jobId;
+      if (envChanged) await ctx.log('the environment was trained again since this policy\'s last run: training in the updated environment');
       const epochs = hp['epochs'] === undefined ? undefined : Math.max(1, Math.floor(num(hp['epochs'], 1)));
       await withReward(ctx, db, { solutionId: pol.solution_id, graph, dataset, git: config.git, objective: obj }, async (reward, nodeFunction) => {
         const build = (h: Record<string, unknown>, steps: number | undefined) => {
@@ -426,13 +514,16 @@ export function modellingJobKinds({ db, blobs }: { db: Database; blobs: BlobStor
           return;
         }
         const trainer = build({ ...hp, ...(searched?.best ?? {}) }, epochs);
-        await runAsJob(ctx, db, trainer as Trainer<unknown>, parseStopConditions(config.stopConditions), num(hp['seed'], 0) + 1, epochs, config.mode === 'debug', searched ? 0.5 : 0);
+        await runAsJob(ctx, db, trainer as Trainer<unknown>, parseStopConditions(config.stopConditions), num(hp['seed'], 0) + 1, epochs, config.mode === 'debug', searched ? 0.5 : 0, envChanged);
         const best = trainer.useBest();
         await point(ctx, 1, -1, { reward: best, initialReward: trainer.initialReward });
         const files = await savePolicy(trainer.policy, pol.algorithm, pol.algorithm === 'sac' ? 'tanh' : 'clip');
-        const prefix = artifactPrefix(ctx.userId, 'policies', pol.id);
+        const prefix = pol.artifact_key ?? artifactPrefix(ctx.userId, 'policies', pol.id);
         await storeFiles(db, blobs, ctx, prefix, files);
-        await knex()('policies').where({ id: pol.id }).update({ artifact_key: prefix, reward: Number.isFinite(best) ? best : null, updated_at: new Date() });
+        // Which environment this policy was trained in (the config as it is now: `update` may have written it meanwhile).
+        const current = parseJson<TrainingConfig>((await knex()('policies').where({ id: pol.id }).first('config'))?.config, config);
+        const trainedIn = artifact.jobId === undefined ? {} : { config: JSON.stringify({ ...current, environmentJobId: artifact.jobId }) };
+        await knex()('policies').where({ id: pol.id }).update({ artifact_key: prefix, reward: Number.isFinite(best) && best > -Number.MAX_VALUE ? best : null, ...trainedIn, updated_at: new Date() });
         await ctx.log(`policy return ${best.toFixed(4)} (warm start ${trainer.initialReward.toFixed(4)})`);
       });
     },

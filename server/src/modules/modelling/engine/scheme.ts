@@ -3,7 +3,9 @@
  * fields and aggregations, field types, the data filter, the partial order, and the business
  * period the aggregations roll rows up to. `parseSchemeData` checks the scheme's `data` when it
  * is saved (syntax only: the table may not be known yet); `applyScheme` runs it on the table
- * during the data processing and reports how many rows each step kept.
+ * during the data processing and reports how many rows each step kept. The table it gets is the
+ * correlation's primary table left-joined with its related tables (`./join.ts`), so every field
+ * below may name a column of a related table (renamed `<table>_<column>` on a name clash).
  *
  * `data` (as `scheme/create` stores it):
  *

@@ -1,0 +1,117 @@
+/**
+ * Template projects: `template/getTemplateList` and `template/createProject`, which creates a
+ * project from an industry template and seeds its first solution through the existing services
+ * (projects, solutions, storage + datasets, modelling records), as if the user had done it.
+ */
+import { Readable } from 'node:stream';
+import { AppError, type CreateTemplateProjectInput, type Locale, type ProjectItem, type TemplateItem, type TemplateProject } from '@decisio/domain';
+import type { ServerCallUser } from '@decisio/sdk-plugin/server';
+import type { DatasetsService } from '../datasets/service';
+import type { ModellingRecords } from '../modelling/records';
+import type { ProjectsService } from '../projects/service';
+import type { SolutionsService } from '../solutions/service';
+import type { StorageService } from '../storage/service';
+import { INDUSTRY_TEMPLATE_DEFS, presentTemplate, templateCsv, templateDef, type IndustryTemplateDef } from './templates';
+
+/** Numbered names are tried up to this count (`name`, `name 2`, ... `name 50`). */
+const NAME_TRIES = 50;
+
+/** `name`, then `name 2`, `name 3`, ... cut so that the whole fits in `max` characters. */
+export function numberedName(name: string, n: number, max: number): string {
+  if (n === 1) return name.slice(0, max);
+  const suffix = ` ${n}`;
+  return name.slice(0, max - suffix.length).trimEnd() + suffix;
+}
+
+function isCode(err: unknown, name: string): boolean {
+  return err instanceof AppError && err.codeName === name;
+}
+
+export interface TemplatesDeps {
+  projects: ProjectsService;
+  solutions: SolutionsService;
+  storage: StorageService;
+  datasets: DatasetsService;
+  records: ModellingRecords;
+}
+
+export class TemplatesService {
+  constructor(private readonly deps: TemplatesDeps) {}
+
+  list(): TemplateItem[] {
+    return INDUSTRY_TEMPLATE_DEFS.map(presentTemplate);
+  }
+
+  /**
+   * Creates a project from a template and seeds its first solution: the template's data as an
+   * uploaded CSV file and a business dataset of the project (charged to the caller's quota), the
+   * table correlation (trajectory, sequence and datetime fields), the decision graph and the
+   * reward (`reward.py`). Schemes and trainings are left to the user. Run it in one transaction:
+   * a failure leaves no project.
+   */
+  async createProject(user: ServerCallUser, input: CreateTemplateProjectInput, locale: Locale): Promise<TemplateProject> {
+    const def = templateDef(input.templateId);
+    if (!def) throw new AppError('paramInvalid', { templateId: 'validation.invalid' });
+    const project = await this.createProjectRow(user, def, input, locale);
+    const projectId = project.projectId;
+    const solution = await this.deps.solutions.create(user, {
+      projectId,
+      name: def.solutionName[locale],
+      dataType: 'data_driven',
+      goalType: 'policy_search',
+      description: def.name[locale],
+    });
+    const solutionId = solution.solutionId;
+
+    // The data: an upload of the CSV (as the browser would send it), then a dataset of it.
+    const csv = Buffer.from(templateCsv(def), 'utf8');
+    const owner = { tenantId: user.tenantId, userId: user.id };
+    const upload = await this.deps.storage.initUpload(owner, { name: `${def.id}-template.csv`, size: csv.length, purpose: 'dataset' });
+    for (let part = 1; part <= upload.partCount; part++) {
+      const start = (part - 1) * upload.partSize;
+      await this.deps.storage.writePart(owner, upload.uploadId, part, Readable.from([csv.subarray(start, Math.min(csv.length, start + upload.partSize))]));
+    }
+    const file = await this.deps.storage.completeUpload(owner, upload.uploadId);
+    let datasetId = '';
+    for (let n = 1; !datasetId; n++) {
+      try {
+        datasetId = (await this.deps.datasets.create(user, { fileId: file.fileId, name: numberedName(def.datasetName[locale], n, 30), type: 'business', projectId })).tableId;
+      } catch (err) {
+        if (!isCode(err, 'tableNameUsed') || n >= NAME_TRIES) throw err;
+      }
+    }
+
+    await this.deps.records.setTableCorrelation(user, {
+      solutionId,
+      correlation: {
+        primaryTableId: datasetId,
+        datasetId,
+        trajectoryField: def.trajectoryField,
+        sequenceField: def.sequenceField,
+        datetimeField: def.datetimeField,
+        relations: [],
+      },
+    });
+    await this.deps.records.setPattern(user, { solutionId, graph: def.task.graph() }, locale);
+    const objective = await this.deps.records.createObjective(user, {
+      solutionId,
+      name: def.rewardName[locale],
+      description: def.rewardDescription[locale],
+      files: { 'reward.py': def.task.rewardPy },
+    });
+    return { project: await this.deps.projects.get(user, projectId), templateId: def.id, solutionId, datasetId, fileId: file.fileId, objectiveId: String(objective.id) };
+  }
+
+  /** The project; without a name, the template's default name, numbered while taken. */
+  private async createProjectRow(user: ServerCallUser, def: IndustryTemplateDef, input: CreateTemplateProjectInput, locale: Locale): Promise<ProjectItem> {
+    const fields = { colour: input.colour ?? def.colour, industryTemplate: def.id, info: input.info ?? def.name[locale], imageVersion: input.imageVersion ?? null };
+    if (input.name) return this.deps.projects.create(user, { ...fields, name: input.name });
+    for (let n = 1; ; n++) {
+      try {
+        return await this.deps.projects.create(user, { ...fields, name: numberedName(def.projectName[locale], n, 20) });
+      } catch (err) {
+        if (!isCode(err, 'projectNameUsed') || n >= NAME_TRIES) throw err;
+      }
+    }
+  }
+}
