@@ -17,6 +17,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vi
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { apiCall, newUser, signUpAndIn } from '../fixtures/account';
 import { launchBrowser, shot } from '../fixtures/browser';
+import { TINY_YAML } from '../../server/src/modules/modelling/testing';
 
 const baseUrl = inject('baseUrl');
 const stamp = Date.now().toString(36);
@@ -42,25 +43,6 @@ const BROKEN_REWARD = `import numpy as np
 
 def get_reward(data):
     return np.asarray(data['no_such_node'])
-`;
-const YAML = `metadata:
-  graph:
-    action:
-    - obs
-    next_obs:
-    - obs
-    - action
-  columns:
-  - x:
-      dim: obs
-      type: continuous
-      max: 2
-      min: -2
-  - a:
-      dim: action
-      type: continuous
-      max: 1
-      min: -1
 `;
 
 /** A POST call of the api from the signed-in page. */
@@ -140,7 +122,7 @@ beforeAll(async () => {
   files.csv = path.join(dir, 'control_task.csv');
   files.yaml = path.join(dir, 'control.yaml');
   fs.writeFileSync(files.csv, controlCsv());
-  fs.writeFileSync(files.yaml, YAML);
+  fs.writeFileSync(files.yaml, TINY_YAML);
   browser = await launchBrowser();
   context = await browser.newContext({ baseURL: baseUrl, viewport: { width: 1440, height: 900 }, locale: 'zh-CN' });
   page = await context.newPage();

@@ -1,15 +1,18 @@
 /**
- * The dashboard plugin: the `/dashboard` route, a dock layout with the "Welcome" panel, and its
- * side-menu entry. Manifest only; the panel loads with `import()`.
+ * The dashboard plugin: the `/dashboard` route, a dock layout with the "Welcome" panel (greeting,
+ * the guided first run through a template project, the modelling steps), and its side-menu
+ * entry. Manifest only; the panel loads with `import()`.
  */
 import { boolean } from 'zod/mini';
 import { definePlugin } from '@decisio/sdk-plugin';
+import { dashboardEndpoints } from './api';
 import zhCN from './locales/zh-CN.json';
 import enUS from './locales/en-US.json';
 
 export const dashboardPlugin = definePlugin({
   id: 'dashboard',
   locales: { 'zh-CN': zhCN, 'en-US': enUS },
+  endpoints: dashboardEndpoints,
   // Recent activity is the projects plugin's panel (left out when that plugin is absent).
   routes: [{ path: '/dashboard', titleKey: 'title', panels: ['dashboard.welcome', { panel: 'projects.activity', direction: 'right', size: 380 }] }],
   panels: [

@@ -66,6 +66,8 @@ export const dataAccessEndpoints = (build: PluginEndpointBuilder) => ({
   'data-access/remoteTables': build.query<RemoteTable[], { id: string }>({ query: (body) => ({ url: 'metadata/getTables', body }) }),
   'data-access/startImport': build.mutation<ImportStatus, StartImportRequest>({ query: (body) => ({ url: 'metadata/startImport', body }) }),
   'data-access/importStatus': build.mutation<ImportStatus, { tableId: string }>({ query: (body) => ({ url: 'metadata/getCopyStatusByTableId', body }) }),
+  /** Stops an import that is waiting or copying (`metadata/stopImport`): no dataset is made. */
+  'data-access/stopImport': build.mutation<ImportStatus, { tableId: string }>({ query: (body) => ({ url: 'metadata/stopImport', body }) }),
   'data-access/getCorrelation': build.query<CorrelationReply, { solutionId: string }>({
     query: (body) => ({ url: 'solution/getTableCorrelation', body }),
     providesTags: (_r, _e, a) => [{ type: CORRELATION, id: a.solutionId }],

@@ -5,7 +5,7 @@ import { createPreviewer, PREVIEW_ROWS } from './preview';
 describe('createPreviewer', () => {
   it('runs on the data-worker service it is given: a warm session, the preview rows, dispose', async () => {
     const calls: string[] = [];
-    const inspection: DataFileInspection = { name: 'a.csv', size: 3, kind: 'csv', ok: true, issues: [], elapsedMs: 1 };
+    const inspection: DataFileInspection = { name: 'a.csv', size: 3, kind: 'csv', ok: true, issues: [], elapsedMs: 1, timings: {} };
     const service: DataWorkerService = {
       open(options) {
         calls.push(`open warm=${String(options?.warm)}`);
@@ -16,7 +16,7 @@ describe('createPreviewer', () => {
           },
           stats: async (file) => {
             calls.push(`stats ${file.name}`);
-            return { ok: true, issues: [], rows: 1, columns: [], elapsedMs: 1 };
+            return { name: file.name, kind: 'csv', ok: true, issues: [], rows: 1, columns: [], elapsedMs: 1 };
           },
           dispose: () => calls.push('dispose'),
         };

@@ -24,9 +24,13 @@ export interface TrainingRecord {
   state: string;
   score?: number | null;
   createdAt?: string;
+  /** A policy's environment (`policy/list`). */
+  simulatorId?: string;
+  /** The record's current job. */
+  jobId?: string | null;
 }
 
-/** One job a policy ran (`train/getTrainUpdateListPage`). */
+/** One job a policy or an environment ran (`train/getTrainUpdateListPage`). */
 export interface TrainRun {
   jobId: string;
   reason: 'create' | 'restore' | 'update';
@@ -68,11 +72,12 @@ export const reportEndpoints = (build: PluginEndpointBuilder) => ({
   'deploy/businessCreate': build.mutation<BusinessDecision, BusinessDecisionCreateRequest>({ query: (body) => ({ url: 'businessDecision/create', body }), invalidatesTags: [BUSINESS] }),
   'deploy/businessDelete': build.mutation<null, { id: string }>({ query: (body) => ({ url: 'businessDecision/delete', body }), invalidatesTags: [BUSINESS] }),
 
-  'deploy/trainRuns': build.query<Page<TrainRun>, { id: string; kind: 'policy'; page: number; pageSize: number }>({
+  'deploy/trainRuns': build.query<Page<TrainRun>, { id: string; kind: 'policy' | 'environment'; page: number; pageSize: number }>({
     query: (body) => ({ url: 'train/getTrainUpdateListPage', body }),
     providesTags: (_r, _e, a) => [runs(a.id)],
   }),
-  'deploy/trainUpdate': build.mutation<TrainingRecord, { id: string; kind: 'policy'; hyperparameters?: Record<string, unknown> }>({
+  /** `datasetIds`: an environment update's new data (datasets of the project, e.g. made from a service's calls). */
+  'deploy/trainUpdate': build.mutation<TrainingRecord, { id: string; kind: 'policy' | 'environment'; hyperparameters?: Record<string, unknown>; datasetIds?: string[] }>({
     query: (body) => ({ url: 'train/createTrainUpdate', body }),
     invalidatesTags: (_r, _e, a) => [runs(a.id)],
   }),

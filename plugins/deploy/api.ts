@@ -10,6 +10,7 @@ import type {
   ModelServiceRecord,
   ModelServiceRecordsDatasetRequest,
   ModelServiceRecordsPageRequest,
+  ModelServiceRotateTokenRequest,
   ModelServiceUpdateRequest,
   ModelServiceWithToken,
   MonitorUnit,
@@ -35,9 +36,9 @@ export const deployEndpoints = (build: PluginEndpointBuilder) => ({
   'deploy/start': build.mutation<ModelServiceItem, { id: string }>({ query: (body) => ({ url: 'modeldeploy/start', body }), invalidatesTags: (_r, _e, a) => [LIST, one(a.id)] }),
   'deploy/stop': build.mutation<ModelServiceItem, { id: string }>({ query: (body) => ({ url: 'modeldeploy/stop', body }), invalidatesTags: (_r, _e, a) => [LIST, one(a.id)] }),
   'deploy/delete': build.mutation<null, { id: string }>({ query: (body) => ({ url: 'modeldeploy/delete', body }), invalidatesTags: [LIST] }),
-  'deploy/rotateToken': build.mutation<ModelServiceWithToken, { id: string }>({
+  'deploy/rotateToken': build.mutation<ModelServiceWithToken, ModelServiceRotateTokenRequest>({
     query: (body) => ({ url: 'modeldeploy/rotateToken', body }),
-    invalidatesTags: (_r, _e, a) => [one(a.id)],
+    invalidatesTags: (_r, _e, a) => [LIST, one(a.id)],
   }),
   'deploy/records': build.query<Page<ModelServiceRecord>, ModelServiceRecordsPageRequest>({
     query: (body) => ({ url: 'modeldeploy/queryModelServiceRecordsPage', body }),

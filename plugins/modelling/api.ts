@@ -86,6 +86,8 @@ export interface DisplayData {
   state: string;
   progress: number | null;
   points: Array<{ id: number; time: string | null } & Record<string, number | string | null>>;
+  /** Debug mode: the breakpoint steps with a tensor summary, in the order they were kept (`step` of the call picks one). */
+  tensorSteps?: number[];
 }
 
 /** One trajectory rolled in a trained environment against the data (per node: rows of values per step). */
@@ -116,6 +118,9 @@ export type TryRewardReply =
       histogram: { edges: number[]; counts: number[] };
     }
   | { ok: false; error: { code: string; message: string; file?: string; line?: number } };
+
+/** `train/reStartTensorBoard`: the job's TensorBoard behind the server, or where to download its event file. */
+export type TensorBoardReply = { jobId: string; running: true; url: string; downloadUrl: string } | { jobId: string; running: false; reason: 'notInstalled'; downloadUrl: string };
 
 /** Which list/get/delete calls a training area uses. */
 export type TrainingArea = 'trainSimulator' | 'trainPolicy' | 'trainParameter' | 'simulation' | 'decision';
@@ -167,10 +172,12 @@ export const modellingEndpoints = (build: PluginEndpointBuilder) => ({
 
   'modelling/restore': build.mutation<unknown, { area: 'trainSimulator' | 'trainPolicy'; id: string }>({ query: ({ area, id }) => ({ url: `${area}/restore`, body: { id } }), invalidatesTags: ['Training'] }),
   'modelling/rollout': build.query<Rollout, { id: string; trajectory: number; horizon?: number }>({ query: (body) => ({ url: 'train/getPicBySimulatorNum', body }) }),
-  'modelling/display': build.query<DisplayData, { jobId: string }>({ query: (body) => ({ url: 'train/getTrainDisplayDataList', body }) }),
+  'modelling/display': build.query<DisplayData, { jobId: string; step?: number }>({ query: (body) => ({ url: 'train/getTrainDisplayDataList', body }) }),
   'modelling/log': build.query<LogPage, { jobId: string; afterId?: number; limit?: number }>({ query: (body) => ({ url: 'train/getTrainLog', body }) }),
   'modelling/stop': build.mutation<{ jobId: string; state: string }, { jobId: string }>({ query: (body) => ({ url: 'train/stopTrain', body }), invalidatesTags: ['Training'] }),
   'modelling/pattern': build.query<{ graph: { nodes: { name: string; fields?: { name: string }[] }[] } | null }, Ref>({ query: (body) => ({ url: 'solution/getPattern', body }) }),
+  'modelling/tensorBoardStart': build.mutation<TensorBoardReply, { jobId: string }>({ query: (body) => ({ url: 'train/reStartTensorBoard', body }) }),
+  'modelling/tensorBoardStop': build.mutation<{ jobId: string; running: false }, { jobId: string }>({ query: (body) => ({ url: 'train/destroyTensorBoard', body }) }),
   'modelling/skip': build.mutation<{ jobId: string; state: string }, { jobId: string }>({ query: (body) => ({ url: 'train/skipBreakpoint', body }), invalidatesTags: ['Training'] }),
   'modelling/allTrainings': build.query<{ rows: Array<TrainingRow & { kind: string; projectId?: string; solutionId?: string }>; total: number }, { solutionId: string; page: number; pageSize: number }>({
     query: (body) => ({ url: 'train/getAllTrainList', body }),
@@ -181,3 +188,18 @@ export const modellingEndpoints = (build: PluginEndpointBuilder) => ({
 });
 
 export const modellingApi = definePluginApi('modelling', modellingEndpoints, { tagTypes: [...TAGS] });
+
+/** A training of the project log: a record of any kind with the solution it belongs to. */
+export type ProjectLogRow = TrainingRow & { kind: string; projectId?: string; solutionId?: string };
+
+/** `train/getAllTrainList` paged over one project (the project log), of one kind when asked. */
+export const projectLogApi = definePluginApi(
+  'modelling',
+  (build: PluginEndpointBuilder) => ({
+    'modelling/projectTrainings': build.query<{ rows: ProjectLogRow[]; total: number; page: number; pageSize: number }, { projectId: string; kind?: string; page: number; pageSize: number }>({
+      query: (body) => ({ url: 'train/getAllTrainList', body }),
+      providesTags: ['Training'],
+    }),
+  }),
+  { tagTypes: [...TAGS] },
+);

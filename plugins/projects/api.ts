@@ -15,6 +15,7 @@ import type {
   DeleteSolutionRequest,
   EditProjectRequest,
   EditSolutionRequest,
+  Locale,
   Page,
   PinSolutionRequest,
   ProjectItem,
@@ -26,10 +27,14 @@ import type {
   ShareSettings,
   SolutionItem,
   SolutionListRequest,
+  CreateTemplateProjectRequest,
+  TemplateItem,
+  TemplateProject,
 } from '@decisio/domain';
 import { definePluginApi, type PluginEndpointBuilder } from '@decisio/sdk-plugin';
 
 const PROJECTS = { type: 'Project' as const, id: 'LIST' };
+
 const ACTIVITY = { type: 'ProjectActivity' as const, id: 'LIST' };
 
 /** The endpoint builder, also listed in the manifest's `endpoints`. */
@@ -44,6 +49,11 @@ export const projectsEndpoints = (build: PluginEndpointBuilder) => ({
   }),
   'projects/create': build.mutation<ProjectItem, CreateProjectRequest>({
     query: (body) => ({ url: 'project/createProject', body }),
+    invalidatesTags: [PROJECTS, ACTIVITY],
+  }),
+  'projects/templates': build.query<TemplateItem[], void>({ query: () => ({ url: 'template/getTemplateList', body: {} }) }),
+  'projects/createFromTemplate': build.mutation<TemplateProject, CreateTemplateProjectRequest>({
+    query: (body) => ({ url: 'template/createProject', body }),
     invalidatesTags: [PROJECTS, ACTIVITY],
   }),
   'projects/edit': build.mutation<ProjectItem, EditProjectRequest>({

@@ -9,6 +9,7 @@ const loaded = vi.hoisted(() => [] as string[]);
 vi.mock('./panels/ProjectWorkbenchPanel', async (orig) => (loaded.push('ProjectWorkbenchPanel'), orig()));
 vi.mock('./panels/ComingNextPanel', async (orig) => (loaded.push('ComingNextPanel'), orig()));
 vi.mock('./panels/WorkflowRedirect', async (orig) => (loaded.push('WorkflowRedirect'), orig()));
+vi.mock('./panels/GuideOverlay', async (orig) => (loaded.push('GuideOverlay'), orig()));
 
 describe('workflow manifest', () => {
   it('loads no panel code when imported', async () => {
@@ -17,6 +18,11 @@ describe('workflow manifest', () => {
     expect(loaded).toEqual([]);
     await workflowPlugin.panels.find((p) => p.id === 'workflow.workbench')!.load();
     expect(loaded).toEqual(['ProjectWorkbenchPanel']);
+    // The step guide is an overlay contribution, loaded by the workbench only where it shows.
+    expect(workflowPlugin.overlays.map((o) => o.id)).toEqual(['workflow.guide']);
+    expect(workflowPlugin).not.toHaveProperty('activate');
+    await workflowPlugin.overlays[0]!.load();
+    expect(loaded).toEqual(['ProjectWorkbenchPanel', 'GuideOverlay']);
   });
 
   it('declares the workflow routes and a side menu shown only in the workflow', async () => {

@@ -3,12 +3,15 @@
  * to `/workflow/table-correlation`; the side menu (work flow, pattern, data access, data
  * modelling, environment, reward, policy, parameter search, back to workbench) opens each
  * screen carrying the project link parameters; `/project/workbench` shows the solution's steps
- * and their states, with the guide overlay when `guide` is on. The screens themselves are other
- * plugins' routes (data-access, pattern, modelling). Manifest only: panels load with `import()`.
+ * and their states. While `guide` is on, the step guide (an overlay contribution of kind
+ * `guide`, which the workbench renders in place of its generic guide note) floats over the
+ * workflow's screens. The screens themselves are other plugins' routes (data-access, pattern,
+ * modelling). Manifest only: panels and the guide load with `import()`.
  */
 import { definePlugin, navigationServiceRef, projectLinkSearch, type CommandContribution, type MenuItemContribution } from '@decisio/sdk-plugin';
 import { workflowEndpoints } from './api';
 import { WORKFLOW_MENU, inWorkflow } from './model/menu';
+import { showsGuide } from './model/guide';
 import zhCN from './locales/zh-CN.json';
 import enUS from './locales/en-US.json';
 
@@ -43,6 +46,9 @@ export const workflowPlugin = definePlugin({
   ],
   panels: [
     { id: 'workflow.workbench', titleKey: 'workbenchTitle', icon: 'flows', load: () => import('./panels/ProjectWorkbenchPanel').then((m) => m.ProjectWorkbenchPanel) },
+  ],
+  overlays: [
+    { id: 'workflow.guide', kind: 'guide', when: showsGuide, load: () => import('./panels/GuideOverlay').then((m) => m.GuideOverlay) },
   ],
   commands,
   menuItems,

@@ -2,78 +2,33 @@
  * The data worker (`workers/data`: checks, first rows, types and statistics of a local csv,
  * npz or h5 file before upload) as an SDK service, so that plugins neither construct the worker
  * from its source URL nor depend on the workers' package (plugins may import only the SDK and
- * the domain). The types below are the structural subset of the worker's API that plugins use;
- * the worker's own package (`@decisio/worker-data`) holds the full ones.
+ * the domain). What the worker answers is defined once in `@decisio/domain` (`DataFileInspection`,
+ * `DataFileStats`, ...), which the worker's package (`@decisio/worker-data`) shares; the SDK
+ * re-exports those types.
  *
  * {@link browserDataWorkers} starts a module worker that Vite bundles with the app; the
  * workbench may provide another implementation under {@link dataWorkerServiceRef}, and tests
  * (jsdom has no `Worker`) pass a stand-in.
  */
 import { proxy, releaseProxy, wrap } from 'comlink';
-import type { ErrorCodeName } from '@decisio/domain';
+import type { DataFileInspection, DataFileProgress, DataFileStats } from '@decisio/domain';
 import { createServiceRef } from './services';
 
-/** One failed check of a file (fatal ones block the upload). */
-export interface DataFileIssue {
-  code: ErrorCodeName;
-  /** Finer reason, e.g. `duplicateColumns`, `delimiter`, `parse`. */
-  reason: string;
-  /** English, for logs; the UI translates `code`. */
-  message: string;
-  fatal: boolean;
-  details?: Record<string, unknown>;
-}
-
-/** A column of a csv preview. */
-export interface DataFileColumn {
-  name: string;
-  /** `integer`, `float`, `boolean`, `date`, `timestamp`, `string` or `empty`. */
-  kind: string;
-  missing: number;
-  nan: number;
-}
-
-/** What `inspect` answers. */
-export interface DataFileInspection {
-  name: string;
-  size: number;
-  kind: 'csv' | 'npz' | 'h5' | null;
-  ok: boolean;
-  issues: DataFileIssue[];
-  columns?: DataFileColumn[];
-  rows?: (string | number | boolean | null)[][];
-  arrays?: { name: string; dtype: string; shape: number[] }[];
-  elapsedMs: number;
-}
-
-/** Statistics of one column over the whole file. */
-export interface DataFileColumnStats {
-  name: string;
-  kind: string;
-  count: number;
-  nulls: number;
-  nan: number;
-  min: number | string | null;
-  max: number | string | null;
-  mean: number | null;
-  distinct: number;
-  distinctApprox: boolean;
-}
-
-/** What `stats` answers. */
-export interface DataFileStats {
-  ok: boolean;
-  issues: DataFileIssue[];
-  rows: number | null;
-  columns: DataFileColumnStats[];
-  elapsedMs: number;
-}
-
-/** Progress of an operation; `fraction` is null while unknown. */
-export interface DataFileProgress {
-  phase: string;
-  fraction: number | null;
-}
+export type {
+  DataFileArray,
+  DataFileArrayHead,
+  DataFileCell,
+  DataFileColumn,
+  DataFileColumnKind,
+  DataFileColumnStats,
+  DataFileInspection,
+  DataFileIssue,
+  DataFileIssueReason,
+  DataFileKind,
+  DataFileProgress,
+  DataFileReviveLayout,
+  DataFileStats,
+} from '@decisio/domain';
 
 /** One running data worker. Operations run one after another; call `dispose` when done. */
 export interface DataWorkerSession {

@@ -48,6 +48,7 @@ describe('service refs and manifests', () => {
   it('checks plugin ids and contribution prefixes', () => {
     expect(() => definePlugin({ id: 'Bad_Id' })).toThrow(/kebab-case/);
     expect(() => definePlugin({ id: 'p', panels: [{ id: 'q.x', titleKey: 't', load: async () => () => null }] })).toThrow(/p\.<name>/);
+    expect(() => definePlugin({ id: 'p', overlays: [{ id: 'q.guide', load: async () => () => null }] })).toThrow(/overlay "q\.guide" .*p\.<name>/);
     expect(() => definePlugin({ id: 'p', menuItems: [{ id: 'p.m', titleKey: 't', location: 'side' }] })).toThrow(/to or command/);
     expect(definePlugin({ id: 'data-access' }).id).toBe('data-access');
   });

@@ -7,6 +7,7 @@
  * - {@link baseApi} / {@link definePluginApi}: the single RTK Query api and its plugin endpoints.
  * - React hooks: {@link useService}, {@link createUseT}, {@link useCurrentUser},
  *   {@link useProjectLink}, {@link useNavigate}, {@link useNotify}, ...
+ * - Paged lists: {@link useListSearch}, {@link Pager}; uploads: {@link useUploadTransport}.
  * - Disposables and events ({@link Emitter}, `onDidX`).
  *
  * Tests use `@decisio/sdk-plugin/testing` (`createTestHost`, `renderPanel`).
@@ -22,4 +23,7 @@ export * from './react';
 export * from './ui';
 export * from './code-editor';
 export * from './upload';
+export * from './upload-transport';
+export * from './list';
 export * from './data-worker';
+export * from './format';

@@ -82,6 +82,30 @@ export interface PanelContribution {
   load: ComponentLoader<PanelProps>;
 }
 
+/**
+ * Something a plugin floats over the pages (a step guide, a tour, a status card). The workbench
+ * renders it inside its own React tree (same store, services, translations and theme) in the
+ * root layout's overlay area, over every route. Its code loads with `import()` the first time
+ * `when` holds; it is unmounted while `when` does not hold, so keep lasting state elsewhere
+ * (local storage, the store).
+ */
+export interface OverlayContribution {
+  /** Namespaced id `<pluginId>.<name>`. */
+  id: string;
+  /** The overlay component (it positions itself, e.g. `position: fixed`). */
+  load: ComponentLoader;
+  /**
+   * Whether it shows now; looked at again on every navigation and on session, locale and
+   * theme changes. Default: always.
+   */
+  when?: WhenPredicate;
+  /**
+   * `guide`: this overlay is the guide overlay (spec platform §2, query parameter `guide`)
+   * wherever `when` holds, and the workbench's generic guide note gives way to it there.
+   */
+  kind?: 'guide';
+}
+
 /** A menu entry: navigates to `to` or runs `command`. */
 export interface MenuItemContribution {
   /** Namespaced id `<pluginId>.<name>`. */
@@ -200,6 +224,8 @@ export interface PluginManifest {
   provides?: readonly ServiceRef<unknown>[];
   routes?: readonly RouteContribution[];
   panels?: readonly PanelContribution[];
+  /** Overlays floated over the pages, rendered in the order of plugins then of this list. */
+  overlays?: readonly OverlayContribution[];
   menuItems?: readonly MenuItemContribution[];
   commands?: readonly CommandContribution[];
   settings?: readonly SettingContribution[];
@@ -236,6 +262,7 @@ export function definePlugin<const M extends PluginManifest>(manifest: M): Reado
     }
   };
   prefixed('panel', manifest.panels);
+  prefixed('overlay', manifest.overlays);
   prefixed('menu item', manifest.menuItems);
   prefixed('command', manifest.commands);
   prefixed('setting', manifest.settings);

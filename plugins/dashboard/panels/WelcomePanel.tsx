@@ -1,6 +1,8 @@
-import { Button, Card, Classes, H2, H5, Icon, NonIdealState } from '@blueprintjs/core';
+import { useState } from 'react';
+import { Button, Callout, Card, Classes, H2, H5, Icon, NonIdealState } from '@blueprintjs/core';
 import type { IconName } from '@blueprintjs/icons';
-import { useCurrentUser, useSetting } from '@decisio/sdk-plugin';
+import { isApiError, useCurrentUser, useNavigate, useSetting } from '@decisio/sdk-plugin';
+import { dashboardApi } from '../api';
 import { useDashboardT } from '../i18n';
 
 const STEPS: { icon: IconName; title: 'welcome.step1' | 'welcome.step2' | 'welcome.step3'; text: 'welcome.step1Text' | 'welcome.step2Text' | 'welcome.step3Text' }[] = [
@@ -9,7 +11,83 @@ const STEPS: { icon: IconName; title: 'welcome.step1' | 'welcome.step2' | 'welco
   { icon: 'rocket-slant', title: 'welcome.step3', text: 'welcome.step3Text' },
 ];
 
-/** The "Welcome" dashboard panel: greeting with the user's name and the empty project state. */
+/** Where a guided first run starts: the data-access step of the new project, with the guide on. */
+export const GUIDE_START = '/workflow/table-correlation';
+
+/**
+ * "Guided first run": one button per industry template; each creates a template project (its
+ * data, table correlation, decision graph and reward seeded by the server) and opens its first
+ * step with the step guide on.
+ */
+function GuidedFirstRun() {
+  const { t, locale } = useDashboardT();
+  const navigate = useNavigate();
+  const templates = dashboardApi.endpoints['dashboard/templates'].useQuery();
+  const [create, created] = dashboardApi.endpoints['dashboard/createTemplateProject'].useMutation();
+  const [pending, setPending] = useState<string | null>(null);
+  const [failure, setFailure] = useState<string | null>(null);
+
+  const start = async (templateId: string) => {
+    setFailure(null);
+    setPending(templateId);
+    try {
+      const r = await create({ templateId }).unwrap();
+      navigate(GUIDE_START, { search: { projectId: r.project.projectId, solutionId: r.solutionId, guide: 'true' } });
+    } catch (err) {
+      setFailure(t('guided.failed', { message: isApiError(err) ? err.message : '' }));
+    } finally {
+      setPending(null);
+    }
+  };
+
+  let body;
+  if (templates.isError) {
+    body = (
+      <Button icon="refresh" onClick={() => void templates.refetch()} data-testid="guided-retry">
+        {t('welcome.retry')}
+      </Button>
+    );
+  } else if (!templates.data) {
+    body = <div className={Classes.SKELETON} style={{ height: 96 }} aria-busy="true" aria-label={t('guided.loading')} />;
+  } else {
+    body = (
+      <div className="dc-card-grid">
+        {templates.data.map((tpl) => (
+          <Card key={tpl.id} className="dc-step-card" data-testid={`guided-template-${tpl.id}`}>
+            <H5>{tpl.name[locale]}</H5>
+            <p className="dc-muted">{tpl.description[locale]}</p>
+            <Button
+              intent="primary"
+              icon="learning"
+              loading={pending === tpl.id}
+              disabled={created.isLoading && pending !== tpl.id}
+              data-testid={`guided-start-${tpl.id}`}
+              onClick={() => void start(tpl.id)}
+            >
+              {t('guided.start')}
+            </Button>
+          </Card>
+        ))}
+      </div>
+    );
+  }
+  return (
+    <section aria-labelledby="dashboard-guided-title" className="dc-gap" data-testid="guided-first-run">
+      <H5 id="dashboard-guided-title" className="dc-section-title">
+        {t('guided.title')}
+      </H5>
+      <p className="dc-muted">{t('guided.description')}</p>
+      {failure && (
+        <Callout intent="danger" icon="error" className="dc-gap" data-testid="guided-error">
+          {failure}
+        </Callout>
+      )}
+      {body}
+    </section>
+  );
+}
+
+/** The "Welcome" dashboard panel: greeting with the user's name, the guided first run and the steps. */
 export function WelcomePanel() {
   const { t } = useDashboardT();
   const user = useCurrentUser();
@@ -37,9 +115,7 @@ export function WelcomePanel() {
         </H2>
         <p className="dc-muted">{t('welcome.subtitle')}</p>
       </header>
-      <Card className="dc-empty-card">
-        <NonIdealState icon="projects" title={t('welcome.emptyTitle')} description={t('welcome.emptyDescription')} data-testid="welcome-empty" />
-      </Card>
+      <GuidedFirstRun />
       {showSteps && (
         <>
           <H5 className="dc-section-title">{t('welcome.stepsTitle')}</H5>

@@ -6,6 +6,7 @@ import { dataAccessApi } from '../api';
 import { cellText, failureMessage } from '../format';
 import { useDataT } from '../i18n';
 import { draftOf, toFieldSettings, validateFields, type FieldDraft, type FieldErrorKey } from '../model/fields';
+import { PreviewTable } from './PreviewTable';
 
 /**
  * A dataset's server-side preview (`file/previewCSV`: first rows and statistics over all rows)
@@ -57,26 +58,7 @@ export function DatasetDialog(props: { tableId: string | null; onClose(): void }
         {p && (
           <div style={{ maxHeight: 260, overflow: 'auto' }}>
             <h4 className="bp6-heading">{t('fields.previewTitle', { total: p.total })}</h4>
-            <HTMLTable compact striped data-testid="dataset-preview">
-              <thead>
-                <tr>
-                  {p.columns.map((c) => (
-                    <th key={c.name}>
-                      {c.name} <span className="bp6-text-muted">({c.type})</span>
-                    </th>
-                  ))}
-                </tr>
-              </thead>
-              <tbody>
-                {p.rows.map((r, i) => (
-                  <tr key={i}>
-                    {r.map((v, j) => (
-                      <td key={j}>{cellText(v)}</td>
-                    ))}
-                  </tr>
-                ))}
-              </tbody>
-            </HTMLTable>
+            <PreviewTable columns={p.columns} rows={p.rows} data-testid="dataset-preview" />
           </div>
         )}
         {rows.length > 0 && (

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
-import type { Dataset } from '@decisio/domain';
+import { ErrorCode, type Dataset } from '@decisio/domain';
 import { createTestHost, renderPanel } from '@decisio/sdk-plugin/testing';
 import { dataAccessPlugin } from '../index';
 import { setPreviewerFactory, type PreviewResult } from '../preview';
@@ -25,11 +25,47 @@ const dataset: Dataset = {
 };
 const page = (rows: Dataset[]) => ({ data: { rows, total: rows.length, page: 1, pageSize: 20 } });
 
+/** An import of the connection Shop as the `metadata/*` calls answer it (state left to the caller). */
+const importOf = (tableId: string, source: Record<string, string> = { table: 'orders' }, name = 'orders') => ({
+  tableId,
+  connectionId: 'c1',
+  connectionName: 'Shop',
+  source,
+  name,
+  type: 'business',
+  projectId: null,
+  rowsCopied: 0,
+  rowsExpected: 10,
+  datasetId: null,
+  errorCode: null,
+  error: null,
+  createdAt: '',
+  endedAt: null,
+});
+
+/** A host with no dataset yet and one data connection, Shop, holding the table `shop.orders`. */
+function importHost(locale: 'en-US' | 'zh-CN') {
+  const host = createTestHost({ plugins: [dataAccessPlugin], locale, session: { token: 't', userId: 'u1' } });
+  host.mockCall('table/list', page([]));
+  host.mockCall('jobJdbcDatasource/all', { data: [{ id: 'c1', name: 'Shop', type: 'mysql' }] });
+  host.mockCall('metadata/getTables', { data: [{ name: 'orders', schema: 'shop', kind: 'table', estimatedRows: 10 }] });
+  return host;
+}
+
+/** In the open import dialog: chooses the connection Shop, and its table `shop.orders` unless `table` is false. */
+async function chooseShop(table = true) {
+  await screen.findByText('Shop (mysql)');
+  fireEvent.change(screen.getByTestId('import-connection'), { target: { value: 'c1' } });
+  if (!table) return;
+  await screen.findByText('shop.orders (~10)');
+  fireEvent.change(screen.getByTestId('import-table'), { target: { value: 'shop.orders' } });
+}
+
 /** A previewer standing in for the data worker (jsdom has no Worker); the real one runs in the e2e. */
 function fakePreviewer(results: Record<string, PreviewResult>) {
   return setPreviewerFactory(() => ({
     inspect: (file) => Promise.resolve(results[file.name]!),
-    stats: () => Promise.resolve({ ok: true, issues: [], rows: 2, columns: [{ name: 'a', kind: 'integer', count: 2, nulls: 0, nan: 0, min: 1, max: 3, mean: 2, distinct: 2, distinctApprox: false }], elapsedMs: 3 }),
+    stats: (file) => Promise.resolve({ name: file.name, kind: 'csv', ok: true, issues: [], rows: 2, columns: [{ name: 'a', kind: 'integer', count: 2, nulls: 0, nan: 0, min: 1, max: 3, mean: 2, distinct: 2, distinctApprox: false }], elapsedMs: 3 }),
     dispose: () => undefined,
   }));
 }
@@ -56,8 +92,8 @@ describe('DatasetsPanel', () => {
     host.mockCall('table/list', page([dataset]));
     host.mockCall('file/getFreeSpace', { data: { totalBytes: 1e9, usedBytes: 0, freeBytes: 1e9, tenant: { totalBytes: 1e10, usedBytes: 0, freeBytes: 1e10 } } });
     restore = fakePreviewer({
-      'dup.csv': { name: 'dup.csv', size: 10, kind: 'csv', ok: false, elapsedMs: 4, issues: [{ code: 'tableRepeatedColumns', reason: 'duplicateColumns', message: 'dup', fatal: true, details: { columns: ['a'] } }] },
-      'good.csv': { name: 'good.csv', size: 10, kind: 'csv', ok: true, elapsedMs: 4, issues: [], columns: [{ name: 'a', kind: 'integer', missing: 0, nan: 0 }], rows: [[1], [3]] },
+      'dup.csv': { name: 'dup.csv', size: 10, kind: 'csv', ok: false, elapsedMs: 4, timings: {}, issues: [{ code: 'tableRepeatedColumns', value: ErrorCode.tableRepeatedColumns, reason: 'duplicateColumns', message: 'dup', fatal: true, details: { columns: ['a'] } }] },
+      'good.csv': { name: 'good.csv', size: 10, kind: 'csv', ok: true, elapsedMs: 4, timings: {}, issues: [], columns: [{ name: 'a', kind: 'integer', rawType: 'BIGINT', missing: 0, nan: 0 }], rows: [[1], [3]] },
     });
     await renderPanel(panel, { host });
     expect(await screen.findByText('orders')).toBeTruthy();
@@ -77,11 +113,8 @@ describe('DatasetsPanel', () => {
   });
 
   it('imports a table from a connection, following the copy until the dataset exists', async () => {
-    const host = createTestHost({ plugins: [dataAccessPlugin], locale: 'en-US', session: { token: 't', userId: 'u1' } });
-    host.mockCall('table/list', page([]));
-    host.mockCall('jobJdbcDatasource/all', { data: [{ id: 'c1', name: 'Shop', type: 'mysql' }] });
-    host.mockCall('metadata/getTables', { data: [{ name: 'orders', schema: 'shop', kind: 'table', estimatedRows: 10 }] });
-    const status = { tableId: 'imp1', connectionId: 'c1', connectionName: 'Shop', source: { table: 'orders' }, name: 'orders', type: 'business', projectId: null, rowsCopied: 0, rowsExpected: 10, datasetId: null, errorCode: null, error: null, createdAt: '', endedAt: null };
+    const host = importHost('en-US');
+    const status = importOf('imp1');
     host.mockCall('metadata/startImport', { data: { ...status, state: 'waiting' } });
     host.mockCall('metadata/getCopyStatusByTableId', { data: { ...status, state: 'successful', rowsCopied: 10, datasetId: 'd1' } });
     host.mockCall('table/get', { data: dataset });
@@ -91,15 +124,77 @@ describe('DatasetsPanel', () => {
     fireEvent.click(await screen.findByTestId('import-start'));
     expect((await screen.findAllByText('Required')).length).toBeGreaterThan(0);
     expect(host.calls.some((c) => c.url === 'metadata/startImport')).toBe(false);
-    await screen.findByText('Shop (mysql)');
-    fireEvent.change(screen.getByTestId('import-connection'), { target: { value: 'c1' } });
-    await screen.findByText('shop.orders (~10)');
-    fireEvent.change(screen.getByTestId('import-table'), { target: { value: 'shop.orders' } });
+    await chooseShop();
     expect((screen.getByTestId('import-name') as HTMLInputElement).value).toBe('orders');
     fireEvent.click(screen.getByTestId('import-start'));
     await waitFor(() => expect(host.toasts.at(-1)?.message).toBe('Dataset orders imported'), { timeout: 5000 });
     expect(host.calls.find((c) => c.url === 'metadata/startImport')?.body).toEqual({ connectionId: 'c1', table: 'orders', schema: 'shop', name: 'orders', type: 'business' });
     expect(await screen.findByTestId('dataset-preview')).toBeTruthy();
+  });
+
+  it('cancels a running import from the dialog: the copy stops, no dataset is opened, the dialog can close again', async () => {
+    const host = importHost('en-US');
+    const status = { ...importOf('imp2', { sql: 'SELECT 1' }, 'big'), rowsCopied: 512, rowsExpected: 100000 };
+    let stopped = false;
+    host.mockCall('metadata/startImport', { data: { ...status, state: 'waiting', rowsCopied: 0 } });
+    host.mockCall('metadata/getCopyStatusByTableId', () => ({ data: { ...status, state: stopped ? 'stopped' : 'copying' } }));
+    host.mockCall('metadata/stopImport', () => ((stopped = true), { data: { ...status, state: 'stopped' } }));
+    await renderPanel(panel, { host });
+    fireEvent.click(await screen.findByTestId('datasets-import'));
+    await chooseShop(false);
+    fireEvent.click(screen.getByTestId('import-mode-query'));
+    fireEvent.change(await screen.findByTestId('import-sql'), { target: { value: 'SELECT 1' } });
+    fireEvent.change(screen.getByTestId('import-name'), { target: { value: 'big' } });
+    expect(screen.queryByTestId('import-cancel')).toBeNull();
+    fireEvent.click(screen.getByTestId('import-start'));
+    // While it runs there is no Close, only Cancel.
+    const cancel = await screen.findByTestId('import-cancel');
+    expect(cancel.textContent).toBe('Cancel import');
+    expect(screen.queryByText('Close')).toBeNull();
+    await waitFor(() => expect(screen.getByTestId('import-status').getAttribute('data-state')).toBe('copying'), { timeout: 5000 });
+    fireEvent.click(cancel);
+    await waitFor(() => expect(host.toasts.at(-1)).toMatchObject({ message: 'Import of big cancelled; no dataset was made', intent: 'warning' }));
+    expect(host.calls.filter((c) => c.url === 'metadata/stopImport').map((c) => c.body)).toEqual([{ tableId: 'imp2' }]);
+    expect(screen.getByTestId('import-status').getAttribute('data-state')).toBe('stopped');
+    expect(screen.getByText('Import stopped')).toBeTruthy();
+    expect(screen.queryByTestId('import-cancel')).toBeNull();
+    expect(screen.getByText('Close')).toBeTruthy();
+    expect(screen.queryByTestId('dataset-preview')).toBeNull();
+  });
+
+  it('keeps the keyboard in the import dialog: Cancel takes the focus from the busy Import, Close takes it after the cancel', async () => {
+    const host = importHost('en-US');
+    const status = { ...importOf('imp4', { table: 'orders' }, 'orders'), rowsCopied: 3 };
+    let stopped = false;
+    host.mockCall('metadata/startImport', { data: { ...status, state: 'waiting', rowsCopied: 0 } });
+    host.mockCall('metadata/getCopyStatusByTableId', () => ({ data: { ...status, state: stopped ? 'stopped' : 'copying' } }));
+    host.mockCall('metadata/stopImport', () => ((stopped = true), { data: { ...status, state: 'stopped' } }));
+    await renderPanel(panel, { host });
+    fireEvent.click(await screen.findByTestId('datasets-import'));
+    await chooseShop();
+    fireEvent.click(screen.getByTestId('import-start'));
+    // The Import button turns busy (disabled): the focus goes to Cancel, not out of the dialog.
+    const cancel = await screen.findByTestId('import-cancel');
+    await waitFor(() => expect(document.activeElement).toBe(cancel));
+    fireEvent.click(cancel);
+    await waitFor(() => expect(screen.getByTestId('import-status').getAttribute('data-state')).toBe('stopped'));
+    // Escape and Tab go on from Close (Blueprint's dialog hears the keys only from inside it).
+    expect(document.activeElement).toBe(screen.getByText('Close').closest('button'));
+  });
+
+  it('says why an import can no longer be cancelled, in Chinese', async () => {
+    const host = importHost('zh-CN');
+    const status = importOf('imp3');
+    host.mockCall('metadata/startImport', { data: { ...status, state: 'waiting' } });
+    host.mockCall('metadata/getCopyStatusByTableId', { data: { ...status, state: 'copying', rowsCopied: 4 } });
+    host.mockCall('metadata/stopImport', { code: ErrorCode.importNotRunning, message: '只有等待中或复制中的导入可以停止' });
+    await renderPanel(panel, { host });
+    fireEvent.click(await screen.findByTestId('datasets-import'));
+    await chooseShop();
+    fireEvent.click(screen.getByTestId('import-start'));
+    fireEvent.click(await screen.findByText('取消导入'));
+    await waitFor(() => expect(host.toasts.at(-1)).toMatchObject({ message: '只有等待中或复制中的导入可以停止', intent: 'danger' }));
+    expect(screen.getByTestId('import-cancel')).toBeTruthy();
   });
 
   it('checks field settings before table/setFields and sends the selected fields', async () => {

@@ -1,7 +1,7 @@
-import { useEffect, useState } from 'react';
-import { Alert, Button, ButtonGroup, Callout, HTMLSelect, HTMLTable, InputGroup, NonIdealState, Spinner, Tag } from '@blueprintjs/core';
+import { useState } from 'react';
+import { Alert, Button, ButtonGroup, HTMLSelect, HTMLTable, InputGroup, NonIdealState, Spinner, Tag } from '@blueprintjs/core';
 import { DATASET_TYPES, type Dataset, type DatasetType } from '@decisio/domain';
-import { useLocale, useNotify, useProjectLink, type PanelProps } from '@decisio/sdk-plugin';
+import { pageCount, Pager, useListSearch, useLocale, useNotify, useProjectLink, type PanelProps } from '@decisio/sdk-plugin';
 import { dataAccessApi } from '../api';
 import { failureMessage, formatBytes } from '../format';
 import { useDataT } from '../i18n';
@@ -11,16 +11,6 @@ import { UploadDialog } from './UploadDialog';
 
 const PAGE_SIZE = 20;
 const NAME_SHOWN = 30;
-
-/** Waits `ms` after the last change of `value`. */
-function useDebounced<T>(value: T, ms: number): T {
-  const [v, setV] = useState(value);
-  useEffect(() => {
-    const id = setTimeout(() => setV(value), ms);
-    return () => clearTimeout(id);
-  }, [value, ms]);
-  return v;
-}
 
 /**
  * Dataset management: the caller's business, simulation and decision datasets (or a project's,
@@ -33,15 +23,12 @@ export function DatasetsPanel(_props: PanelProps) {
   const notify = useNotify();
   const { params } = useProjectLink();
   const projectId = params.projectId;
-  const [keyword, setKeyword] = useState('');
   const [type, setType] = useState<DatasetType | ''>('');
-  const [page, setPage] = useState(1);
+  const { keyword, setKeyword, search, page, setPage } = useListSearch({ filters: [type] });
   const [uploading, setUploading] = useState(false);
   const [importing, setImporting] = useState(false);
   const [opened, setOpened] = useState<string | null>(null);
   const [deleting, setDeleting] = useState<Dataset | null>(null);
-  const search = useDebounced(keyword.trim(), 250);
-  useEffect(() => setPage(1), [search, type]);
 
   const list = dataAccessApi.endpoints['data-access/list'].useQuery({
     page,
@@ -69,7 +56,7 @@ export function DatasetsPanel(_props: PanelProps) {
 
   const rows = list.data?.rows ?? [];
   const total = list.data?.total ?? 0;
-  const pages = Math.max(1, Math.ceil(total / PAGE_SIZE));
+  const pages = pageCount(total, PAGE_SIZE);
   const filtered = Boolean(search || type);
 
   return (
@@ -138,13 +125,7 @@ export function DatasetsPanel(_props: PanelProps) {
           </tbody>
         </HTMLTable>
       )}
-      {pages > 1 && (
-        <ButtonGroup>
-          <Button icon="chevron-left" disabled={page <= 1} onClick={() => setPage((p) => p - 1)} aria-label="previous" />
-          <Button disabled text={`${page} / ${pages}`} />
-          <Button icon="chevron-right" disabled={page >= pages} onClick={() => setPage((p) => p + 1)} aria-label="next" />
-        </ButtonGroup>
-      )}
+      {pages > 1 && <Pager page={page} pages={pages} onPage={setPage} prevLabel={t('previousPage')} nextLabel={t('nextPage')} data-testid="datasets-pager" />}
 
       <UploadDialog
         isOpen={uploading}

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Button, Callout, Dialog, DialogBody, DialogFooter, FormGroup, HTMLSelect, InputGroup, ProgressBar, Radio, RadioGroup, Spinner, TextArea } from '@blueprintjs/core';
 import { DATASET_TYPES, LIMITS, type DatasetType, type ImportStatus } from '@decisio/domain';
 import { useNotify } from '@decisio/sdk-plugin';
@@ -9,11 +9,14 @@ import { useDataT } from '../i18n';
 /** How often the import's status is asked for while it runs. */
 export const IMPORT_POLL_MS = 1000;
 
+const isRunning = (s: ImportStatus) => s.state === 'waiting' || s.state === 'copying';
+
 /**
  * "Import from database": a data connection (`jobJdbcDatasource/all`), one of its tables
  * (`metadata/getTables`) or a SELECT query, a name and a type; `metadata/startImport`, then
  * `metadata/getCopyStatusByTableId` every second with the rows copied, until the dataset exists
- * or the import failed (nothing partial is left on failure).
+ * or the import failed (nothing partial is left on failure). A running import can be cancelled
+ * (`metadata/stopImport`): the copy job stops and no dataset is made.
  */
 export function ImportDialog(props: { isOpen: boolean; projectId?: string; onClose(): void; onImported(datasetId: string): void }) {
   const { t } = useDataT();
@@ -32,9 +35,27 @@ export function ImportDialog(props: { isOpen: boolean; projectId?: string; onClo
   const tables = dataAccessApi.endpoints['data-access/remoteTables'].useQuery({ id: connectionId }, { skip: !props.isOpen || !connectionId || mode !== 'table' });
   const [startImport, starting] = dataAccessApi.endpoints['data-access/startImport'].useMutation();
   const [poll] = dataAccessApi.endpoints['data-access/importStatus'].useMutation();
+  const [stop, stopping] = dataAccessApi.endpoints['data-access/stopImport'].useMutation();
 
-  const running = status !== null && (status.state === 'waiting' || status.state === 'copying');
+  const running = status !== null && isRunning(status);
   const importId = running ? status.tableId : null;
+
+  // Cancel (while it runs) and Close share one button, so the focus stays on it when one turns
+  // into the other. The busy Import and the busy Cancel are disabled and the browser drops their
+  // focus: it goes to that button, in the dialog, where Escape and Tab work.
+  const actionRef = useRef<HTMLButtonElement>(null);
+  useEffect(() => {
+    if (running || document.activeElement === document.body) actionRef.current?.focus();
+  }, [running]);
+
+  /** Shows the import's latest status; once it made the dataset, says so and hands it over. */
+  const follow = (s: ImportStatus) => {
+    setStatus(s);
+    if (s.state === 'successful' && s.datasetId) {
+      notify({ message: t('import.done', { name: s.name }), intent: 'success', icon: 'tick' });
+      props.onImported(s.datasetId);
+    }
+  };
 
   useEffect(() => {
     if (!importId) return;
@@ -43,11 +64,7 @@ export function ImportDialog(props: { isOpen: boolean; projectId?: string; onClo
       try {
         const s = await poll({ tableId: importId }).unwrap();
         if (stopped) return;
-        setStatus(s);
-        if (s.state === 'successful' && s.datasetId) {
-          notify({ message: t('import.done', { name: s.name }), intent: 'success', icon: 'tick' });
-          props.onImported(s.datasetId);
-        }
+        follow(s);
       } catch (err) {
         if (!stopped) setError(failureMessage(err, t('import.states.failed')));
       }
@@ -82,6 +99,19 @@ export function ImportDialog(props: { isOpen: boolean; projectId?: string; onClo
       setStatus(s);
     } catch (err) {
       setError(failureMessage(err, t('import.states.failed')));
+    }
+  };
+
+  const cancel = async () => {
+    if (!status) return;
+    try {
+      const after = await stop({ tableId: status.tableId }).unwrap();
+      if (after.state === 'stopped') notify({ message: t('import.cancelled', { name: after.name }), intent: 'warning', icon: 'disable' });
+      else if (after.state !== 'successful') notify({ message: t(`import.states.${after.state}`), intent: 'primary', icon: 'info-sign' });
+      follow(after);
+    } catch (err) {
+      const m = failureMessage(err, t('import.cancelFailed'));
+      if (m) notify({ message: m, intent: 'danger', icon: 'error' });
     }
   };
 
@@ -188,7 +218,11 @@ export function ImportDialog(props: { isOpen: boolean; projectId?: string; onClo
       <DialogFooter
         actions={
           <>
-            {!running && <Button text={t('import.close')} onClick={props.onClose} />}
+            {running ? (
+              <Button ref={actionRef} intent="danger" icon="disable" text={t('import.cancel')} loading={stopping.isLoading} onClick={() => void cancel()} data-testid="import-cancel" />
+            ) : (
+              <Button ref={actionRef} text={t('import.close')} onClick={props.onClose} />
+            )}
             <Button intent="primary" icon="import" text={t('import.start')} loading={starting.isLoading || running} onClick={() => void submit()} data-testid="import-start" />
           </>
         }

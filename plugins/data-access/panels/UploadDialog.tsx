@@ -1,12 +1,13 @@
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Button, Callout, Dialog, DialogBody, DialogFooter, FormGroup, HTMLSelect, HTMLTable, InputGroup, ProgressBar, Spinner } from '@blueprintjs/core';
 import { DATASET_TYPES, LIMITS, messageOf, type Dataset, type DatasetType } from '@decisio/domain';
-import { dataWorkerServiceRef, useNotify, useOptionalService, useSession } from '@decisio/sdk-plugin';
+import { dataWorkerServiceRef, forgetUpload, useNotify, useOptionalService, useUploadTransport } from '@decisio/sdk-plugin';
 import { dataAccessApi } from '../api';
 import { cellText, failureMessage, formatBytes } from '../format';
 import { useDataT } from '../i18n';
 import { createPreviewer, type PreviewIssue, type PreviewResult, type PreviewStats, type Previewer } from '../preview';
-import { callHeaders, uploadResumable, UploadStopped, xhrPutPart, type UploadTransport } from '../upload';
+import { uploadResumable, UploadStopped } from '../upload';
+import { PreviewTable } from './PreviewTable';
 
 type Running = { sent: number; total: number; resumed: boolean; uploadId: string | null; controller: AbortController };
 
@@ -23,7 +24,6 @@ export function nameFromFile(file: string): string {
 export function UploadDialog(props: { isOpen: boolean; projectId?: string; onClose(): void; onCreated(d: Dataset): void }) {
   const { t, locale } = useDataT();
   const notify = useNotify();
-  const session = useSession();
   const input = useRef<HTMLInputElement>(null);
   const previewer = useRef<Previewer | null>(null);
   const dataWorkers = useOptionalService(dataWorkerServiceRef);
@@ -52,15 +52,7 @@ export function UploadDialog(props: { isOpen: boolean; projectId?: string; onClo
     };
   }, [props.isOpen]);
 
-  const transport = useMemo<UploadTransport>(
-    () => ({
-      init: (req) => init(req).unwrap(),
-      state: (uploadId) => parts({ uploadId }).unwrap(),
-      complete: (uploadId) => complete({ uploadId }).unwrap(),
-      putPart: (uploadId, n, bytes, onProgress, signal, encoding) => xhrPutPart(callHeaders(session), uploadId, n, bytes, onProgress, signal, encoding),
-    }),
-    [init, parts, complete, session],
-  );
+  const transport = useUploadTransport(init, parts, complete);
 
   const reset = () => {
     setFile(null);
@@ -141,10 +133,7 @@ export function UploadDialog(props: { isOpen: boolean; projectId?: string; onClo
       } catch {
         /* already gone */
       }
-      for (let i = window.localStorage.length - 1; i >= 0; i--) {
-        const key = window.localStorage.key(i);
-        if (key?.startsWith('decisio.upload:') && window.localStorage.getItem(key) === r.uploadId) window.localStorage.removeItem(key);
-      }
+      forgetUpload(window.localStorage, r.uploadId);
     }
   };
 
@@ -221,26 +210,7 @@ export function UploadDialog(props: { isOpen: boolean; projectId?: string; onClo
         {result?.columns && result.rows && (
           <div style={{ marginTop: 12, maxHeight: 240, overflow: 'auto' }}>
             <h4 className="bp6-heading">{t('upload.firstRows')}</h4>
-            <HTMLTable compact striped data-testid="upload-preview">
-              <thead>
-                <tr>
-                  {result.columns.map((c) => (
-                    <th key={c.name}>
-                      {c.name} <span className="bp6-text-muted">({c.kind})</span>
-                    </th>
-                  ))}
-                </tr>
-              </thead>
-              <tbody>
-                {result.rows.slice(0, 10).map((r, i) => (
-                  <tr key={i}>
-                    {r.map((v, j) => (
-                      <td key={j}>{cellText(v)}</td>
-                    ))}
-                  </tr>
-                ))}
-              </tbody>
-            </HTMLTable>
+            <PreviewTable columns={result.columns.map((c) => ({ name: c.name, type: c.kind }))} rows={result.rows.slice(0, 10)} data-testid="upload-preview" />
           </div>
         )}
         {result?.arrays && (

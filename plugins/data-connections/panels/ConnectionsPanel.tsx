@@ -1,7 +1,7 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { Alert, Button, ButtonGroup, Callout, HTMLSelect, HTMLTable, InputGroup, NonIdealState, Spinner, Tag } from '@blueprintjs/core';
 import { CONNECTION_TYPES, type DataConnection } from '@decisio/domain';
-import { isApiError, useLocale, useNotify, type PanelProps } from '@decisio/sdk-plugin';
+import { isApiError, pageCount, Pager, useListSearch, useLocale, useNotify, type PanelProps } from '@decisio/sdk-plugin';
 import { connectionsApi } from '../api';
 import { useConnectionsT } from '../i18n';
 import { ConnectionDialog } from './ConnectionDialog';
@@ -9,16 +9,6 @@ import { ImportsSection } from './ImportsSection';
 import { TablesDialog } from './TablesDialog';
 
 const PAGE_SIZE = 20;
-
-/** Waits `ms` after the last change of `value`. */
-function useDebounced<T>(value: T, ms: number): T {
-  const [v, setV] = useState(value);
-  useEffect(() => {
-    const id = setTimeout(() => setV(value), ms);
-    return () => clearTimeout(id);
-  }, [value, ms]);
-  return v;
-}
 
 /**
  * `/data-connection`: the tenant's data connections (own ones; every one for tenant admins), and
@@ -28,15 +18,12 @@ export function ConnectionsPanel(_props: PanelProps) {
   const { t } = useConnectionsT();
   const locale = useLocale();
   const notify = useNotify();
-  const [keyword, setKeyword] = useState('');
   const [type, setType] = useState('');
-  const [page, setPage] = useState(1);
+  const { keyword, setKeyword, search, page, setPage } = useListSearch({ filters: [type] });
   const [dialog, setDialog] = useState<{ editing: DataConnection | null } | null>(null);
   const [browsing, setBrowsing] = useState<DataConnection | null>(null);
   const [deleting, setDeleting] = useState<DataConnection | null>(null);
   const [testing, setTesting] = useState<string | null>(null);
-  const search = useDebounced(keyword.trim(), 250);
-  useEffect(() => setPage(1), [search, type]);
 
   const list = connectionsApi.endpoints['data-connections/page'].useQuery({ page, pageSize: PAGE_SIZE, keyword: search || undefined, type: type || undefined });
   const [remove, removal] = connectionsApi.endpoints['data-connections/delete'].useMutation();
@@ -72,7 +59,7 @@ export function ConnectionsPanel(_props: PanelProps) {
   };
 
   const data = list.data;
-  const pages = data ? Math.max(1, Math.ceil(data.total / PAGE_SIZE)) : 1;
+  const pages = data ? pageCount(data.total, PAGE_SIZE) : 1;
 
   return (
     <div className="dc-panel" style={{ padding: 16, display: 'flex', flexDirection: 'column', gap: 12, height: '100%', overflow: 'auto' }} data-testid="connections-panel">
@@ -175,11 +162,9 @@ export function ConnectionsPanel(_props: PanelProps) {
               ))}
             </tbody>
           </HTMLTable>
-          <div style={{ display: 'flex', alignItems: 'center', gap: 8 }}>
-            <Button small icon="chevron-left" disabled={page <= 1} onClick={() => setPage((p) => p - 1)} aria-label={t('prev')} />
-            <span>{t('page', { page, pages, total: data.total })}</span>
-            <Button small icon="chevron-right" disabled={page >= pages} onClick={() => setPage((p) => p + 1)} aria-label={t('next')} />
-          </div>
+          <Pager small page={page} pages={pages} onPage={setPage} prevLabel={t('prev')} nextLabel={t('next')}>
+            {t('page', { page, pages, total: data.total })}
+          </Pager>
         </>
       )}
 

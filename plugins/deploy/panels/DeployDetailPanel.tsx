@@ -2,12 +2,14 @@ import { useState } from 'react';
 import { Alert, AnchorButton, Button, ButtonGroup, Callout, Card, Checkbox, Classes, FormGroup, H5, HTMLSelect, HTMLTable, InputGroup, NonIdealState, Pre, ProgressBar, Spinner, Tag } from '@blueprintjs/core';
 import type { DecisionResult, ModelServiceDetail, ModelServiceField, ModelServiceWithToken, MonitorUnit } from '@decisio/domain';
 import { MONITOR_UNITS } from '@decisio/domain';
-import { useAppLocation, useNavigate, useNotify, useProjectLink } from '@decisio/sdk-plugin';
+import { Pager, failureMessage, pageCount, useAppLocation, useNavigate, useNotify, useProjectLink } from '@decisio/sdk-plugin';
 import { deployApi } from '../api';
 import { useDeployT } from '../i18n';
-import { StatusTag, TokenDialog, TRANSIENT, failureMessage } from './common';
+import { StatusTag, TokenDialog, TRANSIENT, useFailureNotice } from './common';
 import { KeepPayloadsSwitch, RecordPayload, RecordsDatasetButton, outcomeExample } from './Feedback';
+import { DataTable, ListBody, PanelPage, RowForm } from './shared';
 import { MonitorChart } from './MonitorChart';
+import { NEVER, TokenExpiry, TokenValidityField, expiryOf, type Validity } from './TokenValidity';
 
 const RECORDS_PAGE = 20;
 
@@ -83,13 +85,14 @@ function Records({ service }: { service: ModelServiceDetail }) {
   const id = service.id;
   const { t, locale } = useDeployT();
   const notify = useNotify();
+  const fail = useFailureNotice();
   const [page, setPage] = useState(1);
   const [result, setResult] = useState<DecisionResult | ''>('');
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const list = deployApi.endpoints['deploy/records'].useQuery({ id, page, pageSize: RECORDS_PAGE, result: result || undefined });
   const [remove, { isLoading }] = deployApi.endpoints['deploy/deleteRecords'].useMutation();
   const rows = list.data?.rows ?? [];
-  const pages = Math.max(1, Math.ceil((list.data?.total ?? 0) / RECORDS_PAGE));
+  const pages = pageCount(list.data?.total ?? 0, RECORDS_PAGE);
   const toggle = (rid: string) => {
     const next = new Set(selected);
     if (next.has(rid)) next.delete(rid);
@@ -102,8 +105,7 @@ function Records({ service }: { service: ModelServiceDetail }) {
       setSelected(new Set());
       notify({ message: t('records.deleted', { n: r.deleted }), intent: 'success' });
     } catch (err) {
-      const message = failureMessage(err, t('list.actionFailed'));
-      if (message) notify({ message, intent: 'danger', icon: 'error' });
+      fail(err, t('list.actionFailed'));
     }
   };
   const time = (iso: string | null) => (iso ? new Date(iso).toLocaleString(locale) : '—');
@@ -130,62 +132,40 @@ function Records({ service }: { service: ModelServiceDetail }) {
           <Button icon="trash" intent="danger" disabled={selected.size === 0} loading={isLoading} text={t('records.deleteSelected')} onClick={() => void doDelete()} />
         </div>
       </div>
-      {list.isLoading ? (
-        <Spinner size={24} />
-      ) : list.isError ? (
-        <Callout intent="danger" title={t('records.loadFailed')}>
-          <Button text={t('list.retry')} onClick={() => void list.refetch()} />
-        </Callout>
-      ) : rows.length === 0 ? (
-        <NonIdealState icon="history" title={t('records.empty')} />
-      ) : (
-        <HTMLTable compact striped style={{ width: '100%' }}>
-          <thead>
-            <tr>
-              <th />
-              <th>{t('records.decisionId')}</th>
-              <th>{t('records.start')}</th>
-              <th>{t('records.end')}</th>
-              <th>{t('records.duration')}</th>
-              <th>{t('records.ip')}</th>
-              <th>{t('records.rows')}</th>
-              <th>{t('records.result')}</th>
-              <th>{t('feedback.payload')}</th>
+      <ListBody query={list} failed={t('records.loadFailed')} retry={t('list.retry')} spinnerSize={24} empty={rows.length === 0 && <NonIdealState icon="history" title={t('records.empty')} />}>
+        <DataTable
+          testId="deploy-records"
+          columns={['', t('records.decisionId'), t('records.start'), t('records.end'), t('records.duration'), t('records.ip'), t('records.rows'), t('records.result'), t('feedback.payload')]}
+        >
+          {rows.map((r) => (
+            <tr key={r.decisionId}>
+              <td>
+                <Checkbox aria-label={t('records.select')} checked={selected.has(r.decisionId)} onChange={() => toggle(r.decisionId)} style={{ margin: 0 }} />
+              </td>
+              <td>
+                <code>{r.decisionId}</code>
+              </td>
+              <td>{time(r.startTime)}</td>
+              <td>{time(r.endTime)}</td>
+              <td>{r.durationMs ?? '—'}</td>
+              <td>{r.requestIp ?? '—'}</td>
+              <td>{r.rows}</td>
+              <td>
+                <Tag minimal intent={r.result === 'success' ? 'success' : r.result === 'failure' ? 'danger' : 'primary'}>
+                  {t(`records.${r.result}`)}
+                </Tag>
+              </td>
+              <td>
+                <RecordPayload record={r} />
+              </td>
             </tr>
-          </thead>
-          <tbody data-testid="deploy-records">
-            {rows.map((r) => (
-              <tr key={r.decisionId}>
-                <td>
-                  <Checkbox aria-label={t('records.select')} checked={selected.has(r.decisionId)} onChange={() => toggle(r.decisionId)} style={{ margin: 0 }} />
-                </td>
-                <td>
-                  <code>{r.decisionId}</code>
-                </td>
-                <td>{time(r.startTime)}</td>
-                <td>{time(r.endTime)}</td>
-                <td>{r.durationMs ?? '—'}</td>
-                <td>{r.requestIp ?? '—'}</td>
-                <td>{r.rows}</td>
-                <td>
-                  <Tag minimal intent={r.result === 'success' ? 'success' : r.result === 'failure' ? 'danger' : 'primary'}>
-                    {t(`records.${r.result}`)}
-                  </Tag>
-                </td>
-                <td>
-                  <RecordPayload record={r} />
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </HTMLTable>
-      )}
+          ))}
+        </DataTable>
+      </ListBody>
       {pages > 1 && (
-        <div style={{ display: 'flex', gap: 8, alignItems: 'center', marginTop: 8 }}>
-          <Button icon="chevron-left" text={t('list.prev')} disabled={page <= 1} onClick={() => setPage(page - 1)} />
-          <span>{t('list.pageOf', { page, pages })}</span>
-          <Button rightIcon="chevron-right" text={t('list.next')} disabled={page >= pages} onClick={() => setPage(page + 1)} />
-        </div>
+        <Pager withText page={page} pages={pages} onPage={setPage} prevLabel={t('list.prev')} nextLabel={t('list.next')} style={{ marginTop: 8 }}>
+          {t('list.pageOf', { page, pages })}
+        </Pager>
       )}
     </Card>
   );
@@ -194,6 +174,7 @@ function Records({ service }: { service: ModelServiceDetail }) {
 function Batches({ id, running }: { id: string; running: boolean }) {
   const { t, locale } = useDeployT();
   const notify = useNotify();
+  const fail = useFailureNotice();
   const [fileId, setFileId] = useState('');
   const [delimiter, setDelimiter] = useState<',' | ';'>(',');
   const [polling, setPolling] = useState(false);
@@ -208,20 +189,13 @@ function Batches({ id, running }: { id: string; running: boolean }) {
       setFileId('');
       notify({ message: t('batch.started'), intent: 'success' });
     } catch (err) {
-      const message = failureMessage(err, t('list.actionFailed'));
-      if (message) notify({ message, intent: 'danger', icon: 'error' });
+      fail(err, t('list.actionFailed'));
     }
   };
   return (
     <Card>
       <H5>{t('batch.title')}</H5>
-      <form
-        style={{ display: 'flex', gap: 8, alignItems: 'flex-end', flexWrap: 'wrap' }}
-        onSubmit={(e) => {
-          e.preventDefault();
-          void start();
-        }}
-      >
+      <RowForm gap={8} align="flex-end" onSubmit={() => void start()}>
         <FormGroup label={t('batch.fileId')} labelFor="deploy-batch-file" helperText={t('batch.hint')} style={{ flex: 1, minWidth: 260, margin: 0 }}>
           <InputGroup id="deploy-batch-file" value={fileId} onChange={(e) => setFileId(e.target.value)} />
         </FormGroup>
@@ -237,7 +211,7 @@ function Batches({ id, running }: { id: string; running: boolean }) {
           />
         </FormGroup>
         <Button type="submit" intent="primary" icon="play" disabled={!running || fileId.trim() === ''} loading={isLoading} text={t('batch.start')} />
-      </form>
+      </RowForm>
       {list.isError ? (
         <Callout intent="danger" style={{ marginTop: 8 }}>
           {t('batch.loadFailed')}
@@ -245,39 +219,27 @@ function Batches({ id, running }: { id: string; running: boolean }) {
       ) : rows.length === 0 ? (
         <p style={{ marginTop: 8 }}>{t('batch.empty')}</p>
       ) : (
-        <HTMLTable compact striped style={{ width: '100%', marginTop: 8 }}>
-          <thead>
-            <tr>
-              <th>{t('batch.file')}</th>
-              <th>{t('records.start')}</th>
-              <th>{t('batch.state')}</th>
-              <th>{t('batch.progress')}</th>
-              <th>{t('batch.rows')}</th>
-              <th />
+        <DataTable testId="deploy-batches" style={{ marginTop: 8 }} columns={[t('batch.file'), t('records.start'), t('batch.state'), t('batch.progress'), t('batch.rows'), '']}>
+          {rows.map((b) => (
+            <tr key={b.batchId}>
+              <td>{b.fileName}</td>
+              <td>{new Date(b.createdAt).toLocaleString(locale)}</td>
+              <td>
+                <Tag minimal intent={b.state === 'success' ? 'success' : b.state === 'failure' ? 'danger' : 'primary'} title={b.error ?? undefined}>
+                  {t(`batch.${b.state}`)}
+                </Tag>
+                {b.error && <div className={Classes.TEXT_MUTED}>{b.error}</div>}
+              </td>
+              <td style={{ minWidth: 120 }}>
+                <ProgressBar value={b.progress} stripes={b.state === 'running'} intent={b.state === 'failure' ? 'danger' : 'primary'} />
+              </td>
+              <td>
+                {b.rows} ({b.failedRows})
+              </td>
+              <td>{b.downloadUrl && <AnchorButton variant="minimal" icon="download" href={b.downloadUrl} text={t('batch.download')} />}</td>
             </tr>
-          </thead>
-          <tbody data-testid="deploy-batches">
-            {rows.map((b) => (
-              <tr key={b.batchId}>
-                <td>{b.fileName}</td>
-                <td>{new Date(b.createdAt).toLocaleString(locale)}</td>
-                <td>
-                  <Tag minimal intent={b.state === 'success' ? 'success' : b.state === 'failure' ? 'danger' : 'primary'} title={b.error ?? undefined}>
-                    {t(`batch.${b.state}`)}
-                  </Tag>
-                  {b.error && <div className={Classes.TEXT_MUTED}>{b.error}</div>}
-                </td>
-                <td style={{ minWidth: 120 }}>
-                  <ProgressBar value={b.progress} stripes={b.state === 'running'} intent={b.state === 'failure' ? 'danger' : 'primary'} />
-                </td>
-                <td>
-                  {b.rows} ({b.failedRows})
-                </td>
-                <td>{b.downloadUrl && <AnchorButton variant="minimal" icon="download" href={b.downloadUrl} text={t('batch.download')} />}</td>
-              </tr>
-            ))}
-          </tbody>
-        </HTMLTable>
+          ))}
+        </DataTable>
       )}
     </Card>
   );
@@ -291,11 +253,14 @@ function Batches({ id, running }: { id: string; running: boolean }) {
 export function DeployDetailPanel() {
   const { t } = useDeployT();
   const notify = useNotify();
+  const fail = useFailureNotice();
   const location = useAppLocation();
   const navigate = useNavigate();
   const link = useProjectLink();
   const id = location.search.serviceId;
   const [rotating, setRotating] = useState(false);
+  const [validity, setValidity] = useState<Validity>(NEVER);
+  const [validityError, setValidityError] = useState<string | undefined>(undefined);
   const [shown, setShown] = useState<ModelServiceWithToken | null>(null);
   const [polling, setPolling] = useState(false);
   const detail = deployApi.endpoints['deploy/detail'].useQuery({ id: id ?? '' }, { skip: !id, pollingInterval: polling ? 1000 : 0 });
@@ -319,13 +284,12 @@ export function DeployDetailPanel() {
     try {
       await fn();
     } catch (err) {
-      const message = failureMessage(err, t('list.actionFailed'));
-      if (message) notify({ message, intent: 'danger', icon: 'error' });
+      fail(err, t('list.actionFailed'));
     }
   };
 
   return (
-    <div style={{ padding: 12, display: 'flex', flexDirection: 'column', gap: 12 }}>
+    <PanelPage>
       <Card>
         <div style={{ display: 'flex', justifyContent: 'space-between', alignItems: 'center', gap: 8 }}>
           <H5 style={{ margin: 0 }}>
@@ -338,7 +302,7 @@ export function DeployDetailPanel() {
             ) : (
               <Button icon="stop" text={t('list.stop')} disabled={s.status === 'deploying'} onClick={() => void act(() => stop({ id: s.id }).unwrap())} />
             )}
-            <Button icon="key" text={t('detail.rotate')} onClick={() => setRotating(true)} />
+            <Button icon="key" intent={s.tokenExpired ? 'danger' : 'none'} text={t('detail.rotate')} onClick={() => setRotating(true)} data-testid="deploy-rotate" />
           </ButtonGroup>
         </div>
         <HTMLTable compact style={{ width: '100%', marginTop: 8 }}>
@@ -353,6 +317,12 @@ export function DeployDetailPanel() {
               <th>{t('detail.tokenHint')}</th>
               <td>
                 <code>…{s.accessTokenHint}</code>
+              </td>
+            </tr>
+            <tr>
+              <th>{t('validity.expires')}</th>
+              <td>
+                <TokenExpiry service={s} />
               </td>
             </tr>
             <tr>
@@ -408,17 +378,36 @@ export function DeployDetailPanel() {
         icon="key"
         confirmButtonText={t('detail.rotate')}
         cancelButtonText={t('list.cancel')}
-        onCancel={() => setRotating(false)}
-        onConfirm={() => {
+        onCancel={() => {
           setRotating(false);
+          setValidityError(undefined);
+        }}
+        onConfirm={() => {
+          const tokenExpiresAt = expiryOf(validity, new Date());
+          if (tokenExpiresAt === undefined) {
+            setValidityError(t('validity.invalid'));
+            return;
+          }
+          setRotating(false);
+          setValidityError(undefined);
           void act(async () => {
-            setShown(await rotate({ id: s.id }).unwrap());
+            setShown(await rotate({ id: s.id, tokenExpiresAt }).unwrap());
+            setValidity(NEVER);
             notify({ message: t('detail.rotated'), intent: 'success' });
           });
         }}
       >
-        {t('detail.confirmRotate')}
+        <p>{t('detail.confirmRotate')}</p>
+        <TokenValidityField
+          id="deploy-rotate-validity"
+          value={validity}
+          onChange={(v) => {
+            setValidity(v);
+            setValidityError(undefined);
+          }}
+          error={validityError}
+        />
       </Alert>
-    </div>
+    </PanelPage>
   );
 }

@@ -22,6 +22,8 @@ function item(over: Partial<ModelServiceItem> = {}): ModelServiceItem {
     failureReason: null,
     accessAddress: `http://127.0.0.1:8080/api/decide/${serviceId}`,
     accessTokenHint: 'wxyz',
+    tokenExpiresAt: null,
+    tokenExpired: false,
     keepPayloads: true,
     createdBy: 'b'.repeat(32),
     createdAt: '2026-11-01T10:00:00.000Z',
@@ -61,6 +63,20 @@ describe('DeployListPanel', () => {
     expect(h.calls.find((c) => c.url === 'modeldeploy/queryPage')?.body).toMatchObject({ projectId, page: 1, pageSize: 20 });
   });
 
+  it('pages through the services', async () => {
+    const h = createTestHost({ plugins: [deployPlugin], locale: 'en-US', location: { pathname: '/project/deploy', search: { projectId } } });
+    h.mockCall('modeldeploy/queryPage', { data: { rows: [item()], total: 45, page: 1, pageSize: 20 } });
+    await renderPanel(list, { host: h });
+    expect(await screen.findByText('Page 1 of 3')).toBeTruthy();
+    expect((screen.getByRole('button', { name: 'Previous' }) as HTMLButtonElement).disabled).toBe(true);
+    fireEvent.click(screen.getByRole('button', { name: 'Next' }));
+    await waitFor(() => expect(h.calls.some((c) => c.url === 'modeldeploy/queryPage' && (c.body as { page: number }).page === 2)).toBe(true));
+    expect(await screen.findByText('Page 2 of 3')).toBeTruthy();
+    // a search goes back to the first page
+    fireEvent.change(screen.getByLabelText('Search service names'), { target: { value: ' coupon ' } });
+    await waitFor(() => expect(h.calls.some((c) => c.url === 'modeldeploy/queryPage' && (c.body as { keyword?: string; page: number }).keyword === 'coupon' && (c.body as { page: number }).page === 1)).toBe(true));
+  });
+
   it('shows the empty state in Chinese', async () => {
     await renderPanel(list, { host: host('zh-CN', []) });
     expect(await screen.findByText('还没有模型服务')).toBeTruthy();
@@ -93,6 +109,42 @@ describe('DeployListPanel', () => {
     expect(h.calls.find((c) => c.url === 'modeldeploy/create')!.body).toEqual({ serviceName: 'coupon-online', policyId: 'e'.repeat(32), description: '', keepPayloads: true });
     expect(((await screen.findByDisplayValue('dk_secret_token')) as HTMLInputElement).readOnly).toBe(true);
     expect(screen.getByText(/shown only this once/)).toBeTruthy();
+    expect(screen.getByTestId('deploy-token-validity').textContent).toBe('Never expires');
+  });
+
+  it('gives the token a validity: a day must be chosen and lie ahead, 30 days is sent as a time', async () => {
+    const h = host('en-US', [], { projectId, solutionId: 'd'.repeat(32), policyId: 'e'.repeat(32) });
+    h.mockCall('policy/list', { data: { rows: [{ id: 'e'.repeat(32), name: 'coupon policy', state: 'successful', score: null }], total: 1 } });
+    const in30 = new Date(Date.now() + 30 * 86_400_000).toISOString();
+    h.mockCall('modeldeploy/create', { data: { ...item({ status: 'deploying', tokenExpiresAt: in30 }), accessToken: 'dk_secret_token' } });
+    await renderPanel(list, { host: h });
+    fireEvent.click(await screen.findByRole('button', { name: 'Deploy a policy' }));
+    fireEvent.change(await screen.findByLabelText(/Service name/), { target: { value: 'coupon-online' } });
+    const validity = screen.getByLabelText('Validity') as HTMLSelectElement;
+    expect(within(validity).getAllByRole('option').map((o) => o.textContent)).toEqual(['Never expires', '30 days', '90 days', '1 year', 'Until a date']);
+    fireEvent.change(validity, { target: { value: 'date' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Deploy' }));
+    expect(await screen.findByText('Choose an expiry date in the future, at most 10 years ahead')).toBeTruthy();
+    fireEvent.change(screen.getByLabelText('Last valid day'), { target: { value: '2001-01-01' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Deploy' }));
+    expect(await screen.findByText('Choose an expiry date in the future, at most 10 years ahead')).toBeTruthy();
+    expect(h.calls.some((c) => c.url === 'modeldeploy/create')).toBe(false);
+
+    fireEvent.change(validity, { target: { value: 'days30' } });
+    const before = Date.now();
+    fireEvent.click(screen.getByRole('button', { name: 'Deploy' }));
+    await waitFor(() => expect(h.calls.some((c) => c.url === 'modeldeploy/create')).toBe(true));
+    const body = h.calls.find((c) => c.url === 'modeldeploy/create')!.body as { tokenExpiresAt: string };
+    const sent = Date.parse(body.tokenExpiresAt) - before;
+    expect(sent).toBeGreaterThanOrEqual(30 * 86_400_000 - 1000);
+    expect(sent).toBeLessThanOrEqual(30 * 86_400_000 + 5000);
+    expect((await screen.findByTestId('deploy-token-validity')).textContent).toMatch(/^Valid until /);
+  });
+
+  it('marks a service whose token has expired, in Chinese', async () => {
+    await renderPanel(list, { host: host('zh-CN', [item({ tokenExpiresAt: '2026-11-01T10:00:00.000Z', tokenExpired: true })]) });
+    const rows = await screen.findByTestId('deploy-rows');
+    expect(within(rows).getByText('已过期')).toBeTruthy();
   });
 });
 
@@ -188,5 +240,51 @@ describe('DeployDetailPanel', () => {
     fireEvent.click(submit);
     await waitFor(() => expect(h.calls.find((c) => c.url === 'modeldeploy/createDatasetFromRecords')?.body).toEqual({ id: serviceId, name: 'coupon calls', withOutcomeOnly: true }));
     expect(await screen.findByRole('button', { name: 'Open dataset management' })).toBeTruthy();
+    expect(screen.getByText('Token valid until').nextElementSibling!.textContent).toBe('Never expires');
+  });
+
+  const expiredHost = (locale: 'en-US' | 'zh-CN') => {
+    const h = createTestHost({ plugins: [deployPlugin], locale, location: { pathname: '/project/deploy-detail', search: { projectId, serviceId } } });
+    const detail: ModelServiceDetail = { ...item({ tokenExpiresAt: '2026-11-01T10:00:00.000Z', tokenExpired: true }), inputs: null, outputs: null, totals: { calls: 0, failures: 0 } };
+    h.mockCall('modeldeploy/queryDetail', { data: detail });
+    h.mockCall('modeldeploy/queryMonitor', { data: { unit: 'day', buckets: [] } });
+    h.mockCall('modeldeploy/queryBatchDecisionPage', { data: { rows: [], total: 0, page: 1, pageSize: 10 } });
+    h.mockCall('modeldeploy/queryModelServiceRecordsPage', { data: { rows: [], total: 0, page: 1, pageSize: 20 } });
+    return h;
+  };
+
+  it('shows an expired token with the hint to rotate, and rotates it with a new validity', async () => {
+    const h = expiredHost('en-US');
+    await renderPanel(detailPanel, { host: h });
+    const expiry = await screen.findByTestId('deploy-token-expiry');
+    expect(within(expiry).getByText('Expired')).toBeTruthy();
+    expect(expiry.textContent).toContain('rotate it for a new one');
+    expect(expiry.textContent).toContain(new Date('2026-11-01T10:00:00.000Z').toLocaleString('en-US'));
+
+    const in90 = new Date(Date.now() + 90 * 86_400_000).toISOString();
+    h.mockCall('modeldeploy/rotateToken', { data: { ...item({ tokenExpiresAt: in90 }), accessToken: 'dk_new_token' } });
+    fireEvent.click(screen.getByTestId('deploy-rotate'));
+    const validity = (await screen.findByLabelText('Validity')) as HTMLSelectElement;
+    fireEvent.change(validity, { target: { value: 'date' } });
+    const confirm = () => screen.getAllByRole('button', { name: 'Rotate token' }).find((b) => b !== screen.getByTestId('deploy-rotate'))!;
+    fireEvent.click(confirm());
+    expect(await screen.findByText('Choose an expiry date in the future, at most 10 years ahead')).toBeTruthy();
+    expect(h.calls.some((c) => c.url === 'modeldeploy/rotateToken')).toBe(false);
+    fireEvent.change(validity, { target: { value: 'days90' } });
+    fireEvent.click(confirm());
+    await waitFor(() => expect(h.calls.some((c) => c.url === 'modeldeploy/rotateToken')).toBe(true));
+    const body = h.calls.find((c) => c.url === 'modeldeploy/rotateToken')!.body as { id: string; tokenExpiresAt: string };
+    expect(body.id).toBe(serviceId);
+    expect(Math.abs(Date.parse(body.tokenExpiresAt) - (Date.now() + 90 * 86_400_000))).toBeLessThan(10_000);
+    expect(await screen.findByDisplayValue('dk_new_token')).toBeTruthy();
+    expect(screen.getByTestId('deploy-token-validity').textContent).toMatch(/^Valid until /);
+  });
+
+  it('shows an expired token in Chinese', async () => {
+    await renderPanel(detailPanel, { host: expiredHost('zh-CN') });
+    const expiry = await screen.findByTestId('deploy-token-expiry');
+    expect(within(expiry).getByText('已过期')).toBeTruthy();
+    expect(expiry.textContent).toContain('请重新生成令牌');
+    expect(screen.getByText('令牌有效期至')).toBeTruthy();
   });
 });

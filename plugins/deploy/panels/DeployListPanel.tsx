@@ -1,43 +1,28 @@
 import { useState } from 'react';
-import {
-  Alert,
-  Button,
-  ButtonGroup,
-  Callout,
-  Classes,
-  Dialog,
-  DialogBody,
-  DialogFooter,
-  FormGroup,
-  HTMLSelect,
-  HTMLTable,
-  InputGroup,
-  NonIdealState,
-  Spinner,
-  Switch,
-  TextArea,
-} from '@blueprintjs/core';
+import { Alert, Button, ButtonGroup, Classes, Dialog, DialogBody, DialogFooter, FormGroup, InputGroup, NonIdealState, Switch, Tag, TextArea } from '@blueprintjs/core';
 import { DEPLOY_LIMITS, type ModelServiceItem, type ModelServiceWithToken } from '@decisio/domain';
-import { useNavigate, useNotify, useProjectLink } from '@decisio/sdk-plugin';
+import { Pager, pageCount, useListSearch, useNavigate, useNotify, useProjectLink } from '@decisio/sdk-plugin';
 import { deployApi } from '../api';
 import { useDeployT } from '../i18n';
-import { StatusTag, TokenDialog, TRANSIENT, failureMessage, isFieldErrors } from './common';
-import { useSolutionChoice } from './pickers';
+import { StatusTag, TokenDialog, TRANSIENT, isFieldErrors, isTrained, useFailureNotice } from './common';
+import { ChoiceSelect, DataTable, ListBody, PanelPage } from './shared';
+import { useSolutionPolicies } from './pickers';
+import { NEVER, TokenValidityField, expiryOf, type Validity } from './TokenValidity';
 
 const PAGE_SIZE = 20;
 
-/** The create dialog: service name, policy, description (spec workflow §5 "Model service"). */
+/** The create dialog: service name, policy, description, token validity (spec workflow §5 "Model service"). */
 function CreateDialog({ projectId, policyId, isOpen, onClose, onCreated }: { projectId: string; policyId?: string; isOpen: boolean; onClose(): void; onCreated(s: ModelServiceWithToken): void }) {
   const { t } = useDeployT();
-  const { solutionId, picker } = useSolutionChoice(isOpen ? projectId : undefined);
-  const policies = deployApi.endpoints['deploy/policies'].useQuery({ solutionId: solutionId ?? '' }, { skip: !isOpen || !solutionId });
-  const trained = (policies.data?.rows ?? []).filter((p) => p.state === 'successful' || p.state === 'successful by manual stop');
-  const notify = useNotify();
+  const { picker, policies } = useSolutionPolicies(projectId, isOpen);
+  const trained = (policies.data?.rows ?? []).filter(isTrained);
+  const fail = useFailureNotice();
   const [create, { isLoading }] = deployApi.endpoints['deploy/create'].useMutation();
   const [name, setName] = useState('');
   const [policy, setPolicy] = useState(policyId ?? '');
   const [description, setDescription] = useState('');
   const [keepPayloads, setKeepPayloads] = useState(true);
+  const [validity, setValidity] = useState<Validity>(NEVER);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [touched, setTouched] = useState(false);
   const nameMissing = touched && name.trim() === '';
@@ -45,23 +30,26 @@ function CreateDialog({ projectId, policyId, isOpen, onClose, onCreated }: { pro
 
   const submit = async () => {
     setTouched(true);
-    if (name.trim() === '' || policy.trim() === '') return;
+    const tokenExpiresAt = expiryOf(validity, new Date());
+    if (tokenExpiresAt === undefined) setErrors({ ...errors, tokenExpiresAt: t('validity.invalid') });
+    if (name.trim() === '' || policy.trim() === '' || tokenExpiresAt === undefined) return;
     try {
-      const s = await create({ serviceName: name.trim(), policyId: policy.trim(), description, keepPayloads }).unwrap();
+      const s = await create({ serviceName: name.trim(), policyId: policy.trim(), description, keepPayloads, ...(tokenExpiresAt ? { tokenExpiresAt } : {}) }).unwrap();
       setName('');
       setDescription('');
+      setValidity(NEVER);
       setErrors({});
       setTouched(false);
       onCreated(s);
     } catch (err) {
       if (isFieldErrors(err)) setErrors(err.errors);
-      const message = failureMessage(err, t('create.failed'));
-      if (message) notify({ message, intent: 'danger', icon: 'error' });
+      fail(err, t('create.failed'));
     }
   };
   return (
     <Dialog isOpen={isOpen} onClose={onClose} title={t('create.title')} icon="cloud-upload">
       <form
+        noValidate
         onSubmit={(e) => {
           e.preventDefault();
           void submit();
@@ -79,20 +67,31 @@ function CreateDialog({ projectId, policyId, isOpen, onClose, onCreated }: { pro
             intent={policyMissing || errors.policyId ? 'danger' : 'none'}
             helperText={policyMissing ? t('create.required') : (errors.policyId ?? (policies.isSuccess && trained.length === 0 ? t('create.noPolicies') : undefined))}
           >
-            <HTMLSelect id="deploy-policy" fill value={policy} onChange={(e) => setPolicy(e.currentTarget.value)} disabled={policies.isFetching && trained.length === 0}>
-              <option value="">{t('create.choosePolicy')}</option>
-              {policy && !trained.some((p) => p.id === policy) && <option value={policy}>{policy}</option>}
-              {trained.map((p) => (
-                <option key={p.id} value={p.id}>
-                  {p.name}
-                  {typeof p.score === 'number' ? ` (${p.score.toPrecision(4)})` : ''}
-                </option>
-              ))}
-            </HTMLSelect>
+            <ChoiceSelect
+              id="deploy-policy"
+              fill
+              value={policy}
+              onChange={setPolicy}
+              disabled={policies.isFetching && trained.length === 0}
+              placeholder={t('create.choosePolicy')}
+              choices={[
+                ...(policy && !trained.some((p) => p.id === policy) ? [{ value: policy, label: policy }] : []),
+                ...trained.map((p) => ({ value: p.id, label: `${p.name}${typeof p.score === 'number' ? ` (${p.score.toPrecision(4)})` : ''}` })),
+              ]}
+            />
           </FormGroup>
           <FormGroup label={t('create.description')} labelFor="deploy-description" helperText={t('create.count', { n: description.length })} intent={errors.description ? 'danger' : 'none'}>
             <TextArea id="deploy-description" fill value={description} maxLength={DEPLOY_LIMITS.descriptionMax} onChange={(e) => setDescription(e.target.value)} />
           </FormGroup>
+          <TokenValidityField
+            id="deploy-validity"
+            value={validity}
+            onChange={(v) => {
+              setValidity(v);
+              if (errors.tokenExpiresAt) setErrors({ ...errors, tokenExpiresAt: '' });
+            }}
+            error={errors.tokenExpiresAt || undefined}
+          />
           <Switch checked={keepPayloads} label={t('feedback.keep')} onChange={(e) => setKeepPayloads(e.currentTarget.checked)} />
           <p className={Classes.TEXT_MUTED} style={{ marginTop: -4 }}>
             {t('feedback.keepHelp')}
@@ -119,18 +118,18 @@ function CreateDialog({ projectId, policyId, isOpen, onClose, onCreated }: { pro
 export function DeployListPanel() {
   const { t, locale } = useDeployT();
   const notify = useNotify();
+  const fail = useFailureNotice();
   const link = useProjectLink();
   const navigate = useNavigate();
   const projectId = link.params.projectId;
-  const [page, setPage] = useState(1);
-  const [keyword, setKeyword] = useState('');
+  const { keyword, setKeyword, search, page, setPage } = useListSearch();
   const [creating, setCreating] = useState(false);
   const [shown, setShown] = useState<ModelServiceWithToken | null>(null);
   const [confirm, setConfirm] = useState<ModelServiceItem | null>(null);
   const [polling, setPolling] = useState(false);
 
   const list = deployApi.endpoints['deploy/page'].useQuery(
-    { projectId: projectId ?? '', solutionId: link.params.solutionId, page, pageSize: PAGE_SIZE, keyword: keyword.trim() || undefined },
+    { projectId: projectId ?? '', solutionId: link.params.solutionId, page, pageSize: PAGE_SIZE, keyword: search || undefined },
     { skip: !projectId, pollingInterval: polling ? 1000 : 0 },
   );
   const [start] = deployApi.endpoints['deploy/start'].useMutation();
@@ -148,8 +147,7 @@ export function DeployListPanel() {
       await fn();
       notify({ message: done, intent: 'success' });
     } catch (err) {
-      const message = failureMessage(err, t('list.actionFailed'));
-      if (message) notify({ message, intent: 'danger', icon: 'error' });
+      fail(err, t('list.actionFailed'));
     }
   };
 
@@ -157,94 +155,75 @@ export function DeployListPanel() {
     const base = link.href('/project/deploy-detail');
     return `${base}${base.includes('?') ? '&' : '?'}serviceId=${id}`;
   };
-  const pages = Math.max(1, Math.ceil((list.data?.total ?? 0) / PAGE_SIZE));
+  const pages = pageCount(list.data?.total ?? 0, PAGE_SIZE);
   const time = (iso: string) => new Date(iso).toLocaleString(locale);
 
-  let body;
-  if (list.isLoading) body = <Spinner size={32} />;
-  else if (list.isError)
-    body = (
-      <Callout intent="danger" title={t('list.loadFailed')}>
-        <Button text={t('list.retry')} onClick={() => void list.refetch()} />
-      </Callout>
-    );
-  else if (rows.length === 0)
-    body = keyword.trim() ? (
+  const empty =
+    rows.length > 0 ? null : search ? (
       <NonIdealState icon="search" title={t('list.noMatch')} />
     ) : (
       <NonIdealState icon="cloud-upload" title={t('list.emptyTitle')} description={t('list.emptyDescription')} action={<Button intent="primary" icon="add" text={t('list.create')} onClick={() => setCreating(true)} data-testid="deploy-create" />} />
     );
-  else
-    body = (
-      <HTMLTable striped interactive compact style={{ width: '100%' }}>
-        <thead>
-          <tr>
-            <th>{t('list.name')}</th>
-            <th>{t('list.policy')}</th>
-            <th>{t('list.status')}</th>
-            <th>{t('list.description')}</th>
-            <th>{t('list.updated')}</th>
-            <th>{t('list.actions')}</th>
+  const body = (
+    <ListBody query={list} failed={t('list.loadFailed')} retry={t('list.retry')} empty={empty}>
+      <DataTable interactive testId="deploy-rows" columns={[t('list.name'), t('list.policy'), t('list.status'), t('list.description'), t('list.updated'), t('list.actions')]}>
+        {rows.map((s) => (
+          <tr key={s.id}>
+            <td>
+              <a
+                href={detailHref(s.id)}
+                onClick={(e) => {
+                  e.preventDefault();
+                  navigate('/project/deploy-detail', { search: { ...link.search(), serviceId: s.id } });
+                }}
+              >
+                {s.serviceName}
+              </a>
+            </td>
+            <td>{s.policyName ?? s.policyId}</td>
+            <td>
+              <StatusTag status={s.status} />{' '}
+              {s.tokenExpired && (
+                <Tag intent="danger" minimal round icon="time" title={t('validity.expiredHint')}>
+                  {t('validity.expired')}
+                </Tag>
+              )}
+            </td>
+            <td>{s.description}</td>
+            <td>{time(s.updatedAt)}</td>
+            <td>
+              <ButtonGroup variant="minimal">
+                {s.status === 'waiting' || s.status === 'failure' ? (
+                  <Button icon="play" text={t('list.start')} data-testid="deploy-start" onClick={() => void act(() => start({ id: s.id }).unwrap(), t('list.started', { name: s.serviceName }))} />
+                ) : (
+                  <Button icon="stop" text={t('list.stop')} disabled={s.status === 'deploying'} onClick={() => void act(() => stop({ id: s.id }).unwrap(), t('list.stopped', { name: s.serviceName }))} />
+                )}
+                <Button icon="trash" intent="danger" text={t('list.delete')} disabled={s.status !== 'waiting' && s.status !== 'failure'} onClick={() => setConfirm(s)} />
+              </ButtonGroup>
+            </td>
           </tr>
-        </thead>
-        <tbody data-testid="deploy-rows">
-          {rows.map((s) => (
-            <tr key={s.id}>
-              <td>
-                <a
-                  href={detailHref(s.id)}
-                  onClick={(e) => {
-                    e.preventDefault();
-                    navigate('/project/deploy-detail', { search: { ...link.search(), serviceId: s.id } });
-                  }}
-                >
-                  {s.serviceName}
-                </a>
-              </td>
-              <td>{s.policyName ?? s.policyId}</td>
-              <td>
-                <StatusTag status={s.status} />
-              </td>
-              <td>{s.description}</td>
-              <td>{time(s.updatedAt)}</td>
-              <td>
-                <ButtonGroup variant="minimal">
-                  {s.status === 'waiting' || s.status === 'failure' ? (
-                    <Button icon="play" text={t('list.start')} data-testid="deploy-start" onClick={() => void act(() => start({ id: s.id }).unwrap(), t('list.started', { name: s.serviceName }))} />
-                  ) : (
-                    <Button icon="stop" text={t('list.stop')} disabled={s.status === 'deploying'} onClick={() => void act(() => stop({ id: s.id }).unwrap(), t('list.stopped', { name: s.serviceName }))} />
-                  )}
-                  <Button icon="trash" intent="danger" text={t('list.delete')} disabled={s.status !== 'waiting' && s.status !== 'failure'} onClick={() => setConfirm(s)} />
-                </ButtonGroup>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </HTMLTable>
-    );
+        ))}
+      </DataTable>
+    </ListBody>
+  );
 
   return (
-    <div style={{ padding: 12, display: 'flex', flexDirection: 'column', gap: 12 }}>
+    <PanelPage>
       <div style={{ display: 'flex', gap: 8 }}>
         <InputGroup
           leftIcon="search"
           placeholder={t('list.search')}
           aria-label={t('list.search')}
           value={keyword}
-          onChange={(e) => {
-            setKeyword(e.target.value);
-            setPage(1);
-          }}
+          onChange={(e) => setKeyword(e.target.value)}
         />
         <Button intent="primary" icon="add" text={t('list.create')} onClick={() => setCreating(true)} data-testid="deploy-create" />
       </div>
       {body}
       {pages > 1 && (
-        <div style={{ display: 'flex', gap: 8, alignItems: 'center' }}>
-          <Button icon="chevron-left" text={t('list.prev')} disabled={page <= 1} onClick={() => setPage(page - 1)} />
-          <span>{t('list.pageOf', { page, pages })}</span>
-          <Button rightIcon="chevron-right" text={t('list.next')} disabled={page >= pages} onClick={() => setPage(page + 1)} />
-        </div>
+        <Pager withText page={page} pages={pages} onPage={setPage} prevLabel={t('list.prev')} nextLabel={t('list.next')}>
+          {t('list.pageOf', { page, pages })}
+        </Pager>
       )}
       <CreateDialog
         projectId={projectId}
@@ -272,6 +251,6 @@ export function DeployListPanel() {
       >
         {confirm && t('list.confirmDelete', { name: confirm.serviceName })}
       </Alert>
-    </div>
+    </PanelPage>
   );
 }

@@ -9,12 +9,12 @@ import { LIMITS, type ModelServiceDetail, type ModelServiceRecord } from '@decis
 import { useNavigate, useNotify } from '@decisio/sdk-plugin';
 import { deployApi } from '../api';
 import { useDeployT } from '../i18n';
-import { failureMessage, isFieldErrors } from './common';
+import { isFieldErrors, useFailureNotice } from './common';
 
 /** The keep-payloads switch of a service (saved at once). */
 export function KeepPayloadsSwitch({ service }: { service: ModelServiceDetail }) {
   const { t } = useDeployT();
-  const notify = useNotify();
+  const fail = useFailureNotice();
   const [update, { isLoading }] = deployApi.endpoints['deploy/update'].useMutation();
   return (
     <Switch
@@ -26,10 +26,7 @@ export function KeepPayloadsSwitch({ service }: { service: ModelServiceDetail })
         const keepPayloads = e.currentTarget.checked;
         update({ id: service.id, keepPayloads })
           .unwrap()
-          .catch((err: unknown) => {
-            const message = failureMessage(err, t('list.actionFailed'));
-            if (message) notify({ message, intent: 'danger', icon: 'error' });
-          });
+          .catch((err: unknown) => fail(err, t('list.actionFailed')));
       }}
     />
   );
@@ -69,6 +66,7 @@ export function outcomeExample(s: ModelServiceDetail): string {
 export function RecordsDatasetButton({ service }: { service: ModelServiceDetail }) {
   const { t } = useDeployT();
   const notify = useNotify();
+  const fail = useFailureNotice();
   const navigate = useNavigate();
   const [open, setOpen] = useState(false);
   const [name, setName] = useState('');
@@ -91,8 +89,7 @@ export function RecordsDatasetButton({ service }: { service: ModelServiceDetail 
       setMade(r.tableId);
     } catch (err) {
       if (isFieldErrors(err)) setErrors(err.errors);
-      const message = failureMessage(err, t('feedback.makeFailed'));
-      if (message) notify({ message, intent: 'danger', icon: 'error' });
+      fail(err, t('feedback.makeFailed'));
     }
   };
   return (

@@ -1,27 +1,11 @@
 import { useState } from 'react';
-import {
-  Alert,
-  Button,
-  ButtonGroup,
-  Callout,
-  Dialog,
-  DialogBody,
-  DialogFooter,
-  FormGroup,
-  HTMLSelect,
-  HTMLTable,
-  InputGroup,
-  NonIdealState,
-  Spinner,
-  Tag,
-  TextArea,
-  type Intent,
-} from '@blueprintjs/core';
+import { Alert, Button, ButtonGroup, Callout, Dialog, DialogBody, DialogFooter, FormGroup, HTMLSelect, HTMLTable, InputGroup, NonIdealState, Spinner, Tag, TextArea, type Intent } from '@blueprintjs/core';
 import { REPORT_LIMITS, REPORT_TYPES, isReportAmount, type AnalysisReport, type ReportStatus, type ReportType } from '@decisio/domain';
-import { useNotify, useProjectLink } from '@decisio/sdk-plugin';
+import { Pager, pageCount, useNotify, useProjectLink } from '@decisio/sdk-plugin';
 import { deployApi } from '../api';
 import { useDeployT } from '../i18n';
-import { failureMessage } from './common';
+import { fieldErrorsOf, useFailureNotice } from './common';
+import { ChoiceField, DataTable, ListBody, PanelPage } from './shared';
 import { useSolutionChoice } from './pickers';
 import { ReportChart } from './ReportChart';
 
@@ -35,14 +19,6 @@ function ReportStatusTag({ status }: { status: ReportStatus }) {
       {t(`report.status.${status}`)}
     </Tag>
   );
-}
-
-function fieldErrorsOf(err: unknown): Record<string, string> {
-  if (typeof err === 'object' && err !== null && 'errors' in err) {
-    const e = (err as { errors: unknown }).errors;
-    if (e && typeof e === 'object') return e as Record<string, string>;
-  }
-  return {};
 }
 
 type Form = { name: string; type: ReportType; remark: string; decisionAId: string; decisionBId: string; realRevenue: string; realOrders: string; realCost: string };
@@ -66,6 +42,7 @@ export function validateReportForm(f: Form): Partial<Record<keyof Form, 'require
 function CreateReportDialog({ solutionId, isOpen, onClose }: { solutionId: string; isOpen: boolean; onClose(): void }) {
   const { t } = useDeployT();
   const notify = useNotify();
+  const fail = useFailureNotice();
   const decisions = deployApi.endpoints['deploy/decisions'].useQuery({ solutionId }, { skip: !isOpen });
   const [create, { isLoading }] = deployApi.endpoints['deploy/createReport'].useMutation();
   const [form, setForm] = useState<Form>(EMPTY);
@@ -89,21 +66,21 @@ function CreateReportDialog({ solutionId, isOpen, onClose }: { solutionId: strin
       onClose();
     } catch (err) {
       setServer(fieldErrorsOf(err));
-      const message = failureMessage(err, t('report.form.failed'));
-      if (message) notify({ message, intent: 'danger', icon: 'error' });
+      fail(err, t('report.form.failed'));
     }
   };
   const decisionSelect = (k: 'decisionAId' | 'decisionBId', label: string) => (
-    <FormGroup label={label} labelFor={`report-${k}`} labelInfo="*" intent={intent(k)} helperText={helper(k)}>
-      <HTMLSelect id={`report-${k}`} fill value={form[k]} onChange={(e) => set(k)(e.currentTarget.value)}>
-        <option value="">{finished.length ? t('report.form.chooseDecision') : t('report.form.noDecisions')}</option>
-        {finished.map((d) => (
-          <option key={d.id} value={d.id}>
-            {d.name}
-          </option>
-        ))}
-      </HTMLSelect>
-    </FormGroup>
+    <ChoiceField
+      id={`report-${k}`}
+      label={label}
+      required
+      error={helper(k)}
+      fill
+      value={form[k]}
+      onChange={set(k)}
+      placeholder={finished.length ? t('report.form.chooseDecision') : t('report.form.noDecisions')}
+      choices={finished.map((d) => ({ value: d.id, label: d.name }))}
+    />
   );
   const terms = form.type;
   const amount = (k: 'realRevenue' | 'realOrders' | 'realCost', term: 'revenue' | 'orders' | 'cost') => (
@@ -158,6 +135,7 @@ function CreateReportDialog({ solutionId, isOpen, onClose }: { solutionId: strin
 function RenameDialog({ report, onClose }: { report: AnalysisReport | null; onClose(): void }) {
   const { t } = useDeployT();
   const notify = useNotify();
+  const fail = useFailureNotice();
   const [rename, { isLoading }] = deployApi.endpoints['deploy/renameReport'].useMutation();
   const [name, setName] = useState<string | null>(null);
   const value = name ?? report?.name ?? '';
@@ -179,10 +157,7 @@ function RenameDialog({ report, onClose }: { report: AnalysisReport | null; onCl
                 notify({ message: t('report.renamed'), intent: 'success' });
                 close();
               },
-              (err: unknown) => {
-                const message = failureMessage(err, t('report.actionFailed'));
-                if (message) notify({ message, intent: 'danger', icon: 'error' });
-              },
+              (err: unknown) => fail(err, t('report.actionFailed')),
             );
         }}
       >
@@ -300,6 +275,7 @@ function ReportView({ id, onClose }: { id: string | null; onClose(): void }) {
 export function ReportPanel() {
   const { t, locale } = useDeployT();
   const notify = useNotify();
+  const fail = useFailureNotice();
   const link = useProjectLink();
   const projectId = link.params.projectId;
   const { solutionId, picker } = useSolutionChoice(projectId);
@@ -316,69 +292,52 @@ export function ReportPanel() {
   if (busy !== polling) setPolling(busy);
 
   if (!projectId) return <NonIdealState icon="projects" title={t('noProject.title')} description={t('noProject.description')} />;
-  const pages = Math.max(1, Math.ceil((list.data?.total ?? 0) / PAGE_SIZE));
+  const pages = pageCount(list.data?.total ?? 0, PAGE_SIZE);
   const createButton = <Button intent="primary" icon="add" text={t('report.create')} disabled={!solutionId} onClick={() => setCreating(true)} />;
 
-  let body;
-  if (list.isLoading) body = <Spinner size={32} />;
-  else if (list.isError)
-    body = (
-      <Callout intent="danger" title={t('report.loadFailed')}>
-        <Button text={t('report.retry')} onClick={() => void list.refetch()} />
-      </Callout>
-    );
-  else if (rows.length === 0) body = <NonIdealState icon="timeline-bar-chart" title={t('report.emptyTitle')} description={t('report.emptyDescription')} action={createButton} />;
-  else
-    body = (
-      <HTMLTable striped interactive compact style={{ width: '100%' }}>
-        <thead>
-          <tr>
-            <th>{t('report.name')}</th>
-            <th>{t('report.typeLabel')}</th>
-            <th>{t('report.statusLabel')}</th>
-            <th>{t('report.decisions')}</th>
-            <th>{t('report.created')}</th>
-            <th>{t('report.actions')}</th>
+  const body = (
+    <ListBody
+      query={list}
+      failed={t('report.loadFailed')}
+      retry={t('report.retry')}
+      empty={rows.length === 0 && <NonIdealState icon="timeline-bar-chart" title={t('report.emptyTitle')} description={t('report.emptyDescription')} action={createButton} />}
+    >
+      <DataTable interactive testId="report-rows" columns={[t('report.name'), t('report.typeLabel'), t('report.statusLabel'), t('report.decisions'), t('report.created'), t('report.actions')]}>
+        {rows.map((r) => (
+          <tr key={r.id}>
+            <td>{r.name}</td>
+            <td>{t(`report.type.${r.type}`)}</td>
+            <td>
+              <ReportStatusTag status={r.status} />
+            </td>
+            <td>
+              {r.decisionAName ?? r.decisionAId} / {r.decisionBName ?? r.decisionBId}
+            </td>
+            <td>{new Date(r.createdAt).toLocaleString(locale)}</td>
+            <td>
+              <ButtonGroup variant="minimal">
+                <Button icon="eye-open" text={t('report.view')} onClick={() => setViewing(r.id)} />
+                <Button icon="edit" text={t('report.rename')} onClick={() => setRenaming(r)} />
+                <Button icon="trash" intent="danger" text={t('report.delete')} onClick={() => setConfirm(r)} />
+              </ButtonGroup>
+            </td>
           </tr>
-        </thead>
-        <tbody data-testid="report-rows">
-          {rows.map((r) => (
-            <tr key={r.id}>
-              <td>{r.name}</td>
-              <td>{t(`report.type.${r.type}`)}</td>
-              <td>
-                <ReportStatusTag status={r.status} />
-              </td>
-              <td>
-                {r.decisionAName ?? r.decisionAId} / {r.decisionBName ?? r.decisionBId}
-              </td>
-              <td>{new Date(r.createdAt).toLocaleString(locale)}</td>
-              <td>
-                <ButtonGroup variant="minimal">
-                  <Button icon="eye-open" text={t('report.view')} onClick={() => setViewing(r.id)} />
-                  <Button icon="edit" text={t('report.rename')} onClick={() => setRenaming(r)} />
-                  <Button icon="trash" intent="danger" text={t('report.delete')} onClick={() => setConfirm(r)} />
-                </ButtonGroup>
-              </td>
-            </tr>
-          ))}
-        </tbody>
-      </HTMLTable>
-    );
+        ))}
+      </DataTable>
+    </ListBody>
+  );
 
   return (
-    <div style={{ padding: 12, display: 'flex', flexDirection: 'column', gap: 12 }}>
+    <PanelPage>
       <div style={{ display: 'flex', gap: 8, alignItems: 'center' }}>
         {picker}
         {createButton}
       </div>
       {body}
       {pages > 1 && (
-        <div style={{ display: 'flex', gap: 8, alignItems: 'center' }}>
-          <Button icon="chevron-left" text={t('list.prev')} disabled={page <= 1} onClick={() => setPage(page - 1)} />
-          <span>{t('list.pageOf', { page, pages })}</span>
-          <Button rightIcon="chevron-right" text={t('list.next')} disabled={page >= pages} onClick={() => setPage(page + 1)} />
-        </div>
+        <Pager withText page={page} pages={pages} onPage={setPage} prevLabel={t('list.prev')} nextLabel={t('list.next')}>
+          {t('list.pageOf', { page, pages })}
+        </Pager>
       )}
       {solutionId && <CreateReportDialog solutionId={solutionId} isOpen={creating} onClose={() => setCreating(false)} />}
       <RenameDialog report={renaming} onClose={() => setRenaming(null)} />
@@ -397,15 +356,12 @@ export function ReportPanel() {
             .unwrap()
             .then(
               () => notify({ message: t('report.deleted', { name: r.name }), intent: 'success' }),
-              (err: unknown) => {
-                const message = failureMessage(err, t('report.actionFailed'));
-                if (message) notify({ message, intent: 'danger', icon: 'error' });
-              },
+              (err: unknown) => fail(err, t('report.actionFailed')),
             );
         }}
       >
         {confirm && t('report.confirmDelete', { name: confirm.name })}
       </Alert>
-    </div>
+    </PanelPage>
   );
 }

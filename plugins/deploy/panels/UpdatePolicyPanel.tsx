@@ -1,120 +1,145 @@
-import { useState } from 'react';
-import { Button, Callout, FormGroup, HTMLSelect, HTMLTable, NonIdealState, NumericInput, ProgressBar, Spinner, Tag } from '@blueprintjs/core';
+import { useEffect, useState } from 'react';
+import { Button, Checkbox, FormGroup, NonIdealState, NumericInput, ProgressBar, Tag } from '@blueprintjs/core';
 import { useNotify, useProjectLink } from '@decisio/sdk-plugin';
 import { deployApi } from '../api';
 import { useDeployT } from '../i18n';
-import { failureMessage } from './common';
-import { useSolutionChoice } from './pickers';
+import { useFailureNotice } from './common';
+import { ChoiceField, DataTable, ListBody, PanelPage, RowForm } from './shared';
+import { useSolutionPolicies } from './pickers';
 
 const ACTIVE = ['waiting', 'processing', 'restoring', 'stopping', 'debugging'];
 
 /**
  * Policy update (`/project/update-policy?projectId=`): the training runs of a policy
  * (`train/getTrainUpdateListPage`) and a further training from its last checkpoint
- * (`train/createTrainUpdate`).
+ * (`train/createTrainUpdate`). With datasets of the project ticked (e.g. made from a service's
+ * calls), the policy's environment is updated with them first (`kind: 'environment'`,
+ * `datasetIds`), and the policy update starts once that run has succeeded.
  */
 export function UpdatePolicyPanel() {
   const { t, locale } = useDeployT();
   const notify = useNotify();
+  const fail = useFailureNotice();
   const link = useProjectLink();
   const projectId = link.params.projectId;
-  const { solutionId, picker } = useSolutionChoice(projectId);
-  const policies = deployApi.endpoints['deploy/policies'].useQuery({ solutionId: solutionId ?? '' }, { skip: !solutionId });
+  const { picker, policies } = useSolutionPolicies(projectId);
   const [picked, setPicked] = useState(link.params.policyId ?? '');
   const [epochs, setEpochs] = useState(5);
   const [polling, setPolling] = useState(false);
+  const [datasetIds, setDatasetIds] = useState<string[]>([]);
+  /** The environment update the policy update waits for. */
+  const [chain, setChain] = useState<{ envId: string; jobId: string; policyId: string; epochs: number } | null>(null);
+  const datasets = deployApi.endpoints['deploy/datasets'].useQuery({ projectId: projectId ?? '' }, { skip: !projectId });
+  const envRuns = deployApi.endpoints['deploy/trainRuns'].useQuery({ id: chain?.envId ?? '', kind: 'environment', page: 1, pageSize: 20 }, { skip: !chain, pollingInterval: chain ? 2000 : 0 });
   const runs = deployApi.endpoints['deploy/trainRuns'].useQuery({ id: picked, kind: 'policy', page: 1, pageSize: 50 }, { skip: !picked, pollingInterval: polling ? 2000 : 0 });
   const [update, { isLoading }] = deployApi.endpoints['deploy/trainUpdate'].useMutation();
   const rows = runs.data?.rows ?? [];
   const active = rows.some((r) => ACTIVE.includes(r.state));
   if (active !== polling) setPolling(active);
+  const envRun = chain ? envRuns.data?.rows.find((r) => r.jobId === chain.jobId) : undefined;
+  useEffect(() => {
+    if (!chain || !envRun || ACTIVE.includes(envRun.state)) return;
+    setChain(null);
+    if (envRun.state !== 'successful') {
+      notify({ message: t('update.envFailed'), intent: 'danger' });
+      return;
+    }
+    void update({ id: chain.policyId, kind: 'policy', hyperparameters: { epochs: chain.epochs } })
+      .unwrap()
+      .then(
+        () => notify({ message: t('update.started'), intent: 'success' }),
+        (err: unknown) => fail(err, t('update.failed')),
+      );
+  }, [chain, envRun, update, notify, fail, t]);
 
   if (!projectId) return <NonIdealState icon="projects" title={t('noProject.title')} description={t('noProject.description')} />;
   const list = policies.data?.rows ?? [];
+  const simulatorId = list.find((p) => p.id === picked)?.simulatorId;
+  const tables = datasets.data?.rows ?? [];
   const epochsValid = Number.isInteger(epochs) && epochs >= 1 && epochs < 10_000;
   const time = (v: string | null) => (v ? new Date(v).toLocaleString(locale) : '—');
 
-  let body;
-  if (!picked) body = <NonIdealState icon="refresh" title={t('update.emptyTitle')} description={t('update.emptyDescription')} />;
-  else if (runs.isLoading) body = <Spinner size={32} />;
-  else if (runs.isError)
-    body = (
-      <Callout intent="danger" title={t('update.loadFailed')}>
-        <Button text={t('update.retry')} onClick={() => void runs.refetch()} />
-      </Callout>
-    );
-  else if (rows.length === 0) body = <NonIdealState icon="refresh" title={t('update.emptyTitle')} />;
-  else
-    body = (
-      <HTMLTable striped compact style={{ width: '100%' }}>
-        <thead>
-          <tr>
-            <th>{t('update.job')}</th>
-            <th>{t('update.reasonLabel')}</th>
-            <th>{t('update.state')}</th>
-            <th>{t('update.startTime')}</th>
-            <th>{t('update.endTime')}</th>
-            <th>{t('update.error')}</th>
+  const body = !picked ? (
+    <NonIdealState icon="refresh" title={t('update.emptyTitle')} description={t('update.emptyDescription')} />
+  ) : (
+    <ListBody query={runs} failed={t('update.loadFailed')} retry={t('update.retry')} empty={rows.length === 0 && <NonIdealState icon="refresh" title={t('update.emptyTitle')} />}>
+      <DataTable testId="update-rows" columns={[t('update.job'), t('update.reasonLabel'), t('update.state'), t('update.startTime'), t('update.endTime'), t('update.error')]}>
+        {rows.map((r) => (
+          <tr key={r.jobId}>
+            <td className="bp6-monospace-text">{r.jobId.slice(0, 8)}</td>
+            <td>{t(`update.reason.${r.reason}`)}</td>
+            <td style={{ minWidth: 140 }}>
+              <Tag minimal round intent={r.state === 'successful' ? 'success' : r.state === 'failure' ? 'danger' : 'primary'}>
+                {r.state}
+              </Tag>
+              {ACTIVE.includes(r.state) && <ProgressBar value={r.progress} />}
+            </td>
+            <td>{time(r.startTime)}</td>
+            <td>{time(r.endTime)}</td>
+            <td>{r.error ?? ''}</td>
           </tr>
-        </thead>
-        <tbody data-testid="update-rows">
-          {rows.map((r) => (
-            <tr key={r.jobId}>
-              <td className="bp6-monospace-text">{r.jobId.slice(0, 8)}</td>
-              <td>{t(`update.reason.${r.reason}`)}</td>
-              <td style={{ minWidth: 140 }}>
-                <Tag minimal round intent={r.state === 'successful' ? 'success' : r.state === 'failure' ? 'danger' : 'primary'}>
-                  {r.state}
-                </Tag>
-                {ACTIVE.includes(r.state) && <ProgressBar value={r.progress} />}
-              </td>
-              <td>{time(r.startTime)}</td>
-              <td>{time(r.endTime)}</td>
-              <td>{r.error ?? ''}</td>
-            </tr>
-          ))}
-        </tbody>
-      </HTMLTable>
-    );
+        ))}
+      </DataTable>
+    </ListBody>
+  );
 
   return (
-    <div style={{ padding: 12, display: 'flex', flexDirection: 'column', gap: 12 }}>
-      <p className="bp6-text-muted" style={{ margin: 0 }}>
-        {t('update.intro')}
-      </p>
-      <form
-        style={{ display: 'flex', gap: 12, alignItems: 'flex-start', flexWrap: 'wrap' }}
-        onSubmit={(e) => {
-          e.preventDefault();
-          if (!picked || !epochsValid) return;
+    <PanelPage intro={t('update.intro')}>
+      <RowForm
+        onSubmit={() => {
+          if (!picked || !epochsValid || chain) return;
+          if (datasetIds.length > 0 && simulatorId) {
+            const envId = simulatorId;
+            void update({ id: envId, kind: 'environment', hyperparameters: { epochs }, datasetIds })
+              .unwrap()
+              .then(
+                (r) => {
+                  setChain({ envId, jobId: String(r.jobId), policyId: picked, epochs });
+                  notify({ message: t('update.envStarted'), intent: 'success' });
+                },
+                (err: unknown) => fail(err, t('update.failed')),
+              );
+            return;
+          }
           void update({ id: picked, kind: 'policy', hyperparameters: { epochs } })
             .unwrap()
             .then(
               () => notify({ message: t('update.started'), intent: 'success' }),
-              (err: unknown) => {
-                const message = failureMessage(err, t('update.failed'));
-                if (message) notify({ message, intent: 'danger', icon: 'error' });
-              },
+              (err: unknown) => fail(err, t('update.failed')),
             );
         }}
       >
         {picker}
-        <FormGroup label={t('update.policy')} labelFor="update-policy">
-          <HTMLSelect id="update-policy" value={picked} onChange={(e) => setPicked(e.currentTarget.value)}>
-            <option value="">{list.length ? t('update.choosePolicy') : t('update.noPolicies')}</option>
-            {list.map((p) => (
-              <option key={p.id} value={p.id}>
-                {p.name}
-              </option>
-            ))}
-          </HTMLSelect>
-        </FormGroup>
+        <ChoiceField
+          id="update-policy"
+          label={t('update.policy')}
+          value={picked}
+          onChange={setPicked}
+          placeholder={list.length ? t('update.choosePolicy') : t('update.noPolicies')}
+          choices={list.map((p) => ({ value: p.id, label: p.name }))}
+        />
         <FormGroup label={t('update.epochs')} labelFor="update-epochs" intent={epochsValid ? 'none' : 'danger'} helperText={epochsValid ? undefined : t('update.epochsInvalid')}>
           <NumericInput id="update-epochs" min={1} max={9999} value={epochs} onValueChange={(v) => setEpochs(v)} intent={epochsValid ? 'none' : 'danger'} />
         </FormGroup>
-        <Button type="submit" intent="primary" icon="refresh" loading={isLoading} disabled={!picked || !epochsValid || active} text={t('update.start')} style={{ marginTop: 22 }} />
-      </form>
+        <Button type="submit" intent="primary" icon="refresh" loading={isLoading || chain !== null} disabled={!picked || !epochsValid || active || chain !== null} text={t('update.start')} style={{ marginTop: 22 }} />
+      </RowForm>
+      <FormGroup label={t('update.envDatasets')} helperText={chain ? t('update.envRunning') : picked && !simulatorId ? t('update.noEnvironment') : t('update.envDatasetsHelp')}>
+        {tables.length === 0 && <span className="bp6-text-muted">{t('update.noDatasets')}</span>}
+        {tables.map((d) => (
+          <Checkbox
+            key={d.tableId}
+            inline
+            label={d.name}
+            checked={datasetIds.includes(d.tableId)}
+            disabled={chain !== null || !simulatorId || (!datasetIds.includes(d.tableId) && datasetIds.length >= 10)}
+            onChange={(e) => {
+              const on = e.currentTarget.checked;
+              setDatasetIds((ids) => (on ? [...ids, d.tableId] : ids.filter((x) => x !== d.tableId)));
+            }}
+          />
+        ))}
+      </FormGroup>
       {body}
-    </div>
+    </PanelPage>
   );
 }

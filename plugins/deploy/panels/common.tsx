@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Button, Callout, Classes, Dialog, DialogBody, DialogFooter, FormGroup, InputGroup, Tag, type Intent } from '@blueprintjs/core';
 import type { ModelServiceStatus, ModelServiceWithToken } from '@decisio/domain';
-import { isApiError } from '@decisio/sdk-plugin';
+import { failureMessage, useNotify } from '@decisio/sdk-plugin';
 import { useDeployT } from '../i18n';
 
 const INTENT: Record<ModelServiceStatus, Intent> = { deploying: 'primary', waiting: 'none', starting: 'primary', running: 'success', failure: 'danger' };
@@ -14,10 +14,26 @@ export function isFieldErrors(err: unknown): err is { errors: Record<string, str
   return typeof err === 'object' && err !== null && 'errors' in err && typeof (err as { errors: unknown }).errors === 'object' && (err as { errors: unknown }).errors !== null;
 }
 
-/** The message of a failed call, unless the workbench already showed one. */
-export function failureMessage(err: unknown, fallback: string): string | null {
-  if (isApiError(err)) return err.handled ? null : err.message || fallback;
-  return err instanceof Error && err.message ? err.message : fallback;
+/** The errors by field of a failed call (`{}` when it has none). */
+export function fieldErrorsOf(err: unknown): Record<string, string> {
+  return isFieldErrors(err) ? err.errors : {};
+}
+
+/**
+ * Tells the user that a call failed (its message, else `fallback`), unless the workbench
+ * already did: `const fail = useFailureNotice(); ... catch (err) { fail(err, t('x.failed')); }`.
+ */
+export function useFailureNotice(): (err: unknown, fallback: string) => void {
+  const notify = useNotify();
+  return (err, fallback) => {
+    const message = failureMessage(err, fallback);
+    if (message) notify({ message, intent: 'danger', icon: 'error' });
+  };
+}
+
+/** Whether a policy finished training (it can be deployed and decide). */
+export function isTrained(p: { state: string }): boolean {
+  return p.state === 'successful' || p.state === 'successful by manual stop';
 }
 
 /** A service status as a coloured tag. */
@@ -42,7 +58,7 @@ async function copy(text: string): Promise<boolean> {
 
 /** The access address and the token, shown once after create or rotation. */
 export function TokenDialog({ service, onClose }: { service: ModelServiceWithToken | null; onClose(): void }) {
-  const { t } = useDeployT();
+  const { t, locale } = useDeployT();
   const [copied, setCopied] = useState<string | null>(null);
   const row = (label: string, value: string, id: string) => (
     <FormGroup label={label} labelFor={`deploy-token-${id}`}>
@@ -70,6 +86,9 @@ export function TokenDialog({ service, onClose }: { service: ModelServiceWithTok
             </Callout>
             {row(t('token.address'), service.accessAddress, 'address')}
             {row(t('token.token'), service.accessToken, 'token')}
+            <p className={Classes.TEXT_MUTED} data-testid="deploy-token-validity">
+              {service.tokenExpiresAt ? t('validity.until', { time: new Date(service.tokenExpiresAt).toLocaleString(locale) }) : t('validity.never')}
+            </p>
           </DialogBody>
           <DialogFooter actions={<Button intent="primary" text={t('token.close')} onClick={onClose} data-testid="deploy-token-close" />} />
         </>

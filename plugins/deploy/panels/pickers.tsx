@@ -30,3 +30,10 @@ export function useSolutionChoice(projectId: string | undefined) {
   );
   return { solutionId, picker, loading: !fromLink && list.isLoading, empty: !fromLink && !list.isLoading && solutions.length === 0 };
 }
+
+/** {@link useSolutionChoice} and the policies of the chosen solution (asked only while `enabled`). */
+export function useSolutionPolicies(projectId: string | undefined, enabled = true) {
+  const choice = useSolutionChoice(enabled ? projectId : undefined);
+  const policies = deployApi.endpoints['deploy/policies'].useQuery({ solutionId: choice.solutionId ?? '' }, { skip: !enabled || !choice.solutionId });
+  return { ...choice, policies };
+}

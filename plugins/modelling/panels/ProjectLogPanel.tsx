@@ -2,76 +2,63 @@
  * `/project/project-log?projectId=…`: the project's log of trainings (spec platform §3 "Log":
  * project logs hold the train name, type, status, solution name and message): every scheme
  * processing, environment, policy, parameter search and deduction of every solution of the
- * project, newest first, from `train/getAllTrainList` per solution (100 newest each).
+ * project, newest first. The server pages them (`train/getAllTrainList` by `projectId`, of one
+ * kind when the type filter asks), so a project of any size is read a page at a time.
  */
 import { useEffect, useState } from 'react';
 import { Button, Callout, HTMLSelect, HTMLTable, NonIdealState, Spinner } from '@blueprintjs/core';
 import { isApiError, useLocale, useProjectLink, type PanelProps } from '@decisio/sdk-plugin';
-import { modellingApi, type TrainingRow } from '../api';
+import { modellingApi, projectLogApi } from '../api';
 import { useModellingT } from '../i18n';
 import { formatDuration } from '../model/forms';
 import { formatTime, StateTag } from './shared';
 
-const PER_SOLUTION = 100;
+const PAGE_SIZES = [20, 50, 100] as const;
 const KINDS = ['scheme', 'environment', 'policy', 'parameter', 'simulation', 'decision'] as const;
-
-/** One line of the project log. */
-export interface ProjectLogLine {
-  row: TrainingRow & { kind: string };
-  solution: string;
-}
 
 export function ProjectLogPanel(_props: PanelProps) {
   const { t } = useModellingT();
   const locale = useLocale();
   const projectId = useProjectLink().params.projectId;
-  const solutions = modellingApi.endpoints['modelling/solutions'].useQuery({ projectId: projectId ?? '' }, { skip: !projectId });
-  const [fetchAll] = modellingApi.endpoints['modelling/allTrainings'].useLazyQuery();
-  const [lines, setLines] = useState<ProjectLogLine[] | null>(null);
-  const [truncated, setTruncated] = useState(false);
-  const [error, setError] = useState<string | null>(null);
   const [kind, setKind] = useState('');
-  const [tick, setTick] = useState(0);
+  const [page, setPage] = useState(1);
+  const [pageSize, setPageSize] = useState<number>(PAGE_SIZES[0]);
+  const solutions = modellingApi.endpoints['modelling/solutions'].useQuery({ projectId: projectId ?? '' }, { skip: !projectId });
+  const list = projectLogApi.endpoints['modelling/projectTrainings'].useQuery({ projectId: projectId ?? '', page, pageSize, ...(kind ? { kind } : {}) }, { skip: !projectId });
+  const total = list.data?.total ?? 0;
+  const pages = Math.max(1, Math.ceil(total / pageSize));
 
+  // Trainings deleted meanwhile: a page past the end goes to the last one.
   useEffect(() => {
-    if (!solutions.data) return;
-    let cancelled = false;
-    setError(null);
-    void Promise.all(
-      solutions.data.map(async (s) => {
-        const page = await fetchAll({ solutionId: s.solutionId, page: 1, pageSize: PER_SOLUTION }).unwrap();
-        return { page, solution: s.name };
-      }),
-    ).then(
-      (pages) => {
-        if (cancelled) return;
-        setTruncated(pages.some((p) => p.page.total > PER_SOLUTION));
-        setLines(pages.flatMap((p) => p.page.rows.map((row) => ({ row, solution: p.solution }))).sort((a, b) => (b.row.createdAt ?? '').localeCompare(a.row.createdAt ?? '')));
-      },
-      (err: unknown) => !cancelled && setError(isApiError(err) ? err.message : String(err)),
-    );
-    return () => {
-      cancelled = true;
-    };
-  }, [solutions.data, fetchAll, tick]);
+    if (list.currentData && page > pages) setPage(pages);
+  }, [list.currentData, page, pages]);
 
   if (!projectId) return <NonIdealState icon="folder-open" title={t('projectLog.noProject')} description={t('projectLog.noProjectHint')} />;
-  const failed = error ?? (solutions.error ? (isApiError(solutions.error) ? solutions.error.message : t('common.loadFailed')) : null);
-  if (failed)
+  const error = list.error ?? solutions.error;
+  if (error)
     return (
       <Callout intent="danger" icon="error" title={t('common.loadFailed')}>
-        {failed}{' '}
-        <Button minimal small onClick={() => (void solutions.refetch(), setTick((x) => x + 1))}>
+        {isApiError(error) ? error.message : t('common.loadFailed')}{' '}
+        <Button minimal small onClick={() => (void solutions.refetch(), void list.refetch())} data-testid="project-log-retry">
           {t('common.retry')}
         </Button>
       </Callout>
     );
-  if (!lines) return <NonIdealState icon={<Spinner size={32} />} title={t('common.loading')} />;
-  const shown = kind ? lines.filter((l) => l.row.kind === kind) : lines;
+  if (!list.data) return <NonIdealState icon={<Spinner size={32} />} title={t('common.loading')} />;
+  const names = new Map((solutions.data ?? []).map((s) => [s.solutionId, s.name]));
+  const rows = list.data.rows;
   return (
     <div className="modelling-panel" data-testid="project-log">
       <div className="modelling-toolbar">
-        <HTMLSelect aria-label={t('projectLog.type')} value={kind} onChange={(e) => setKind(e.currentTarget.value)} data-testid="project-log-kind">
+        <HTMLSelect
+          aria-label={t('projectLog.type')}
+          value={kind}
+          onChange={(e) => {
+            setKind(e.currentTarget.value);
+            setPage(1);
+          }}
+          data-testid="project-log-kind"
+        >
           <option value="">{t('projectLog.allTypes')}</option>
           {KINDS.map((k) => (
             <option key={k} value={k}>
@@ -79,14 +66,26 @@ export function ProjectLogPanel(_props: PanelProps) {
             </option>
           ))}
         </HTMLSelect>
+        {list.isFetching && <Spinner size={16} aria-label={t('common.loading')} />}
         <span className="spacer" />
-        <Button icon="refresh" aria-label={t('common.refresh')} title={t('common.refresh')} onClick={() => setTick((x) => x + 1)} />
+        <span className="bp6-text-muted" data-testid="project-log-total">
+          {t('projectLog.total', { count: total })}
+        </span>
+        <Button icon="refresh" aria-label={t('common.refresh')} title={t('common.refresh')} onClick={() => (void solutions.refetch(), void list.refetch())} />
       </div>
-      {truncated && <Callout intent="primary">{t('projectLog.truncated', { count: PER_SOLUTION })}</Callout>}
-      {shown.length === 0 ? (
-        <NonIdealState icon="history" title={t('projectLog.empty')} description={t('projectLog.emptyHint')} />
+      {rows.length === 0 ? (
+        kind ? (
+          <NonIdealState
+            icon="filter"
+            title={t('projectLog.emptyKind', { kind: t(`projectLog.kinds.${kind as (typeof KINDS)[number]}`) })}
+            description={t('projectLog.emptyKindHint')}
+            data-testid="project-log-empty-kind"
+          />
+        ) : (
+          <NonIdealState icon="history" title={t('projectLog.empty')} description={t('projectLog.emptyHint')} />
+        )
       ) : (
-        <HTMLTable compact striped style={{ width: '100%' }}>
+        <HTMLTable compact striped style={{ width: '100%', opacity: list.isFetching ? 0.6 : 1 }} aria-busy={list.isFetching}>
           <thead>
             <tr>
               <th>{t('common.createdAt')}</th>
@@ -99,7 +98,7 @@ export function ProjectLogPanel(_props: PanelProps) {
             </tr>
           </thead>
           <tbody>
-            {shown.map(({ row, solution }) => (
+            {rows.map((row) => (
               <tr key={`${row.kind}-${row.id}`} data-testid="project-log-row">
                 <td>{formatTime(row.createdAt, locale)}</td>
                 <td>
@@ -109,13 +108,36 @@ export function ProjectLogPanel(_props: PanelProps) {
                 <td>
                   <StateTag state={row.state} />
                 </td>
-                <td>{solution}</td>
+                <td>{names.get(row.solutionId ?? '') ?? t('common.none')}</td>
                 <td>{formatDuration(row.durationMs)}</td>
                 <td>{row.error ?? t('common.none')}</td>
               </tr>
             ))}
           </tbody>
         </HTMLTable>
+      )}
+      {total > 0 && (
+        <nav className="modelling-toolbar" aria-label={t('projectLog.pager')}>
+          <Button icon="chevron-left" text={t('projectLog.previous')} disabled={page <= 1 || list.isFetching} onClick={() => setPage(page - 1)} data-testid="project-log-prev" />
+          <span data-testid="project-log-page">{t('projectLog.pageOf', { page: Math.min(page, pages), pages })}</span>
+          <Button rightIcon="chevron-right" text={t('projectLog.next')} disabled={page >= pages || list.isFetching} onClick={() => setPage(page + 1)} data-testid="project-log-next" />
+          <span className="spacer" />
+          <HTMLSelect
+            aria-label={t('projectLog.pageSize')}
+            value={pageSize}
+            onChange={(e) => {
+              setPageSize(Number(e.currentTarget.value));
+              setPage(1);
+            }}
+            data-testid="project-log-page-size"
+          >
+            {PAGE_SIZES.map((n) => (
+              <option key={n} value={n}>
+                {t('projectLog.perPage', { count: n })}
+              </option>
+            ))}
+          </HTMLSelect>
+        </nav>
       )}
     </div>
   );

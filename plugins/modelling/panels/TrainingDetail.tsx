@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
-import { Button, Callout, Card, H5, HTMLTable, NonIdealState, NumericInput, Spinner } from '@blueprintjs/core';
-import { useLocale } from '@decisio/sdk-plugin';
-import { modellingApi, type LogPage, type TrainingArea, type TrainingRow } from '../api';
+import { AnchorButton, Button, Callout, Card, H5, HTMLTable, NonIdealState, NumericInput, Spinner } from '@blueprintjs/core';
+import { isApiError, useLocale, useNotify } from '@decisio/sdk-plugin';
+import { modellingApi, type LogPage, type TensorBoardReply, type TrainingArea, type TrainingRow } from '../api';
 import { useModellingT } from '../i18n';
 import { ACTIVE, formatDuration, STOPPED_MANUALLY } from '../model/forms';
 import { Curves } from './Curves';
@@ -102,6 +102,68 @@ function JobLog({ jobId, running }: { jobId: string; running: boolean }) {
         <Button small icon="more" onClick={() => void load(last.current)}>
           {t('detail.more')}
         </Button>
+      )}
+    </div>
+  );
+}
+
+/**
+ * TensorBoard of a job (`train/reStartTensorBoard`): the server writes the measured metrics as an
+ * event file and starts TensorBoard behind `/api/tensorboard/<jobId>/` (opened in a new tab; the
+ * session cookie authenticates it), or, without TensorBoard on the server, offers the file.
+ */
+function TensorBoardControl({ jobId }: { jobId: string }) {
+  const { t } = useModellingT();
+  const notify = useNotify();
+  const [start, starting] = modellingApi.endpoints['modelling/tensorBoardStart'].useMutation();
+  const [stop, stopping] = modellingApi.endpoints['modelling/tensorBoardStop'].useMutation();
+  const [reply, setReply] = useState<TensorBoardReply | null>(null);
+  const failed = (err: unknown) => {
+    if (!isApiError(err) || !err.handled) notify({ message: t('common.failed', { message: isApiError(err) ? err.message : String(err) }), intent: 'danger', icon: 'error' });
+  };
+  const open = async () => {
+    try {
+      const r = await start({ jobId }).unwrap();
+      setReply(r);
+      if (r.running) window.open(r.url, '_blank', 'noopener');
+    } catch (err) {
+      failed(err);
+    }
+  };
+  const close = async () => {
+    try {
+      await stop({ jobId }).unwrap();
+      setReply(null);
+      notify({ message: t('tensorboard.stopped'), intent: 'success', icon: 'tick' });
+    } catch (err) {
+      failed(err);
+    }
+  };
+  return (
+    <div data-testid="tensorboard">
+      <div className="modelling-toolbar">
+        <Button small icon="timeline-line-chart" loading={starting.isLoading} title={t('tensorboard.openHint')} aria-label={starting.isLoading ? t('tensorboard.starting') : undefined} onClick={() => void open()}>
+          {t('tensorboard.open')}
+        </Button>
+        {reply?.running && (
+          <>
+            <span className="bp6-text-muted">{t('tensorboard.running')}</span>
+            <a href={reply.url} target="_blank" rel="noopener noreferrer">
+              {t('tensorboard.link')}
+            </a>
+            <Button small variant="minimal" icon="stop" loading={stopping.isLoading} onClick={() => void close()}>
+              {t('tensorboard.stop')}
+            </Button>
+          </>
+        )}
+      </div>
+      {reply && !reply.running && (
+        <Callout intent="warning" icon="info-sign" title={t('tensorboard.notInstalled')} data-testid="tensorboard-not-installed">
+          <p>{t('tensorboard.notInstalledHint')}</p>
+          <AnchorButton small icon="download" href={reply.downloadUrl} download>
+            {t('tensorboard.download')}
+          </AnchorButton>
+        </Callout>
       )}
     </div>
   );
@@ -315,6 +377,7 @@ export function TrainingDetail({ area, id, onClose }: { area: TrainingArea; id: 
         {t('detail.curves')} {active && <small className="bp6-text-muted">({t('detail.live')})</small>}
       </H5>
       {display.data && display.data.points.length > 0 ? <Curves points={display.data.points} stepLabel="#" /> : <p className="bp6-text-muted">{t('detail.noPoints')}</p>}
+      {canView && jobId && <TensorBoardControl key={jobId} jobId={jobId} />}
       {area === 'trainSimulator' && (row.state === 'successful' || row.state === STOPPED_MANUALLY) && <Rollout id={row.id} solutionId={solutionId} />}
       {(area === 'simulation' || area === 'decision') && <DeductionCharts row={row} area={area} solutionId={solutionId} />}
       {jobId && (

@@ -1,22 +1,11 @@
 import { useState } from 'react';
-import {
-  Button,
-  Callout,
-  Dialog,
-  DialogBody,
-  DialogFooter,
-  HTMLSelect,
-  InputGroup,
-  Menu,
-  MenuItem,
-  Spinner,
-  Tag,
-} from '@blueprintjs/core';
-import { DIALOG_WIDTH, type CollaborationPermission, type CollaboratorCandidate, type ProjectItem } from '@decisio/domain';
+import { Button, Callout, HTMLSelect, InputGroup, Menu, MenuItem, Spinner, Tag } from '@blueprintjs/core';
+import type { CollaborationPermission, CollaboratorCandidate, ProjectItem } from '@decisio/domain';
 import { useNotify } from '@decisio/sdk-plugin';
 import { projectsApi } from '../api';
 import { useProjectsT } from '../i18n';
-import { DIALOG_PORTAL, describeFailure } from './errors';
+import { describeFailure } from './errors';
+import { OwnerDialog, useOwnerChange } from './OwnerDialog';
 
 interface Pending extends CollaboratorCandidate {
   permission: CollaborationPermission;
@@ -33,7 +22,7 @@ export function CollaborationDialog({ project, onClose }: { project: ProjectItem
   const isOwner = project.right === 'owner';
   const [keyword, setKeyword] = useState('');
   const [pending, setPending] = useState<Pending[]>([]);
-  const [error, setError] = useState<string | null>(null);
+  const { error, setError, change } = useOwnerChange(t('collab.failed'));
   const current = projectsApi.endpoints['projects/permissions'].useQuery({ projectId: project.projectId });
   const candidates = projectsApi.endpoints['projects/candidates'].useQuery(
     { projectId: project.projectId, keyword: keyword.trim() || undefined },
@@ -51,16 +40,8 @@ export function CollaborationDialog({ project, onClose }: { project: ProjectItem
       setError(t('collab.atLeastOne'));
       return;
     }
-    try {
-      await grant({
-        projectId: project.projectId,
-        permissions: pending.map((p) => ({ subjectType: p.subjectType, subjectId: p.subjectId, permission: p.permission })),
-      }).unwrap();
-      setPending([]);
-      notify({ message: t('collab.saved'), intent: 'success', icon: 'tick-circle' });
-    } catch (err) {
-      setError(describeFailure(err, t('collab.failed')).message ?? t('collab.failed'));
-    }
+    const permissions = pending.map((p) => ({ subjectType: p.subjectType, subjectId: p.subjectId, permission: p.permission }));
+    if (await change(() => grant({ projectId: project.projectId, permissions }).unwrap(), t('collab.saved'))) setPending([]);
   };
   const removeOne = async (id?: string) => {
     try {
@@ -73,111 +54,94 @@ export function CollaborationDialog({ project, onClose }: { project: ProjectItem
   };
 
   return (
-    <Dialog isOpen portalClassName={DIALOG_PORTAL} onClose={onClose} title={t('collab.title', { name: project.name })} style={{ width: DIALOG_WIDTH.md }}>
-      <DialogBody>
-        {!isOwner && (
-          <Callout intent="warning" icon="lock" className="dc-gap" data-testid="collab-no-right">
-            {t('collab.noRight')}
-          </Callout>
-        )}
-        <h4 className="dc-section-title">{t('collab.current')}</h4>
-        {current.isLoading ? (
-          <Spinner size={20} />
-        ) : current.isError ? (
-          <Callout intent="danger">{t('collab.loadFailed')}</Callout>
-        ) : (current.data ?? []).length === 0 ? (
-          <p className="dc-muted" data-testid="collab-none">
-            {t('collab.none')}
-          </p>
-        ) : (
-          <ul className="dc-projects-plain-list" data-testid="collab-current">
-            {(current.data ?? []).map((g) => (
-              <li key={g.id} className="dc-row-between">
-                <span>
-                  <Tag minimal icon={g.subjectType === 'user' ? 'person' : 'people'}>
-                    {t(g.subjectType === 'user' ? 'collab.user' : 'collab.org')}
-                  </Tag>{' '}
-                  {g.subjectName} · {t(`right.${g.permission}`)}
-                </span>
-                {isOwner && (
-                  <Button variant="minimal" icon="cross" aria-label={t('collab.remove', { name: g.subjectName })} onClick={() => void removeOne(g.id)} />
-                )}
-              </li>
-            ))}
-          </ul>
-        )}
-        {isOwner && (
-          <>
-            <h4 className="dc-section-title dc-gap-top">{t('collab.add')}</h4>
-            <InputGroup leftIcon="search" placeholder={t('collab.search')} value={keyword} onValueChange={setKeyword} data-testid="collab-search" />
-            {candidates.isFetching ? (
-              <Spinner size={20} />
-            ) : (candidates.data ?? []).length === 0 ? (
-              <p className="dc-muted">{t('collab.noCandidates')}</p>
-            ) : (
-              <Menu className="dc-projects-candidates" data-testid="collab-candidates">
-                {(candidates.data ?? []).map((c) => (
-                  <MenuItem key={c.subjectType + c.subjectId} icon={c.subjectType === 'user' ? 'person' : 'people'} text={c.name} onClick={() => add(c)} />
+    <OwnerDialog
+      title={t('collab.title', { name: project.name })}
+      isOwner={isOwner}
+      noRight={t('collab.noRight')}
+      testId="collab"
+      error={error}
+      undo={(current.data ?? []).length > 0 ? { text: t('collab.removeAll'), onClick: () => void removeOne() } : null}
+      closeText={t('collab.close')}
+      saveText={t('collab.save')}
+      saving={granting.isLoading}
+      onSave={() => void submit()}
+      onClose={onClose}
+    >
+      <h4 className="dc-section-title">{t('collab.current')}</h4>
+      {current.isLoading ? (
+        <Spinner size={20} />
+      ) : current.isError ? (
+        <Callout intent="danger">{t('collab.loadFailed')}</Callout>
+      ) : (current.data ?? []).length === 0 ? (
+        <p className="dc-muted" data-testid="collab-none">
+          {t('collab.none')}
+        </p>
+      ) : (
+        <ul className="dc-projects-plain-list" data-testid="collab-current">
+          {(current.data ?? []).map((g) => (
+            <li key={g.id} className="dc-row-between">
+              <span>
+                <Tag minimal icon={g.subjectType === 'user' ? 'person' : 'people'}>
+                  {t(g.subjectType === 'user' ? 'collab.user' : 'collab.org')}
+                </Tag>{' '}
+                {g.subjectName} · {t(`right.${g.permission}`)}
+              </span>
+              {isOwner && (
+                <Button variant="minimal" icon="cross" aria-label={t('collab.remove', { name: g.subjectName })} onClick={() => void removeOne(g.id)} />
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
+      {isOwner && (
+        <>
+          <h4 className="dc-section-title dc-gap-top">{t('collab.add')}</h4>
+          <InputGroup leftIcon="search" placeholder={t('collab.search')} value={keyword} onValueChange={setKeyword} data-testid="collab-search" />
+          {candidates.isFetching ? (
+            <Spinner size={20} />
+          ) : (candidates.data ?? []).length === 0 ? (
+            <p className="dc-muted">{t('collab.noCandidates')}</p>
+          ) : (
+            <Menu className="dc-projects-candidates" data-testid="collab-candidates">
+              {(candidates.data ?? []).map((c) => (
+                <MenuItem key={c.subjectType + c.subjectId} icon={c.subjectType === 'user' ? 'person' : 'people'} text={c.name} onClick={() => add(c)} />
+              ))}
+            </Menu>
+          )}
+          {pending.length > 0 && (
+            <>
+              <h4 className="dc-section-title dc-gap-top">{t('collab.pending')}</h4>
+              <ul className="dc-projects-plain-list" data-testid="collab-pending">
+                {pending.map((p) => (
+                  <li key={p.subjectId} className="dc-row-between">
+                    <span>{p.name}</span>
+                    <span>
+                      <HTMLSelect
+                        aria-label={t('collab.permission')}
+                        value={p.permission}
+                        onChange={(e) => {
+                          const permission = e.currentTarget.value as CollaborationPermission;
+                          setPending((all) => all.map((x) => (x.subjectId === p.subjectId ? { ...x, permission } : x)));
+                        }}
+                        options={[
+                          { value: 'view', label: t('right.view') },
+                          { value: 'edit', label: t('right.edit') },
+                        ]}
+                      />
+                      <Button
+                        variant="minimal"
+                        icon="cross"
+                        aria-label={t('collab.remove', { name: p.name })}
+                        onClick={() => setPending((all) => all.filter((x) => x.subjectId !== p.subjectId))}
+                      />
+                    </span>
+                  </li>
                 ))}
-              </Menu>
-            )}
-            {pending.length > 0 && (
-              <>
-                <h4 className="dc-section-title dc-gap-top">{t('collab.pending')}</h4>
-                <ul className="dc-projects-plain-list" data-testid="collab-pending">
-                  {pending.map((p) => (
-                    <li key={p.subjectId} className="dc-row-between">
-                      <span>{p.name}</span>
-                      <span>
-                        <HTMLSelect
-                          aria-label={t('collab.permission')}
-                          value={p.permission}
-                          onChange={(e) => {
-                            const permission = e.currentTarget.value as CollaborationPermission;
-                            setPending((all) => all.map((x) => (x.subjectId === p.subjectId ? { ...x, permission } : x)));
-                          }}
-                          options={[
-                            { value: 'view', label: t('right.view') },
-                            { value: 'edit', label: t('right.edit') },
-                          ]}
-                        />
-                        <Button
-                          variant="minimal"
-                          icon="cross"
-                          aria-label={t('collab.remove', { name: p.name })}
-                          onClick={() => setPending((all) => all.filter((x) => x.subjectId !== p.subjectId))}
-                        />
-                      </span>
-                    </li>
-                  ))}
-                </ul>
-              </>
-            )}
-            {error && (
-              <Callout intent="danger" icon="error" className="dc-gap-top" data-testid="collab-error">
-                {error}
-              </Callout>
-            )}
-          </>
-        )}
-      </DialogBody>
-      <DialogFooter
-        actions={
-          <>
-            {isOwner && (current.data ?? []).length > 0 && (
-              <Button intent="danger" variant="minimal" onClick={() => void removeOne()}>
-                {t('collab.removeAll')}
-              </Button>
-            )}
-            <Button onClick={onClose}>{t('collab.close')}</Button>
-            {isOwner && (
-              <Button intent="primary" loading={granting.isLoading} onClick={() => void submit()} data-testid="collab-submit">
-                {t('collab.save')}
-              </Button>
-            )}
-          </>
-        }
-      />
-    </Dialog>
+              </ul>
+            </>
+          )}
+        </>
+      )}
+    </OwnerDialog>
   );
 }

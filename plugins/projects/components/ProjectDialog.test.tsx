@@ -22,6 +22,11 @@ const saved = {
   updatedAt: '2026-11-01T10:00:00.000Z',
 };
 
+const TEMPLATES = [
+  { id: 'electric', name: { 'zh-CN': '冷库温控（电力）', 'en-US': 'Cold room power control (electric)' }, description: { 'zh-CN': '冷库温度随室外回升。', 'en-US': 'A cold room warms up.' } },
+  { id: 'coupon', name: { 'zh-CN': '定价与补货（优惠券）', 'en-US': 'Pricing and ordering (coupon)' }, description: { 'zh-CN': '门店定价。', 'en-US': 'A store prices.' } },
+];
+
 describe('ProjectDialog (create)', () => {
   afterEach(() => cleanup());
 
@@ -42,20 +47,59 @@ describe('ProjectDialog (create)', () => {
     expect(await screen.findByText('此项为必填项')).toBeTruthy();
   });
 
-  it('creates a project with name, colour, template and info, then closes', async () => {
+  it('creates a project with name, colour and info, then closes', async () => {
     const host = createTestHost({ plugins: [projectsPlugin], locale: 'en-US' });
-    host.mockCall('project/createProject', { data: saved });
+    host.mockCall('project/createProject', { data: { ...saved, industryTemplate: null } });
     const onClose = vi.fn();
     const onSaved = vi.fn();
     await renderPanel(ProjectDialog as never, { host, props: { onClose, onSaved } });
     fireEvent.change(screen.getByTestId('project-name'), { target: { value: ' Pricing ' } });
     fireEvent.click(screen.getByTestId('project-colour-gold'));
-    fireEvent.change(screen.getByTestId('project-industry'), { target: { value: 'electric' } });
     fireEvent.click(screen.getByTestId('project-submit'));
     await waitFor(() => expect(onClose).toHaveBeenCalled());
-    expect(host.calls).toEqual([{ url: 'project/createProject', body: { name: 'Pricing', colour: 'gold', industryTemplate: 'electric', info: null, imageVersion: null } }]);
-    expect(onSaved).toHaveBeenCalledWith(saved);
+    expect(host.calls.filter((c) => c.url !== 'template/getTemplateList')).toEqual([
+      { url: 'project/createProject', body: { name: 'Pricing', colour: 'gold', industryTemplate: null, info: null, imageVersion: null } },
+    ]);
+    expect(onSaved).toHaveBeenCalledWith({ ...saved, industryTemplate: null });
     expect(host.toasts.map((x) => x.message)).toEqual(['Project created']);
+    expect(screen.queryByTestId('project-guided')).toBeNull();
+  });
+
+  it('creates from an industry template through the seeding call and opens the guided first run', async () => {
+    const host = createTestHost({ plugins: [projectsPlugin], locale: 'zh-CN', location: { pathname: '/all-project', search: {} } });
+    host.mockCall('template/getTemplateList', { data: TEMPLATES });
+    host.mockCall('template/createProject', { data: { project: saved, templateId: 'electric', solutionId: 'S1', datasetId: 'D1', objectiveId: 'O1' } });
+    const onClose = vi.fn();
+    const onSaved = vi.fn();
+    await renderPanel(ProjectDialog as never, { host, props: { onClose, onSaved } });
+    fireEvent.change(screen.getByTestId('project-name'), { target: { value: 'Pricing' } });
+    fireEvent.click(screen.getByTestId('project-colour-gold'));
+    fireEvent.change(screen.getByTestId('project-industry'), { target: { value: 'electric' } });
+    // The template's description and what it seeds show under the choice.
+    expect(await screen.findByText(/冷库温度.*项目将带有模板的历史数据/)).toBeTruthy();
+    expect((screen.getByTestId('project-guided') as HTMLInputElement).checked).toBe(true);
+    fireEvent.click(screen.getByTestId('project-submit'));
+    await waitFor(() => expect(onClose).toHaveBeenCalled());
+    expect(host.calls.find((c) => c.url === 'template/createProject')!.body).toEqual({ templateId: 'electric', name: 'Pricing', colour: 'gold', info: null, imageVersion: null });
+    expect(host.calls.some((c) => c.url === 'project/createProject')).toBe(false);
+    expect(onSaved).toHaveBeenCalledWith(saved);
+    expect(host.toasts.map((x) => x.message)).toEqual(['已从模板创建项目']);
+    expect(host.location()).toEqual({ pathname: '/workflow/table-correlation', search: { projectId: saved.projectId, solutionId: 'S1', guide: 'true' } });
+  });
+
+  it('stays on the page when the guided run is unticked', async () => {
+    const host = createTestHost({ plugins: [projectsPlugin], locale: 'en-US', location: { pathname: '/all-project', search: {} } });
+    host.mockCall('template/getTemplateList', { data: TEMPLATES });
+    host.mockCall('template/createProject', { data: { project: saved, templateId: 'coupon', solutionId: 'S1', datasetId: 'D1', objectiveId: 'O1' } });
+    const onClose = vi.fn();
+    await renderPanel(ProjectDialog as never, { host, props: { onClose } });
+    fireEvent.change(screen.getByTestId('project-name'), { target: { value: 'Pricing' } });
+    fireEvent.change(screen.getByTestId('project-industry'), { target: { value: 'coupon' } });
+    fireEvent.click(screen.getByTestId('project-guided'));
+    fireEvent.click(screen.getByTestId('project-submit'));
+    await waitFor(() => expect(onClose).toHaveBeenCalled());
+    expect(host.location().pathname).toBe('/all-project');
+    expect(host.toasts.map((x) => x.message)).toEqual(['Project created from the template']);
   });
 
   it('shows "name used" from the server under the name field', async () => {

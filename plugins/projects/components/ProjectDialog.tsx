@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { Button, Callout, Dialog, DialogBody, DialogFooter, FormGroup, HTMLSelect, InputGroup, Radio, RadioGroup, TextArea } from '@blueprintjs/core';
+import { Button, Callout, Checkbox, Dialog, DialogBody, DialogFooter, FormGroup, HTMLSelect, InputGroup, Radio, RadioGroup, TextArea } from '@blueprintjs/core';
 import {
   DIALOG_WIDTH,
   INDUSTRY_TEMPLATES,
@@ -10,7 +10,7 @@ import {
   type ProjectItem,
   type TagColour,
 } from '@decisio/domain';
-import { isApiError, useNotify } from '@decisio/sdk-plugin';
+import { isApiError, useNavigate, useNotify } from '@decisio/sdk-plugin';
 import { projectsApi } from '../api';
 import { useProjectsT } from '../i18n';
 import { TAG_COLOUR_HEX } from '../model/colours';
@@ -25,19 +25,34 @@ interface Props {
   onSaved?(project: ProjectItem): void;
 }
 
-/** Create or edit a project: name (20), colour, industry template, additional info (200). */
+/** Where a guided first run starts: the data-access step, with the step guide on. */
+export const GUIDE_START = '/workflow/table-correlation';
+
+/**
+ * Create or edit a project: name (20), colour, industry template, additional info (200).
+ * Creating with an industry template goes through `template/createProject`: the server seeds
+ * the project's first solution (data, table correlation, decision graph, reward), and the
+ * guided first run can open right after.
+ */
 export function ProjectDialog({ project, onClose, onSaved }: Props) {
   const { t, locale } = useProjectsT();
   const notify = useNotify();
+  const navigate = useNavigate();
+  const [guided, setGuided] = useState(true);
+  const [createFromTemplate, createdFromTemplate] = projectsApi.endpoints['projects/createFromTemplate'].useMutation();
   const [name, setName] = useState(project?.name ?? '');
   const [colour, setColour] = useState<TagColour>(project?.colour ?? 'ocean');
   const [industry, setIndustry] = useState<IndustryTemplate | ''>(project?.industryTemplate ?? '');
   const [info, setInfo] = useState(project?.info ?? '');
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [failure, setFailure] = useState<string | null>(null);
+  // The templates' descriptions load once a template is chosen.
+  const templates = projectsApi.endpoints['projects/templates'].useQuery(undefined, { skip: Boolean(project) || industry === '' });
   const [create, created] = projectsApi.endpoints['projects/create'].useMutation();
   const [edit, edited] = projectsApi.endpoints['projects/edit'].useMutation();
-  const busy = created.isLoading || edited.isLoading;
+  const busy = created.isLoading || edited.isLoading || createdFromTemplate.isLoading;
+  const fromTemplate = !project && industry !== '';
+  const template = fromTemplate ? templates.data?.find((x) => x.id === industry) : undefined;
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
@@ -50,6 +65,15 @@ export function ProjectDialog({ project, onClose, onSaved }: Props) {
     }
     setErrors({});
     try {
+      if (fromTemplate) {
+        const { industryTemplate, ...fields } = checked.value;
+        const r = await createFromTemplate({ ...fields, templateId: industryTemplate! }).unwrap();
+        notify({ message: t('form.createdFromTemplate'), intent: 'success', icon: 'tick-circle' });
+        onSaved?.(r.project);
+        onClose();
+        if (guided) navigate(GUIDE_START, { search: { projectId: r.project.projectId, solutionId: r.solutionId, guide: 'true' } });
+        return;
+      }
       const saved = project
         ? await edit({ projectId: project.projectId, ...checked.value }).unwrap()
         : await create(checked.value).unwrap();
@@ -106,7 +130,12 @@ export function ProjectDialog({ project, onClose, onSaved }: Props) {
               ))}
             </RadioGroup>
           </FormGroup>
-          <FormGroup label={t('industry.label')} labelFor="project-industry" {...field('industryTemplate')}>
+          <FormGroup
+            label={t('industry.label')}
+            labelFor="project-industry"
+            {...field('industryTemplate')}
+            helperText={errors.industryTemplate ?? (fromTemplate ? [template?.description[locale], t('industry.seeds')].filter(Boolean).join(' ') : undefined)}
+          >
             <HTMLSelect
               id="project-industry"
               fill
@@ -115,6 +144,15 @@ export function ProjectDialog({ project, onClose, onSaved }: Props) {
               options={[{ value: '', label: t('industry.none') }, ...INDUSTRY_TEMPLATES.map((v) => ({ value: v, label: t(`industry.${v}`) }))]}
               data-testid="project-industry"
             />
+            {fromTemplate && (
+              <Checkbox
+                className="dc-gap-top"
+                checked={guided}
+                onChange={(e) => setGuided(e.currentTarget.checked)}
+                label={t('industry.guided')}
+                data-testid="project-guided"
+              />
+            )}
           </FormGroup>
           <FormGroup label={t('form.info')} labelFor="project-info" labelInfo={t('form.count', { count: info.trim().length, max: LIMITS.projectInfoMax })} {...field('info')}>
             <TextArea

@@ -1,10 +1,10 @@
 import { useEffect, useState } from 'react';
-import { Button, Callout, Checkbox, Dialog, DialogBody, DialogFooter, FormGroup, InputGroup, Radio, RadioGroup, Spinner } from '@blueprintjs/core';
-import { DIALOG_WIDTH, SHARE_MODULES, type ProjectItem, type ShareModule, type ShareScope } from '@decisio/domain';
+import { Button, Callout, Checkbox, FormGroup, InputGroup, Radio, RadioGroup, Spinner } from '@blueprintjs/core';
+import { SHARE_MODULES, type ProjectItem, type ShareModule, type ShareScope } from '@decisio/domain';
 import { navigationServiceRef, useNotify, useService } from '@decisio/sdk-plugin';
 import { projectsApi } from '../api';
 import { useProjectsT } from '../i18n';
-import { DIALOG_PORTAL, describeFailure } from './errors';
+import { OwnerDialog, useOwnerChange } from './OwnerDialog';
 
 /** The path that opens a share link (read-only view). */
 export const SHARED_PROJECT_PATH = '/shared-project';
@@ -23,7 +23,7 @@ export function ShareDialog({ project, onClose }: { project: ProjectItem; onClos
   const [turnOff, turningOff] = projectsApi.endpoints['projects/removeShare'].useMutation();
   const [scope, setScope] = useState<ShareScope>('all');
   const [modules, setModules] = useState<ShareModule[]>(['workbench']);
-  const [error, setError] = useState<string | null>(null);
+  const { error, setError, change } = useOwnerChange(t('share.failed'));
 
   useEffect(() => {
     if (!settings.data?.token) return;
@@ -43,21 +43,9 @@ export function ShareDialog({ project, onClose }: { project: ProjectItem; onClos
       setError(t('share.modulesRequired'));
       return;
     }
-    try {
-      await save({ projectId: project.projectId, scope, modules: SHARE_MODULES.filter((m) => modules.includes(m)) }).unwrap();
-      notify({ message: t('share.saved'), intent: 'success', icon: 'tick-circle' });
-    } catch (err) {
-      setError(describeFailure(err, t('share.failed')).message ?? t('share.failed'));
-    }
+    await change(() => save({ projectId: project.projectId, scope, modules: SHARE_MODULES.filter((m) => modules.includes(m)) }).unwrap(), t('share.saved'));
   };
-  const off = async () => {
-    try {
-      await turnOff({ projectId: project.projectId }).unwrap();
-      notify({ message: t('share.turnedOff'), intent: 'success', icon: 'tick-circle' });
-    } catch (err) {
-      setError(describeFailure(err, t('share.failed')).message ?? t('share.failed'));
-    }
-  };
+  const off = () => change(() => turnOff({ projectId: project.projectId }).unwrap(), t('share.turnedOff'));
   const copy = async () => {
     try {
       if (!navigator.clipboard) throw new Error('no clipboard');
@@ -69,74 +57,57 @@ export function ShareDialog({ project, onClose }: { project: ProjectItem; onClos
   };
 
   return (
-    <Dialog isOpen portalClassName={DIALOG_PORTAL} onClose={onClose} title={t('share.title', { name: project.name })} style={{ width: DIALOG_WIDTH.md }}>
-      <DialogBody>
-        {!isOwner && (
-          <Callout intent="warning" icon="lock" className="dc-gap" data-testid="share-no-right">
-            {t('share.noRight')}
+    <OwnerDialog
+      title={t('share.title', { name: project.name })}
+      isOwner={isOwner}
+      noRight={t('share.noRight')}
+      testId="share"
+      error={error}
+      undo={token ? { text: t('share.off'), loading: turningOff.isLoading, onClick: () => void off() } : null}
+      closeText={t('share.close')}
+      saveText={t('share.save')}
+      saving={saving.isLoading}
+      onSave={() => void submit()}
+      onClose={onClose}
+    >
+      {settings.isLoading ? (
+        <Spinner size={24} />
+      ) : (
+        <>
+          <Callout icon="eye-open" className="dc-gap">
+            {t('share.readOnly')}
           </Callout>
-        )}
-        {settings.isLoading ? (
-          <Spinner size={24} />
-        ) : (
-          <>
-            <Callout icon="eye-open" className="dc-gap">
-              {t('share.readOnly')}
-            </Callout>
-            <RadioGroup
-              label={t('share.scope')}
-              selectedValue={scope}
-              disabled={!isOwner}
-              onChange={(e) => setScope(e.currentTarget.value as ShareScope)}
-              inline
-            >
-              <Radio value="all" label={t('share.scopeAll')} />
-              <Radio value="org" label={t('share.scopeOrg')} />
-            </RadioGroup>
-            <FormGroup label={t('share.modules')}>
-              <div className="dc-projects-module-grid">
-                {SHARE_MODULES.map((m) => (
-                  <Checkbox key={m} label={t(`module.${m}`)} checked={modules.includes(m)} disabled={!isOwner} onChange={(e) => toggle(m, e.currentTarget.checked)} />
-                ))}
-              </div>
+          <RadioGroup
+            label={t('share.scope')}
+            selectedValue={scope}
+            disabled={!isOwner}
+            onChange={(e) => setScope(e.currentTarget.value as ShareScope)}
+            inline
+          >
+            <Radio value="all" label={t('share.scopeAll')} />
+            <Radio value="org" label={t('share.scopeOrg')} />
+          </RadioGroup>
+          <FormGroup label={t('share.modules')}>
+            <div className="dc-projects-module-grid">
+              {SHARE_MODULES.map((m) => (
+                <Checkbox key={m} label={t(`module.${m}`)} checked={modules.includes(m)} disabled={!isOwner} onChange={(e) => toggle(m, e.currentTarget.checked)} />
+              ))}
+            </div>
+          </FormGroup>
+          {token && (
+            <FormGroup label={t('share.link')} labelFor="share-link">
+              <InputGroup
+                id="share-link"
+                readOnly
+                value={link}
+                data-testid="share-link"
+                onFocus={(e) => e.currentTarget.select()}
+                rightElement={<Button variant="minimal" icon="duplicate" aria-label={t('share.copy')} onClick={() => void copy()} />}
+              />
             </FormGroup>
-            {token && (
-              <FormGroup label={t('share.link')} labelFor="share-link">
-                <InputGroup
-                  id="share-link"
-                  readOnly
-                  value={link}
-                  data-testid="share-link"
-                  onFocus={(e) => e.currentTarget.select()}
-                  rightElement={<Button variant="minimal" icon="duplicate" aria-label={t('share.copy')} onClick={() => void copy()} />}
-                />
-              </FormGroup>
-            )}
-            {error && (
-              <Callout intent="danger" icon="error" data-testid="share-error">
-                {error}
-              </Callout>
-            )}
-          </>
-        )}
-      </DialogBody>
-      <DialogFooter
-        actions={
-          <>
-            {isOwner && token && (
-              <Button intent="danger" variant="minimal" loading={turningOff.isLoading} onClick={() => void off()}>
-                {t('share.off')}
-              </Button>
-            )}
-            <Button onClick={onClose}>{t('share.close')}</Button>
-            {isOwner && (
-              <Button intent="primary" loading={saving.isLoading} onClick={() => void submit()} data-testid="share-submit">
-                {t('share.save')}
-              </Button>
-            )}
-          </>
-        }
-      />
-    </Dialog>
+          )}
+        </>
+      )}
+    </OwnerDialog>
   );
 }

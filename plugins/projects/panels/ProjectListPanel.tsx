@@ -1,7 +1,7 @@
-import { useEffect, useState } from 'react';
+import { useState } from 'react';
 import { Button, Card, HTMLSelect, InputGroup, Menu, MenuItem, NonIdealState, PopoverNext, Spinner, Switch, Tag } from '@blueprintjs/core';
 import type { ProjectItem } from '@decisio/domain';
-import { useAppLocation, useNotify, useProjectLink } from '@decisio/sdk-plugin';
+import { pageCount, Pager, useAppLocation, useListSearch, useNotify, useProjectLink } from '@decisio/sdk-plugin';
 import { projectsApi } from '../api';
 import { CollaborationDialog } from '../components/CollaborationDialog';
 import { DeleteProjectAlert } from '../components/DeleteProjectAlert';
@@ -16,16 +16,6 @@ const PAGE_SIZE = 20;
 
 type Open = { kind: 'create' } | { kind: 'edit' | 'delete' | 'collaborate' | 'share'; project: ProjectItem } | null;
 
-/** Waits `ms` after the last change of `value` (typing in the search box). */
-function useDebounced<T>(value: T, ms: number): T {
-  const [v, setV] = useState(value);
-  useEffect(() => {
-    const id = setTimeout(() => setV(value), ms);
-    return () => clearTimeout(id);
-  }, [value, ms]);
-  return v;
-}
-
 /**
  * The project list (`/all-project`): favourites first, colour tag, search, favourites-only and
  * owner filters, paging; create, edit, delete, collaboration and share link per project.
@@ -36,13 +26,10 @@ export function ProjectListPanel() {
   const notify = useNotify();
   const location = useAppLocation();
   const link = useProjectLink();
-  const [keyword, setKeyword] = useState('');
   const [favouritesOnly, setFavouritesOnly] = useState(false);
   const [scope, setScope] = useState<'all' | 'mine' | 'shared'>('all');
-  const [page, setPage] = useState(1);
+  const { keyword, setKeyword, search, page, setPage } = useListSearch({ filters: [favouritesOnly, scope] });
   const [open, setOpen] = useState<Open>(null);
-  const search = useDebounced(keyword.trim(), 250);
-  useEffect(() => setPage(1), [search, favouritesOnly, scope]);
 
   const list = projectsApi.endpoints['projects/list'].useQuery({
     page,
@@ -66,7 +53,7 @@ export function ProjectListPanel() {
   };
 
   const rows = list.data?.rows ?? [];
-  const pages = Math.max(1, Math.ceil((list.data?.total ?? 0) / PAGE_SIZE));
+  const pages = pageCount(list.data?.total ?? 0, PAGE_SIZE);
 
   let body;
   if (list.isLoading) body = <Spinner className="dc-gap-top" />;
@@ -169,9 +156,9 @@ export function ProjectListPanel() {
         </ul>
         {pages > 1 && (
           <div className="dc-projects-pager">
-            <Button variant="minimal" icon="chevron-left" aria-label={t('list.prev')} disabled={page <= 1} onClick={() => setPage(page - 1)} />
-            <span>{t('list.page', { page, pages })}</span>
-            <Button variant="minimal" icon="chevron-right" aria-label={t('list.next')} disabled={page >= pages} onClick={() => setPage(page + 1)} />
+            <Pager minimal page={page} pages={pages} onPage={setPage} prevLabel={t('list.prev')} nextLabel={t('list.next')}>
+              {t('list.page', { page, pages })}
+            </Pager>
           </div>
         )}
       </>

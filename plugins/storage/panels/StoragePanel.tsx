@@ -1,12 +1,12 @@
-import { useMemo, useRef, useState } from 'react';
+import { useRef, useState } from 'react';
 import { Alert, Button, ButtonGroup, Callout, Card, HTMLTable, InputGroup, NonIdealState, ProgressBar, Spinner } from '@blueprintjs/core';
 import type { FileItem, UploadState } from '@decisio/domain';
-import { isApiError, useNotify, useSession } from '@decisio/sdk-plugin';
+import { failureMessage, forgetUpload, pageCount, Pager, useNotify, useUploadTransport } from '@decisio/sdk-plugin';
 import { storageApi } from '../api';
 import { formatBytes } from '../format';
 import { useStorageT } from '../i18n';
 import { ExpandDialog } from './ExpandDialog';
-import { callHeaders, partSizeFor, uploadResumable, UploadStopped, xhrPutPart, type UploadTransport } from '../upload';
+import { partSizeFor, uploadResumable, UploadStopped } from '../upload';
 
 const PAGE_SIZE = 20;
 const DATASET_TYPES = /\.(csv|npz|h5)$/i;
@@ -14,10 +14,6 @@ const DATASET_TYPES = /\.(csv|npz|h5)$/i;
 type Running = { name: string; sent: number; total: number; resumed: boolean; uploadId: string | null; controller: AbortController };
 
 /** The message of a failed call, unless the workbench already showed one. */
-function failureMessage(err: unknown, fallback: string): string | null {
-  if (isApiError(err)) return err.handled ? null : err.message || fallback;
-  return err instanceof Error && err.message ? err.message : fallback;
-}
 
 /**
  * Storage management (`/storage-manage`): space used and free, resumable uploads with progress
@@ -27,7 +23,6 @@ function failureMessage(err: unknown, fallback: string): string | null {
 export function StoragePanel() {
   const { t, locale } = useStorageT();
   const notify = useNotify();
-  const session = useSession();
   const [page, setPage] = useState(1);
   const [keyword, setKeyword] = useState('');
   const [running, setRunning] = useState<Running | null>(null);
@@ -46,15 +41,7 @@ export function StoragePanel() {
   const [remove] = storageApi.endpoints['storage/deleteFile'].useMutation();
   const [downloadUrl] = storageApi.endpoints['storage/downloadUrl'].useMutation();
 
-  const transport = useMemo<UploadTransport>(
-    () => ({
-      init: (req) => init(req).unwrap(),
-      state: (uploadId) => parts({ uploadId }).unwrap(),
-      complete: (uploadId) => complete({ uploadId }).unwrap(),
-      putPart: (uploadId, n, bytes, onProgress, signal, encoding) => xhrPutPart(callHeaders(session), uploadId, n, bytes, onProgress, signal, encoding),
-    }),
-    [init, parts, complete, session],
-  );
+  const transport = useUploadTransport(init, parts, complete);
 
   const start = async (file: File) => {
     if (resumeFor && (resumeFor.name !== file.name || resumeFor.size !== file.size)) {
@@ -90,10 +77,7 @@ export function StoragePanel() {
   const discard = async (uploadId: string) => {
     try {
       await abort({ uploadId }).unwrap();
-      for (let i = window.localStorage.length - 1; i >= 0; i--) {
-        const key = window.localStorage.key(i);
-        if (key?.startsWith('decisio.upload:') && window.localStorage.getItem(key) === uploadId) window.localStorage.removeItem(key);
-      }
+      forgetUpload(window.localStorage, uploadId);
       notify({ message: t('upload.discarded'), intent: 'success' });
     } catch (err) {
       const message = failureMessage(err, t('upload.failed'));
@@ -133,7 +117,7 @@ export function StoragePanel() {
   const usedFraction = s ? Math.min(1, s.usedBytes / Math.max(1, s.totalBytes)) : 0;
   const interrupted = (open.data ?? []).filter((u) => u.uploadId !== running?.uploadId);
   const rows = files.data?.rows ?? [];
-  const pages = Math.max(1, Math.ceil((files.data?.total ?? 0) / PAGE_SIZE));
+  const pages = pageCount(files.data?.total ?? 0, PAGE_SIZE);
 
   let list;
   if (files.isLoading) list = <Spinner data-testid="storage-loading" />;
@@ -180,11 +164,9 @@ export function StoragePanel() {
           </tbody>
         </HTMLTable>
         {pages > 1 && (
-          <div style={{ display: 'flex', gap: 8, alignItems: 'center', marginTop: 8 }}>
-            <Button icon="chevron-left" aria-label={t('files.prev')} disabled={page <= 1} onClick={() => setPage(page - 1)} />
-            <span>{t('files.page', { page, pages })}</span>
-            <Button icon="chevron-right" aria-label={t('files.next')} disabled={page >= pages} onClick={() => setPage(page + 1)} />
-          </div>
+          <Pager page={page} pages={pages} onPage={setPage} prevLabel={t('files.prev')} nextLabel={t('files.next')} style={{ marginTop: 8 }}>
+            {t('files.page', { page, pages })}
+          </Pager>
         )}
       </>
     );

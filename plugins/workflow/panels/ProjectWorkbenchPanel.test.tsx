@@ -32,19 +32,10 @@ describe('ProjectWorkbenchPanel', () => {
     expect(h.location()).toEqual({ pathname: '/workflow/pattern', search: { projectId: 'P1', solutionId: 'S1' } });
   });
 
-  it('shows the guide when asked, in Chinese, and ends it', async () => {
-    const h = host('zh-CN', { projectId: 'P1', solutionId: 'S1', guide: 'true' });
-    await renderPanel(panel, { host: h });
-    expect(await screen.findByText('新手引导')).toBeTruthy();
-    fireEvent.click(screen.getByTestId('workflow-guide-close'));
-    expect(h.location().search).toEqual({ projectId: 'P1', solutionId: 'S1' });
-  });
-
-  it('hides the guide for guide=false and asks for a solution when there is none', async () => {
+  it('asks for a solution when there is none', async () => {
     const h = host('en-US', { guide: 'false' });
     await renderPanel(panel, { host: h });
     expect(await screen.findByText('No solution chosen')).toBeTruthy();
-    expect(screen.queryByTestId('workflow-guide')).toBeNull();
   });
 
   it('sends /workflow on to the data-access step with the project link', async () => {

@@ -8,7 +8,6 @@ import { isApiError, useProjectLink, type PanelProps } from '@decisio/sdk-plugin
 import { workflowApi } from '../api';
 import { solutionSteps, type StepState } from '../model/steps';
 import { useWorkflowT } from '../i18n';
-import { GuideOverlay } from './GuideOverlay';
 import './workflow.css';
 
 const STATE_INTENT: Record<StepState, Intent> = { todo: 'none', started: 'primary', running: 'warning', done: 'success', failed: 'danger' };
@@ -32,7 +31,6 @@ export function ProjectWorkbenchPanel(_props: PanelProps) {
   if (!solutionId) {
     return (
       <div className="dc-workflow-panel">
-        <GuideOverlay />
         <NonIdealState
           icon="flows"
           title={t('workbench.noSolution')}
@@ -64,7 +62,6 @@ export function ProjectWorkbenchPanel(_props: PanelProps) {
   });
   return (
     <div className="dc-workflow-panel" data-testid="workflow-workbench">
-      <GuideOverlay />
       <div className="dc-workflow-heading">
         <h2>{t('workbench.heading', { name: solution.data.name })}</h2>
         <Button icon="bug" variant="minimal" text={t('workbench.debug')} onClick={() => link.go('/workflow/debug')} data-testid="workflow-open-debug" />

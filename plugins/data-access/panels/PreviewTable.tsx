@@ -1,0 +1,32 @@
+import { HTMLTable } from '@blueprintjs/core';
+import { cellText } from '../format';
+
+/**
+ * The first rows of a table: each column's name with its type, each cell as text. Shown for a
+ * local file checked before upload (types the data worker inferred) and for a stored dataset
+ * (the server's preview).
+ */
+export function PreviewTable(props: { columns: readonly { name: string; type: string }[]; rows: readonly (readonly unknown[])[]; 'data-testid'?: string }) {
+  return (
+    <HTMLTable compact striped data-testid={props['data-testid']}>
+      <thead>
+        <tr>
+          {props.columns.map((c) => (
+            <th key={c.name}>
+              {c.name} <span className="bp6-text-muted">({c.type})</span>
+            </th>
+          ))}
+        </tr>
+      </thead>
+      <tbody>
+        {props.rows.map((r, i) => (
+          <tr key={i}>
+            {r.map((v, j) => (
+              <td key={j}>{cellText(v)}</td>
+            ))}
+          </tr>
+        ))}
+      </tbody>
+    </HTMLTable>
+  );
+}

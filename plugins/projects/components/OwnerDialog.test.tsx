@@ -1,0 +1,63 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
+import { ErrorCode, type ProjectItem } from '@decisio/domain';
+import { createTestHost, renderPanel } from '@decisio/sdk-plugin/testing';
+import { projectsPlugin } from '../index';
+import { CollaborationDialog } from './CollaborationDialog';
+import { ShareDialog } from './ShareDialog';
+
+/** The dialogs read only the project's id, name and the caller's right. */
+const project = { projectId: 'a'.repeat(32), name: 'Pricing', right: 'owner' } as ProjectItem;
+const user = { subjectType: 'user' as const, subjectId: 'c'.repeat(32), name: 'bob' };
+
+describe('owner-only settings dialogs', () => {
+  afterEach(() => cleanup());
+
+  it('collaboration: asks for one grant first, grants it with a toast, shows a refusal in the dialog', async () => {
+    const host = createTestHost({ plugins: [projectsPlugin], locale: 'en-US' });
+    host.mockCall('project/getProjectPermissionsList', { data: [] });
+    host.mockCall('project/getCollaboratorCandidates', { data: [user] });
+    let refuse = false;
+    host.mockCall('project/createProjectPermissionsList', () => (refuse ? { code: ErrorCode.userNotPermission, message: 'Refused by the server' } : { data: null }));
+    await renderPanel(CollaborationDialog as never, { host, props: { project, onClose: () => {} } });
+    fireEvent.click(screen.getByTestId('collab-submit'));
+    expect((await screen.findByTestId('collab-error')).textContent).toBe('Choose at least one collaborator and permission');
+    fireEvent.click(await screen.findByText('bob'));
+    expect(screen.queryByTestId('collab-error')).toBeNull();
+    fireEvent.click(screen.getByTestId('collab-submit'));
+    await waitFor(() => expect(host.toasts.map((x) => x.message)).toEqual(['Collaborators updated']));
+    expect(screen.queryByTestId('collab-pending')).toBeNull();
+    expect(host.calls.find((c) => c.url === 'project/createProjectPermissionsList')?.body).toEqual({
+      projectId: project.projectId,
+      permissions: [{ subjectType: 'user', subjectId: user.subjectId, permission: 'view' }],
+    });
+    refuse = true;
+    fireEvent.click(await screen.findByText('bob'));
+    fireEvent.click(screen.getByTestId('collab-submit'));
+    expect((await screen.findByTestId('collab-error')).textContent).toBe('Refused by the server');
+  });
+
+  it('sharing: someone who is not the owner sees why and can only close, in Chinese', async () => {
+    const host = createTestHost({ plugins: [projectsPlugin], locale: 'zh-CN' });
+    host.mockCall('project/getShareSettings', { data: { projectId: project.projectId, token: null, scope: null, modules: [] } });
+    await renderPanel(ShareDialog as never, { host, props: { project: { ...project, right: 'view' }, onClose: () => {} } });
+    expect(await screen.findByTestId('share-no-right')).toBeTruthy();
+    expect(screen.queryByTestId('share-submit')).toBeNull();
+    expect(screen.getByText('关闭')).toBeTruthy();
+  });
+
+  it('sharing: the owner saves the link settings and turns the link off', async () => {
+    const host = createTestHost({ plugins: [projectsPlugin], locale: 'en-US' });
+    let token: string | null = null;
+    host.mockCall('project/getShareSettings', () => ({ data: { projectId: project.projectId, token, scope: token ? 'all' : null, modules: token ? ['workbench'] : [] } }));
+    host.mockCall('project/saveShareSettings', () => ((token = 'd'.repeat(32)), { data: null }));
+    host.mockCall('project/deleteShareSettings', () => ((token = null), { data: null }));
+    await renderPanel(ShareDialog as never, { host, props: { project, onClose: () => {} } });
+    fireEvent.click(await screen.findByTestId('share-submit'));
+    await waitFor(() => expect(host.toasts.map((x) => x.message)).toEqual(['Share settings saved']));
+    expect(await screen.findByTestId('share-link')).toBeTruthy();
+    fireEvent.click(screen.getByText('Turn off the link'));
+    await waitFor(() => expect(host.toasts.map((x) => x.message)).toEqual(['Share settings saved', 'The share link no longer works']));
+    expect(screen.queryByTestId('share-error')).toBeNull();
+  });
+});
