@@ -1,6 +1,6 @@
 /**
  * `npm run bench -- <suite...>`: benchmarks, one JSON line per figure on stdout.
- * Suites: web, compute, learning, ingest, upload, preview, serve. No suite given: all that exist.
+ * Suites: web, compute, learning, ingest, upload, preview, serve, api. No suite given: all that exist.
  * Flags (`--name=value`) are passed to every suite.
  */
 import fs from 'node:fs';
@@ -15,6 +15,7 @@ const SUITES = {
   upload: 'server/bench/upload.ts',
   preview: 'workers/data/bench/preview.ts',
   serve: 'server/bench/serve.ts',
+  api: 'server/bench/api.ts',
 };
 const asked = process.argv.slice(2).filter((a) => !a.startsWith('-'));
 const names = asked.length ? asked : Object.keys(SUITES);
