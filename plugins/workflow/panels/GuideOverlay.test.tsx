@@ -3,7 +3,7 @@ import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react
 import { createTestHost, renderPanel } from '@decisio/sdk-plugin/testing';
 import { navigationServiceRef } from '@decisio/sdk-plugin';
 import { workflowPlugin } from '../index';
-import { GUIDE_COLLAPSED_KEY, GuideOverlay } from './GuideOverlay';
+import { GUIDE_COLLAPSED_KEY, GUIDE_INSET_PROPERTY, GuideOverlay } from './GuideOverlay';
 
 function host(locale: 'en-US' | 'zh-CN', pathname: string, search: Record<string, string>) {
   return createTestHost({ plugins: [workflowPlugin], locale, session: { token: 't', userId: 'u1' }, location: { pathname, search } });
@@ -73,12 +73,16 @@ describe('GuideOverlay', () => {
     await renderPanel(GuideOverlay, { host: h });
     const toggle = screen.getByTestId('workflow-guide-toggle');
     expect(toggle.getAttribute('aria-expanded')).toBe('true');
+    // Open, it asks the shell to keep the content beside it.
+    expect(document.documentElement.style.getPropertyValue(GUIDE_INSET_PROPERTY)).toBe('372px');
     expect(document.getElementById(toggle.getAttribute('aria-controls')!)).toBeTruthy();
     fireEvent.keyDown(screen.getByTestId('workflow-guide-next'), { key: 'Escape' });
     expect(screen.queryByTestId('workflow-guide-next')).toBeNull();
     expect(toggle.getAttribute('aria-expanded')).toBe('false');
     expect(document.activeElement).toBe(toggle);
     expect(localStorage.getItem(GUIDE_COLLAPSED_KEY)).toBe('1');
+    // Collapsed, it gives the content its room back.
+    expect(document.documentElement.style.getPropertyValue(GUIDE_INSET_PROPERTY)).toBe('');
     cleanup();
     await renderPanel(GuideOverlay, { host: host('en-US', '/workflow/simulator', LINK) });
     expect(screen.getByTestId('workflow-guide-toggle').getAttribute('aria-label')).toBe('Expand the guide');

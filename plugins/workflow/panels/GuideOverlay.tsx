@@ -4,7 +4,8 @@
  * order with the current screen's step highlighted, says in one sentence what to do on this
  * screen, "Next step" opens the next step's screen keeping the project link and the guide flag,
  * and "End the guide" drops the flag. It floats in a corner and collapses to its title bar
- * (kept across pages); Escape inside it collapses it.
+ * (kept across pages); Escape inside it collapses it. While open it asks the shell to keep the
+ * content beside it (`--dc-overlay-inset-right`), so it covers nothing on wide screens.
  */
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import { Button, Card, Icon } from '@blueprintjs/core';
@@ -15,6 +16,13 @@ import './workflow.css';
 
 /** Local-storage key of the collapsed state. */
 export const GUIDE_COLLAPSED_KEY = 'decisio.workflow.guideCollapsed';
+
+/**
+ * The shell's property for room an overlay takes at the right (see core/workbench's
+ * `.dc-console-main`); the open guide is 340 px wide, 16 px from the edge, plus a gap.
+ */
+export const GUIDE_INSET_PROPERTY = '--dc-overlay-inset-right';
+const GUIDE_INSET = '372px';
 
 function readCollapsed(): boolean {
   try {
@@ -43,7 +51,14 @@ export function GuideOverlay() {
   const bodyId = useId();
   const titleId = useId();
   useEffect(() => writeCollapsed(collapsed), [collapsed]);
-  if (!showsGuide(loc)) return null;
+  const shown = showsGuide(loc);
+  useEffect(() => {
+    if (!shown || collapsed) return;
+    const root = document.documentElement.style;
+    root.setProperty(GUIDE_INSET_PROPERTY, GUIDE_INSET);
+    return () => root.removeProperty(GUIDE_INSET_PROPERTY);
+  }, [shown, collapsed]);
+  if (!shown) return null;
 
   const current = guideStepIndex(loc.pathname, loc.search);
   const next = nextGuideStep(loc.pathname, loc.search);
