@@ -1,0 +1,118 @@
+/**
+ * The operand cache of the wasm paths: each host array keeps its region of linear memory (a
+ * stale copy is refreshed in place, an output reuses its array's region), so a loop over the
+ * same arrays does not grow the arena; an in-place dispatch (output === input) still gets a
+ * separate output region, and results match the TypeScript kernels.
+ */
+import { describe, expect, it } from 'vitest';
+import type { KernelDescriptor } from '../src/backends/backend.ts';
+import { CpuBackend, availableMatmulPaths, jsMatmulPath } from '../src/backends/cpu/index.ts';
+import type { CpuBuffer } from '../src/backends/cpu/index.ts';
+import { bumpGeneration } from '../src/backends/cpu/cpu-backend.ts';
+import { OperandCache } from '../src/backends/cpu/operand-cache.ts';
+
+const memory = new Float32Array(1 << 16);
+const mem = () => memory;
+
+describe('OperandCache regions', () => {
+  it('keeps one region per array: stale inputs are refreshed in place, outputs reuse their region', () => {
+    const c = new OperandCache(0, 1 << 18);
+    const a = new Float32Array([1, 2, 3, 4]);
+    const out = new Float32Array(4);
+    bumpGeneration(a);
+    const pa = c.input(a, 4, mem);
+    expect(Array.from(memory.subarray(pa >> 2, (pa >> 2) + 4))).toEqual([1, 2, 3, 4]);
+    expect(c.has(a, 4)).toBe(true);
+    // resident: no copy (the memory copy is what the kernel sees)
+    expect(c.input(a, 4, mem)).toBe(pa);
+    // a host write makes the copy stale: same region, new contents
+    a.set([5, 6, 7, 8]);
+    bumpGeneration(a);
+    expect(c.has(a, 4)).toBe(false);
+    expect(c.input(a, 4, mem)).toBe(pa);
+    expect(Array.from(memory.subarray(pa >> 2, (pa >> 2) + 4))).toEqual([5, 6, 7, 8]);
+    bumpGeneration(out);
+    const po = c.output(out, 4, false, mem);
+    expect(po).not.toBe(pa);
+    c.remember(out, po, 4);
+    expect(c.has(out, 4)).toBe(true);
+    const used = c.used;
+    for (let step = 0; step < 100; step++) {
+      bumpGeneration(a);
+      c.input(a, 4, mem);
+      bumpGeneration(out);
+      expect(c.output(out, 4, false, mem)).toBe(po);
+      c.remember(out, po, 4);
+    }
+    expect(c.used).toBe(used);
+  });
+
+  it('gives an in-place output (also an input of the same kernel) its own region', () => {
+    const c = new OperandCache(0, 1 << 18);
+    const a = new Float32Array([1, 2, 3, 4]);
+    bumpGeneration(a);
+    const pa = c.input(a, 4, mem);
+    const po = c.output(a, 4, true, mem);
+    expect(po).not.toBe(pa);
+    expect(Array.from(memory.subarray(po >> 2, (po >> 2) + 4))).toEqual([1, 2, 3, 4]);
+    c.remember(a, po, 4);
+    expect(c.has(a, 4)).toBe(true);
+    // the next kernel reading `a` gets the output region
+    expect(c.input(a, 4, mem)).toBe(po);
+  });
+
+  it('forgets everything when the arena is full', () => {
+    const c = new OperandCache(0, 4096);
+    const a = new Float32Array(512);
+    bumpGeneration(a);
+    c.reserve(2048);
+    c.input(a, 512, mem);
+    expect(c.has(a, 512)).toBe(true);
+    c.reserve(4096);
+    expect(c.has(a, 512)).toBe(false);
+    expect(c.used).toBe(0);
+  });
+});
+
+const wasmPaths = availableMatmulPaths().filter((p) => p.name.startsWith('wasm'));
+if (wasmPaths.length === 0) console.log('[operand-cache] no wasm path (wasm SIMD unsupported): backend checks not run');
+
+function fill(n: number, seed: number): Float32Array {
+  return Float32Array.from({ length: n }, (_, i) => Math.sin(i * 0.77 + seed) * 1.5);
+}
+
+for (const path of wasmPaths) {
+  describe(`in-place and accumulating dispatches on cpu/${path.name} match the TypeScript kernels`, () => {
+    const fast = new CpuBackend(path);
+    const ref = new CpuBackend(jsMatmulPath);
+    const n = 96;
+    const cases: [string, KernelDescriptor][] = [
+      ['exp', { kind: 'unary', op: 'exp', size: n * n, alpha: 0, beta: 0 }],
+      ['softmax', { kind: 'softmax', op: 'softmax', outer: n, size: n, inner: 1 }],
+      // (the contract allows no other output/input aliasing; the two above are beyond it, yet
+      // must not go wrong through shared regions either)
+      ['matmul accumulate into a resident output (x += b @ b)', { kind: 'matmul', batch: 1, m: n, n, k: n, transA: false, transB: false, aBatchStride: 0, bBatchStride: 0, biasBatchStride: 0, bias: false, activation: 'none', alpha: 0, accumulate: true }],
+    ];
+    for (const [name, k] of cases) {
+      it(name, () => {
+        const runOn = (be: CpuBackend): Float32Array => {
+          const x = be.alloc(n * n);
+          const b = be.alloc(n * n);
+          be.write(x, fill(n * n, 1));
+          be.write(b, fill(n * n, 2).map((v) => v / n));
+          // make x resident first (as the output of an earlier kernel)
+          be.dispatch({ kind: 'unary', op: 'affine', size: n * n, alpha: 1, beta: 0 }, [x], [x]);
+          for (let r = 0; r < 3; r++) be.dispatch(k, k.kind === 'matmul' ? [b, b] : [x], [x]);
+          const out = be.alloc(n * n);
+          be.dispatch({ kind: 'unary', op: 'tanh', size: n * n, alpha: 0, beta: 0 }, [x], [out]);
+          return (out as CpuBuffer).data.slice();
+        };
+        const want = runOn(ref);
+        const got = runOn(fast);
+        let err = 0;
+        for (let i = 0; i < want.length; i++) err = Math.max(err, Math.abs(got[i]! - want[i]!));
+        expect(err).toBeLessThan(1e-4);
+      });
+    }
+  });
+}
