@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorCode } from '@decisio/domain';
 import { writeH5, writeNpz } from '@decisio/learning';
+import { newId } from '../../db/ids';
 import { createTenant, createUser, issueToken, type TestUser } from '../../test/factories';
 import { databases, startTestServer, type TestServer } from '../../test/server';
 import { loadDatasetTable } from './reader';
@@ -243,6 +244,60 @@ describe.each(databases)('datasets on %s', (kind) => {
       'mismatch',
     );
     expect(mismatch.body.code).toBe(ErrorCode.tableFileFormatError);
+  });
+
+  it('refuses to delete a dataset a stored environment was updated with, naming the environment', async () => {
+    const project = await server.call('project/createProject', { token: aliceToken, body: { name: `env data ${newId().slice(0, 6)}`, colour: 'ocean' } });
+    expect(project.body.code).toBe(0);
+    const projectId = project.body.data.projectId as string;
+    const make = async (name: string) => {
+      const fileId = await upload(`${name}.csv`, text('x,decision_a,outcome_x\n1,2,3\n'));
+      const made = await server.call('table/create', { token: aliceToken, body: { fileId, name, type: 'business', projectId } });
+      expect(made.body.code).toBe(0);
+      return made.body.data.tableId as string;
+    };
+    const trainedOn = await make('calls trained');
+    const queued = await make('calls queued');
+    const free = await make('calls free');
+    // A trained environment as `train/createTrainUpdate` leaves it: the artefact names the
+    // datasets its last training appended; the config names those of the update queued since.
+    const knex = server.app.db.knex;
+    const simId = newId();
+    const artifactKey = `u/${alice.id}/modelling/simulators/${simId}`;
+    await server.app.blobs.put(`${artifactKey}/venv.json`, Buffer.from(JSON.stringify({ format: 'decisio.venv', algorithm: 'bc', seed: 0, hidden: [8], schemeId: 'e'.repeat(32), score: null, weights: {}, extraDatasetIds: [trainedOn] })));
+    const now = new Date();
+    await knex('simulators').insert({
+      id: simId,
+      tenant_id: alice.tenantId,
+      project_id: projectId,
+      solution_id: 'd'.repeat(32),
+      name: 'env-calls',
+      algorithm: 'bc',
+      job_id: null,
+      state: 'successful',
+      config: JSON.stringify({ stopConditions: { system: true }, hyperparameters: {}, datasetIds: [queued] }),
+      scheme_id: 'e'.repeat(32),
+      score: null,
+      artifact_key: artifactKey,
+      creator_id: alice.id,
+      created_at: now,
+      updated_at: now,
+    });
+    for (const tableId of [trainedOn, queued]) {
+      const refused = await server.call('table/drop', { token: aliceToken, body: { tableId } });
+      expect(refused.status).toBe(400);
+      expect(refused.body).toMatchObject({ code: ErrorCode.tableInUse, errors: { environment: 'env-calls' } });
+      expect((await server.call('table/get', { token: aliceToken, body: { tableId } })).body.code).toBe(0);
+      expect(await server.app.blobs.stat(`u/${alice.id}/ds/${tableId}.parquet`)).not.toBeNull();
+    }
+    expect((await server.call('table/drop', { token: aliceToken, body: { tableId: free } })).status).toBe(200);
+
+    // Trained again without them: the artefact and the config no longer name them, so they can go.
+    await server.app.blobs.put(`${artifactKey}/venv.json`, Buffer.from(JSON.stringify({ format: 'decisio.venv', schemeId: 'e'.repeat(32), weights: {}, extraDatasetIds: [] })));
+    await knex('simulators').where({ id: simId }).update({ config: JSON.stringify({ stopConditions: { system: true }, hyperparameters: {} }) });
+    for (const tableId of [trainedOn, queued]) expect((await server.call('table/drop', { token: aliceToken, body: { tableId } })).status).toBe(200);
+    await knex('simulators').where({ id: simId }).delete();
+    await server.app.blobs.removePrefix(artifactKey);
   });
 
   it('refuses a dataset whose columnar copy does not fit in the quota', async () => {

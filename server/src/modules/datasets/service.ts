@@ -26,6 +26,7 @@ import type { BlobOwner, BlobStore } from '../storage/blob-store';
 import { chargeStorage, releaseStorage } from '../storage/quota';
 import { toDate, type StorageService } from '../storage/service';
 import { isNumericType, sqlIdent, sqlString, withDuck } from './duck';
+import { environmentUsingDataset } from './in-use';
 import { checkCsv, ingestFile } from './ingest';
 
 /** A row of `datasets`. */
@@ -50,16 +51,27 @@ export interface DatasetRow {
   updated_at: unknown;
 }
 
+/** A guard's refusal: an error name (e.g. `tableInUse`), with details naming what uses the dataset. */
+export type DatasetUseRefusal = ErrorCodeName | { name: ErrorCodeName; details: Record<string, string> };
+
 /**
  * Checks other modules add before a dataset is deleted (a solution's data access, a training,
- * a deduction using it): return an error name (e.g. `tableInUse`) to refuse.
+ * a deduction using it): return an error name (e.g. `tableInUse`), or one with details, to refuse.
  */
-export type DatasetUseGuard = (knex: Knex, dataset: { id: string; tenantId: string }) => Promise<ErrorCodeName | null>;
+export type DatasetUseGuard = (
+  deps: { knex: Knex; blobs: BlobStore },
+  dataset: { id: string; tenantId: string; projectId: string | null },
+) => Promise<DatasetUseRefusal | null>;
 export const datasetUseGuards: DatasetUseGuard[] = [
   // A solution's data access (table correlation) naming the dataset: ids are unique 32-hex strings.
-  async (knex, dataset) => {
+  async ({ knex }, dataset) => {
     const used = await knex('modelling_patterns').where({ tenant_id: dataset.tenantId }).where('correlation', 'like', `%${dataset.id}%`).first('solution_id');
     return used ? 'tableInUse' : null;
+  },
+  // A stored environment whose update appended the dataset's rows (it reads them each time it is loaded).
+  async ({ knex, blobs }, dataset) => {
+    const env = await environmentUsingDataset(knex, blobs, dataset);
+    return env ? { name: 'tableInUse', details: { environment: env.name } } : null;
   },
 ];
 
@@ -287,12 +299,17 @@ export class DatasetsService {
     return { rows: rows.map((r) => presentDataset(r, names.get(r.user_id) ?? null)), total: Number(total.n), page: q.page, pageSize: q.pageSize };
   }
 
-  /** Deletes a dataset (its creator only), unless a guard says it is in use. Its Parquet copy's space is freed. */
+  /**
+   * Deletes a dataset (its creator only), unless a guard says it is in use (`tableInUse`: a
+   * solution's data access, or a stored environment that an update trained on it). Its Parquet
+   * copy's space is freed.
+   */
   async drop(user: ServerCallUser, tableId: string): Promise<void> {
     const row = await this.row(user, tableId, 'owner');
     for (const guard of datasetUseGuards) {
-      const refusal = await guard(this.knex, { id: row.id, tenantId: row.tenant_id });
-      if (refusal) throw new AppError(refusal);
+      const refusal = await guard({ knex: this.knex, blobs: this.blobs }, { id: row.id, tenantId: row.tenant_id, projectId: row.project_id });
+      if (typeof refusal === 'string') throw new AppError(refusal);
+      if (refusal) throw new AppError(refusal.name, refusal.details);
     }
     await this.db.transaction(async () => {
       await this.knex('datasets').where({ id: row.id }).delete();
