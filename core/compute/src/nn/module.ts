@@ -161,9 +161,25 @@ export class MLP extends Module {
 
   forward(x: Tensor): Tensor {
     let h = x;
-    for (const l of this.layers) h = l.forward(h);
+    for (const l of this.layers) {
+      const next = l.forward(h);
+      if (h !== x) releaseUnrecorded(h);
+      h = next;
+    }
     return h;
   }
+}
+
+/**
+ * Disposes an intermediate of a module's forward pass at once when no autograd node refers to
+ * it (under `noGrad`, or when nothing requires gradients). Without this, a forward pass outside
+ * `tidy` (`noGrad(() => net.forward(obs))`, the documented inference call) left its hidden
+ * activations to the garbage collector: every call then allocated fresh arrays (page faults, GC)
+ * instead of reusing the backend's free lists, and the wasm paths gave each new array a new
+ * region of linear memory. Only for tensors the module created itself, never the caller's input.
+ */
+function releaseUnrecorded(t: Tensor): void {
+  if (!t.requiresGrad && !t.gradNode) t.dispose();
 }
 
 /** Layer normalisation over the last dimension with learnable gain and shift. */
@@ -269,11 +285,25 @@ export class ResidualMLP extends Module {
   forward(x: Tensor): Tensor {
     let h = this.input.forward(x);
     for (let i = 0; i < this.fc1.length; i++) {
-      let r = this.fc2[i]!.forward(this.fc1[i]!.forward(this.norms[i]!.forward(h)));
-      if (this.dropout) r = this.dropout.forward(r);
-      h = add(h, r);
+      const n = this.norms[i]!.forward(h);
+      const a = this.fc1[i]!.forward(n);
+      releaseUnrecorded(n);
+      const f = this.fc2[i]!.forward(a);
+      releaseUnrecorded(a);
+      const r = this.dropout ? this.dropout.forward(f) : f;
+      if (r !== f) releaseUnrecorded(f);
+      const sum = add(h, r);
+      releaseUnrecorded(h);
+      releaseUnrecorded(r);
+      h = sum;
     }
-    return this.output.forward(activate(this.finalNorm.forward(h), this.activation));
+    const ln = this.finalNorm.forward(h);
+    releaseUnrecorded(h);
+    const act = activate(ln, this.activation);
+    if (act !== ln) releaseUnrecorded(ln);
+    const out = this.output.forward(act);
+    releaseUnrecorded(act);
+    return out;
   }
 }
 
@@ -316,7 +346,11 @@ export class EnsembleMLP extends Module {
   /** x [B, in] (shared) or [k, B, in] -> [k, B, out]. */
   forward(x: Tensor): Tensor {
     let h = x;
-    for (const l of this.layers) h = l.forward(h);
+    for (const l of this.layers) {
+      const next = l.forward(h);
+      if (h !== x) releaseUnrecorded(h);
+      h = next;
+    }
     return h;
   }
 }

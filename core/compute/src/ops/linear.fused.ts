@@ -111,5 +111,11 @@ const preActivation = new WeakMap<Tensor, Tensor>();
  * @throws Error on shape mismatch.
  */
 export function linear(x: Tensor, w: Tensor, b: Tensor | null = null, activation: Activation = 'none', alpha = 0.01): Tensor {
-  return applyOp(linearDef, b ? [x, w, b] : [x, w], { activation, alpha });
+  const y = applyOp(linearDef, b ? [x, w, b] : [x, w], { activation, alpha });
+  if (activation === 'silu' && !y.gradNode) {
+    // No backward will read the pre-activation: free it now rather than at garbage collection.
+    preActivation.get(y)?.dispose();
+    preActivation.delete(y);
+  }
+  return y;
 }

@@ -12,6 +12,9 @@
  * steps, which page-faults at ~15 us per 4 KB page on a VM, and the steady state cycled through
  * 192 MB instead of reusing cached lines.) Regions of arrays that were garbage-collected are
  * only reclaimed when the arena fills up and starts over (everything is forgotten then).
+ * Arrays never written through the backend (generation 0: a caller's own input array, which
+ * may change without the backend knowing) are never resident; they are copied into staging
+ * regions that every kernel reuses, so a new input array per call takes no new region.
  */
 import { generationOf } from './cpu-backend.ts';
 
@@ -31,6 +34,9 @@ export class OperandCache {
   /** Regions handed out as inputs since the last output (one kernel's operands). */
   private readonly inputs: number[] = [];
   private lastWasOutput = true;
+  /** Staging regions for generation-0 inputs, by position within a kernel. */
+  private staging: { ptr: number; cap: number }[] = [];
+  private staged = 0;
 
   constructor(
     private readonly base: number,
@@ -45,6 +51,7 @@ export class OperandCache {
       this.map = new WeakMap();
       this.top = this.base;
       this.inputs.length = 0;
+      this.staging = [];
     }
   }
 
@@ -68,8 +75,8 @@ export class OperandCache {
   private region(a: Float32Array, len: number): Entry {
     const e = this.map.get(a);
     if (e && e.cap >= len) return e;
-    const cap = Math.max(len, a.length);
-    const fresh = { ptr: this.alloc(cap), gen: -1, len: 0, cap };
+    // exactly `len`: callers reserved (and grew the memory for) the lengths they pass
+    const fresh = { ptr: this.alloc(len), gen: -1, len: 0, cap: len };
     this.map.set(a, fresh);
     return fresh;
   }
@@ -88,9 +95,21 @@ export class OperandCache {
   input(a: Float32Array, len: number, mem: () => Float32Array): number {
     if (this.lastWasOutput) {
       this.inputs.length = 0;
+      this.staged = 0;
       this.lastWasOutput = false;
     }
     const gen = generationOf(a);
+    if (gen === 0) {
+      let slot = this.staging[this.staged];
+      if (!slot || slot.cap < len) {
+        slot = { ptr: this.alloc(len), cap: len };
+        this.staging[this.staged] = slot;
+      }
+      this.staged++;
+      mem().set(a.subarray(0, len), slot.ptr >> 2);
+      this.inputs.push(slot.ptr);
+      return slot.ptr;
+    }
     const e0 = this.map.get(a);
     if (e0 && e0.gen === gen && e0.len === len && gen !== 0) {
       this.inputs.push(e0.ptr);
