@@ -29,6 +29,23 @@ for (const path of availableMatmulPaths()) {
         }
       });
     }
+
+    it('sees changes to the same input array between calls, and to a returned output fed back in', () => {
+      const mlp = new MLP([8, 64, 64, 8], { activation: 'tanh', generator: new Generator(5) });
+      const frozen = FrozenMLP.from(mlp, path);
+      const ref = (x: Float32Array, rows: number) => noGrad(() => mlp.forward(tensor(x, [rows, 8])).dataSync());
+      const close = (got: Float32Array, want: Float32Array) => {
+        for (let i = 0; i < want.length; i++) expect(Math.abs(got[i]! - want[i]!)).toBeLessThan(1e-4 * Math.max(1, Math.abs(want[i]!)));
+      };
+      const x = inputs(16, 8, 3);
+      close(frozen.forward(x, 16), ref(x, 16));
+      x.set(inputs(16, 8, 4)); // same array object, new values, no backend write
+      close(frozen.forward(x, 16), ref(x, 16));
+      const y = frozen.forward(x, 16);
+      for (let i = 0; i < y.length; i++) y[i] = y[i]! * 0.5 + 0.1;
+      const fed = Float32Array.from(y);
+      close(frozen.forward(y, 16), ref(fed, 16));
+    });
   });
 }
 

@@ -25,6 +25,17 @@ interface NativeAddon {
 const ACT = { none: 0, relu: 1, 'leaky-relu': 2, tanh: 3, sigmoid: 4, silu: 5 } as const;
 
 let cached: NativeAddon | null | undefined;
+/** OpenBLAS threads configured for the process (the addon's count outside small products). */
+let threadsNow = 1;
+
+/**
+ * Products of at most this many multiply-adds run on ONE OpenBLAS thread. Waking the second
+ * thread for a batch-1 or batch-32 layer (<= 2.1 M multiply-adds in the reference MLP) costs
+ * more than it saves, and OpenBLAS's pthread build keeps woken threads spinning: measured on the
+ * 2-core bench machine, a batch-1 forward pass of the 32-256-256-256-16 MLP took 50-60 us wall
+ * and ~190 us of CPU per call with 2 threads, against ~10 us on one.
+ */
+export const SINGLE_THREAD_MACS = 1 << 22;
 
 /** Loads the addon once; null when not built / not Node. */
 export function loadNativeAddon(): NativeAddon | null {
@@ -45,7 +56,8 @@ export function loadNativeAddon(): NativeAddon | null {
     // One BLAS thread per core (callers may change it with setNativeThreads).
     const os = proc.getBuiltinModule('node:os') as { availableParallelism?: () => number; cpus(): unknown[] };
     const cores = os.availableParallelism ? os.availableParallelism() : os.cpus().length;
-    cached.setThreads(Math.max(1, Number(proc.env?.DECISIO_BLAS_THREADS ?? cores)));
+    threadsNow = Math.max(1, Number(proc.env?.DECISIO_BLAS_THREADS ?? cores));
+    cached.setThreads(threadsNow);
   } catch {
     cached = null;
   }
@@ -54,12 +66,15 @@ export function loadNativeAddon(): NativeAddon | null {
 
 /** Sets OpenBLAS's thread count (no-op without the addon). */
 export function setNativeThreads(n: number): void {
-  loadNativeAddon()?.setThreads(n);
+  const addon = loadNativeAddon();
+  if (!addon) return;
+  threadsNow = Math.max(1, n);
+  addon.setThreads(threadsNow);
 }
 
 /** OpenBLAS's thread count (1 without the addon). */
 export function getNativeThreads(): number {
-  return loadNativeAddon()?.getThreads() ?? 1;
+  return loadNativeAddon() ? threadsNow : 1;
 }
 
 /**
@@ -79,7 +94,13 @@ export function nativeBlasPath(options: { elementwise?: boolean } = {}): MatmulP
   return {
     name: 'native-blas',
     matmul(k: MatmulKernel, a, b, bias, c) {
-      addon.matmul(a, b, bias, c, k.batch, k.m, k.n, k.k, k.transA ? 1 : 0, k.transB ? 1 : 0, k.aBatchStride, k.bBatchStride, k.biasBatchStride, ACT[k.activation], k.alpha, k.accumulate ? 1 : 0);
+      const small = threadsNow > 1 && k.batch * k.m * k.n * k.k <= SINGLE_THREAD_MACS;
+      if (small) addon.setThreads(1);
+      try {
+        addon.matmul(a, b, bias, c, k.batch, k.m, k.n, k.k, k.transA ? 1 : 0, k.transB ? 1 : 0, k.aBatchStride, k.bBatchStride, k.biasBatchStride, ACT[k.activation], k.alpha, k.accumulate ? 1 : 0);
+      } finally {
+        if (small) addon.setThreads(threadsNow);
+      }
     },
     ...(typeof addon.adam === 'function'
       ? {
