@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { LIMITS, type TagColour } from '../common/limits';
 import type { Locale } from '../errors/messages';
-import { INDUSTRY_TEMPLATES, projectColourSchema, type IndustryTemplate, type ProjectItem } from './index';
+import { createProjectRequestSchema, INDUSTRY_TEMPLATES, projectColourSchema, type IndustryTemplate, type ProjectItem } from './index';
 
 /** What `template/getTemplateList` answers for one template. */
 export interface TemplateItem {
@@ -28,21 +28,14 @@ export interface TemplateItem {
   agent: string;
 }
 
-const optionalText = (max: number) =>
-  z
-    .string()
-    .trim()
-    .max(max)
-    .nullish()
-    .transform((v) => (v ? v : null));
-
-/** `template/createProject`: a template id and the project's fields (all optional but the template). */
-export const createTemplateProjectSchema = z.object({
+/**
+ * `template/createProject`: a template id and the project's fields (all optional but the
+ * template; `info` and `imageVersion` as `project/createProject` takes them).
+ */
+export const createTemplateProjectSchema = createProjectRequestSchema.pick({ info: true, imageVersion: true }).extend({
   templateId: z.enum(INDUSTRY_TEMPLATES, { error: 'validation.invalid' }),
   name: z.string().trim().max(LIMITS.projectNameMax).optional().transform((v) => (v ? v : undefined)),
   colour: projectColourSchema.optional(),
-  info: optionalText(LIMITS.projectInfoMax),
-  imageVersion: optionalText(64),
 });
 export type CreateTemplateProjectRequest = z.input<typeof createTemplateProjectSchema>;
 export type CreateTemplateProjectInput = z.output<typeof createTemplateProjectSchema>;

@@ -24,6 +24,8 @@ export function templatesRoutes(
   deps: { db: Database; blobs: BlobStore; clock: Clock; jobs: JobQueue; datasets: DatasetsService; solutions: SolutionsService },
 ): TemplatesService {
   const templates = new TemplatesService({
+    db: deps.db,
+    blobs: deps.blobs,
     projects: new ProjectsService(deps.db, deps.clock),
     solutions: deps.solutions,
     storage: new StorageService(deps.db, deps.blobs, deps.clock),
@@ -42,7 +44,7 @@ export function templatesRoutes(
     kit.auth,
     kit.tenant,
     create,
-    kit.transaction,
+    // No `kit.transaction`: the service runs its own, so that it can delete the files it stored once a failure has rolled the rows back.
     reply((ctx) => templates.createProject(user(ctx), create.input(ctx), ctx.state.locale)),
   );
   return templates;

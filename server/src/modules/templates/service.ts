@@ -3,14 +3,17 @@
  * project from an industry template and seeds its first solution through the existing services
  * (projects, solutions, storage + datasets, modelling records), as if the user had done it.
  */
+import path from 'node:path';
 import { Readable } from 'node:stream';
 import { AppError, type CreateTemplateProjectInput, type Locale, type ProjectItem, type TemplateItem, type TemplateProject } from '@decisio/domain';
 import type { ServerCallUser } from '@decisio/sdk-plugin/server';
+import type { Database } from '../../db/database';
 import type { DatasetsService } from '../datasets/service';
 import type { ModellingRecords } from '../modelling/records';
 import type { ProjectsService } from '../projects/service';
 import type { SolutionsService } from '../solutions/service';
-import type { StorageService } from '../storage/service';
+import type { BlobStore } from '../storage/blob-store';
+import { dataKey, type StorageService } from '../storage/service';
 import { INDUSTRY_TEMPLATE_DEFS, presentTemplate, templateCsv, templateDef, type IndustryTemplateDef } from './templates';
 
 /** Numbered names are tried up to this count (`name`, `name 2`, ... `name 50`). */
@@ -27,7 +30,15 @@ function isCode(err: unknown, name: string): boolean {
   return err instanceof AppError && err.codeName === name;
 }
 
+/** Files a template project stored: keys, and folders of keys. */
+interface Written {
+  keys: string[];
+  prefixes: string[];
+}
+
 export interface TemplatesDeps {
+  db: Database;
+  blobs: BlobStore;
   projects: ProjectsService;
   solutions: SolutionsService;
   storage: StorageService;
@@ -46,12 +57,26 @@ export class TemplatesService {
    * Creates a project from a template and seeds its first solution: the template's data as an
    * uploaded CSV file and a business dataset of the project (charged to the caller's quota), the
    * table correlation (trajectory, sequence and datetime fields), the decision graph and the
-   * reward (`reward.py`). Schemes and trainings are left to the user. Run it in one transaction:
-   * a failure leaves no project.
+   * reward (`reward.py`). Schemes and trainings are left to the user. The rows and the quota
+   * charges are written in one transaction; the files (the upload's parts and stored file, the
+   * dataset's Parquet copy) are deleted when it fails or does not commit: a failure leaves
+   * nothing behind.
    */
   async createProject(user: ServerCallUser, input: CreateTemplateProjectInput, locale: Locale): Promise<TemplateProject> {
     const def = templateDef(input.templateId);
     if (!def) throw new AppError('paramInvalid', { templateId: 'validation.invalid' });
+    const written: Written = { keys: [], prefixes: [] };
+    try {
+      return await this.deps.db.transaction(() => this.seed(user, def, input, locale, written));
+    } catch (err) {
+      for (const prefix of written.prefixes) await this.deps.blobs.removePrefix(prefix).catch(() => undefined);
+      for (const key of written.keys) await this.deps.blobs.remove(key).catch(() => undefined);
+      throw err;
+    }
+  }
+
+  /** The steps of `createProject`, noting in `written` each file they store as soon as it may exist. */
+  private async seed(user: ServerCallUser, def: IndustryTemplateDef, input: CreateTemplateProjectInput, locale: Locale, written: Written): Promise<TemplateProject> {
     const project = await this.createProjectRow(user, def, input, locale);
     const projectId = project.projectId;
     const solution = await this.deps.solutions.create(user, {
@@ -67,11 +92,14 @@ export class TemplatesService {
     const csv = Buffer.from(templateCsv(def), 'utf8');
     const owner = { tenantId: user.tenantId, userId: user.id };
     const upload = await this.deps.storage.initUpload(owner, { name: `${def.id}-template.csv`, size: csv.length, purpose: 'dataset' });
+    // The upload's folder (its parts' data file, moved out when it completes).
+    written.prefixes.push(path.posix.dirname(dataKey(upload.uploadId)));
     for (let part = 1; part <= upload.partCount; part++) {
       const start = (part - 1) * upload.partSize;
       await this.deps.storage.writePart(owner, upload.uploadId, part, Readable.from([csv.subarray(start, Math.min(csv.length, start + upload.partSize))]));
     }
     const file = await this.deps.storage.completeUpload(owner, upload.uploadId);
+    written.keys.push((await this.deps.storage.fileRow(owner, file.fileId)).blob_key);
     let datasetId = '';
     for (let n = 1; !datasetId; n++) {
       try {
@@ -80,6 +108,7 @@ export class TemplatesService {
         if (!isCode(err, 'tableNameUsed') || n >= NAME_TRIES) throw err;
       }
     }
+    written.keys.push((await this.deps.datasets.row(user, datasetId, 'owner')).blob_key);
 
     await this.deps.records.setTableCorrelation(user, {
       solutionId,

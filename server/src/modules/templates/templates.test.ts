@@ -1,7 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ErrorCode } from '@decisio/domain';
+import fsp from 'node:fs/promises';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { ErrorCode, LIMITS } from '@decisio/domain';
 import { createUser, issueToken, type TestUser } from '../../test/factories';
-import { startTestServer, type TestServer } from '../../test/server';
+import { databases, startTestServer, type TestServer } from '../../test/server';
+import { ModellingRecords } from '../modelling/records';
+import { StorageService } from '../storage/service';
 import { until } from '../modelling/testing';
 import { numberedName } from './service';
 import { INDUSTRY_TEMPLATE_DEFS, templateCsv, templateDef } from './templates';
@@ -33,6 +36,21 @@ describe('template data', () => {
     }
   });
 
+  it('names everything within the limits of the calls that create it (MariaDB refuses longer text)', () => {
+    for (const def of INDUSTRY_TEMPLATE_DEFS) {
+      for (const locale of ['zh-CN', 'en-US'] as const) {
+        expect(def.projectName[locale].length).toBeLessThanOrEqual(LIMITS.projectNameMax);
+        expect(def.name[locale].length).toBeLessThanOrEqual(LIMITS.projectInfoMax);
+        expect(def.solutionName[locale].length).toBeLessThanOrEqual(LIMITS.solutionNameMax);
+        expect(def.datasetName[locale].length).toBeLessThanOrEqual(LIMITS.datasetNameMax);
+        expect(def.rewardName[locale].length).toBeLessThanOrEqual(LIMITS.rewardNameMax);
+        expect(def.rewardDescription[locale].length).toBeLessThanOrEqual(LIMITS.descriptionMax);
+      }
+      // The key columns lead the table.
+      expect(def.columns.slice(0, 3).map((c) => c.name)).toEqual([def.trajectoryField, def.sequenceField, def.datetimeField]);
+    }
+  });
+
   it('numbers names within their length', () => {
     expect(numberedName('Cold room demo', 1, 20)).toBe('Cold room demo');
     expect(numberedName('Cold room demo', 2, 20)).toBe('Cold room demo 2');
@@ -40,7 +58,7 @@ describe('template data', () => {
   });
 });
 
-describe('template projects through HTTP', () => {
+describe.each(databases)('template projects through HTTP on %s', (kind) => {
   let server: TestServer;
   let owner: TestUser;
   let token: string;
@@ -59,7 +77,7 @@ describe('template projects through HTTP', () => {
   };
 
   beforeAll(async () => {
-    server = await startTestServer('sqlite', { jobs: { concurrency: 1 } });
+    server = await startTestServer(kind, { jobs: { concurrency: 1 } });
     await server.app.startJobs();
     owner = await createUser(server);
     token = await issueToken(server, owner);
@@ -126,7 +144,7 @@ describe('template projects through HTTP', () => {
     expect(rewards.map((r: { id: string }) => r.id)).toEqual([objectiveId]);
     const reward = (await call('objective/detail', { id: objectiveId })).body.data;
     expect(reward.files['reward.py']).toContain('def get_reward(data)');
-    expect(reward.name).toBe('Temperature and power');
+    expect(reward.name).toBe('Temperature & power');
 
     // The user's next step works on it: a scheme over the first day processes every room's rows.
     const schemeId = (await call('scheme/create', { solutionId, name: 'first day', period: 'day', startTime: '2026-01-01T00:00:00Z', endTime: '2026-01-01T23:59:59Z' })).body.data.id as string;
@@ -190,5 +208,53 @@ describe('template projects through HTTP', () => {
     expect(projects.body.data.total).toBe(0);
     const files = await server.call('file/fileItemList', { token: poorToken, body: { page: 1, pageSize: 10 } });
     expect(files.body.data.total).toBe(0);
+  });
+});
+
+describe.each(databases)('a template project that fails midway on %s', (kind) => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer(kind);
+  });
+  afterAll(async () => {
+    vi.restoreAllMocks();
+    await server?.stop();
+  });
+
+  /** Files under a blob folder (none when it does not exist). */
+  const filesUnder = async (key: string): Promise<string[]> =>
+    (await fsp.readdir(server.app.blobs.pathOf(key), { recursive: true, withFileTypes: true }).catch(() => [])).filter((e) => e.isFile()).map((e) => e.name);
+
+  it('deletes the files it stored, and keeps no row and no charge', async () => {
+    const user = await createUser(server);
+    const token = await issueToken(server, user);
+    const before = (await server.call('file/getFreeSpace', { token })).body.data.usedBytes as number;
+    const uploads = vi.spyOn(StorageService.prototype, 'initUpload');
+    // The last step fails, once everything was stored: the upload's file and the dataset's Parquet copy.
+    const seen: string[] = [];
+    vi.spyOn(ModellingRecords.prototype, 'createObjective').mockImplementationOnce(async () => {
+      seen.push(...(await filesUnder(`u/${user.id}`)));
+      throw new Error('forced failure');
+    });
+    const failed = await server.call('template/createProject', { token, body: { templateId: 'electric' } });
+    expect(failed.status).toBe(500);
+    expect(seen).toHaveLength(2);
+    const uploadId = ((await uploads.mock.results[0]!.value) as { uploadId: string }).uploadId;
+    uploads.mockRestore();
+
+    expect(await filesUnder(`u/${user.id}`)).toEqual([]);
+    expect(await filesUnder(`tmp/uploads/${uploadId}`)).toEqual([]);
+    const knex = server.app.db.knex;
+    expect(await knex('projects').where({ owner_id: user.id })).toHaveLength(0);
+    expect(await knex('storage_files').where({ user_id: user.id })).toHaveLength(0);
+    expect(await knex('uploads').where({ user_id: user.id })).toHaveLength(0);
+    expect(await knex('datasets').where({ user_id: user.id })).toHaveLength(0);
+    expect((await server.call('file/getFreeSpace', { token })).body.data.usedBytes).toBe(before);
+
+    // The same call then succeeds, with the default names (nothing of the failed one holds them).
+    const made = await server.call('template/createProject', { token, body: { templateId: 'electric' }, headers: { 'Accept-Language': 'en-US' } });
+    expect(made.body, JSON.stringify(made.body)).toMatchObject({ code: 0 });
+    expect(made.body.data.project.name).toBe('Cold room demo');
+    expect(await filesUnder(`u/${user.id}`)).toHaveLength(2);
   });
 });

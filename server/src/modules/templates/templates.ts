@@ -50,8 +50,29 @@ export interface IndustryTemplateDef {
 
 const MINUTE = 60_000;
 
+/** A graph field's column: its node in the offline data, the index in the node's row, the decimals written. */
+function field(name: string, node: string, digits: number, dim = 0): TemplateColumn {
+  return { name, node, dim, digits };
+}
+
+/**
+ * What a template states; the rest is the same for every template: the table starts with its
+ * key columns (`keys`: trajectory, sequence, datetime), and its data is 20 trajectories from
+ * seed 2026 starting on 2026-01-01 (UTC).
+ */
+type TemplateSpec = Omit<IndustryTemplateDef, 'trajectoryField' | 'sequenceField' | 'datetimeField' | 'columns' | 'start' | 'trajectories' | 'seed'> & {
+  keys: [trajectory: string, sequence: string, datetime: string];
+  fields: TemplateColumn[];
+};
+
+function template({ keys, fields, ...spec }: TemplateSpec): IndustryTemplateDef {
+  const [trajectoryField, sequenceField, datetimeField] = keys;
+  const columns = [...keys.map((name) => ({ name })), ...fields];
+  return { ...spec, trajectoryField, sequenceField, datetimeField, columns, start: new Date('2026-01-01T00:00:00Z'), trajectories: 20, seed: 2026 };
+}
+
 export const INDUSTRY_TEMPLATE_DEFS: readonly IndustryTemplateDef[] = [
-  {
+  template({
     id: 'electric',
     task: thermalTask,
     name: { 'zh-CN': '冷库温控（电力）', 'en-US': 'Cold room power control (electric)' },
@@ -62,28 +83,16 @@ export const INDUSTRY_TEMPLATE_DEFS: readonly IndustryTemplateDef[] = [
     projectName: { 'zh-CN': '冷库温控示例', 'en-US': 'Cold room demo' },
     solutionName: { 'zh-CN': '冷库功率策略', 'en-US': 'Cold room power policy' },
     datasetName: { 'zh-CN': '冷库历史数据', 'en-US': 'Cold room history' },
-    rewardName: { 'zh-CN': '温度与能耗', 'en-US': 'Temperature and power' },
+    // At most 20 characters (a reward's name; MariaDB refuses a longer one).
+    rewardName: { 'zh-CN': '温度与能耗', 'en-US': 'Temperature & power' },
     rewardDescription: { 'zh-CN': '−|下一时刻温度 + 2| − 0.05 × 功率', 'en-US': '−|next temperature + 2| − 0.05 × power' },
     colour: 'cyan',
-    trajectoryField: 'room',
-    sequenceField: 'step',
-    datetimeField: 'time',
-    start: new Date('2026-01-01T00:00:00Z'),
+    keys: ['room', 'step', 'time'],
     stepMs: 15 * MINUTE,
-    trajectories: 20,
     steps: 200,
-    seed: 2026,
-    columns: [
-      { name: 'room' },
-      { name: 'step' },
-      { name: 'time' },
-      { name: 'obs_temp', node: 'temperature', dim: 0, digits: 4 },
-      { name: 'factor_door_state', node: 'door_open', dim: 0, digits: 0 },
-      { name: 'power_action', node: 'action', dim: 0, digits: 4 },
-      { name: 'next_obs_temp', node: 'next_temperature', dim: 0, digits: 4 },
-    ],
-  },
-  {
+    fields: [field('obs_temp', 'temperature', 4), field('factor_door_state', 'door_open', 0), field('power_action', 'action', 4), field('next_obs_temp', 'next_temperature', 4)],
+  }),
+  template({
     id: 'coupon',
     task: inventoryTask,
     name: { 'zh-CN': '定价与补货（优惠券）', 'en-US': 'Pricing and ordering (coupon)' },
@@ -97,26 +106,18 @@ export const INDUSTRY_TEMPLATE_DEFS: readonly IndustryTemplateDef[] = [
     rewardName: { 'zh-CN': '利润', 'en-US': 'Profit' },
     rewardDescription: { 'zh-CN': '价格 × 销量 − 6 × 补货量 − 0.2 × 下期库存', 'en-US': 'price × sales − 6 × order − 0.2 × next stock' },
     colour: 'gold',
-    trajectoryField: 'store',
-    sequenceField: 'period',
-    datetimeField: 'date',
-    start: new Date('2026-01-01T00:00:00Z'),
+    keys: ['store', 'period', 'date'],
     stepMs: 24 * 60 * MINUTE,
-    trajectories: 20,
     steps: 100,
-    seed: 2026,
-    columns: [
-      { name: 'store' },
-      { name: 'period' },
-      { name: 'date' },
-      { name: 'stock_level', node: 'stock', dim: 0, digits: 0 },
-      { name: 'season_index', node: 'season', dim: 0, digits: 4 },
-      { name: 'price', node: 'decision', dim: 0, digits: 0 },
-      { name: 'order_quantity', node: 'decision', dim: 1, digits: 0 },
-      { name: 'units_sold', node: 'sales', dim: 0, digits: 0 },
-      { name: 'next_stock_level', node: 'next_stock', dim: 0, digits: 0 },
+    fields: [
+      field('stock_level', 'stock', 0),
+      field('season_index', 'season', 4),
+      field('price', 'decision', 0),
+      field('order_quantity', 'decision', 0, 1),
+      field('units_sold', 'sales', 0),
+      field('next_stock_level', 'next_stock', 0),
     ],
-  },
+  }),
 ];
 
 /** A template by id, or `undefined`. */
