@@ -13,73 +13,14 @@
  * Prints one JSON line per figure: req/s, p50/p99 latency and the server's CPU time per request
  * (`process.cpuUsage` over the round divided by the requests answered in it).
  */
-import { spawn } from 'node:child_process';
-import fs from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import Koa from 'koa';
+import { pathToFileURL } from 'node:url';
 import type { DecisioApp } from '../src/app';
 import type { ServerConfig } from '../src/config';
 import { createUser, issueToken } from '../src/test/factories';
 import { createTestDatabase, type TestServer } from '../src/test/server';
-
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-
-function option(name: string): string | undefined {
-  const args = process.argv.slice(2);
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i]!;
-    if (a === `--${name}` && args[i + 1] !== undefined) return args[i + 1];
-    if (a.startsWith(`--${name}=`)) return a.slice(name.length + 3);
-  }
-  return undefined;
-}
-
-function flag(name: string, fallback: number): number {
-  const v = option(name);
-  return v === undefined ? fallback : Number(v);
-}
-
-interface CannonResult {
-  requests: { average: number; total: number };
-  latency: { p50: number; p99: number; average: number };
-  errors: number;
-  timeouts: number;
-  non2xx: number;
-  '2xx': number;
-}
-
-/** Runs autocannon in a child process; resolves with its JSON result. */
-function cannon(url: string, seconds: number, connections: number, body: string, headers: Record<string, string>): Promise<CannonResult> {
-  const args = [path.join(root, 'node_modules/autocannon/autocannon.js'), '-j', '-d', String(seconds), '-c', String(connections), '-m', 'POST', '-b', body];
-  for (const [k, v] of Object.entries(headers)) args.push('-H', `${k}=${v}`);
-  args.push(url);
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-    child.on('error', reject);
-    child.on('exit', (code) => {
-      if (code !== 0) return reject(new Error(`autocannon exited with ${code}: ${err.slice(-500)}`));
-      try {
-        resolve(JSON.parse(out) as CannonResult);
-      } catch {
-        reject(new Error(`autocannon printed no JSON: ${out.slice(0, 300)} ${err.slice(-300)}`));
-      }
-    });
-  });
-}
-
-function listen(handler: http.RequestListener): Promise<{ server: http.Server; url: string }> {
-  const server = http.createServer(handler);
-  server.keepAliveTimeout = 30_000;
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` })));
-}
+import { bareEndpoint, cannon, close, flag, listen, option, root, type CannonResult } from './load';
 
 function emit(figure: Record<string, unknown>): void {
   console.log(JSON.stringify({ bench: 'api', ...figure }));
@@ -160,8 +101,7 @@ async function startServer(checkout: string, kind: 'sqlite' | 'mysql', label: st
   return {
     targets,
     async stop() {
-      server.closeAllConnections();
-      await new Promise<void>((r) => server.close(() => r()));
+      await close(server);
       await app.close();
       await database.drop();
     },
@@ -177,13 +117,7 @@ async function main(): Promise<void> {
   if (kind === 'mysql' && !process.env.TEST_MYSQL_URL) throw new Error('--db=mysql needs TEST_MYSQL_URL (e.g. mysql://root@127.0.0.1:3306/test)');
   const baselineDir = option('baseline');
 
-  const bare = new Koa();
-  const constant = JSON.stringify({ code: 0, data: { valid: true, userId: '0'.repeat(32), expiresAt: new Date().toISOString() }, message: 'ok' });
-  bare.use((ctx) => {
-    ctx.type = 'application/json';
-    ctx.body = constant;
-  });
-  const bareServer = await listen(bare.callback());
+  const bareServer = await bareEndpoint(JSON.stringify({ code: 0, data: { valid: true, userId: '0'.repeat(32), expiresAt: new Date().toISOString() }, message: 'ok' }));
   const servers = [await startServer(root, kind, 'current')];
   if (baselineDir) servers.push(await startServer(path.resolve(baselineDir), kind, 'baseline'));
 
@@ -203,7 +137,7 @@ async function main(): Promise<void> {
     for (const t of targets) report(t, bareTarget);
     emit({ note: `load average after ${os.loadavg().map((l) => l.toFixed(2)).join(' ')}` });
   } finally {
-    await new Promise<void>((r) => bareServer.server.close(() => r()));
+    await close(bareServer.server);
     for (const s of servers) await s.stop();
   }
 }

@@ -7,64 +7,16 @@
  * Prints one JSON line per figure: throughput, p50/p99 latency, the ratio to the bare endpoint,
  * failed calls, and whether every answered decision was recorded exactly once.
  */
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import Koa from 'koa';
 import { getBackend } from '@decisio/compute';
 import { createApp } from '../src/app';
 import { loadConfig } from '../src/config';
 import { SAMPLE_ROW, insertPolicy, insertProject, samplePolicyFiles } from '../src/modules/deploy/fixtures';
 import { createUser, issueToken } from '../src/test/factories';
 import type { TestServer } from '../src/test/server';
-
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-
-function flag(name: string, fallback: number): number {
-  const args = process.argv.slice(2);
-  for (let i = 0; i < args.length; i++) {
-    const a = args[i]!;
-    if (a === `--${name}` && args[i + 1] !== undefined) return Number(args[i + 1]);
-    if (a.startsWith(`--${name}=`)) return Number(a.slice(name.length + 3));
-  }
-  return fallback;
-}
-
-interface CannonResult {
-  requests: { average: number; total: number };
-  latency: { p50: number; p99: number; average: number };
-  errors: number;
-  timeouts: number;
-  non2xx: number;
-  '2xx': number;
-}
-
-/** Runs autocannon in a child process; resolves with its JSON result. */
-function cannon(url: string, seconds: number, connections: number, body: string, headers: Record<string, string>): Promise<CannonResult> {
-  const args = [path.join(root, 'node_modules/autocannon/autocannon.js'), '-j', '-d', String(seconds), '-c', String(connections), '-m', 'POST', '-b', body];
-  for (const [k, v] of Object.entries(headers)) args.push('-H', `${k}=${v}`);
-  args.push(url);
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (d: Buffer) => (out += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (err += d.toString()));
-    child.on('error', reject);
-    child.on('exit', (code) => {
-      if (code !== 0) return reject(new Error(`autocannon exited with ${code}: ${err.slice(-500)}`));
-      try {
-        resolve(JSON.parse(out) as CannonResult);
-      } catch {
-        reject(new Error(`autocannon printed no JSON: ${out.slice(0, 300)} ${err.slice(-300)}`));
-      }
-    });
-  });
-}
+import { bareEndpoint, cannon, close, flag, listen, type CannonResult } from './load';
 
 /** Rounds of one endpoint as one figure: mean throughput, the median p50, the worst p99, summed failures. */
 function combine(runs: CannonResult[]): CannonResult {
@@ -78,12 +30,6 @@ function combine(runs: CannonResult[]): CannonResult {
     non2xx: sum((r) => r.non2xx),
     '2xx': sum((r) => r['2xx']),
   };
-}
-
-function listen(handler: http.RequestListener): Promise<{ server: http.Server; url: string }> {
-  const server = http.createServer(handler);
-  server.keepAliveTimeout = 30_000;
-  return new Promise((resolve) => server.listen(0, '127.0.0.1', () => resolve({ server, url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` })));
 }
 
 function emit(figure: Record<string, unknown>): void {
@@ -106,13 +52,7 @@ async function main(): Promise<void> {
     decisio.handler(req, res);
   });
 
-  const bare = new Koa();
-  const constant = JSON.stringify({ code: 0, data: { decisionId: '0'.repeat(32), decisions: { discount: 0.25, level: 5 } }, message: 'ok' });
-  bare.use((ctx) => {
-    ctx.type = 'application/json';
-    ctx.body = constant;
-  });
-  const bareServer = await listen(bare.callback());
+  const bareServer = await bareEndpoint(JSON.stringify({ code: 0, data: { decisionId: '0'.repeat(32), decisions: { discount: 0.25, level: 5 } }, message: 'ok' }));
 
   try {
     // A user, a project and a trained-shape policy (3 hidden layers of 256), deployed and started.
@@ -195,9 +135,8 @@ async function main(): Promise<void> {
       exactly_once: recorded === answered,
     });
   } finally {
-    await new Promise<void>((r) => bareServer.server.close(() => r()));
-    server.closeAllConnections();
-    await new Promise<void>((r) => server.close(() => r()));
+    await close(bareServer.server);
+    await close(server);
     await decisio.close();
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
