@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import type { BackendBuffer } from '../src/backends/backend.ts';
-import { CpuBackend, jsMatmulPath } from '../src/backends/cpu/index.ts';
+import { CpuBackend, availableMatmulPaths, jsMatmulPath } from '../src/backends/cpu/index.ts';
 import { EnsembleMLP, MLP, ResidualMLP, mseLoss } from '../src/nn/index.ts';
 import { Generator, randomNormal } from '../src/ops/index.ts';
 import { noGrad, tidy } from '../src/tensor.ts';
@@ -53,5 +53,32 @@ describe('noGrad forward passes free their intermediates', () => {
       }
       x.dispose();
     });
+  }
+});
+
+describe('MLP.forward under noGrad (the lean chain) equals the layer-by-layer op path', () => {
+  for (const path of availableMatmulPaths()) {
+    for (const activation of ['relu', 'tanh', 'silu', 'leaky-relu'] as const) {
+      it(`cpu/${path.name}, ${activation}`, () => {
+        const be = new CpuBackend(path);
+        const net = new MLP([9, 40, 24, 5], { activation, outputActivation: activation === 'relu' ? 'sigmoid' : 'none', backend: be, generator: new Generator(4) });
+        for (const shape of [[1, 9], [33, 9], [2, 3, 9], [9]]) {
+          const x = randomNormal(shape, 0, 1, { backend: be });
+          const lean = noGrad(() => net.forward(x));
+          // the generic path: each layer as a recorded op (gradients on)
+          const generic = tidy(() => {
+            let h = x;
+            for (const l of net.layers) h = l.forward(h);
+            return h.dataSync();
+          });
+          expect(lean.shape).toEqual([...shape.slice(0, -1), 5]);
+          const got = lean.dataSync();
+          for (let i = 0; i < generic.length; i++) expect(Math.abs(got[i]! - generic[i]!)).toBeLessThan(1e-5 * Math.max(1, Math.abs(generic[i]!)));
+          lean.dispose();
+          x.dispose();
+        }
+        expect(() => noGrad(() => net.forward(randomNormal([2, 8], 0, 1, { backend: be })))).toThrow(/does not match weight/);
+      });
+    }
   }
 });

@@ -9,7 +9,7 @@ import { Tensor, full, parameter, zeros } from '../tensor.ts';
 import { add, addScalar, ge, mul, mulScalar, rsqrt, square, sub, unaryDef } from '../ops/elementwise.ts';
 import { applyOp } from '../autograd.ts';
 import { mean } from '../ops/reduce.ts';
-import { linear } from '../ops/linear.fused.ts';
+import { linear, linearChainNoGrad } from '../ops/linear.fused.ts';
 import { layerNormFused } from '../ops/layernorm.ts';
 import { Generator, defaultGenerator, randomUniform } from '../ops/random.ts';
 
@@ -160,6 +160,9 @@ export class MLP extends Module {
   }
 
   forward(x: Tensor): Tensor {
+    // Gradients off (inference): the layers straight on backend buffers, no per-layer tensors.
+    const lean = linearChainNoGrad(x, this.layers);
+    if (lean) return lean;
     let h = x;
     for (const l of this.layers) {
       const next = l.forward(h);
