@@ -298,6 +298,32 @@ describe.each(databases)('datasets on %s', (kind) => {
     for (const tableId of [trainedOn, queued]) expect((await server.call('table/drop', { token: aliceToken, body: { tableId } })).status).toBe(200);
     await knex('simulators').where({ id: simId }).delete();
     await server.app.blobs.removePrefix(artifactKey);
+
+    // A deleted project's environments and data access are never loaded again: they hold nothing.
+    const solutionId = newId();
+    await knex('solutions').insert({ id: solutionId, tenant_id: alice.tenantId, project_id: projectId, name: 'sol', data_type: 'data_driven', goal_type: 'policy_search', creator_id: alice.id, created_at: now, updated_at: now });
+    const lastData = await make('calls of a deleted project');
+    await knex('simulators').insert({
+      id: newId(),
+      tenant_id: alice.tenantId,
+      project_id: projectId,
+      solution_id: solutionId,
+      name: 'env-2',
+      algorithm: 'bc',
+      job_id: null,
+      state: 'successful',
+      config: JSON.stringify({ datasetIds: [lastData] }),
+      scheme_id: 'e'.repeat(32),
+      score: null,
+      artifact_key: null,
+      creator_id: alice.id,
+      created_at: now,
+      updated_at: now,
+    });
+    await knex('modelling_patterns').insert({ solution_id: solutionId, tenant_id: alice.tenantId, correlation: JSON.stringify({ primaryTableId: lastData }), updated_at: now });
+    expect((await server.call('table/drop', { token: aliceToken, body: { tableId: lastData } })).body.code).toBe(ErrorCode.tableInUse);
+    expect((await server.call('project/deleteProject', { token: aliceToken, body: { projectId } })).body.code).toBe(0);
+    expect((await server.call('table/drop', { token: aliceToken, body: { tableId: lastData } })).status).toBe(200);
   });
 
   it('refuses a dataset whose columnar copy does not fit in the quota', async () => {

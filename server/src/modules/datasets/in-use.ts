@@ -24,6 +24,16 @@ interface SimulatorRow {
   artifact_key: string | null;
 }
 
+/**
+ * Rows of `table` (environments, data access) whose solution is not deleted: deleting a solution
+ * or a project (which deletes its solutions) is final, so they are never read again.
+ */
+export function live(q: Knex.QueryBuilder, table = 'simulators'): Knex.QueryBuilder {
+  return q.whereNotExists(function () {
+    void this.select(1).from('solutions').whereRaw(`solutions.id = ${table}.solution_id`).whereNotNull('solutions.deleted_at');
+  });
+}
+
 function names(config: string | null): string[] {
   try {
     const ids = (JSON.parse(config ?? 'null') as { datasetIds?: unknown } | null)?.datasetIds;
@@ -38,7 +48,7 @@ function names(config: string | null): string[] {
  * stored artefact's `extraDatasetIds` does), else null. Updates only take datasets of the
  * environment's own project (`train/createTrainUpdate`) and a dataset keeps its project, so
  * artefacts are read for that project's environments only; a dataset of no project is named by
- * none. Environments of deleted projects count too (their rows and files remain).
+ * none. Environments of deleted solutions and projects do not count ({@link live}).
  */
 export async function environmentUsingDataset(
   knex: Knex,
@@ -46,14 +56,14 @@ export async function environmentUsingDataset(
   dataset: { id: string; tenantId: string; projectId: string | null },
 ): Promise<DatasetUser | null> {
   // Ids are unique 32-hex strings: a config naming it names it in `datasetIds`.
-  const configured = (await knex('simulators')
+  const configured = (await live(knex('simulators'))
     .where({ tenant_id: dataset.tenantId })
     .where('config', 'like', `%${dataset.id}%`)
     .select('id', 'name', 'config', 'artifact_key')) as SimulatorRow[];
   const named = configured.find((s) => names(s.config).includes(dataset.id));
   if (named) return { id: named.id, name: named.name };
   if (!dataset.projectId) return null;
-  const stored = (await knex('simulators')
+  const stored = (await live(knex('simulators'))
     .where({ tenant_id: dataset.tenantId, project_id: dataset.projectId })
     .whereNotNull('artifact_key')
     .orderBy('id')

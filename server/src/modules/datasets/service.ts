@@ -26,7 +26,7 @@ import type { BlobOwner, BlobStore } from '../storage/blob-store';
 import { chargeStorage, releaseStorage } from '../storage/quota';
 import { toDate, type StorageService } from '../storage/service';
 import { isNumericType, sqlIdent, sqlString, withDuck } from './duck';
-import { environmentUsingDataset } from './in-use';
+import { environmentUsingDataset, live } from './in-use';
 import { checkCsv, ingestFile } from './ingest';
 
 /** A row of `datasets`. */
@@ -63,9 +63,10 @@ export type DatasetUseGuard = (
   dataset: { id: string; tenantId: string; projectId: string | null },
 ) => Promise<DatasetUseRefusal | null>;
 export const datasetUseGuards: DatasetUseGuard[] = [
-  // A solution's data access (table correlation) naming the dataset: ids are unique 32-hex strings.
+  // A solution's data access (table correlation) naming the dataset: ids are unique 32-hex strings
+  // (a deleted solution's, or a deleted project's, no longer counts).
   async ({ knex }, dataset) => {
-    const used = await knex('modelling_patterns').where({ tenant_id: dataset.tenantId }).where('correlation', 'like', `%${dataset.id}%`).first('solution_id');
+    const used = await live(knex('modelling_patterns'), 'modelling_patterns').where({ tenant_id: dataset.tenantId }).where('correlation', 'like', `%${dataset.id}%`).first('solution_id');
     return used ? 'tableInUse' : null;
   },
   // A stored environment whose update appended the dataset's rows (it reads them each time it is loaded).

@@ -3,7 +3,10 @@ import { ErrorCode } from '@decisio/domain';
 import { newId } from '../../db/ids';
 import { createTenant, createUser, issueToken, type TestUser } from '../../test/factories';
 import { databases, startTestServer, type TestServer } from '../../test/server';
+import { systemClock } from '../../clock';
+import { chargeStorage } from '../storage/quota';
 import { deleteGuards, type DeleteGuard } from './access';
+import { ProjectsService } from './service';
 
 describe.each(databases)('projects on %s', (kind) => {
   let server: TestServer;
@@ -219,6 +222,62 @@ describe.each(databases)('projects on %s', (kind) => {
       expect((await create(ownerToken, { name: 'Doomed', colour: 'gold' })).status).toBe(200);
       const feed = await server.call('message/getActivity', { token: mateToken, body: { projectId: p } });
       expect(feed.body.data.rows[0]).toMatchObject({ action: 'project.delete', targetName: 'Doomed', userId: owner.id });
+    });
+  });
+
+  describe('deleting a project for good', () => {
+    it('gives back the space of its modelling files and removes them; its datasets and other projects keep theirs', async () => {
+      const knex = server.app.db.knex;
+      const blobs = server.app.blobs;
+      const user = await createUser(server);
+      const token = await issueToken(server, user);
+      const callUser = { id: user.id, username: user.username, tenantId: user.tenantId, roles: ['user'], permissions: [], isSystemRole: false };
+      const owner = { tenantId: user.tenantId, userId: user.id };
+      const used = async () => (await server.call('file/getFreeSpace', { token })).body.data.usedBytes as number;
+      const now = new Date();
+      /** Stores a file and charges it, as the modelling jobs do. */
+      const store = async (key: string, bytes: number) => {
+        await blobs.put(key, Buffer.alloc(bytes, 1));
+        await chargeStorage(knex, owner, bytes);
+      };
+      /** A project with a processed scheme, a trained environment (run twice), its TensorBoard folders, and a dataset row. */
+      const seeded = async (name: string) => {
+        const projectId = await newProject(name, token);
+        const scoped = { tenant_id: user.tenantId, project_id: projectId, solution_id: newId(), creator_id: user.id, created_at: now, updated_at: now };
+        const schemeId = newId();
+        const processed = `u/${user.id}/modelling/schemes/${schemeId}/processed.json`;
+        await store(processed, 1000);
+        await knex('schemes').insert({ ...scoped, id: schemeId, name: 's', period: 'day', start_time: now, end_time: now, data: null, process_state: 'completed', process_job_id: null, processed_key: processed, rows: 1 });
+        const simId = newId();
+        const artefact = `u/${user.id}/modelling/simulators/${simId}`;
+        await store(`${artefact}/venv.json`, 3000);
+        const [first, second] = [newId(), newId()];
+        for (const id of [first, second]) {
+          await knex('jobs').insert({ id, tenant_id: user.tenantId, user_id: user.id, kind: 'modelling.environment', name: 'env', state: 'successful', payload: '{}', created_at: now, updated_at: now });
+          await store(`u/${user.id}/modelling/tensorboard/${id}/run/events.out.tfevents.1.decisio`, 500);
+        }
+        await knex('simulators').insert({ ...scoped, id: simId, name: 'env', algorithm: 'bc', job_id: second, state: 'successful', config: '{}', scheme_id: schemeId, score: null, artifact_key: artefact });
+        await knex('training_runs').insert([
+          { id: newId(), tenant_id: user.tenantId, record_table: 'simulators', record_id: simId, job_id: first, reason: 'create', created_at: now },
+          { id: newId(), tenant_id: user.tenantId, record_table: 'simulators', record_id: simId, job_id: second, reason: 'update', created_at: now },
+        ]);
+        return { projectId, keys: [processed, `${artefact}/venv.json`, ...[first, second].map((id) => `u/${user.id}/modelling/tensorboard/${id}/run/events.out.tfevents.1.decisio`)] };
+      };
+      const doomed = await seeded('Purged');
+      const kept = await seeded('Kept');
+      // A dataset of the doomed project: its creator's, listed and charged until deleted there.
+      const datasetKey = `u/${user.id}/ds/${newId()}.parquet`;
+      await store(datasetKey, 700);
+      await knex('datasets').insert({ id: newId(), tenant_id: user.tenantId, user_id: user.id, project_id: doomed.projectId, name: 'data', type: 'business', file_type: 'csv', file_name: 'd.csv', delimiter: ',', source_file_id: null, blob_key: datasetKey, amount: 1, size: 700, columnar_size: 700, columns: '[]', status: 'ready', created_at: now, updated_at: now });
+      const before = await used();
+      expect(before).toBe(2 * (1000 + 3000 + 2 * 500) + 700);
+
+      await new ProjectsService(server.app.db, systemClock, blobs).remove(callUser, doomed.projectId);
+      expect(await used()).toBe(before - (1000 + 3000 + 2 * 500));
+      for (const key of doomed.keys) expect(await blobs.stat(key)).toBeNull();
+      for (const key of [...kept.keys, datasetKey]) expect(await blobs.stat(key)).not.toBeNull();
+      expect((await server.call('project/getProject', { token, body: { projectId: doomed.projectId } })).status).toBe(404);
+      expect((await server.call('table/list', { token, body: { page: 1, pageSize: 10 } })).body.data.total).toBe(1);
     });
   });
 

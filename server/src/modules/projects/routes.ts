@@ -46,7 +46,8 @@ export function projectsRoutes(
   const editBody = kit.validate(editProjectRequestSchema);
   router.post('/project/editProject', ...write(editBody), reply((ctx) => projects.edit(user(ctx), editBody.input(ctx))));
 
-  router.post('/project/deleteProject', ...write(idBody), reply((ctx) => projects.remove(user(ctx), idBody.input(ctx).projectId)));
+  // No route transaction: `remove` runs its own and removes the project's files once it is committed.
+  router.post('/project/deleteProject', kit.auth, kit.tenant, idBody, reply((ctx) => projects.remove(user(ctx), idBody.input(ctx).projectId)));
 
   const favouriteBody = kit.validate(setFavouriteRequestSchema);
   router.post(

@@ -23,7 +23,9 @@ import type { z } from 'zod';
 import type { Clock } from '../../clock';
 import type { Database } from '../../db/database';
 import { newId } from '../../db/ids';
+import type { BlobStore } from '../storage/blob-store';
 import { assertProjectAccess, deleteRefusal, projectRightOf, type ProjectRight } from './access';
+import { modellingArtefacts, releaseArtefacts, removeArtefacts, type StoredArtefact } from './artefacts';
 import { recordActivity } from './activity';
 import { authorize, type ProjectAction } from './policy';
 import { presentActivity, presentPermission, presentProject, presentShareSettings, type ProjectRow } from './presenters';
@@ -37,9 +39,14 @@ export function likePattern(keyword: string): string {
 
 /** Projects of a tenant: list, create, edit, delete, favourites, collaboration, share links, activity. */
 export class ProjectsService {
+  /**
+   * With `blobs`, deleting a project also gives back the space of its modelling files and removes
+   * them (`./artefacts.ts`); without, they stay on disk, charged.
+   */
   constructor(
     private readonly db: Database,
     private readonly clock: Clock,
+    private readonly blobs?: BlobStore,
   ) {}
 
   private get knex(): Knex {
@@ -197,16 +204,30 @@ export class ProjectsService {
     return this.get(user, row.id);
   }
 
-  /** Soft-deletes a project and its solutions; refused while locked or while a delete guard objects. */
+  /**
+   * Deletes a project for good (the spec has no restore): its row and its solutions' are marked
+   * deleted (kept for the activity feed), and the files its modelling work stored are given back
+   * to the quota and removed (`./artefacts.ts`; its datasets stay with their creator). Refused
+   * while locked or while a delete guard objects. Runs its own transaction: the files go only
+   * once the rows and the quota are committed.
+   */
   async remove(user: ServerCallUser, projectId: string): Promise<{ projectId: string }> {
-    const { row } = await this.load(user, projectId, 'delete');
-    const refusal = await deleteRefusal(this.knex, { projectId });
-    if (refusal) throw new AppError(refusal);
-    const now = this.clock.now();
-    await this.knex('solutions').where('project_id', projectId).whereNull('deleted_at').update({ deleted_at: now, updated_at: now });
-    await this.knex('projects').where('id', projectId).update({ deleted_at: now, updated_at: now, share_token: null, share_scope: null, share_modules: null });
-    await this.knex('project_favourites').where('project_id', projectId).delete();
-    await recordActivity(this.knex, user, { action: 'project.delete', projectId, targetName: row.name }, now);
+    let purged: StoredArtefact[] = [];
+    await this.db.transaction(async () => {
+      const { row } = await this.load(user, projectId, 'delete');
+      const refusal = await deleteRefusal(this.knex, { projectId });
+      if (refusal) throw new AppError(refusal);
+      const now = this.clock.now();
+      await this.knex('solutions').where('project_id', projectId).whereNull('deleted_at').update({ deleted_at: now, updated_at: now });
+      await this.knex('projects').where('id', projectId).update({ deleted_at: now, updated_at: now, share_token: null, share_scope: null, share_modules: null });
+      await this.knex('project_favourites').where('project_id', projectId).delete();
+      await recordActivity(this.knex, user, { action: 'project.delete', projectId, targetName: row.name }, now);
+      if (this.blobs) {
+        purged = await modellingArtefacts(this.knex, this.blobs, { projectId });
+        await releaseArtefacts(this.knex, purged);
+      }
+    });
+    if (this.blobs) await removeArtefacts(this.blobs, purged);
     return { projectId };
   }
 
