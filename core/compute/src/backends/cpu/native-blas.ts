@@ -36,6 +36,8 @@ let threadsNow = 1;
  * and ~190 us of CPU per call with 2 threads, against ~10 us on one.
  */
 export const SINGLE_THREAD_MACS = 1 << 22;
+/** The limit in effect: `DECISIO_BLAS_SINGLE_THREAD_MACS` (0 = never) or SINGLE_THREAD_MACS. */
+let singleThreadMacs = SINGLE_THREAD_MACS;
 
 /** Loads the addon once; null when not built / not Node. */
 export function loadNativeAddon(): NativeAddon | null {
@@ -57,6 +59,8 @@ export function loadNativeAddon(): NativeAddon | null {
     const os = proc.getBuiltinModule('node:os') as { availableParallelism?: () => number; cpus(): unknown[] };
     const cores = os.availableParallelism ? os.availableParallelism() : os.cpus().length;
     threadsNow = Math.max(1, Number(proc.env?.DECISIO_BLAS_THREADS ?? cores));
+    const single = proc.env?.DECISIO_BLAS_SINGLE_THREAD_MACS;
+    if (single !== undefined && single !== '' && Number.isFinite(Number(single))) singleThreadMacs = Math.max(0, Number(single));
     cached.setThreads(threadsNow);
   } catch {
     cached = null;
@@ -94,7 +98,7 @@ export function nativeBlasPath(options: { elementwise?: boolean } = {}): MatmulP
   return {
     name: 'native-blas',
     matmul(k: MatmulKernel, a, b, bias, c) {
-      const small = threadsNow > 1 && k.batch * k.m * k.n * k.k <= SINGLE_THREAD_MACS;
+      const small = threadsNow > 1 && k.batch * k.m * k.n * k.k <= singleThreadMacs;
       if (small) addon.setThreads(1);
       try {
         addon.matmul(a, b, bias, c, k.batch, k.m, k.n, k.k, k.transA ? 1 : 0, k.transB ? 1 : 0, k.aBatchStride, k.bBatchStride, k.biasBatchStride, ACT[k.activation], k.alpha, k.accumulate ? 1 : 0);
