@@ -150,8 +150,8 @@ export function createApp(config: ServerConfig, options: AppOptions = {}): Decis
   const datasets = datasetsRoutes(api, kit, { db, blobs, clock });
   const secrets = new SecretBox(db, clock);
   const connections = new ConnectionsService(db, clock, secrets);
-  const solutions = new SolutionsService(db, clock);
-  projectsRoutes(api, kit, { projects: new ProjectsService(db, clock), solutions });
+  const solutions = new SolutionsService(db, clock, blobs);
+  projectsRoutes(api, kit, { projects: new ProjectsService(db, clock, blobs), solutions });
   solutionsRoutes(api, kit, { solutions });
   const deploy = createDeployModule(api, kit, { db, blobs, logger, clock, bodyLimitBytes: config.bodyLimitBytes, datasets, recordRetentionDays: config.recordRetentionDays, closing: () => closing !== null });
   const reports = reportsRoutes(api, kit, { db, blobs, clock, logger });

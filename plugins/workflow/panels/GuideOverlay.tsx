@@ -56,7 +56,9 @@ export function GuideOverlay() {
     if (!shown || collapsed) return;
     const root = document.documentElement.style;
     root.setProperty(GUIDE_INSET_PROPERTY, GUIDE_INSET);
-    return () => root.removeProperty(GUIDE_INSET_PROPERTY);
+    return () => {
+      root.removeProperty(GUIDE_INSET_PROPERTY);
+    };
   }, [shown, collapsed]);
   if (!shown) return null;
 

@@ -3,10 +3,8 @@ import { ErrorCode } from '@decisio/domain';
 import { newId } from '../../db/ids';
 import { createTenant, createUser, issueToken, type TestUser } from '../../test/factories';
 import { databases, startTestServer, type TestServer } from '../../test/server';
-import { systemClock } from '../../clock';
 import { chargeStorage } from '../storage/quota';
 import { deleteGuards, type DeleteGuard } from './access';
-import { ProjectsService } from './service';
 
 describe.each(databases)('projects on %s', (kind) => {
   let server: TestServer;
@@ -231,7 +229,6 @@ describe.each(databases)('projects on %s', (kind) => {
       const blobs = server.app.blobs;
       const user = await createUser(server);
       const token = await issueToken(server, user);
-      const callUser = { id: user.id, username: user.username, tenantId: user.tenantId, roles: ['user'], permissions: [], isSystemRole: false };
       const owner = { tenantId: user.tenantId, userId: user.id };
       const used = async () => (await server.call('file/getFreeSpace', { token })).body.data.usedBytes as number;
       const now = new Date();
@@ -241,9 +238,9 @@ describe.each(databases)('projects on %s', (kind) => {
         await chargeStorage(knex, owner, bytes);
       };
       /** A project with a processed scheme, a trained environment (run twice), its TensorBoard folders, and a dataset row. */
-      const seeded = async (name: string) => {
-        const projectId = await newProject(name, token);
-        const scoped = { tenant_id: user.tenantId, project_id: projectId, solution_id: newId(), creator_id: user.id, created_at: now, updated_at: now };
+      const seeded = async (name: string, solutionId = newId(), inProject?: string) => {
+        const projectId = inProject ?? (await newProject(name, token));
+        const scoped = { tenant_id: user.tenantId, project_id: projectId, solution_id: solutionId, creator_id: user.id, created_at: now, updated_at: now };
         const schemeId = newId();
         const processed = `u/${user.id}/modelling/schemes/${schemeId}/processed.json`;
         await store(processed, 1000);
@@ -272,12 +269,28 @@ describe.each(databases)('projects on %s', (kind) => {
       const before = await used();
       expect(before).toBe(2 * (1000 + 3000 + 2 * 500) + 700);
 
-      await new ProjectsService(server.app.db, systemClock, blobs).remove(callUser, doomed.projectId);
+      // Through the call, as the server wires it.
+      expect((await server.call('project/deleteProject', { token, body: { projectId: doomed.projectId } })).status).toBe(200);
       expect(await used()).toBe(before - (1000 + 3000 + 2 * 500));
       for (const key of doomed.keys) expect(await blobs.stat(key)).toBeNull();
       for (const key of [...kept.keys, datasetKey]) expect(await blobs.stat(key)).not.toBeNull();
       expect((await server.call('project/getProject', { token, body: { projectId: doomed.projectId } })).status).toBe(404);
       expect((await server.call('table/list', { token, body: { page: 1, pageSize: 10 } })).body.data.total).toBe(1);
+
+      // Deleting one solution gives back its files only; the project's other solution keeps its own.
+      const solution = async (name: string) =>
+        (await server.call('solution/create', { token, body: { projectId: kept.projectId, name, dataType: 'data_driven', goalType: 'policy_search' } })).body.data.solutionId as string;
+      const [goneId, stayId] = [await solution('Gone'), await solution('Stays')];
+      const gone = await seeded('', goneId, kept.projectId);
+      const stays = await seeded('', stayId, kept.projectId);
+      const beforeSolution = await used();
+      const refused = await server.call('solution/delete', { token, body: { solutionId: goneId, confirm: 'not sure' } });
+      expect(refused.status).toBe(400);
+      expect(await used()).toBe(beforeSolution);
+      expect((await server.call('solution/delete', { token, body: { solutionId: goneId, confirm: 'I am sure' } })).status).toBe(200);
+      expect(await used()).toBe(beforeSolution - (1000 + 3000 + 2 * 500));
+      for (const key of gone.keys) expect(await blobs.stat(key)).toBeNull();
+      for (const key of [...stays.keys, ...kept.keys]) expect(await blobs.stat(key)).not.toBeNull();
     });
   });
 

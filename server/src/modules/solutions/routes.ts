@@ -35,7 +35,8 @@ export function solutionsRoutes(router: Router<AppState>, kit: RouteKit, { solut
   router.post('/solution/copy', ...write(copyBody), reply((ctx) => solutions.copy(user(ctx), copyBody.input(ctx))));
 
   const deleteBody = kit.validate(deleteSolutionRequestSchema);
-  router.post('/solution/delete', ...write(deleteBody), reply((ctx) => solutions.remove(user(ctx), deleteBody.input(ctx).solutionId)));
+  // No route transaction: `remove` runs its own and removes the solution's files once it is committed.
+  router.post('/solution/delete', kit.auth, kit.tenant, deleteBody, reply((ctx) => solutions.remove(user(ctx), deleteBody.input(ctx).solutionId)));
 
   const pinBody = kit.validate(pinSolutionRequestSchema);
   router.post(

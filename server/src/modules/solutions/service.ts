@@ -13,7 +13,9 @@ import type { z } from 'zod';
 import type { Clock } from '../../clock';
 import type { Database } from '../../db/database';
 import { newId } from '../../db/ids';
+import type { BlobStore } from '../storage/blob-store';
 import { assertProjectAccess, assertSolutionAccess, deleteRefusal, type ProjectRef } from '../projects/access';
+import { modellingArtefacts, releaseArtefacts, removeArtefacts, type StoredArtefact } from '../projects/artefacts';
 import { recordActivity } from '../projects/activity';
 import { likePattern } from '../projects/service';
 import { presentSolution, type SolutionRow } from './presenters';
@@ -24,9 +26,14 @@ import { presentSolution, type SolutionRow } from './presenters';
  * change an edit right and an unlocked project.
  */
 export class SolutionsService {
+  /**
+   * With `blobs`, deleting a solution also gives back the space of its modelling files and
+   * removes them (`../projects/artefacts.ts`), as deleting a project does.
+   */
   constructor(
     private readonly db: Database,
     private readonly clock: Clock,
+    private readonly blobs?: BlobStore,
   ) {}
 
   private get knex(): Knex {
@@ -163,16 +170,29 @@ export class SolutionsService {
     return this.get(user, id);
   }
 
-  /** Soft-deletes a solution; refused while the project is locked or a delete guard objects. */
+  /**
+   * Deletes a solution for good (the spec has no restore): its row is marked deleted (kept for
+   * the activity feed) and the files its modelling work stored are given back to the quota and
+   * removed. Refused while the project is locked or a delete guard objects. Runs its own
+   * transaction: the files go only once the rows and the quota are committed.
+   */
   async remove(user: ServerCallUser, solutionId: string): Promise<{ solutionId: string }> {
-    const { project, solution } = await assertSolutionAccess(this.knex, user, solutionId, 'edit');
-    await this.assertUnlocked(project.id);
-    const refusal = await deleteRefusal(this.knex, { projectId: project.id, solutionId });
-    if (refusal) throw new AppError(refusal);
-    const now = this.clock.now();
-    await this.knex('solutions').where('id', solutionId).update({ deleted_at: now, updated_at: now });
-    await this.touch(project, now);
-    await recordActivity(this.knex, user, { action: 'solution.delete', projectId: project.id, solutionId, targetName: solution.name }, now);
+    let purged: StoredArtefact[] = [];
+    await this.db.transaction(async () => {
+      const { project, solution } = await assertSolutionAccess(this.knex, user, solutionId, 'edit');
+      await this.assertUnlocked(project.id);
+      const refusal = await deleteRefusal(this.knex, { projectId: project.id, solutionId });
+      if (refusal) throw new AppError(refusal);
+      const now = this.clock.now();
+      await this.knex('solutions').where('id', solutionId).update({ deleted_at: now, updated_at: now });
+      await this.touch(project, now);
+      await recordActivity(this.knex, user, { action: 'solution.delete', projectId: project.id, solutionId, targetName: solution.name }, now);
+      if (this.blobs) {
+        purged = await modellingArtefacts(this.knex, this.blobs, { projectId: project.id, solutionId });
+        await releaseArtefacts(this.knex, purged);
+      }
+    });
+    if (this.blobs) await removeArtefacts(this.blobs, purged);
     return { solutionId };
   }
 
