@@ -30,6 +30,7 @@ import { copyName, iso, nameUsed, parseJson, recordInScope, solutionScope, type 
 import { artefactOwner, artifactPrefix, type TrainingConfig } from './engine/kinds';
 import { DEFAULT_SPACE, ENVIRONMENT_SEARCHABLE, POLICY_SEARCHABLE, SearchSpaceError, searchDims, type SearchParam } from './engine/autosearch';
 import { presentTraining } from './presenters';
+import { checkEnvironmentEnsemble, checkPolicyEnsemble } from './engine/ensemble';
 
 /** The record tables of trainings and what is not found in each. */
 export const TRAINING_RECORDS = {
@@ -226,6 +227,8 @@ export class Trainings {
     const config = configOf(row);
     if (input.stopConditions) config.stopConditions = checkStopConditions(input.stopConditions);
     config.hyperparameters = { ...config.hyperparameters, ...(input.hyperparameters ?? {}) };
+    if (table === 'simulators') checkEnvironmentEnsemble(String(row.algorithm), config.hyperparameters);
+    else checkPolicyEnsemble(String(row.algorithm), config.hyperparameters);
     if (input.datasetIds && input.datasetIds.length > 0 && table !== 'simulators') throw new AppError('paramInvalid', { datasetIds: 'validation.invalid' });
     const datasetIds = [...new Set(input.datasetIds ?? [])];
     for (const datasetId of datasetIds) {
@@ -275,6 +278,7 @@ export class Trainings {
   async createSimulator(user: ServerCallUser, input: TrainSimulatorRequest) {
     const scope = await solutionScope(this.knex, user, input.solutionId, 'edit');
     const config = checkTraining(input);
+    checkEnvironmentEnsemble(input.algorithm, config.hyperparameters);
     await this.resolveAutoSearch(user, config, input, 'environment');
     await this.uniqueName(scope, 'simulators', input.name);
     const scheme = await this.knex('schemes').where({ id: input.schemeId, solution_id: input.solutionId }).first();
@@ -298,6 +302,7 @@ export class Trainings {
   async createPolicy(user: ServerCallUser, input: TrainPolicyRequest) {
     const scope = await solutionScope(this.knex, user, input.solutionId, 'edit');
     const config = checkTraining(input);
+    checkPolicyEnsemble(input.algorithm, config.hyperparameters);
     await this.resolveAutoSearch(user, config, input, 'policy');
     await this.uniqueName(scope, 'policies', input.name);
     await this.environmentAndReward(input);

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 import { AppError, messageOf, parseDecisionGraph, type DecisionGraph } from '@decisio/domain';
 import { Generator } from '@decisio/compute';
-import { VirtualEnvironment, buildDataset, fromTable, parseCsv, splitDataset, type Dataset, type TableColumns } from '@decisio/learning';
+import { VenvEnsemble, VirtualEnvironment, buildDataset, fromTable, parseCsv, splitDataset, type Dataset, type TableColumns } from '@decisio/learning';
 import { loadDatasetTable } from '../../datasets/reader';
 import type { BlobStore } from '../../storage/blob-store';
 import { parseJson, type Row } from '../common';
@@ -162,8 +162,18 @@ export interface VenvArtifact {
   seed: number;
   hidden: number[];
   schemeId: string;
+  /** Member 0's held-out score (the environment's score; the one deductions reproduce). */
   score: number | null;
+  /** Member 0's weights: the environment (the only weights of a single-model training and of older artefacts). */
   weights: Record<string, Record<string, number[]>>;
+  /**
+   * An ensemble training (`engine/ensemble.ts`): the weights of members 1 .. k-1, trained on
+   * the same split as member 0 (`seed`) and rebuilt the same way. Absent for a single model
+   * and in artefacts of older trainings: readers that ignore it see member 0 alone.
+   */
+  members?: Array<Record<string, Record<string, number[]>>>;
+  /** The members' held-out scores, member 0 first (an ensemble training). */
+  memberScores?: Array<number | null>;
   /**
    * Datasets whose rows were appended to the scheme's data for this training (an environment
    * update with `datasetIds`); whoever rebuilds the environment rebuilds the same data
@@ -179,14 +189,26 @@ export interface VenvArtifact {
  * artefact's `extraDatasetIds` (read for the simulator's tenant), so normalisation and rollout
  * start states are those of its training. Reads the simulator's current artefact: after an
  * environment update, everything that loads it (policy trainings and their updates, parameter
- * searches, deductions) uses the updated environment.
+ * searches, deductions) uses the updated environment. `venv` is member 0 (the environment);
+ * `ensemble` (every member, member 0 first, on the same split) only when the artefact holds
+ * more than one member: policy trainings use it, everything else uses `venv`.
  */
-export async function loadVenv(knex: Knex, blobs: BlobStore, simulator: Row): Promise<{ venv: VirtualEnvironment; dataset: Dataset; graph: DecisionGraph; artifact: VenvArtifact }> {
+export async function loadVenv(
+  knex: Knex,
+  blobs: BlobStore,
+  simulator: Row,
+): Promise<{ venv: VirtualEnvironment; ensemble: VenvEnsemble | undefined; dataset: Dataset; graph: DecisionGraph; artifact: VenvArtifact }> {
   if (!simulator.artifact_key) throw new Error('The environment has not finished training');
   const artifact = JSON.parse((await blobs.get(`${simulator.artifact_key}/venv.json`)).toString('utf8')) as VenvArtifact;
   const { graph, dataset } = await environmentData(knex, blobs, String(simulator.tenant_id), artifact.schemeId, Array.isArray(artifact.extraDatasetIds) ? artifact.extraDatasetIds : []);
   const split = splitDataset(dataset, { seed: artifact.seed, validationFraction: 0.2 });
-  const venv = new VirtualEnvironment(split.train, { hidden: artifact.hidden }, new Generator(artifact.seed));
-  venv.loadWeights(artifact.weights);
-  return { venv, dataset, graph, artifact };
+  const build = (weights: VenvArtifact['weights'], i: number) => {
+    const v = new VirtualEnvironment(split.train, { hidden: artifact.hidden }, new Generator(artifact.seed + 1000 * i));
+    v.loadWeights(weights);
+    return v;
+  };
+  const venv = build(artifact.weights, 0);
+  const others = Array.isArray(artifact.members) ? artifact.members : [];
+  const ensemble = others.length > 0 ? new VenvEnsemble([venv, ...others.map((w, i) => build(w, i + 1))]) : undefined;
+  return { venv, ensemble, dataset, graph, artifact };
 }

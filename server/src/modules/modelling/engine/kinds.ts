@@ -51,6 +51,7 @@ import { DEFAULT_SPACE, runAutoSearch, type AutoSearchConfig, type AutoSearchRes
 import { SecretBox } from '../../../db/secrets';
 import { systemClock } from '../../../clock';
 import { datasetOf, environmentData, loadCorrelationTable, loadVenv, neededColumns, type Correlation, type VenvArtifact } from './data';
+import { VenvEnsembleTrainer, ensembleSize, policyEnsembleOptions, POLICY_ENSEMBLE_KEYS } from './ensemble';
 
 /** Prefix of the `debug` log line that keeps a breakpoint's tensor summaries. */
 export const TENSORS_LINE = 'tensors ';
@@ -135,15 +136,26 @@ async function checkpointOfJob(db: Database, jobId: string | undefined): Promise
   return new Uint8Array(data.buffer, data.byteOffset, data.byteLength);
 }
 
-/** A trainer checkpoint without its best weights and score (trainers that keep them: `best`, `bestScore`, `sinceBest`). */
+/**
+ * A trainer checkpoint without its best weights and score (trainers that keep them: `best`,
+ * `bestScore`, `sinceBest`); an ensemble's (`members`) without each member's.
+ */
 function withoutBest<C>(checkpoint: C): C {
   if (!checkpoint || typeof checkpoint !== 'object') return checkpoint;
+  const members = (checkpoint as { members?: unknown }).members;
+  if (Array.isArray(members)) return { ...checkpoint, members: members.map((m: unknown) => withoutBest(m)) };
   const { best: _best, ...rest } = checkpoint as C & { best?: unknown };
   const out: Record<string, unknown> = { ...rest };
   // Environment trainers keep `bestScore`, policy trainers `bestReward`.
   for (const key of ['bestScore', 'bestReward']) if (key in out) out[key] = -Number.MAX_VALUE;
   if ('sinceBest' in out) out['sinceBest'] = 0;
   return out as C;
+}
+
+/** The checkpoint a job resumes from: its own last one (a lost worker), else the one of the job it continues (`resumeFrom`). */
+async function resumedCheckpoint(ctx: JobContext<RecordPayload>, db: Database): Promise<unknown> {
+  const bytes = (await ctx.lastCheckpoint()) ?? (await checkpointOfJob(db, ctx.payload.resumeFrom));
+  return bytes ? (JSON.parse(Buffer.from(bytes).toString('utf8')) as { checkpoint?: unknown }).checkpoint : undefined;
 }
 
 /** Runs a trainer as the job: stop request, stop conditions, step budget, checkpoints, resume. */
@@ -420,11 +432,24 @@ export function modellingJobKinds({ db, blobs }: { db: Database; blobs: BlobStor
       if (dataChanged) await ctx.log('the data differs from the continued training\'s: its best weights and score are not kept');
       const seed = num(hp['seed'], 0);
       const epochs = hp['epochs'] === undefined ? undefined : Math.max(1, Math.floor(num(hp['epochs'], 1)));
+      // Ensemble members (`engine/ensemble.ts`): BC trains k venvs on one split; the adversarial venvs train one.
+      const continued = await resumedCheckpoint(ctx, db);
+      const members = ensembleSize(sim.algorithm, hp, continued);
+      if (members === 1 && typeof hp['ensemble'] === 'number' && hp['ensemble'] > 1) await ctx.log(`${sim.algorithm} environments are not ensembled: training one model`, 'warn');
       const outcome = await withCode(ctx, db, { solutionId: sim.solution_id, graph, dataset, git: config.git }, async ({ nodeFunction }) => {
-        const build = (h: Record<string, unknown>, steps: number | undefined) => {
+        /** The trainer: `k` = null for one model as before (the search's trials), else BC's ensemble of `k` members. */
+        const build = (h: Record<string, unknown>, steps: number | undefined, k: number | null = null) => {
           const evalEvery = Math.max(1, Math.floor(num(h['evalEvery'], steps ? Math.min(10, Math.max(1, Math.floor(steps / 2))) : 10)));
           const batchSize = Math.max(1, Math.floor(num(h['batchSize'], 256)));
           const hidden = ints(h['hidden'], [64, 64]);
+          const bcOptions = {
+            hidden,
+            evalEvery,
+            updatesPerStep: Math.max(1, Math.floor(num(h['updatesPerStep'], 20))),
+            batchSize,
+            lr: num(h['lr'], 1e-3),
+            ...(nodeFunction ? { nodeFunction } : {}),
+          };
           // revive-p / revive-t: adversarial imitation warm-started from BC (same node networks, so
           // the stored venv loads like a BC one); each job step is one adversarial step.
           return sim.algorithm === 'revive_p' || sim.algorithm === 'revive_t'
@@ -439,32 +464,54 @@ export function modellingJobKinds({ db, blobs }: { db: Database; blobs: BlobStor
                 rollouts: Math.max(1, Math.floor(num(h['rollouts'], 64))),
                 ...(nodeFunction ? { nodeFunction } : {}),
               })
-            : new BcTrainer(graph, dataset, {
-                hidden,
-                evalEvery,
-                updatesPerStep: Math.max(1, Math.floor(num(h['updatesPerStep'], 20))),
-                batchSize,
-                lr: num(h['lr'], 1e-3),
-                ...(nodeFunction ? { nodeFunction } : {}),
-              });
+            : k === null
+              ? new BcTrainer(graph, dataset, bcOptions)
+              : new VenvEnsembleTrainer(graph, dataset, k, bcOptions);
         };
+        // The search's trials train one model each (its settings are per member; k times cheaper).
         const searched = await autoSearch(ctx, db, 'simulators', sim, config, epochs, (h, steps) => build(h, steps) as Trainer<unknown>);
         if (searched === 'stopped') return null;
         const settings = { ...hp, ...(searched?.best ?? {}) };
-        const trainer = build(settings, epochs);
+        const hidden = ints(settings['hidden'], [64, 64]);
+        const evaluate = (venv: VirtualEnvironment, validation: Dataset) => evaluateVenv(venv, validation, { horizon: 10, windows: 64, ...(nodeFunction ? { nodeFunction } : {}) });
+        if (sim.algorithm !== 'revive_p' && sim.algorithm !== 'revive_t') {
+          const trainer = build(settings, epochs, members) as VenvEnsembleTrainer;
+          await ctx.log(`environment ensemble: ${members} member${members === 1 ? '' : 's'} (one split; member i from seed ${seed} + 1000 i; member 0 is the environment)`);
+          await runAsJob(ctx, db, trainer as Trainer<unknown>, parseStopConditions(config.stopConditions), seed, epochs, config.mode === 'debug', searched ? 0.5 : 0, dataChanged);
+          // Every member's best evaluated weights; member 0's score is the environment's.
+          const ensemble = trainer.ensemble();
+          const reports = [];
+          for (const venv of ensemble.members) reports.push(await evaluate(venv, trainer.split!.validation));
+          if (members > 1) await ctx.log(`member scores ${reports.map((r) => r.score.toFixed(2)).join(', ')}`);
+          const [first, ...rest] = ensemble.members.map((v) => v.weights());
+          return { hidden, weights: first!, members: rest, memberScores: reports.map((r) => (Number.isFinite(r.score) ? r.score : null)), report: reports[0]! };
+        }
+        const trainer = build(settings, epochs) as ReviveTrainer;
         await runAsJob(ctx, db, trainer as Trainer<unknown>, parseStopConditions(config.stopConditions), seed, epochs, config.mode === 'debug', searched ? 0.5 : 0, dataChanged);
         const ck = await trainer.checkpoint();
         const best = ck.best ?? ck.weights;
         trainer.venv!.loadWeights(best);
-        return { hidden: ints(settings['hidden'], [64, 64]), weights: best, report: await evaluateVenv(trainer.venv!, trainer.split!.validation, { horizon: 10, windows: 64, ...(nodeFunction ? { nodeFunction } : {}) }) };
+        return { hidden, weights: best, members: [], memberScores: [], report: await evaluate(trainer.venv!, trainer.split!.validation) };
       });
       if (!outcome) {
         await ctx.log('stopped during the hyperparameter search: nothing trained to keep');
         return;
       }
-      const { hidden, weights, report } = outcome;
+      const { hidden, weights, members: others, memberScores, report } = outcome;
       await point(ctx, 1, -1, { score: report.score, mae: report.mae });
-      const artifact: VenvArtifact = { format: 'decisio.venv', algorithm: sim.algorithm === 'revive_p' || sim.algorithm === 'revive_t' ? sim.algorithm : 'bc', seed, hidden, schemeId: sim.scheme_id, score: Number.isFinite(report.score) ? report.score : null, weights, extraDatasetIds, jobId: ctx.jobId };
+      const artifact: VenvArtifact = {
+        format: 'decisio.venv',
+        algorithm: sim.algorithm === 'revive_p' || sim.algorithm === 'revive_t' ? sim.algorithm : 'bc',
+        seed,
+        hidden,
+        schemeId: sim.scheme_id,
+        score: Number.isFinite(report.score) ? report.score : null,
+        weights,
+        // A single model's artefact stays as it was (no `members`).
+        ...(others.length > 0 ? { members: others, memberScores } : {}),
+        extraDatasetIds,
+        jobId: ctx.jobId,
+      };
       // Trained again (restore, update, maybe by another user): the files stay in the record's folder.
       const prefix = sim.artifact_key ?? artifactPrefix(ctx.userId, 'simulators', sim.id);
       await storeFiles(db, blobs, ctx, prefix, { 'venv.json': Buffer.from(JSON.stringify(artifact)) });
@@ -484,7 +531,11 @@ export function modellingJobKinds({ db, blobs }: { db: Database; blobs: BlobStor
       const hp = config.hyperparameters;
       // The simulator's current artefact: a policy (or its update) after an environment update
       // trains in the updated environment, over the same data (scheme data plus the update's datasets).
-      const { venv, dataset, graph, artifact } = await loadVenv(knex(), blobs, sim);
+      const { venv, ensemble, dataset, graph, artifact } = await loadVenv(knex(), blobs, sim);
+      // An ensemble environment: PPO / SAC roll out in its members and keep the policy by a
+      // conservative (worst member) return, as the learning bench does (`engine/ensemble.ts`).
+      if (ensemble) await ctx.log(`training in the environment's ensemble of ${ensemble.members.length} members`);
+      else if (POLICY_ENSEMBLE_KEYS.some((key) => hp[key] !== undefined)) await ctx.log(`the environment is a single model: ${POLICY_ENSEMBLE_KEYS.join(', ')} are ignored`, 'warn');
       // An update in an environment trained since the policy's last run: the best kept was measured in the old one.
       const envChanged = ctx.payload.extend === true && config.environmentJobId !== undefined && config.environmentJobId !== artifact.jobId;
       if (envChanged) await ctx.log('the environment was trained again since this policy\'s last run: training in the updated environment');
@@ -505,6 +556,7 @@ export function modellingJobKinds({ db, blobs }: { db: Database; blobs: BlobStor
             evalWindows: Math.max(1, Math.floor(num(h['evalWindows'], 128))),
             ...(typeof h['lr'] === 'number' && h['lr'] > 0 ? { lr: h['lr'] } : {}),
             ...(typeof h['gamma'] === 'number' && h['gamma'] > 0 && h['gamma'] <= 1 ? { gamma: h['gamma'] } : {}),
+            ...policyEnsembleOptions(pol.algorithm, h, ensemble),
           };
           return pol.algorithm === 'sac' ? new SacTrainer(venv, reward, opts, dataset) : new PpoTrainer(venv, reward, opts, dataset);
         };
