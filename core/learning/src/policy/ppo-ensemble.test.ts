@@ -4,7 +4,7 @@ import { Rng } from '../data/split';
 import { runTrainer } from '../trainer/contract';
 import { REFERENCE_TASKS, offlineToRaw } from '../tasks/index';
 import { EnsembleTrainer, VenvEnsemble } from '../venv/ensemble';
-import { dataDisagreement, PpoTrainer } from './ppo';
+import { dataDisagreement, PpoTrainer, type PpoCheckpoint } from './ppo';
 import { SacTrainer } from './sac';
 import { taskReward } from './task-reward';
 
@@ -87,6 +87,59 @@ describe('PPO against model exploitation (ensemble rollouts, conservative select
     await runTrainer(plain, { seed: 2, stop: { system: true }, budget: { maxSteps: 1 }, onEvent: (ev) => { if (ev.type === 'metrics') m2.push(ev.metrics); } });
     expect(m2[0]!['loss/bc']).toBeUndefined();
     expect(m2[0]!['eval/return-worst']).toBeUndefined();
+  });
+
+  it('uncertainty-scaled behaviour regulariser: bcCoef + bcUncertainty x the members\' spread of returns per step, in reward stds', async () => {
+    const e = await twoMembers();
+    const venv = e.members[0]!;
+    const reward = taskReward(task);
+    const base = { horizon: 5, batchSize: 8, evalEvery: 1, evalWindows: 16, bcUpdates: 20, valueWarmup: 1 };
+    expect(() => new PpoTrainer(venv, reward, { ...base, bcUncertainty: 1 }, ds)).toThrow(/bcUncertainty/);
+    expect(() => new PpoTrainer(venv, reward, { ...base, ensemble: e, select: 'venv', bcUncertainty: 1 }, ds)).toThrow(/bcUncertainty/);
+    expect(() => new PpoTrainer(venv, reward, { ...base, ensemble: e, bcUncertainty: -1 }, ds)).toThrow(/bcUncertainty/);
+    const seen: Array<Record<string, number>> = [];
+    let last: PpoCheckpoint | undefined;
+    const ppo = new PpoTrainer(venv, reward, { ...base, ensemble: e, bcCoef: 0.05, bcUncertainty: 3 }, ds);
+    await runTrainer(ppo, {
+      seed: 4,
+      stop: { system: true },
+      budget: { maxSteps: 3 },
+      onEvent: (ev) => {
+        if (ev.type === 'metrics') seen.push(ev.metrics);
+        if (ev.type === 'checkpoint') last = ev.checkpoint;
+      },
+    });
+    // the coefficient follows the members' returns of the last evaluation
+    const r = ppo.lastMemberReturns;
+    const m = r.reduce((a, b) => a + b, 0) / r.length;
+    const scale = ppo.checkpoint().rewardScale;
+    const expected = 0.05 + (3 * (m - Math.min(...r)) * scale) / 5;
+    expect(m - Math.min(...r)).toBeGreaterThan(0); // the two small venvs disagree
+    expect(ppo.bcNow).toBeCloseTo(expected, 6);
+    // each step's updates use the coefficient of the evaluation before it (metric `bc-coef`)
+    for (const k of [1, 2]) {
+      const prev = seen[k - 1]!;
+      expect(seen[k]!['bc-coef']).toBeCloseTo(0.05 + (3 * (prev['eval/return-mean']! - prev['eval/return-worst']!) * scale) / 5, 4);
+    }
+    expect(Number.isFinite(seen.at(-1)!['loss/bc'])).toBe(true);
+    // a resumed run keeps it
+    const again = new PpoTrainer(venv, reward, { ...base, ensemble: e, bcCoef: 0.05, bcUncertainty: 3 }, ds);
+    await again.init({ seed: 4, checkpoint: last! });
+    expect(again.bcNow).toBeCloseTo(expected, 6);
+    // default: on (4) with an ensemble and conservative selection, off otherwise
+    const on = new PpoTrainer(venv, reward, { ...base, ensemble: e }, ds);
+    await on.init({ seed: 4 });
+    const r2 = on.lastMemberReturns;
+    const m2 = r2.reduce((a, b) => a + b, 0) / r2.length;
+    expect(on.bcNow).toBeCloseTo((4 * (m2 - Math.min(...r2)) * on.checkpoint().rewardScale) / 5, 6);
+    const off = new PpoTrainer(venv, reward, { ...base, ensemble: e, select: 'venv' }, ds);
+    await off.init({ seed: 4 });
+    expect(off.bcNow).toBe(0);
+    const zero = new PpoTrainer(venv, reward, { ...base, ensemble: e, bcUncertainty: 0 }, ds);
+    const m3: Array<Record<string, number>> = [];
+    await runTrainer(zero, { seed: 4, stop: { system: true }, budget: { maxSteps: 1 }, onEvent: (ev) => { if (ev.type === 'metrics') m3.push(ev.metrics); } });
+    expect(zero.bcNow).toBe(0);
+    expect(m3[0]!['loss/bc']).toBeUndefined();
   });
 
   it('SAC: the same ensemble rollouts and conservative selection', async () => {

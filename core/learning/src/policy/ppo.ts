@@ -133,6 +133,18 @@ export interface PpoOptions {
    * near the data's decisions where the venv was fitted. Default 0 (off).
    */
   bcCoef?: number;
+  /**
+   * Behaviour regulariser that follows the ensemble's uncertainty about the policy's value:
+   * at every evaluation (with an `ensemble` and `select` other than `'venv'`) the coefficient
+   * becomes `bcCoef + bcUncertainty * u`, where `u` = (members' mean return − worst member
+   * return) / (`horizon` × the logged rewards' standard deviation), the members' disagreement
+   * about the current policy's return per step in reward standard deviations. Where the
+   * learned environments agree on what the policy earns, PPO is left free; where they
+   * disagree, it is held near the logged decisions (metric `bc-coef`: the coefficient the
+   * step's updates used). Default 4 with an `ensemble` and `select` `'worst'` or `'mean'`
+   * (measured on the bench, see the README), else 0 (off).
+   */
+  bcUncertainty?: number;
 }
 
 /** Checkpoint of {@link PpoTrainer}. */
@@ -144,6 +156,8 @@ export interface PpoCheckpoint {
   sinceBest: number;
   rngState: number;
   rewardScale: number;
+  /** Current behaviour-regulariser coefficient (`bcUncertainty`); absent: `bcCoef`. */
+  bcCoef?: number;
 }
 
 /** Value network over the concatenated data inputs of a step. */
@@ -221,6 +235,8 @@ export class PpoTrainer implements Trainer<PpoCheckpoint> {
   /** The members' venv returns at the last evaluation (with an `ensemble` and `select` other than `'venv'`). */
   lastMemberReturns: number[] = [];
   private readonly o: Required<Omit<PpoOptions, 'nodeFunction' | 'uncertainty' | 'ensemble'>>;
+  /** Current behaviour-regulariser coefficient (`bcCoef`, plus the `bcUncertainty` part). */
+  bcNow = 0;
   readonly dataset: Dataset;
 
   constructor(
@@ -253,10 +269,14 @@ export class PpoTrainer implements Trainer<PpoCheckpoint> {
       ensembleRollouts: options.ensembleRollouts ?? options.ensemble !== undefined,
       select: options.select ?? (options.ensemble ? 'worst' : 'venv'),
       bcCoef: options.bcCoef ?? 0,
+      bcUncertainty: options.bcUncertainty ?? (options.ensemble && (options.select ?? 'worst') !== 'venv' ? 4 : 0),
     };
     if (this.o.bcCoef < 0 || !Number.isFinite(this.o.bcCoef)) throw new Error('ppo: bcCoef must be a finite number >= 0');
     if ((this.o.ensembleRollouts || this.o.select !== 'venv') && !options.ensemble) throw new Error('ppo: ensembleRollouts and select need an ensemble');
     this.systemMaxSteps = this.o.systemMaxSteps;
+    this.bcNow = this.o.bcCoef;
+    if (this.o.bcUncertainty < 0 || !Number.isFinite(this.o.bcUncertainty)) throw new Error('ppo: bcUncertainty must be a finite number >= 0');
+    if (this.o.bcUncertainty > 0 && (!options.ensemble || this.o.select === 'venv')) throw new Error('ppo: bcUncertainty needs an ensemble and select worst or mean');
   }
 
   async init({ seed, checkpoint }: { seed: number; checkpoint?: PpoCheckpoint }): Promise<void> {
@@ -278,6 +298,7 @@ export class PpoTrainer implements Trainer<PpoCheckpoint> {
       this.sinceBest = checkpoint.sinceBest;
       this.rng.state = checkpoint.rngState;
       this.rewardScale = checkpoint.rewardScale;
+      if (checkpoint.bcCoef !== undefined) this.bcNow = checkpoint.bcCoef;
       return;
     }
     this.rewardScale = await rewardScaleOf(ds, this.reward, new Rng(seed + 3));
@@ -304,6 +325,11 @@ export class PpoTrainer implements Trainer<PpoCheckpoint> {
       });
     const r = await selectionReturn(this.venv, this.options.ensemble, this.o.select, inVenv);
     this.lastMemberReturns = r.members;
+    if (this.o.bcUncertainty > 0 && r.members.length > 1) {
+      const m = r.members.reduce((a, b) => a + b, 0) / r.members.length;
+      const u = (Math.max(0, m - Math.min(...r.members)) * this.rewardScale) / this.windows.horizon;
+      this.bcNow = this.o.bcCoef + this.o.bcUncertainty * u;
+    }
     return r.value;
   }
 
@@ -435,17 +461,17 @@ export class PpoTrainer implements Trainer<PpoCheckpoint> {
         let klV = 0;
         let bcV = 0;
         if (updatePolicy) {
-          if (this.o.bcCoef > 0) for (let i = 0; i < M; i++) bcRows[i] = Math.floor(this.rng.next() * ds.rows);
+          if (this.bcNow > 0) for (let i = 0; i < M; i++) bcRows[i] = Math.floor(this.rng.next() * ds.rows);
           pl += optimiseStep(this.popt, pparams, () => {
             const { logProb, entropy } = logProbOf(rows, M);
             const em = mean(entropy);
             entropyV = em.dataSync()[0]!;
             klV = mean(sub(tensor(old, [M]), logProb)).dataSync()[0]!;
             const loss = sub(ppoClipLoss(logProb, tensor(old, [M]), tensor(adv, [M]), this.o.clip), affine(em, this.o.entropyCoef, 0));
-            if (this.o.bcCoef === 0) return loss;
+            if (this.bcNow === 0) return loss;
             const nll = this.loggedNll(bcRows);
             bcV = nll.dataSync()[0]!;
-            return add(loss, affine(nll, this.o.bcCoef, 0));
+            return add(loss, affine(nll, this.bcNow, 0));
           }, this.o.maxGradNorm);
         }
         bcl += bcV;
@@ -467,7 +493,8 @@ export class PpoTrainer implements Trainer<PpoCheckpoint> {
       samples: N,
     };
     if (unc && unc.weight > 0) metrics['uncertainty'] = penalty / N;
-    if (this.o.bcCoef > 0 && updatePolicy) metrics['loss/bc'] = bcl / updates;
+    if (this.bcNow > 0 && updatePolicy) metrics['loss/bc'] = bcl / updates;
+    if (this.o.bcUncertainty > 0) metrics['bc-coef'] = this.bcNow;
     return metrics;
   }
 
@@ -508,6 +535,7 @@ export class PpoTrainer implements Trainer<PpoCheckpoint> {
       rewardScale: this.rewardScale,
     };
     if (this.best) c.best = this.best;
+    if (this.bcNow !== this.o.bcCoef) c.bcCoef = this.bcNow;
     return c;
   }
 }
