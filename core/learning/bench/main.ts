@@ -15,18 +15,24 @@
  * (`ensemble`: rollouts in a random member per row and step, the policy kept by its worst
  * member return), `--ensemble-rollouts=0|1`
  * and `--select=venv|mean|worst` override PPO's defaults for them, `--penalty=W` adds the
- * ensemble-disagreement penalty (`uncertainty`), `--bc-coef=C` PPO's behaviour regulariser.
+ * ensemble-disagreement penalty (`uncertainty`), `--bc-coef=C` PPO's behaviour regulariser,
+ * `--bc-uncertainty=C` its part scaled by the members' disagreement on the policy's return
+ * (PPO's `bcUncertainty`: default 4 with the ensemble, 0 turns it off). `--venv-cache=DIR`
+ * (development aid) keeps the trained ensemble between runs.
  * `evals` lists each evaluation's [selection estimate, worst member, member mean, true return,
- * entropy, share of logged rows with a mean action outside the range]; the last three only
- * with `--trace` (diagnosis: nothing is chosen by them).
+ * entropy, share of logged rows with a mean action outside the range, behaviour-regulariser
+ * coefficient of the step]; the last four only with `--trace` (diagnosis: nothing is chosen by
+ * them).
  */
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { buildDataset, type Dataset } from '../src/data/dataset';
 import { Rng } from '../src/data/split';
 import { runTrainer } from '../src/trainer/contract';
 import { REFERENCE_TASKS, offlineToRaw, pendulumExpertPolicy, thermalExpertPolicy, inventoryExpertPolicy, type TaskPolicy } from '../src/tasks/index';
 import { BcTrainer, evaluateVenv, type VirtualEnvironment } from '../src/venv/bc';
 import { ReviveTrainer } from '../src/venv/revive';
-import { EnsembleTrainer, type VenvEnsemble } from '../src/venv/ensemble';
+import { EnsembleTrainer, type EnsembleCheckpoint, type VenvEnsemble } from '../src/venv/ensemble';
 import { ppoInTrueSimulator } from './true-sim';
 import { PpoTrainer, type PpoOptions } from '../src/policy/ppo';
 import { PolicyRunner } from '../src/policy/runner';
@@ -59,7 +65,16 @@ const PENALTY = Number(arg('penalty') ?? 0);
 /** `--penalty-relative`: the penalty's disagreement is divided by its mean on the data rows (PPO's `uncertainty.relative`). */
 const PENALTY_RELATIVE = process.argv.includes('--penalty-relative');
 const BC_COEF = Number(arg('bc-coef') ?? 0);
+/** `--bc-uncertainty=C`: PPO's `bcUncertainty` (default with an ensemble: 4; 0 turns it off). */
+const BC_UNCERTAINTY = arg('bc-uncertainty');
 const TRACE = process.argv.includes('--trace');
+/**
+ * `--venv-cache=DIR` (development aid for policy experiments): the trained ensemble's checkpoint
+ * is written to DIR and read back by later runs with the same task, seed and size instead of
+ * training it again (the venv training is deterministic). Wall times of such runs leave the
+ * venv out: never report them as the pipeline's.
+ */
+const VENV_CACHE = arg('venv-cache');
 
 for (const [id, task] of Object.entries(REFERENCE_TASKS)) {
   if (only && id !== only) continue;
@@ -70,10 +85,20 @@ for (const [id, task] of Object.entries(REFERENCE_TASKS)) {
   let venv: VirtualEnvironment;
   let validation: Dataset;
   let ensemble: VenvEnsemble | undefined;
+  let venvFromCache = false;
   if (VENV_ALGO === 'bc' && ENSEMBLE > 1) {
     // member i trains from seed 1 + SEED + 1000 i on the same split: member 0 is the plain run's venv
     const ens = new EnsembleTrainer(graph, ds, ENSEMBLE, { hidden: [128, 128], updatesPerStep: 25, evalEvery: 10, batchSize: 256, lr: 2e-3 });
-    await runTrainer(ens, { seed: 1 + SEED, stop: { system: true }, budget: { maxSteps: venvSteps }, onEvent: () => {} });
+    const cached = VENV_CACHE ? join(VENV_CACHE, `${id}-s${SEED}-k${ENSEMBLE}${quick ? '-quick' : ''}.json`) : undefined;
+    venvFromCache = cached !== undefined && existsSync(cached);
+    if (venvFromCache) ens.init({ seed: 1 + SEED, checkpoint: JSON.parse(readFileSync(cached, 'utf8')) as EnsembleCheckpoint });
+    else {
+      await runTrainer(ens, { seed: 1 + SEED, stop: { system: true }, budget: { maxSteps: venvSteps }, onEvent: () => {} });
+      if (cached) {
+        mkdirSync(VENV_CACHE!, { recursive: true });
+        writeFileSync(cached, JSON.stringify(ens.checkpoint()));
+      }
+    }
     ensemble = ens.ensemble();
     venv = ensemble.members[0]!;
     validation = ens.members[0]!.split!.validation;
@@ -105,6 +130,7 @@ for (const [id, task] of Object.entries(REFERENCE_TASKS)) {
     ppoOptions.uncertainty = { ensemble, weight: PENALTY, relative: PENALTY_RELATIVE };
   }
   if (BC_COEF > 0) ppoOptions.bcCoef = BC_COEF;
+  if (BC_UNCERTAINTY !== undefined) ppoOptions.bcUncertainty = Number(BC_UNCERTAINTY);
   // the same warm start as the trained PPO's (same seed), without its value warm-up
   const warm = new PpoTrainer(venv, taskReward(task), { ...baseOptions, valueWarmup: 0 }, ds);
   await warm.init({ seed: 3 + SEED });
@@ -144,7 +170,7 @@ for (const [id, task] of Object.entries(REFERENCE_TASKS)) {
     const f = (v: number | undefined) => (v === undefined ? null : +v.toFixed(1));
     const row = [f(e.reward), f(e.metrics['eval/return-worst']), f(e.metrics['eval/return-mean']), TRACE ? f(ret(new PolicyRunner(ppo.policy).asTaskPolicy())) : null];
     // diagnosis: the policy's entropy and the share of logged rows whose mean action lies outside the action range
-    if (TRACE) row.push(f(e.metrics['entropy']), +saturated().toFixed(3));
+    if (TRACE) row.push(f(e.metrics['entropy']), +saturated().toFixed(3), e.metrics['bc-coef'] === undefined ? null : +e.metrics['bc-coef'].toFixed(4));
     evals.push(row);
   } });
   ppo.useBest();
@@ -181,6 +207,7 @@ for (const [id, task] of Object.entries(REFERENCE_TASKS)) {
       gapClosed: trueSim === null ? null : gap(trueSim),
       gapClosedVsExpert: gap(expert),
       venvSeconds: +venvSeconds.toFixed(1),
+      venvCached: VENV_CACHE !== undefined && ensemble !== undefined && venvFromCache,
       policySeconds: +policySeconds.toFixed(1),
       offlineWallSeconds: +((tp - t0) / 1000 + policySeconds).toFixed(1),
       policySamplesPerSecond: Math.round(samples / policySeconds),
@@ -198,6 +225,7 @@ for (const [id, task] of Object.entries(REFERENCE_TASKS)) {
       penaltyRelative: PENALTY_RELATIVE,
       meanDisagreement: uncertainty.length ? +(uncertainty.reduce((a, b) => a + b, 0) / uncertainty.length).toPrecision(3) : null,
       bcCoef: BC_COEF,
+      bcUncertainty: BC_UNCERTAINTY === undefined ? (ensemble && ppoOptions.select !== 'venv' ? 4 : 0) : Number(BC_UNCERTAINTY),
       evals,
       trueSimFactor: TRUE_SIM_FACTOR,
       quick,
