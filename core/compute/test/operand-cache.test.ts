@@ -20,15 +20,18 @@ describe('OperandCache regions', () => {
     const a = new Float32Array([1, 2, 3, 4]);
     const out = new Float32Array(4);
     bumpGeneration(a);
+    c.reserve(64);
     const pa = c.input(a, 4, mem);
     expect(Array.from(memory.subarray(pa >> 2, (pa >> 2) + 4))).toEqual([1, 2, 3, 4]);
     expect(c.has(a, 4)).toBe(true);
     // resident: no copy (the memory copy is what the kernel sees)
+    c.reserve(64);
     expect(c.input(a, 4, mem)).toBe(pa);
     // a host write makes the copy stale: same region, new contents
     a.set([5, 6, 7, 8]);
     bumpGeneration(a);
     expect(c.has(a, 4)).toBe(false);
+    c.reserve(64);
     expect(c.input(a, 4, mem)).toBe(pa);
     expect(Array.from(memory.subarray(pa >> 2, (pa >> 2) + 4))).toEqual([5, 6, 7, 8]);
     bumpGeneration(out);
@@ -39,6 +42,7 @@ describe('OperandCache regions', () => {
     const used = c.used;
     for (let step = 0; step < 100; step++) {
       bumpGeneration(a);
+      c.reserve(64);
       c.input(a, 4, mem);
       bumpGeneration(out);
       expect(c.output(out, 4, false, mem)).toBe(po);
@@ -51,6 +55,7 @@ describe('OperandCache regions', () => {
     const c = new OperandCache(0, 1 << 18);
     const a = new Float32Array([1, 2, 3, 4]);
     bumpGeneration(a);
+    c.reserve(64);
     const pa = c.input(a, 4, mem);
     const po = c.output(a, 4, true, mem);
     expect(po).not.toBe(pa);
@@ -58,7 +63,41 @@ describe('OperandCache regions', () => {
     c.remember(a, po, 4);
     expect(c.has(a, 4)).toBe(true);
     // the next kernel reading `a` gets the output region
+    c.reserve(64);
     expect(c.input(a, 4, mem)).toBe(po);
+  });
+
+  it('does not count an earlier kernel\'s inputs as this kernel\'s (an input-only kernel such as Adam first)', () => {
+    const c = new OperandCache(0, 1 << 18);
+    const g = new Float32Array(8);
+    const other = new Float32Array(8);
+    bumpGeneration(g);
+    bumpGeneration(other);
+    c.reserve(64);
+    const pg = c.input(g, 8, mem); // e.g. Adam reads a gradient and writes nothing through output()
+    // the gradient's array is freed and reused as the output of the next kernel: its region is
+    // no input of that kernel, so it is reused rather than replaced by a fresh one
+    c.reserve(64);
+    c.input(other, 8, mem);
+    const used = c.used;
+    bumpGeneration(g);
+    expect(c.output(g, 8, false, mem)).toBe(pg);
+    expect(c.used).toBe(used);
+  });
+
+  it('stages arrays the backend never wrote (generation 0) in reused regions, never as resident', () => {
+    const c = new OperandCache(0, 1 << 18);
+    c.reserve(64);
+    const first = c.input(new Float32Array([1, 2]), 2, mem);
+    const used = c.used;
+    for (let i = 0; i < 10; i++) {
+      c.reserve(64);
+      const x = new Float32Array([i, i + 1]);
+      expect(c.input(x, 2, mem)).toBe(first);
+      expect(memory[first >> 2]).toBe(i);
+      expect(c.has(x, 2)).toBe(false);
+    }
+    expect(c.used).toBe(used);
   });
 
   it('forgets everything when the arena is full', () => {

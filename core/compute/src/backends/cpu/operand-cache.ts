@@ -31,9 +31,8 @@ interface Entry {
 export class OperandCache {
   private map = new WeakMap<Float32Array, Entry>();
   private top: number;
-  /** Regions handed out as inputs since the last output (one kernel's operands). */
+  /** Regions handed out as inputs since the last `reserve` (the current kernel's operands). */
   private readonly inputs: number[] = [];
-  private lastWasOutput = true;
   /** Staging regions for generation-0 inputs, by position within a kernel. */
   private staging: { ptr: number; cap: number }[] = [];
   private staged = 0;
@@ -45,12 +44,16 @@ export class OperandCache {
     this.top = base;
   }
 
-  /** Makes sure `bytes` more fit without a reset; resets (forgets everything) otherwise. */
+  /**
+   * Starts a kernel: makes sure `bytes` more fit without a reset; resets (forgets everything)
+   * otherwise. Every kernel calls it once before its `input`/`output` calls.
+   */
   reserve(bytes: number): void {
+    this.inputs.length = 0;
+    this.staged = 0;
     if (this.top + bytes > this.base + this.capacity) {
       this.map = new WeakMap();
       this.top = this.base;
-      this.inputs.length = 0;
       this.staging = [];
     }
   }
@@ -93,11 +96,6 @@ export class OperandCache {
    * of the whole memory obtained AFTER any growth) when absent or stale.
    */
   input(a: Float32Array, len: number, mem: () => Float32Array): number {
-    if (this.lastWasOutput) {
-      this.inputs.length = 0;
-      this.staged = 0;
-      this.lastWasOutput = false;
-    }
     const gen = generationOf(a);
     if (gen === 0) {
       let slot = this.staging[this.staged];
@@ -129,7 +127,6 @@ export class OperandCache {
    * in-place dispatch, e.g. `c === a`): kernels read their inputs while writing the output.
    */
   output(c: Float32Array, len: number, copyIn: boolean, mem: () => Float32Array): number {
-    this.lastWasOutput = true;
     let e = this.map.get(c);
     if (!e || e.cap < len || this.inputs.includes(e.ptr)) {
       e = { ptr: this.alloc(len), gen: -1, len: 0, cap: len };

@@ -45,7 +45,7 @@ export interface ElementwiseExports {
 export interface ResidentMemory {
   cache: OperandCache;
   ex: ElementwiseExports;
-  /** Makes room for `bytes` more in the arena (may reset it and grow memory). */
+  /** Starts a kernel: makes room for `bytes` more in the arena (may reset it and grow memory). */
   ensure(bytes: number): void;
   /** Float view of the whole memory (refreshed after growth). */
   mem(): Float32Array;
