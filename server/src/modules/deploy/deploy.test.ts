@@ -550,11 +550,16 @@ describe.each(databases)('model services on %s', (kind) => {
     // The policy behind a service cannot be deleted while the service exists.
     const refused = await call('policy/delete', { id: policyId });
     expect(refused.body.code).toBe(ErrorCode.deployPolicyUsed);
+    // Nor trained further in place (what a restart of the service loads would change).
+    expect((await call('train/createTrainUpdate', { kind: 'policy', id: policyId })).body.code).toBe(ErrorCode.deployPolicyUsed);
+    expect((await call('trainPolicy/restore', { id: policyId })).body.code).toBe(ErrorCode.deployPolicyUsed);
     await call('modeldeploy/stop', { id: s.id });
     expect(await deleteRefusal(knex, { projectId: own.projectId })).toBeNull();
     expect((await call('policy/delete', { id: policyId })).body.code).toBe(ErrorCode.deployPolicyUsed);
     await settle(s.id, ['stopping']);
     expect((await call('modeldeploy/delete', { id: s.id })).body.code).toBe(0);
+    // Without its service, the refusal is the training state's (no finished job here), not the service's.
+    expect((await call('train/createTrainUpdate', { kind: 'policy', id: policyId })).body.code).toBe(ErrorCode.paramInvalid);
     expect((await call('policy/delete', { id: policyId })).body.code).toBe(0);
   });
 

@@ -222,6 +222,7 @@ export class Trainings {
     input: { stopConditions?: Record<string, unknown> | undefined; hyperparameters?: Record<string, unknown> | undefined; datasetIds?: string[] | undefined },
   ) {
     const { row, scope } = await recordInScope(this.knex, user, table, id, 'edit', TRAINING_RECORDS[table].notFound);
+    await this.refuseServing(table, id);
     const job = row.job_id ? await this.knex('jobs').where({ id: row.job_id }).first('state') : null;
     if (!job || ![JobState.successful, JobState.stoppedManually].includes(job.state)) throw new AppError('paramInvalid', { id: 'validation.invalid' });
     const config = configOf(row);
@@ -394,6 +395,16 @@ export class Trainings {
     return jobIds.filter((j) => !used.has(j));
   }
 
+  /**
+   * A policy behind a model service (any state until the service is deleted) keeps the weights
+   * the service was started with: training it further in place would change what a restart of
+   * the service loads without anyone deciding to. It is copied and the copy trained; the service
+   * then takes the copy through its policy update (`modeldeploy/updatePolicy`).
+   */
+  private async refuseServing(table: TrainingTable, id: string): Promise<void> {
+    if (table === 'policies' && (await policyDeployed(this.knex, id))) throw new AppError('deployPolicyUsed');
+  }
+
   /** Deletes a record whose job is over, with its artefacts and its jobs' TensorBoards. */
   async delete(user: ServerCallUser, table: TrainingTable, id: string, kind?: string) {
     const { row } = await recordInScope(this.knex, user, table, id, 'edit', TRAINING_RECORDS[table].notFound);
@@ -406,8 +417,8 @@ export class Trainings {
       for (const t of ['policies', 'parameter_searches', 'deductions']) if (await this.knex(t).where({ simulator_id: id }).first('id')) throw new AppError('tableInUse');
     }
     if (table === 'policies' && (await this.knex('deductions').where({ policy_id: id }).first('id'))) throw new AppError('tableInUse');
-    // A policy behind a model service (any state until the service is deleted) stays (spec: a policy serving online cannot be deleted).
-    if (table === 'policies' && (await policyDeployed(this.knex, id))) throw new AppError('deployPolicyUsed');
+    // A policy behind a model service stays (spec: a policy serving online cannot be deleted).
+    await this.refuseServing(table, id);
     const runs = (await this.knex('training_runs').where({ record_id: id }).select('job_id')) as Row[];
     const jobIds = [...new Set([row.job_id, ...runs.map((r) => r.job_id)].filter((j): j is string => typeof j === 'string' && j !== ''))];
     // What the artefacts take now is what was charged for them (each record has its own
@@ -432,6 +443,7 @@ export class Trainings {
    */
   async restore(user: ServerCallUser, table: 'simulators' | 'policies', id: string, mode?: 'run' | 'debug') {
     const { row } = await recordInScope(this.knex, user, table, id, 'edit', TRAINING_RECORDS[table].notFound);
+    await this.refuseServing(table, id);
     const job = row.job_id ? await this.knex('jobs').where({ id: row.job_id }).first('state') : null;
     if (!job || ![JobState.failure, JobState.stoppedManually].includes(job.state)) throw new AppError('paramInvalid', { id: 'validation.invalid' });
     const config = configOf(row);
