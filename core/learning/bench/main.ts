@@ -91,7 +91,7 @@ for (const [id, task] of Object.entries(REFERENCE_TASKS)) {
     const ens = new EnsembleTrainer(graph, ds, ENSEMBLE, { hidden: [128, 128], updatesPerStep: 25, evalEvery: 10, batchSize: 256, lr: 2e-3 });
     const cached = VENV_CACHE ? join(VENV_CACHE, `${id}-s${SEED}-k${ENSEMBLE}${quick ? '-quick' : ''}.json`) : undefined;
     venvFromCache = cached !== undefined && existsSync(cached);
-    if (venvFromCache) ens.init({ seed: 1 + SEED, checkpoint: JSON.parse(readFileSync(cached, 'utf8')) as EnsembleCheckpoint });
+    if (cached && venvFromCache) ens.init({ seed: 1 + SEED, checkpoint: JSON.parse(readFileSync(cached, 'utf8')) as EnsembleCheckpoint });
     else {
       await runTrainer(ens, { seed: 1 + SEED, stop: { system: true }, budget: { maxSteps: venvSteps }, onEvent: () => {} });
       if (cached) {
