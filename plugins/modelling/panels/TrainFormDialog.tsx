@@ -22,6 +22,7 @@ function formField(path: string): string {
   if (path === 'git.url') return 'gitUrl';
   if (path === 'git.commit') return 'gitCommit';
   if (path.startsWith('autoSearch')) return 'trials';
+  if (path.startsWith('hyperparameters')) return 'hyperparameters';
   return path;
 }
 
@@ -191,7 +192,7 @@ export function TrainFormDialog({ kind, solutionId, onClose, initial }: { kind: 
               ))}
             </HTMLSelect>
           </Field>
-          <Field label={t('train.hyperparameters')} id={id('hyper')} name="hyperparameters" errors={errors}>
+          <Field label={t('train.hyperparameters')} id={id('hyper')} name="hyperparameters" errors={errors} hint={kind === 'parameter' ? undefined : t(`train.hyperHint.${kind}`)}>
             <TextArea id={id('hyper')} className="modelling-code" style={{ minHeight: 80 }} fill value={form.hyperparameters} onChange={(e) => set('hyperparameters', e.target.value)} data-testid="train-hyper" spellCheck={false} />
           </Field>
 

@@ -98,13 +98,18 @@ describe('training forms', () => {
     h.mockCall('scheme/list', { data: { rows: [{ id: 's'.repeat(32), name: 'main scheme', processState: 'completed', period: 'day', startTime: '2026-01-01', endTime: '2026-02-01', data: {} }], total: 1 } });
     h.mockCall('virtualMachine/getVirtualMachineList', { data: { rows: [] } });
     h.mockCall('hyperparameter/list', empty);
-    h.mockCall('trainSimulator/create', { code: 1008, message: 'Invalid parameters', errors: { name: 'Environment name already used' } });
+    h.mockCall('trainSimulator/create', { code: 1008, message: 'Invalid parameters', errors: { name: 'Environment name already used', 'hyperparameters.ensemble': 'A whole number from 1 to 10' } });
     await renderPanel(panel('modelling.environmentTrain'), { host: h });
     fireEvent.change(await screen.findByTestId('train-name'), { target: { value: 'venv' } });
     await screen.findByText('main scheme');
     fireEvent.change(screen.getByTestId('train-scheme'), { target: { value: 's'.repeat(32) } });
+    // The hyperparameters field says which keys the environment takes.
+    expect(screen.getByText(/ensemble: how many environment models are trained together/)).toBeTruthy();
     fireEvent.click(screen.getByTestId('train-submit'));
     expect(await screen.findByText('Environment name already used')).toBeTruthy();
+    // A server error on a hyperparameter stands under the hyperparameters field, in place of the hint.
+    expect(screen.getByText('A whole number from 1 to 10')).toBeTruthy();
+    expect(screen.queryByText(/ensemble: how many environment models/)).toBeNull();
     expect(h.calls.find((c) => c.url === 'trainSimulator/create')?.body).toMatchObject({ solutionId: SOLUTION, name: 'venv', schemeId: 's'.repeat(32), algorithm: 'bc', stopConditions: { system: true }, mode: 'run' });
   });
 

@@ -81,10 +81,11 @@ export function ProgressCell({ state, progress, durationMs }: { state: string; p
 }
 
 /** A form field with its client or server error under it. */
-export function Field(props: { label: string; id: string; errors: FormErrors; name: string; children: ReactNode; inline?: boolean }) {
+export function Field(props: { label: string; id: string; errors: FormErrors; name: string; children: ReactNode; inline?: boolean; hint?: string | undefined }) {
   const { t } = useModellingT();
   const err = props.errors[props.name];
-  const text = err ? (err.startsWith('errors.') ? t(err as Parameters<typeof t>[0]) : err) : undefined;
+  // An error replaces the field's hint while it stands.
+  const text = err ? (err.startsWith('errors.') ? t(err as Parameters<typeof t>[0]) : err) : props.hint;
   return (
     <FormGroup label={props.label} labelFor={props.id} intent={err ? 'danger' : 'none'} helperText={text} inline={props.inline}>
       {props.children}
