@@ -16,7 +16,7 @@ import mysql from 'mysql2/promise';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { apiCall, newUser, signUpAndIn } from '../fixtures/account';
-import { launchBrowser, shot } from '../fixtures/browser';
+import { launchBrowser, reportPageErrors, shot } from '../fixtures/browser';
 
 const baseUrl = inject('baseUrl');
 const stamp = Date.now().toString(36);
@@ -75,11 +75,7 @@ beforeAll(async () => {
   context = await browser.newContext({ baseURL: baseUrl, viewport: { width: 1440, height: 900 }, locale: 'zh-CN' });
   page = await context.newPage();
   // Browser-side failures (the data worker, DuckDB-WASM) end up in the test output.
-  page.on('pageerror', (e) => process.stderr.write(`[page error] ${e.message}\n`));
-  page.on('console', (m) => {
-    if (m.type() === 'error' || m.type() === 'warning') process.stderr.write(`[console ${m.type()}] ${m.text()}\n`);
-  });
-  page.on('requestfailed', (r) => process.stderr.write(`[request failed] ${r.url()} ${r.failure()?.errorText ?? ''}\n`));
+  reportPageErrors(page, { warnings: true, requests: true });
 });
 
 afterAll(async () => {

@@ -16,7 +16,7 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { apiCall, newUser, signUpAndIn } from '../fixtures/account';
-import { launchBrowser, shot } from '../fixtures/browser';
+import { launchBrowser, reportPageErrors, shot } from '../fixtures/browser';
 import { TINY_YAML } from '../../server/src/modules/modelling/testing';
 
 const baseUrl = inject('baseUrl');
@@ -126,10 +126,7 @@ beforeAll(async () => {
   browser = await launchBrowser();
   context = await browser.newContext({ baseURL: baseUrl, viewport: { width: 1440, height: 900 }, locale: 'zh-CN' });
   page = await context.newPage();
-  page.on('pageerror', (e) => process.stderr.write(`[page error] ${e.message}\n`));
-  page.on('console', (m) => {
-    if (m.type() === 'error') process.stderr.write(`[console ${m.type()}] ${m.text()}\n`);
-  });
+  reportPageErrors(page);
 });
 
 afterEach(async (ctx) => {

@@ -10,7 +10,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { newUser, signUpAndIn } from '../fixtures/account';
-import { launchBrowser, newContext, shot } from '../fixtures/browser';
+import { launchBrowser, newContext, reportPageErrors, shot } from '../fixtures/browser';
 
 const baseUrl = inject('baseUrl');
 const user = newUser('e2eg');
@@ -41,10 +41,7 @@ beforeAll(async () => {
   browser = await launchBrowser();
   context = await newContext(browser, baseUrl);
   page = await context.newPage();
-  page.on('pageerror', (e) => process.stderr.write(`[page error] ${e.message}\n`));
-  page.on('console', (m) => {
-    if (m.type() === 'error') process.stderr.write(`[console error] ${m.text()}\n`);
-  });
+  reportPageErrors(page);
 });
 
 afterEach(async (ctx) => {
