@@ -46,14 +46,21 @@ const here = dirname(fileURLToPath(import.meta.url));
 
 interface Figures {
   train_samples_s: number;
+  /** Ours only: samples/s over the first 10 steps of a fresh network. */
+  cold_samples_s?: number;
   lat1_us: number;
   lat32_us: number;
   ens_ms: number;
   mm_gflops: number;
 }
 
-async function timeit(fn: () => void | Promise<void>, budgetS = BUDGET, minIter = 5): Promise<{ median: number; mean: number }> {
-  for (let i = 0; i < Math.min(3, minIter); i++) await fn();
+/**
+ * Times `fn`: `warmup` calls first (default min(3, minIter)) and, with `warmupS`, at least that
+ * many seconds of calls, none of them counted.
+ */
+async function timeit(fn: () => void | Promise<void>, budgetS = BUDGET, minIter = 5, warmup = Math.min(3, minIter), warmupS = 0): Promise<{ median: number; mean: number }> {
+  const warmEnd = performance.now() + warmupS * 1000;
+  for (let i = 0; i < warmup || performance.now() < warmEnd; i++) await fn();
   const times: number[] = [];
   const end = performance.now() + budgetS * 1000;
   while (times.length < minIter || performance.now() < end) {
@@ -83,7 +90,16 @@ async function runOurs(be: Backend): Promise<Figures> {
     });
     if (!sync) await be.sync();
   };
-  const tr = await timeit(train);
+  // Throughput = MEAN step time (GC pauses included) after a warm-up of 10 steps and a quarter of
+  // the budget, the same on the PyTorch side (torch_baseline.py). Before, 3 warm-up steps: a new
+  // backend's first steps then dominated the mean (see the README, "Per-path section vs the
+  // interleaved sections").
+  // The first 10 steps of the fresh network are timed separately (`mlp-train-first-10-steps`,
+  // no PyTorch counterpart) so that a cold-start cost stays visible.
+  const cold0 = performance.now();
+  for (let i = 0; i < 10; i++) await train();
+  const coldS = (performance.now() - cold0) / 1000 / 10;
+  const tr = await timeit(train, BUDGET, 5, 0, BUDGET / 4);
   const x1 = randomNormal([1, 32], 0, 1, { backend: be });
   const x32 = randomNormal([32, 32], 0, 1, { backend: be });
   const infer = (x: typeof x1) => async () => {
@@ -115,6 +131,7 @@ async function runOurs(be: Backend): Promise<Figures> {
   opt.dispose();
   return {
     train_samples_s: 256 / tr.mean,
+    cold_samples_s: 256 / coldS,
     lat1_us: l1.median * 1e6,
     lat32_us: l32.median * 1e6,
     ens_ms: en.mean * 1e3,
@@ -471,6 +488,7 @@ async function main(): Promise<void> {
     }
     for (const { t, f } of results) {
       emit('mlp-train', t.backend, t.path, f.train_samples_s, 'samples/s', base?.train_samples_s ?? null, true);
+      if (f.cold_samples_s) emit('mlp-train-first-10-steps', t.backend, t.path, f.cold_samples_s, 'samples/s', null, true);
       emit('mlp-train-gflops', t.backend, t.path, (f.train_samples_s * FLOP_PER_SAMPLE) / 1e9, 'GFLOP/s', base ? (base.train_samples_s * FLOP_PER_SAMPLE) / 1e9 : null, true);
       emit('mlp-latency-b1', t.backend, t.path, f.lat1_us, 'us', base?.lat1_us ?? null, false);
       emit('mlp-latency-b32', t.backend, t.path, f.lat32_us, 'us', base?.lat32_us ?? null, false);
