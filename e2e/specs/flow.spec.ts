@@ -305,8 +305,8 @@ describe('flow: from a csv to trained models and deductions', () => {
     expect(Math.max(...seen)).toBeGreaterThan(1);
     expect(await finished(row, 120_000)).toMatch(/成功|Successful/);
     await expect.poll(async () => Number(await chart.getAttribute('data-points'))).toBeGreaterThan(1);
-    const score = await page.getByTestId('training-score').textContent();
-    expect(Number(score)).not.toBeNaN();
+    // The list row and the detail poll on their own: the detail shows the score once it has read the finished record.
+    await expect.poll(async () => Number(await page.getByTestId('training-score').textContent()), { timeout: 30_000 }).not.toBeNaN();
     await page.getByTestId('modelling-rollout').locator('[data-testid="modelling-curves"][data-points]').first().waitFor({ timeout: 30_000 });
     await shotBoth('environment-done');
   }, 300_000);
