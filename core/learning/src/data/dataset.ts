@@ -10,7 +10,7 @@
  */
 import type { DecisionGraph } from '@decisio/domain';
 import { LearningError } from '../errors';
-import { analyseGraph, type GraphStructure } from '../graph/structure';
+import { analyseGraph, type GraphStructure, type NodeSpec } from '../graph/structure';
 import { encodeRows, fieldCodec, nodeCodec, type NodeCodec } from './codec';
 import type { Matrix, RawTrajectories } from './raw';
 
@@ -267,19 +267,7 @@ export function buildDataset(graph: DecisionGraph, raw: RawTrajectories, options
       for (let j = 0; j < m.cols; j++) r32[i * m.cols + j] = m.data[src + j]!;
     }
     rawOut[name] = r32;
-    const nf = spec.fields.length;
-    const fieldCodecs = spec.fields.map((f, j) => {
-      let min = Infinity;
-      let max = -Infinity;
-      for (let i = 0; i < rows; i++)
-        for (let fr = 0; fr < spec.frames; fr++) {
-          const v = r32[i * m.cols + fr * nf + j]!;
-          if (v < min) min = v;
-          if (v > max) max = v;
-        }
-      return fieldCodec(f, { min, max });
-    });
-    codecs[name] = nodeCodec(name, fieldCodecs, spec.frames, spec.fields.map((f) => f.fit !== false));
+    codecs[name] = codecFromRows(name, spec, r32, rows);
   }
   // function nodes absent from the data: codecs from the graph's field settings alone
   for (const name of report.missingFunctionNodes) {
@@ -378,4 +366,25 @@ function expandTunable(m: Matrix, dim: number, node: string, starts: number[], e
     for (let r = starts[t]!; r < ends[t]!; r++) out.data.set(m.data.subarray(src * dim, src * dim + dim), r * dim);
   }
   return out;
+}
+
+/**
+ * A node's codec with the continuous bounds taken from its raw rows (`rows` x `frames` x fields,
+ * row-major) where the graph gives none; also used when rows are added to a dataset.
+ */
+export function codecFromRows(name: string, spec: NodeSpec, raw: Float32Array, rows: number): NodeCodec {
+  const nf = spec.fields.length;
+  const dim = nf * spec.frames;
+  const fieldCodecs = spec.fields.map((f, j) => {
+    let min = Infinity;
+    let max = -Infinity;
+    for (let i = 0; i < rows; i++)
+      for (let fr = 0; fr < spec.frames; fr++) {
+        const v = raw[i * dim + fr * nf + j]!;
+        if (v < min) min = v;
+        if (v > max) max = v;
+      }
+    return fieldCodec(f, { min, max });
+  });
+  return nodeCodec(name, fieldCodecs, spec.frames, spec.fields.map((f) => f.fit !== false));
 }

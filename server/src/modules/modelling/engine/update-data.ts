@@ -18,7 +18,7 @@
  * Pure functions: the job (`engine/kinds.ts`) and `loadVenv` (`engine/data.ts`) read the tables.
  */
 import { NEXT_PREFIX, type DecisionGraph } from '@decisio/domain';
-import { Dataset, analyseGraph, buildDataset, encodeRows, fieldCodec, fromTable, nodeCodec, type NodeCodec, type TableColumns, type TableOptions } from '@decisio/learning';
+import { Dataset, analyseGraph, buildDataset, codecFromRows, encodeRows, fromTable, type NodeCodec, type TableColumns, type TableOptions } from '@decisio/learning';
 import type { Correlation } from './data';
 
 /** A column a graph reads from a table (as `fromTable` looks it up). */
@@ -170,20 +170,7 @@ export function mergeDatasets(base: Dataset, extras: readonly Dataset[]): Datase
       at += d.rows * dim;
     }
     raw[name] = r32;
-    const spec = s.nodes.get(name)!;
-    const nf = spec.fields.length;
-    const fieldCodecs = spec.fields.map((f, j) => {
-      let min = Infinity;
-      let max = -Infinity;
-      for (let i = 0; i < rows; i++)
-        for (let fr = 0; fr < spec.frames; fr++) {
-          const v = r32[i * dim + fr * nf + j]!;
-          if (v < min) min = v;
-          if (v > max) max = v;
-        }
-      return fieldCodec(f, { min, max });
-    });
-    codecs[name] = nodeCodec(name, fieldCodecs, spec.frames, spec.fields.map((f) => f.fit !== false));
+    codecs[name] = codecFromRows(name, s.nodes.get(name)!, r32, rows);
   }
   for (const [x, nx] of s.transitions) if (codecs[x] && codecs[nx]) codecs[nx] = { ...codecs[x]!, name: nx };
   const scaled: Record<string, Float32Array> = {};
