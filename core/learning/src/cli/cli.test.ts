@@ -3,9 +3,11 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { decodeWeights } from '@decisio/compute';
 import { writeNpz } from '../data/npy';
 import { REFERENCE_TASKS, offlineToNpz } from '../tasks/index';
 import { ACTION_0, OBS_0, PARAMETER_0, reviveYaml } from '../testing/fixtures';
+import { CliError, venvEnsembleOf } from './main';
 
 const root = resolve(__dirname, '../../../..');
 const tsx = join(root, 'node_modules/tsx/dist/cli.mjs');
@@ -16,7 +18,7 @@ const cli = (args: string[], input?: string) => spawnSync(process.execPath, [tsx
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('learn CLI', () => {
-  it('trains a venv and a PPO policy on the thermal task, then answers infer lines', () => {
+  it('trains an ensemble of 5 BC venvs by default and a PPO policy in it on the thermal task, then answers infer lines', () => {
     const task = REFERENCE_TASKS.thermal;
     writeFileSync(join(dir, 'data.npz'), offlineToNpz(task.generate({ trajectories: 8, steps: 40, seed: 1 })));
     writeFileSync(join(dir, 'graph.yaml'), task.yaml);
@@ -30,6 +32,25 @@ describe('learn CLI', () => {
     expect(m.venv.score).toBeGreaterThanOrEqual(0);
     expect(Number.isFinite(m.policy.bestReturn)).toBe(true);
     expect(m.wallSeconds).toBeGreaterThan(0);
+    // the default: 5 members, all saved, and the policy trained and selected in all of them
+    expect(r.stderr).toContain('ensemble of 5 BC venvs');
+    expect(m.venv.members).toBe(5);
+    expect(m.venv.memberScores.length).toBe(5);
+    expect(m.venv.memberScores[0]).toBe(m.venv.score);
+    expect(m.policy.ensemble).toBe(5);
+    expect(m.policy.select).toBe('worst');
+    expect(m.policy.memberReturnsLastEval.length).toBe(5);
+    const vj = JSON.parse(readFileSync(join(out, 'venv.json'), 'utf8'));
+    expect(vj.weights).toBe('venv.weights');
+    expect(vj.members).toEqual([1, 2, 3, 4].map((i) => `venv.member${i}.weights`));
+    const w = [vj.weights, ...vj.members].map((f: string) => decodeWeights(new Uint8Array(readFileSync(join(out, f)))));
+    expect(w.map((x) => x.metadata['member'])).toEqual(['0', '1', '2', '3', '4']);
+    const names = [...w[0]!.tensors.keys()].sort();
+    expect(names.length).toBeGreaterThan(0);
+    for (const x of w) expect([...x.tensors.keys()].sort()).toEqual(names);
+    // members start from other seeds: their weights differ
+    const first = names[0]!;
+    expect(Array.from(w[1]!.tensors.get(first)!.data)).not.toEqual(Array.from(w[0]!.tensors.get(first)!.data));
 
     const inf = cli(['infer', '--policy', out], '{"temperature":[5],"door_open":[1]}\n{"temperature":[[5],[-2]],"door_open":[[0],[1]]}\n');
     expect(inf.status).toBe(0);
@@ -47,6 +68,45 @@ describe('learn CLI', () => {
     expect(na.stderr).toContain("unknown --venv-algo 'gail'");
   }, 240_000);
 
+  it('keeps the single-venv run with --venv-ensemble 1 (member 0 of the default ensemble)', () => {
+    const out = join(dir, 'out-single');
+    const r = cli(['train', '--data', join(dir, 'data.npz'), '--graph', join(dir, 'graph.yaml'), '--reward', join(dir, 'reward.py'), '--venv-algo', 'bc', '--policy-algo', 'ppo', '--out', out, '--venv-epochs', '4', '--policy-epochs', '2', '--seed', '1', '--venv-ensemble', '1']);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stderr).not.toContain('ensemble of');
+    const m = JSON.parse(readFileSync(join(out, 'metrics.json'), 'utf8'));
+    expect(m.venv.members).toBe(1);
+    expect(m.venv.memberScores).toBeUndefined();
+    expect(m.policy.select).toBe('venv');
+    expect(m.policy.memberReturnsLastEval).toBeUndefined();
+    expect(existsSync(join(out, 'venv.member1.weights'))).toBe(false);
+    const vj = JSON.parse(readFileSync(join(out, 'venv.json'), 'utf8'));
+    expect(Object.keys(vj).sort()).toEqual(['algorithm', 'format', 'graphYaml', 'weights']);
+    const single = decodeWeights(new Uint8Array(readFileSync(join(out, 'venv.weights'))));
+    expect(single.metadata).toEqual({ algorithm: 'bc' });
+    // the same seed and split: the single venv is the default ensemble's member 0
+    const member0 = decodeWeights(new Uint8Array(readFileSync(join(dir, 'out', 'venv.weights'))));
+    expect(m.venv.score).toBeCloseTo(JSON.parse(readFileSync(join(dir, 'out', 'metrics.json'), 'utf8')).venv.score, 6);
+    expect([...member0.tensors.keys()].sort()).toEqual([...single.tensors.keys()].sort());
+    for (const [name, t] of single.tensors) expect(Array.from(member0.tensors.get(name)!.data)).toEqual(Array.from(t.data));
+  }, 240_000);
+
+  it('refuses a bad --venv-ensemble and more than one adversarial venv', () => {
+    expect(venvEnsembleOf({}, 'bc')).toBe(5);
+    expect(venvEnsembleOf({}, 'revive-p')).toBe(1);
+    expect(venvEnsembleOf({ 'venv-ensemble': '10' }, 'bc')).toBe(10);
+    expect(venvEnsembleOf({ 'venv-ensemble': '1' }, 'revive-t')).toBe(1);
+    for (const v of ['0', '11', '2.5', 'abc', 'true', '-1', '']) expect(() => venvEnsembleOf({ 'venv-ensemble': v }, 'bc')).toThrow(CliError);
+    expect(() => venvEnsembleOf({ 'venv-ensemble': '3' }, 'revive-p')).toThrow(/revive-p venvs are not ensembled/);
+    const args = ['--data', join(dir, 'data.npz'), '--graph', join(dir, 'graph.yaml'), '--reward', join(dir, 'reward.py'), '--out', join(dir, 'out-refused')];
+    const rv = cli(['train', ...args, '--venv-algo', 'revive-t', '--venv-ensemble', '3']);
+    expect(rv.status).toBe(2);
+    expect(rv.stderr).toContain('--venv-ensemble 3: revive-t venvs are not ensembled');
+    const bad = cli(['train', ...args, '--venv-ensemble', '11']);
+    expect(bad.status).toBe(2);
+    expect(bad.stderr).toContain("--venv-ensemble must be an integer from 1 to 10, got '11'");
+    expect(existsSync(join(dir, 'out-refused'))).toBe(false);
+  }, 120_000);
+
   it('trains a revive-p venv before the policy', () => {
     const out = join(dir, 'out-revive');
     const args = ['--graph', join(dir, 'graph.yaml'), '--reward', join(dir, 'reward.py'), '--out', out, '--venv-epochs', '3', '--adversarial-epochs', '2', '--policy-epochs', '1', '--seed', '1'];
@@ -56,6 +116,8 @@ describe('learn CLI', () => {
     const m = JSON.parse(readFileSync(join(out, 'metrics.json'), 'utf8'));
     expect(m.venvAlgo).toBe('revive-p');
     expect(m.venv.adversarialEpochs).toBe(2);
+    expect(m.venv.members).toBe(1); // adversarial venvs are not ensembled
+    expect(existsSync(join(out, 'venv.member1.weights'))).toBe(false);
     expect(JSON.parse(readFileSync(join(out, 'venv.json'), 'utf8')).algorithm).toBe('revive-p');
   }, 240_000);
 

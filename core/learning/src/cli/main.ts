@@ -2,13 +2,18 @@
  * `npm run -s learn -- <command>`: the learning engine from the command line (Node only).
  *
  * - `train --data F --graph G.yaml --reward R.py --venv-algo bc|revive-p|revive-t
- *   --policy-algo ppo|sac --out DIR [--venv-epochs N] [--policy-epochs N] [--seed S]
- *   [--horizon H] [--adversarial-epochs N]`: learns a virtual environment (revive-p / revive-t:
- *   `--venv-epochs` BC warm-start steps, then `--adversarial-epochs` adversarial steps, default
- *   a quarter of the BC steps, at least 10) from the data (npz / h5 / csv by extension)
- *   and the REVIVE YAML graph, trains a policy in it with the reward file, and writes into DIR
- *   `venv.json` (graph YAML) and `venv.weights` (compute weights format, `node/param` flat), `policy.weights`, `policy.json`, `policy.onnx` and
- *   `metrics.json`. Progress goes to stderr.
+ *   --policy-algo ppo|sac --out DIR [--venv-epochs N] [--venv-ensemble K] [--policy-epochs N]
+ *   [--seed S] [--horizon H] [--adversarial-epochs N]`: learns a virtual environment from the
+ *   data (npz / h5 / csv by extension) and the REVIVE YAML graph (bc: an ensemble of
+ *   `--venv-ensemble` BC venvs, default {@link DEFAULT_VENV_ENSEMBLE}, 1 = one venv; revive-p /
+ *   revive-t: one venv, `--venv-epochs` BC warm-start steps, then `--adversarial-epochs`
+ *   adversarial steps, default a quarter of the BC steps, at least 10), trains a policy in it
+ *   with the reward file (with an ensemble, PPO / SAC get it: rollouts in a random member,
+ *   the policy kept by its worst member return, PPO's disagreement-scaled behaviour
+ *   regulariser), and writes into DIR `venv.json` (graph YAML, member files) and
+ *   `venv.weights` (member 0; compute weights format, `node/param` flat), with an ensemble
+ *   `venv.member<i>.weights` for members 1..K-1, `policy.weights`, `policy.json`,
+ *   `policy.onnx` and `metrics.json`. Progress goes to stderr.
  * - `infer --policy DIR`: one JSON object per stdin line (input node name -> array, one row
  *   `[v...]` or a batch `[[v...], ...]`) -> one JSON line per input on stdout (output node
  *   name -> arrays in original units, same shape convention).
@@ -25,6 +30,7 @@ import { loadDataset, type DataFileKind } from '../data/load';
 import { runTrainer, type TrainerEvent } from '../trainer/contract';
 import { BcTrainer, evaluateVenv, type BcOptions, type VirtualEnvironment } from '../venv/bc';
 import { ReviveTrainer } from '../venv/revive';
+import { EnsembleTrainer, type VenvEnsemble } from '../venv/ensemble';
 import type { DatasetSplit } from '../data/split';
 import { PythonSandbox, RewardFunction } from '../sandbox/python-sandbox';
 import { nodeFunctionFiles, sandboxNodeFunctions } from '../sandbox/node-functions';
@@ -57,7 +63,8 @@ export function parseArgs(argv: string[]): { command: string | undefined; flags:
 
 const USAGE = `usage:
   learn train --data F --graph G.yaml --reward R.py --venv-algo bc|revive-p|revive-t --policy-algo ppo|sac --out DIR
-              [--venv-epochs N] [--adversarial-epochs N] [--policy-epochs N] [--seed S] [--horizon H]
+              [--venv-epochs N] [--venv-ensemble K] [--adversarial-epochs N] [--policy-epochs N] [--seed S] [--horizon H]
+              (--venv-ensemble: BC venvs trained for the policy, 1..10, default 5 for bc; revive-p / revive-t: 1 only)
   learn tune --data F --graph G.yaml --reward R.py --out DIR [--algo sracos|random] [--trials N] [--venv-algo A] [--venv-epochs N] [--horizon H] [--seed S]
   learn hyper --data F --graph G.yaml --out DIR [--target venv|policy] [--reward R.py] [--policy-algo ppo|sac] [--algo sracos|random]
               [--trials N] [--trial-epochs N] [--space S.json] [--venv-algo A] [--venv-epochs N] [--seed S]
@@ -91,6 +98,24 @@ function venvAlgoOf(flags: Record<string, string>): VenvAlgo {
   return a;
 }
 
+/** BC venvs `train` trains by default (the learning bench's ensemble and the server's default). */
+export const DEFAULT_VENV_ENSEMBLE = 5;
+/** Most members `--venv-ensemble` may ask for (each costs a full BC training). */
+export const MAX_VENV_ENSEMBLE = 10;
+
+/**
+ * `--venv-ensemble K`: an integer in [1, {@link MAX_VENV_ENSEMBLE}]; default
+ * {@link DEFAULT_VENV_ENSEMBLE} for bc, 1 for revive-p / revive-t (not ensembled: K > 1 refused).
+ */
+export function venvEnsembleOf(flags: Record<string, string>, algo: VenvAlgo): number {
+  const v = flags['venv-ensemble'];
+  if (v === undefined) return algo === 'bc' ? DEFAULT_VENV_ENSEMBLE : 1;
+  const n = Number(v);
+  if (!/^\d+$/.test(v) || !Number.isInteger(n) || n < 1 || n > MAX_VENV_ENSEMBLE) throw new CliError(`--venv-ensemble must be an integer from 1 to ${MAX_VENV_ENSEMBLE}, got '${v}'`);
+  if (n > 1 && algo !== 'bc') throw new CliError(`--venv-ensemble ${n}: ${algo} venvs are not ensembled (only bc venvs are); use --venv-ensemble 1 or leave it out`);
+  return n;
+}
+
 const log = (msg: string): void => {
   process.stderr.write(`${msg}\n`);
 };
@@ -99,11 +124,14 @@ const log = (msg: string): void => {
 export type VenvAlgo = 'bc' | 'revive-p' | 'revive-t';
 
 /**
- * Loads the graph and data, starts the sandbox and trains the venv (shared by train and tune).
- * `bc`: `venvEpochs` BC trainer steps; `revive-p` / `revive-t`: a BC warm start of
- * `venvEpochs` steps, then `adversarialEpochs` adversarial steps.
+ * Loads the graph and data, starts the sandbox and trains the venv (shared by train, tune and
+ * hyper). `bc`: `venvEpochs` BC trainer steps, of `members` venvs (an {@link EnsembleTrainer}:
+ * one split, member `i` from seed `seed + 1000 i`, member 0 being the single venv of
+ * `members` = 1, which trains a plain BC venv as before); `revive-p` / `revive-t`: a BC warm
+ * start of `venvEpochs` steps, then `adversarialEpochs` adversarial steps (one venv).
+ * `venv` is member 0 (its held-out report `venvReport`); `ensemble` all members when more than one.
  */
-async function prepare(dataFile: string, graphFile: string, rewardFile: string, seed: number, venvEpochs: number, algo: VenvAlgo = 'bc', adversarialEpochs = 0) {
+async function prepare(dataFile: string, graphFile: string, rewardFile: string, seed: number, venvEpochs: number, algo: VenvAlgo = 'bc', adversarialEpochs = 0, members = 1) {
   const yamlText = readFileSync(graphFile, 'utf8');
   const graph = importReviveYaml(yamlText).graph;
   log(`[learn] loading ${dataFile}`);
@@ -127,7 +155,23 @@ async function prepare(dataFile: string, graphFile: string, rewardFile: string, 
     const tv = performance.now();
     let venv: VirtualEnvironment;
     let split: DatasetSplit;
-    if (algo === 'bc') {
+    let ensemble: VenvEnsemble | undefined;
+    if (algo === 'bc' && members > 1) {
+      log(`[venv] ensemble of ${members} BC venvs (one split; member i from seed ${seed} + 1000 i)`);
+      const ens = new EnsembleTrainer(graph, ds, members, { evalEvery: Math.max(1, Math.min(10, Math.floor(venvEpochs / 4) || 1)), ...(nodeFunction ? { nodeFunction } : {}) });
+      await runTrainer(ens, {
+        seed,
+        stop: { system: true },
+        budget: { maxSteps: venvEpochs },
+        onEvent: (e) => {
+          if (e.type === 'metrics' && e.score !== undefined) log(`[venv] step ${e.step}/${venvEpochs} mean member score ${e.score.toFixed(2)}`);
+          if (e.type === 'stopped') log(`[venv] stopped: ${e.reason}`);
+        },
+      });
+      ensemble = ens.ensemble(true);
+      venv = ensemble.members[0]!;
+      split = ens.members[0]!.split!;
+    } else if (algo === 'bc') {
       const bc = new BcTrainer(graph, ds, { evalEvery: Math.max(1, Math.min(10, Math.floor(venvEpochs / 4) || 1)), ...(nodeFunction ? { nodeFunction } : {}) });
       await runTrainer(bc, {
         seed,
@@ -158,11 +202,14 @@ async function prepare(dataFile: string, graphFile: string, rewardFile: string, 
       venv = rv.venv!;
       split = rv.split!;
     }
-    const venvReport = await evaluateVenv(venv, split.validation, { horizon: 10, ...(nodeFunction ? { nodeFunction } : {}) });
+    const evaluate = (v: VirtualEnvironment) => evaluateVenv(v, split.validation, { horizon: 10, ...(nodeFunction ? { nodeFunction } : {}) });
+    const venvReport = await evaluate(venv);
+    const memberScores = [venvReport.score];
+    for (const m of ensemble?.members.slice(1) ?? []) memberScores.push((await evaluate(m)).score);
     const venvSeconds = (performance.now() - tv) / 1000;
-    log(`[venv] held-out score ${venvReport.score.toFixed(2)} (${venvSeconds.toFixed(1)} s)`);
+    log(`[venv] held-out score ${venvReport.score.toFixed(2)}${ensemble ? ` (member 0; members ${memberScores.map((s) => s.toFixed(2)).join(', ')})` : ''} (${venvSeconds.toFixed(1)} s)`);
     ok = true;
-    return { yamlText, graph, ds, sandbox, nodeFunction, reward, venv, venvReport, venvSeconds };
+    return { yamlText, graph, ds, sandbox, nodeFunction, reward, venv, ensemble, memberScores, venvReport, venvSeconds };
   } finally {
     if (!ok) await sandbox.close();
   }
@@ -184,16 +231,16 @@ export async function train(flags: Record<string, string>): Promise<Record<strin
   const horizon = intFlag(flags, 'horizon', 50);
   for (const f of [dataFile, graphFile, rewardFile]) if (!existsSync(f)) throw new CliError(`no such file: ${f}`);
   const adversarialEpochs = intFlag(flags, 'adversarial-epochs', Math.max(10, Math.round(venvEpochs / 4)));
-  const { yamlText, ds, sandbox, nodeFunction, reward, venv, venvReport, venvSeconds } = await prepare(dataFile, graphFile, rewardFile, seed, venvEpochs, venvAlgo, adversarialEpochs);
+  const members = venvEnsembleOf(flags, venvAlgo);
+  const { yamlText, ds, sandbox, nodeFunction, reward, venv, ensemble, memberScores, venvReport, venvSeconds } = await prepare(dataFile, graphFile, rewardFile, seed, venvEpochs, venvAlgo, adversarialEpochs, members);
   try {
     mkdirSync(out, { recursive: true });
-    const venvEntries: Array<[string, { shape: number[]; data: Float32Array }]> = [];
-    for (const [node, params] of Object.entries(venv.weights())) for (const [k, v] of Object.entries(params)) venvEntries.push([`${node}/${k}`, { shape: [v.length], data: Float32Array.from(v) }]);
-    writeFileSync(join(out, 'venv.weights'), encodeWeights(venvEntries, { algorithm: venvAlgo }));
-    writeFileSync(join(out, 'venv.json'), JSON.stringify({ format: 'decisio.venv', algorithm: venvAlgo, weights: 'venv.weights', graphYaml: yamlText }, null, 2));
-    // policy
+    writeVenvFiles(out, venvAlgo, yamlText, ensemble?.members ?? [venv], memberScores);
+    // policy: with an ensemble, PPO / SAC roll out in its members and keep the policy by its
+    // worst member return (their defaults with an `ensemble`; PPO adds the disagreement-scaled
+    // behaviour regulariser), as the learning bench does
     const tp = performance.now();
-    const opts = { horizon, ...(nodeFunction ? { nodeFunction } : {}), evalEvery: Math.max(1, Math.min(5, Math.floor(policyEpochs / 4) || 1)) };
+    const opts = { horizon, ...(nodeFunction ? { nodeFunction } : {}), ...(ensemble ? { ensemble } : {}), evalEvery: Math.max(1, Math.min(5, Math.floor(policyEpochs / 4) || 1)) };
     const trainer = policyAlgo === 'ppo' ? new PpoTrainer(venv, reward, opts, ds) : new SacTrainer(venv, reward, opts, ds);
     let samples = 0;
     await runTrainer<unknown>(trainer as never, {
@@ -219,10 +266,23 @@ export async function train(flags: Record<string, string>): Promise<Record<strin
       seed,
       rows: ds.rows,
       trajectories: ds.trajectoryCount,
-      venv: { algorithm: venvAlgo, score: venvReport.score, mae: venvReport.mae, nodes: venvReport.nodes, epochs: venvEpochs, ...(venvAlgo === 'bc' ? {} : { adversarialEpochs }), seconds: venvSeconds },
+      venv: {
+        algorithm: venvAlgo,
+        members,
+        score: venvReport.score,
+        mae: venvReport.mae,
+        nodes: venvReport.nodes,
+        ...(ensemble ? { memberScores } : {}),
+        epochs: venvEpochs,
+        ...(venvAlgo === 'bc' ? {} : { adversarialEpochs }),
+        seconds: venvSeconds,
+      },
       policy: {
         horizon,
         epochs: policyEpochs,
+        ensemble: members,
+        select: ensemble ? 'worst' : 'venv',
+        ...(ensemble ? { memberReturnsLastEval: [...trainer.lastMemberReturns] } : {}),
         initialReturn: trainer.initialReward,
         bestReturn: best,
         behaviourReturnInVenv: behaviourReturn,
@@ -239,10 +299,39 @@ export async function train(flags: Record<string, string>): Promise<Record<strin
   }
 }
 
+/** Flat `node/param` entries of a venv's weights (compute weights format). */
+function venvEntries(venv: VirtualEnvironment): Array<[string, { shape: number[]; data: Float32Array }]> {
+  const entries: Array<[string, { shape: number[]; data: Float32Array }]> = [];
+  for (const [node, params] of Object.entries(venv.weights())) for (const [k, v] of Object.entries(params)) entries.push([`${node}/${k}`, { shape: [v.length], data: Float32Array.from(v) }]);
+  return entries;
+}
+
+/**
+ * Writes `train`'s venv files: `venv.weights` (member 0, the venv of a single-venv run, in
+ * the same format as before) and `venv.json`; with more than one member also
+ * `venv.member<i>.weights` for members 1..K-1, listed in `venv.json` (`members`, with
+ * `memberScores`, member 0 first). A single venv's files are exactly the earlier ones.
+ */
+function writeVenvFiles(out: string, algorithm: VenvAlgo, graphYaml: string, venvs: VirtualEnvironment[], memberScores: number[]): void {
+  const k = venvs.length;
+  const meta = (i: number): Record<string, string> => (k > 1 ? { algorithm, member: String(i), members: String(k) } : { algorithm });
+  writeFileSync(join(out, 'venv.weights'), encodeWeights(venvEntries(venvs[0]!), meta(0)));
+  const files: string[] = [];
+  for (let i = 1; i < k; i++) {
+    const name = `venv.member${i}.weights`;
+    writeFileSync(join(out, name), encodeWeights(venvEntries(venvs[i]!), meta(i)));
+    files.push(name);
+  }
+  const json = { format: 'decisio.venv', algorithm, weights: 'venv.weights', ...(k > 1 ? { members: files, memberScores } : {}), graphYaml };
+  writeFileSync(join(out, 'venv.json'), JSON.stringify(json, null, 2));
+}
+
 /**
  * The `tune` command: `--data --graph --reward --out DIR [--algo sracos|random] [--trials N]
  * [--venv-epochs N] [--horizon H] [--seed S]`. Trains a BC venv, searches the tunable
- * parameters (the venv's cloned behaviour decides the agents), writes `tune.json`.
+ * parameters (the venv's cloned behaviour decides the agents), writes `tune.json`. One venv,
+ * not `train`'s ensemble: the search scores candidates in one venv (as the server's parameter
+ * searches use member 0), so more members would only cost training time.
  */
 export async function tune(flags: Record<string, string>): Promise<Record<string, unknown>> {
   const t0 = performance.now();
