@@ -107,6 +107,13 @@ describe('guide: a guided first run through the electric template', () => {
       await page.getByTestId(`pattern-node-${node}`).waitFor({ timeout: 20_000 });
     }
     await expect.poll(() => page.locator('.react-flow__edge').count()).toBeGreaterThanOrEqual(3);
+    // The open guide takes room at the right: the canvas refits, every node stays inside it.
+    const inside = async () => {
+      const canvas = await page.getByTestId('pattern-canvas').boundingBox();
+      const nodes = await page.locator('.react-flow__node').evaluateAll((els) => els.map((e) => e.getBoundingClientRect().toJSON() as DOMRect));
+      return !!canvas && nodes.length >= 4 && nodes.every((n) => n.left >= canvas.x - 1 && n.right <= canvas.x + canvas.width + 1 && n.top >= canvas.y - 1 && n.bottom <= canvas.y + canvas.height + 1);
+    };
+    await expect.poll(inside, { timeout: 10_000 }).toBe(true);
     expect(await page.getByTestId('guide-overlay').count()).toBe(0);
     await shotBoth('pattern');
   });

@@ -118,7 +118,9 @@ function FloatingEdge({ id, source, target, markerEnd, style, label }: EdgeProps
 
 const nodeTypes = { decision: DecisionNode };
 /** Fitting never zooms in past 100 %: one or two nodes would otherwise fill the canvas. */
-const FIT_VIEW = { padding: 0.2, maxZoom: 1 };
+/** Fit: never enlarged past 1; down to 0.2 so that a wide graph fits a canvas narrowed by the panels beside it. */
+const MIN_ZOOM = 0.2;
+const FIT_VIEW = { padding: 0.2, maxZoom: 1, minZoom: MIN_ZOOM };
 const edgeTypes = { floating: FloatingEdge };
 
 export interface GraphCanvasProps {
@@ -206,9 +208,29 @@ function Canvas(props: GraphCanvasProps) {
     };
   }, [placeRef, flow, editor]);
 
+  // Whether the user has panned or zoomed since the graph was last fitted to the canvas.
+  const userMoved = useRef(false);
   useEffect(() => {
-    if (props.fitSignal > 0) requestAnimationFrame(() => void flow.fitView(FIT_VIEW));
+    if (props.fitSignal <= 0) return;
+    userMoved.current = false;
+    requestAnimationFrame(() => void flow.fitView(FIT_VIEW));
   }, [props.fitSignal, flow]);
+
+  // The canvas narrows or widens with the panels beside it (a docked panel, an open step
+  // guide): refit while the user has not moved the view, so that no node is left off-screen.
+  useEffect(() => {
+    const el = box.current;
+    if (!el || typeof ResizeObserver === 'undefined') return;
+    let width = el.getBoundingClientRect().width;
+    const observer = new ResizeObserver((entries) => {
+      const w = entries[0]?.contentRect.width ?? width;
+      if (Math.abs(w - width) < 24) return;
+      width = w;
+      if (!userMoved.current) requestAnimationFrame(() => void flow.fitView(FIT_VIEW));
+    });
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, [flow]);
 
   const onNodesChange = useCallback(
     (changes: NodeChange<DecisionFlowNode>[]) => {
@@ -282,6 +304,11 @@ function Canvas(props: GraphCanvasProps) {
         deleteKeyCode={['Delete', 'Backspace']}
         fitView
         fitViewOptions={FIT_VIEW}
+        minZoom={MIN_ZOOM}
+        onMoveStart={(event) => {
+          // Programmatic moves (fitView) come without an event.
+          if (event) userMoved.current = true;
+        }}
         proOptions={{ hideAttribution: true }}
       >
         <Background />
