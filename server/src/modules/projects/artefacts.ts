@@ -16,6 +16,7 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import type { Knex } from 'knex';
 import { artefactOwner, artifactPrefix } from '../modelling/engine/kinds';
+import type { Database } from '../../db/database';
 import type { BlobOwner, BlobStore } from '../storage/blob-store';
 import { releaseStorage } from '../storage/quota';
 
@@ -85,12 +86,27 @@ export async function modellingArtefacts(knex: Knex, blobs: BlobStore, scope: { 
   return out;
 }
 
-/** Gives the artefacts' space back to whoever pays for them (inside the caller's transaction). */
-export async function releaseArtefacts(knex: Knex, artefacts: readonly StoredArtefact[]): Promise<void> {
-  for (const a of artefacts) if (a.owner && a.bytes > 0) await releaseStorage(knex, a.owner, a.bytes);
-}
-
-/** Removes the artefacts' files (once the release is committed); a file that will not go is left. */
-export async function removeArtefacts(blobs: BlobStore, artefacts: readonly StoredArtefact[]): Promise<void> {
-  for (const a of artefacts) await (a.folder ? blobs.removePrefix(a.key) : blobs.remove(a.key)).catch(() => undefined);
+/**
+ * Runs a delete of a project or a solution in one transaction and, with `blobs`, purges the
+ * scope's modelling files with it: `remove` marks the rows and returns the scope; the files'
+ * space is given back in the same transaction, and the files go once it is committed (a file that
+ * will not go is left). Without `blobs` the files stay, charged.
+ */
+export async function deleteWithArtefacts<T>(
+  db: Database,
+  blobs: BlobStore | undefined,
+  remove: () => Promise<{ scope: { projectId: string; solutionId?: string }; result: T }>,
+): Promise<T> {
+  let purged: StoredArtefact[] = [];
+  const result = await db.transaction(async () => {
+    const done = await remove();
+    if (blobs) {
+      const knex = db.executor();
+      purged = await modellingArtefacts(knex, blobs, done.scope);
+      for (const a of purged) if (a.owner && a.bytes > 0) await releaseStorage(knex, a.owner, a.bytes);
+    }
+    return done.result;
+  });
+  if (blobs) for (const a of purged) await (a.folder ? blobs.removePrefix(a.key) : blobs.remove(a.key)).catch(() => undefined);
+  return result;
 }

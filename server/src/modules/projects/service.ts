@@ -25,7 +25,7 @@ import type { Database } from '../../db/database';
 import { newId } from '../../db/ids';
 import type { BlobStore } from '../storage/blob-store';
 import { assertProjectAccess, deleteRefusal, projectRightOf, type ProjectRight } from './access';
-import { modellingArtefacts, releaseArtefacts, removeArtefacts, type StoredArtefact } from './artefacts';
+import { deleteWithArtefacts } from './artefacts';
 import { recordActivity } from './activity';
 import { authorize, type ProjectAction } from './policy';
 import { presentActivity, presentPermission, presentProject, presentShareSettings, type ProjectRow } from './presenters';
@@ -212,8 +212,7 @@ export class ProjectsService {
    * once the rows and the quota are committed.
    */
   async remove(user: ServerCallUser, projectId: string): Promise<{ projectId: string }> {
-    let purged: StoredArtefact[] = [];
-    await this.db.transaction(async () => {
+    return deleteWithArtefacts(this.db, this.blobs, async () => {
       const { row } = await this.load(user, projectId, 'delete');
       const refusal = await deleteRefusal(this.knex, { projectId });
       if (refusal) throw new AppError(refusal);
@@ -222,13 +221,8 @@ export class ProjectsService {
       await this.knex('projects').where('id', projectId).update({ deleted_at: now, updated_at: now, share_token: null, share_scope: null, share_modules: null });
       await this.knex('project_favourites').where('project_id', projectId).delete();
       await recordActivity(this.knex, user, { action: 'project.delete', projectId, targetName: row.name }, now);
-      if (this.blobs) {
-        purged = await modellingArtefacts(this.knex, this.blobs, { projectId });
-        await releaseArtefacts(this.knex, purged);
-      }
+      return { scope: { projectId }, result: { projectId } };
     });
-    if (this.blobs) await removeArtefacts(this.blobs, purged);
-    return { projectId };
   }
 
   async setFavourite(user: ServerCallUser, projectId: string, favourite: boolean): Promise<{ projectId: string; favourite: boolean }> {

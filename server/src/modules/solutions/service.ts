@@ -15,7 +15,7 @@ import type { Database } from '../../db/database';
 import { newId } from '../../db/ids';
 import type { BlobStore } from '../storage/blob-store';
 import { assertProjectAccess, assertSolutionAccess, deleteRefusal, type ProjectRef } from '../projects/access';
-import { modellingArtefacts, releaseArtefacts, removeArtefacts, type StoredArtefact } from '../projects/artefacts';
+import { deleteWithArtefacts } from '../projects/artefacts';
 import { recordActivity } from '../projects/activity';
 import { likePattern } from '../projects/service';
 import { presentSolution, type SolutionRow } from './presenters';
@@ -177,8 +177,7 @@ export class SolutionsService {
    * transaction: the files go only once the rows and the quota are committed.
    */
   async remove(user: ServerCallUser, solutionId: string): Promise<{ solutionId: string }> {
-    let purged: StoredArtefact[] = [];
-    await this.db.transaction(async () => {
+    return deleteWithArtefacts(this.db, this.blobs, async () => {
       const { project, solution } = await assertSolutionAccess(this.knex, user, solutionId, 'edit');
       await this.assertUnlocked(project.id);
       const refusal = await deleteRefusal(this.knex, { projectId: project.id, solutionId });
@@ -187,13 +186,8 @@ export class SolutionsService {
       await this.knex('solutions').where('id', solutionId).update({ deleted_at: now, updated_at: now });
       await this.touch(project, now);
       await recordActivity(this.knex, user, { action: 'solution.delete', projectId: project.id, solutionId, targetName: solution.name }, now);
-      if (this.blobs) {
-        purged = await modellingArtefacts(this.knex, this.blobs, { projectId: project.id, solutionId });
-        await releaseArtefacts(this.knex, purged);
-      }
+      return { scope: { projectId: project.id, solutionId }, result: { solutionId } };
     });
-    if (this.blobs) await removeArtefacts(this.blobs, purged);
-    return { solutionId };
   }
 
   async pin(user: ServerCallUser, solutionId: string, pinned: boolean): Promise<SolutionItem> {
