@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { databases } from '../test/server';
 import { builtinJobKinds } from './builtin';
 import type { JobEvent } from './events';
@@ -38,11 +38,14 @@ describe.each(databases)('InProcessQueue with job threads on %s', (kind) => {
     expect(Array.from((await t().store.lastCheckpoint(job.id))!)).toEqual([1, 2, 3]);
     const logs = await logsOf(q, job.id);
     expect(logs[0]).toMatch(/^start on thread [1-9]\d*$/);
-    expect(events.filter((e) => e.type === 'state').map((e) => (e as { state: string }).state)).toEqual([
-      JobState.waiting,
-      JobState.processing,
-      JobState.successful,
-    ]);
+    // The thread stores the final state itself; its event reaches the main thread by message, maybe a moment later.
+    await vi.waitFor(() =>
+      expect(events.filter((e) => e.type === 'state').map((e) => (e as { state: string }).state)).toEqual([
+        JobState.waiting,
+        JobState.processing,
+        JobState.successful,
+      ]),
+    );
     expect(events.some((e) => e.type === 'metrics' && e.metrics.reward === 7)).toBe(true);
     expect(events.some((e) => e.type === 'checkpoint')).toBe(true);
     expect(events.filter((e) => e.type === 'log')).toHaveLength(2);
