@@ -83,8 +83,8 @@ describe.each(databases)('InProcessQueue with job threads on %s', (kind) => {
     expect(logs[1]).toMatch(/^resumed from checkpoint 1 \(attempt 2\) on thread \d+$/);
     // Another thread resumed it.
     expect(logs[1]!.split(' ').at(-1)).not.toBe(logs[0]!.split(' ').at(-1));
-    const states = events.filter((e) => e.type === 'state' && e.jobId === job.id).map((e) => (e as { state: string }).state);
-    expect(states).toEqual([JobState.waiting, JobState.processing, JobState.restoring, JobState.processing, JobState.successful]);
+    const states = () => events.filter((e) => e.type === 'state' && e.jobId === job.id).map((e) => (e as { state: string }).state);
+    await vi.waitFor(() => expect(states()).toEqual([JobState.waiting, JobState.processing, JobState.restoring, JobState.processing, JobState.successful]));
 
     // The pool goes on with a new thread.
     const next = await q.enqueue('test.echo', { n: 1 }, A);
