@@ -37,6 +37,7 @@ import { SecretBox } from './db/secrets';
 import { ImportService } from './modules/connections/imports';
 import { importJobKind, importTmpDir } from './modules/connections/job';
 import { assertProjectAccess } from './modules/projects/access';
+import { DeletedJobs } from './modules/projects/artefacts';
 import { AccountService } from './modules/account/service';
 import { LoginThrottle } from './modules/account/throttle';
 import { SessionService } from './modules/sessions/service';
@@ -150,8 +151,10 @@ export function createApp(config: ServerConfig, options: AppOptions = {}): Decis
   const datasets = datasetsRoutes(api, kit, { db, blobs, clock });
   const secrets = new SecretBox(db, clock);
   const connections = new ConnectionsService(db, clock, secrets);
-  const solutions = new SolutionsService(db, clock, blobs);
-  projectsRoutes(api, kit, { projects: new ProjectsService(db, clock, blobs), solutions });
+  // Project and solution deletes tell the modelling module which jobs went (their TensorBoards end).
+  const deletedJobs = new DeletedJobs();
+  const solutions = new SolutionsService(db, clock, blobs, deletedJobs);
+  projectsRoutes(api, kit, { projects: new ProjectsService(db, clock, blobs, deletedJobs), solutions });
   solutionsRoutes(api, kit, { solutions });
   const deploy = createDeployModule(api, kit, { db, blobs, logger, clock, bodyLimitBytes: config.bodyLimitBytes, datasets, recordRetentionDays: config.recordRetentionDays, closing: () => closing !== null });
   const reports = reportsRoutes(api, kit, { db, blobs, clock, logger });
@@ -180,7 +183,7 @@ export function createApp(config: ServerConfig, options: AppOptions = {}): Decis
         threads: jobThreads(config, options.jobs),
       });
   let jobsStarted = false;
-  const modelling = modellingRoutes(api, kit, { db, jobs, blobs, tensorBoard: { bin: config.tensorBoardBin, idleMinutes: config.tensorBoardIdleMinutes } });
+  const modelling = modellingRoutes(api, kit, { db, jobs, blobs, deletedJobs, tensorBoard: { bin: config.tensorBoardBin, idleMinutes: config.tensorBoardIdleMinutes } });
   templatesRoutes(api, kit, { db, blobs, clock, jobs, datasets, solutions });
   // Imports from data connections run as `data.import` jobs.
   const imports = new ImportService(db, clock, connections, jobs, logger, {

@@ -4,6 +4,7 @@ import type { ServerCallUser } from '@decisio/sdk-plugin/server';
 import type { Database } from '../../db/database';
 import type { JobQueue } from '../../jobs/queue';
 import { assertSolutionAccess, type ProjectRight, type ProjectRef, type SolutionRef } from '../projects/access';
+import type { DeletedJobs } from '../projects/artefacts';
 import type { BlobStore } from '../storage/blob-store';
 
 /** What the modelling module needs from the composition root. */
@@ -13,6 +14,8 @@ export interface ModellingDeps {
   blobs: BlobStore;
   /** TensorBoard settings of the server config (`TENSORBOARD_BIN`, `TENSORBOARD_IDLE_MINUTES`). */
   tensorBoard?: { bin: string | null; idleMinutes: number };
+  /** Project and solution deletes: the TensorBoards of their jobs end with them. */
+  deletedJobs?: DeletedJobs;
 }
 
 /** A row as knex returns it. */

@@ -2,13 +2,14 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ErrorCode } from '@decisio/domain';
+import { ErrorCode, SOLUTION_DELETE_CONFIRMATIONS } from '@decisio/domain';
 import { createTenant, createUser, issueToken, type TestUser } from '../../test/factories';
 import { databases, startTestServer, type TestServer } from '../../test/server';
 import { artifactPrefix } from './engine/kinds';
 import { readEventFile } from './engine/tfevents-testing';
 import { findTensorBoard } from './tensorboard';
-import { processedScheme, until } from './testing';
+import { newId } from '../../db/ids';
+import { createSolution, processedScheme, until } from './testing';
 
 const TINY_BC = { epochs: 3, hidden: [16], updatesPerStep: 4, batchSize: 32 };
 
@@ -234,6 +235,38 @@ describe.each(databases)('TensorBoard on %s', (kind) => {
     } finally {
       await second?.stop();
     }
+  });
+
+  it('deleting a project or a solution ends the TensorBoards of its jobs', async () => {
+    const knex = server.app.db.knex;
+    /** A finished environment training of a new solution (in `projectId`, else a new project), its TensorBoard started. */
+    const running = async (projectId?: string) => {
+      const scope = await createSolution(server, owner, projectId ? { projectId } : {});
+      const job = newId();
+      const now = new Date();
+      await knex('jobs').insert({ id: job, tenant_id: owner.tenantId, user_id: owner.id, kind: 'modelling.environment', name: 'env', state: 'successful', payload: '{}', created_at: now, updated_at: now });
+      await knex('simulators').insert({ id: newId(), tenant_id: owner.tenantId, project_id: scope.projectId, solution_id: scope.solutionId, name: `env-${job.slice(0, 6)}`, algorithm: 'bc', job_id: job, state: 'successful', config: '{}', scheme_id: newId(), score: null, artifact_key: null, creator_id: owner.id, created_at: now, updated_at: now });
+      const r = await call('train/reStartTensorBoard', { jobId: job });
+      expect(r.body.data.running).toBe(true);
+      const pid = (await (await server.fetch(r.body.data.url, { headers: { Authorization: token } })).json()).pid as number;
+      expect(alive(pid)).toBe(true);
+      return { ...scope, job, pid, url: r.body.data.url as string };
+    };
+    const folder = (job: string) => server.app.blobs.pathOf(artifactPrefix(owner.id, 'tensorboard', job));
+
+    // A solution: its job's process ends; the other solution's in the same project runs on.
+    const doomed = await running();
+    const sibling = await running(doomed.projectId);
+    expect((await call('solution/delete', { solutionId: doomed.solutionId, confirm: SOLUTION_DELETE_CONFIRMATIONS[0] })).body.code).toBe(0);
+    expect(alive(doomed.pid)).toBe(false);
+    expect(fs.existsSync(folder(doomed.job))).toBe(false);
+    expect((await server.fetch(doomed.url, { headers: { Authorization: token } })).status).toBe(404);
+    expect(alive(sibling.pid)).toBe(true);
+
+    // A project: every job's process ends, and the folders go.
+    expect((await call('project/deleteProject', { projectId: doomed.projectId })).body.code).toBe(0);
+    expect(alive(sibling.pid)).toBe(false);
+    expect(fs.existsSync(folder(sibling.job))).toBe(false);
   });
 
   it('deleting the training record ends its TensorBoard and deletes its log folder (a copy keeps the job\'s)', async () => {

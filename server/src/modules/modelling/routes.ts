@@ -181,6 +181,7 @@ export function modellingRoutes(router: Router<AppState>, kit: RouteKit, deps: M
   trainEventsRoute(router, kit, deps, train);
   const tensorBoards = new TensorBoards(deps, train);
   trainings.onDeleted((tenantId, jobIds) => tensorBoards.forget(tenantId, jobIds));
+  deps.deletedJobs?.listen((jobIds) => tensorBoards.stopJobs(jobIds));
   post('/train/reStartTensorBoard', trainJobSchema, (i, u) => tensorBoards.restart(u, i.jobId));
   post('/train/destroyTensorBoard', trainJobSchema, (i, u) => tensorBoards.destroy(u, i.jobId));
   tensorBoardDownloadRoute(router, kit, tensorBoards);

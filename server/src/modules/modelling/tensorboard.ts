@@ -13,7 +13,8 @@
  * (`GET /api/train/tensorBoardEvents?jobId=`) for the user's own TensorBoard.
  * `destroyTensorBoard {jobId}` ends the process and deletes the log folder (quota given back);
  * deleting a training record (`Trainings.delete`, `train/deleteRecords`) does the same for the
- * jobs it ran (`forget`). Processes also end after `TENSORBOARD_IDLE_MINUTES` (30) without a
+ * jobs it ran (`forget`), and deleting a project or a solution ends the processes of its jobs
+ * (`stopJobs`; the delete removes their folders itself). Processes also end after `TENSORBOARD_IDLE_MINUTES` (30) without a
  * proxied request, and when the server closes (and, as a last resort, when the Node process
  * exits).
  */
@@ -240,6 +241,16 @@ export class TensorBoards {
       const job = await this.deps.jobs.get(jobId, { tenantId });
       if (job) await this.serial(jobId, () => this.remove(jobId, job));
     }
+  }
+
+  /**
+   * The jobs of a deleted project or solution (`projects/artefacts.ts DeletedJobs`): ends their
+   * processes, after any call for the job in progress (a restart that began before the delete).
+   * Their log folders and quota are the delete's.
+   */
+  async stopJobs(jobIds: readonly string[]): Promise<void> {
+    const running = jobIds.filter((jobId) => this.boards.has(jobId) || this.locks.has(jobId));
+    await Promise.all(running.map((jobId) => this.serial(jobId, () => this.stop(jobId))));
   }
 
   /** Ends the job's process and deletes its log folder, giving its size back to the owner. */

@@ -25,7 +25,7 @@ import type { Database } from '../../db/database';
 import { newId } from '../../db/ids';
 import type { BlobStore } from '../storage/blob-store';
 import { assertProjectAccess, deleteRefusal, projectRightOf, type ProjectRight } from './access';
-import { deleteWithArtefacts } from './artefacts';
+import { deleteWithArtefacts, type DeletedJobs } from './artefacts';
 import { recordActivity } from './activity';
 import { authorize, type ProjectAction } from './policy';
 import { presentActivity, presentPermission, presentProject, presentShareSettings, type ProjectRow } from './presenters';
@@ -41,12 +41,14 @@ export function likePattern(keyword: string): string {
 export class ProjectsService {
   /**
    * With `blobs`, deleting a project also gives back the space of its modelling files and removes
-   * them (`./artefacts.ts`); without, they stay on disk, charged.
+   * them (`./artefacts.ts`); without, they stay on disk, charged. `deletedJobs` hears of the
+   * jobs a delete took with it (their TensorBoards end).
    */
   constructor(
     private readonly db: Database,
     private readonly clock: Clock,
     private readonly blobs?: BlobStore,
+    private readonly deletedJobs?: DeletedJobs,
   ) {}
 
   private get knex(): Knex {
@@ -222,7 +224,7 @@ export class ProjectsService {
       await this.knex('project_favourites').where('project_id', projectId).delete();
       await recordActivity(this.knex, user, { action: 'project.delete', projectId, targetName: row.name }, now);
       return { scope: { projectId }, result: { projectId } };
-    });
+    }, this.deletedJobs);
   }
 
   async setFavourite(user: ServerCallUser, projectId: string, favourite: boolean): Promise<{ projectId: string; favourite: boolean }> {

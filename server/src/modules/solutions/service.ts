@@ -15,7 +15,7 @@ import type { Database } from '../../db/database';
 import { newId } from '../../db/ids';
 import type { BlobStore } from '../storage/blob-store';
 import { assertProjectAccess, assertSolutionAccess, deleteRefusal, type ProjectRef } from '../projects/access';
-import { deleteWithArtefacts } from '../projects/artefacts';
+import { deleteWithArtefacts, type DeletedJobs } from '../projects/artefacts';
 import { recordActivity } from '../projects/activity';
 import { likePattern } from '../projects/service';
 import { presentSolution, type SolutionRow } from './presenters';
@@ -28,12 +28,14 @@ import { presentSolution, type SolutionRow } from './presenters';
 export class SolutionsService {
   /**
    * With `blobs`, deleting a solution also gives back the space of its modelling files and
-   * removes them (`../projects/artefacts.ts`), as deleting a project does.
+   * removes them (`../projects/artefacts.ts`), as deleting a project does; `deletedJobs` hears
+   * of the jobs a delete took with it (their TensorBoards end).
    */
   constructor(
     private readonly db: Database,
     private readonly clock: Clock,
     private readonly blobs?: BlobStore,
+    private readonly deletedJobs?: DeletedJobs,
   ) {}
 
   private get knex(): Knex {
@@ -187,7 +189,7 @@ export class SolutionsService {
       await this.touch(project, now);
       await recordActivity(this.knex, user, { action: 'solution.delete', projectId: project.id, solutionId, targetName: solution.name }, now);
       return { scope: { projectId: project.id, solutionId }, result: { solutionId } };
-    });
+    }, this.deletedJobs);
   }
 
   async pin(user: ServerCallUser, solutionId: string, pinned: boolean): Promise<SolutionItem> {
