@@ -24,8 +24,11 @@
  * Roles are inferred as REVIVE does: an output `next_X` advances the state `X`; a leaf input
  * whose `next_` is an output is a state; other leaf inputs are external factors read from data
  * at each step, or tunable parameters when listed under `tunable`. REVIVE does not mark which
- * outputs are policies: outputs computed only from data inputs (and other such outputs) are
- * taken as agents unless `agents` is given. What REVIVE cannot hold (roles, labels, field kinds
+ * outputs are policies: outputs computed only from data inputs (states, external factors,
+ * tunables) are taken as agents unless `agents` is given; an output that reads an agent's
+ * decision (sales that follow a price, say) is the environment's response, learned like
+ * `next_X`. A decision that follows another decision is marked with `agents` or the
+ * `decisio:` roles. What REVIVE cannot hold (roles, labels, field kinds
  * and visibility, built-in functions, positions) goes under a top-level `decisio:` key that
  * REVIVE ignores, so an exported file trains unchanged in REVIVE and re-imports losslessly.
  */
@@ -175,7 +178,8 @@ export function importReviveYaml(text: string, options: ImportYamlOptions = {}):
     else if (o in experts || o in extBuiltins) role = 'environment';
     else {
       const ins = graphDict.get(o) ?? [];
-      const fromData = ins.every((x) => roleOf.get(x) === 'state' || roleOf.get(x) === 'external' || roleOf.get(x) === 'tunable' || roleOf.get(x) === 'agent');
+      // only data inputs: an output that reads a decision responds to it (the environment's part)
+      const fromData = ins.every((x) => roleOf.get(x) === 'state' || roleOf.get(x) === 'external' || roleOf.get(x) === 'tunable');
       role = fromData ? 'agent' : 'environment';
     }
     roleOf.set(o, role);

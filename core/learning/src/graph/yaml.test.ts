@@ -58,6 +58,26 @@ describe('REVIVE YAML', () => {
     expect(graph.nodes.find((n) => n.name === 'temperature')!.fields[0]).toMatchObject({ name: 'obs_temp', min: -20, max: 20 });
   });
 
+  it('takes an output that reads a decision as the environment\'s response, not a second agent', () => {
+    // sales follow the price: a learned environment node (a policy must not decide its own sales)
+    const text = `metadata:
+  graph:
+    decision: [stock, season]
+    sales: [stock, decision, season]
+    next_stock: [stock, decision, sales]
+  columns:
+  - stock_level: {dim: stock, type: continuous, min: 0, max: 100}
+  - season_index: {dim: season, type: continuous, min: -1.5, max: 1.5}
+  - price: {dim: decision, type: category, values: [8, 10, 12, 14]}
+  - units_sold: {dim: sales, type: continuous, min: 0, max: 80}
+`;
+    const roles = (g: ReturnType<typeof importReviveYaml>['graph']) => Object.fromEntries(g.nodes.map((n) => [n.name, n.role]));
+    expect(roles(importReviveYaml(text).graph)).toEqual({ stock: 'state', season: 'external', decision: 'agent', sales: 'environment', next_stock: 'environment' });
+    // a chained decision is named explicitly
+    expect(roles(importReviveYaml(text, { agents: ['decision', 'sales'] }).graph)).toMatchObject({ decision: 'agent', sales: 'agent', next_stock: 'environment' });
+    expect(analyseGraph(importReviveYaml(text).graph).order).toEqual(['decision', 'sales', 'next_stock']);
+  });
+
   it('reads history nodes (ts) with their frames', () => {
     const { graph } = importReviveYaml(fixture('refrigeration_ts.yaml'));
     const ts = graph.nodes.find((n) => n.name === 'ts_temperature')!;
