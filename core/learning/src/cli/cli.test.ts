@@ -7,7 +7,7 @@ import { decodeWeights } from '@decisio/compute';
 import { writeNpz } from '../data/npy';
 import { REFERENCE_TASKS, offlineToNpz } from '../tasks/index';
 import { ACTION_0, OBS_0, PARAMETER_0, reviveYaml } from '../testing/fixtures';
-import { CliError, venvEnsembleOf } from './main';
+import { CliError, venvEnsembleOf, venvSettingsOf } from './main';
 
 const root = resolve(__dirname, '../../../..');
 const tsx = join(root, 'node_modules/tsx/dist/cli.mjs');
@@ -97,6 +97,10 @@ describe('learn CLI', () => {
     expect(venvEnsembleOf({ 'venv-ensemble': '1' }, 'revive-t')).toBe(1);
     for (const v of ['0', '11', '2.5', 'abc', 'true', '-1', '']) expect(() => venvEnsembleOf({ 'venv-ensemble': v }, 'bc')).toThrow(CliError);
     expect(() => venvEnsembleOf({ 'venv-ensemble': '3' }, 'revive-p')).toThrow(/revive-p venvs are not ensembled/);
+    // the venv flags train and hyper --target policy share
+    expect(venvSettingsOf({})).toEqual({ algo: 'bc', epochs: 200, adversarialEpochs: 50, members: 5 });
+    expect(venvSettingsOf({ 'venv-algo': 'revive-t', 'venv-epochs': '20' })).toEqual({ algo: 'revive-t', epochs: 20, adversarialEpochs: 10, members: 1 });
+    expect(() => venvSettingsOf({ 'venv-algo': 'revive-p', 'venv-ensemble': '2' })).toThrow(CliError);
     const args = ['--data', join(dir, 'data.npz'), '--graph', join(dir, 'graph.yaml'), '--reward', join(dir, 'reward.py'), '--out', join(dir, 'out-refused')];
     const rv = cli(['train', ...args, '--venv-algo', 'revive-t', '--venv-ensemble', '3']);
     expect(rv.status).toBe(2);
@@ -138,18 +142,22 @@ describe('learn CLI', () => {
 });
 
 describe('learn hyper', () => {
-  it('searches venv settings and policy settings with the hyperparameter-search trainer', () => {
+  const common = ['--data', join(dir, 'h.npz'), '--graph', join(dir, 'h.yaml'), '--seed', '1'];
+
+  it('searches venv settings, and policy settings in the default venv ensemble, with the hyperparameter-search trainer', () => {
     const task = REFERENCE_TASKS.thermal;
     writeFileSync(join(dir, 'h.npz'), offlineToNpz(task.generate({ trajectories: 6, steps: 30, seed: 2 })));
     writeFileSync(join(dir, 'h.yaml'), task.yaml);
     writeFileSync(join(dir, 'h_reward.py'), task.rewardPy);
-    const common = ['--data', join(dir, 'h.npz'), '--graph', join(dir, 'h.yaml'), '--seed', '1'];
     writeFileSync(join(dir, 'space.json'), JSON.stringify([{ name: 'lr', kind: 'log', min: 1e-4, max: 1e-2 }, { name: 'hidden', kind: 'choice', values: [[8], [16, 16]] }]));
     const outV = join(dir, 'hyper-venv');
-    const v = cli(['hyper', '--target', 'venv', '--algo', 'random', '--trials', '3', '--trial-epochs', '2', '--space', join(dir, 'space.json'), '--out', outV, ...common]);
+    // --target venv searches one BC venv's settings: the policy target's venv flags are not read
+    const v = cli(['hyper', '--target', 'venv', '--algo', 'random', '--trials', '3', '--trial-epochs', '2', '--space', join(dir, 'space.json'), '--out', outV, '--venv-algo', 'revive-p', '--venv-ensemble', '3', ...common]);
     expect(v.status, v.stderr).toBe(0);
+    expect(v.stderr).not.toContain('ensemble of');
     const hv = JSON.parse(readFileSync(join(outV, 'hyper.json'), 'utf8'));
     expect(hv.target).toBe('venv');
+    expect(hv.venvEnsemble).toBeUndefined();
     expect(hv.trials.length).toBe(3);
     for (const t of hv.trials) {
       expect(t.settings.lr >= 1e-4 && t.settings.lr <= 1e-2).toBe(true);
@@ -159,20 +167,50 @@ describe('learn hyper', () => {
     expect(hv.best.score).toBe(Math.max(...hv.trials.map((t: { score: number }) => t.score)));
     expect(hv.trials.map((t: { score: number }) => t.score)).toContain(hv.best.score);
 
+    // --target policy: the venv ensemble train builds (default 5 with bc), each trial's policy
+    // trained with it and scored by its worst member return (one evaluation: trial-epochs 1)
     const outP = join(dir, 'hyper-policy');
     const p = cli(['hyper', '--target', 'policy', '--reward', join(dir, 'h_reward.py'), '--policy-algo', 'ppo', '--trials', '2', '--trial-epochs', '1', '--venv-epochs', '3', '--out', outP, ...common]);
     expect(p.status, p.stderr).toBe(0);
+    expect(p.stderr).toContain('ensemble of 5 BC venvs');
     const hp = JSON.parse(readFileSync(join(outP, 'hyper.json'), 'utf8'));
     expect(hp.policyAlgo).toBe('ppo');
+    expect(hp.venvEnsemble).toBe(5);
+    expect(hp.select).toBe('worst');
     expect(hp.trials.length).toBe(2);
     for (const t of hp.trials) {
       expect(Object.keys(t.settings).sort()).toEqual(['gamma', 'hidden', 'horizon', 'lr']);
       expect(t.settings.horizon >= 10 && t.settings.horizon <= 100).toBe(true);
       expect(t.score).toBeGreaterThan(-1e9);
+      expect(t.memberReturns.length).toBe(5);
+      expect(t.score).toBe(Math.min(...t.memberReturns));
     }
+  }, 240_000);
 
+  it('scores --target policy trials by the worst member of a --venv-ensemble 2 ensemble (SAC)', () => {
+    const outE = join(dir, 'hyper-policy-2');
+    const e = cli(['hyper', '--target', 'policy', '--reward', join(dir, 'h_reward.py'), '--policy-algo', 'sac', '--trials', '2', '--trial-epochs', '1', '--venv-epochs', '3', '--venv-ensemble', '2', '--out', outE, ...common]);
+    expect(e.status, e.stderr).toBe(0);
+    expect(e.stderr).toContain('ensemble of 2 BC venvs');
+    const he = JSON.parse(readFileSync(join(outE, 'hyper.json'), 'utf8'));
+    expect(he.venvEnsemble).toBe(2);
+    expect(he.trials.length).toBe(2);
+    for (const t of he.trials) {
+      expect(t.memberReturns.length).toBe(2);
+      expect(t.score).toBeGreaterThan(-1e9);
+      expect(t.score).toBe(Math.min(...t.memberReturns));
+    }
+    expect(he.best.score).toBe(Math.max(...he.trials.map((t: { score: number }) => t.score)));
+  }, 240_000);
+
+  it('refuses an ensemble of adversarial venvs for --target policy (as train does) and an unknown --space setting', () => {
+    const outR = join(dir, 'hyper-refused');
+    const rv = cli(['hyper', '--target', 'policy', '--reward', join(dir, 'h_reward.py'), '--venv-ensemble', '2', '--venv-algo', 'revive-p', '--out', outR, ...common]);
+    expect(rv.status).toBe(2);
+    expect(rv.stderr).toContain('--venv-ensemble 2: revive-p venvs are not ensembled');
+    expect(existsSync(outR)).toBe(false);
     writeFileSync(join(dir, 'bad-space.json'), JSON.stringify([{ name: 'nonsense', kind: 'float', min: 0, max: 1 }]));
-    const bad = cli(['hyper', '--target', 'venv', '--space', join(dir, 'bad-space.json'), '--out', outV, ...common]);
+    const bad = cli(['hyper', '--target', 'venv', '--space', join(dir, 'bad-space.json'), '--out', join(dir, 'hyper-venv'), ...common]);
     expect(bad.status).toBe(2);
     expect(bad.stderr).toContain("'nonsense' is not a searchable setting");
   }, 240_000);

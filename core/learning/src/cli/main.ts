@@ -18,7 +18,8 @@
  *   `[v...]` or a batch `[[v...], ...]`) -> one JSON line per input on stdout (output node
  *   name -> arrays in original units, same shape convention).
  * - `tune ...`: searches the graph's tunable parameters (SRACOS or random) in the venv; see {@link tune}.
- * - `hyper ...`: hyperparameter auto-search of the venv or policy trainer's settings; see {@link hyper}.
+ * - `hyper ...`: hyperparameter auto-search of the venv or policy trainer's settings (`--target
+ *   policy`: trials in the venv, or ensemble, that `train` would build); see {@link hyper}.
  * Errors go to stderr with a non-zero exit code.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -67,7 +68,10 @@ const USAGE = `usage:
               (--venv-ensemble: BC venvs trained for the policy, 1..10, default 5 for bc; revive-p / revive-t: 1 only)
   learn tune --data F --graph G.yaml --reward R.py --out DIR [--algo sracos|random] [--trials N] [--venv-algo A] [--venv-epochs N] [--horizon H] [--seed S]
   learn hyper --data F --graph G.yaml --out DIR [--target venv|policy] [--reward R.py] [--policy-algo ppo|sac] [--algo sracos|random]
-              [--trials N] [--trial-epochs N] [--space S.json] [--venv-algo A] [--venv-epochs N] [--seed S]
+              [--trials N] [--trial-epochs N] [--space S.json] [--venv-algo A] [--venv-epochs N] [--venv-ensemble K] [--adversarial-epochs N] [--seed S]
+              (--target policy: the venv(s) are trained as by train, --venv-ensemble included, and each trial's policy is
+               scored by its selection return, the worst member's with an ensemble; --target venv: trials are single
+               BC venvs, --venv-algo / --venv-epochs / --venv-ensemble are not read)
   learn infer --policy DIR   (JSON lines on stdin -> JSON lines on stdout)`;
 
 function need(flags: Record<string, string>, name: string): string {
@@ -116,6 +120,30 @@ export function venvEnsembleOf(flags: Record<string, string>, algo: VenvAlgo): n
   return n;
 }
 
+/** The venv `train` builds, as read from its flags (also `hyper --target policy`'s venv). */
+export interface VenvSettings {
+  /** `--venv-algo`, default bc. */
+  algo: VenvAlgo;
+  /** `--venv-epochs`: BC steps (revive-p / revive-t: of the BC warm start), default 200. */
+  epochs: number;
+  /** `--adversarial-epochs` (revive-p / revive-t), default a quarter of `epochs`, at least 10. */
+  adversarialEpochs: number;
+  /** `--venv-ensemble` ({@link venvEnsembleOf}): BC venvs trained, 1 = one venv. */
+  members: number;
+}
+
+/**
+ * Reads `train`'s venv flags (`--venv-algo`, `--venv-epochs`, `--adversarial-epochs`,
+ * `--venv-ensemble`). Throws {@link CliError} on an unknown algorithm, a bad count, or more
+ * than one member of a revive-p / revive-t venv.
+ */
+export function venvSettingsOf(flags: Record<string, string>): VenvSettings {
+  const algo = venvAlgoOf(flags);
+  const epochs = intFlag(flags, 'venv-epochs', 200);
+  const adversarialEpochs = intFlag(flags, 'adversarial-epochs', Math.max(10, Math.round(epochs / 4)));
+  return { algo, epochs, adversarialEpochs, members: venvEnsembleOf(flags, algo) };
+}
+
 const log = (msg: string): void => {
   process.stderr.write(`${msg}\n`);
 };
@@ -125,10 +153,11 @@ export type VenvAlgo = 'bc' | 'revive-p' | 'revive-t';
 
 /**
  * Loads the graph and data, starts the sandbox and trains the venv (shared by train, tune and
- * hyper). `bc`: `venvEpochs` BC trainer steps, of `members` venvs (an {@link EnsembleTrainer}:
- * one split, member `i` from seed `seed + 1000 i`, member 0 being the single venv of
- * `members` = 1, which trains a plain BC venv as before); `revive-p` / `revive-t`: a BC warm
- * start of `venvEpochs` steps, then `adversarialEpochs` adversarial steps (one venv).
+ * hyper; train and `hyper --target policy` pass {@link venvSettingsOf}). `bc`: `venvEpochs`
+ * BC trainer steps, of `members` venvs (an {@link EnsembleTrainer}: one split, member `i`
+ * from seed `seed + 1000 i`, member 0 being the single venv of `members` = 1, which trains a
+ * plain BC venv as before); `revive-p` / `revive-t`: a BC warm start of `venvEpochs` steps,
+ * then `adversarialEpochs` adversarial steps (one venv).
  * `venv` is member 0 (its held-out report `venvReport`); `ensemble` all members when more than one.
  */
 async function prepare(dataFile: string, graphFile: string, rewardFile: string, seed: number, venvEpochs: number, algo: VenvAlgo = 'bc', adversarialEpochs = 0, members = 1) {
@@ -222,16 +251,13 @@ export async function train(flags: Record<string, string>): Promise<Record<strin
   const graphFile = need(flags, 'graph');
   const rewardFile = need(flags, 'reward');
   const out = need(flags, 'out');
-  const venvAlgo = venvAlgoOf(flags);
+  const { algo: venvAlgo, epochs: venvEpochs, adversarialEpochs, members } = venvSettingsOf(flags);
   const policyAlgo = flags['policy-algo'] ?? 'ppo';
   if (policyAlgo !== 'ppo' && policyAlgo !== 'sac') throw new CliError(`unknown --policy-algo '${policyAlgo}' (ppo, sac)`);
   const seed = intFlag(flags, 'seed', 0);
-  const venvEpochs = intFlag(flags, 'venv-epochs', 200);
   const policyEpochs = intFlag(flags, 'policy-epochs', 100);
   const horizon = intFlag(flags, 'horizon', 50);
   for (const f of [dataFile, graphFile, rewardFile]) if (!existsSync(f)) throw new CliError(`no such file: ${f}`);
-  const adversarialEpochs = intFlag(flags, 'adversarial-epochs', Math.max(10, Math.round(venvEpochs / 4)));
-  const members = venvEnsembleOf(flags, venvAlgo);
   const { yamlText, ds, sandbox, nodeFunction, reward, venv, ensemble, memberScores, venvReport, venvSeconds } = await prepare(dataFile, graphFile, rewardFile, seed, venvEpochs, venvAlgo, adversarialEpochs, members);
   try {
     mkdirSync(out, { recursive: true });
@@ -416,12 +442,19 @@ function readSpace(file: string, allowed: readonly string[]): HyperparameterDim[
 
 /**
  * The `hyper` command: hyperparameter auto-search with {@link HyperparameterSearchTrainer}.
- * `--target venv` searches BC venv settings, each trial a BC venv trained for
- * `--trial-epochs` steps and scored by its best held-out step score; `--target policy` trains
- * one venv (`--venv-epochs`, `--venv-algo`), then searches `--policy-algo` settings, each
- * trial a policy trained in that venv for `--trial-epochs` steps and scored by its best venv
- * return. Every trial runs with the same seed. `--space FILE.json` replaces the default
- * space ({@link HYPER_SPACES}). Writes `hyper.json` (trials, best settings and score).
+ * `--target venv` searches the settings of one BC venv, each trial a BC venv trained for
+ * `--trial-epochs` steps and scored by its best held-out step score (`--venv-algo`,
+ * `--venv-epochs` and `--venv-ensemble` are not read). `--target policy` first trains the
+ * venv as `train` does ({@link venvSettingsOf}: with bc an ensemble of `--venv-ensemble`
+ * venvs, default {@link DEFAULT_VENV_ENSEMBLE}), then searches `--policy-algo` settings,
+ * each trial a policy trained for `--trial-epochs` steps with the ensemble as in `train`
+ * (rollouts in a random member, PPO's disagreement-scaled behaviour regulariser) and scored
+ * by its trainer's best selection return: the worst member's venv return with an ensemble,
+ * the venv return with one venv. Every trial runs with the same seed. `--space FILE.json`
+ * replaces the default space ({@link HYPER_SPACES}). Writes `hyper.json` (trials, best
+ * settings and score; for `--target policy` also `venvAlgo`, `venvEnsemble` (member count),
+ * `venvScore` (member 0's held-out score), `select` (`worst` or `venv`) and per trial, with an
+ * ensemble, `memberReturns`: each member's venv return at the trial's last evaluation).
  */
 export async function hyper(flags: Record<string, string>): Promise<Record<string, unknown>> {
   const t0 = performance.now();
@@ -441,6 +474,7 @@ export async function hyper(flags: Record<string, string>): Promise<Record<strin
   const key = target === 'venv' ? 'venv' : policyAlgo;
   const dims = flags['space'] ? readSpace(flags['space'], HYPER_SETTINGS[key]) : HYPER_SPACES[key];
   const rewardFile = target === 'policy' ? need(flags, 'reward') : undefined;
+  const venvSettings = target === 'policy' ? venvSettingsOf(flags) : undefined;
   for (const f of [dataFile, graphFile, ...(rewardFile ? [rewardFile] : [])]) if (!existsSync(f)) throw new CliError(`no such file: ${f}`);
   const evalEvery = Math.max(1, Math.min(5, Math.floor(trialEpochs / 4) || 1));
   const onEvent = (e: TrainerEvent) => {
@@ -450,6 +484,15 @@ export async function hyper(flags: Record<string, string>): Promise<Record<strin
   let sandbox: PythonSandbox | undefined;
   let search: HyperparameterSearchTrainer;
   let venvScore: number | undefined;
+  let ensembled = false;
+  // each trial's members' returns at its last evaluation (with an ensemble): trials run one
+  // after another, so the trainer built last belongs to the trial being run
+  const memberReturns: number[][] = [];
+  let lastTrainer: PpoTrainer | SacTrainer | undefined;
+  const keepMemberReturns = () => {
+    if (lastTrainer) memberReturns.push([...lastTrainer.lastMemberReturns]);
+    lastTrainer = undefined;
+  };
   try {
     if (target === 'venv') {
       const graph = importReviveYaml(readFileSync(graphFile, 'utf8')).graph;
@@ -464,35 +507,48 @@ export async function hyper(flags: Record<string, string>): Promise<Record<strin
         build: (s) => new BcTrainer(graph, ds, { ...(s as BcOptions), evalEvery: Math.max(1, Math.min(10, Math.floor(trialEpochs / 4) || 1)), systemMaxSteps: trialEpochs }) as never,
       });
     } else {
-      const p = await prepare(dataFile, graphFile, rewardFile!, seed, intFlag(flags, 'venv-epochs', 200), venvAlgoOf(flags), intFlag(flags, 'adversarial-epochs', Math.max(10, Math.round(intFlag(flags, 'venv-epochs', 200) / 4))));
+      const v = venvSettings!;
+      const p = await prepare(dataFile, graphFile, rewardFile!, seed, v.epochs, v.algo, v.adversarialEpochs, v.members);
       sandbox = p.sandbox;
       venvScore = p.venvReport.score;
-      const base = { evalEvery, systemMaxSteps: trialEpochs, ...(p.nodeFunction ? { nodeFunction: p.nodeFunction } : {}) };
+      ensembled = p.ensemble !== undefined;
+      // as train: with an ensemble PPO / SAC roll out in its members and report (and keep)
+      // the worst member's return, which is what the trial is scored by
+      const base = { evalEvery, systemMaxSteps: trialEpochs, ...(p.nodeFunction ? { nodeFunction: p.nodeFunction } : {}), ...(p.ensemble ? { ensemble: p.ensemble } : {}) };
       search = new HyperparameterSearchTrainer(dims, {
         algo,
         trials,
         metric: 'reward',
         budget: { maxSteps: trialEpochs },
         trialSeed: seed + 1,
-        build: (s) => (policyAlgo === 'ppo' ? new PpoTrainer(p.venv, p.reward, { ...(s as PpoOptions), ...base }, p.ds) : new SacTrainer(p.venv, p.reward, { ...(s as SacOptions), ...base }, p.ds)) as never,
+        build: (s) => {
+          keepMemberReturns();
+          lastTrainer = policyAlgo === 'ppo' ? new PpoTrainer(p.venv, p.reward, { ...(s as PpoOptions), ...base }, p.ds) : new SacTrainer(p.venv, p.reward, { ...(s as SacOptions), ...base }, p.ds);
+          return lastTrainer as never;
+        },
       });
     }
     const r = await runTrainer(search, { seed, stop: { system: true }, onEvent });
+    keepMemberReturns();
     if (r.reason === 'failed') throw new Error(`hyperparameter search failed: ${r.error instanceof Error ? r.error.message : String(r.error)}`);
     const best = search.best;
     const result = {
       target,
-      ...(target === 'policy' ? { policyAlgo, venvScore } : {}),
+      ...(target === 'policy' ? { policyAlgo, venvAlgo: venvSettings!.algo, venvEnsemble: venvSettings!.members, venvScore, select: ensembled ? 'worst' : 'venv' } : {}),
       algo,
       trialEpochs,
       space: dims,
-      trials: search.trials.map((t) => ({ settings: hyperparameterSettings(dims, t.candidate), score: t.score })),
+      trials: search.trials.map((t, i) => ({
+        settings: hyperparameterSettings(dims, t.candidate),
+        score: t.score,
+        ...(ensembled && memberReturns.length === search.trials.length ? { memberReturns: memberReturns[i] } : {}),
+      })),
       best: best ? { settings: search.bestSettings(), score: best.score } : null,
       wallSeconds: (performance.now() - t0) / 1000,
     };
     mkdirSync(out, { recursive: true });
     writeFileSync(join(out, 'hyper.json'), JSON.stringify(result, null, 2));
-    log(`[hyper] best ${JSON.stringify(result.best?.settings)} ${target === 'venv' ? 'score' : 'venv return'} ${best?.score.toFixed(4)}; wrote ${join(out, 'hyper.json')}`);
+    log(`[hyper] best ${JSON.stringify(result.best?.settings)} ${target === 'venv' ? 'score' : ensembled ? 'worst-member venv return' : 'venv return'} ${best?.score.toFixed(4)}; wrote ${join(out, 'hyper.json')}`);
     return result;
   } finally {
     await sandbox?.close();
