@@ -15,6 +15,7 @@ import type { StepContext, StepResult, Trainer } from '../trainer/contract';
 import type { NodeFunctionCall, RolloutPolicy, VirtualEnvironment } from '../venv/bc';
 import type { VenvEnsemble } from '../venv/ensemble';
 import { decodeStep } from '../venv/bc';
+import { behaviourRegulariser, loggedNll, uncertaintyBcCoef, type BehaviourRegulariserOptions } from './behaviour-regulariser';
 import { AgentPolicy, concatInputs, warmStartPolicy, type CloneResult, type NodeAction } from './agent-policy';
 import { evaluateInVenv, modePolicy, rolloutPolicy, rolloutWindows, sampleWindowIndices, selectionReturn, type RewardCallback, type Windows } from './rollout';
 
@@ -60,7 +61,7 @@ export function ppoClipLoss(logProb: Tensor, oldLogProb: Tensor, advantages: Ten
 }
 
 /** Options of {@link PpoTrainer}. */
-export interface PpoOptions {
+export interface PpoOptions extends BehaviourRegulariserOptions {
   /** Hidden sizes of the policy and value networks. Default `[64, 64]`. */
   hidden?: number[];
   /** Adam learning rate. Default 3e-4. */
@@ -127,24 +128,6 @@ export interface PpoOptions {
    * return). Default `'worst'` with an `ensemble`, else `'venv'`.
    */
   select?: 'venv' | 'mean' | 'worst';
-  /**
-   * Behaviour regulariser: this coefficient times the negative log-likelihood of the logged
-   * decisions of a minibatch of data rows is added to the policy loss, keeping the policy
-   * near the data's decisions where the venv was fitted. Default 0 (off).
-   */
-  bcCoef?: number;
-  /**
-   * Behaviour regulariser that follows the ensemble's uncertainty about the policy's value:
-   * at every evaluation (with an `ensemble` and `select` other than `'venv'`) the coefficient
-   * becomes `bcCoef + bcUncertainty * u`, where `u` = (members' mean return − worst member
-   * return) / (`horizon` × the logged rewards' standard deviation), the members' disagreement
-   * about the current policy's return per step in reward standard deviations. Where the
-   * learned environments agree on what the policy earns, PPO is left free; where they
-   * disagree, it is held near the logged decisions (metric `bc-coef`: the coefficient the
-   * step's updates used). Default 4 with an `ensemble` and `select` `'worst'` or `'mean'`
-   * (measured on the bench, see the README), else 0 (off).
-   */
-  bcUncertainty?: number;
 }
 
 /** Checkpoint of {@link PpoTrainer}. */
@@ -268,15 +251,11 @@ export class PpoTrainer implements Trainer<PpoCheckpoint> {
       patience: options.patience ?? 10,
       ensembleRollouts: options.ensembleRollouts ?? options.ensemble !== undefined,
       select: options.select ?? (options.ensemble ? 'worst' : 'venv'),
-      bcCoef: options.bcCoef ?? 0,
-      bcUncertainty: options.bcUncertainty ?? (options.ensemble && (options.select ?? 'worst') !== 'venv' ? 4 : 0),
+      ...behaviourRegulariser('ppo', options),
     };
-    if (this.o.bcCoef < 0 || !Number.isFinite(this.o.bcCoef)) throw new Error('ppo: bcCoef must be a finite number >= 0');
     if ((this.o.ensembleRollouts || this.o.select !== 'venv') && !options.ensemble) throw new Error('ppo: ensembleRollouts and select need an ensemble');
     this.systemMaxSteps = this.o.systemMaxSteps;
     this.bcNow = this.o.bcCoef;
-    if (this.o.bcUncertainty < 0 || !Number.isFinite(this.o.bcUncertainty)) throw new Error('ppo: bcUncertainty must be a finite number >= 0');
-    if (this.o.bcUncertainty > 0 && (!options.ensemble || this.o.select === 'venv')) throw new Error('ppo: bcUncertainty needs an ensemble and select worst or mean');
   }
 
   async init({ seed, checkpoint }: { seed: number; checkpoint?: PpoCheckpoint }): Promise<void> {
@@ -325,11 +304,7 @@ export class PpoTrainer implements Trainer<PpoCheckpoint> {
       });
     const r = await selectionReturn(this.venv, this.options.ensemble, this.o.select, inVenv);
     this.lastMemberReturns = r.members;
-    if (this.o.bcUncertainty > 0 && r.members.length > 1) {
-      const m = r.members.reduce((a, b) => a + b, 0) / r.members.length;
-      const u = (Math.max(0, m - Math.min(...r.members)) * this.rewardScale) / this.windows.horizon;
-      this.bcNow = this.o.bcCoef + this.o.bcUncertainty * u;
-    }
+    this.bcNow = uncertaintyBcCoef(this.o, r.members, this.rewardScale, this.windows.horizon) ?? this.bcNow;
     return r.value;
   }
 
@@ -469,7 +444,7 @@ export class PpoTrainer implements Trainer<PpoCheckpoint> {
             klV = mean(sub(tensor(old, [M]), logProb)).dataSync()[0]!;
             const loss = sub(ppoClipLoss(logProb, tensor(old, [M]), tensor(adv, [M]), this.o.clip), affine(em, this.o.entropyCoef, 0));
             if (this.bcNow === 0) return loss;
-            const nll = this.loggedNll(bcRows);
+            const nll = loggedNll(this.policy, ds, bcRows);
             bcV = nll.dataSync()[0]!;
             return add(loss, affine(nll, this.bcNow, 0));
           }, this.o.maxGradNorm);
@@ -496,21 +471,6 @@ export class PpoTrainer implements Trainer<PpoCheckpoint> {
     if (this.bcNow > 0 && updatePolicy) metrics['loss/bc'] = bcl / updates;
     if (this.o.bcUncertainty > 0) metrics['bc-coef'] = this.bcNow;
     return metrics;
-  }
-
-  /** Mean negative log-likelihood of the logged decisions of data rows under the policy (differentiable). */
-  private loggedNll(rows: Int32Array): Tensor {
-    const ds = this.dataset;
-    const n = rows.length;
-    const values: Record<string, Float32Array> = {};
-    let total: Tensor | undefined;
-    for (const h of this.policy.heads.values()) {
-      for (const name of [...h.inputs, h.name]) values[name] ??= ds.gather(name, rows);
-      const a = h.fromEncoded(values[h.name]!, n);
-      const lp = mean(h.logProbEntropy(tensor(this.policy.inputOf(h, values, n), [n, h.inWidth]), a.cont, a.cls, n).logProb);
-      total = total ? add(total, lp) : lp;
-    }
-    return neg(total!);
   }
 
   /** Loads the best evaluated weights into {@link PpoTrainer.policy}; returns its venv return. */

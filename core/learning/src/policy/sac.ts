@@ -6,20 +6,28 @@
  * step rolls `batchSize` windows of `horizon` steps out in the venv from states sampled from
  * the data set into a replay buffer (bootstrapped at the window end, no terminal), then runs
  * `updatesPerStep` gradient updates. The actor is warm started by behaviour cloning. Discrete
- * and category agent fields are not supported (use PPO).
+ * and category agent fields are not supported (use PPO). The behaviour regulariser
+ * (`bcCoef`, `bcUncertainty`, as PPO's) adds its term to the actor loss (as TD3+BC / BRAC do),
+ * with the tanh-squashed likelihood of the logged actions.
  */
-import { Adam, Generator, MLP, TanhNormal, add, affine, concat, exp, hardUpdate, mean, minimum, mul, narrow, noGrad, parameter, reshape, softUpdate, square, sub, sum, tensor, tidy, type Tensor } from '@decisio/compute';
+import { Adam, Generator, MLP, TanhNormal, abs, add, affine, concat, exp, hardUpdate, mean, minimum, mul, narrow, noGrad, parameter, reshape, softUpdate, square, sub, sum, tensor, tidy, type Tensor } from '@decisio/compute';
 import type { Dataset } from '../data/dataset';
 import { Rng } from '../data/split';
 import type { StepContext, StepResult, Trainer } from '../trainer/contract';
 import type { NodeFunctionCall, RolloutPolicy, VirtualEnvironment } from '../venv/bc';
 import type { VenvEnsemble } from '../venv/ensemble';
 import { AgentPolicy, boundedLogStd, concatInputs, warmStartPolicy, type CloneResult, type HeadLogProb, type PolicyHead } from './agent-policy';
+import { behaviourRegulariser, loggedNll, uncertaintyBcCoef, type BehaviourRegulariserOptions } from './behaviour-regulariser';
 import { optimiseStep, pick, rewardScaleOf } from './ppo';
 import { evaluateInVenv, rolloutPolicy, rolloutWindows, sampleWindowIndices, selectionReturn, type RewardCallback, type Windows } from './rollout';
 
-/** Options of {@link SacTrainer}. */
-export interface SacOptions {
+/**
+ * Options of {@link SacTrainer}. The behaviour regulariser (`bcCoef`, `bcUncertainty`: same
+ * meaning, defaults and errors as PPO's) is added to the actor loss multiplied by the
+ * minibatch's mean |Q| (not differentiated), as TD3+BC normalises it: the coefficient weighs
+ * the likelihood of the logged actions against the critics' values whatever their scale.
+ */
+export interface SacOptions extends BehaviourRegulariserOptions {
   hidden?: number[];
   lr?: number;
   horizon?: number;
@@ -67,6 +75,8 @@ export interface SacCheckpoint {
   sinceBest: number;
   rngState: number;
   rewardScale: number;
+  /** Current behaviour-regulariser coefficient (`bcUncertainty`); absent: `bcCoef`. */
+  bcCoef?: number;
 }
 
 const EPS = 0.999;
@@ -79,6 +89,16 @@ function headDist(h: PolicyHead, x: Tensor): TanhNormal {
   const C = h.cont.length;
   return new TanhNormal(narrow(out, 1, 0, C), exp(boundedLogStd(narrow(out, 1, C, C))));
 }
+
+/**
+ * SAC's likelihood `[rows]` of logged actions: the head's tanh-squashed Normal at the logged
+ * codec values, kept inside (-1, 1). The warm start clones with it and the behaviour
+ * regulariser uses it.
+ */
+export const tanhLogProb: HeadLogProb = (h, x, enc, rows) => {
+  const a = h.fromEncoded(enc, rows).cont.map((v) => Math.max(-EPS, Math.min(EPS, v)));
+  return headDist(h, x).logProb(tensor(a, [rows, h.cont.length]));
+};
 
 /** SAC in a virtual environment (see the module comment). */
 export class SacTrainer implements Trainer<SacCheckpoint> {
@@ -114,6 +134,8 @@ export class SacTrainer implements Trainer<SacCheckpoint> {
   /** The members' venv returns at the last evaluation (with an `ensemble` and `select` other than `'venv'`). */
   lastMemberReturns: number[] = [];
   private readonly o: Required<Omit<SacOptions, 'nodeFunction' | 'uncertainty' | 'ensemble'>>;
+  /** Current behaviour-regulariser coefficient (`bcCoef`, plus the `bcUncertainty` part). */
+  bcNow = 0;
 
   constructor(
     readonly venv: VirtualEnvironment,
@@ -140,9 +162,11 @@ export class SacTrainer implements Trainer<SacCheckpoint> {
       patience: options.patience ?? 10,
       ensembleRollouts: options.ensembleRollouts ?? options.ensemble !== undefined,
       select: options.select ?? (options.ensemble ? 'worst' : 'venv'),
+      ...behaviourRegulariser('sac', options),
     };
     if ((this.o.ensembleRollouts || this.o.select !== 'venv') && !options.ensemble) throw new Error('sac: ensembleRollouts and select need an ensemble');
     this.systemMaxSteps = this.o.systemMaxSteps;
+    this.bcNow = this.o.bcCoef;
   }
 
   private get heads(): PolicyHead[] {
@@ -188,17 +212,11 @@ export class SacTrainer implements Trainer<SacCheckpoint> {
       this.sinceBest = checkpoint.sinceBest;
       this.rng.state = checkpoint.rngState;
       this.rewardScale = checkpoint.rewardScale;
+      if (checkpoint.bcCoef !== undefined) this.bcNow = checkpoint.bcCoef;
       return;
     }
     this.rewardScale = await rewardScaleOf(ds, this.reward, new Rng(seed + 3));
-    if (this.o.bcUpdates > 0) {
-      // the tanh-squashed Normal's likelihood of the logged actions (kept inside (-1, 1))
-      const logProb: HeadLogProb = (h, x, enc, rows) => {
-        const a = h.fromEncoded(enc, rows).cont.map((v) => Math.max(-EPS, Math.min(EPS, v)));
-        return headDist(h, x).logProb(tensor(a, [rows, h.cont.length]));
-      };
-      this.warmStart = warmStartPolicy(this.policy, ds, { updates: this.o.bcUpdates, lr: this.o.bcLr, rng: this.rng, splitSeed: seed, logProb });
-    }
+    if (this.o.bcUpdates > 0) this.warmStart = warmStartPolicy(this.policy, ds, { updates: this.o.bcUpdates, lr: this.o.bcLr, rng: this.rng, splitSeed: seed, logProb: tanhLogProb });
     this.initialReward = await this.evaluate();
     this.bestReward = this.initialReward;
     this.best = this.policy.weights();
@@ -220,6 +238,7 @@ export class SacTrainer implements Trainer<SacCheckpoint> {
       evaluateInVenv(venv, this.dataset, this.deterministic(), this.reward, { horizon: this.o.horizon, windows: this.o.evalWindows, seed: 12345, nodeFunction: this.options.nodeFunction }),
     );
     this.lastMemberReturns = r.members;
+    this.bcNow = uncertaintyBcCoef(this.o, r.members, this.rewardScale, this.windows.horizon) ?? this.bcNow;
     return r.value;
   }
 
@@ -295,6 +314,8 @@ export class SacTrainer implements Trainer<SacCheckpoint> {
     const qparams = [...this.q1.parameters(), ...this.q2.parameters()];
     const pparams = this.policy.parameters();
     const targetEntropy = -this.aWidth;
+    const bcRows = new Int32Array(M);
+    let bcl = 0;
     for (let u = 0; u < this.o.updatesPerStep; u++) {
       const rows = Int32Array.from({ length: M }, () => Math.floor(this.rng.next() * this.size));
       const s = tensor(pick(this.buf.s, rows, this.sWidth), [M, this.sWidth]);
@@ -329,13 +350,20 @@ export class SacTrainer implements Trainer<SacCheckpoint> {
         return add(mean(square(sub(this.q1.forward(sa), target))), mean(square(sub(this.q2.forward(sa), target))));
       });
       let lpMean = 0;
+      if (this.bcNow > 0) for (let i = 0; i < M; i++) bcRows[i] = Math.floor(this.rng.next() * ds.rows);
       pl += optimiseStep(this.popt, pparams, () => {
         const n = sampleAll(x);
         const sa = concat([s, n.a], 1);
         const q = minimum(this.q1.forward(sa), this.q2.forward(sa));
         const lpm = mean(n.logProb);
         lpMean = lpm.dataSync()[0]!;
-        return sub(affine(lpm, al, 0), mean(q));
+        const loss = sub(affine(lpm, al, 0), mean(q));
+        if (this.bcNow === 0) return loss;
+        // TD3+BC's normalisation: the term weighs against the critics' scale
+        const qScale = mean(abs(q)).dataSync()[0]!;
+        const nll = loggedNll(this.policy, ds, bcRows, tanhLogProb);
+        bcl += nll.dataSync()[0]!;
+        return add(loss, affine(nll, this.bcNow * qScale, 0));
       });
       optimiseStep(this.aopt, [this.logAlpha], () => mul(this.logAlpha, tensor([-(lpMean + targetEntropy)], [1])));
       softUpdate(this.t1, this.q1, this.o.tau);
@@ -347,6 +375,8 @@ export class SacTrainer implements Trainer<SacCheckpoint> {
     // what the critics learn from: scaled rewards minus the penalty, as stored in the buffer
     metrics['train/stored-return'] = stored / B;
     if (unc && unc.weight > 0) metrics['uncertainty'] = penalty / (H * B);
+    if (this.bcNow > 0) metrics['loss/bc'] = bcl / n;
+    if (this.o.bcUncertainty > 0) metrics['bc-coef'] = this.bcNow;
     const result: StepResult = { metrics };
     if ((ctx.step + 1) % this.o.evalEvery === 0 || ctx.step + 1 >= this.systemMaxSteps) {
       const rv = await this.evaluate();
@@ -389,6 +419,7 @@ export class SacTrainer implements Trainer<SacCheckpoint> {
       rewardScale: this.rewardScale,
     };
     if (this.best) c.best = this.best;
+    if (this.bcNow !== this.o.bcCoef) c.bcCoef = this.bcNow;
     return c;
   }
 }

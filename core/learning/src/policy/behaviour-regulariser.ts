@@ -1,0 +1,90 @@
+/**
+ * The policy trainers' behaviour regulariser (PPO and SAC): a coefficient times the negative
+ * log-likelihood of the logged decisions of a minibatch of data rows, added to the policy
+ * (actor) loss, optionally raised where the venv ensemble disagrees about the policy's return.
+ */
+import { add, mean, neg, tensor, type Tensor } from '@decisio/compute';
+import type { Dataset } from '../data/dataset';
+import type { AgentPolicy, HeadLogProb } from './agent-policy';
+
+/** Behaviour-regulariser options of the PPO and SAC trainers (`PpoOptions`, `SacOptions`). */
+export interface BehaviourRegulariserOptions {
+  /**
+   * Behaviour regulariser: this coefficient times the negative log-likelihood of the logged
+   * decisions of a minibatch of data rows is added to the policy loss, keeping the policy
+   * near the data's decisions where the venv was fitted. Default 0 (off).
+   */
+  bcCoef?: number;
+  /**
+   * Behaviour regulariser that follows the ensemble's uncertainty about the policy's value:
+   * at every evaluation (with an `ensemble` and `select` other than `'venv'`) the coefficient
+   * becomes `bcCoef + bcUncertainty * u`, where `u` = (members' mean return − worst member
+   * return) / (`horizon` × the logged rewards' standard deviation), the members' disagreement
+   * about the current policy's return per step in reward standard deviations. Where the
+   * learned environments agree on what the policy earns, the policy is left free; where they
+   * disagree, it is held near the logged decisions (metric `bc-coef`: the coefficient the
+   * step's updates used). Default 4 with an `ensemble` and `select` `'worst'` or `'mean'`
+   * (measured with PPO on the bench, see the README), else 0 (off).
+   */
+  bcUncertainty?: number;
+}
+
+/** The regulariser's settings with their defaults. */
+export interface BehaviourRegulariser {
+  bcCoef: number;
+  bcUncertainty: number;
+}
+
+/**
+ * The regulariser's settings of a trainer's options, defaults applied. Throws
+ * (`<trainer>: ...`) on a negative or non-finite `bcCoef` or `bcUncertainty`, and on
+ * `bcUncertainty` > 0 without an ensemble or with `select` `'venv'`.
+ */
+export function behaviourRegulariser(
+  trainer: string,
+  options: BehaviourRegulariserOptions & { ensemble?: unknown; select?: 'venv' | 'mean' | 'worst' },
+): BehaviourRegulariser {
+  const conservative = options.ensemble !== undefined && (options.select ?? 'worst') !== 'venv';
+  const bcCoef = options.bcCoef ?? 0;
+  const bcUncertainty = options.bcUncertainty ?? (conservative ? 4 : 0);
+  if (bcCoef < 0 || !Number.isFinite(bcCoef)) throw new Error(`${trainer}: bcCoef must be a finite number >= 0`);
+  if (bcUncertainty < 0 || !Number.isFinite(bcUncertainty)) throw new Error(`${trainer}: bcUncertainty must be a finite number >= 0`);
+  if (bcUncertainty > 0 && !conservative) throw new Error(`${trainer}: bcUncertainty needs an ensemble and select worst or mean`);
+  return { bcCoef, bcUncertainty };
+}
+
+/**
+ * The coefficient after an evaluation: `bcCoef + bcUncertainty * u`, `u` = (mean − worst of
+ * the members' returns `members`) × `rewardScale` (1 / the logged rewards' std) / `horizon`.
+ * `undefined` (keep the current one) when `bcUncertainty` is 0 or fewer than 2 members returned.
+ */
+export function uncertaintyBcCoef(bc: BehaviourRegulariser, members: readonly number[], rewardScale: number, horizon: number): number | undefined {
+  if (bc.bcUncertainty <= 0 || members.length < 2) return undefined;
+  const m = members.reduce((a, b) => a + b, 0) / members.length;
+  const u = (Math.max(0, m - Math.min(...members)) * rewardScale) / horizon;
+  return bc.bcCoef + bc.bcUncertainty * u;
+}
+
+/**
+ * Negative log-likelihood (differentiable, a scalar) of the logged decisions of data rows
+ * `rows` under the policy: each head's mean over the rows, summed over the heads. `logProb`:
+ * the heads' likelihood of logged encoded values (default: the head's own distribution; SAC
+ * passes its tanh-squashed one).
+ */
+export function loggedNll(policy: AgentPolicy, ds: Dataset, rows: Int32Array, logProb?: HeadLogProb): Tensor {
+  const n = rows.length;
+  const values: Record<string, Float32Array> = {};
+  let total: Tensor | undefined;
+  for (const h of policy.heads.values()) {
+    for (const name of [...h.inputs, h.name]) values[name] ??= ds.gather(name, rows);
+    const x = tensor(policy.inputOf(h, values, n), [n, h.inWidth]);
+    let lp: Tensor;
+    if (logProb) lp = logProb(h, x, values[h.name]!, n);
+    else {
+      const a = h.fromEncoded(values[h.name]!, n);
+      lp = h.logProbEntropy(x, a.cont, a.cls, n).logProb;
+    }
+    total = total ? add(total, mean(lp)) : mean(lp);
+  }
+  return neg(total!);
+}
