@@ -117,6 +117,11 @@ describe.each(databases)('environment ensembles on %s', (kind) => {
       ['ppo', { select: 'best' }, 'select'],
       ['ppo', { ensembleRollouts: 'yes' }, 'ensembleRollouts'],
       ['sac', { uncertaintyRelative: true }, 'uncertaintyRelative'],
+      ['ppo', { bcCoef: -0.5 }, 'bcCoef'],
+      ['sac', { bcCoef: '1' }, 'bcCoef'],
+      ['sac', { bcUncertainty: -1 }, 'bcUncertainty'],
+      // the uncertainty part needs a conservative selection
+      ['ppo', { select: 'venv', bcUncertainty: 2 }, 'bcUncertainty'],
     ] as const) {
       const r = await call('trainPolicy/create', { solutionId, simulatorId: env.id, objectiveId, name: 'pol-bad', algorithm, stopConditions: { system: true }, hyperparameters: { ...TINY_PPO, ...hp } });
       expect(r.body.code, JSON.stringify(hp)).toBe(ErrorCode.paramInvalid);
@@ -128,14 +133,25 @@ describe.each(databases)('environment ensembles on %s', (kind) => {
     expect(ppo.log).toContain("training in the environment's ensemble of 5 members");
     expect(ppo.points).toContain('eval/return-worst');
     expect(ppo.points).toContain('"uncertainty"');
+    // the behaviour regulariser's uncertainty part is on by default with an ensemble
+    expect(ppo.points).toContain('"bc-coef"');
     // SAC too, with its defaults for an ensemble (no penalty)
     const sac = await trainPolicy('pol-ensemble-sac', env.id, 'sac', { epochs: 2, batchSize: 8, horizon: 4, evalWindows: 8, hidden: [8], bcUpdates: 5 });
     expect(sac.log).toContain("training in the environment's ensemble of 5 members");
     expect(sac.points).toContain('eval/return-worst');
     expect(sac.points).not.toContain('"uncertainty"');
+    expect(sac.points).toContain('"bc-coef"');
     // `select: 'venv'` and no ensemble rollouts: the ensemble is passed but member 0 alone decides
-    const plain = await trainPolicy('pol-venv-select', env.id, 'ppo', { ...TINY_PPO, select: 'venv', ensembleRollouts: false });
+    // (no uncertainty part); bcCoef alone holds the policy near the logged decisions
+    const plain = await trainPolicy('pol-venv-select', env.id, 'ppo', { ...TINY_PPO, select: 'venv', ensembleRollouts: false, bcCoef: 0.5, bcUncertainty: 0 });
     expect(plain.points).not.toContain('eval/return-worst');
+    expect(plain.points).not.toContain('"bc-coef"');
+    expect(plain.points).toContain('"loss/bc"');
+    // bcUncertainty 0 turns the default off
+    const off = await trainPolicy('pol-bc-off', env.id, 'sac', { epochs: 1, batchSize: 8, horizon: 4, evalWindows: 8, hidden: [8], bcUpdates: 5, bcUncertainty: 0 });
+    expect(off.points).toContain('eval/return-worst');
+    expect(off.points).not.toContain('"bc-coef"');
+    expect(off.points).not.toContain('"loss/bc"');
 
     // deductions roll member 0, the environment: its simulation score is the environment's on the same windows
     const sim = await call('simulation/create', { solutionId, simulatorId: env.id, name: 'sim-ensemble', stepSize: 10 });
@@ -163,9 +179,12 @@ describe.each(databases)('environment ensembles on %s', (kind) => {
     const oldLoaded = await loadVenv(server.app.db.knex, server.app.blobs, row);
     expect(oldLoaded.ensemble).toBeUndefined();
     expect(oldLoaded.venv.weights()).toEqual(full.weights);
-    const pol = await trainPolicy('pol-old-artefact', ensembleEnv, 'ppo', { ...TINY_PPO, select: 'worst' });
-    expect(pol.log.some((l) => l.includes('the environment is a single model') && l.includes('ignored'))).toBe(true);
+    const pol = await trainPolicy('pol-old-artefact', ensembleEnv, 'ppo', { ...TINY_PPO, select: 'worst', bcUncertainty: 2, bcCoef: 0.5 });
+    expect(pol.log.some((l) => l.includes('the environment is a single model') && l.includes('bcUncertainty') && l.includes('ignored'))).toBe(true);
     expect(pol.points).not.toContain('eval/return-worst');
+    // bcCoef works without an ensemble; bcUncertainty was ignored
+    expect(pol.points).toContain('"loss/bc"');
+    expect(pol.points).not.toContain('"bc-coef"');
 
     // A checkpoint of an older single-model job (a BC checkpoint, no `members`): the update keeps one model.
     const job = await server.app.db.knex('jobs').where({ id: single.jobId }).first('checkpoint_ref');

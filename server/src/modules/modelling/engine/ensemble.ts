@@ -14,9 +14,14 @@
  *   the member count of the training it continues unless `ensemble` is given.
  * - policy: `uncertaintyPenalty` (>= 0, default 0 as in the bench: off), `uncertaintyRelative`
  *   (PPO only; the penalty in multiples of the in-data disagreement), `ensembleRollouts`
- *   (default true with an ensemble), `select` (`worst` default with an ensemble, `mean`, `venv`).
- *   They need an environment of more than one member; with a single-model environment they are
- *   ignored (logged).
+ *   (default true with an ensemble), `select` (`worst` default with an ensemble, `mean`, `venv`),
+ *   `bcUncertainty` (>= 0; the behaviour regulariser's part that follows the members'
+ *   disagreement on the policy's return, the trainers' default 4 with an ensemble and `select`
+ *   `worst` or `mean`; refused with `select` `venv`). They need an environment of more than one
+ *   member; with a single-model environment they are ignored (logged).
+ * - policy, with or without an ensemble: `bcCoef` (>= 0, default 0: off), the behaviour
+ *   regulariser's fixed coefficient (the negative log-likelihood of logged decisions added to
+ *   the policy loss).
  *
  * Every model-facing use other than policy training (the environment's score, simulation and
  * decision deductions, parameter searches, comparison charts) uses member 0: the artefact's
@@ -29,6 +34,7 @@ import {
   type BcOptions,
   type Dataset,
   type EnsembleCheckpoint,
+  type PpoOptions,
   type StepContext,
   type StepResult,
   type Trainer,
@@ -42,9 +48,11 @@ export const DEFAULT_ENSEMBLE = 5;
 export const MAX_ENSEMBLE = 10;
 
 /** Names of the policy hyperparameters that configure the ensemble's use. */
-export const POLICY_ENSEMBLE_KEYS = ['uncertaintyPenalty', 'uncertaintyRelative', 'ensembleRollouts', 'select'] as const;
+export const POLICY_ENSEMBLE_KEYS = ['uncertaintyPenalty', 'uncertaintyRelative', 'ensembleRollouts', 'select', 'bcUncertainty'] as const;
 
 const invalid = (key: string): AppError => new AppError('paramInvalid', { [`hyperparameters.${key}`]: 'validation.invalid' });
+/** A finite number >= 0. */
+const nonNegative = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v) && v >= 0;
 
 /**
  * Checks an environment training's `ensemble` hyperparameter (`paramInvalid` naming
@@ -58,15 +66,19 @@ export function checkEnvironmentEnsemble(algorithm: string, hp: Record<string, u
   if (k > 1 && (algorithm === 'revive_p' || algorithm === 'revive_t')) throw invalid('ensemble');
 }
 
-/** Checks a policy training's ensemble hyperparameters (`paramInvalid` naming the first bad one). */
+/**
+ * Checks a policy training's ensemble and behaviour-regulariser hyperparameters (`paramInvalid`
+ * naming the first bad one): `uncertaintyPenalty`, `bcCoef` and `bcUncertainty` finite numbers
+ * >= 0, `bcUncertainty` > 0 not with `select` `venv`.
+ */
 export function checkPolicyEnsemble(algorithm: string, hp: Record<string, unknown>): void {
-  const p = hp['uncertaintyPenalty'];
-  if (p !== undefined && !(typeof p === 'number' && Number.isFinite(p) && p >= 0)) throw invalid('uncertaintyPenalty');
+  for (const key of ['uncertaintyPenalty', 'bcCoef', 'bcUncertainty']) if (hp[key] !== undefined && !nonNegative(hp[key])) throw invalid(key);
   const rel = hp['uncertaintyRelative'];
   if (rel !== undefined && (typeof rel !== 'boolean' || (rel && algorithm === 'sac'))) throw invalid('uncertaintyRelative');
   if (hp['ensembleRollouts'] !== undefined && typeof hp['ensembleRollouts'] !== 'boolean') throw invalid('ensembleRollouts');
   const s = hp['select'];
   if (s !== undefined && !(s === 'venv' || s === 'mean' || s === 'worst')) throw invalid('select');
+  if (s === 'venv' && nonNegative(hp['bcUncertainty']) && hp['bcUncertainty'] > 0) throw invalid('bcUncertainty');
 }
 
 /** Members a checkpoint holds: an ensemble checkpoint's count, 1 for a single venv's, null for none. */
@@ -163,18 +175,28 @@ export class VenvEnsembleTrainer implements Trainer<EnsembleCheckpoint> {
   }
 }
 
+/** The options {@link policyEnsembleOptions} sets (PPO's names; SAC's are the same, `uncertainty.relative` aside). */
+export type PolicyEnsembleOptions = Pick<PpoOptions, 'ensemble' | 'uncertainty' | 'ensembleRollouts' | 'select' | 'bcCoef' | 'bcUncertainty'>;
+
 /**
- * PPO / SAC options for the ensemble of a policy training's environment (none without one):
- * `ensemble`, and from the hyperparameters the penalty (`uncertainty`), `ensembleRollouts` and
- * `select`; unset ones keep the trainers' defaults with an ensemble (the bench's).
+ * PPO / SAC options for the ensemble of a policy training's environment and the behaviour
+ * regulariser: `bcCoef` from the hyperparameters with or without an ensemble; with one,
+ * `ensemble`, and from the hyperparameters the penalty (`uncertainty`), `ensembleRollouts`,
+ * `select` and `bcUncertainty`. Unset ones keep the trainers' defaults (with an ensemble the
+ * bench's).
  */
-export function policyEnsembleOptions(algorithm: string, hp: Record<string, unknown>, ensemble: VenvEnsemble | undefined) {
-  if (!ensemble) return {};
+export function policyEnsembleOptions(algorithm: string, hp: Record<string, unknown>, ensemble: VenvEnsemble | undefined): PolicyEnsembleOptions {
+  const bcCoef = nonNegative(hp['bcCoef']) ? { bcCoef: hp['bcCoef'] } : {};
+  if (!ensemble) return bcCoef;
   const penalty = typeof hp['uncertaintyPenalty'] === 'number' && hp['uncertaintyPenalty'] > 0 ? hp['uncertaintyPenalty'] : 0;
   const relative = hp['uncertaintyRelative'] === true && algorithm !== 'sac';
   const s = hp['select'];
+  const bcU = hp['bcUncertainty'];
   return {
     ensemble,
+    ...bcCoef,
+    // with `select: 'venv'` only 0 (the trainers refuse more; the create checks refuse it too)
+    ...(nonNegative(bcU) && (bcU === 0 || s !== 'venv') ? { bcUncertainty: bcU } : {}),
     ...(penalty > 0 ? { uncertainty: { ensemble, weight: penalty, ...(relative ? { relative: true } : {}) } } : {}),
     ...(typeof hp['ensembleRollouts'] === 'boolean' ? { ensembleRollouts: hp['ensembleRollouts'] } : {}),
     ...(s === 'venv' || s === 'mean' || s === 'worst' ? { select: s } : {}),
