@@ -5,6 +5,7 @@ import { newId } from '../../db/ids';
 import { createTenant, createUser, issueToken, type TestUser } from '../../test/factories';
 import { databases, startTestServer, type TestServer } from '../../test/server';
 import { loadDatasetTable } from './reader';
+import { datasetUseGuards, type DatasetUseGuard } from './service';
 
 describe.each(databases)('datasets on %s', (kind) => {
   let server: TestServer;
@@ -324,6 +325,106 @@ describe.each(databases)('datasets on %s', (kind) => {
     expect((await server.call('table/drop', { token: aliceToken, body: { tableId: lastData } })).body.code).toBe(ErrorCode.tableInUse);
     expect((await server.call('project/deleteProject', { token: aliceToken, body: { projectId } })).body.code).toBe(0);
     expect((await server.call('table/drop', { token: aliceToken, body: { tableId: lastData } })).status).toBe(200);
+  });
+
+  it('a delete and an environment update naming the dataset at once: whichever comes second is refused', async () => {
+    const knex = server.app.db.knex;
+    const project = await server.call('project/createProject', { token: aliceToken, body: { name: `race ${newId().slice(0, 6)}`, colour: 'ocean' } });
+    expect(project.body.code).toBe(0);
+    const projectId = project.body.data.projectId as string;
+    const now = new Date();
+    const solutionId = newId();
+    await knex('solutions').insert({ id: solutionId, tenant_id: alice.tenantId, project_id: projectId, name: 'sol', data_type: 'data_driven', goal_type: 'policy_search', creator_id: alice.id, created_at: now, updated_at: now });
+    /** A trained environment (its job over) that `train/createTrainUpdate` accepts; no job runs here, so an update stays queued. */
+    const environment = async () => {
+      const jobId = newId();
+      await knex('jobs').insert({ id: jobId, tenant_id: alice.tenantId, user_id: alice.id, kind: 'modelling.environment', name: 'env', state: 'successful', payload: '{}', created_at: now, updated_at: now });
+      const id = newId();
+      await knex('simulators').insert({ id, tenant_id: alice.tenantId, project_id: projectId, solution_id: solutionId, name: `env-${id.slice(0, 6)}`, algorithm: 'bc', job_id: jobId, state: 'successful', config: '{}', scheme_id: newId(), score: null, artifact_key: null, creator_id: alice.id, created_at: now, updated_at: now });
+      return id;
+    };
+    const make = async (name: string) => {
+      const fileId = await upload(`${name}.csv`, text('x,decision_a,outcome_x\n1,2,3\n'));
+      const made = await server.call('table/create', { token: aliceToken, body: { fileId, name, type: 'business', projectId } });
+      expect(made.body.code).toBe(0);
+      return made.body.data.tableId as string;
+    };
+    const drop = (tableId: string) => server.call('table/drop', { token: aliceToken, body: { tableId } });
+    const update = (id: string, tableId: string) => server.call('train/createTrainUpdate', { token: aliceToken, body: { id, kind: 'environment', hyperparameters: { epochs: 1 }, datasetIds: [tableId] } });
+    const configOf = async (id: string) => JSON.parse((await knex('simulators').where({ id }).first('config')).config as string) as { datasetIds?: string[] };
+    type Query = { sql: string; bindings?: unknown[] };
+    /** Resolves once a statement matching `sql` and naming `id` is sent. */
+    const sent = (sql: RegExp, id: string) =>
+      new Promise<void>((resolve) => {
+        const listener = (q: Query) => {
+          if (!sql.test(q.sql) || !(q.bindings ?? []).includes(id)) return;
+          knex.off('query', listener);
+          resolve();
+        };
+        knex.on('query', listener);
+      });
+    /**
+     * Resolves once `call` has settled, or waits on the database: it sent a `FOR UPDATE` naming
+     * `id` (MariaDB), or asked for the one SQLite connection while a transaction holds it.
+     */
+    const settledOrWaiting = (call: Promise<unknown>, id: string) =>
+      new Promise<void>((resolve) => {
+        const pool = (knex.client as { pool: { numPendingAcquires(): number } }).pool;
+        const locking = (q: Query) => {
+          if (/for update/i.test(q.sql) && (q.bindings ?? []).includes(id)) done();
+        };
+        const poll = setInterval(() => {
+          if (kind === 'sqlite' && pool.numPendingAcquires() > 0) done();
+        }, 5);
+        function done() {
+          knex.off('query', locking);
+          clearInterval(poll);
+          resolve();
+        }
+        knex.on('query', locking);
+        void call.then(done, done);
+      });
+
+    // The update first: the delete comes between its check of the dataset and its config write
+    // (held there on MariaDB by a lock on the environment's row): it waits, then finds it named.
+    const named = await make('named by an update');
+    const first = await environment();
+    const hold = kind === 'mysql' ? await knex.transaction() : null;
+    if (hold) await hold('simulators').where({ id: first }).forUpdate().first('id');
+    const writing = sent(/^update [`"]simulators[`"]/i, first);
+    const updating = update(first, named);
+    await writing;
+    const dropping = drop(named);
+    await settledOrWaiting(dropping, named);
+    await hold?.commit();
+    expect((await updating).body.code).toBe(0);
+    expect((await dropping).body).toMatchObject({ code: ErrorCode.tableInUse, errors: { environment: expect.stringMatching(/^env-/) } });
+    expect((await server.call('table/get', { token: aliceToken, body: { tableId: named } })).body.code).toBe(0);
+    expect((await configOf(first)).datasetIds).toEqual([named]);
+    expect((await drop(named)).body.code).toBe(ErrorCode.tableInUse); // and while the update is queued
+
+    // The delete first: the update comes while its in-use checks run (a guard of this test): it
+    // waits, then finds no dataset.
+    const gone = await make('deleted first');
+    const second = await environment();
+    let late: Promise<Awaited<ReturnType<typeof update>>> | null = null;
+    const guard: DatasetUseGuard = async (_deps, dataset) => {
+      if (dataset.id !== gone || late) return null;
+      late = update(second, gone);
+      await settledOrWaiting(late, gone);
+      return null;
+    };
+    datasetUseGuards.push(guard);
+    try {
+      expect((await drop(gone)).status).toBe(200);
+    } finally {
+      datasetUseGuards.splice(datasetUseGuards.indexOf(guard), 1);
+    }
+    expect(late).not.toBeNull();
+    expect((await late!).body.code).toBe(ErrorCode.tableNotFound);
+    expect((await configOf(second)).datasetIds).toBeUndefined();
+    expect((await server.call('train/getTrainUpdateListPage', { token: aliceToken, body: { id: second, kind: 'environment' } })).body.data.total).toBe(0);
+    expect((await update(second, gone)).body.code).toBe(ErrorCode.tableNotFound); // and after it
   });
 
   it('refuses a dataset whose columnar copy does not fit in the quota', async () => {

@@ -7,6 +7,12 @@
  * (`extraDatasetIds` of its artefact, `engine/data.ts loadVenv`): deleting one of them would
  * make the environment fail with `tableNotFound`. A queued or running update names its datasets
  * in the record's config (`datasetIds`) before its artefact does.
+ *
+ * The check and the delete are one step with respect to such an update ({@link lockDatasets}):
+ * the delete checks and deletes in one transaction that first locks the dataset's row, and the
+ * update locks the rows it names in the transaction that writes its config. Whichever comes
+ * second waits for the other's commit: an update after the delete finds no dataset
+ * (`tableNotFound`), a delete after the update finds the config naming it (`tableInUse`).
  */
 import type { Knex } from 'knex';
 import type { BlobStore } from '../storage/blob-store';
@@ -32,6 +38,22 @@ export function live(q: Knex.QueryBuilder, table = 'simulators'): Knex.QueryBuil
   return q.whereNotExists(function () {
     void this.select(1).from('solutions').whereRaw(`solutions.id = ${table}.solution_id`).whereNotNull('solutions.deleted_at');
   });
+}
+
+/**
+ * Locks the rows of `ids` (of `where`'s tenant, and project when given) until the current
+ * transaction ends, and returns the ids found. Call it inside `Database.transaction`, before any
+ * other read of that transaction: on MariaDB it is `SELECT ... FOR UPDATE` (rows in id order, so
+ * that two callers cannot deadlock), and a transaction's first plain read fixes what its later
+ * reads see, so reading first would hide a commit the lock waited for. SQLite has no row locks:
+ * its transactions begin IMMEDIATE (`db/sqlite-client.ts`) and so run one at a time.
+ */
+export async function lockDatasets(knex: Knex, ids: readonly string[], where: { tenantId: string; projectId?: string }): Promise<Set<string>> {
+  if (ids.length === 0) return new Set();
+  const q = knex('datasets').whereIn('id', [...ids]).where({ tenant_id: where.tenantId });
+  if (where.projectId !== undefined) q.where({ project_id: where.projectId });
+  const rows = (await q.orderBy('id').forUpdate().select('id')) as Array<{ id: string }>;
+  return new Set(rows.map((r) => String(r.id)));
 }
 
 function names(config: string | null): string[] {

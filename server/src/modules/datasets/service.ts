@@ -26,7 +26,7 @@ import type { BlobOwner, BlobStore } from '../storage/blob-store';
 import { chargeStorage, releaseStorage } from '../storage/quota';
 import { toDate, type StorageService } from '../storage/service';
 import { isNumericType, sqlIdent, sqlString, withDuck } from './duck';
-import { environmentUsingDataset, live } from './in-use';
+import { environmentUsingDataset, live, lockDatasets } from './in-use';
 import { checkCsv, ingestFile } from './ingest';
 
 /** A row of `datasets`. */
@@ -303,18 +303,22 @@ export class DatasetsService {
   /**
    * Deletes a dataset (its creator only), unless a guard says it is in use (`tableInUse`: a
    * solution's data access, or a stored environment that an update trained on it). Its Parquet
-   * copy's space is freed.
+   * copy's space is freed. The guards and the delete run in one transaction that first locks
+   * the row (`in-use.ts lockDatasets`): an environment update naming the dataset at the same
+   * moment either commits first (and the delete is refused) or finds it gone.
    */
   async drop(user: ServerCallUser, tableId: string): Promise<void> {
-    const row = await this.row(user, tableId, 'owner');
-    for (const guard of datasetUseGuards) {
-      const refusal = await guard({ knex: this.knex, blobs: this.blobs }, { id: row.id, tenantId: row.tenant_id, projectId: row.project_id });
-      if (typeof refusal === 'string') throw new AppError(refusal);
-      if (refusal) throw new AppError(refusal.name, refusal.details);
-    }
-    await this.db.transaction(async () => {
+    const row = await this.db.transaction(async () => {
+      await lockDatasets(this.knex, [tableId], { tenantId: user.tenantId });
+      const row = await this.row(user, tableId, 'owner');
+      for (const guard of datasetUseGuards) {
+        const refusal = await guard({ knex: this.knex, blobs: this.blobs }, { id: row.id, tenantId: row.tenant_id, projectId: row.project_id });
+        if (typeof refusal === 'string') throw new AppError(refusal);
+        if (refusal) throw new AppError(refusal.name, refusal.details);
+      }
       await this.knex('datasets').where({ id: row.id }).delete();
       await releaseStorage(this.knex, { tenantId: row.tenant_id, userId: row.user_id }, Number(row.columnar_size));
+      return row;
     });
     await this.blobs.remove(row.blob_key);
   }

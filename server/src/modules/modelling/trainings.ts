@@ -24,6 +24,7 @@ import type { ServerCallUser } from '@decisio/sdk-plugin/server';
 import { newId } from '../../db/ids';
 import { WorkerUnavailableError } from '../../jobs/queue';
 import { finalStates, JobState } from '../../jobs/states';
+import { lockDatasets } from '../datasets/in-use';
 import type { BlobOwner, BlobStore } from '../storage/blob-store';
 import { chargeStorage, releaseStorage } from '../storage/quota';
 import { copyName, iso, nameUsed, parseJson, recordInScope, solutionScope, type ModellingDeps, type Row, type Scope } from './common';
@@ -232,14 +233,17 @@ export class Trainings {
     else checkPolicyEnsemble(String(row.algorithm), config.hyperparameters);
     if (input.datasetIds && input.datasetIds.length > 0 && table !== 'simulators') throw new AppError('paramInvalid', { datasetIds: 'validation.invalid' });
     const datasetIds = [...new Set(input.datasetIds ?? [])];
-    for (const datasetId of datasetIds) {
-      if (!(await this.knex('datasets').where({ id: datasetId, tenant_id: user.tenantId, project_id: scope.project.id }).first('id'))) throw new AppError('tableNotFound', { datasetIds: 'validation.invalid' });
-    }
     if (table === 'simulators') config.datasetIds = datasetIds.length > 0 ? datasetIds : undefined;
     const kind = table === 'simulators' ? MODELLING_JOB_KINDS.environment : MODELLING_JOB_KINDS.policy;
     // The job reads the config as soon as it starts (a job thread or another worker may start it
     // before enqueue returns): write it first, and put the old one back when nothing was queued.
-    await this.knex(table).where({ id }).update({ config: JSON.stringify(config), updated_at: new Date() });
+    // The datasets it names are locked while it is written (`datasets/in-use.ts lockDatasets`):
+    // a dataset deleted meanwhile is not named, and a delete after it finds the config naming it.
+    await this.deps.db.transaction(async () => {
+      const found = await lockDatasets(this.knex, datasetIds, { tenantId: user.tenantId, projectId: scope.project.id });
+      if (datasetIds.some((d) => !found.has(d))) throw new AppError('tableNotFound', { datasetIds: 'validation.invalid' });
+      await this.knex(table).where({ id }).update({ config: JSON.stringify(config), updated_at: new Date() });
+    });
     let next;
     try {
       next = await this.deps.jobs.enqueue(kind, { id, resumeFrom: row.job_id, extend: true }, { tenantId: user.tenantId, userId: user.id, name: row.name });
