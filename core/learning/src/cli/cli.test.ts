@@ -7,7 +7,7 @@ import { decodeWeights } from '@decisio/compute';
 import { writeNpz } from '../data/npy';
 import { REFERENCE_TASKS, offlineToNpz } from '../tasks/index';
 import { ACTION_0, OBS_0, PARAMETER_0, reviveYaml } from '../testing/fixtures';
-import { CliError, venvEnsembleOf, venvSettingsOf } from './main';
+import { agentsOf, CliError, graphOf, venvEnsembleOf, venvSettingsOf } from './main';
 
 const root = resolve(__dirname, '../../../..');
 const tsx = join(root, 'node_modules/tsx/dist/cli.mjs');
@@ -101,6 +101,14 @@ describe('learn CLI', () => {
     expect(venvSettingsOf({})).toEqual({ algo: 'bc', epochs: 200, adversarialEpochs: 50, members: 5 });
     expect(venvSettingsOf({ 'venv-algo': 'revive-t', 'venv-epochs': '20' })).toEqual({ algo: 'revive-t', epochs: 20, adversarialEpochs: 10, members: 1 });
     expect(() => venvSettingsOf({ 'venv-algo': 'revive-p', 'venv-ensemble': '2' })).toThrow(CliError);
+    // --agents: the policy nodes named instead of inferred (inventory: sales follow the decision, an environment node by default)
+    const inv = REFERENCE_TASKS.inventory.yaml;
+    const role = (g: ReturnType<typeof graphOf>, n: string) => g.nodes.find((x) => x.name === n)!.role;
+    expect(role(graphOf(inv), 'sales')).toBe('environment');
+    expect(role(graphOf(inv, agentsOf({ agents: 'decision,sales' })), 'sales')).toBe('agent');
+    expect(agentsOf({})).toBeUndefined();
+    expect(() => agentsOf({ agents: 'true' })).toThrow(CliError);
+    expect(() => graphOf(inv, ['stock'])).toThrow(/'stock' is not an output node/);
     const args = ['--data', join(dir, 'data.npz'), '--graph', join(dir, 'graph.yaml'), '--reward', join(dir, 'reward.py'), '--out', join(dir, 'out-refused')];
     const rv = cli(['train', ...args, '--venv-algo', 'revive-t', '--venv-ensemble', '3']);
     expect(rv.status).toBe(2);

@@ -72,7 +72,8 @@ const USAGE = `usage:
               (--target policy: the venv(s) are trained as by train, --venv-ensemble included, and each trial's policy is
                scored by its selection return, the worst member's with an ensemble; --target venv: trials are single
                BC venvs, --venv-algo / --venv-epochs / --venv-ensemble are not read)
-  learn infer --policy DIR   (JSON lines on stdin -> JSON lines on stdout)`;
+  learn infer --policy DIR   (JSON lines on stdin -> JSON lines on stdout)
+  train, tune and hyper take --agents a,b: the graph's policy nodes (default: the outputs computed from data inputs only)`;
 
 function need(flags: Record<string, string>, name: string): string {
   const v = flags[name];
@@ -148,6 +149,29 @@ const log = (msg: string): void => {
   process.stderr.write(`${msg}\n`);
 };
 
+/** `--agents a,b`: the graph's agent (policy) nodes, named instead of inferred. */
+export function agentsOf(flags: Record<string, string>): string[] | undefined {
+  const v = flags['agents'];
+  if (v === undefined) return undefined;
+  const names = v === 'true' ? [] : v.split(',').map((x) => x.trim()).filter(Boolean);
+  if (names.length === 0) throw new CliError('--agents needs node names, comma separated');
+  return names;
+}
+
+/**
+ * Reads a REVIVE YAML graph. Without `agents` the roles are inferred (outputs computed from data
+ * inputs only are agents); with it exactly those outputs are agents, and a name that is not an
+ * output of the graph is refused.
+ */
+export function graphOf(yamlText: string, agents?: string[]) {
+  const graph = importReviveYaml(yamlText, agents ? { agents } : {}).graph;
+  for (const a of agents ?? []) {
+    const n = graph.nodes.find((x) => x.name === a);
+    if (!n || n.role !== 'agent') throw new CliError(`--agents: '${a}' is not an output node of the graph`);
+  }
+  return graph;
+}
+
 /** Venv algorithm of `train` / `tune`. */
 export type VenvAlgo = 'bc' | 'revive-p' | 'revive-t';
 
@@ -160,9 +184,9 @@ export type VenvAlgo = 'bc' | 'revive-p' | 'revive-t';
  * then `adversarialEpochs` adversarial steps (one venv).
  * `venv` is member 0 (its held-out report `venvReport`); `ensemble` all members when more than one.
  */
-async function prepare(dataFile: string, graphFile: string, rewardFile: string, seed: number, venvEpochs: number, algo: VenvAlgo = 'bc', adversarialEpochs = 0, members = 1) {
+async function prepare(dataFile: string, graphFile: string, rewardFile: string, seed: number, venvEpochs: number, algo: VenvAlgo = 'bc', adversarialEpochs = 0, members = 1, agents?: string[]) {
   const yamlText = readFileSync(graphFile, 'utf8');
-  const graph = importReviveYaml(yamlText).graph;
+  const graph = graphOf(yamlText, agents);
   log(`[learn] loading ${dataFile}`);
   const ds = await loadDataset(new Uint8Array(readFileSync(dataFile)), dataKind(dataFile), graph);
   log(`[learn] ${ds.rows} rows, ${ds.trajectoryCount} trajectories`);
@@ -258,7 +282,7 @@ export async function train(flags: Record<string, string>): Promise<Record<strin
   const policyEpochs = intFlag(flags, 'policy-epochs', 100);
   const horizon = intFlag(flags, 'horizon', 50);
   for (const f of [dataFile, graphFile, rewardFile]) if (!existsSync(f)) throw new CliError(`no such file: ${f}`);
-  const { yamlText, ds, sandbox, nodeFunction, reward, venv, ensemble, memberScores, venvReport, venvSeconds } = await prepare(dataFile, graphFile, rewardFile, seed, venvEpochs, venvAlgo, adversarialEpochs, members);
+  const { yamlText, ds, sandbox, nodeFunction, reward, venv, ensemble, memberScores, venvReport, venvSeconds } = await prepare(dataFile, graphFile, rewardFile, seed, venvEpochs, venvAlgo, adversarialEpochs, members, agentsOf(flags));
   try {
     mkdirSync(out, { recursive: true });
     writeVenvFiles(out, venvAlgo, yamlText, ensemble?.members ?? [venv], memberScores);
@@ -372,7 +396,7 @@ export async function tune(flags: Record<string, string>): Promise<Record<string
   const horizon = intFlag(flags, 'horizon', 20);
   for (const f of [dataFile, graphFile, rewardFile]) if (!existsSync(f)) throw new CliError(`no such file: ${f}`);
   const venvEpochs = intFlag(flags, 'venv-epochs', 200);
-  const { ds, sandbox, nodeFunction, reward, venv, venvReport } = await prepare(dataFile, graphFile, rewardFile, seed, venvEpochs, venvAlgoOf(flags), intFlag(flags, 'adversarial-epochs', Math.max(10, Math.round(venvEpochs / 4))));
+  const { ds, sandbox, nodeFunction, reward, venv, venvReport } = await prepare(dataFile, graphFile, rewardFile, seed, venvEpochs, venvAlgoOf(flags), intFlag(flags, 'adversarial-epochs', Math.max(10, Math.round(venvEpochs / 4))), 1, agentsOf(flags));
   try {
     const space = tunableSpace(ds);
     if (space.length === 0) throw new CliError('the graph has no tunable parameter to search');
@@ -495,7 +519,7 @@ export async function hyper(flags: Record<string, string>): Promise<Record<strin
   };
   try {
     if (target === 'venv') {
-      const graph = importReviveYaml(readFileSync(graphFile, 'utf8')).graph;
+      const graph = graphOf(readFileSync(graphFile, 'utf8'), agentsOf(flags));
       const ds = await loadDataset(new Uint8Array(readFileSync(dataFile)), dataKind(dataFile), graph);
       log(`[learn] ${ds.rows} rows, ${ds.trajectoryCount} trajectories`);
       search = new HyperparameterSearchTrainer(dims, {
@@ -508,7 +532,7 @@ export async function hyper(flags: Record<string, string>): Promise<Record<strin
       });
     } else {
       const v = venvSettings!;
-      const p = await prepare(dataFile, graphFile, rewardFile!, seed, v.epochs, v.algo, v.adversarialEpochs, v.members);
+      const p = await prepare(dataFile, graphFile, rewardFile!, seed, v.epochs, v.algo, v.adversarialEpochs, v.members, agentsOf(flags));
       sandbox = p.sandbox;
       venvScore = p.venvReport.score;
       ensembled = p.ensemble !== undefined;
