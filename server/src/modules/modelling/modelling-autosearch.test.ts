@@ -1,11 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorCode } from '@decisio/domain';
-import { createUser, issueToken, type TestUser } from '../../test/factories';
-import { startTestServer, type TestServer } from '../../test/server';
+import type { TestServer } from '../../test/server';
 import { SearchSpaceError, searchDims, ENVIRONMENT_SEARCHABLE } from './engine/autosearch';
-import { REWARD_PY, processedScheme, until } from './testing';
-
-const TINY = { epochs: 2, hidden: [16], updatesPerStep: 4, batchSize: 32 };
+import { REWARD_PY, TINY_BC, modellingTestServer, until } from './testing';
 
 describe('hyperparameter search values', () => {
   it('turns a set into a search space: grid/choice values, continuous ranges, fixed and unknown left out', () => {
@@ -36,25 +33,20 @@ describe('hyperparameter search values', () => {
 
 describe('hyperparameter auto-search of trainings', () => {
   let server: TestServer;
-  let owner: TestUser;
   let token: string;
   let solutionId: string;
   let schemeId: string;
   const call = (name: string, body: unknown) => server.call(name, { token, body });
 
   beforeAll(async () => {
-    server = await startTestServer('sqlite', { jobs: { concurrency: 1 } });
-    await server.app.startJobs();
-    owner = await createUser(server);
-    token = await issueToken(server, owner);
-    ({ solutionId, schemeId } = await processedScheme(server, owner, token));
+    ({ server, token, solutionId, schemeId } = await modellingTestServer('sqlite'));
   });
   afterAll(async () => {
     await server?.stop();
   });
 
   it('refuses an unknown set, an unusable space and a bad trial count', async () => {
-    const base = { solutionId, schemeId, name: 'env-bad', stopConditions: { system: true }, hyperparameters: TINY };
+    const base = { solutionId, schemeId, name: 'env-bad', stopConditions: { system: true }, hyperparameters: TINY_BC };
     const unknown = await call('trainSimulator/create', { ...base, autoSearch: { enabled: true, hyperparameterSetId: 'f'.repeat(32) } });
     expect(unknown.body.code).toBe(ErrorCode.hyperparameterNotFound);
     const nothing = await call('trainSimulator/create', { ...base, autoSearch: { enabled: true, params: [{ name: 'lr', searchMode: 'fixed', default: 0.001 }] } });
@@ -82,7 +74,7 @@ describe('hyperparameter auto-search of trainings', () => {
       schemeId,
       name: 'env-auto',
       stopConditions: { system: true },
-      hyperparameters: TINY,
+      hyperparameters: TINY_BC,
       autoSearch: { enabled: true, algorithm: 'zoopt', trials: 3, trialEpochs: 2, hyperparameterSetId: set.body.data.id },
     });
     expect(created.body.code).toBe(0);
@@ -125,7 +117,7 @@ describe('hyperparameter auto-search of trainings', () => {
   }, 300_000);
 
   it('searches a policy\'s settings by its return', async () => {
-    const env = await call('trainSimulator/create', { solutionId, schemeId, name: 'env-for-policy', stopConditions: { system: true }, hyperparameters: TINY });
+    const env = await call('trainSimulator/create', { solutionId, schemeId, name: 'env-for-policy', stopConditions: { system: true }, hyperparameters: TINY_BC });
     const envDone = await until(() => call('trainSimulator/get', { id: env.body.data.id }), (r) => ['successful', 'failure'].includes(r.body.data.state), 120_000);
     expect(envDone.body.data.state).toBe('successful');
     const objective = await call('objective/create', { solutionId, name: 'stay near zero', files: { 'reward.py': REWARD_PY } });

@@ -7,10 +7,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorCode } from '@decisio/domain';
 import { createTenant, createUser, issueToken } from '../../test/factories';
-import { databases, startTestServer, type TestServer } from '../../test/server';
-import { processedScheme, until } from './testing';
-
-const TINY_BC = { epochs: 4, hidden: [16], updatesPerStep: 4, batchSize: 32 };
+import { databases, type TestServer } from '../../test/server';
+import { TINY_BC, modellingTestServer, until } from './testing';
 
 interface Snapshot {
   id: number;
@@ -50,13 +48,12 @@ describe.each(databases)('debug breakpoints history and live events on %s', (kin
   };
 
   beforeAll(async () => {
-    server = await startTestServer(kind, { jobs: { concurrency: 1 } });
-    await server.app.startJobs();
-    const owner = await createUser(server);
-    token = await issueToken(server, owner);
+    let solutionId: string;
+    let schemeId: string;
+    ({ server, token, solutionId, schemeId } = await modellingTestServer(kind));
     strangerToken = await issueToken(server, await createUser(server, { tenantId: await createTenant(server) }));
-    const { solutionId, schemeId } = await processedScheme(server, owner, token);
-    const created = await call('trainSimulator/create', { solutionId, schemeId, name: 'env-history', stopConditions: { system: true }, hyperparameters: TINY_BC, mode: 'debug' });
+    // Four steps: it is stopped at the second breakpoint, still training.
+    const created = await call('trainSimulator/create', { solutionId, schemeId, name: 'env-history', stopConditions: { system: true }, hyperparameters: { ...TINY_BC, epochs: 4 }, mode: 'debug' });
     expect(created.body.code).toBe(0);
     jobId = created.body.data.jobId as string;
     // Two breakpoints with their summaries, then stopped.

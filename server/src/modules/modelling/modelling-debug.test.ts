@@ -7,11 +7,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorCode } from '@decisio/domain';
 import { createTenant, createUser, issueToken, type TestUser } from '../../test/factories';
-import { startTestServer, type TestServer } from '../../test/server';
-import { REWARD_PY, processedScheme, until } from './testing';
+import type { TestServer } from '../../test/server';
+import { REWARD_PY, TINY_BC, modellingTestServer, processedScheme, until } from './testing';
 
 const STOP = { system: true };
-const TINY_BC = { epochs: 4, hidden: [16], updatesPerStep: 4, batchSize: 32 };
+/**
+ * This file's BC trainings: four steps (they are stopped at the second breakpoint, still
+ * training) and a hidden layer of 16 (the summaries' shapes are checked against it).
+ */
+const DEBUG_BC = { ...TINY_BC, epochs: 4, hidden: [16] };
 
 interface Summary {
   name: string;
@@ -63,19 +67,15 @@ describe('debug mode tensor summaries and the project log paging', () => {
   const display = async (jobId: string) => (await call('train/getTrainDisplayDataList', { jobId })).body.data as { points: Array<Record<string, number>>; tensors: Snapshot | null };
 
   beforeAll(async () => {
-    server = await startTestServer('sqlite', { jobs: { concurrency: 1 } });
-    await server.app.startJobs();
-    owner = await createUser(server);
-    token = await issueToken(server, owner);
+    ({ server, owner, token, projectId, solutionId, schemeId } = await modellingTestServer('sqlite'));
     strangerToken = await issueToken(server, await createUser(server, { tenantId: await createTenant(server) }));
-    ({ projectId, solutionId, schemeId } = await processedScheme(server, owner, token));
   });
   afterAll(async () => {
     await server?.stop();
   });
 
   it('keeps the tensors of the environment networks at each breakpoint, read from the live networks', async () => {
-    const created = await call('trainSimulator/create', { solutionId, schemeId, name: 'env-debug', stopConditions: STOP, hyperparameters: TINY_BC, mode: 'debug' });
+    const created = await call('trainSimulator/create', { solutionId, schemeId, name: 'env-debug', stopConditions: STOP, hyperparameters: DEBUG_BC, mode: 'debug' });
     expect(created.body.code).toBe(0);
     const { id, jobId } = created.body.data as { id: string; jobId: string };
     const get = () => call('trainSimulator/get', { id });
@@ -124,7 +124,7 @@ describe('debug mode tensor summaries and the project log paging', () => {
       ['revive_p', ['disc.', 'value.']],
       ['revive_t', ['disc.', 'critic.']],
     ] as const) {
-      const created = await call('trainSimulator/create', { solutionId, schemeId, name: `env-${algorithm}`, algorithm, mode: 'debug', stopConditions: STOP, hyperparameters: { ...TINY_BC, bcSteps: 2, rollouts: 4 } });
+      const created = await call('trainSimulator/create', { solutionId, schemeId, name: `env-${algorithm}`, algorithm, mode: 'debug', stopConditions: STOP, hyperparameters: { ...DEBUG_BC, bcSteps: 2, rollouts: 4 } });
       expect(created.body.code).toBe(0);
       const get = () => call('trainSimulator/get', { id: created.body.data.id });
       const at = await until(get, (r) => ['debugging', 'failure'].includes(r.body.data.state));
@@ -140,7 +140,7 @@ describe('debug mode tensor summaries and the project log paging', () => {
   }, 120_000);
 
   it('keeps the policy and value networks of a PPO training in debug mode; a run-mode training keeps none', async () => {
-    const env = await call('trainSimulator/create', { solutionId, schemeId, name: 'env-run', stopConditions: STOP, hyperparameters: { ...TINY_BC, epochs: 2 } });
+    const env = await call('trainSimulator/create', { solutionId, schemeId, name: 'env-run', stopConditions: STOP, hyperparameters: TINY_BC });
     const envDone = await until(() => call('trainSimulator/get', { id: env.body.data.id }), (r) => ['successful', 'failure'].includes(r.body.data.state));
     expect(envDone.body.data.state).toBe('successful');
     expect((await display(env.body.data.jobId)).tensors).toBeNull();

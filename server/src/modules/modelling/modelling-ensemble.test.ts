@@ -8,18 +8,15 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorCode } from '@decisio/domain';
-import { createUser, issueToken, type TestUser } from '../../test/factories';
-import { databases, startTestServer, type TestServer } from '../../test/server';
-import { REWARD_PY, processedScheme, until } from './testing';
+import { databases, type TestServer } from '../../test/server';
+import { REWARD_PY, TINY_BC, modellingTestServer, until } from './testing';
 import { loadVenv, type VenvArtifact } from './engine/data';
 
-const TINY_BC = { epochs: 2, hidden: [8], updatesPerStep: 2, batchSize: 32 };
 const TINY_PPO = { epochs: 2, bcUpdates: 5, batchSize: 8, horizon: 4, evalWindows: 8, hidden: [8] };
 const finished = (r: { body: { data: { state: string } } }) => ['successful', 'failure', 'successful by manual stop'].includes(r.body.data.state);
 
 describe.each(databases)('environment ensembles on %s', (kind) => {
   let server: TestServer;
-  let owner: TestUser;
   let token: string;
   let solutionId: string;
   let schemeId: string;
@@ -53,11 +50,7 @@ describe.each(databases)('environment ensembles on %s', (kind) => {
   };
 
   beforeAll(async () => {
-    server = await startTestServer(kind, { jobs: { concurrency: 1 } });
-    await server.app.startJobs();
-    owner = await createUser(server);
-    token = await issueToken(server, owner);
-    ({ solutionId, schemeId } = await processedScheme(server, owner, token));
+    ({ server, token, solutionId, schemeId } = await modellingTestServer(kind));
     const obj = await call('objective/create', { solutionId, name: 'reward', files: { 'reward.py': REWARD_PY } });
     objectiveId = String(obj.body.data.id);
   }, 120_000);

@@ -4,10 +4,9 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createUser, issueToken } from '../../test/factories';
-import { startTestServer, type TestServer } from '../../test/server';
+import type { TestServer } from '../../test/server';
 import { freePort } from './tensorboard';
-import { processedScheme, until } from './testing';
+import { TINY_BC, modellingTestServer, until, type ModellingTestServer } from './testing';
 
 const hasGit = spawnSync('git', ['--version']).status === 0;
 
@@ -23,6 +22,7 @@ async function listening(port: number): Promise<boolean> {
 
 describe.skipIf(!hasGit)('training code from a git repository', () => {
   let server: TestServer;
+  let scope: ModellingTestServer;
   let daemon: ChildProcess;
   let base: string;
   let port: number;
@@ -46,8 +46,8 @@ describe.skipIf(!hasGit)('training code from a git repository', () => {
     daemon = spawn('git', ['daemon', '--reuseaddr', '--export-all', `--base-path=${base}`, '--listen=127.0.0.1', `--port=${port}`, base], { stdio: 'ignore' });
     await until(() => listening(port), (ok) => ok, 10_000);
 
-    server = await startTestServer('sqlite');
-    await server.app.startJobs();
+    scope = await modellingTestServer('sqlite');
+    server = scope.server;
   });
   afterAll(async () => {
     daemon?.kill();
@@ -56,12 +56,10 @@ describe.skipIf(!hasGit)('training code from a git repository', () => {
   });
 
   it('checks out the commit into the job workspace, and fails the job for an unknown commit', async () => {
-    const owner = await createUser(server);
-    const token = await issueToken(server, owner);
-    const { solutionId, schemeId } = await processedScheme(server, owner, token);
+    const { token, solutionId, schemeId } = scope;
     const call = (name: string, body: unknown) => server.call(name, { token, body });
     const train = (name: string, commit: string) =>
-      call('trainSimulator/create', { solutionId, schemeId, name, stopConditions: { system: true }, hyperparameters: { epochs: 2, hidden: [8], updatesPerStep: 2 }, git: { enabled: true, url: `git://127.0.0.1:${port}/env`, commit } });
+      call('trainSimulator/create', { solutionId, schemeId, name, stopConditions: { system: true }, hyperparameters: TINY_BC, git: { enabled: true, url: `git://127.0.0.1:${port}/env`, commit } });
     const state = (id: string) => until(() => call('trainSimulator/get', { id }), (r) => ['successful', 'failure'].includes(r.body.data.state));
 
     const ok = await train('env-git', sha);

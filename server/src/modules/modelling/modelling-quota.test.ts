@@ -7,10 +7,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorCode } from '@decisio/domain';
 import { createUser, issueToken, type TestUser } from '../../test/factories';
-import { databases, startTestServer, type TestServer } from '../../test/server';
-import { processedScheme, until } from './testing';
-
-const TINY_BC = { epochs: 2, hidden: [8], updatesPerStep: 2, batchSize: 32 };
+import { databases, type TestServer } from '../../test/server';
+import { TINY_BC, modellingTestServer, until } from './testing';
 
 describe.each(databases)('artefact quota on %s', (kind) => {
   let server: TestServer;
@@ -36,11 +34,7 @@ describe.each(databases)('artefact quota on %s', (kind) => {
   };
 
   beforeAll(async () => {
-    server = await startTestServer(kind, { jobs: { concurrency: 1 } });
-    await server.app.startJobs();
-    owner = await createUser(server);
-    token = await issueToken(server, owner);
-    ({ projectId, solutionId, schemeId } = await processedScheme(server, owner, token));
+    ({ server, owner, token, projectId, solutionId, schemeId } = await modellingTestServer(kind));
   }, 120_000);
   afterAll(async () => {
     await server?.stop();

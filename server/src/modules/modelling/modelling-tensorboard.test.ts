@@ -9,9 +9,7 @@ import { artifactPrefix } from './engine/kinds';
 import { readEventFile } from './engine/tfevents-testing';
 import { findTensorBoard } from './tensorboard';
 import { newId } from '../../db/ids';
-import { createSolution, processedScheme, until } from './testing';
-
-const TINY_BC = { epochs: 3, hidden: [16], updatesPerStep: 4, batchSize: 32 };
+import { TINY_BC, createSolution, modellingTestServer, until } from './testing';
 
 /**
  * A stand-in for TensorBoard: serves HTTP on `--host:--port` and answers every request with
@@ -65,13 +63,11 @@ describe.each(databases)('TensorBoard on %s', (kind) => {
     tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'decisio-tb-'));
     fakeBin = path.join(tmp, 'tensorboard');
     fs.writeFileSync(fakeBin, FAKE_TENSORBOARD, { mode: 0o755 });
-    server = await startTestServer(kind, { jobs: { concurrency: 1 }, env: { TENSORBOARD_BIN: fakeBin } });
-    await server.app.startJobs();
-    owner = await createUser(server);
-    token = await issueToken(server, owner);
+    let solutionId: string;
+    let schemeId: string;
+    ({ server, owner, token, solutionId, schemeId } = await modellingTestServer(kind, { env: { TENSORBOARD_BIN: fakeBin } }));
     strangerToken = await issueToken(server, await createUser(server, { tenantId: await createTenant(server) }));
     memberToken = await issueToken(server, await createUser(server));
-    const { solutionId, schemeId } = await processedScheme(server, owner, token);
     const created = await call('trainSimulator/create', { solutionId, schemeId, name: 'env-tb', stopConditions: { system: true }, hyperparameters: TINY_BC });
     expect(created.body.code).toBe(0);
     const done = await until(() => call('trainSimulator/get', { id: created.body.data.id }), (r) => ['successful', 'failure'].includes(r.body.data.state));

@@ -11,12 +11,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorCode } from '@decisio/domain';
 import { newId } from '../../db/ids';
-import { createUser, issueToken, type TestUser } from '../../test/factories';
-import { databases, startTestServer, type TestServer } from '../../test/server';
-import { REWARD_PY, processedScheme, until, uploadCsv } from './testing';
+import type { TestUser } from '../../test/factories';
+import { databases, type TestServer } from '../../test/server';
+import { REWARD_PY, TINY_BC, modellingTestServer, until, uploadCsv } from './testing';
 import { loadVenv, type VenvArtifact } from './engine/data';
 
-const TINY_BC = { epochs: 2, hidden: [8], updatesPerStep: 2, batchSize: 32 };
 const TINY_PPO = { epochs: 2, bcUpdates: 5, batchSize: 8, horizon: 4, evalWindows: 8, hidden: [8] };
 const finished = (r: { body: { data: { state: string } } }) => ['successful', 'failure', 'successful by manual stop'].includes(r.body.data.state);
 
@@ -66,11 +65,7 @@ describe.each(databases)('environment update with new data on %s', (kind) => {
   };
 
   beforeAll(async () => {
-    server = await startTestServer(kind, { jobs: { concurrency: 1 } });
-    await server.app.startJobs();
-    owner = await createUser(server);
-    token = await issueToken(server, owner);
-    ({ solutionId, schemeId } = await processedScheme(server, owner, token));
+    ({ server, owner, token, solutionId, schemeId } = await modellingTestServer(kind));
   }, 120_000);
   afterAll(async () => {
     await server?.stop();

@@ -3,10 +3,9 @@ import { ErrorCode } from '@decisio/domain';
 import { createTenant, createUser, issueToken, type TestUser } from '../../test/factories';
 import { databases, startTestServer, type TestServer } from '../../test/server';
 import { deleteRefusal } from '../projects/access';
-import { REWARD_PY, createSolution, tinyCsv, tinyGraph, tuningGraph, until, uploadCsv } from './testing';
+import { REWARD_PY, TINY_BC, createSolution, tinyCsv, tinyGraph, tuningGraph, until, uploadCsv } from './testing';
 
 const STOP = { system: true };
-const TINY_BC = { epochs: 3, hidden: [16], updatesPerStep: 4, batchSize: 32 };
 
 describe.each(databases)('modelling on %s', (kind) => {
   let server: TestServer;

@@ -1,9 +1,13 @@
-/** Test helpers of the modelling module: a project and solution, a CSV table, a tiny graph. */
+/**
+ * Test helpers of the modelling module: a project and solution, a CSV table, a tiny graph, a
+ * server with a processed scheme, and tiny BC hyperparameters.
+ */
 import { importReviveYaml } from '@decisio/learning';
 import { TINY_ACTION, TINY_OBS, TINY_YAML, reviveYaml } from '@decisio/learning/testing';
+import type { DatabaseKind } from '../../db/database';
 import { newId } from '../../db/ids';
-import type { TestUser } from '../../test/factories';
-import type { TestServer } from '../../test/server';
+import { createUser, issueToken, type TestUser } from '../../test/factories';
+import { startTestServer, type TestServer, type TestServerOptions } from '../../test/server';
 
 /** A REVIVE graph: obs -> action -> next_obs (x' = 0.9 x + 0.5 a); the learning engine's fixture. */
 export { TINY_YAML };
@@ -103,4 +107,41 @@ export async function processedScheme(server: TestServer, owner: TestUser, token
   const done = await until(() => call('scheme/get', { id: schemeId }), (r) => r.body.data.processState !== 'processing');
   if (done.body.data.processState !== 'completed') throw new Error(`scheme processing ended ${done.body.data.processState}`);
   return { projectId, solutionId, schemeId };
+}
+
+/**
+ * Hyperparameters of a BC environment training that takes a moment on the tiny data: 2 steps
+ * (epochs) of 2 updates, one hidden layer of 8. A test that needs more steps or another width
+ * spreads it and says why.
+ */
+export const TINY_BC = { epochs: 2, hidden: [8], updatesPerStep: 2, batchSize: 32 };
+
+/** What {@link modellingTestServer} starts. */
+export interface ModellingTestServer {
+  server: TestServer;
+  /** A user of the default tenant, and a session token of theirs. */
+  owner: TestUser;
+  token: string;
+  /** A project and solution of `owner`, with the tiny graph and a processed scheme ({@link processedScheme}). */
+  projectId: string;
+  solutionId: string;
+  schemeId: string;
+}
+
+/**
+ * A test server of `kind` running jobs, one at a time (`options.jobs` and the rest are passed on
+ * to `startTestServer`), with a user and a solution whose scheme is processed. Stops the server
+ * when a step after its start fails.
+ */
+export async function modellingTestServer(kind: DatabaseKind, options: TestServerOptions = {}): Promise<ModellingTestServer> {
+  const server = await startTestServer(kind, { ...options, jobs: { concurrency: 1, ...options.jobs } });
+  try {
+    await server.app.startJobs();
+    const owner = await createUser(server);
+    const token = await issueToken(server, owner);
+    return { server, owner, token, ...(await processedScheme(server, owner, token)) };
+  } catch (err) {
+    await server.stop();
+    throw err;
+  }
 }
