@@ -67,6 +67,9 @@ const PENALTY_RELATIVE = process.argv.includes('--penalty-relative');
 const BC_COEF = Number(arg('bc-coef') ?? 0);
 /** `--bc-uncertainty=C`: PPO's `bcUncertainty` (default with an ensemble: 4; 0 turns it off). */
 const BC_UNCERTAINTY = arg('bc-uncertainty');
+/** `--bc-baseline=zero|warm`: PPO's `bcUncertaintyBaseline` (`'warmStart'` for warm). */
+const BC_BASELINE = arg('bc-baseline');
+if (BC_BASELINE !== undefined && BC_BASELINE !== 'zero' && BC_BASELINE !== 'warm') throw new Error(`unknown --bc-baseline=${BC_BASELINE}`);
 const TRACE = process.argv.includes('--trace');
 /**
  * `--venv-cache=DIR` (development aid for policy experiments): the trained ensemble's checkpoint
@@ -131,6 +134,7 @@ for (const [id, task] of Object.entries(REFERENCE_TASKS)) {
   }
   if (BC_COEF > 0) ppoOptions.bcCoef = BC_COEF;
   if (BC_UNCERTAINTY !== undefined) ppoOptions.bcUncertainty = Number(BC_UNCERTAINTY);
+  if (BC_BASELINE !== undefined) ppoOptions.bcUncertaintyBaseline = BC_BASELINE === 'warm' ? 'warmStart' : 'zero';
   // the same warm start as the trained PPO's (same seed), without its value warm-up
   const warm = new PpoTrainer(venv, taskReward(task), { ...baseOptions, valueWarmup: 0 }, ds);
   await warm.init({ seed: 3 + SEED });
@@ -226,6 +230,8 @@ for (const [id, task] of Object.entries(REFERENCE_TASKS)) {
       meanDisagreement: uncertainty.length ? +(uncertainty.reduce((a, b) => a + b, 0) / uncertainty.length).toPrecision(3) : null,
       bcCoef: BC_COEF,
       bcUncertainty: BC_UNCERTAINTY === undefined ? (ensemble && ppoOptions.select !== 'venv' ? 4 : 0) : Number(BC_UNCERTAINTY),
+      bcUncertaintyBaseline: ppo.bcBaseline === undefined ? 'zero' : 'warmStart',
+      bcBaseline: ppo.bcBaseline === undefined ? null : +ppo.bcBaseline.toFixed(2),
       evals,
       trueSimFactor: TRUE_SIM_FACTOR,
       quick,

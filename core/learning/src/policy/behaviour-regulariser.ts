@@ -27,12 +27,20 @@ export interface BehaviourRegulariserOptions {
    * (measured with PPO on the bench, see the README), else 0 (off).
    */
   bcUncertainty?: number;
+  /**
+   * What `bcUncertainty`'s disagreement is counted from: `'warmStart'` subtracts the members'
+   * spread at the first evaluation (the warm-started policy, close to the logged decisions),
+   * so only the disagreement the policy adds by moving away from the data raises the
+   * coefficient, not a spread the members show on the data already; `'zero'` counts all of it.
+   */
+  bcUncertaintyBaseline?: 'zero' | 'warmStart';
 }
 
 /** The regulariser's settings with their defaults. */
 export interface BehaviourRegulariser {
   bcCoef: number;
   bcUncertainty: number;
+  bcUncertaintyBaseline: 'zero' | 'warmStart';
 }
 
 /**
@@ -50,18 +58,28 @@ export function behaviourRegulariser(
   if (bcCoef < 0 || !Number.isFinite(bcCoef)) throw new Error(`${trainer}: bcCoef must be a finite number >= 0`);
   if (bcUncertainty < 0 || !Number.isFinite(bcUncertainty)) throw new Error(`${trainer}: bcUncertainty must be a finite number >= 0`);
   if (bcUncertainty > 0 && !conservative) throw new Error(`${trainer}: bcUncertainty needs an ensemble and select worst or mean`);
-  return { bcCoef, bcUncertainty };
+  const bcUncertaintyBaseline = options.bcUncertaintyBaseline ?? 'zero';
+  if (bcUncertaintyBaseline !== 'zero' && bcUncertaintyBaseline !== 'warmStart') throw new Error(`${trainer}: bcUncertaintyBaseline must be 'zero' or 'warmStart'`);
+  return { bcCoef, bcUncertainty, bcUncertaintyBaseline };
+}
+
+/** The members' spread about a return: their mean minus the worst (0 for fewer than 2). */
+export function memberSpread(members: readonly number[]): number {
+  if (members.length < 2) return 0;
+  const m = members.reduce((a, b) => a + b, 0) / members.length;
+  return Math.max(0, m - Math.min(...members));
 }
 
 /**
- * The coefficient after an evaluation: `bcCoef + bcUncertainty * u`, `u` = (mean − worst of
- * the members' returns `members`) × `rewardScale` (1 / the logged rewards' std) / `horizon`.
- * `undefined` (keep the current one) when `bcUncertainty` is 0 or fewer than 2 members returned.
+ * The coefficient after an evaluation: `bcCoef + bcUncertainty * u`, `u` = (the members'
+ * spread {@link memberSpread} − `baseline`, at least 0) × `rewardScale` (1 / the logged
+ * rewards' std) / `horizon`. `baseline`: the warm start's spread with `bcUncertaintyBaseline`
+ * `'warmStart'`, else 0. `undefined` (keep the current one) when `bcUncertainty` is 0 or fewer
+ * than 2 members returned.
  */
-export function uncertaintyBcCoef(bc: BehaviourRegulariser, members: readonly number[], rewardScale: number, horizon: number): number | undefined {
+export function uncertaintyBcCoef(bc: BehaviourRegulariser, members: readonly number[], rewardScale: number, horizon: number, baseline = 0): number | undefined {
   if (bc.bcUncertainty <= 0 || members.length < 2) return undefined;
-  const m = members.reduce((a, b) => a + b, 0) / members.length;
-  const u = (Math.max(0, m - Math.min(...members)) * rewardScale) / horizon;
+  const u = (Math.max(0, memberSpread(members) - baseline) * rewardScale) / horizon;
   return bc.bcCoef + bc.bcUncertainty * u;
 }
 

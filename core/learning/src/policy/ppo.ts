@@ -15,7 +15,7 @@ import type { StepContext, StepResult, Trainer } from '../trainer/contract';
 import type { NodeFunctionCall, RolloutPolicy, VirtualEnvironment } from '../venv/bc';
 import type { VenvEnsemble } from '../venv/ensemble';
 import { decodeStep } from '../venv/bc';
-import { behaviourRegulariser, loggedNll, uncertaintyBcCoef, type BehaviourRegulariserOptions } from './behaviour-regulariser';
+import { behaviourRegulariser, loggedNll, memberSpread, uncertaintyBcCoef, type BehaviourRegulariserOptions } from './behaviour-regulariser';
 import { AgentPolicy, concatInputs, warmStartPolicy, type CloneResult, type NodeAction } from './agent-policy';
 import { evaluateInVenv, modePolicy, rolloutPolicy, rolloutWindows, sampleWindowIndices, selectionReturn, type RewardCallback, type Windows } from './rollout';
 
@@ -141,6 +141,8 @@ export interface PpoCheckpoint {
   rewardScale: number;
   /** Current behaviour-regulariser coefficient (`bcUncertainty`); absent: `bcCoef`. */
   bcCoef?: number;
+  /** The warm start's member spread (`bcUncertaintyBaseline` `'warmStart'`). */
+  bcBaseline?: number;
 }
 
 /** Value network over the concatenated data inputs of a step. */
@@ -220,6 +222,8 @@ export class PpoTrainer implements Trainer<PpoCheckpoint> {
   private readonly o: Required<Omit<PpoOptions, 'nodeFunction' | 'uncertainty' | 'ensemble'>>;
   /** Current behaviour-regulariser coefficient (`bcCoef`, plus the `bcUncertainty` part). */
   bcNow = 0;
+  /** The members' spread at the first evaluation (`bcUncertaintyBaseline` `'warmStart'`), once measured. */
+  bcBaseline: number | undefined;
   readonly dataset: Dataset;
 
   constructor(
@@ -278,6 +282,7 @@ export class PpoTrainer implements Trainer<PpoCheckpoint> {
       this.rng.state = checkpoint.rngState;
       this.rewardScale = checkpoint.rewardScale;
       if (checkpoint.bcCoef !== undefined) this.bcNow = checkpoint.bcCoef;
+      if (checkpoint.bcBaseline !== undefined) this.bcBaseline = checkpoint.bcBaseline;
       return;
     }
     this.rewardScale = await rewardScaleOf(ds, this.reward, new Rng(seed + 3));
@@ -304,7 +309,8 @@ export class PpoTrainer implements Trainer<PpoCheckpoint> {
       });
     const r = await selectionReturn(this.venv, this.options.ensemble, this.o.select, inVenv);
     this.lastMemberReturns = r.members;
-    this.bcNow = uncertaintyBcCoef(this.o, r.members, this.rewardScale, this.windows.horizon) ?? this.bcNow;
+    if (this.o.bcUncertaintyBaseline === 'warmStart' && this.bcBaseline === undefined && r.members.length > 1) this.bcBaseline = memberSpread(r.members);
+    this.bcNow = uncertaintyBcCoef(this.o, r.members, this.rewardScale, this.windows.horizon, this.bcBaseline ?? 0) ?? this.bcNow;
     return r.value;
   }
 
@@ -496,6 +502,7 @@ export class PpoTrainer implements Trainer<PpoCheckpoint> {
     };
     if (this.best) c.best = this.best;
     if (this.bcNow !== this.o.bcCoef) c.bcCoef = this.bcNow;
+    if (this.bcBaseline !== undefined) c.bcBaseline = this.bcBaseline;
     return c;
   }
 }

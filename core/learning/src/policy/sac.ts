@@ -17,7 +17,7 @@ import type { StepContext, StepResult, Trainer } from '../trainer/contract';
 import type { NodeFunctionCall, RolloutPolicy, VirtualEnvironment } from '../venv/bc';
 import type { VenvEnsemble } from '../venv/ensemble';
 import { AgentPolicy, boundedLogStd, concatInputs, warmStartPolicy, type CloneResult, type HeadLogProb, type PolicyHead } from './agent-policy';
-import { behaviourRegulariser, loggedNll, uncertaintyBcCoef, type BehaviourRegulariserOptions } from './behaviour-regulariser';
+import { behaviourRegulariser, loggedNll, memberSpread, uncertaintyBcCoef, type BehaviourRegulariserOptions } from './behaviour-regulariser';
 import { optimiseStep, pick, rewardScaleOf } from './ppo';
 import { evaluateInVenv, rolloutPolicy, rolloutWindows, sampleWindowIndices, selectionReturn, type RewardCallback, type Windows } from './rollout';
 
@@ -77,6 +77,8 @@ export interface SacCheckpoint {
   rewardScale: number;
   /** Current behaviour-regulariser coefficient (`bcUncertainty`); absent: `bcCoef`. */
   bcCoef?: number;
+  /** The warm start's member spread (`bcUncertaintyBaseline` `'warmStart'`). */
+  bcBaseline?: number;
 }
 
 const EPS = 0.999;
@@ -136,6 +138,8 @@ export class SacTrainer implements Trainer<SacCheckpoint> {
   private readonly o: Required<Omit<SacOptions, 'nodeFunction' | 'uncertainty' | 'ensemble'>>;
   /** Current behaviour-regulariser coefficient (`bcCoef`, plus the `bcUncertainty` part). */
   bcNow = 0;
+  /** The members' spread at the first evaluation (`bcUncertaintyBaseline` `'warmStart'`), once measured. */
+  bcBaseline: number | undefined;
 
   constructor(
     readonly venv: VirtualEnvironment,
@@ -213,6 +217,7 @@ export class SacTrainer implements Trainer<SacCheckpoint> {
       this.rng.state = checkpoint.rngState;
       this.rewardScale = checkpoint.rewardScale;
       if (checkpoint.bcCoef !== undefined) this.bcNow = checkpoint.bcCoef;
+      if (checkpoint.bcBaseline !== undefined) this.bcBaseline = checkpoint.bcBaseline;
       return;
     }
     this.rewardScale = await rewardScaleOf(ds, this.reward, new Rng(seed + 3));
@@ -238,7 +243,8 @@ export class SacTrainer implements Trainer<SacCheckpoint> {
       evaluateInVenv(venv, this.dataset, this.deterministic(), this.reward, { horizon: this.o.horizon, windows: this.o.evalWindows, seed: 12345, nodeFunction: this.options.nodeFunction }),
     );
     this.lastMemberReturns = r.members;
-    this.bcNow = uncertaintyBcCoef(this.o, r.members, this.rewardScale, this.windows.horizon) ?? this.bcNow;
+    if (this.o.bcUncertaintyBaseline === 'warmStart' && this.bcBaseline === undefined && r.members.length > 1) this.bcBaseline = memberSpread(r.members);
+    this.bcNow = uncertaintyBcCoef(this.o, r.members, this.rewardScale, this.windows.horizon, this.bcBaseline ?? 0) ?? this.bcNow;
     return r.value;
   }
 
@@ -420,6 +426,7 @@ export class SacTrainer implements Trainer<SacCheckpoint> {
     };
     if (this.best) c.best = this.best;
     if (this.bcNow !== this.o.bcCoef) c.bcCoef = this.bcNow;
+    if (this.bcBaseline !== undefined) c.bcBaseline = this.bcBaseline;
     return c;
   }
 }
