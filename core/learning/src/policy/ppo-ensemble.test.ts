@@ -142,6 +142,34 @@ describe('PPO against model exploitation (ensemble rollouts, conservative select
     expect(m3[0]!['loss/bc']).toBeUndefined();
   });
 
+  it('counts only the disagreement over the warm start\'s with bcUncertaintyBaseline warmStart', async () => {
+    const e = await twoMembers();
+    const venv = e.members[0]!;
+    const reward = taskReward(task);
+    const base = { horizon: 5, batchSize: 8, evalEvery: 1, evalWindows: 16, bcUpdates: 20, valueWarmup: 1, ensemble: e, bcUncertainty: 3 };
+    expect(() => new PpoTrainer(venv, reward, { ...base, bcUncertaintyBaseline: 'other' as 'zero' }, ds)).toThrow(/bcUncertaintyBaseline/);
+    const spread = (r: number[]) => r.reduce((a, b) => a + b, 0) / r.length - Math.min(...r);
+    const ppo = new PpoTrainer(venv, reward, { ...base, bcUncertaintyBaseline: 'warmStart' }, ds);
+    await ppo.init({ seed: 4 });
+    // the warm start's own spread is the baseline: the coefficient starts at bcCoef (0)
+    expect(ppo.bcBaseline).toBeCloseTo(spread(ppo.lastMemberReturns), 9);
+    expect(ppo.bcBaseline!).toBeGreaterThan(0);
+    expect(ppo.bcNow).toBe(0);
+    let last: PpoCheckpoint | undefined;
+    await runTrainer(ppo, { seed: 4, stop: { system: true }, budget: { maxSteps: 2 }, onEvent: (ev) => { if (ev.type === 'checkpoint') last = ev.checkpoint; } });
+    const scale = ppo.checkpoint().rewardScale;
+    expect(ppo.bcNow).toBeCloseTo((3 * Math.max(0, spread(ppo.lastMemberReturns) - ppo.bcBaseline!) * scale) / 5, 6);
+    // the baseline is kept through a checkpoint and not measured again
+    const again = new PpoTrainer(venv, reward, { ...base, bcUncertaintyBaseline: 'warmStart' }, ds);
+    await again.init({ seed: 4, checkpoint: JSON.parse(JSON.stringify(last!)) as PpoCheckpoint });
+    expect(again.bcBaseline).toBe(ppo.bcBaseline);
+    // default zero: no baseline
+    const zero = new PpoTrainer(venv, reward, base, ds);
+    await zero.init({ seed: 4 });
+    expect(zero.bcBaseline).toBeUndefined();
+    expect(zero.bcNow).toBeCloseTo((3 * spread(zero.lastMemberReturns) * scale) / 5, 6);
+  });
+
   it('SAC: the same ensemble rollouts and conservative selection', async () => {
     const e = await twoMembers();
     const venv = e.members[0]!;
