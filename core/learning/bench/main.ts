@@ -1,7 +1,8 @@
 /**
  * `npm run bench -- learning`: offline policy learning on the reference tasks, one JSON line
  * per task on stdout. For each task: offline data from the noisy behaviour policy, a venv
- * (BC, or `--venv-algo=revive-p|revive-t`; held-out step score), PPO trained in the venv
+ * (BC, or `--venv-algo=revive-p|revive-t`; held-out step score), PPO (or SAC with
+ * `--policy-algo=sac`: continuous agent fields only, so not inventory) trained in the venv
  * only, then every policy judged in the TRUE simulator. Upper bounds: PPO trained directly in
  * the true simulator with the same warm start, settings and samples
  * per iteration and `--true-sim-factor` (default 4) times the iterations
@@ -9,32 +10,37 @@
  * `gapClosed` = (offline - behaviour) / (trueSim - behaviour); `gapClosedVsExpert` the same
  * against the expert (null when the bound is not above the behaviour policy). Options: `--quick` (smaller budgets), `--task=NAME`,
  * `--seed=S` (shifts the data, venv, policy and true-simulator seeds), `--horizon=H` (default 50), `--batch=B` (windows, default 32),
- * `--policy-steps=N`, `--venv-algo=A`, `--no-true-sim`, `--true-sim-factor=K`.
+ * `--policy-steps=N`, `--venv-algo=A`, `--no-true-sim`, `--true-sim-factor=K`, `--policy-algo=ppo|sac`
+ * (the offline policy trainer, default ppo; the true-simulator bound is PPO's either way).
  * Against model exploitation (see the README): `--ensemble=K` (default 5; 1 for revive-p / revive-t)
- * trains K BC venvs (member 0 is the `--ensemble=1` run's venv) and gives them to PPO
+ * trains K BC venvs (member 0 is the `--ensemble=1` run's venv) and gives them to the policy trainer
  * (`ensemble`: rollouts in a random member per row and step, the policy kept by its worst
  * member return), `--ensemble-rollouts=0|1`
- * and `--select=venv|mean|worst` override PPO's defaults for them, `--penalty=W` adds the
- * ensemble-disagreement penalty (`uncertainty`), `--bc-coef=C` PPO's behaviour regulariser,
+ * and `--select=venv|mean|worst` override the trainer's defaults for them, `--penalty=W` adds the
+ * ensemble-disagreement penalty (`uncertainty`), `--bc-coef=C` the behaviour regulariser,
  * `--bc-uncertainty=C` its part scaled by the members' disagreement on the policy's return
- * (PPO's `bcUncertainty`: default 4 with the ensemble, 0 turns it off). `--venv-cache=DIR`
+ * (`bcUncertainty`: default 4 with the ensemble, 0 turns it off), `--bc-baseline=zero|warm`
+ * what that disagreement is counted from. `--venv-cache=DIR`
  * (development aid) keeps the trained ensemble between runs.
  * `evals` lists each evaluation's [selection estimate, worst member, member mean, true return,
  * entropy, share of logged rows with a mean action outside the range, behaviour-regulariser
  * coefficient of the step]; the last four only with `--trace` (diagnosis: nothing is chosen by
- * them).
+ * them; entropy and the share are PPO's only, null with SAC).
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { Generator } from '@decisio/compute';
 import { buildDataset, type Dataset } from '../src/data/dataset';
 import { Rng } from '../src/data/split';
-import { runTrainer } from '../src/trainer/contract';
+import { runTrainer, type Trainer } from '../src/trainer/contract';
 import { REFERENCE_TASKS, offlineToRaw, pendulumExpertPolicy, thermalExpertPolicy, inventoryExpertPolicy, type TaskPolicy } from '../src/tasks/index';
 import { BcTrainer, evaluateVenv, type VirtualEnvironment } from '../src/venv/bc';
 import { ReviveTrainer } from '../src/venv/revive';
 import { EnsembleTrainer, type EnsembleCheckpoint, type VenvEnsemble } from '../src/venv/ensemble';
 import { ppoInTrueSimulator } from './true-sim';
 import { PpoTrainer, type PpoOptions } from '../src/policy/ppo';
+import { SacTrainer, type SacOptions } from '../src/policy/sac';
+import { AgentPolicy } from '../src/policy/agent-policy';
 import { PolicyRunner } from '../src/policy/runner';
 import { taskReward } from '../src/policy/task-reward';
 
@@ -78,6 +84,24 @@ const TRACE = process.argv.includes('--trace');
  * venv out: never report them as the pipeline's.
  */
 const VENV_CACHE = arg('venv-cache');
+/** `--policy-algo=ppo|sac`: the policy trained in the venv (default ppo). */
+const POLICY_ALGO = arg('policy-algo') ?? 'ppo';
+if (POLICY_ALGO !== 'ppo' && POLICY_ALGO !== 'sac') throw new Error(`unknown --policy-algo=${POLICY_ALGO}`);
+if (POLICY_ALGO === 'sac' && PENALTY_RELATIVE) throw new Error('--penalty-relative is PPO only (SAC has no relative disagreement penalty)');
+/** Options both policy trainers read (the bench sets only ones they share, plus PPO's `valueWarmup` and `uncertainty.relative`). */
+type PolicyOptions = PpoOptions & SacOptions;
+/** What the bench uses of the offline policy trainer, PPO or SAC. */
+type PolicyTrainer = Trainer & { policy: AgentPolicy; initialReward: number; bcBaseline: number | undefined; useBest(): number };
+
+if (POLICY_ALGO === 'sac') {
+  // fail before any training: SAC takes continuous agent fields only (inventory's are discrete)
+  for (const [id, task] of Object.entries(REFERENCE_TASKS)) {
+    if (only && id !== only) continue;
+    const ds = buildDataset(task.graph(), offlineToRaw(task.generate({ trajectories: 2, steps: task.horizon, seed: 1 })));
+    const discrete = [...AgentPolicy.forDataset(ds, [1], new Generator(0)).heads.values()].filter((h) => h.blocks.length > 0).map((h) => h.name);
+    if (discrete.length > 0) throw new Error(`--policy-algo=sac: task '${id}' has discrete or category agent fields (${discrete.join(', ')}); SAC takes continuous ones only, use --policy-algo=ppo or --task=pendulum|thermal`);
+  }
+}
 
 for (const [id, task] of Object.entries(REFERENCE_TASKS)) {
   if (only && id !== only) continue;
@@ -124,22 +148,26 @@ for (const [id, task] of Object.entries(REFERENCE_TASKS)) {
   const venvSeconds = (performance.now() - t0) / 1000;
   const tp = performance.now();
   const baseOptions = { horizon: HORIZON, batchSize: BATCH, evalEvery: 2 };
-  const ppoOptions: PpoOptions = { ...baseOptions };
-  if (ensemble) ppoOptions.ensemble = ensemble;
-  if (ENSEMBLE_ROLLOUTS !== undefined) ppoOptions.ensembleRollouts = ENSEMBLE_ROLLOUTS === '1';
-  if (SELECT) ppoOptions.select = SELECT;
+  const policyOptions: PolicyOptions = { ...baseOptions };
+  if (ensemble) policyOptions.ensemble = ensemble;
+  if (ENSEMBLE_ROLLOUTS !== undefined) policyOptions.ensembleRollouts = ENSEMBLE_ROLLOUTS === '1';
+  if (SELECT) policyOptions.select = SELECT;
   if (PENALTY > 0) {
     if (!ensemble) throw new Error('--penalty needs --ensemble=K with K > 1');
-    ppoOptions.uncertainty = { ensemble, weight: PENALTY, relative: PENALTY_RELATIVE };
+    policyOptions.uncertainty = { ensemble, weight: PENALTY, relative: PENALTY_RELATIVE };
   }
-  if (BC_COEF > 0) ppoOptions.bcCoef = BC_COEF;
-  if (BC_UNCERTAINTY !== undefined) ppoOptions.bcUncertainty = Number(BC_UNCERTAINTY);
-  if (BC_BASELINE !== undefined) ppoOptions.bcUncertaintyBaseline = BC_BASELINE === 'warm' ? 'warmStart' : 'zero';
-  // the same warm start as the trained PPO's (same seed), without its value warm-up
-  const warm = new PpoTrainer(venv, taskReward(task), { ...baseOptions, valueWarmup: 0 }, ds);
+  if (BC_COEF > 0) policyOptions.bcCoef = BC_COEF;
+  if (BC_UNCERTAINTY !== undefined) policyOptions.bcUncertainty = Number(BC_UNCERTAINTY);
+  if (BC_BASELINE !== undefined) policyOptions.bcUncertaintyBaseline = BC_BASELINE === 'warm' ? 'warmStart' : 'zero';
+  const newTrainer = (options: PolicyOptions): PolicyTrainer =>
+    POLICY_ALGO === 'sac' ? new SacTrainer(venv, taskReward(task), options, ds) : new PpoTrainer(venv, taskReward(task), options, ds);
+  // SAC's actions are tanh-squashed, PPO's clipped to the range
+  const runnerOf = (t: PolicyTrainer) => new PolicyRunner(t.policy, POLICY_ALGO === 'sac' ? 'tanh' : 'clip').asTaskPolicy();
+  // the same warm start as the trained policy's (same seed; PPO: without its value warm-up)
+  const warm = newTrainer(POLICY_ALGO === 'ppo' ? { ...baseOptions, valueWarmup: 0 } : baseOptions);
   await warm.init({ seed: 3 + SEED });
-  const warmPolicy = new PolicyRunner(warm.policy).asTaskPolicy();
-  const ppo = new PpoTrainer(venv, taskReward(task), ppoOptions, ds);
+  const warmPolicy = runnerOf(warm);
+  const trainer = newTrainer(policyOptions);
   // per evaluation: selection estimate, worst and mean member returns, and (`--trace`, diagnosis
   // only, never used to choose) the true return of the policy at that point
   const evals: Array<Array<number | null>> = [];
@@ -149,10 +177,10 @@ for (const [id, task] of Object.entries(REFERENCE_TASKS)) {
     const rows = Int32Array.from({ length: n }, (_, i) => Math.floor((i * ds.rows) / n));
     let out = 0;
     let all = 0;
-    for (const h of ppo.policy.heads.values()) {
+    for (const h of trainer.policy.heads.values()) {
       const values: Record<string, Float32Array> = {};
       for (const i of h.inputs) values[i] = ds.gather(i, rows);
-      const a = h.act(ppo.policy.inputOf(h, values, n), n, 'mode', new Rng(0));
+      const a = h.act(trainer.policy.inputOf(h, values, n), n, 'mode', new Rng(0));
       for (const v of a.cont) {
         all++;
         if (Math.abs(v) > 1) out++;
@@ -166,20 +194,20 @@ for (const [id, task] of Object.entries(REFERENCE_TASKS)) {
     return s / SEEDS;
   };
   let samples = 0;
-  await runTrainer(ppo, { seed: 3 + SEED, stop: { system: true }, budget: { maxSteps: POLICY_STEPS }, onEvent: (e) => {
+  await runTrainer(trainer, { seed: 3 + SEED, stop: { system: true }, budget: { maxSteps: POLICY_STEPS }, onEvent: (e) => {
     if (e.type !== 'metrics') return;
     samples += e.metrics['samples'] ?? 0;
     if (e.metrics['uncertainty'] !== undefined) uncertainty.push(e.metrics['uncertainty']);
     if (e.reward === undefined) return;
     const f = (v: number | undefined) => (v === undefined ? null : +v.toFixed(1));
-    const row = [f(e.reward), f(e.metrics['eval/return-worst']), f(e.metrics['eval/return-mean']), TRACE ? f(ret(new PolicyRunner(ppo.policy).asTaskPolicy())) : null];
-    // diagnosis: the policy's entropy and the share of logged rows whose mean action lies outside the action range
-    if (TRACE) row.push(f(e.metrics['entropy']), +saturated().toFixed(3), e.metrics['bc-coef'] === undefined ? null : +e.metrics['bc-coef'].toFixed(4));
+    const row = [f(e.reward), f(e.metrics['eval/return-worst']), f(e.metrics['eval/return-mean']), TRACE ? f(ret(runnerOf(trainer))) : null];
+    // diagnosis: the policy's entropy and the share of logged rows whose mean action lies outside the action range (PPO's: SAC squashes)
+    if (TRACE) row.push(f(e.metrics['entropy']), POLICY_ALGO === 'ppo' ? +saturated().toFixed(3) : null, e.metrics['bc-coef'] === undefined ? null : +e.metrics['bc-coef'].toFixed(4));
     evals.push(row);
   } });
-  ppo.useBest();
+  trainer.useBest();
   const policySeconds = (performance.now() - tp) / 1000;
-  const runner = new PolicyRunner(ppo.policy).asTaskPolicy();
+  const runner = runnerOf(trainer);
   const behaviour = ret(task.behaviourPolicy);
   const offline = ret(runner);
   const warmStart = ret(warmPolicy);
@@ -200,12 +228,13 @@ for (const [id, task] of Object.entries(REFERENCE_TASKS)) {
       suite: 'learning',
       task: id,
       venvAlgo: VENV_ALGO,
+      policyAlgo: POLICY_ALGO,
       venvStepScore: +venvReport.score.toFixed(2),
       behaviourReturn: +behaviour.toFixed(2),
       warmStartReturn: +warmStart.toFixed(2),
       offlinePolicyReturn: +offline.toFixed(2),
-      venvReturnWarmStart: +ppo.initialReward.toFixed(2),
-      venvReturnBest: +ppo.useBest().toFixed(2),
+      venvReturnWarmStart: +trainer.initialReward.toFixed(2),
+      venvReturnBest: +trainer.useBest().toFixed(2),
       trueSimPolicyReturn: trueSim === null ? null : +trueSim.toFixed(2),
       expertReturn: +expert.toFixed(2),
       gapClosed: trueSim === null ? null : gap(trueSim),
@@ -223,15 +252,15 @@ for (const [id, task] of Object.entries(REFERENCE_TASKS)) {
       seed: SEED,
       policySteps: POLICY_STEPS,
       ensemble: ENSEMBLE,
-      ensembleRollouts: ppoOptions.ensemble ? (ppoOptions.ensembleRollouts ?? true) : false,
-      select: ppoOptions.select ?? (ensemble ? 'worst' : 'venv'),
+      ensembleRollouts: policyOptions.ensemble ? (policyOptions.ensembleRollouts ?? true) : false,
+      select: policyOptions.select ?? (ensemble ? 'worst' : 'venv'),
       penalty: PENALTY,
       penaltyRelative: PENALTY_RELATIVE,
       meanDisagreement: uncertainty.length ? +(uncertainty.reduce((a, b) => a + b, 0) / uncertainty.length).toPrecision(3) : null,
       bcCoef: BC_COEF,
-      bcUncertainty: BC_UNCERTAINTY === undefined ? (ensemble && ppoOptions.select !== 'venv' ? 4 : 0) : Number(BC_UNCERTAINTY),
-      bcUncertaintyBaseline: ppo.bcBaseline === undefined ? 'zero' : 'warmStart',
-      bcBaseline: ppo.bcBaseline === undefined ? null : +ppo.bcBaseline.toFixed(2),
+      bcUncertainty: BC_UNCERTAINTY === undefined ? (ensemble && policyOptions.select !== 'venv' ? 4 : 0) : Number(BC_UNCERTAINTY),
+      bcUncertaintyBaseline: trainer.bcBaseline === undefined ? 'zero' : 'warmStart',
+      bcBaseline: trainer.bcBaseline === undefined ? null : +trainer.bcBaseline.toFixed(2),
       evals,
       trueSimFactor: TRUE_SIM_FACTOR,
       quick,
