@@ -73,7 +73,7 @@ const PENALTY_RELATIVE = process.argv.includes('--penalty-relative');
 const BC_COEF = Number(arg('bc-coef') ?? 0);
 /** `--bc-uncertainty=C`: PPO's `bcUncertainty` (default with an ensemble: 4; 0 turns it off). */
 const BC_UNCERTAINTY = arg('bc-uncertainty');
-/** `--bc-baseline=zero|warm`: PPO's `bcUncertaintyBaseline` (`'warmStart'` for warm). */
+/** `--bc-baseline=zero|warm`: the trainer's `bcUncertaintyBaseline` (default warm, `'warmStart'`; zero gives the runs before it). */
 const BC_BASELINE = arg('bc-baseline');
 if (BC_BASELINE !== undefined && BC_BASELINE !== 'zero' && BC_BASELINE !== 'warm') throw new Error(`unknown --bc-baseline=${BC_BASELINE}`);
 const TRACE = process.argv.includes('--trace');

@@ -32,6 +32,7 @@ export interface BehaviourRegulariserOptions {
    * spread at the first evaluation (the warm-started policy, close to the logged decisions),
    * so only the disagreement the policy adds by moving away from the data raises the
    * coefficient, not a spread the members show on the data already; `'zero'` counts all of it.
+   * Default `'warmStart'` (measured on the bench, see the README).
    */
   bcUncertaintyBaseline?: 'zero' | 'warmStart';
 }
@@ -58,7 +59,7 @@ export function behaviourRegulariser(
   if (bcCoef < 0 || !Number.isFinite(bcCoef)) throw new Error(`${trainer}: bcCoef must be a finite number >= 0`);
   if (bcUncertainty < 0 || !Number.isFinite(bcUncertainty)) throw new Error(`${trainer}: bcUncertainty must be a finite number >= 0`);
   if (bcUncertainty > 0 && !conservative) throw new Error(`${trainer}: bcUncertainty needs an ensemble and select worst or mean`);
-  const bcUncertaintyBaseline = options.bcUncertaintyBaseline ?? 'zero';
+  const bcUncertaintyBaseline = options.bcUncertaintyBaseline ?? 'warmStart';
   if (bcUncertaintyBaseline !== 'zero' && bcUncertaintyBaseline !== 'warmStart') throw new Error(`${trainer}: bcUncertaintyBaseline must be 'zero' or 'warmStart'`);
   return { bcCoef, bcUncertainty, bcUncertaintyBaseline };
 }

@@ -99,7 +99,7 @@ describe('PPO against model exploitation (ensemble rollouts, conservative select
     expect(() => new PpoTrainer(venv, reward, { ...base, ensemble: e, bcUncertainty: -1 }, ds)).toThrow(/bcUncertainty/);
     const seen: Array<Record<string, number>> = [];
     let last: PpoCheckpoint | undefined;
-    const ppo = new PpoTrainer(venv, reward, { ...base, ensemble: e, bcCoef: 0.05, bcUncertainty: 3 }, ds);
+    const ppo = new PpoTrainer(venv, reward, { ...base, ensemble: e, bcCoef: 0.05, bcUncertainty: 3, bcUncertaintyBaseline: 'zero' }, ds);
     await runTrainer(ppo, {
       seed: 4,
       stop: { system: true },
@@ -123,15 +123,20 @@ describe('PPO against model exploitation (ensemble rollouts, conservative select
     }
     expect(Number.isFinite(seen.at(-1)!['loss/bc'])).toBe(true);
     // a resumed run keeps it
-    const again = new PpoTrainer(venv, reward, { ...base, ensemble: e, bcCoef: 0.05, bcUncertainty: 3 }, ds);
+    const again = new PpoTrainer(venv, reward, { ...base, ensemble: e, bcCoef: 0.05, bcUncertainty: 3, bcUncertaintyBaseline: 'zero' }, ds);
     await again.init({ seed: 4, checkpoint: last! });
     expect(again.bcNow).toBeCloseTo(expected, 6);
-    // default: on (4) with an ensemble and conservative selection, off otherwise
+    // default: on (4) with an ensemble and conservative selection (counted from the warm
+    // start's spread, so 0 at the first evaluation), off otherwise
     const on = new PpoTrainer(venv, reward, { ...base, ensemble: e }, ds);
     await on.init({ seed: 4 });
     const r2 = on.lastMemberReturns;
     const m2 = r2.reduce((a, b) => a + b, 0) / r2.length;
-    expect(on.bcNow).toBeCloseTo((4 * (m2 - Math.min(...r2)) * on.checkpoint().rewardScale) / 5, 6);
+    expect(on.bcBaseline).toBeCloseTo(m2 - Math.min(...r2), 9);
+    expect(on.bcNow).toBe(0);
+    const fromZero = new PpoTrainer(venv, reward, { ...base, ensemble: e, bcUncertaintyBaseline: 'zero' }, ds);
+    await fromZero.init({ seed: 4 });
+    expect(fromZero.bcNow).toBeCloseTo((4 * (m2 - Math.min(...r2)) * fromZero.checkpoint().rewardScale) / 5, 6);
     const off = new PpoTrainer(venv, reward, { ...base, ensemble: e, select: 'venv' }, ds);
     await off.init({ seed: 4 });
     expect(off.bcNow).toBe(0);
@@ -163,8 +168,8 @@ describe('PPO against model exploitation (ensemble rollouts, conservative select
     const again = new PpoTrainer(venv, reward, { ...base, bcUncertaintyBaseline: 'warmStart' }, ds);
     await again.init({ seed: 4, checkpoint: JSON.parse(JSON.stringify(last!)) as PpoCheckpoint });
     expect(again.bcBaseline).toBe(ppo.bcBaseline);
-    // default zero: no baseline
-    const zero = new PpoTrainer(venv, reward, base, ds);
+    // zero: no baseline
+    const zero = new PpoTrainer(venv, reward, { ...base, bcUncertaintyBaseline: 'zero' }, ds);
     await zero.init({ seed: 4 });
     expect(zero.bcBaseline).toBeUndefined();
     expect(zero.bcNow).toBeCloseTo((3 * spread(zero.lastMemberReturns) * scale) / 5, 6);

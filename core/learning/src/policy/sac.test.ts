@@ -135,7 +135,7 @@ describe('SAC behaviour regulariser (bcCoef, bcUncertainty)', () => {
   it('follows the members\' spread of returns and keeps the coefficient through a checkpoint', async () => {
     const e = await twoMembers();
     const venv = e.members[0]!;
-    const opts = { ...base, ensemble: e, bcCoef: 0.05, bcUncertainty: 3 };
+    const opts = { ...base, ensemble: e, bcCoef: 0.05, bcUncertainty: 3, bcUncertaintyBaseline: 'zero' as const };
     const sac = new SacTrainer(venv, reward, opts, ds);
     const { metrics, checkpoint } = await train(sac, 4, 2);
     const r = sac.lastMemberReturns;
@@ -152,12 +152,17 @@ describe('SAC behaviour regulariser (bcCoef, bcUncertainty)', () => {
     const again = new SacTrainer(venv, reward, opts, ds);
     await again.init({ seed: 4, checkpoint: JSON.parse(JSON.stringify(checkpoint)) as SacCheckpoint });
     expect(again.bcNow).toBeCloseTo(expected, 6);
-    // default: on (4) with an ensemble and conservative selection, off with select venv
+    // default: on (4) with an ensemble and conservative selection, counted from the warm
+    // start's spread (0 at the first evaluation), off with select venv
     const on = new SacTrainer(venv, reward, { ...base, ensemble: e }, ds);
     await on.init({ seed: 4 });
     const r2 = on.lastMemberReturns;
     const m2 = r2.reduce((a, b) => a + b, 0) / r2.length;
-    expect(on.bcNow).toBeCloseTo((4 * (m2 - Math.min(...r2)) * on.checkpoint().rewardScale) / 5, 6);
+    expect(on.bcBaseline).toBeCloseTo(m2 - Math.min(...r2), 9);
+    expect(on.bcNow).toBe(0);
+    const zero = new SacTrainer(venv, reward, { ...base, ensemble: e, bcUncertaintyBaseline: 'zero' }, ds);
+    await zero.init({ seed: 4 });
+    expect(zero.bcNow).toBeCloseTo((4 * (m2 - Math.min(...r2)) * zero.checkpoint().rewardScale) / 5, 6);
     const off = new SacTrainer(venv, reward, { ...base, ensemble: e, select: 'venv' }, ds);
     await off.init({ seed: 4 });
     expect(off.bcNow).toBe(0);
