@@ -11,6 +11,7 @@ import { ErrorCode } from '@decisio/domain';
 import { databases, type TestServer } from '../../test/server';
 import { REWARD_PY, TINY_BC, modellingTestServer, until } from './testing';
 import { loadVenv, type VenvArtifact } from './engine/data';
+import { policyEnsembleOptions } from './engine/ensemble';
 
 const TINY_PPO = { epochs: 2, bcUpdates: 5, batchSize: 8, horizon: 4, evalWindows: 8, hidden: [8] };
 const finished = (r: { body: { data: { state: string } } }) => ['successful', 'failure', 'successful by manual stop'].includes(r.body.data.state);
@@ -115,6 +116,7 @@ describe.each(databases)('environment ensembles on %s', (kind) => {
       ['sac', { bcUncertainty: -1 }, 'bcUncertainty'],
       // the uncertainty part needs a conservative selection
       ['ppo', { select: 'venv', bcUncertainty: 2 }, 'bcUncertainty'],
+      ['ppo', { bcUncertaintyBaseline: 'warm' }, 'bcUncertaintyBaseline'],
     ] as const) {
       const r = await call('trainPolicy/create', { solutionId, simulatorId: env.id, objectiveId, name: 'pol-bad', algorithm, stopConditions: { system: true }, hyperparameters: { ...TINY_PPO, ...hp } });
       expect(r.body.code, JSON.stringify(hp)).toBe(ErrorCode.paramInvalid);
@@ -128,8 +130,13 @@ describe.each(databases)('environment ensembles on %s', (kind) => {
     expect(ppo.points).toContain('"uncertainty"');
     // the behaviour regulariser's uncertainty part is on by default with an ensemble
     expect(ppo.points).toContain('"bc-coef"');
-    // SAC too, with its defaults for an ensemble (no penalty)
-    const sac = await trainPolicy('pol-ensemble-sac', env.id, 'sac', { epochs: 2, batchSize: 8, horizon: 4, evalWindows: 8, hidden: [8], bcUpdates: 5 });
+    // the baseline reaches the trainer only with an ensemble (it is one of the ensemble keys)
+    const members = (await loadVenv(server.app.db.knex, server.app.blobs, await simulatorRow(env.id))).ensemble;
+    expect(members).toBeDefined();
+    expect(policyEnsembleOptions('sac', { bcUncertaintyBaseline: 'zero' }, members)).toMatchObject({ bcUncertaintyBaseline: 'zero' });
+    expect(policyEnsembleOptions('sac', { bcUncertaintyBaseline: 'zero' }, undefined)).toEqual({});
+    // SAC too, with its defaults for an ensemble (no penalty), the disagreement counted from zero
+    const sac = await trainPolicy('pol-ensemble-sac', env.id, 'sac', { epochs: 2, batchSize: 8, horizon: 4, evalWindows: 8, hidden: [8], bcUpdates: 5, bcUncertaintyBaseline: 'zero' });
     expect(sac.log).toContain("training in the environment's ensemble of 5 members");
     expect(sac.points).toContain('eval/return-worst');
     expect(sac.points).not.toContain('"uncertainty"');

@@ -17,7 +17,9 @@
  *   (default true with an ensemble), `select` (`worst` default with an ensemble, `mean`, `venv`),
  *   `bcUncertainty` (>= 0; the behaviour regulariser's part that follows the members'
  *   disagreement on the policy's return, the trainers' default 4 with an ensemble and `select`
- *   `worst` or `mean`; refused with `select` `venv`). They need an environment of more than one
+ *   `worst` or `mean`; refused with `select` `venv`), `bcUncertaintyBaseline` (`warmStart`, the
+ *   trainers' default: only the disagreement the policy adds over the warm start's counts;
+ *   `zero`: all of it). They need an environment of more than one
  *   member; with a single-model environment they are ignored (logged).
  * - policy, with or without an ensemble: `bcCoef` (>= 0, default 0: off), the behaviour
  *   regulariser's fixed coefficient (the negative log-likelihood of logged decisions added to
@@ -48,7 +50,7 @@ export const DEFAULT_ENSEMBLE = 5;
 export const MAX_ENSEMBLE = 10;
 
 /** Names of the policy hyperparameters that configure the ensemble's use. */
-export const POLICY_ENSEMBLE_KEYS = ['uncertaintyPenalty', 'uncertaintyRelative', 'ensembleRollouts', 'select', 'bcUncertainty'] as const;
+export const POLICY_ENSEMBLE_KEYS = ['uncertaintyPenalty', 'uncertaintyRelative', 'ensembleRollouts', 'select', 'bcUncertainty', 'bcUncertaintyBaseline'] as const;
 
 const invalid = (key: string): AppError => new AppError('paramInvalid', { [`hyperparameters.${key}`]: 'validation.invalid' });
 /** A finite number >= 0. */
@@ -69,7 +71,7 @@ export function checkEnvironmentEnsemble(algorithm: string, hp: Record<string, u
 /**
  * Checks a policy training's ensemble and behaviour-regulariser hyperparameters (`paramInvalid`
  * naming the first bad one): `uncertaintyPenalty`, `bcCoef` and `bcUncertainty` finite numbers
- * >= 0, `bcUncertainty` > 0 not with `select` `venv`.
+ * >= 0, `bcUncertainty` > 0 not with `select` `venv`, `bcUncertaintyBaseline` `warmStart` or `zero`.
  */
 export function checkPolicyEnsemble(algorithm: string, hp: Record<string, unknown>): void {
   for (const key of ['uncertaintyPenalty', 'bcCoef', 'bcUncertainty']) if (hp[key] !== undefined && !nonNegative(hp[key])) throw invalid(key);
@@ -79,6 +81,8 @@ export function checkPolicyEnsemble(algorithm: string, hp: Record<string, unknow
   const s = hp['select'];
   if (s !== undefined && !(s === 'venv' || s === 'mean' || s === 'worst')) throw invalid('select');
   if (s === 'venv' && nonNegative(hp['bcUncertainty']) && hp['bcUncertainty'] > 0) throw invalid('bcUncertainty');
+  const b = hp['bcUncertaintyBaseline'];
+  if (b !== undefined && b !== 'warmStart' && b !== 'zero') throw invalid('bcUncertaintyBaseline');
 }
 
 /** Members a checkpoint holds: an ensemble checkpoint's count, 1 for a single venv's, null for none. */
@@ -176,13 +180,13 @@ export class VenvEnsembleTrainer implements Trainer<EnsembleCheckpoint> {
 }
 
 /** The options {@link policyEnsembleOptions} sets (PPO's names; SAC's are the same, `uncertainty.relative` aside). */
-export type PolicyEnsembleOptions = Pick<PpoOptions, 'ensemble' | 'uncertainty' | 'ensembleRollouts' | 'select' | 'bcCoef' | 'bcUncertainty'>;
+export type PolicyEnsembleOptions = Pick<PpoOptions, 'ensemble' | 'uncertainty' | 'ensembleRollouts' | 'select' | 'bcCoef' | 'bcUncertainty' | 'bcUncertaintyBaseline'>;
 
 /**
  * PPO / SAC options for the ensemble of a policy training's environment and the behaviour
  * regulariser: `bcCoef` from the hyperparameters with or without an ensemble; with one,
  * `ensemble`, and from the hyperparameters the penalty (`uncertainty`), `ensembleRollouts`,
- * `select` and `bcUncertainty`. Unset ones keep the trainers' defaults (with an ensemble the
+ * `select`, `bcUncertainty` and `bcUncertaintyBaseline`. Unset ones keep the trainers' defaults (with an ensemble the
  * bench's).
  */
 export function policyEnsembleOptions(algorithm: string, hp: Record<string, unknown>, ensemble: VenvEnsemble | undefined): PolicyEnsembleOptions {
@@ -197,6 +201,7 @@ export function policyEnsembleOptions(algorithm: string, hp: Record<string, unkn
     ...bcCoef,
     // with `select: 'venv'` only 0 (the trainers refuse more; the create checks refuse it too)
     ...(nonNegative(bcU) && (bcU === 0 || s !== 'venv') ? { bcUncertainty: bcU } : {}),
+    ...(hp['bcUncertaintyBaseline'] === 'warmStart' || hp['bcUncertaintyBaseline'] === 'zero' ? { bcUncertaintyBaseline: hp['bcUncertaintyBaseline'] } : {}),
     ...(penalty > 0 ? { uncertainty: { ensemble, weight: penalty, ...(relative ? { relative: true } : {}) } } : {}),
     ...(typeof hp['ensembleRollouts'] === 'boolean' ? { ensembleRollouts: hp['ensembleRollouts'] } : {}),
     ...(s === 'venv' || s === 'mean' || s === 'worst' ? { select: s } : {}),
