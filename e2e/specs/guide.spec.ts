@@ -114,6 +114,10 @@ describe('guide: a guided first run through the electric template', () => {
       return !!canvas && nodes.length >= 4 && nodes.every((n) => n.left >= canvas.x - 1 && n.right <= canvas.x + canvas.width + 1 && n.top >= canvas.y - 1 && n.bottom <= canvas.y + canvas.height + 1);
     };
     await expect.poll(inside, { timeout: 10_000 }).toBe(true);
+    // ... and keeps room for the graph: the field list and the inspector narrow beside the guide
+    const canvasWidth = (await page.getByTestId('pattern-canvas').boundingBox())!.width;
+    console.info(`[guide] canvas width with the guide open: ${Math.round(canvasWidth)} px`);
+    expect(canvasWidth).toBeGreaterThan(400);
     expect(await page.getByTestId('guide-overlay').count()).toBe(0);
     await shotBoth('pattern');
   });
