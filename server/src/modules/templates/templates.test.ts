@@ -51,6 +51,14 @@ describe('template data', () => {
     }
   });
 
+  it('leaves only the template task\'s decision to the policy (an output that reads it, such as the coupon\'s sales, is the environment\'s)', () => {
+    for (const def of INDUSTRY_TEMPLATE_DEFS) {
+      const agents = def.task.graph().nodes.filter((n) => n.role === 'agent').map((n) => n.name);
+      expect(agents, def.id).toEqual([def.task.agent]);
+    }
+    expect(templateDef('coupon')!.task.graph().nodes.find((n) => n.name === 'sales')!.role).toBe('environment');
+  });
+
   it('numbers names within their length', () => {
     expect(numberedName('Cold room demo', 1, 20)).toBe('Cold room demo');
     expect(numberedName('Cold room demo', 2, 20)).toBe('Cold room demo 2');
