@@ -55,6 +55,10 @@ const CATALOGUE = {
   ],
   'graph.outputWithoutInputs': ['Node "{{name}}" has no inputs', '节点 "{{name}}" 没有输入'],
   'graph.nodeUnused': ['Node "{{name}}" is connected to nothing', '节点 "{{name}}" 未与任何节点相连'],
+  'graph.agentReadsAgent': [
+    'Agent "{{name}}" reads the decision of agent "{{source}}": if it is the environment\'s response to that decision (sales that follow a price, say), make it an environment node, or the policy will decide it too',
+    '智能体 "{{name}}" 读取了智能体 "{{source}}" 的决策：如果它是环境对该决策的响应（例如随价格变化的销量），请将其设为环境节点，否则策略也会决定它',
+  ],
   'graph.cycle': ['The graph has a cycle: {{cycle}}', '决策图存在环：{{cycle}}'],
   'graph.stateWithoutNext': [
     'State "{{name}}" has no final state "next_{{name}}"',

@@ -144,6 +144,18 @@ describe('validateGraph', () => {
     expect(c).toContain('graph.edgeUnknownNode');
   });
 
+  it('warns, without blocking, when an agent reads another agent\'s decision', () => {
+    const g = base();
+    g.nodes.push(node('sales', 'agent'));
+    g.edges.push(edge('obs', 'sales'), edge('action', 'sales'), edge('sales', 'next_obs'));
+    const issues = validateGraph(g, { solution: 'policy' });
+    expect(issues).toEqual([expect.objectContaining({ code: 'graph.agentReadsAgent', severity: 'warning', target: { kind: 'node', nodeId: 'sales' }, params: { name: 'sales', source: 'action' } })]);
+    expect(graphIssueMessage(issues[0]!, 'en-US')).toContain('make it an environment node');
+    // as the environment's response it is fine
+    g.nodes.find((n) => n.name === 'sales')!.role = 'environment';
+    expect(validateGraph(g, { solution: 'policy' })).toEqual([]);
+  });
+
   it('has both languages for every code', () => {
     for (const c of GRAPH_ISSUE_CODES) {
       expect(GRAPH_ISSUE_MESSAGES['en-US'][c]).toBeTruthy();

@@ -121,6 +121,8 @@ export function validateGraph(graph: DecisionGraph, options: ValidateGraphOption
     if (edgeSeen.has(key)) add('graph.edgeDuplicate', at, { source: s.name, target: t.name }, 'warning');
     edgeSeen.add(key);
     if (isInputRole(t.role)) add('graph.edgeIntoInput', at, { name: t.name, role: t.role });
+    // a decision that follows another is allowed, but more often the node is the environment's response
+    if (s.role === 'agent' && t.role === 'agent') add('graph.agentReadsAgent', { kind: 'node', nodeId: t.id }, { name: t.name, source: s.name }, 'warning');
   }
   const hasIn = new Set(graph.edges.filter((e) => byId.has(e.source)).map((e) => e.target));
   const hasOut = new Set(graph.edges.filter((e) => byId.has(e.target)).map((e) => e.source));
