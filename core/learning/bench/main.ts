@@ -41,6 +41,7 @@ import { ppoInTrueSimulator } from './true-sim';
 import { PpoTrainer, type PpoOptions } from '../src/policy/ppo';
 import { SacTrainer, type SacOptions } from '../src/policy/sac';
 import { AgentPolicy } from '../src/policy/agent-policy';
+import type { BehaviourCoefficient } from '../src/policy/behaviour-regulariser';
 import { PolicyRunner } from '../src/policy/runner';
 import { taskReward } from '../src/policy/task-reward';
 
@@ -91,7 +92,7 @@ if (POLICY_ALGO === 'sac' && PENALTY_RELATIVE) throw new Error('--penalty-relati
 /** Options both policy trainers read (the bench sets only ones they share, plus PPO's `valueWarmup` and `uncertainty.relative`). */
 type PolicyOptions = PpoOptions & SacOptions;
 /** What the bench uses of the offline policy trainer, PPO or SAC. */
-type PolicyTrainer = Trainer & { policy: AgentPolicy; initialReward: number; bcBaseline: number | undefined; useBest(): number };
+type PolicyTrainer = Trainer & { policy: AgentPolicy; initialReward: number; bc: BehaviourCoefficient; useBest(): number };
 
 if (POLICY_ALGO === 'sac') {
   // fail before any training: SAC takes continuous agent fields only (inventory's are discrete)
@@ -259,8 +260,8 @@ for (const [id, task] of Object.entries(REFERENCE_TASKS)) {
       meanDisagreement: uncertainty.length ? +(uncertainty.reduce((a, b) => a + b, 0) / uncertainty.length).toPrecision(3) : null,
       bcCoef: BC_COEF,
       bcUncertainty: BC_UNCERTAINTY === undefined ? (ensemble && policyOptions.select !== 'venv' ? 4 : 0) : Number(BC_UNCERTAINTY),
-      bcUncertaintyBaseline: trainer.bcBaseline === undefined ? 'zero' : 'warmStart',
-      bcBaseline: trainer.bcBaseline === undefined ? null : +trainer.bcBaseline.toFixed(2),
+      bcUncertaintyBaseline: trainer.bc.baseline === undefined ? 'zero' : 'warmStart',
+      bcBaseline: trainer.bc.baseline === undefined ? null : +trainer.bc.baseline.toFixed(2),
       evals,
       trueSimFactor: TRUE_SIM_FACTOR,
       quick,

@@ -84,6 +84,53 @@ export function uncertaintyBcCoef(bc: BehaviourRegulariser, members: readonly nu
   return bc.bcCoef + bc.bcUncertainty * u;
 }
 
+/** What a trainer's checkpoint keeps of the coefficient (`PpoCheckpoint`, `SacCheckpoint`). */
+export interface BehaviourCoefficientState {
+  /** Current coefficient (`bcUncertainty`); absent: `bcCoef`. */
+  bcCoef?: number;
+  /** The warm start's member spread (`bcUncertaintyBaseline` `'warmStart'`). */
+  bcBaseline?: number;
+}
+
+/**
+ * The regulariser's coefficient over a run, as PPO and SAC keep it: `bcCoef` at first, then
+ * after every evaluation {@link uncertaintyBcCoef} of the members' returns, counted from the
+ * first evaluation's spread with `bcUncertaintyBaseline` `'warmStart'`.
+ */
+export class BehaviourCoefficient {
+  /** The coefficient the next updates use. */
+  now: number;
+  /** The members' spread at the first evaluation (`'warmStart'`), once measured. */
+  baseline: number | undefined;
+
+  constructor(readonly settings: BehaviourRegulariser) {
+    this.now = settings.bcCoef;
+  }
+
+  /** After an evaluation: the members' returns (empty without an ensemble) in the trainer's units. */
+  evaluated(members: readonly number[], rewardScale: number, horizon: number): void {
+    if (this.settings.bcUncertaintyBaseline === 'warmStart' && this.baseline === undefined && members.length > 1) this.baseline = memberSpread(members);
+    this.now = uncertaintyBcCoef(this.settings, members, rewardScale, horizon, this.baseline ?? 0) ?? this.now;
+  }
+
+  /** Resumes from a checkpoint's fields. */
+  restore(c: BehaviourCoefficientState): void {
+    if (c.bcCoef !== undefined) this.now = c.bcCoef;
+    if (c.bcBaseline !== undefined) this.baseline = c.bcBaseline;
+  }
+
+  /** Writes what differs from a fresh start into a checkpoint. */
+  save(c: BehaviourCoefficientState): void {
+    if (this.now !== this.settings.bcCoef) c.bcCoef = this.now;
+    if (this.baseline !== undefined) c.bcBaseline = this.baseline;
+  }
+
+  /** Adds the `bc-coef` metric (with the uncertainty part on). */
+  report(metrics: Record<string, number>): void {
+    if (this.settings.bcUncertainty > 0) metrics['bc-coef'] = this.now;
+  }
+}
+
 /**
  * Negative log-likelihood (differentiable, a scalar) of the logged decisions of data rows
  * `rows` under the policy: each head's mean over the rows, summed over the heads. `logProb`:

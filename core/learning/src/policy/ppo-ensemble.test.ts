@@ -115,7 +115,7 @@ describe('PPO against model exploitation (ensemble rollouts, conservative select
     const scale = ppo.checkpoint().rewardScale;
     const expected = 0.05 + (3 * (m - Math.min(...r)) * scale) / 5;
     expect(m - Math.min(...r)).toBeGreaterThan(0); // the two small venvs disagree
-    expect(ppo.bcNow).toBeCloseTo(expected, 6);
+    expect(ppo.bc.now).toBeCloseTo(expected, 6);
     // each step's updates use the coefficient of the evaluation before it (metric `bc-coef`)
     for (const k of [1, 2]) {
       const prev = seen[k - 1]!;
@@ -125,25 +125,25 @@ describe('PPO against model exploitation (ensemble rollouts, conservative select
     // a resumed run keeps it
     const again = new PpoTrainer(venv, reward, { ...base, ensemble: e, bcCoef: 0.05, bcUncertainty: 3, bcUncertaintyBaseline: 'zero' }, ds);
     await again.init({ seed: 4, checkpoint: last! });
-    expect(again.bcNow).toBeCloseTo(expected, 6);
+    expect(again.bc.now).toBeCloseTo(expected, 6);
     // default: on (4) with an ensemble and conservative selection (counted from the warm
     // start's spread, so 0 at the first evaluation), off otherwise
     const on = new PpoTrainer(venv, reward, { ...base, ensemble: e }, ds);
     await on.init({ seed: 4 });
     const r2 = on.lastMemberReturns;
     const m2 = r2.reduce((a, b) => a + b, 0) / r2.length;
-    expect(on.bcBaseline).toBeCloseTo(m2 - Math.min(...r2), 9);
-    expect(on.bcNow).toBe(0);
+    expect(on.bc.baseline).toBeCloseTo(m2 - Math.min(...r2), 9);
+    expect(on.bc.now).toBe(0);
     const fromZero = new PpoTrainer(venv, reward, { ...base, ensemble: e, bcUncertaintyBaseline: 'zero' }, ds);
     await fromZero.init({ seed: 4 });
-    expect(fromZero.bcNow).toBeCloseTo((4 * (m2 - Math.min(...r2)) * fromZero.checkpoint().rewardScale) / 5, 6);
+    expect(fromZero.bc.now).toBeCloseTo((4 * (m2 - Math.min(...r2)) * fromZero.checkpoint().rewardScale) / 5, 6);
     const off = new PpoTrainer(venv, reward, { ...base, ensemble: e, select: 'venv' }, ds);
     await off.init({ seed: 4 });
-    expect(off.bcNow).toBe(0);
+    expect(off.bc.now).toBe(0);
     const zero = new PpoTrainer(venv, reward, { ...base, ensemble: e, bcUncertainty: 0 }, ds);
     const m3: Array<Record<string, number>> = [];
     await runTrainer(zero, { seed: 4, stop: { system: true }, budget: { maxSteps: 1 }, onEvent: (ev) => { if (ev.type === 'metrics') m3.push(ev.metrics); } });
-    expect(zero.bcNow).toBe(0);
+    expect(zero.bc.now).toBe(0);
     expect(m3[0]!['loss/bc']).toBeUndefined();
   });
 
@@ -157,22 +157,22 @@ describe('PPO against model exploitation (ensemble rollouts, conservative select
     const ppo = new PpoTrainer(venv, reward, { ...base, bcUncertaintyBaseline: 'warmStart' }, ds);
     await ppo.init({ seed: 4 });
     // the warm start's own spread is the baseline: the coefficient starts at bcCoef (0)
-    expect(ppo.bcBaseline).toBeCloseTo(spread(ppo.lastMemberReturns), 9);
-    expect(ppo.bcBaseline!).toBeGreaterThan(0);
-    expect(ppo.bcNow).toBe(0);
+    expect(ppo.bc.baseline).toBeCloseTo(spread(ppo.lastMemberReturns), 9);
+    expect(ppo.bc.baseline!).toBeGreaterThan(0);
+    expect(ppo.bc.now).toBe(0);
     let last: PpoCheckpoint | undefined;
     await runTrainer(ppo, { seed: 4, stop: { system: true }, budget: { maxSteps: 2 }, onEvent: (ev) => { if (ev.type === 'checkpoint') last = ev.checkpoint; } });
     const scale = ppo.checkpoint().rewardScale;
-    expect(ppo.bcNow).toBeCloseTo((3 * Math.max(0, spread(ppo.lastMemberReturns) - ppo.bcBaseline!) * scale) / 5, 6);
+    expect(ppo.bc.now).toBeCloseTo((3 * Math.max(0, spread(ppo.lastMemberReturns) - ppo.bc.baseline!) * scale) / 5, 6);
     // the baseline is kept through a checkpoint and not measured again
     const again = new PpoTrainer(venv, reward, { ...base, bcUncertaintyBaseline: 'warmStart' }, ds);
     await again.init({ seed: 4, checkpoint: JSON.parse(JSON.stringify(last!)) as PpoCheckpoint });
-    expect(again.bcBaseline).toBe(ppo.bcBaseline);
+    expect(again.bc.baseline).toBe(ppo.bc.baseline);
     // zero: no baseline
     const zero = new PpoTrainer(venv, reward, { ...base, bcUncertaintyBaseline: 'zero' }, ds);
     await zero.init({ seed: 4 });
-    expect(zero.bcBaseline).toBeUndefined();
-    expect(zero.bcNow).toBeCloseTo((3 * spread(zero.lastMemberReturns) * scale) / 5, 6);
+    expect(zero.bc.baseline).toBeUndefined();
+    expect(zero.bc.now).toBeCloseTo((3 * spread(zero.lastMemberReturns) * scale) / 5, 6);
   });
 
   it('SAC: the same ensemble rollouts and conservative selection', async () => {

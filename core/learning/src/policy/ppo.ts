@@ -15,7 +15,7 @@ import type { StepContext, StepResult, Trainer } from '../trainer/contract';
 import type { NodeFunctionCall, RolloutPolicy, VirtualEnvironment } from '../venv/bc';
 import type { VenvEnsemble } from '../venv/ensemble';
 import { decodeStep } from '../venv/bc';
-import { behaviourRegulariser, loggedNll, memberSpread, uncertaintyBcCoef, type BehaviourRegulariserOptions } from './behaviour-regulariser';
+import { BehaviourCoefficient, behaviourRegulariser, loggedNll, type BehaviourCoefficientState, type BehaviourRegulariserOptions } from './behaviour-regulariser';
 import { AgentPolicy, concatInputs, warmStartPolicy, type CloneResult, type NodeAction } from './agent-policy';
 import { evaluateInVenv, modePolicy, rolloutPolicy, rolloutWindows, sampleWindowIndices, selectionReturn, type RewardCallback, type Windows } from './rollout';
 
@@ -131,7 +131,7 @@ export interface PpoOptions extends BehaviourRegulariserOptions {
 }
 
 /** Checkpoint of {@link PpoTrainer}. */
-export interface PpoCheckpoint {
+export interface PpoCheckpoint extends BehaviourCoefficientState {
   policy: Record<string, number[]>;
   value: Record<string, number[]>;
   best?: Record<string, number[]>;
@@ -139,10 +139,6 @@ export interface PpoCheckpoint {
   sinceBest: number;
   rngState: number;
   rewardScale: number;
-  /** Current behaviour-regulariser coefficient (`bcUncertainty`); absent: `bcCoef`. */
-  bcCoef?: number;
-  /** The warm start's member spread (`bcUncertaintyBaseline` `'warmStart'`). */
-  bcBaseline?: number;
 }
 
 /** Value network over the concatenated data inputs of a step. */
@@ -220,10 +216,8 @@ export class PpoTrainer implements Trainer<PpoCheckpoint> {
   /** The members' venv returns at the last evaluation (with an `ensemble` and `select` other than `'venv'`). */
   lastMemberReturns: number[] = [];
   private readonly o: Required<Omit<PpoOptions, 'nodeFunction' | 'uncertainty' | 'ensemble'>>;
-  /** Current behaviour-regulariser coefficient (`bcCoef`, plus the `bcUncertainty` part). */
-  bcNow = 0;
-  /** The members' spread at the first evaluation (`bcUncertaintyBaseline` `'warmStart'`), once measured. */
-  bcBaseline: number | undefined;
+  /** The behaviour regulariser's coefficient over the run. */
+  readonly bc: BehaviourCoefficient;
   readonly dataset: Dataset;
 
   constructor(
@@ -259,7 +253,7 @@ export class PpoTrainer implements Trainer<PpoCheckpoint> {
     };
     if ((this.o.ensembleRollouts || this.o.select !== 'venv') && !options.ensemble) throw new Error('ppo: ensembleRollouts and select need an ensemble');
     this.systemMaxSteps = this.o.systemMaxSteps;
-    this.bcNow = this.o.bcCoef;
+    this.bc = new BehaviourCoefficient(this.o);
   }
 
   async init({ seed, checkpoint }: { seed: number; checkpoint?: PpoCheckpoint }): Promise<void> {
@@ -281,8 +275,7 @@ export class PpoTrainer implements Trainer<PpoCheckpoint> {
       this.sinceBest = checkpoint.sinceBest;
       this.rng.state = checkpoint.rngState;
       this.rewardScale = checkpoint.rewardScale;
-      if (checkpoint.bcCoef !== undefined) this.bcNow = checkpoint.bcCoef;
-      if (checkpoint.bcBaseline !== undefined) this.bcBaseline = checkpoint.bcBaseline;
+      this.bc.restore(checkpoint);
       return;
     }
     this.rewardScale = await rewardScaleOf(ds, this.reward, new Rng(seed + 3));
@@ -309,8 +302,7 @@ export class PpoTrainer implements Trainer<PpoCheckpoint> {
       });
     const r = await selectionReturn(this.venv, this.options.ensemble, this.o.select, inVenv);
     this.lastMemberReturns = r.members;
-    if (this.o.bcUncertaintyBaseline === 'warmStart' && this.bcBaseline === undefined && r.members.length > 1) this.bcBaseline = memberSpread(r.members);
-    this.bcNow = uncertaintyBcCoef(this.o, r.members, this.rewardScale, this.windows.horizon, this.bcBaseline ?? 0) ?? this.bcNow;
+    this.bc.evaluated(r.members, this.rewardScale, this.windows.horizon);
     return r.value;
   }
 
@@ -442,17 +434,17 @@ export class PpoTrainer implements Trainer<PpoCheckpoint> {
         let klV = 0;
         let bcV = 0;
         if (updatePolicy) {
-          if (this.bcNow > 0) for (let i = 0; i < M; i++) bcRows[i] = Math.floor(this.rng.next() * ds.rows);
+          if (this.bc.now > 0) for (let i = 0; i < M; i++) bcRows[i] = Math.floor(this.rng.next() * ds.rows);
           pl += optimiseStep(this.popt, pparams, () => {
             const { logProb, entropy } = logProbOf(rows, M);
             const em = mean(entropy);
             entropyV = em.dataSync()[0]!;
             klV = mean(sub(tensor(old, [M]), logProb)).dataSync()[0]!;
             const loss = sub(ppoClipLoss(logProb, tensor(old, [M]), tensor(adv, [M]), this.o.clip), affine(em, this.o.entropyCoef, 0));
-            if (this.bcNow === 0) return loss;
+            if (this.bc.now === 0) return loss;
             const nll = loggedNll(this.policy, ds, bcRows);
             bcV = nll.dataSync()[0]!;
-            return add(loss, affine(nll, this.bcNow, 0));
+            return add(loss, affine(nll, this.bc.now, 0));
           }, this.o.maxGradNorm);
         }
         bcl += bcV;
@@ -474,8 +466,8 @@ export class PpoTrainer implements Trainer<PpoCheckpoint> {
       samples: N,
     };
     if (unc && unc.weight > 0) metrics['uncertainty'] = penalty / N;
-    if (this.bcNow > 0 && updatePolicy) metrics['loss/bc'] = bcl / updates;
-    if (this.o.bcUncertainty > 0) metrics['bc-coef'] = this.bcNow;
+    if (this.bc.now > 0 && updatePolicy) metrics['loss/bc'] = bcl / updates;
+    this.bc.report(metrics);
     return metrics;
   }
 
@@ -501,8 +493,7 @@ export class PpoTrainer implements Trainer<PpoCheckpoint> {
       rewardScale: this.rewardScale,
     };
     if (this.best) c.best = this.best;
-    if (this.bcNow !== this.o.bcCoef) c.bcCoef = this.bcNow;
-    if (this.bcBaseline !== undefined) c.bcBaseline = this.bcBaseline;
+    this.bc.save(c);
     return c;
   }
 }

@@ -129,7 +129,7 @@ describe('SAC behaviour regulariser (bcCoef, bcUncertainty)', () => {
     expect(() => new SacTrainer(venv, reward, { ...base, ensemble: e, select: 'venv', bcUncertainty: 1 }, ds)).toThrow(/sac: bcUncertainty needs an ensemble/);
     expect(() => new SacTrainer(venv, reward, { ...base, ensemble: e, bcUncertainty: -1 }, ds)).toThrow(/sac: bcUncertainty/);
     // without an ensemble the default is off; bcCoef alone is allowed
-    expect(new SacTrainer(venv, reward, { ...base, bcCoef: 0.5 }, ds).bcNow).toBe(0.5);
+    expect(new SacTrainer(venv, reward, { ...base, bcCoef: 0.5 }, ds).bc.now).toBe(0.5);
   });
 
   it('follows the members\' spread of returns and keeps the coefficient through a checkpoint', async () => {
@@ -143,7 +143,7 @@ describe('SAC behaviour regulariser (bcCoef, bcUncertainty)', () => {
     const scale = checkpoint.rewardScale;
     const expected = 0.05 + (3 * (m - Math.min(...r)) * scale) / 5;
     expect(m - Math.min(...r)).toBeGreaterThan(0); // the two small venvs disagree
-    expect(sac.bcNow).toBeCloseTo(expected, 6);
+    expect(sac.bc.now).toBeCloseTo(expected, 6);
     expect(checkpoint.bcCoef).toBeCloseTo(expected, 6);
     // the second step's updates used the coefficient of the first step's evaluation
     const prev = metrics[0]!;
@@ -151,21 +151,21 @@ describe('SAC behaviour regulariser (bcCoef, bcUncertainty)', () => {
     expect(Number.isFinite(metrics[1]!['loss/bc'])).toBe(true);
     const again = new SacTrainer(venv, reward, opts, ds);
     await again.init({ seed: 4, checkpoint: JSON.parse(JSON.stringify(checkpoint)) as SacCheckpoint });
-    expect(again.bcNow).toBeCloseTo(expected, 6);
+    expect(again.bc.now).toBeCloseTo(expected, 6);
     // default: on (4) with an ensemble and conservative selection, counted from the warm
     // start's spread (0 at the first evaluation), off with select venv
     const on = new SacTrainer(venv, reward, { ...base, ensemble: e }, ds);
     await on.init({ seed: 4 });
     const r2 = on.lastMemberReturns;
     const m2 = r2.reduce((a, b) => a + b, 0) / r2.length;
-    expect(on.bcBaseline).toBeCloseTo(m2 - Math.min(...r2), 9);
-    expect(on.bcNow).toBe(0);
+    expect(on.bc.baseline).toBeCloseTo(m2 - Math.min(...r2), 9);
+    expect(on.bc.now).toBe(0);
     const zero = new SacTrainer(venv, reward, { ...base, ensemble: e, bcUncertaintyBaseline: 'zero' }, ds);
     await zero.init({ seed: 4 });
-    expect(zero.bcNow).toBeCloseTo((4 * (m2 - Math.min(...r2)) * zero.checkpoint().rewardScale) / 5, 6);
+    expect(zero.bc.now).toBeCloseTo((4 * (m2 - Math.min(...r2)) * zero.checkpoint().rewardScale) / 5, 6);
     const off = new SacTrainer(venv, reward, { ...base, ensemble: e, select: 'venv' }, ds);
     await off.init({ seed: 4 });
-    expect(off.bcNow).toBe(0);
+    expect(off.bc.now).toBe(0);
     expect(off.checkpoint().bcCoef).toBeUndefined();
   }, 60_000);
 });

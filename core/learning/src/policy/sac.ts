@@ -17,7 +17,7 @@ import type { StepContext, StepResult, Trainer } from '../trainer/contract';
 import type { NodeFunctionCall, RolloutPolicy, VirtualEnvironment } from '../venv/bc';
 import type { VenvEnsemble } from '../venv/ensemble';
 import { AgentPolicy, boundedLogStd, concatInputs, warmStartPolicy, type CloneResult, type HeadLogProb, type PolicyHead } from './agent-policy';
-import { behaviourRegulariser, loggedNll, memberSpread, uncertaintyBcCoef, type BehaviourRegulariserOptions } from './behaviour-regulariser';
+import { BehaviourCoefficient, behaviourRegulariser, loggedNll, type BehaviourCoefficientState, type BehaviourRegulariserOptions } from './behaviour-regulariser';
 import { optimiseStep, pick, rewardScaleOf } from './ppo';
 import { evaluateInVenv, rolloutPolicy, rolloutWindows, sampleWindowIndices, selectionReturn, type RewardCallback, type Windows } from './rollout';
 
@@ -65,7 +65,7 @@ export interface SacOptions extends BehaviourRegulariserOptions {
 }
 
 /** Checkpoint of {@link SacTrainer} (the replay buffer is not kept). */
-export interface SacCheckpoint {
+export interface SacCheckpoint extends BehaviourCoefficientState {
   policy: Record<string, number[]>;
   q1: Record<string, number[]>;
   q2: Record<string, number[]>;
@@ -75,10 +75,6 @@ export interface SacCheckpoint {
   sinceBest: number;
   rngState: number;
   rewardScale: number;
-  /** Current behaviour-regulariser coefficient (`bcUncertainty`); absent: `bcCoef`. */
-  bcCoef?: number;
-  /** The warm start's member spread (`bcUncertaintyBaseline` `'warmStart'`). */
-  bcBaseline?: number;
 }
 
 const EPS = 0.999;
@@ -136,10 +132,8 @@ export class SacTrainer implements Trainer<SacCheckpoint> {
   /** The members' venv returns at the last evaluation (with an `ensemble` and `select` other than `'venv'`). */
   lastMemberReturns: number[] = [];
   private readonly o: Required<Omit<SacOptions, 'nodeFunction' | 'uncertainty' | 'ensemble'>>;
-  /** Current behaviour-regulariser coefficient (`bcCoef`, plus the `bcUncertainty` part). */
-  bcNow = 0;
-  /** The members' spread at the first evaluation (`bcUncertaintyBaseline` `'warmStart'`), once measured. */
-  bcBaseline: number | undefined;
+  /** The behaviour regulariser's coefficient over the run. */
+  readonly bc: BehaviourCoefficient;
 
   constructor(
     readonly venv: VirtualEnvironment,
@@ -170,7 +164,7 @@ export class SacTrainer implements Trainer<SacCheckpoint> {
     };
     if ((this.o.ensembleRollouts || this.o.select !== 'venv') && !options.ensemble) throw new Error('sac: ensembleRollouts and select need an ensemble');
     this.systemMaxSteps = this.o.systemMaxSteps;
-    this.bcNow = this.o.bcCoef;
+    this.bc = new BehaviourCoefficient(this.o);
   }
 
   private get heads(): PolicyHead[] {
@@ -216,8 +210,7 @@ export class SacTrainer implements Trainer<SacCheckpoint> {
       this.sinceBest = checkpoint.sinceBest;
       this.rng.state = checkpoint.rngState;
       this.rewardScale = checkpoint.rewardScale;
-      if (checkpoint.bcCoef !== undefined) this.bcNow = checkpoint.bcCoef;
-      if (checkpoint.bcBaseline !== undefined) this.bcBaseline = checkpoint.bcBaseline;
+      this.bc.restore(checkpoint);
       return;
     }
     this.rewardScale = await rewardScaleOf(ds, this.reward, new Rng(seed + 3));
@@ -243,8 +236,7 @@ export class SacTrainer implements Trainer<SacCheckpoint> {
       evaluateInVenv(venv, this.dataset, this.deterministic(), this.reward, { horizon: this.o.horizon, windows: this.o.evalWindows, seed: 12345, nodeFunction: this.options.nodeFunction }),
     );
     this.lastMemberReturns = r.members;
-    if (this.o.bcUncertaintyBaseline === 'warmStart' && this.bcBaseline === undefined && r.members.length > 1) this.bcBaseline = memberSpread(r.members);
-    this.bcNow = uncertaintyBcCoef(this.o, r.members, this.rewardScale, this.windows.horizon, this.bcBaseline ?? 0) ?? this.bcNow;
+    this.bc.evaluated(r.members, this.rewardScale, this.windows.horizon);
     return r.value;
   }
 
@@ -356,7 +348,7 @@ export class SacTrainer implements Trainer<SacCheckpoint> {
         return add(mean(square(sub(this.q1.forward(sa), target))), mean(square(sub(this.q2.forward(sa), target))));
       });
       let lpMean = 0;
-      if (this.bcNow > 0) for (let i = 0; i < M; i++) bcRows[i] = Math.floor(this.rng.next() * ds.rows);
+      if (this.bc.now > 0) for (let i = 0; i < M; i++) bcRows[i] = Math.floor(this.rng.next() * ds.rows);
       pl += optimiseStep(this.popt, pparams, () => {
         const n = sampleAll(x);
         const sa = concat([s, n.a], 1);
@@ -364,12 +356,12 @@ export class SacTrainer implements Trainer<SacCheckpoint> {
         const lpm = mean(n.logProb);
         lpMean = lpm.dataSync()[0]!;
         const loss = sub(affine(lpm, al, 0), mean(q));
-        if (this.bcNow === 0) return loss;
+        if (this.bc.now === 0) return loss;
         // TD3+BC's normalisation: the term weighs against the critics' scale
         const qScale = mean(abs(q)).dataSync()[0]!;
         const nll = loggedNll(this.policy, ds, bcRows, tanhLogProb);
         bcl += nll.dataSync()[0]!;
-        return add(loss, affine(nll, this.bcNow * qScale, 0));
+        return add(loss, affine(nll, this.bc.now * qScale, 0));
       });
       optimiseStep(this.aopt, [this.logAlpha], () => mul(this.logAlpha, tensor([-(lpMean + targetEntropy)], [1])));
       softUpdate(this.t1, this.q1, this.o.tau);
@@ -381,8 +373,8 @@ export class SacTrainer implements Trainer<SacCheckpoint> {
     // what the critics learn from: scaled rewards minus the penalty, as stored in the buffer
     metrics['train/stored-return'] = stored / B;
     if (unc && unc.weight > 0) metrics['uncertainty'] = penalty / (H * B);
-    if (this.bcNow > 0) metrics['loss/bc'] = bcl / n;
-    if (this.o.bcUncertainty > 0) metrics['bc-coef'] = this.bcNow;
+    if (this.bc.now > 0) metrics['loss/bc'] = bcl / n;
+    this.bc.report(metrics);
     const result: StepResult = { metrics };
     if ((ctx.step + 1) % this.o.evalEvery === 0 || ctx.step + 1 >= this.systemMaxSteps) {
       const rv = await this.evaluate();
@@ -425,8 +417,7 @@ export class SacTrainer implements Trainer<SacCheckpoint> {
       rewardScale: this.rewardScale,
     };
     if (this.best) c.best = this.best;
-    if (this.bcNow !== this.o.bcCoef) c.bcCoef = this.bcNow;
-    if (this.bcBaseline !== undefined) c.bcBaseline = this.bcBaseline;
+    this.bc.save(c);
     return c;
   }
 }
