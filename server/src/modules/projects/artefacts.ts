@@ -22,7 +22,7 @@ import type { BlobOwner, BlobStore } from '../storage/blob-store';
 import { releaseStorage } from '../storage/quota';
 
 /** A stored file or folder of keys, who pays for it, and its size on disk. */
-export interface StoredArtefact {
+interface StoredArtefact {
   key: string;
   folder: boolean;
   owner: BlobOwner | null;
@@ -82,6 +82,7 @@ async function scopeContents(
   return { keys, jobs };
 }
 
+/** The charged modelling files among a scope's contents, with their sizes and who pays for them. */
 async function artefactsOf(blobs: BlobStore, contents: Awaited<ReturnType<typeof scopeContents>>): Promise<StoredArtefact[]> {
   const out: StoredArtefact[] = [];
   for (const { key, folder, tenantId } of contents.keys) {
@@ -93,11 +94,6 @@ async function artefactsOf(blobs: BlobStore, contents: Awaited<ReturnType<typeof
     if (bytes > 0) out.push({ key, folder: true, owner: job.user_id ? { tenantId: job.tenant_id, userId: job.user_id } : null, bytes });
   }
   return out;
-}
-
-/** The charged modelling files of a project, or of one solution of it. */
-export async function modellingArtefacts(knex: Knex, blobs: BlobStore, scope: { projectId: string; solutionId?: string }): Promise<StoredArtefact[]> {
-  return artefactsOf(blobs, await scopeContents(knex, scope));
 }
 
 /** Told the jobs a committed project or solution delete took with it (their last jobs and earlier runs). */
