@@ -5,7 +5,7 @@
  *   --policy-algo ppo|sac --out DIR [--venv-epochs N] [--venv-ensemble K] [--policy-epochs N]
  *   [--seed S] [--horizon H] [--adversarial-epochs N]`: learns a virtual environment from the
  *   data (npz / h5 / csv by extension) and the REVIVE YAML graph (bc: an ensemble of
- *   `--venv-ensemble` BC venvs, default {@link DEFAULT_VENV_ENSEMBLE}, 1 = one venv; revive-p /
+ *   `--venv-ensemble` BC venvs, default {@link DEFAULT_ENSEMBLE_SIZE}, 1 = one venv; revive-p /
  *   revive-t: one venv, `--venv-epochs` BC warm-start steps, then `--adversarial-epochs`
  *   adversarial steps, default a quarter of the BC steps, at least 10), trains a policy in it
  *   with the reward file (with an ensemble, PPO / SAC get it: rollouts in a random member,
@@ -31,7 +31,7 @@ import { loadDataset, type DataFileKind } from '../data/load';
 import { runTrainer, type TrainerEvent } from '../trainer/contract';
 import { BcTrainer, evaluateVenv, type BcOptions, type VirtualEnvironment } from '../venv/bc';
 import { ReviveTrainer } from '../venv/revive';
-import { EnsembleTrainer, type VenvEnsemble } from '../venv/ensemble';
+import { DEFAULT_ENSEMBLE_SIZE, EnsembleTrainer, MAX_ENSEMBLE_SIZE, type VenvEnsemble } from '../venv/ensemble';
 import type { DatasetSplit } from '../data/split';
 import { PythonSandbox, RewardFunction } from '../sandbox/python-sandbox';
 import { nodeFunctionFiles, sandboxNodeFunctions } from '../sandbox/node-functions';
@@ -103,20 +103,15 @@ function venvAlgoOf(flags: Record<string, string>): VenvAlgo {
   return a;
 }
 
-/** BC venvs `train` trains by default (the learning bench's ensemble and the server's default). */
-export const DEFAULT_VENV_ENSEMBLE = 5;
-/** Most members `--venv-ensemble` may ask for (each costs a full BC training). */
-export const MAX_VENV_ENSEMBLE = 10;
-
 /**
- * `--venv-ensemble K`: an integer in [1, {@link MAX_VENV_ENSEMBLE}]; default
- * {@link DEFAULT_VENV_ENSEMBLE} for bc, 1 for revive-p / revive-t (not ensembled: K > 1 refused).
+ * `--venv-ensemble K`: an integer in [1, {@link MAX_ENSEMBLE_SIZE}]; default
+ * {@link DEFAULT_ENSEMBLE_SIZE} for bc, 1 for revive-p / revive-t (not ensembled: K > 1 refused).
  */
 export function venvEnsembleOf(flags: Record<string, string>, algo: VenvAlgo): number {
   const v = flags['venv-ensemble'];
-  if (v === undefined) return algo === 'bc' ? DEFAULT_VENV_ENSEMBLE : 1;
+  if (v === undefined) return algo === 'bc' ? DEFAULT_ENSEMBLE_SIZE : 1;
   const n = Number(v);
-  if (!/^\d+$/.test(v) || !Number.isInteger(n) || n < 1 || n > MAX_VENV_ENSEMBLE) throw new CliError(`--venv-ensemble must be an integer from 1 to ${MAX_VENV_ENSEMBLE}, got '${v}'`);
+  if (!/^\d+$/.test(v) || !Number.isInteger(n) || n < 1 || n > MAX_ENSEMBLE_SIZE) throw new CliError(`--venv-ensemble must be an integer from 1 to ${MAX_ENSEMBLE_SIZE}, got '${v}'`);
   if (n > 1 && algo !== 'bc') throw new CliError(`--venv-ensemble ${n}: ${algo} venvs are not ensembled (only bc venvs are); use --venv-ensemble 1 or leave it out`);
   return n;
 }
@@ -470,7 +465,7 @@ function readSpace(file: string, allowed: readonly string[]): HyperparameterDim[
  * `--trial-epochs` steps and scored by its best held-out step score (`--venv-algo`,
  * `--venv-epochs` and `--venv-ensemble` are not read). `--target policy` first trains the
  * venv as `train` does ({@link venvSettingsOf}: with bc an ensemble of `--venv-ensemble`
- * venvs, default {@link DEFAULT_VENV_ENSEMBLE}), then searches `--policy-algo` settings,
+ * venvs, default {@link DEFAULT_ENSEMBLE_SIZE}), then searches `--policy-algo` settings,
  * each trial a policy trained for `--trial-epochs` steps with the ensemble as in `train`
  * (rollouts in a random member, PPO's disagreement-scaled behaviour regulariser) and scored
  * by its trainer's best selection return: the worst member's venv return with an ensemble,

@@ -96,6 +96,11 @@ export interface EnsembleCheckpoint {
   members: BcCheckpoint[];
 }
 
+/** Members of a BC venv ensemble when the caller does not say (the bench's, `learn train`'s and the server's default). */
+export const DEFAULT_ENSEMBLE_SIZE = 5;
+/** Most members an ensemble may have (each member costs a full BC training). */
+export const MAX_ENSEMBLE_SIZE = 10;
+
 /**
  * Trains `k` BC venvs (one step of each per trainer step). Member `i` starts from seed
  * `seed + 1000 i`; all share the split of the run's seed. The reported score is the members'

@@ -8,8 +8,8 @@
  * disagreement penalty).
  *
  * Hyperparameters (the spec lists no names; the training's free hyperparameter object):
- * - environment: `ensemble`, the number of members, an integer in [1, {@link MAX_ENSEMBLE}];
- *   default {@link DEFAULT_ENSEMBLE} for BC, 1 for revive-p / revive-t (the adversarial venvs
+ * - environment: `ensemble`, the number of members, an integer in [1, {@link MAX_ENSEMBLE_SIZE}];
+ *   default {@link DEFAULT_ENSEMBLE_SIZE} for BC, 1 for revive-p / revive-t (the adversarial venvs
  *   are not ensembled: more than 1 is refused). A continued training (restore, update) keeps
  *   the member count of the training it continues unless `ensemble` is given.
  * - policy: `uncertaintyPenalty` (>= 0, default 0 as in the bench: off), `uncertaintyRelative`
@@ -31,7 +31,9 @@
  */
 import { AppError } from '@decisio/domain';
 import {
+  DEFAULT_ENSEMBLE_SIZE,
   EnsembleTrainer,
+  MAX_ENSEMBLE_SIZE,
   type BcCheckpoint,
   type BcOptions,
   type Dataset,
@@ -44,11 +46,6 @@ import {
 } from '@decisio/learning';
 import type { DecisionGraph } from '@decisio/domain';
 
-/** Members of a BC environment when the training does not say (the learning bench's default). */
-export const DEFAULT_ENSEMBLE = 5;
-/** Most members an environment may have (each member costs a full BC training). */
-export const MAX_ENSEMBLE = 10;
-
 /** Names of the policy hyperparameters that configure the ensemble's use. */
 export const POLICY_ENSEMBLE_KEYS = ['uncertaintyPenalty', 'uncertaintyRelative', 'ensembleRollouts', 'select', 'bcUncertainty', 'bcUncertaintyBaseline'] as const;
 
@@ -58,13 +55,13 @@ const nonNegative = (v: unknown): v is number => typeof v === 'number' && Number
 
 /**
  * Checks an environment training's `ensemble` hyperparameter (`paramInvalid` naming
- * `hyperparameters.ensemble`): an integer in [1, {@link MAX_ENSEMBLE}], and 1 for the
+ * `hyperparameters.ensemble`): an integer in [1, {@link MAX_ENSEMBLE_SIZE}], and 1 for the
  * adversarial algorithms.
  */
 export function checkEnvironmentEnsemble(algorithm: string, hp: Record<string, unknown>): void {
   const k = hp['ensemble'];
   if (k === undefined) return;
-  if (typeof k !== 'number' || !Number.isInteger(k) || k < 1 || k > MAX_ENSEMBLE) throw invalid('ensemble');
+  if (typeof k !== 'number' || !Number.isInteger(k) || k < 1 || k > MAX_ENSEMBLE_SIZE) throw invalid('ensemble');
   if (k > 1 && (algorithm === 'revive_p' || algorithm === 'revive_t')) throw invalid('ensemble');
 }
 
@@ -95,13 +92,13 @@ export function checkpointMembers(checkpoint: unknown): number | null {
 /**
  * The member count of an environment training: `hp.ensemble` when given, else that of the
  * checkpoint it continues (an older single-venv training stays single), else the default
- * ({@link DEFAULT_ENSEMBLE} for BC, 1 for the adversarial algorithms).
+ * ({@link DEFAULT_ENSEMBLE_SIZE} for BC, 1 for the adversarial algorithms).
  */
 export function ensembleSize(algorithm: string, hp: Record<string, unknown>, continued: unknown): number {
   if (algorithm === 'revive_p' || algorithm === 'revive_t') return 1;
   const k = hp['ensemble'];
-  if (typeof k === 'number' && Number.isInteger(k) && k >= 1) return Math.min(k, MAX_ENSEMBLE);
-  return checkpointMembers(continued) ?? DEFAULT_ENSEMBLE;
+  if (typeof k === 'number' && Number.isInteger(k) && k >= 1) return Math.min(k, MAX_ENSEMBLE_SIZE);
+  return checkpointMembers(continued) ?? DEFAULT_ENSEMBLE_SIZE;
 }
 
 /** A checkpoint as an ensemble's: a single venv's becomes member 0. */
