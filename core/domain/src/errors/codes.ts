@@ -55,6 +55,7 @@ export const ErrorCode = {
   accountNotRegistered: 2018,
   mustHaveRole: 2019,
   originalPasswordWrong: 2020,
+  passwordNonceInvalid: 2021,
 
   // tenant
   tenantNotExists: 3001,
