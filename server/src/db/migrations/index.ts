@@ -20,6 +20,7 @@ import * as createBusinessDecisions from './20261123170010_create_business_decis
 import * as modelServicePayloads from './20261124090000_model_service_payloads';
 import * as dataImportsJob from './20261124100000_data_imports_job';
 import * as modelServiceTokenExpiry from './20261125090000_model_service_token_expiry';
+import * as signinGuard from './20261126150000_signin_guard';
 
 /** One step of the migration history. */
 export interface NamedMigration {
@@ -51,4 +52,5 @@ export const coreMigrations: NamedMigration[] = [
   { name: '20261124090000_model_service_payloads', ...modelServicePayloads },
   { name: '20261124100000_data_imports_job', ...dataImportsJob },
   { name: '20261125090000_model_service_token_expiry', ...modelServiceTokenExpiry },
+  { name: '20261126150000_signin_guard', ...signinGuard },
 ];
