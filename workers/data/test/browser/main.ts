@@ -18,7 +18,7 @@ function chosen(): File {
 export interface PageApi {
   warmUp(): Promise<{ engineMs: number; wallMs: number }>;
   inspect(rows?: number): Promise<InspectResult & { wallMs: number; progress: number }>;
-  stats(csvEngine?: StatsOptions['csvEngine']): Promise<StatsResult & { wallMs: number; progress: number; fractions: (number | null)[] }>;
+  stats(csvEngine?: StatsOptions['csvEngine']): Promise<StatsResult & { wallMs: number; progress: number; fractions: (number | null)[]; events: { phase: string; fraction: number | null }[] }>;
   compress(): Promise<{ compressed: boolean; ratio: number; bytes: number; wallMs: number }>;
 }
 
@@ -31,9 +31,14 @@ const api: PageApi = {
   async inspect(rows) {
     const t0 = performance.now();
     let progress = 0;
-    const r = await client.inspect(chosen(), rows ? { rows } : {}, () => {
+    // Progress calls travel on their own port: wait for `done` (always the last report).
+    let doneSeen!: () => void;
+    const done = new Promise<void>((res) => (doneSeen = res));
+    const r = await client.inspect(chosen(), rows ? { rows } : {}, (p) => {
       progress += 1;
+      if (p.phase === 'done') doneSeen();
     });
+    await done;
     // Typed arrays do not survive page.evaluate: keep shapes and a few values as numbers.
     const heads = (r.heads ?? []).map((h) => ({ ...h, data: Array.from(h.data.slice(0, 8), Number) as unknown as typeof h.data }));
     return { ...r, heads, wallMs: performance.now() - t0, progress };
@@ -42,11 +47,19 @@ const api: PageApi = {
     const t0 = performance.now();
     let progress = 0;
     const fractions: (number | null)[] = [];
+    const events: { phase: string; fraction: number | null }[] = [];
+    // The callback is a comlink proxy on its own message port: its last calls may arrive after
+    // the result. `stats` always ends with a `done` report; wait for it so the events are complete.
+    let doneSeen!: () => void;
+    const done = new Promise<void>((res) => (doneSeen = res));
     const r = await client.stats(chosen(), (p) => {
       progress += 1;
+      events.push({ phase: p.phase, fraction: p.fraction });
       if (p.phase === 'scan') fractions.push(p.fraction);
+      if (p.phase === 'done') doneSeen();
     }, csvEngine ? { csvEngine } : {});
-    return { ...r, wallMs: performance.now() - t0, progress, fractions };
+    await done;
+    return { ...r, wallMs: performance.now() - t0, progress, fractions, events };
   },
   async compress() {
     const t0 = performance.now();
