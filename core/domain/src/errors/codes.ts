@@ -33,6 +33,7 @@ export const ErrorCode = {
   accessKeyFailed: 1018,
   platformError: 1019,
   tooManyRequests: 1020,
+  bodyTooLarge: 1021,
 
   // user
   emailRegistered: 2001,
@@ -84,6 +85,7 @@ export const ErrorCode = {
   dataSourceUnreachable: 5013,
   dataSourceNameUsed: 5014,
   importNotRunning: 5015,
+  importTooManyRows: 5016,
 
   // storage and quotas
   storageInsufficient: 6001,
@@ -222,6 +224,8 @@ export function httpStatusOf(code: number): number {
     case ErrorCode.reportNotFound:
     case ErrorCode.dataSourceNotFound:
       return 404;
+    case ErrorCode.bodyTooLarge:
+      return 413;
     case ErrorCode.tooManyRequests:
       return 429;
     case ErrorCode.timeout:
