@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { parseAllowList } from './net/host-guard';
 
 /** Log levels, most verbose first; `silent` logs nothing. */
 export const LOG_LEVELS = ['debug', 'info', 'warn', 'error', 'silent'] as const;
@@ -34,6 +35,18 @@ export interface ServerConfig {
   tensorBoardBin: string | null;
   /** Minutes a TensorBoard runs without a request before it ends (`TENSORBOARD_IDLE_MINUTES`). */
   tensorBoardIdleMinutes: number;
+  /**
+   * Hosts that data connections (and any other user-given host) may reach although they are not
+   * public (`CONNECTION_ALLOW`): CIDR blocks, addresses and host names, checked at start-up. See
+   * `net/host-guard.ts`; empty: public addresses only.
+   */
+  connectionAllow: string[];
+  /** Longest wait for an outside database to accept a connection, ms (`CONNECTION_TIMEOUT_SECONDS`, default 5). */
+  connectionTimeoutMs: number;
+  /** Most rows one import copies (`IMPORT_MAX_ROWS`, default 10 000 000); more fails it with `importTooManyRows`. */
+  importMaxRows: number;
+  /** Longest import, ms (`IMPORT_TIMEOUT_MINUTES`, default 30): then it fails with `importTimeout`. */
+  importTimeoutMs: number;
 }
 
 function int(value: string | undefined, fallback: number, name: string): number {
@@ -48,6 +61,12 @@ function positive(value: string | undefined, fallback: number, name: string): nu
   const n = Number(value);
   if (!Number.isFinite(n) || n <= 0) throw new Error(`${name} must be a number greater than 0, got "${value}"`);
   return n;
+}
+
+/** `CONNECTION_ALLOW` as its entries; a malformed entry is a start-up error. */
+function connectionAllowOf(value: string | undefined): string[] {
+  parseAllowList(value);
+  return (value ?? '').split(',').map((s) => s.trim()).filter(Boolean);
 }
 
 /**
@@ -79,5 +98,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     recordRetentionDays: int(env.DEPLOY_RECORD_RETENTION_DAYS, 90, 'DEPLOY_RECORD_RETENTION_DAYS'),
     tensorBoardBin: env.TENSORBOARD_BIN?.trim() ? path.resolve(cwd, env.TENSORBOARD_BIN.trim()) : null,
     tensorBoardIdleMinutes: positive(env.TENSORBOARD_IDLE_MINUTES, 30, 'TENSORBOARD_IDLE_MINUTES'),
+    connectionAllow: connectionAllowOf(env.CONNECTION_ALLOW),
+    connectionTimeoutMs: Math.round(positive(env.CONNECTION_TIMEOUT_SECONDS, 5, 'CONNECTION_TIMEOUT_SECONDS') * 1000),
+    importMaxRows: Math.max(1, Math.floor(positive(env.IMPORT_MAX_ROWS, 10_000_000, 'IMPORT_MAX_ROWS'))),
+    importTimeoutMs: Math.round(positive(env.IMPORT_TIMEOUT_MINUTES, 30, 'IMPORT_TIMEOUT_MINUTES') * 60_000),
   };
 }
