@@ -1,8 +1,12 @@
 /** A small server plugin used by the tests: a table, a seed, guarded routes and a job kind. */
+import { EventEmitter } from 'node:events';
 import { z } from 'zod';
 import { AppError } from '@decisio/domain';
 import { defineServerPlugin } from '@decisio/sdk-plugin/server';
 import { DEFAULT_TENANT_ID } from '../db/ids';
+
+/** Emits `start` (with the request id) when an `acmeNotes/slow` call reaches its handler. */
+export const slowCalls = new EventEmitter();
 
 export const samplePlugin = defineServerPlugin({
   id: 'acme.notes',
@@ -38,6 +42,7 @@ export const samplePlugin = defineServerPlugin({
     });
     const slowBody = ctx.validate(z.object({ ms: z.number().int().min(0).max(5000) }));
     router.post('/acmeNotes/slow', slowBody, async (call) => {
+      slowCalls.emit('start', call.requestId);
       await new Promise((r) => setTimeout(r, slowBody.input(call).ms));
       return { slept: slowBody.input(call).ms, requestId: call.requestId };
     });
