@@ -22,7 +22,7 @@
  * job may take, default 900), `--quiet`.
  */
 import { pathToFileURL } from 'node:url';
-import { TAG_COLOURS, encryptPassword } from '@decisio/domain';
+import { TAG_COLOURS, encryptAccountPassword, type PublicKeyResponse } from '@decisio/domain';
 import { importReviveYaml } from '@decisio/learning';
 
 /** Options of {@link runFlow}. */
@@ -188,16 +188,17 @@ export async function runFlow(options: FlowOptions): Promise<FlowResult> {
   const step = (text: string) => log(`[${((Date.now() - started) / 1000).toFixed(1).padStart(6)} s] ${text}`);
 
   // ---- account --------------------------------------------------------------------------
-  const { spki: publicKey } = await call<{ spki: string }>('index/getPublicKey');
+  // Every account password carries the one-time nonce of a fresh key answer.
+  const sealed = async (plain: string) => encryptAccountPassword(await call<PublicKeyResponse>('index/getPublicKey'), plain);
   let username = options.username;
   let password = options.password;
   if (!username || !password) {
     username = `flow_${tag}`.slice(0, 20);
     password = `Flow${tag}9x`;
-    await call('index/signUp', { username, email: `${username}@example.com`, occupation: 'algorithmEngineer', agreement: true, password: await encryptPassword(publicKey, password) });
+    await call('index/signUp', { username, email: `${username}@example.com`, occupation: 'algorithmEngineer', agreement: true, password: await sealed(password) });
     step(`signed up ${username}`);
   }
-  const session = await call<{ accessToken: string }>('index/signIn', { username, password: await encryptPassword(publicKey, password) });
+  const session = await call<{ accessToken: string }>('index/signIn', { username, password: await sealed(password) });
   token = session.accessToken;
   step(`signed in as ${username}`);
 

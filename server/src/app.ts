@@ -39,7 +39,8 @@ import { importJobKind, importTmpDir } from './modules/connections/job';
 import { assertProjectAccess } from './modules/projects/access';
 import { DeletedJobs } from './modules/projects/artefacts';
 import { AccountService } from './modules/account/service';
-import { LoginThrottle } from './modules/account/throttle';
+import { SignInThrottle } from './modules/account/throttle';
+import { PasswordNonces } from './modules/account/nonces';
 import { SessionService } from './modules/sessions/service';
 import { createDeployModule } from './modules/deploy/routes';
 import { reportsRoutes } from './modules/reports/routes';
@@ -130,8 +131,12 @@ export function createApp(config: ServerConfig, options: AppOptions = {}): Decis
 
   const access = new AccessService(db);
   const sessions = new SessionService(db, clock, config.tokenTtlHours * 3600_000);
-  const keys = new TransportKeys(db, clock);
-  const throttle = new LoginThrottle(clock, config.loginMaxFailures, config.loginLockMs);
+  const keys = new TransportKeys(db, clock, new PasswordNonces(db, clock, config.passwordNonceTtlMs));
+  const throttle = new SignInThrottle(db, clock, {
+    accountMaxFailures: config.loginMaxFailures,
+    addressMaxFailures: config.loginAddressMaxFailures,
+    windowMs: config.loginLockMs,
+  });
   const account = new AccountService(db, clock, keys, new PasswordHasher(), sessions, access, throttle);
   const users = new UsersService(db, clock, sessions);
   const audit = new AuditLog(db, logger, options.audit);
@@ -146,7 +151,7 @@ export function createApp(config: ServerConfig, options: AppOptions = {}): Decis
 
   const api = new Router<AppState>({ prefix: '/api' });
   accountRoutes(api, kit, { account, keys });
-  usersRoutes(api, kit, { users });
+  usersRoutes(api, kit, { users, throttle });
   const storageRaw = storageRoutes(api, kit, { db, blobs, clock, config });
   const datasets = datasetsRoutes(api, kit, { db, blobs, clock });
   const secrets = new SecretBox(db, clock);

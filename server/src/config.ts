@@ -22,10 +22,14 @@ export interface ServerConfig {
   logLevel: LogLevel;
   /** Largest accepted JSON body, bytes. */
   bodyLimitBytes: number;
-  /** Failed sign-ins per login name before it is throttled. */
+  /** Failed sign-ins per account (all its login names) before it is locked (`userLocked`). */
   loginMaxFailures: number;
-  /** How long a throttled login name waits, and the window failures are counted in, ms. */
+  /** Failed sign-ins per client address, over all login names, before it is refused (`LOGIN_ADDRESS_MAX_FAILURES`). */
+  loginAddressMaxFailures: number;
+  /** How long a locked account or address waits, and the window failures are counted in, ms. */
   loginLockMs: number;
+  /** How long the one-time nonce of `index/getPublicKey` is accepted, ms. */
+  passwordNonceTtlMs: number;
   /** Storage quota a user / a tenant starts with, bytes (`STORAGE_USER_QUOTA_MB`, `STORAGE_TENANT_QUOTA_MB`). */
   storageUserQuotaBytes: number;
   storageTenantQuotaBytes: number;
@@ -92,7 +96,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     logLevel: logLevel as LogLevel,
     bodyLimitBytes: 1024 * 1024,
     loginMaxFailures: 5,
+    loginAddressMaxFailures: Math.max(1, int(env.LOGIN_ADDRESS_MAX_FAILURES, 30, 'LOGIN_ADDRESS_MAX_FAILURES')),
     loginLockMs: 15 * 60 * 1000,
+    passwordNonceTtlMs: 2 * 60 * 1000,
     storageUserQuotaBytes: int(env.STORAGE_USER_QUOTA_MB, 10 * 1024, 'STORAGE_USER_QUOTA_MB') * 1024 * 1024,
     storageTenantQuotaBytes: int(env.STORAGE_TENANT_QUOTA_MB, 500 * 1024, 'STORAGE_TENANT_QUOTA_MB') * 1024 * 1024,
     recordRetentionDays: int(env.DEPLOY_RECORD_RETENTION_DAYS, 90, 'DEPLOY_RECORD_RETENTION_DAYS'),

@@ -52,6 +52,14 @@ const CATALOGUE = {
   'sandbox.timeout': ['"{{function}}" took longer than {{ms}} ms', '"{{function}}" 运行超过 {{ms}} 毫秒'],
   'sandbox.crashed': ['The Python process stopped: {{detail}}', 'Python 进程已退出：{{detail}}'],
   'sandbox.closed': ['The Python sandbox is closed', 'Python 沙箱已关闭'],
+  'sandbox.unavailable': [
+    'User code cannot run: the bubblewrap sandbox is not available on this machine ({{detail}}). Install the bubblewrap package (apt-get install bubblewrap) on the server and on every worker.',
+    '无法运行用户代码：本机的 bubblewrap 沙箱不可用（{{detail}}）。请在服务器和每个工作节点上安装 bubblewrap 软件包（apt-get install bubblewrap）。',
+  ],
+  'sandbox.processLimit': [
+    '{{file}} line {{line}} started too many processes or threads: the sandbox allows {{limit}}',
+    '{{file}} 第 {{line}} 行启动了过多的进程或线程：沙箱最多允许 {{limit}} 个',
+  ],
 
   // training
   'trainer.noStopCondition': ['Choose at least one stop condition', '请至少选择一个停止条件'],

@@ -13,7 +13,7 @@ describe('SignInPanel', () => {
   it('encrypts the password, stores the session and goes to /dashboard', async () => {
     const keys = await testKeyPair();
     const host = createTestHost({ plugins: [accountPlugin], locale: 'en-US' });
-    host.mockCall('index/getPublicKey', { data: { keyId: 'k1', spki: keys.spki, algorithm: 'RSA-OAEP-256' } });
+    host.mockCall('index/getPublicKey', { data: { keyId: 'k1', spki: keys.spki, algorithm: 'RSA-OAEP-256', nonce: 'nonce-0123456789abcd', nonceExpiresAt: '2030-01-01T00:00:00Z' } });
     host.mockCall('index/signIn', { data: { accessToken: 'tok', userId: 'u1', expiresAt: '2030-01-01T00:00:00Z' } });
     await renderPanel(signInRoute, { host });
     fireEvent.change(screen.getByTestId('signin-username'), { target: { value: 'alice_1' } });
@@ -23,7 +23,8 @@ describe('SignInPanel', () => {
     const body = host.calls.find((c) => c.url === 'index/signIn')!.body as { username: string; password: string };
     expect(body.username).toBe('alice_1');
     expect(body.password).not.toBe('Secret123');
-    expect(await keys.decrypt(body.password)).toBe('Secret123');
+    // The one-time nonce of the key answer travels inside the ciphertext.
+    expect(await keys.decrypt(body.password)).toBe('\u0000nonce-0123456789abcd\u0000Secret123');
     expect(host.session()).toEqual({ token: 'tok', userId: 'u1' });
   });
 
@@ -37,7 +38,7 @@ describe('SignInPanel', () => {
   it('shows the server message on wrong credentials', async () => {
     const keys = await testKeyPair();
     const host = createTestHost({ plugins: [accountPlugin], locale: 'en-US' });
-    host.mockCall('index/getPublicKey', { data: { keyId: 'k1', spki: keys.spki, algorithm: 'RSA-OAEP-256' } });
+    host.mockCall('index/getPublicKey', { data: { keyId: 'k1', spki: keys.spki, algorithm: 'RSA-OAEP-256', nonce: 'nonce-0123456789abcd', nonceExpiresAt: '2030-01-01T00:00:00Z' } });
     host.mockCall('index/signIn', { code: ErrorCode.wrongLoginNameOrPassword, message: 'Wrong login name or password' });
     await renderPanel(signInRoute, { host });
     fireEvent.change(screen.getByTestId('signin-username'), { target: { value: 'alice_1' } });

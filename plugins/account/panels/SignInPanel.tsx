@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { Button, Callout, FormGroup, InputGroup } from '@blueprintjs/core';
-import { encryptPassword, validationMessage } from '@decisio/domain';
+import { encryptAccountPassword, validationMessage } from '@decisio/domain';
 import { isApiError, sessionServiceRef, useAppLocation, useNavigate, useNotify, useService } from '@decisio/sdk-plugin';
 import { accountApi } from '../api';
 import { useAccountT } from '../i18n';
@@ -32,8 +32,9 @@ export function SignInPanel() {
     if (Object.keys(errs).length) return;
     setBusy(true);
     try {
+      // A fresh key answer per submission: its one-time nonce goes inside the ciphertext.
       const key = await getKey().unwrap();
-      const encrypted = await encryptPassword(key.spki, password);
+      const encrypted = await encryptAccountPassword(key, password);
       const res = await signIn({ username: username.trim(), password: encrypted }).unwrap();
       session.signIn(res);
       notify({ message: t('signIn.success'), intent: 'success', icon: 'tick-circle' });

@@ -59,7 +59,7 @@ describe('SignUpPanel', () => {
   it('signs up with an encrypted password and goes to sign-in with a toast', async () => {
     const keys = await testKeyPair();
     const host = createTestHost({ plugins: [accountPlugin], locale: 'en-US' });
-    host.mockCall('index/getPublicKey', { data: { keyId: 'k1', spki: keys.spki, algorithm: 'RSA-OAEP-256' } });
+    host.mockCall('index/getPublicKey', { data: { keyId: 'k1', spki: keys.spki, algorithm: 'RSA-OAEP-256', nonce: 'nonce-0123456789abcd', nonceExpiresAt: '2030-01-01T00:00:00Z' } });
     host.mockCall('index/signUp', { data: { userId: 'u1' } });
     await renderPanel(route, { host });
     await fillToStep3();
@@ -72,13 +72,13 @@ describe('SignUpPanel', () => {
     expect(host.toasts.map((t) => t.message)).toContain('Account created, please sign in');
     const body = host.calls.find((c) => c.url === 'index/signUp')!.body as Record<string, unknown>;
     expect(body).toMatchObject({ username: 'alice_1', email: 'alice@example.com', occupation: 'algorithmEngineer', organisation: 'Acme', agreement: true });
-    expect(await keys.decrypt(body.password as string)).toBe('Abcdefg1');
+    expect(await keys.decrypt(body.password as string)).toBe('\u0000nonce-0123456789abcd\u0000Abcdefg1');
   });
 
   it('returns to step 1 and shows "username registered" under the field', async () => {
     const keys = await testKeyPair();
     const host = createTestHost({ plugins: [accountPlugin], locale: 'en-US' });
-    host.mockCall('index/getPublicKey', { data: { keyId: 'k1', spki: keys.spki, algorithm: 'RSA-OAEP-256' } });
+    host.mockCall('index/getPublicKey', { data: { keyId: 'k1', spki: keys.spki, algorithm: 'RSA-OAEP-256', nonce: 'nonce-0123456789abcd', nonceExpiresAt: '2030-01-01T00:00:00Z' } });
     host.mockCall('index/signUp', { code: ErrorCode.usernameRegistered, message: 'The username is already registered' });
     await renderPanel(route, { host });
     await fillToStep3();

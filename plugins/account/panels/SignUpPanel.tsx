@@ -1,6 +1,6 @@
 import { useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { Button, Callout, Checkbox, FormGroup, HTMLSelect, InputGroup } from '@blueprintjs/core';
-import { encryptPassword, OCCUPATIONS, validationMessage, type Occupation } from '@decisio/domain';
+import { encryptAccountPassword, OCCUPATIONS, validationMessage, type Occupation } from '@decisio/domain';
 import { isApiError, useNavigate, useNotify } from '@decisio/sdk-plugin';
 import { accountApi } from '../api';
 import { useAccountT } from '../i18n';
@@ -50,7 +50,7 @@ export function SignUpPanel() {
     setBusy(true);
     try {
       const key = await getKey().unwrap();
-      const encrypted = await encryptPassword(key.spki, values.password);
+      const encrypted = await encryptAccountPassword(key, values.password);
       await signUp(toSignUpRequest(values, encrypted)).unwrap();
       notify({ message: t('signUp.success'), intent: 'success', icon: 'tick-circle' });
       navigate('/sign-in', { search: { username: values.username.trim() } });

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorCode } from '@decisio/domain';
 import { Database } from '../db/database';
 import { createLogger } from '../logger';
-import { createUser, encrypted, issueToken, PASSWORD } from '../test/factories';
+import { createUser, encryptedPassword, issueToken, PASSWORD } from '../test/factories';
 import { samplePlugin } from '../test/sample-plugin';
 import { databases, startTestServer, type TestServer } from '../test/server';
 import { MASK } from './mask';
@@ -80,7 +80,7 @@ describe.each(databases)('http layer on %s', (kind) => {
 
   it('writes a system-log row for every call, with secrets masked', async () => {
     const user = await createUser(server);
-    const password = await encrypted(server, PASSWORD);
+    const password = await encryptedPassword(server, PASSWORD);
     await server.call('index/signIn', { body: { username: user.username, password }, headers: { RequestId: 'audit-login' } });
     const login = await logRow('audit-login');
     expect(login).toMatchObject({

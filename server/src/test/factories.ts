@@ -2,7 +2,7 @@
  * Test factories: users with roles written straight to the database, session tokens (also
  * expired ones), and passwords encrypted the way the browser does (`encryptPassword`).
  */
-import { encryptPassword, type SignUpRequest } from '@decisio/domain';
+import { encryptAccountPassword, encryptPassword, type SignUpRequest } from '@decisio/domain';
 import { ADMIN_ROLE_ID, DEFAULT_TENANT_ID, USER_ROLE_ID, newId } from '../db/ids';
 import { PasswordHasher } from '../modules/account/passwords';
 import { hashToken } from '../modules/sessions/service';
@@ -100,16 +100,25 @@ export async function issueToken(server: TestServer, user: TestUser, expiresAt =
   return token;
 }
 
-/** Encrypts a password with the server's public key, as the browser does. */
+/** Encrypts a secret that is not an account password (data connections) with the server's public key. */
 export async function encrypted(server: TestServer, plain: string): Promise<string> {
   const reply = await server.call<{ spki: string }>('index/getPublicKey');
   return encryptPassword(reply.body.data.spki, plain);
 }
 
+/**
+ * Encrypts an account password as the browser does: with the key and one-time nonce of a fresh
+ * `index/getPublicKey` answer (sign-in, sign-up).
+ */
+export async function encryptedPassword(server: TestServer, plain: string): Promise<string> {
+  const reply = await server.call<{ spki: string; nonce: string }>('index/getPublicKey');
+  return encryptAccountPassword(reply.body.data, plain);
+}
+
 /** Signs in through HTTP; returns the access token. */
 export async function signIn(server: TestServer, user: TestUser): Promise<string> {
   const reply = await server.call('index/signIn', {
-    body: { username: user.username, password: await encrypted(server, user.password) },
+    body: { username: user.username, password: await encryptedPassword(server, user.password) },
   });
   if (reply.body.code !== 0) throw new Error(`sign-in failed: ${JSON.stringify(reply.body)}`);
   return reply.body.data.accessToken as string;
@@ -124,7 +133,7 @@ export async function signUpBody(server: TestServer, overrides: Partial<SignUpRe
     email: `new_${tag}@example.com`,
     occupation: 'algorithmEngineer',
     agreement: true,
-    password: await encrypted(server, plainPassword ?? PASSWORD),
+    password: await encryptedPassword(server, plainPassword ?? PASSWORD),
     ...rest,
   };
 }

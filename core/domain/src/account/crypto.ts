@@ -5,6 +5,13 @@
  * before it leaves the page (`index/signIn`, `index/signUp`, `user/modifyPassword`,
  * `index/resetPassword`). The server decrypts it, checks the password rules and stores only a
  * slow hash (argon2id). The key comes from `index/getPublicKey` as SPKI in base64.
+ *
+ * Account passwords (sign-in, sign-up, password change and reset) carry a one-time server nonce
+ * inside the ciphertext (`encryptAccountPassword`), so a captured body cannot be replayed: every
+ * `index/getPublicKey` answer holds a fresh nonce valid for a short time, and the server accepts
+ * it once. Plaintext: UTF-8 of `"\0" + nonce + "\0" + password`. Other secrets (data-connection
+ * passwords) use `encryptPassword` without a nonce; the server refuses a plaintext starting with
+ * `"\0"` there, so an account ciphertext cannot be decrypted through those calls.
  */
 
 function b64ToBytes(b64: string): Uint8Array<ArrayBuffer> {
@@ -35,4 +42,20 @@ export async function encryptPassword(spkiBase64: string, plain: string): Promis
     new TextEncoder().encode(plain),
   );
   return bytesToB64(new Uint8Array(cipher));
+}
+
+/** Marker that starts the plaintext of an account password (see the file comment). */
+export const ACCOUNT_PASSWORD_MARK = '\u0000';
+
+/** The plaintext `encryptAccountPassword` encrypts: `"\0" + nonce + "\0" + password`. */
+export function accountPasswordPlaintext(nonce: string, plain: string): string {
+  return ACCOUNT_PASSWORD_MARK + nonce + ACCOUNT_PASSWORD_MARK + plain;
+}
+
+/**
+ * Encrypts an account password with the key and one-time nonce of one `index/getPublicKey`
+ * answer. Fetch a new answer for every submission: the server accepts each nonce once.
+ */
+export function encryptAccountPassword(key: { spki: string; nonce: string }, plain: string): Promise<string> {
+  return encryptPassword(key.spki, accountPasswordPlaintext(key.nonce, plain));
 }

@@ -100,11 +100,18 @@ export interface SignInResponse {
   expiresAt: string;
 }
 
-/** `index/getPublicKey` reply data: the server's RSA-OAEP public key as SPKI base64. */
+/**
+ * `index/getPublicKey` reply data: the server's RSA-OAEP public key as SPKI base64, and a fresh
+ * one-time nonce that an account password must carry (`encryptAccountPassword`).
+ */
 export interface PublicKeyResponse {
   keyId: string;
   spki: string;
   algorithm: 'RSA-OAEP-256';
+  /** One-time nonce (base64url); accepted once, until `nonceExpiresAt`. */
+  nonce: string;
+  /** ISO date after which the nonce is refused (`passwordNonceInvalid`). */
+  nonceExpiresAt: string;
 }
 
 /** The signed-in user as kept in the client (spec platform §3 "user data held in a cookie"). */

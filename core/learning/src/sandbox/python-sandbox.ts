@@ -8,20 +8,24 @@
  * headers are JSON. A file that imports torch gets torch tensors (REVIVE reward files run
  * unchanged), otherwise numpy arrays.
  *
- * Isolation: a new network namespace (`unshare -n`, or `unshare -rn` when not root) when the
- * system allows it, and in any case a socket module that refuses connections; address-space,
- * CPU-time, file-size and open-file limits (`resource.setrlimit` before any user code runs);
- * a scrubbed environment (`python3 -I -B`, minimal PATH, HOME in the temp directory); a
- * time-out per call, after which the process is killed and restarted on the next call.
- * This is defence in depth for a single-tenant worker, not a container.
+ * Isolation: every start goes through the bubblewrap launcher of `bwrap.ts` (its module
+ * comment lists the namespaces, binds and limits): an unprivileged host uid, new user, pid,
+ * ipc, uts, network and mount namespaces, only `/usr` and the interpreter's files read-only,
+ * the work directory as the only writable path, a private `/tmp`; rlimits (address space, CPU
+ * time, file size, open files, processes) set by the runner before any user code; a scrubbed
+ * environment (`python3 -I -B`, minimal PATH, HOME in the work directory); a time-out per
+ * call, after which the whole sandbox (every process in it) is killed and restarted on the
+ * next call. Without bwrap user code is refused (`sandbox.unavailable`) unless the operator set
+ * `DECISIO_SANDBOX=unsafe-none`.
  */
-import { spawn, spawnSync, type ChildProcessByStdio } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
+import { spawn, type ChildProcessByStdio } from 'node:child_process';
+import { chownSync, existsSync, mkdtempSync, rmSync, writeFileSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, normalize, isAbsolute } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { LearningError } from '../errors';
 import { RUNNER_PY } from './runner-py';
+import { allocateSandboxId, launch, releaseSandboxId, runsAsRoot } from './bwrap';
 
 /** A batch array: row-major float32 with shape `[rows, cols]`. */
 export interface BatchArray {
@@ -43,6 +47,8 @@ export interface SandboxOptions {
   cpuSeconds?: number;
   /** Threads for torch / BLAS. Default 1. */
   threads?: number;
+  /** Processes and threads the sandbox may run at once (`RLIMIT_NPROC`, bwrap only). Default 64. */
+  processes?: number;
   /** Receives what user code prints (stdout and stderr), line by line. */
   onLog?: (line: string) => void;
 }
@@ -56,23 +62,6 @@ export interface LoadedModule {
 interface Pending {
   resolve: (v: { header: Record<string, unknown>; payload: Buffer }) => void;
   reject: (e: Error) => void;
-}
-
-let unshareMode: string[] | null | undefined;
-function networkIsolation(): string[] | null {
-  if (unshareMode !== undefined) return unshareMode;
-  unshareMode = null;
-  for (const args of [['-n'], ['-rn']]) {
-    try {
-      if (spawnSync('unshare', [...args, 'true'], { stdio: 'ignore', timeout: 5000 }).status === 0) {
-        unshareMode = args;
-        break;
-      }
-    } catch {
-      /* no unshare */
-    }
-  }
-  return unshareMode;
 }
 
 /** Default interpreter (see {@link SandboxOptions.python}). */
@@ -97,9 +86,16 @@ export class PythonSandbox {
   private constructor(
     readonly workdir: string,
     private readonly options: SandboxOptions,
-    /** How the network is cut off. */
-    readonly isolation: 'namespace' | 'socket-block',
+    /** Host uid/gid of the sandbox (when the server runs as root). */
+    private readonly uid: number | undefined,
   ) {}
+
+  /** How the process is isolated: `bwrap`, or under the opt-out `namespace` (`unshare -n`) / `socket-block`. */
+  isolation: 'bwrap' | 'namespace' | 'socket-block' = 'bwrap';
+  /** pid (on the host) of the process started last: bwrap's, or the interpreter's under the opt-out. */
+  get pid(): number | undefined {
+    return this.child?.pid;
+  }
 
   /** Writes the files into a fresh temp directory and starts the process. Throws `sandbox.start`. */
   static async start(options: SandboxOptions): Promise<PythonSandbox> {
@@ -111,8 +107,18 @@ export class PythonSandbox {
       writeFileSync(join(workdir, clean), content);
     }
     writeFileSync(join(workdir, '__decisio_runner__.py'), RUNNER_PY);
-    const sb = new PythonSandbox(workdir, options, networkIsolation() ? 'namespace' : 'socket-block');
-    await sb.spawnProcess();
+    // As root, the sandbox runs as a host uid of its own: it owns (only) its work directory.
+    const uid = runsAsRoot() ? allocateSandboxId() : undefined;
+    const sb = new PythonSandbox(workdir, options, uid);
+    try {
+      if (uid !== undefined) chownSync(workdir, uid, uid);
+      await sb.spawnProcess();
+    } catch (e) {
+      sb.closed = true;
+      releaseSandboxId(uid);
+      rmSync(workdir, { recursive: true, force: true });
+      throw e;
+    }
     return sb;
   }
 
@@ -120,27 +126,42 @@ export class PythonSandbox {
     const o = this.options;
     const python = o.python ?? defaultPython();
     const threads = String(o.threads ?? 1);
-    const config = {
-      workdir: this.workdir,
-      memoryBytes: (o.memoryMb ?? 4096) * 1024 * 1024,
-      cpuSeconds: o.cpuSeconds ?? 3600,
-      fileBytes: 256 * 1024 * 1024,
-      threads: o.threads ?? 1,
-    };
-    const pyArgs = ['-I', '-B', join(this.workdir, '__decisio_runner__.py'), JSON.stringify(config)];
-    const unshare = networkIsolation();
-    const [cmd, args] = unshare ? ['unshare', [...unshare, '--', python, ...pyArgs]] : [python, pyArgs];
+    const started = await launch(
+      python,
+      this.workdir,
+      (inside) => {
+        const config = {
+          workdir: inside,
+          memoryBytes: (o.memoryMb ?? 4096) * 1024 * 1024,
+          cpuSeconds: o.cpuSeconds ?? 3600,
+          fileBytes: 256 * 1024 * 1024,
+          threads: o.threads ?? 1,
+          // RLIMIT_NPROC counts per real uid outside a user namespace: only bwrap's makes it this sandbox's own.
+          processes: inside === this.workdir ? null : (o.processes ?? 64),
+          // Every process but the runner ends after each call (bwrap's pid namespace only).
+          reap: inside !== this.workdir,
+        };
+        return ['-I', '-B', join(inside, '__decisio_runner__.py'), JSON.stringify(config)];
+      },
+      this.uid,
+    );
+    this.isolation = started.isolation;
     const env: Record<string, string> = {
       PATH: '/usr/local/bin:/usr/bin:/bin',
-      HOME: this.workdir,
-      TMPDIR: this.workdir,
+      HOME: started.workdir,
+      TMPDIR: started.mode === 'bwrap' ? '/tmp' : started.workdir,
       LANG: 'C.UTF-8',
       OMP_NUM_THREADS: threads,
       OPENBLAS_NUM_THREADS: threads,
       MKL_NUM_THREADS: threads,
     };
     this.buffer = Buffer.alloc(0);
-    const child = spawn(cmd, args, { cwd: this.workdir, env, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(started.command, started.args, {
+      cwd: this.workdir,
+      env,
+      stdio: ['pipe', 'pipe', 'pipe'],
+      ...(started.uid !== undefined ? { uid: started.uid, gid: started.gid } : {}),
+    });
     this.child = child;
     child.stdout.on('data', (chunk: Buffer) => {
       if (this.child === child) this.onData(chunk);
@@ -278,6 +299,8 @@ export class PythonSandbox {
       }
       case 'nan':
         return new LearningError('sandbox.nan', { function: fn }, details);
+      case 'processes':
+        return new LearningError('sandbox.processLimit', { file, line, limit: this.options.processes ?? 64 }, details);
       case 'output':
         return new LearningError('sandbox.output', { function: fn, detail }, details);
       default:
@@ -344,6 +367,7 @@ export class PythonSandbox {
         }
       });
     }
+    releaseSandboxId(this.uid);
     rmSync(this.workdir, { recursive: true, force: true });
   }
 }

@@ -33,6 +33,7 @@ def _limits():
     setl('RLIMIT_FSIZE', CONFIG.get('fileBytes'))
     setl('RLIMIT_NOFILE', 256)
     setl('RLIMIT_CORE', 0)
+    setl('RLIMIT_NPROC', CONFIG.get('processes'))
 
 def _block_network():
     import socket
@@ -88,7 +89,15 @@ def _user_frame(tb, path):
             line = (os.path.basename(fr.filename), fr.lineno)
     return line
 
+def _process_limit(e):
+    # fork/spawn/thread start refused by RLIMIT_NPROC
+    if isinstance(e, OSError) and e.errno == 11:
+        return True
+    return isinstance(e, RuntimeError) and "can't start new thread" in str(e)
+
 def _error(kind, e, path=None):
+    if kind == 'exception' and CONFIG.get('processes') and _process_limit(e):
+        kind = 'processes'
     where = _user_frame(e.__traceback__, path)
     tb = ''.join(traceback.format_exception(type(e), e, e.__traceback__))
     tb = tb.replace(WORKDIR + os.sep, '')
@@ -171,6 +180,35 @@ def _call(header, payload):
     out = np.ascontiguousarray(out, dtype='<f4')
     return {'ok': True, 'shape': list(out.shape)}, out.tobytes()
 
+def _others():
+    return [int(n) for n in os.listdir('/proc') if n.isdigit() and int(n) not in (1, 2)]
+
+def _reap():
+    # Under bwrap the runner is pid 2 of its own pid namespace (1 is bwrap's init): whatever
+    # else runs there was started by user code and must not outlive the call. Killed, then
+    # waited for (own children here, orphans by the init) before the reply goes out.
+    if not CONFIG.get('reap') or os.getpid() != 2:
+        return
+    import signal, time
+    others = _others()
+    if not others:
+        return
+    for pid in others:
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except OSError:
+            pass
+    deadline = time.monotonic() + 2
+    while time.monotonic() < deadline:
+        try:
+            while os.waitpid(-1, os.WNOHANG)[0] > 0:
+                pass
+        except ChildProcessError:
+            pass
+        if not _others():
+            return
+        time.sleep(0.005)
+
 def main():
     _send({'ok': True, 'ready': True, 'python': sys.version.split()[0], 'numpy': np.__version__})
     while True:
@@ -187,20 +225,21 @@ def main():
         try:
             op = header.get('op')
             if op == 'load':
-                _send(dict(ok=True, **_load(header['file'])))
+                reply = (dict(ok=True, **_load(header['file'])), b'')
             elif op == 'call':
-                reply, out = _call(header, payload)
-                _send(reply, out)
+                reply = _call(header, payload)
             elif op == 'ping':
-                _send({'ok': True})
+                reply = ({'ok': True}, b'')
             elif op == 'exit':
                 return
             else:
-                _send({'ok': False, 'error': {'kind': 'protocol', 'message': 'unknown op'}})
+                reply = ({'ok': False, 'error': {'kind': 'protocol', 'message': 'unknown op'}}, b'')
         except UserError as e:
-            _send({'ok': False, 'error': e.info})
+            reply = ({'ok': False, 'error': e.info}, b'')
         except MemoryError as e:
-            _send({'ok': False, 'error': {'kind': 'exception', 'type': 'MemoryError', 'message': 'out of memory', 'file': '', 'line': 0}})
+            reply = ({'ok': False, 'error': {'kind': 'exception', 'type': 'MemoryError', 'message': 'out of memory', 'file': '', 'line': 0}}, b'')
+        _reap()
+        _send(*reply)
 
 main()
 `;

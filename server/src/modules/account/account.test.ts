@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorCode, encryptPassword } from '@decisio/domain';
-import { countRows, createTenant, createUser, encrypted, issueToken, PASSWORD, signIn, signUpBody, unique } from '../../test/factories';
+import { countRows, createTenant, createUser, encryptedPassword, issueToken, PASSWORD, signIn, signUpBody, unique } from '../../test/factories';
 import { databases, startTestServer, type TestServer } from '../../test/server';
 
 describe.each(databases)('account calls on %s', (kind) => {
@@ -23,7 +23,13 @@ describe.each(databases)('account calls on %s', (kind) => {
       const again = await startTestServer(kind, { databaseUrl: server.databaseUrl, migrate: false });
       try {
         const second = await again.call('index/getPublicKey');
-        expect(second.body.data).toEqual(first.body.data);
+        expect(second.body.data).toMatchObject({ keyId: first.body.data.keyId, spki: first.body.data.spki });
+        // Each answer carries its own one-time nonce, valid for two minutes.
+        expect(second.body.data.nonce).toMatch(/^[A-Za-z0-9_-]{22}$/);
+        expect(second.body.data.nonce).not.toBe(first.body.data.nonce);
+        const validMs = new Date(second.body.data.nonceExpiresAt).getTime() - Date.now();
+        expect(validMs).toBeGreaterThan(100_000);
+        expect(validMs).toBeLessThanOrEqual(120_000);
       } finally {
         await again.stop();
       }
@@ -129,7 +135,7 @@ describe.each(databases)('account calls on %s', (kind) => {
     it('signs in by username, e-mail or mobile and sets the token cookie', async () => {
       const user = await createUser(server, { mobile: '13700000003' });
       for (const name of [user.username, user.email.toUpperCase(), '13700000003']) {
-        const reply = await server.call('index/signIn', { body: { username: name, password: await encrypted(server, PASSWORD) } });
+        const reply = await server.call('index/signIn', { body: { username: name, password: await encryptedPassword(server, PASSWORD) } });
         expect(reply.status).toBe(200);
         expect(reply.body.code).toBe(0);
         expect(reply.body.data.userId).toBe(user.id);
@@ -148,10 +154,10 @@ describe.each(databases)('account calls on %s', (kind) => {
 
     it('answers wrongLoginNameOrPassword for a wrong password or unknown name', async () => {
       const user = await createUser(server);
-      const wrong = await server.call('index/signIn', { body: { username: user.username, password: await encrypted(server, 'Wrong1234') } });
+      const wrong = await server.call('index/signIn', { body: { username: user.username, password: await encryptedPassword(server, 'Wrong1234') } });
       expect(wrong.status).toBe(400);
       expect(wrong.body.code).toBe(ErrorCode.wrongLoginNameOrPassword);
-      const nobody = await server.call('index/signIn', { body: { username: `nobody_${unique()}`, password: await encrypted(server, PASSWORD) } });
+      const nobody = await server.call('index/signIn', { body: { username: `nobody_${unique()}`, password: await encryptedPassword(server, PASSWORD) } });
       expect(nobody.body.code).toBe(ErrorCode.wrongLoginNameOrPassword);
     });
 
@@ -165,11 +171,11 @@ describe.each(databases)('account calls on %s', (kind) => {
 
     it('refuses a disabled account (403 userBanned) and an account without a role (403 mustHaveRole)', async () => {
       const banned = await createUser(server, { status: 'disabled' });
-      const a = await server.call('index/signIn', { body: { username: banned.username, password: await encrypted(server, PASSWORD) } });
+      const a = await server.call('index/signIn', { body: { username: banned.username, password: await encryptedPassword(server, PASSWORD) } });
       expect(a.status).toBe(403);
       expect(a.body.code).toBe(ErrorCode.userBanned);
       const roleless = await createUser(server, { roles: [] });
-      const b = await server.call('index/signIn', { body: { username: roleless.username, password: await encrypted(server, PASSWORD) } });
+      const b = await server.call('index/signIn', { body: { username: roleless.username, password: await encryptedPassword(server, PASSWORD) } });
       expect(b.status).toBe(403);
       expect(b.body.code).toBe(ErrorCode.mustHaveRole);
     });
@@ -177,21 +183,20 @@ describe.each(databases)('account calls on %s', (kind) => {
     it('refuses an account whose tenant is disabled (403 tenantNotExists)', async () => {
       const tenantId = await createTenant(server, 'disabled');
       const user = await createUser(server, { tenantId });
-      const reply = await server.call('index/signIn', { body: { username: user.username, password: await encrypted(server, PASSWORD) } });
+      const reply = await server.call('index/signIn', { body: { username: user.username, password: await encryptedPassword(server, PASSWORD) } });
       expect(reply.status).toBe(403);
       expect(reply.body.code).toBe(ErrorCode.tenantNotExists);
     });
 
-    it('throttles a login name after repeated failures', async () => {
+    it('locks an account after repeated failures (403 userLocked)', async () => {
       const user = await createUser(server);
-      const bad = await encrypted(server, 'Wrong1234');
       for (let i = 0; i < 5; i++) {
-        const r = await server.call('index/signIn', { body: { username: user.username, password: bad } });
+        const r = await server.call('index/signIn', { body: { username: user.username, password: await encryptedPassword(server, 'Wrong1234') } });
         expect(r.body.code).toBe(ErrorCode.wrongLoginNameOrPassword);
       }
-      const locked = await server.call('index/signIn', { body: { username: user.username, password: await encrypted(server, PASSWORD) } });
-      expect(locked.status).toBe(429);
-      expect(locked.body.code).toBe(ErrorCode.tooManyRequests);
+      const locked = await server.call('index/signIn', { body: { username: user.username, password: await encryptedPassword(server, PASSWORD) } });
+      expect(locked.status).toBe(403);
+      expect(locked.body.code).toBe(ErrorCode.userLocked);
     });
   });
 

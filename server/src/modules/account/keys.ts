@@ -1,8 +1,9 @@
 import { constants, createHash, generateKeyPair, privateDecrypt } from 'node:crypto';
 import { promisify } from 'node:util';
-import { AppError, type PublicKeyResponse } from '@decisio/domain';
+import { ACCOUNT_PASSWORD_MARK, AppError, type PublicKeyResponse } from '@decisio/domain';
 import type { Clock } from '../../clock';
 import type { Database } from '../../db/database';
+import type { PasswordNonces } from './nonces';
 
 const generate = promisify(generateKeyPair);
 const PURPOSE = 'password-transport';
@@ -17,6 +18,9 @@ interface KeyPair {
  * The RSA-OAEP (2048 bit, SHA-256) key pair the browser encrypts passwords with. Generated once
  * per instance and kept in the `server_keys` table, so restarts (and every server sharing the
  * database) use the same key.
+ *
+ * Account passwords carry a one-time nonce of `publicKey()` inside the ciphertext
+ * (`decryptAccountPassword`); other secrets (data-connection passwords) do not (`decrypt`).
  */
 export class TransportKeys {
   private pair: Promise<KeyPair> | null = null;
@@ -24,19 +28,42 @@ export class TransportKeys {
   constructor(
     private readonly db: Database,
     private readonly clock: Clock,
+    private readonly nonces: PasswordNonces,
   ) {}
 
-  /** The public key as SPKI base64 with its id. */
+  /** The public key as SPKI base64 with its id, and a fresh one-time nonce. */
   async publicKey(): Promise<PublicKeyResponse> {
     const { keyId, spki } = await this.load();
-    return { keyId, spki, algorithm: 'RSA-OAEP-256' };
+    const { nonce, expiresAt } = await this.nonces.issue();
+    return { keyId, spki, algorithm: 'RSA-OAEP-256', nonce, nonceExpiresAt: expiresAt.toISOString() };
   }
 
   /**
-   * Decrypts a base64 ciphertext made with `encryptPassword`.
+   * Decrypts a base64 ciphertext made with `encryptPassword` (a secret that is not an account
+   * password). A plaintext in the account-password format is refused, so a captured sign-in
+   * ciphertext cannot be decrypted (and stored or sent elsewhere) through such a call.
    * @throws AppError `paramInvalid` (field `field`) when it is not a ciphertext of this key.
    */
   async decrypt(cipherBase64: string, field = 'password'): Promise<string> {
+    const plain = await this.decryptRaw(cipherBase64, field);
+    if (plain.startsWith(ACCOUNT_PASSWORD_MARK)) throw this.invalid(field);
+    return plain;
+  }
+
+  /**
+   * Decrypts an account password made with `encryptAccountPassword` and uses its nonce up.
+   * @throws AppError `paramInvalid` (field `field`) when it is not a ciphertext of this key;
+   *   `passwordNonceInvalid` when it carries no nonce, or one that is unknown, expired or used.
+   */
+  async decryptAccountPassword(cipherBase64: string, field = 'password'): Promise<string> {
+    const plain = await this.decryptRaw(cipherBase64, field);
+    const m = /^\u0000([A-Za-z0-9_-]{16,64})\u0000([\s\S]*)$/.exec(plain);
+    if (!m) throw new AppError('passwordNonceInvalid', undefined, 'The password carries no nonce');
+    await this.nonces.consume(m[1]!);
+    return m[2]!;
+  }
+
+  private async decryptRaw(cipherBase64: string, field: string): Promise<string> {
     const { privatePem } = await this.load();
     try {
       return privateDecrypt(
@@ -44,8 +71,12 @@ export class TransportKeys {
         Buffer.from(cipherBase64, 'base64'),
       ).toString('utf8');
     } catch {
-      throw new AppError('paramInvalid', { [field]: 'validation.invalid' }, 'Password is not encrypted with the current key');
+      throw this.invalid(field);
     }
+  }
+
+  private invalid(field: string): AppError {
+    return new AppError('paramInvalid', { [field]: 'validation.invalid' }, 'Password is not encrypted with the current key');
   }
 
   private load(): Promise<KeyPair> {

@@ -17,6 +17,11 @@ function caller(ctx: AppContext): AuthUser {
   return ctx.state.user!;
 }
 
+/** The address the sign-in throttle counts against. */
+function clientAddressOf(ctx: AppContext): string {
+  return ctx.ip;
+}
+
 /**
  * `index/getPublicKey`, `index/signUp`, `index/signIn`, `user/signOut`, `user/checkToken`,
  * `user/getUser` (spec platform §7 "Sign-in and account").
@@ -46,7 +51,7 @@ export function accountRoutes(router: Router<AppState>, kit: RouteKit, { account
     reply(async (ctx) => {
       ctx.state.audit.username = signInBody.input(ctx).username;
       const { response, user } = await account.signIn(signInBody.input(ctx), {
-        ip: ctx.ip,
+        ip: clientAddressOf(ctx),
         userAgent: ctx.get('user-agent'),
       });
       Object.assign(ctx.state.audit, { userId: user.id, username: user.username, tenantId: user.tenantId });

@@ -20,7 +20,7 @@ import { UserModel } from '../users/models';
 import type { TransportKeys } from './keys';
 import type { PasswordHasher } from './passwords';
 import { presentCurrentUser } from './presenters';
-import type { LoginThrottle } from './throttle';
+import { accountKey, addressKey, unknownNameKey, type SignInThrottle } from './throttle';
 
 /** Where a request came from, kept on the session. */
 export interface ClientMeta {
@@ -51,17 +51,18 @@ export class AccountService {
     private readonly passwords: PasswordHasher,
     private readonly sessions: SessionService,
     private readonly access: AccessService,
-    private readonly throttle: LoginThrottle,
+    private readonly throttle: SignInThrottle,
   ) {}
 
   /**
    * Creates an account in the default tenant. The first account of the instance gets the system
    * role `admin`, later ones the role `user`. Everything is written in one transaction.
-   * @throws AppError `paramInvalid` (password not decryptable or too weak), `usernameRegistered`,
+   * @throws AppError `paramInvalid` (password not decryptable or too weak),
+   *   `passwordNonceInvalid` (nonce missing, expired or used), `usernameRegistered`,
    *   `emailRegistered`, `mobileRegistered`, `campusEmailUsed`.
    */
   async signUp(input: SignUpRequest): Promise<SignUpResult> {
-    const plain = await this.keys.decrypt(input.password);
+    const plain = await this.keys.decryptAccountPassword(input.password);
     const rule = passwordSchema.safeParse(plain);
     if (!rule.success) throw new AppError('paramInvalid', { password: rule.error.issues[0]?.message ?? 'validation.invalid' });
     const passwordHash = await this.passwords.hash(plain);
@@ -133,28 +134,43 @@ export class AccountService {
 
   /**
    * Signs in by username, e-mail or mobile number and issues a session token.
-   * @throws AppError `tooManyRequests` (throttled login name), `paramInvalid` (password not
-   *   decryptable), `wrongLoginNameOrPassword`, `userBanned`, `mustHaveRole`, `tenantNotExists`.
+   *
+   * Throttled (see `SignInThrottle`) by client address (all login names together) and by the
+   * resolved account, so a username, its e-mail and its mobile share one count; a login name
+   * that matches no account is counted (and locked) on its own, answering like an account.
+   * @throws AppError `tooManyRequests` (client address over its limit), `userLocked` (account or
+   *   unknown name locked), `paramInvalid` (password not decryptable), `passwordNonceInvalid`
+   *   (nonce missing, expired or used), `wrongLoginNameOrPassword`, `userBanned`,
+   *   `mustHaveRole`, `tenantNotExists`.
    */
   async signIn(input: SignInRequest, meta: ClientMeta): Promise<SignInResult> {
     const name = input.username.trim();
-    this.throttle.check(name);
-    const plain = await this.keys.decrypt(input.password);
+    const { accountMaxFailures, addressMaxFailures } = this.throttle.limits;
+    const address = addressKey(meta.ip ?? 'unknown');
+    if (await this.throttle.lockedUntil(address)) throw new AppError('tooManyRequests');
+    const plain = await this.keys.decryptAccountPassword(input.password);
     const lower = name.toLowerCase();
     const user = await UserModel.query(this.db.executor())
       .where((q) => q.whereRaw('lower(username) = ?', [lower]).orWhere('email', lower).orWhere('mobile', name))
       .first();
+    const account = user ? accountKey(user.id) : unknownNameKey(name);
+    if (await this.throttle.lockedUntil(account)) throw new AppError('userLocked');
+    // Counted before the password is checked, so parallel attempts cannot pass the limits.
+    if (!(await this.throttle.attempt(address, addressMaxFailures))) throw new AppError('tooManyRequests');
+    if (!(await this.throttle.attempt(account, accountMaxFailures))) throw new AppError('userLocked');
     const matches = await this.passwords.verify(user?.passwordHash ?? null, plain);
     if (!user || !matches) {
-      this.throttle.fail(name);
+      await this.throttle.failed(account, accountMaxFailures);
+      await this.throttle.failed(address, addressMaxFailures);
       throw new AppError('wrongLoginNameOrPassword');
     }
+    await this.throttle.clear(account);
+    await this.throttle.giveBack(address);
     if (user.status !== 'enabled') throw new AppError('userBanned');
     const roles = await this.access.rolesOf(user.id);
     if (roles.length === 0) throw new AppError('mustHaveRole');
     const tenant = await TenantModel.query(this.db.executor()).findById(user.tenantId);
     if (!tenant || tenant.status !== 'enabled') throw new AppError('tenantNotExists');
-    this.throttle.succeed(name);
     const issued = await this.sessions.issue(user, meta);
     await this.db.executor()('users').where('id', user.id).update({ last_sign_in_at: this.clock.now() });
     return {

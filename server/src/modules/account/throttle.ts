@@ -1,54 +1,129 @@
-import { AppError } from '@decisio/domain';
+import { createHash } from 'node:crypto';
+import type { Knex } from 'knex';
 import type { Clock } from '../../clock';
+import type { Database } from '../../db/database';
+import { isUniqueViolation } from '../../db/errors';
 
-interface Entry {
-  failures: number;
-  first: number;
-  lockedUntil: number;
+/** Limits of the sign-in throttle (see server/README.md "Sign-in"). */
+export interface ThrottleLimits {
+  /** Failed sign-ins per account (or unknown login name) before it is locked. */
+  accountMaxFailures: number;
+  /** Failed sign-ins per client address, over all login names, before it is refused. */
+  addressMaxFailures: number;
+  /** The window failures are counted in, and how long a lock lasts, ms. */
+  windowMs: number;
+}
+
+/** A throttle key: the resolved account, an unknown login name, or a client address. */
+export type ThrottleKey = string & { readonly __throttleKey: true };
+
+const TABLE = 'signin_failures';
+
+/** Key of a resolved account: every alias (username, e-mail, mobile) shares it. */
+export function accountKey(userId: string): ThrottleKey {
+  return `user:${userId}` as ThrottleKey;
+}
+
+/** Key of a login name that matches no account (hashed: a mistyped password may be in it). */
+export function unknownNameKey(name: string): ThrottleKey {
+  return `name:${createHash('sha256').update(name.trim().toLowerCase()).digest('hex')}` as ThrottleKey;
+}
+
+/** Key of a client address. */
+export function addressKey(address: string): ThrottleKey {
+  return `addr:${address.slice(0, 90)}` as ThrottleKey;
 }
 
 /**
- * Brute-force brake per login name (in memory, per server process): after `maxFailures` failed
- * sign-ins within `windowMs`, that name is refused with `tooManyRequests` for `windowMs`, whether
- * or not it exists. A successful sign-in clears its count.
+ * Brute-force brake for sign-in, kept in the `signin_failures` table so that it holds across
+ * server processes and restarts. Each attempt is counted before the password is checked
+ * (`attempt`), so parallel requests cannot slip past the limit; a success gives the count back.
+ * Once a key has `max` failures within `windowMs`, it is locked for `windowMs` (`lockedUntil`).
  */
-export class LoginThrottle {
-  private readonly entries = new Map<string, Entry>();
-
+export class SignInThrottle {
   constructor(
+    private readonly db: Database,
     private readonly clock: Clock,
-    private readonly maxFailures: number,
-    private readonly windowMs: number,
+    readonly limits: ThrottleLimits,
   ) {}
 
-  /** @throws AppError `tooManyRequests` while `name` is locked. */
-  check(name: string): void {
-    const e = this.entries.get(this.key(name));
-    if (e && e.lockedUntil > this.clock.now().getTime()) throw new AppError('tooManyRequests');
+  private get knex(): Knex {
+    // Outside any request transaction: a refused sign-in must still count.
+    return this.db.knex;
   }
 
-  /** Counts a failure. */
-  fail(name: string): void {
+  /** Epoch ms until which `key` is locked, or 0. */
+  async lockedUntil(key: ThrottleKey): Promise<number> {
+    const row = (await this.knex(TABLE).where('guard_key', key).first('locked_until_ms')) as { locked_until_ms: number | string } | undefined;
+    const until = Number(row?.locked_until_ms ?? 0);
+    return until > this.clock.now().getTime() ? until : 0;
+  }
+
+  /**
+   * Counts one attempt for `key` (a new window starts when the last one is over) and answers
+   * whether it is within `max`; an attempt over it locks the key.
+   */
+  async attempt(key: ThrottleKey, max: number): Promise<boolean> {
     const now = this.clock.now().getTime();
-    const key = this.key(name);
-    let e = this.entries.get(key);
-    if (!e || now - e.first > this.windowMs) e = { failures: 0, first: now, lockedUntil: 0 };
-    e.failures += 1;
-    if (e.failures >= this.maxFailures) e.lockedUntil = now + this.windowMs;
-    this.entries.set(key, e);
-    if (this.entries.size > 10_000) this.prune(now);
+    const count = await this.increment(key, now);
+    if (count > max) {
+      await this.lock(key, now);
+      return false;
+    }
+    return true;
   }
 
-  /** Clears the count after a successful sign-in. */
-  succeed(name: string): void {
-    this.entries.delete(this.key(name));
+  /** After a failed check: locks `key` when it has reached `max` failures. */
+  async failed(key: ThrottleKey, max: number): Promise<void> {
+    const row = (await this.knex(TABLE).where('guard_key', key).first('failures')) as { failures: number | string } | undefined;
+    if (Number(row?.failures ?? 0) >= max) await this.lock(key, this.clock.now().getTime());
   }
 
-  private key(name: string): string {
-    return name.trim().toLowerCase();
+  /** Gives back the attempt of a successful sign-in (the address keeps its other failures). */
+  async giveBack(key: ThrottleKey): Promise<void> {
+    await this.knex(TABLE).where('guard_key', key).andWhere('failures', '>', 0).update({ failures: this.knex.raw('failures - 1') });
   }
 
-  private prune(now: number): void {
-    for (const [k, e] of this.entries) if (e.lockedUntil < now && now - e.first > this.windowMs) this.entries.delete(k);
+  /** Admin unlock (`users/unlockUser`): forgets the failed sign-ins and the lock of an account. */
+  async unlockAccount(userId: string): Promise<void> {
+    await this.clear(accountKey(userId));
+  }
+
+  /** Forgets every failure and the lock of `key` (successful sign-in of an account, admin unlock). */
+  async clear(key: ThrottleKey): Promise<void> {
+    await this.knex(TABLE).where('guard_key', key).del();
+  }
+
+  private async increment(key: ThrottleKey, now: number): Promise<number> {
+    const cutoff = now - this.limits.windowMs;
+    for (let tries = 0; ; tries++) {
+      // One statement, so concurrent servers never lose a count. MySQL assigns left to right:
+      // `failures` must come first, while `window_start_ms` still holds the old value.
+      const updated = await this.knex(TABLE)
+        .where('guard_key', key)
+        .update({
+          failures: this.knex.raw('case when window_start_ms <= ? then 1 else failures + 1 end', [cutoff]),
+          window_start_ms: this.knex.raw('case when window_start_ms <= ? then ? else window_start_ms end', [cutoff, now]),
+        });
+      if (updated === 0) {
+        try {
+          await this.knex(TABLE).insert({ guard_key: key, failures: 1, window_start_ms: now, locked_until_ms: 0 });
+          return 1;
+        } catch (err) {
+          // Another server inserted the row first: count on it.
+          if (!isUniqueViolation(err) || tries > 2) throw err;
+          continue;
+        }
+      }
+      const row = (await this.knex(TABLE).where('guard_key', key).first('failures')) as { failures: number | string } | undefined;
+      return Number(row?.failures ?? 1);
+    }
+  }
+
+  private async lock(key: ThrottleKey, now: number): Promise<void> {
+    await this.knex(TABLE)
+      .where('guard_key', key)
+      .andWhere('locked_until_ms', '<=', now)
+      .update({ locked_until_ms: now + this.limits.windowMs });
   }
 }

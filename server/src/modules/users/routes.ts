@@ -3,12 +3,16 @@ import { AppError, userIdRequestSchema, userListRequestSchema, type UserStatus }
 import type { AppContext, AppState } from '../../http/context';
 import { reply } from '../../http/envelope';
 import type { RouteKit } from '../../http/route';
+import type { SignInThrottle } from '../account/throttle';
 import { authorize } from './policy';
 import { presentUserListItem, presentUserStatus } from './presenters';
 import type { UsersService } from './service';
 
-/** Admin user management: `users/getUserList` (GET query or POST body), `users/stopUser`, `users/startUser`. */
-export function usersRoutes(router: Router<AppState>, kit: RouteKit, { users }: { users: UsersService }): void {
+/**
+ * Admin user management: `users/getUserList` (GET query or POST body), `users/stopUser`,
+ * `users/startUser`, `users/unlockUser` (clears the sign-in lock and failure count of an account).
+ */
+export function usersRoutes(router: Router<AppState>, kit: RouteKit, { users, throttle }: { users: UsersService; throttle: SignInThrottle }): void {
   const listQuery = kit.validate(userListRequestSchema, 'query');
   const listBody = kit.validate(userListRequestSchema);
   const idBody = kit.validate(userIdRequestSchema);
@@ -34,4 +38,16 @@ export function usersRoutes(router: Router<AppState>, kit: RouteKit, { users }: 
   const write = [kit.auth, kit.tenant, kit.requirePermission('users:write'), idBody, kit.transaction] as const;
   router.post('/users/stopUser', ...write, setStatus('disabled'));
   router.post('/users/startUser', ...write, setStatus('enabled'));
+  router.post(
+    '/users/unlockUser',
+    ...write,
+    reply(async (ctx: AppContext) => {
+      const { userId } = idBody.input(ctx);
+      const target = await users.resource(userId);
+      if (!target) throw new AppError('userNotFound');
+      authorize(ctx.state.user!, 'users:write', target);
+      await throttle.unlockAccount(userId);
+      return { userId, unlocked: true };
+    }),
+  );
 }

@@ -1,0 +1,294 @@
+/**
+ * The one launcher of user code: every Python process of {@link PythonSandbox} starts here.
+ *
+ * By default (`DECISIO_SANDBOX` unset or `bwrap`) the interpreter runs under bubblewrap
+ * (`bwrap`, Debian package `bubblewrap`):
+ * - namespaces: new user, pid, ipc, uts, network, mount and (where the kernel allows) cgroup
+ *   namespaces (`--unshare-all --unshare-user`), no further user namespaces inside
+ *   (`--disable-userns`, bwrap >= 0.8), `--new-session`, `--die-with-parent`;
+ * - identity: uid/gid 65534 inside, and a REAL unprivileged uid/gid on the host: when the server
+ *   runs as root, bwrap itself is spawned as a uid/gid taken from
+ *   {@link SANDBOX_UID_BASE}..+{@link SANDBOX_UID_COUNT} (one per live sandbox), so nothing of
+ *   root's (mode 600 files, other processes) is reachable and no capability is held; otherwise
+ *   as the server's own uid;
+ * - file system: read-only binds of `/usr` (with the `/bin`, `/sbin`, `/lib*` links or
+ *   directories), `/etc/ld.so.cache` and `/etc/alternatives` (BLAS/LAPACK), and the
+ *   interpreter's prefix when it lives outside `/usr` (a virtual environment); a fresh `/proc` of
+ *   the sandbox's pid namespace, a minimal `/dev`, a private `/tmp` (tmpfs); the run's work
+ *   directory bound read-write at {@link SANDBOX_WORKDIR}, the only writable path. Nothing else:
+ *   no `DATA_DIR`, no `/run` (no Unix sockets), no `/root`, `/home`, rest of `/etc`, server files;
+ * - limits (set by the runner before any user code, hard limits lowered): CPU time, address
+ *   space, file size, open files, no core files, and a process/thread cap (`RLIMIT_NPROC`, which
+ *   the kernel counts per user namespace, so it is this sandbox's own count);
+ * - lifetime: the pid namespace's init is bwrap's; killing the bwrap process (time-out, close)
+ *   or the interpreter's exit ends every process of the sandbox, detached ones included.
+ *
+ * Where bwrap is missing or cannot start (probed once per interpreter, the answer cached), user
+ * code is refused with `sandbox.unavailable`. `DECISIO_SANDBOX=unsafe-none` is the operator's
+ * explicit opt-out (trusted single-user installs only): the interpreter runs as the server's
+ * user with only `unshare -n` where the system allows it and the runner's rlimits, and every
+ * start writes a warning.
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { existsSync, lstatSync, mkdtempSync, readlinkSync, realpathSync, rmSync, chownSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { LearningError } from '../errors';
+
+/** How user code is isolated: `bwrap` (default) or the operator's explicit opt-out. */
+export type SandboxMode = 'bwrap' | 'unsafe-none';
+
+/** The environment variable that selects the {@link SandboxMode}. */
+export const SANDBOX_ENV = 'DECISIO_SANDBOX';
+/** Where the work directory appears inside the sandbox. */
+export const SANDBOX_WORKDIR = '/sandbox';
+/** First host uid/gid given to sandboxes when the server runs as root. */
+export const SANDBOX_UID_BASE = 1_900_000_000;
+/** How many host uids sandboxes draw from. */
+export const SANDBOX_UID_COUNT = 100_000;
+/** uid/gid the code sees inside (`nobody`). */
+const INSIDE_ID = 65534;
+
+/** The mode the environment asks for. Throws on an unknown value (a typo must not weaken isolation). */
+export function sandboxMode(env: Record<string, string | undefined> = process.env): SandboxMode {
+  const v = (env[SANDBOX_ENV] ?? '').trim();
+  if (v === '' || v === 'bwrap') return 'bwrap';
+  if (v === 'unsafe-none') return 'unsafe-none';
+  throw new Error(`${SANDBOX_ENV} must be "bwrap" (default) or "unsafe-none", got "${v}"`);
+}
+
+/** The loud line written when the opt-out is on. */
+export const UNSAFE_WARNING = `${SANDBOX_ENV}=unsafe-none: user code (rewards, node functions) runs WITHOUT the bubblewrap sandbox, as the server's own user; anyone who can write a reward owns this machine. Use only on a trusted single-user install.`;
+
+/** What the probe found. */
+export interface SandboxProbe {
+  ok: boolean;
+  /** Why not (bwrap's own words), when not ok. */
+  detail: string;
+  /** bwrap supports `--disable-userns` / `--size`. */
+  disableUserns: boolean;
+  tmpfsSize: boolean;
+}
+
+const probes = new Map<string, Promise<SandboxProbe>>();
+let optOutWarned = false;
+
+/** Writes {@link UNSAFE_WARNING} (console.warn) and returns it. */
+export function warnUnsafe(): string {
+  console.warn(`[decisio] WARNING ${UNSAFE_WARNING}`);
+  optOutWarned = true;
+  return UNSAFE_WARNING;
+}
+
+/** Whether the opt-out warning was written in this process (tests). */
+export function unsafeWarned(): boolean {
+  return optOutWarned;
+}
+
+/** Forgets cached probes (tests). */
+export function resetSandboxProbe(): void {
+  probes.clear();
+}
+
+const live = new Set<number>();
+
+/** A host uid/gid for a new sandbox (root only), kept until {@link releaseSandboxId}. */
+export function allocateSandboxId(): number {
+  for (;;) {
+    const id = SANDBOX_UID_BASE + Math.floor(Math.random() * SANDBOX_UID_COUNT);
+    if (!live.has(id)) {
+      live.add(id);
+      return id;
+    }
+  }
+}
+
+/** Gives a uid back. */
+export function releaseSandboxId(id: number | undefined): void {
+  if (id !== undefined) live.delete(id);
+}
+
+/** Whether this process runs as root (then bwrap is spawned as a sandbox uid). */
+export function runsAsRoot(): boolean {
+  return typeof process.getuid === 'function' && process.getuid() === 0;
+}
+
+/** Read-only system paths: `/usr` and the merged-usr links (or directories) beside it. */
+function systemBinds(): string[] {
+  const args = ['--ro-bind', '/usr', '/usr'];
+  for (const p of ['/bin', '/sbin', '/lib', '/lib32', '/lib64', '/libx32']) {
+    let st;
+    try {
+      st = lstatSync(p);
+    } catch {
+      continue;
+    }
+    if (st.isSymbolicLink()) args.push('--symlink', readlinkSync(p), p);
+    else if (st.isDirectory()) args.push('--ro-bind', p, p);
+  }
+  args.push('--ro-bind-try', '/etc/ld.so.cache', '/etc/ld.so.cache', '--ro-bind-try', '/etc/alternatives', '/etc/alternatives');
+  return args;
+}
+
+/** The interpreter's install prefix when it lives outside `/usr` (a venv, conda, /opt): bound read-only. */
+function interpreterBinds(python: string): string[] {
+  if (!python.startsWith('/')) return [];
+  const out = new Set<string>();
+  for (const p of [python, safeRealpath(python)]) {
+    const prefix = dirname(dirname(p));
+    if (prefix === '/' || prefix === '/usr' || prefix.startsWith('/usr/')) continue;
+    out.add(prefix);
+  }
+  return [...out].flatMap((p) => ['--ro-bind-try', p, p]);
+}
+
+function safeRealpath(p: string): string {
+  try {
+    return realpathSync(p);
+  } catch {
+    return p;
+  }
+}
+
+/** How to start one sandboxed process. */
+export interface Launch {
+  command: string;
+  args: string[];
+  /** Host uid/gid to spawn with (root only). */
+  uid?: number;
+  gid?: number;
+  /** The work directory as the process sees it. */
+  workdir: string;
+}
+
+/** bwrap's arguments for `python args...` with `workdir` as the only writable path. */
+export function bwrapArgs(probe: Pick<SandboxProbe, 'disableUserns' | 'tmpfsSize'>, python: string, workdir: string, args: string[]): string[] {
+  return [
+    '--unshare-all',
+    '--unshare-user',
+    ...(probe.disableUserns ? ['--disable-userns'] : []),
+    '--uid', String(INSIDE_ID),
+    '--gid', String(INSIDE_ID),
+    '--hostname', 'sandbox',
+    '--die-with-parent',
+    '--new-session',
+    ...systemBinds(),
+    ...interpreterBinds(python),
+    '--proc', '/proc',
+    '--dev', '/dev',
+    ...(probe.tmpfsSize ? ['--size', String(64 * 1024 * 1024)] : []),
+    '--tmpfs', '/tmp',
+    '--bind', workdir, SANDBOX_WORKDIR,
+    '--chdir', SANDBOX_WORKDIR,
+    '--',
+    python,
+    ...args,
+  ];
+}
+
+function runOnce(cmd: string, args: string[], opts: { uid?: number; gid?: number; cwd?: string }): Promise<{ code: number | null; out: string }> {
+  return new Promise((resolve) => {
+    let out = '';
+    let child;
+    try {
+      child = spawn(cmd, args, { ...opts, env: { PATH: '/usr/bin:/bin' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    } catch (e) {
+      resolve({ code: null, out: (e as Error).message });
+      return;
+    }
+    const t = setTimeout(() => child.kill('SIGKILL'), 20_000);
+    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
+    child.stderr.on('data', (c: Buffer) => (out += c.toString()));
+    child.on('error', (e) => {
+      clearTimeout(t);
+      resolve({ code: null, out: (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'bwrap was not found on PATH' : e.message });
+    });
+    child.on('close', (code) => {
+      clearTimeout(t);
+      resolve({ code, out });
+    });
+  });
+}
+
+/**
+ * Whether bwrap can start `python` with the full profile (once per interpreter, cached): bwrap
+ * present, user namespaces allowed, the interpreter runnable inside.
+ */
+export function probeSandbox(python: string): Promise<SandboxProbe> {
+  let p = probes.get(python);
+  if (!p) {
+    p = (async () => {
+      const help = spawnSync('bwrap', ['--help'], { encoding: 'utf8', timeout: 10_000 });
+      if (help.error || help.status !== 0) {
+        const missing = (help.error as NodeJS.ErrnoException | undefined)?.code === 'ENOENT';
+        return { ok: false, detail: missing ? 'bwrap was not found on PATH' : (help.stderr || help.error?.message || 'bwrap --help failed').trim(), disableUserns: false, tmpfsSize: false };
+      }
+      const features = { disableUserns: help.stdout.includes('--disable-userns'), tmpfsSize: help.stdout.includes('--size') };
+      const dir = mkdtempSync(join(tmpdir(), 'decisio-probe-'));
+      const id = runsAsRoot() ? allocateSandboxId() : undefined;
+      try {
+        if (id !== undefined) chownSync(dir, id, id);
+        const r = await runOnce('bwrap', bwrapArgs(features, python, dir, ['-I', '-S', '-c', 'pass']), id !== undefined ? { uid: id, gid: id } : {});
+        if (r.code === 0) return { ok: true, detail: '', ...features };
+        return { ok: false, detail: r.out.trim().split('\n').slice(-2).join(' | ') || `bwrap exit code ${r.code ?? '?'}`, ...features };
+      } finally {
+        releaseSandboxId(id);
+        rmSync(dir, { recursive: true, force: true });
+      }
+    })();
+    probes.set(python, p);
+  }
+  return p;
+}
+
+let unshareMode: string[] | null | undefined;
+/** The opt-out's network isolation: `unshare -n` (or `-rn` when not root) where allowed. */
+function networkIsolation(): string[] | null {
+  if (unshareMode !== undefined) return unshareMode;
+  unshareMode = null;
+  for (const args of [['-n'], ['-rn']]) {
+    try {
+      if (spawnSync('unshare', [...args, 'true'], { stdio: 'ignore', timeout: 5000 }).status === 0) {
+        unshareMode = args;
+        break;
+      }
+    } catch {
+      /* no unshare */
+    }
+  }
+  return unshareMode;
+}
+
+/**
+ * How to start `python args...` over `workdir` (a host directory) in the current mode. Throws
+ * `sandbox.unavailable` where bwrap cannot start. `uid` is the sandbox's host uid when the
+ * caller runs as root (it chowns `workdir` to it); the caller releases it on close.
+ */
+export async function launch(python: string, workdir: string, args: (inside: string) => string[], uid: number | undefined): Promise<Launch & { mode: SandboxMode; isolation: 'bwrap' | 'namespace' | 'socket-block' }> {
+  let mode: SandboxMode;
+  try {
+    mode = sandboxMode();
+  } catch (e) {
+    throw new LearningError('sandbox.start', { detail: (e as Error).message });
+  }
+  if (mode === 'unsafe-none') {
+    warnUnsafe();
+    const unshare = networkIsolation();
+    const a = args(workdir);
+    return unshare
+      ? { mode, isolation: 'namespace', command: 'unshare', args: [...unshare, '--', python, ...a], workdir }
+      : { mode, isolation: 'socket-block', command: python, args: a, workdir };
+  }
+  if (python.startsWith('/') && !existsSync(python)) throw new LearningError('sandbox.start', { detail: `no interpreter at ${python}` });
+  const probe = await probeSandbox(python);
+  if (!probe.ok) throw new LearningError('sandbox.unavailable', { detail: probe.detail });
+  if (!existsSync(workdir)) throw new LearningError('sandbox.start', { detail: 'the work directory is gone' });
+  return {
+    mode,
+    isolation: 'bwrap',
+    command: 'bwrap',
+    args: bwrapArgs(probe, python, workdir, args(SANDBOX_WORKDIR)),
+    ...(uid !== undefined ? { uid, gid: uid } : {}),
+    workdir: SANDBOX_WORKDIR,
+  };
+}
