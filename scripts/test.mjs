@@ -1,69 +1,168 @@
 /**
- * `npm test`: the whole test suite, as CI runs it. Steps: typecheck, lint, unit and
- * integration tests (vitest over every workspace; the data-layer tests also run on MariaDB
- * when TEST_MYSQL_URL is set), then the end-to-end tests in real Chromium.
- * Exits non-zero when any step fails and prints one closing line "tests: N passed, N failed".
- * `npm test -- --no-e2e` leaves the browser tests out.
+ * `npm test`: the whole test suite, the same on a laptop and in CI. Steps:
+ *   services   finds MariaDB, PostgreSQL and Redis at their `TEST_*` addresses (the local
+ *              defaults when unset), starts a local one that does not answer when its server is
+ *              installed, and sets `TEST_MYSQL_URL` / `TEST_POSTGRES_URL` / `TEST_REDIS_URL` to
+ *              those that answer; finds Chromium (installs Debian's when root) for `CHROMIUM_PATH`;
+ *   typecheck, lint;
+ *   unit       vitest over every workspace (the data-layer tests on SQLite, and on MariaDB);
+ *   e2e        the end-to-end tests in real Chromium.
+ * A missing service is never a failure: its tests skip and the summary says which, and why.
+ * The summary lists each step with its time, the skipped tests with their reasons, then
+ * "tests: N passed, N failed, N skipped". Exits non-zero when a step fails.
+ *
+ * Options: `--no-e2e` leaves the browser tests out; `--only=<steps>` runs only those steps
+ * (comma-separated: services, typecheck, lint, unit, e2e; services always run); other
+ * arguments go to vitest as file filters, e.g. `npm test -- --only=unit server/src/jobs`.
  */
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { root, run } from './lib.mjs';
+import { SERVICES, ensureChromium, ensureService } from './services.mjs';
 
 const args = process.argv.slice(2);
-const skipE2e = args.includes('--no-e2e');
+const onlyArg = args.find((a) => a.startsWith('--only='));
+const only = onlyArg ? new Set(onlyArg.slice('--only='.length).split(',').filter(Boolean)) : null;
+const filters = args.filter((a) => !a.startsWith('--'));
+const wanted = (name) => (only ? only.has(name) : name !== 'e2e' || !args.includes('--no-e2e'));
 const bin = (p) => path.join(root, 'node_modules', ...p.split('/'));
 const out = fs.mkdtempSync(path.join(os.tmpdir(), 'decisio-test-'));
-let passed = 0;
-let failed = 0;
-const failures = [];
+const skipLog = path.join(out, 'skipped.jsonl');
+fs.writeFileSync(skipLog, '');
 
+/** `{ name, state: 'ok' | 'FAILED' | 'skipped', seconds, note? }` per step, in order. */
+const steps = [];
+const totals = { passed: 0, failed: 0, skipped: 0 };
+/** Skipped tests per file (repository-relative): their titles. */
+const skippedByFile = new Map();
+/** Whole steps or groups of tests not run, with the reason: `{ what, reason }`. */
+const notRun = [];
+
+const rel = (f) => path.relative(root, f) || f;
+const seconds = (t0) => (Date.now() - t0) / 1000;
+
+/** Reads a vitest JSON report into the totals; false when it is missing or has failures. */
 function countVitest(file) {
+  let r;
   try {
-    const r = JSON.parse(fs.readFileSync(file, 'utf8'));
-    passed += r.numPassedTests ?? 0;
-    failed += r.numFailedTests ?? 0;
-    return (r.numFailedTests ?? 0) === 0 && (r.numFailedTestSuites ?? 0) === 0;
+    r = JSON.parse(fs.readFileSync(file, 'utf8'));
   } catch {
     return false;
   }
+  totals.passed += r.numPassedTests ?? 0;
+  totals.failed += r.numFailedTests ?? 0;
+  for (const f of r.testResults ?? []) {
+    for (const t of f.assertionResults ?? []) {
+      if (!['skipped', 'pending', 'todo'].includes(t.status)) continue;
+      totals.skipped += 1;
+      const key = rel(f.name);
+      if (!skippedByFile.has(key)) skippedByFile.set(key, []);
+      skippedByFile.get(key).push(t.fullName || t.title);
+    }
+  }
+  return (r.numFailedTests ?? 0) === 0 && (r.numFailedTestSuites ?? 0) === 0 && r.success !== false;
 }
 
-async function step(name, cmd, argv, counted) {
+async function step(name, cmd, argv, report) {
   console.log(`\n=== ${name} ===`);
-  const started = Date.now();
+  const t0 = Date.now();
   const code = await run(cmd, argv);
   let ok = code === 0;
-  if (counted) ok = countVitest(counted) && ok;
-  console.log(`=== ${name}: ${ok ? 'ok' : 'FAILED'} (${((Date.now() - started) / 1000).toFixed(1)} s) ===`);
-  if (!ok) failures.push(name);
+  if (report) ok = countVitest(report) && ok;
+  const s = seconds(t0);
+  steps.push({ name, state: ok ? 'ok' : 'FAILED', seconds: s });
+  console.log(`=== ${name}: ${ok ? 'ok' : 'FAILED'} (${s.toFixed(1)} s) ===`);
   return ok;
 }
 
-const node = process.execPath;
-await step('typecheck', node, [bin('typescript/bin/tsc'), '-p', 'tsconfig.json']);
-await step('lint', node, [bin('eslint/bin/eslint.js'), '.']);
-const unitJson = path.join(out, 'unit.json');
-await step('unit and integration tests', node, [bin('vitest/vitest.mjs'), 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${unitJson}`], unitJson);
-async function ensureChromium() {
-  const candidates = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'];
-  if (candidates.some((c) => c && fs.existsSync(c))) return true;
-  if (process.getuid?.() !== 0 || !fs.existsSync('/usr/bin/apt-get')) {
-    console.error('Chromium is missing: install Debian\'s chromium (apt-get install chromium) or set CHROMIUM_PATH');
-    return false;
+function skipStep(name, reason) {
+  steps.push({ name, state: 'skipped', seconds: 0, note: reason });
+  notRun.push({ what: name, reason });
+}
+
+// --- services -------------------------------------------------------------------------------
+console.log('\n=== services ===');
+let t0 = Date.now();
+const found = [];
+for (const s of SERVICES) {
+  const r = await ensureService(s);
+  found.push(r);
+  if (r.url) {
+    process.env[s.variable] = r.url;
+    delete process.env[`DECISIO_TEST_MISSING_${s.id.toUpperCase()}`];
+    console.log(`${s.name.padEnd(11)} ${r.url.replace(/\/\/[^@/]*@/, '//')} (${r.state})`);
+  } else {
+    // Tests read the variable to know whether the service is there: unset it, say why.
+    delete process.env[s.variable];
+    process.env[`DECISIO_TEST_MISSING_${s.id.toUpperCase()}`] = r.reason;
+    console.log(`${s.name.padEnd(11)} missing: ${r.reason}`);
   }
-  console.log('Chromium is missing: installing Debian\'s chromium for the e2e tests');
-  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-  await run('apt-get', ['update', '-qq'], { env });
-  return (await run('apt-get', ['install', '-y', '-qq', 'chromium', 'libvulkan1'], { env })) === 0;
+}
+const needChromium = wanted('unit') || wanted('e2e');
+const chromium = needChromium ? await ensureChromium() : { reason: 'not needed by the chosen steps' };
+if (chromium.path) {
+  process.env.CHROMIUM_PATH = chromium.path;
+  console.log(`${'Chromium'.padEnd(11)} ${chromium.path}`);
+} else console.log(`${'Chromium'.padEnd(11)} missing: ${chromium.reason}`);
+process.env.DECISIO_TEST_SKIP_LOG = skipLog;
+steps.push({ name: 'services', state: 'ok', seconds: seconds(t0), note: found.map((r) => `${r.name} ${r.url ? r.state : 'missing'}`).join(', ') });
+for (const r of found) {
+  if (r.url) continue;
+  const what = r.id === 'mysql' ? `${r.name} tests: the MariaDB runs of the data-layer tests (describe.each(databases)) and the tests below that need it` : `${r.name} tests`;
+  notRun.push({ what, reason: `${r.variable}: ${r.reason}` });
 }
 
-if (!skipE2e && !(await ensureChromium())) failures.push('e2e tests (Chromium missing)');
-else if (!skipE2e) {
-  const e2eJson = path.join(out, 'e2e.json');
-  await step('e2e tests (Chromium)', node, [bin('vitest/vitest.mjs'), 'run', '--config', 'e2e/vitest.config.ts', '--reporter=default', '--reporter=json', `--outputFile.json=${e2eJson}`], e2eJson);
+// --- steps ----------------------------------------------------------------------------------
+const node = process.execPath;
+const vitest = bin('vitest/vitest.mjs');
+if (wanted('typecheck')) await step('typecheck', node, [bin('typescript/bin/tsc'), '-p', 'tsconfig.json']);
+if (wanted('lint')) await step('lint', node, [bin('eslint/bin/eslint.js'), '.']);
+if (wanted('unit')) {
+  const json = path.join(out, 'unit.json');
+  await step('unit and integration tests', node, [vitest, 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${json}`, ...filters], json);
+}
+if (wanted('e2e')) {
+  if (!chromium.path) skipStep('e2e tests (Chromium)', chromium.reason);
+  else {
+    const json = path.join(out, 'e2e.json');
+    await step('e2e tests (Chromium)', node, [vitest, 'run', '--config', 'e2e/vitest.config.ts', '--reporter=default', '--reporter=json', `--outputFile.json=${json}`, ...filters], json);
+  }
 }
 
-if (failures.length) console.log(`\nFailed steps: ${failures.join(', ')}`);
-console.log(`tests: ${passed} passed, ${failed} failed`);
-process.exit(failures.length ? 1 : 0);
+// --- summary --------------------------------------------------------------------------------
+/** Reasons recorded by the tests that skipped for a missing service, per file. */
+const reasonsByFile = new Map();
+for (const line of fs.readFileSync(skipLog, 'utf8').split('\n')) {
+  if (!line.trim()) continue;
+  let e;
+  try {
+    e = JSON.parse(line);
+  } catch {
+    continue;
+  }
+  const key = rel(e.file);
+  if (!reasonsByFile.has(key)) reasonsByFile.set(key, new Map());
+  reasonsByFile.get(key).set(e.name, e.reason);
+}
+
+console.log('\n=== summary ===');
+for (const s of steps) {
+  console.log(`  ${s.name.padEnd(28)} ${s.state.padEnd(7)} ${s.seconds.toFixed(1).padStart(7)} s${s.note ? `  (${s.note})` : ''}`);
+}
+if (notRun.length || skippedByFile.size) {
+  console.log('skipped:');
+  for (const n of notRun) console.log(`  ${n.what} (${n.reason})`);
+  for (const [file, titles] of [...skippedByFile].sort(([a], [b]) => a.localeCompare(b))) {
+    const reasons = reasonsByFile.get(file);
+    const why = reasons?.size ? [...reasons].map(([name, reason]) => `${name}: ${reason}`).join('; ') : 'no missing service recorded: skipped in the test source or after a failed hook';
+    console.log(`  ${file}: ${titles.length} test${titles.length === 1 ? '' : 's'} (${why})`);
+    for (const t of titles.slice(0, 3)) console.log(`      - ${t}`);
+    if (titles.length > 3) console.log(`      - ... and ${titles.length - 3} more`);
+  }
+}
+const failedSteps = steps.filter((s) => s.state === 'FAILED').map((s) => s.name);
+if (failedSteps.length) console.log(`failed steps: ${failedSteps.join(', ')}`);
+console.log(`tests: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
+fs.rmSync(out, { recursive: true, force: true });
+process.exit(failedSteps.length ? 1 : 0);

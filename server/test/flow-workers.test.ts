@@ -16,6 +16,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { redisPrefix } from '../src/jobs/testing';
 import { startTestServer, type TestServer } from '../src/test/server';
+import { skipWithout } from '../src/test/services';
 import { runFlow, type FlowResult } from '../scripts/flow';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -63,9 +64,8 @@ describe('the scripted modelling flow on the embedded server (in-process workers
 });
 
 const redisUrl = process.env.TEST_REDIS_URL;
-if (!redisUrl) console.warn('flow-workers: TEST_REDIS_URL is unset, so the flow on BullMQ with two worker processes is skipped (CI sets it)');
 
-describe.skipIf(!redisUrl)('the scripted modelling flow on BullMQ with two `npm run worker` processes', () => {
+describe.skipIf(skipWithout('redis', import.meta.url))('the scripted modelling flow on BullMQ with two `npm run worker` processes', () => {
   let server: TestServer;
   let redis: ReturnType<typeof redisPrefix>;
   const procs: Array<{ child: ChildProcess; output: string[]; id: Promise<string>; exit: Promise<number | null> }> = [];

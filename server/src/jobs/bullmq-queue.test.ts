@@ -3,6 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { databases } from '../test/server';
+import { skipWithout } from '../test/services';
 import { builtinJobKinds } from './builtin';
 import type { JobEvent } from './events';
 import { BullMqQueue, JobKindRegistry, JobState, JobWorker, WorkerUnavailableError, type JobWorkerOptions } from './queue';
@@ -13,7 +14,7 @@ const B = { tenantId: 'b'.repeat(32) };
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..');
 const hasRedis = await redisAvailable();
 
-describe.skipIf(!hasRedis).each(databases)('BullMqQueue on %s (Redis)', (kind) => {
+describe.skipIf(skipWithout('redis', import.meta.url, hasRedis)).each(databases)('BullMqQueue on %s (Redis)', (kind) => {
   let t: JobsTestDb;
   let redis: ReturnType<typeof redisPrefix>;
   let queue: BullMqQueue;

@@ -8,6 +8,7 @@ import { redisAvailable, redisPrefix, testRedisUrl } from '../../jobs/testing';
 import { registerWorkerJobKinds } from '../../jobs/worker-kinds';
 import { createTenant, createUser, encrypted, issueToken, type TestUser } from '../../test/factories';
 import { createTestDatabase, databases, startTestServer, type TestServer } from '../../test/server';
+import { skipWithout } from '../../test/services';
 import { columnKindOf } from './connector';
 import { importTmpDir } from './job';
 
@@ -80,8 +81,8 @@ async function postgresSource(url: string): Promise<Source> {
 }
 
 const sourceKinds = [
-  ...(process.env.TEST_MYSQL_URL ? (['mariadb'] as const) : []),
-  ...(process.env.TEST_POSTGRES_URL ? (['postgresql'] as const) : []),
+  ...(skipWithout('mysql', import.meta.url) ? [] : (['mariadb'] as const)),
+  ...(skipWithout('postgres', import.meta.url) ? [] : (['postgresql'] as const)),
 ];
 
 /** A query of 20 million generated rows: long enough to stop an import in the middle. */
@@ -384,7 +385,7 @@ const hasRedis = await redisAvailable();
  * `worker.ts`): a worker lost in the middle of a copy hands the import to another one, which
  * copies again from the start; after the last attempt the import fails with the queue's reason.
  */
-describe.skipIf(!hasRedis || sourceKinds.length === 0)('imports on BullMQ workers', () => {
+describe.skipIf(skipWithout('redis', import.meta.url, hasRedis) || sourceKinds.length === 0)('imports on BullMQ workers', () => {
   let server: TestServer;
   let redis: ReturnType<typeof redisPrefix>;
   let owner: TestUser;

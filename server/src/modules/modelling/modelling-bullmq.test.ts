@@ -5,12 +5,13 @@ import { JobKindRegistry, JobStore, JobWorker } from '../../jobs/queue';
 import { redisAvailable, redisPrefix, testRedisUrl } from '../../jobs/testing';
 import { createUser, issueToken, type TestUser } from '../../test/factories';
 import { databases, startTestServer, type TestServer } from '../../test/server';
+import { skipWithout } from '../../test/services';
 import { modellingJobKinds } from './routes';
 import { createSolution, tinyCsv, tinyGraph, until, uploadCsv } from './testing';
 
 const hasRedis = await redisAvailable();
 
-describe.skipIf(!hasRedis).each(databases)('modelling trainings on BullMQ workers on %s', (kind) => {
+describe.skipIf(skipWithout('redis', import.meta.url, hasRedis)).each(databases)('modelling trainings on BullMQ workers on %s', (kind) => {
   let server: TestServer;
   let worker: JobWorker;
   let redis: ReturnType<typeof redisPrefix>;
