@@ -14,7 +14,9 @@ import { createAuth } from './http/auth';
 import { jsonBody } from './http/body';
 import { initState, type AppState } from './http/context';
 import { errorEnvelope } from './http/errors';
-import { crossOriginIsolation } from './http/isolation';
+import { installErrorFallback } from './http/fallback';
+import { trustProxies } from './http/proxy';
+import { securityHeaders } from './http/security-headers';
 import { locale } from './http/locale';
 import { requirePermission } from './http/permission';
 import { requestId } from './http/request-id';
@@ -200,6 +202,12 @@ export function createApp(config: ServerConfig, options: AppOptions = {}): Decis
   let closing: Promise<void> | null = null;
 
   const app = new Koa<AppState>();
+  // Which proxies' X-Forwarded-* headers `clientAddress` / `isHttps` believe (TRUST_PROXY).
+  trustProxies(app, config.trustProxy);
+  // Errors no middleware caught: the envelope and a log line with the request id, not Koa's text.
+  installErrorFallback(app, logger);
+  // First, so that every answer and every log line of a failure carries the request id.
+  app.use(requestId());
   app.use(async (ctx, next) => {
     // While shutting down, ask clients not to reuse the connection.
     if (closing) ctx.set('Connection', 'close');
@@ -209,11 +217,10 @@ export function createApp(config: ServerConfig, options: AppOptions = {}): Decis
   // Brotli at quality 4: its default (11) took minutes for DuckDB-WASM's 34 MB wasm; 4 is about
   // as fast as gzip and still smaller.
   app.use(compress({ threshold: 1024, br: { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 4 } }, gzip: {}, deflate: false }));
-  app.use(requestId());
   app.use(locale());
   // The decision endpoint answers machines, not documents: ahead of the isolation headers.
   app.use(deploy.accessAddress);
-  app.use(crossOriginIsolation());
+  app.use(securityHeaders());
   app.use(healthCheck(db));
   app.use(auditTrail({ audit, clock }));
   app.use(errorEnvelope(logger));

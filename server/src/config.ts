@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { parseAllowList } from './net/host-guard';
+import { proxyMatcher } from './http/proxy';
 
 /** Log levels, most verbose first; `silent` logs nothing. */
 export const LOG_LEVELS = ['debug', 'info', 'warn', 'error', 'silent'] as const;
@@ -51,6 +52,12 @@ export interface ServerConfig {
   importMaxRows: number;
   /** Longest import, ms (`IMPORT_TIMEOUT_MINUTES`, default 30): then it fails with `importTimeout`. */
   importTimeoutMs: number;
+  /**
+   * Which peers' `X-Forwarded-For` / `X-Forwarded-Proto` are believed (`TRUST_PROXY`): `false`
+   * (unset, `0`, `false`) none; `true` (`1`, `true`) the direct peer, one reverse proxy in front;
+   * or a comma-separated list of proxy addresses / CIDRs. See `http/proxy.ts`.
+   */
+  trustProxy: boolean | string[];
 }
 
 function int(value: string | undefined, fallback: number, name: string): number {
@@ -65,6 +72,16 @@ function positive(value: string | undefined, fallback: number, name: string): nu
   const n = Number(value);
   if (!Number.isFinite(n) || n <= 0) throw new Error(`${name} must be a number greater than 0, got "${value}"`);
   return n;
+}
+
+/** `TRUST_PROXY`: off, one hop, or a list of addresses / CIDRs (checked by `proxyMatcher`). */
+function trustProxyOf(value: string | undefined): boolean | string[] {
+  const v = (value ?? '').trim();
+  if (v === '' || v === '0' || v.toLowerCase() === 'false') return false;
+  if (v === '1' || v.toLowerCase() === 'true') return true;
+  const list = v.split(',').map((s) => s.trim()).filter(Boolean);
+  proxyMatcher(list);
+  return list;
 }
 
 /** `CONNECTION_ALLOW` as its entries; a malformed entry is a start-up error. */
@@ -108,5 +125,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     connectionTimeoutMs: Math.round(positive(env.CONNECTION_TIMEOUT_SECONDS, 5, 'CONNECTION_TIMEOUT_SECONDS') * 1000),
     importMaxRows: Math.max(1, Math.floor(positive(env.IMPORT_MAX_ROWS, 10_000_000, 'IMPORT_MAX_ROWS'))),
     importTimeoutMs: Math.round(positive(env.IMPORT_TIMEOUT_MINUTES, 30, 'IMPORT_TIMEOUT_MINUTES') * 60_000),
+    trustProxy: trustProxyOf(env.TRUST_PROXY),
   };
 }

@@ -5,6 +5,7 @@ import type { Logger } from '../logger';
 import type { LogType } from '../modules/logs/models';
 import type { AppMiddleware } from './context';
 import { maskSecrets } from './mask';
+import { clientAddress } from './proxy';
 
 /** A system-log row as written (snake_case columns of `logs`). */
 export interface AuditEntry {
@@ -143,7 +144,7 @@ export function auditTrail({ audit, clock, prefix = '/api/' }: AuditMiddlewareOp
           username: clip(user?.username ?? meta.username, 64),
           tenant_id: user?.tenantId ?? meta.tenantId ?? null,
           request_id: ctx.state.requestId,
-          ip: clip(ctx.ip, 64),
+          ip: clip(clientAddress(ctx), 64),
           user_agent: clip(ctx.get('user-agent'), 255),
           created_at: clock.now(),
         });

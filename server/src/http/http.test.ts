@@ -51,15 +51,15 @@ describe.each(databases)('http layer on %s', (kind) => {
     expect(ok.body.message).toBe('Success');
   });
 
-  it('answers paramInvalid for malformed JSON, a foreign content type and an oversized body', async () => {
+  it('answers paramInvalid for malformed JSON and a foreign content type, bodyTooLarge (413) for an oversized body', async () => {
     const malformed = await server.call('index/signIn', { raw: '{"username": ' });
     expect(malformed.status).toBe(400);
     expect(malformed.body.code).toBe(ErrorCode.paramInvalid);
     const form = await server.call('index/signIn', { raw: 'username=a', headers: { 'Content-Type': 'application/x-www-form-urlencoded' } });
     expect(form.status).toBe(400);
     const huge = await server.call('index/signIn', { raw: JSON.stringify({ username: 'x'.repeat(1024 * 1024 + 10) }) });
-    expect(huge.status).toBe(400);
-    expect(huge.body.code).toBe(ErrorCode.paramInvalid);
+    expect(huge.status).toBe(413);
+    expect(huge.body.code).toBe(ErrorCode.bodyTooLarge);
   });
 
   it('answers notFound for an unknown call', async () => {

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { AppMiddleware } from './context';
+import { opened } from './stream';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8',
@@ -78,6 +79,6 @@ export function serveWorkbench(root: string): AppMiddleware {
       return;
     }
     ctx.length = stat.size;
-    if (ctx.method === 'GET') ctx.body = fs.createReadStream(file);
+    if (ctx.method === 'GET') ctx.body = await opened(fs.createReadStream(file));
   };
 }

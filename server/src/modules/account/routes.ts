@@ -1,8 +1,9 @@
 import type { Router } from '@koa/router';
-import { emptySchema, signInRequestSchema, signUpRequestSchema, TOKEN_COOKIE } from '@decisio/domain';
+import { emptySchema, signInRequestSchema, signUpRequestSchema } from '@decisio/domain';
 import type { AppContext, AppState, AuthUser } from '../../http/context';
 import { reply } from '../../http/envelope';
 import { auditAs, type RouteKit } from '../../http/route';
+import { clearSessionCookie, setSessionCookie } from '../../http/session-cookie';
 import type { TransportKeys } from './keys';
 import { authorize } from './policy';
 import type { AccountService } from './service';
@@ -55,14 +56,7 @@ export function accountRoutes(router: Router<AppState>, kit: RouteKit, { account
         userAgent: ctx.get('user-agent'),
       });
       Object.assign(ctx.state.audit, { userId: user.id, username: user.username, tenantId: user.tenantId });
-      ctx.cookies.set(TOKEN_COOKIE, response.accessToken, {
-        httpOnly: false,
-        sameSite: 'lax',
-        path: '/',
-        expires: new Date(response.expiresAt),
-        secure: ctx.secure,
-        overwrite: true,
-      });
+      setSessionCookie(ctx, response.accessToken, new Date(response.expiresAt));
       return response;
     }),
   );
@@ -76,7 +70,7 @@ export function accountRoutes(router: Router<AppState>, kit: RouteKit, { account
       const user = caller(ctx);
       authorize(user, 'account:signOut', { userId: user.id });
       await account.signOut(user);
-      ctx.cookies.set(TOKEN_COOKIE, '', { path: '/', sameSite: 'lax', expires: new Date(0), httpOnly: false, overwrite: true });
+      clearSessionCookie(ctx);
       return null;
     }),
   );

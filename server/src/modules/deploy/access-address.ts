@@ -114,7 +114,7 @@ export function accessAddressHandler(runtime: ServingRuntime, logger: Logger, op
     if (outcome) serviceId = serviceId.slice(0, -OUTCOME_SUFFIX.length);
     if (!SERVICE_ID.test(serviceId)) return failure('deployNotFound', locale);
     const invalid = () => failure('paramInvalid', locale, { _: validationMessage('validation.invalid', locale) });
-    if (Number(headerOf(req, 'content-length') || 0) > limit) return invalid();
+    if (Number(headerOf(req, 'content-length') || 0) > limit) return failure('bodyTooLarge', locale);
     let body: unknown;
     let raw: string;
     try {
@@ -122,7 +122,8 @@ export function accessAddressHandler(runtime: ServingRuntime, logger: Logger, op
       if (!isJson(headerOf(req, 'content-type'))) return invalid();
       body = JSON.parse(raw);
     } catch (err) {
-      if (!(err instanceof BodyTooLarge) && !(err instanceof SyntaxError)) throw err;
+      if (err instanceof BodyTooLarge) return failure('bodyTooLarge', locale);
+      if (!(err instanceof SyntaxError)) throw err;
       return invalid();
     }
     try {

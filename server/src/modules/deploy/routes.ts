@@ -33,6 +33,7 @@ import { CallRecorder, type CallRecorderOptions } from './recorder';
 import { RecordRetention } from './retention';
 import { ServingRuntime, type ServingRuntimeOptions } from './runtime';
 import { DeployService } from './service';
+import { clientAddress, requestProtocol } from '../../http/proxy';
 
 /** What `createDeployModule` needs. */
 export interface DeployModuleDeps {
@@ -75,9 +76,9 @@ export interface DeployModule {
   close(): Promise<void>;
 }
 
-/** `http(s)://host[:port]` of the request (what callers of the access address use). */
+/** `http(s)://host[:port]` of the request (what callers of the access address use; https behind a trusted proxy). */
 function originOf(ctx: AppContext): string {
-  return `${ctx.protocol}://${ctx.host}`;
+  return `${requestProtocol(ctx)}://${ctx.host}`;
 }
 
 /**
@@ -213,7 +214,7 @@ export function createDeployModule(router: Router<AppState>, kit: RouteKit, deps
     reply(async (ctx: AppContext) => {
       const input = decision.input(ctx);
       await service.access(ctx.state.user!, input.id, 'view');
-      return runtime.decideTrusted(input.id, input.inputs, ctx.ip, ctx.state.locale);
+      return runtime.decideTrusted(input.id, input.inputs, clientAddress(ctx), ctx.state.locale);
     }),
   );
 
@@ -243,7 +244,7 @@ export function createDeployModule(router: Router<AppState>, kit: RouteKit, deps
     await service.access(ctx.state.user!, row.service_id, 'view');
     if (row.state !== 'success' || !row.result_key) throw new AppError('fileNotFound');
     const name = `${row.file_name.replace(/\.csv$/i, '')}-decisions.csv`;
-    sendBlob(ctx, deps.blobs, { blobKey: row.result_key, name, size: Number(row.result_size) });
+    await sendBlob(ctx, deps.blobs, { blobKey: row.result_key, name, size: Number(row.result_size) });
   });
 
   return {

@@ -100,7 +100,7 @@ export function reportsRoutes(
   router.get('/businessDecision/download', ...signedIn, bQuery, async (ctx: AppContext) => {
     const row = await business.access(ctx.state.user!, bQuery.input(ctx).id, 'view');
     if (row.state !== 'success' || !row.result_key) throw new AppError('fileNotFound');
-    sendBlob(ctx, deps.blobs, { blobKey: row.result_key, name: `${String(row.dataset_name)}-decisions.csv`, size: Number(row.result_size) });
+    await sendBlob(ctx, deps.blobs, { blobKey: row.result_key, name: `${String(row.dataset_name)}-decisions.csv`, size: Number(row.result_size) });
   });
   return {
     reports,

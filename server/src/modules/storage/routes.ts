@@ -12,8 +12,10 @@ import {
 } from '@decisio/domain';
 import type { Readable } from 'node:stream';
 import zlib from 'node:zlib';
-import type { AppContext, AppMiddleware, AppState } from '../../http/context';
+import type { AppContext, AppState } from '../../http/context';
 import { reply } from '../../http/envelope';
+import { jsonBody } from '../../http/body';
+import { opened } from '../../http/stream';
 import type { Clock } from '../../clock';
 import type { ServerConfig } from '../../config';
 import type { Database } from '../../db/database';
@@ -29,31 +31,6 @@ const CODE_BODY_LIMIT = 12 * 1024 * 1024;
 /** The caller as a blob owner (after `auth` and `tenant`). */
 export function ownerOf(ctx: AppContext): BlobOwner {
   return { tenantId: ctx.state.tenantId!, userId: ctx.state.user!.id };
-}
-
-/** Reads a JSON body up to `limit` bytes into `ctx.request.body` (routes that bypass the 1 MiB parser). */
-function largeJsonBody(limit: number): AppMiddleware {
-  return async (ctx, next) => {
-    ctx.request.body = {};
-    if (Number(ctx.get('content-length') || 0) > limit) throw new AppError('paramInvalid', { files: 'validation.invalid' }, 'Body too large');
-    const chunks: Buffer[] = [];
-    let size = 0;
-    for await (const chunk of ctx.req as AsyncIterable<Buffer>) {
-      size += chunk.length;
-      if (size > limit) throw new AppError('paramInvalid', { files: 'validation.invalid' }, 'Body too large');
-      chunks.push(chunk);
-    }
-    const text = Buffer.concat(chunks).toString('utf8');
-    if (text.trim() !== '') {
-      if (!ctx.is('application/json', '+json')) throw new AppError('paramInvalid', { _: 'validation.invalid' }, 'Unsupported content type');
-      try {
-        ctx.request.body = JSON.parse(text) as unknown;
-      } catch {
-        throw new AppError('paramInvalid', { _: 'validation.invalid' }, 'Malformed JSON');
-      }
-    }
-    await next();
-  };
 }
 
 /** The URL of `GET /api/file/download/:fileId`. */
@@ -81,8 +58,11 @@ export function parseRange(header: string | undefined, size: number): { start: n
   return { start, end };
 }
 
-/** Answers a blob as a download, honouring a single byte range. */
-export function sendBlob(ctx: AppContext, blobs: BlobStore, file: { blobKey: string; name: string; size: number }): void {
+/**
+ * Answers a blob as a download, honouring a single byte range. Resolves once the blob is open: a
+ * blob missing from disk fails here (the envelope), not half-way through the answer.
+ */
+export async function sendBlob(ctx: AppContext, blobs: BlobStore, file: { blobKey: string; name: string; size: number }): Promise<void> {
   const range = parseRange(ctx.get('range') || undefined, file.size);
   ctx.set('Accept-Ranges', 'bytes');
   ctx.set('Content-Disposition', `attachment; filename*=UTF-8''${encodeURIComponent(file.name)}`);
@@ -98,12 +78,12 @@ export function sendBlob(ctx: AppContext, blobs: BlobStore, file: { blobKey: str
     ctx.status = 206;
     ctx.set('Content-Range', `bytes ${range.start}-${range.end}/${file.size}`);
     ctx.length = range.end - range.start + 1;
-    ctx.body = blobs.openRead(file.blobKey, range);
+    ctx.body = await opened(blobs.openRead(file.blobKey, range));
     return;
   }
   ctx.status = 200;
   ctx.length = file.size;
-  ctx.body = file.size === 0 ? '' : blobs.openRead(file.blobKey);
+  ctx.body = file.size === 0 ? '' : await opened(blobs.openRead(file.blobKey));
 }
 
 /**
@@ -186,7 +166,7 @@ export function storageRoutes(
     const id = String(ctx.params.fileId ?? '');
     if (!/^[0-9a-f]{32}$/.test(id)) throw new AppError('fileNotFound');
     const row = await storage.fileRow(ownerOf(ctx), id, { includeDataset: true });
-    sendBlob(ctx, blobs, { blobKey: row.blob_key, name: row.name, size: row.size });
+    await sendBlob(ctx, blobs, { blobKey: row.blob_key, name: row.name, size: row.size });
   });
 
   const byPath = kit.validate(contentByPathSchema);
@@ -223,7 +203,9 @@ export function storageRoutes(
     const declared = ctx.get('content-length');
     if (declared && partNumber <= u.part_count) {
       const { start, end } = storage.partRange(u, partNumber);
-      const wrong = encoding === 'gzip' ? Number(declared) > end - start + GZIP_SLACK : Number(declared) !== end - start;
+      const most = encoding === 'gzip' ? end - start + GZIP_SLACK : end - start;
+      if (Number(declared) > most) throw new AppError('bodyTooLarge', undefined, `Part ${partNumber} must have ${end - start} bytes`);
+      const wrong = encoding !== 'gzip' && Number(declared) !== end - start;
       if (wrong) throw new AppError('paramInvalid', { _: 'validation.invalid' }, `Part ${partNumber} must have ${end - start} bytes`);
     }
     if (encoding !== 'gzip') return storage.writePart(owner, id, partNumber, ctx.req as Readable, u);
@@ -250,7 +232,7 @@ export function storageRoutes(
   raw.post(
     '/file/uploadFileByContent',
     ...guard,
-    largeJsonBody(CODE_BODY_LIMIT),
+    jsonBody(CODE_BODY_LIMIT),
     content,
     reply(async (ctx) => storage.putCode(ownerOf(ctx), content.input(ctx).files)),
   );

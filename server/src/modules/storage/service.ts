@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
 import path from 'node:path';
+import { IncomingMessage } from 'node:http';
 import type { Readable } from 'node:stream';
 import {
   AppError,
@@ -154,8 +155,12 @@ export async function writeAt(file: string, start: number, body: Readable, max: 
       const onData = (chunk: Buffer) => {
         received += chunk.length;
         if (received > max) {
-          settle(new AppError('paramInvalid', { _: 'validation.invalid' }, 'Part larger than declared'));
-          body.destroy();
+          settle(new AppError('bodyTooLarge', undefined, 'Part larger than declared'));
+          // A request stops being read (Node drains it after the 413 answer, which asks the
+          // client to close): destroying it would reset the socket before the answer. Any other
+          // stream (an inflater) is destroyed.
+          if (body instanceof IncomingMessage) body.pause();
+          else body.destroy();
           return;
         }
         batch.push(chunk);
