@@ -8,6 +8,8 @@ export default defineConfig({
     root: import.meta.dirname,
     include: ['specs/**/*.spec.ts'],
     globalSetup: ['./global-setup.ts'],
+    // Every spec fails on a Content-Security-Policy violation (fixtures/csp.ts).
+    setupFiles: ['./setup.ts'],
     testTimeout: 120_000,
     hookTimeout: 240_000,
     fileParallelism: false,

@@ -37,7 +37,7 @@ export function newestMtime(dirs) {
 
 /** Sources of the browser build; when any is newer than dist/index.html the build is stale. */
 export const WEB_SOURCES = [
-  'index.html', 'vite.config.ts', 'core/workbench', 'core/domain', 'core/compute', 'core/learning',
+  'index.html', 'public', 'vite.config.ts', 'core/workbench', 'core/domain', 'core/compute', 'core/learning',
   'sdk-plugin', 'plugins', 'workers', 'package-lock.json',
 ];
 

@@ -103,7 +103,11 @@ describe('foundation: account and workbench shell', () => {
     await page.getByTestId('welcome-panel').waitFor();
     expect(await page.getByTestId('welcome-greeting').textContent()).toContain('Tester');
     const cookies = await context.cookies();
-    expect(cookies.find((c) => c.name === 'token')?.value).toBeTruthy();
+    const token = cookies.find((c) => c.name === 'token');
+    expect(token?.value).toBeTruthy();
+    // HttpOnly, SameSite=Lax: no script of the page can read the session cookie.
+    expect(token).toMatchObject({ httpOnly: true, sameSite: 'Lax' });
+    expect(await page.evaluate(() => document.cookie)).not.toContain('token=');
     expect(await page.evaluate(() => localStorage.getItem('userId'))).toMatch(/^[0-9a-f]{32}$/);
     // Icons are drawn from the icon files the product serves itself.
     await expect.poll(() => page.locator('.bp6-icon svg path[d]').count()).toBeGreaterThan(0);

@@ -50,27 +50,29 @@ export interface ServiceAccessor {
 
 /** What the session service knows about the signed-in user. */
 export interface SessionState {
-  /** Token from the `token` cookie, or `null` when signed out. */
+  /** Token kept in local storage (sent as `Authorization`), or `null` when signed out or expired. */
   token: string | null;
   /** User id from local storage `userId`, or `null`. */
   userId: string | null;
 }
 
 /**
- * The signed-in session: token cookie + `userId` in local storage (spec platform §7).
- * Provided by the workbench.
+ * The signed-in session: token + `userId` in local storage (spec platform §7). The server's
+ * `token` cookie is HttpOnly: it authenticates what the browser fetches by itself (event
+ * streams, downloads) and no script reads it. Provided by the workbench.
  */
 export interface SessionService {
   /** Current state; cheap, read it as often as needed. */
   getState(): SessionState;
-  /** `true` when a token cookie is present. */
+  /** `true` when an unexpired token is kept. */
   isSignedIn(): boolean;
   /**
-   * Stores a new session after `index/signIn`: sets the `token` cookie (expiring at
-   * `expiresAt`, ISO date) and local storage `userId`; fires {@link SessionService.onDidChange}.
+   * Stores a new session after `index/signIn` (the server has set the cookie): keeps the token
+   * (expiring at `expiresAt`, ISO date) and `userId` in local storage; fires
+   * {@link SessionService.onDidChange}.
    */
   signIn(session: { accessToken: string; userId: string; expiresAt?: string }): void;
-  /** Clears the cookie, local storage and the api cache; fires {@link SessionService.onDidChange}. */
+  /** Clears local storage and the api cache; fires {@link SessionService.onDidChange}. */
   clear(): void;
   /** Fires after every change of the session (sign-in, sign-out, expiry). */
   readonly onDidChange: Event<SessionState>;

@@ -47,7 +47,7 @@ describe('the app', () => {
   beforeEach(() => {
     localStorage.clear();
     localStorage.setItem('decisio.locale', 'en-US');
-    document.cookie = 'token=tok-1; path=/';
+    localStorage.setItem('token', 'tok-1');
     localStorage.setItem('userId', 'u1');
     calls.length = 0;
     toasts.length = 0;

@@ -39,8 +39,15 @@ export const HEADER = {
   language: 'Accept-Language',
 } as const;
 
-/** Name of the cookie that holds the session token, and the local-storage key of the user id. */
+/**
+ * Name of the session cookie (set by the server on sign-in, HttpOnly: scripts cannot read it; it
+ * authenticates what the browser fetches by itself: event streams, downloads, TensorBoard), the
+ * local-storage keys of the token the workbench sends as `Authorization` and its expiry, and the
+ * local-storage key of the user id.
+ */
 export const TOKEN_COOKIE = 'token';
+export const TOKEN_STORAGE_KEY = 'token';
+export const TOKEN_EXPIRES_STORAGE_KEY = 'tokenExpiresAt';
 export const USER_ID_STORAGE_KEY = 'userId';
 
 /** An empty id is 32 zeros (spec platform §3). */

@@ -3,7 +3,7 @@
  * envelope unwrapping, and the error catalogue's handling (spec platform §7, §8):
  *
  * - `SIGN_OUT_CODES` (except on `user/checkToken`): toast "please sign in again", clear the
- *   session (cookie, local storage, api cache), go to `/`.
+ *   session (local storage, api cache), go to `/`.
  * - storage full, resource quota, file not found, timeout and network failure: a toast.
  * - anything else: passed to the caller untouched (`handled: false`).
  */

@@ -1,32 +1,37 @@
 /**
- * The session: the `token` cookie and local storage `userId` (spec platform §7).
+ * The session (spec platform §7): the token and its expiry in local storage (sent as
+ * `Authorization`), and local storage `userId`. The server also sets the `token` cookie on
+ * sign-in, HttpOnly: scripts never read or write it; it only authenticates what the browser
+ * fetches by itself (event streams, downloads, TensorBoard) and the server clears it on sign-out.
  */
-import { TOKEN_COOKIE, USER_ID_STORAGE_KEY } from '@decisio/domain';
+import { TOKEN_EXPIRES_STORAGE_KEY, TOKEN_STORAGE_KEY, USER_ID_STORAGE_KEY } from '@decisio/domain';
 import { Emitter, type SessionService, type SessionState } from '@decisio/sdk-plugin';
 
-/** Reads one cookie by name from a `document.cookie` string. */
-export function readCookie(cookies: string, name: string): string | null {
-  for (const part of cookies.split(';')) {
-    const [k, ...v] = part.trim().split('=');
-    if (k === name) return decodeURIComponent(v.join('='));
-  }
-  return null;
-}
-
-/** {@link SessionService} over `document.cookie` and `localStorage`. */
+/** {@link SessionService} over `localStorage`. */
 export class SessionServiceImpl implements SessionService {
   private readonly didChange = new Emitter<SessionState>();
   readonly onDidChange = this.didChange.event;
 
-  /** @param onClear runs after the session is cleared (the workbench resets the api cache). */
+  /**
+   * @param onClear runs after the session is cleared (the workbench resets the api cache).
+   * @param now the clock the token's expiry is read against.
+   */
   constructor(
-    private readonly doc: Pick<Document, 'cookie'> = document,
     private readonly storage: Storage = localStorage,
     private readonly onClear: () => void = () => {},
+    private readonly now: () => number = Date.now,
   ) {}
 
   getState(): SessionState {
-    return { token: readCookie(this.doc.cookie, TOKEN_COOKIE), userId: this.storage.getItem(USER_ID_STORAGE_KEY) };
+    return { token: this.token(), userId: this.storage.getItem(USER_ID_STORAGE_KEY) };
+  }
+
+  /** The kept token, or `null` when there is none or it has expired. */
+  private token(): string | null {
+    const token = this.storage.getItem(TOKEN_STORAGE_KEY);
+    if (!token) return null;
+    const expires = Date.parse(this.storage.getItem(TOKEN_EXPIRES_STORAGE_KEY) ?? '');
+    return Number.isFinite(expires) && expires <= this.now() ? null : token;
   }
 
   isSignedIn(): boolean {
@@ -34,14 +39,16 @@ export class SessionServiceImpl implements SessionService {
   }
 
   signIn(s: { accessToken: string; userId: string; expiresAt?: string }): void {
-    const expires = s.expiresAt ? `; expires=${new Date(s.expiresAt).toUTCString()}` : '';
-    this.doc.cookie = `${TOKEN_COOKIE}=${encodeURIComponent(s.accessToken)}; path=/; SameSite=Lax${expires}`;
+    this.storage.setItem(TOKEN_STORAGE_KEY, s.accessToken);
+    if (s.expiresAt) this.storage.setItem(TOKEN_EXPIRES_STORAGE_KEY, s.expiresAt);
+    else this.storage.removeItem(TOKEN_EXPIRES_STORAGE_KEY);
     this.storage.setItem(USER_ID_STORAGE_KEY, s.userId);
     this.didChange.fire(this.getState());
   }
 
   clear(): void {
-    this.doc.cookie = `${TOKEN_COOKIE}=; path=/; SameSite=Lax; expires=Thu, 01 Jan 1970 00:00:00 GMT`;
+    this.storage.removeItem(TOKEN_STORAGE_KEY);
+    this.storage.removeItem(TOKEN_EXPIRES_STORAGE_KEY);
     this.storage.removeItem(USER_ID_STORAGE_KEY);
     this.onClear();
     this.didChange.fire(this.getState());

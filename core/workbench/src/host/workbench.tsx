@@ -93,7 +93,7 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
   const navigation = disposables.add(new RouterNavigationService());
   const layout = new LayoutServiceImpl();
   let store: WorkbenchStore;
-  const session = new SessionServiceImpl(document, localStorage, () => store?.dispatch(baseApi.util.resetApiState()));
+  const session = new SessionServiceImpl(localStorage, () => store?.dispatch(baseApi.util.resetApiState()));
   store = createWorkbenchStore({
     baseQuery: createHostBaseQuery({
       baseUrl: options.baseUrl,

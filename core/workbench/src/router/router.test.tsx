@@ -34,13 +34,12 @@ async function start(path: string, opts: { fetchFn?: typeof fetch; reload?: () =
 }
 
 function signIn() {
-  document.cookie = 'token=tok-1; path=/';
+  localStorage.setItem('token', 'tok-1');
   localStorage.setItem('userId', 'u1');
 }
 
 describe('router', () => {
   beforeEach(() => {
-    document.cookie = 'token=; expires=Thu, 01 Jan 1970 00:00:00 GMT; path=/';
     localStorage.clear();
     toasts.length = 0;
   });

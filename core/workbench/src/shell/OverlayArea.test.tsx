@@ -72,7 +72,7 @@ describe('overlay area', () => {
   beforeEach(() => {
     localStorage.clear();
     localStorage.setItem('decisio.locale', 'en-US');
-    document.cookie = 'token=tok-1; path=/';
+    localStorage.setItem('token', 'tok-1');
     localStorage.setItem('userId', 'u1');
     loads.length = 0;
   });
