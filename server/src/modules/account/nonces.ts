@@ -31,7 +31,7 @@ export class PasswordNonces {
     if (this.issued++ % PRUNE_EVERY === 0) await this.prune(now);
     const nonce = randomBytes(16).toString('base64url');
     const expiresAt = now + this.ttlMs;
-    await this.db.knex('signin_nonces').insert({ id: digest(nonce), expires_at_ms: expiresAt });
+    await this.db.executor()('signin_nonces').insert({ id: digest(nonce), expires_at_ms: expiresAt });
     return { nonce, expiresAt: new Date(expiresAt) };
   }
 
@@ -41,11 +41,11 @@ export class PasswordNonces {
    */
   async consume(nonce: string): Promise<void> {
     const now = this.clock.now().getTime();
-    const deleted = await this.db.knex('signin_nonces').where('id', digest(nonce)).andWhere('expires_at_ms', '>', now).del();
+    const deleted = await this.db.executor()('signin_nonces').where('id', digest(nonce)).andWhere('expires_at_ms', '>', now).del();
     if (deleted !== 1) throw new AppError('passwordNonceInvalid');
   }
 
   private async prune(now: number): Promise<void> {
-    await this.db.knex('signin_nonces').where('expires_at_ms', '<=', now).del();
+    await this.db.executor()('signin_nonces').where('expires_at_ms', '<=', now).del();
   }
 }

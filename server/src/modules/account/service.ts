@@ -157,7 +157,11 @@ export class AccountService {
     if (await this.throttle.lockedUntil(account)) throw new AppError('userLocked');
     // Counted before the password is checked, so parallel attempts cannot pass the limits.
     if (!(await this.throttle.attempt(address, addressMaxFailures))) throw new AppError('tooManyRequests');
-    if (!(await this.throttle.attempt(account, accountMaxFailures))) throw new AppError('userLocked');
+    if (!(await this.throttle.attempt(account, accountMaxFailures))) {
+      // Refused without a password check: not a failure of this address.
+      await this.throttle.giveBack(address);
+      throw new AppError('userLocked');
+    }
     const matches = await this.passwords.verify(user?.passwordHash ?? null, plain);
     if (!user || !matches) {
       await this.throttle.failed(account, accountMaxFailures);

@@ -48,8 +48,9 @@ export class SignInThrottle {
   ) {}
 
   private get knex(): Knex {
-    // Outside any request transaction: a refused sign-in must still count.
-    return this.db.knex;
+    // The request's transaction if there is one (admin unlock; on SQLite a second connection
+    // would wait for it forever). Sign-in runs without one, so its counts survive the refusal.
+    return this.db.executor();
   }
 
   /** Epoch ms until which `key` is locked, or 0. */
