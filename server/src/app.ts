@@ -27,7 +27,7 @@ import { createTransaction } from './http/transaction';
 import { validate } from './http/validate';
 import { builtinJobKinds } from './jobs/builtin';
 import { BullMqQueue, InProcessQueue, JobKindRegistry, JobStore, type JobKind, type JobQueue, type JobThreadsOptions } from './jobs/queue';
-import { workerKindsModule, type WorkerKindsConfig } from './jobs/worker-kinds';
+import { importConnectionSettings, workerKindsModule, type WorkerKindsConfig } from './jobs/worker-kinds';
 import { createLogger, type Logger } from './logger';
 import { AccessService } from './modules/access/service';
 import { TransportKeys } from './modules/account/keys';
@@ -38,6 +38,8 @@ import { ConnectionsService } from './modules/connections/service';
 import { SecretBox } from './db/secrets';
 import { ImportService } from './modules/connections/imports';
 import { importJobKind, importTmpDir } from './modules/connections/job';
+import { DEFAULT_QUERY_MS } from './modules/connections/connector';
+import { HostGuard } from './net/host-guard';
 import { assertProjectAccess } from './modules/projects/access';
 import { DeletedJobs } from './modules/projects/artefacts';
 import { AccountService } from './modules/account/service';
@@ -119,7 +121,15 @@ export interface DecisioApp {
 function jobThreads(config: ServerConfig, jobs: AppOptions['jobs']): JobThreadsOptions | undefined {
   const target = parseDatabaseUrl(config.databaseUrl);
   if (jobs?.threads === false || (target.kind === 'sqlite' && target.filename === ':memory:')) return undefined;
-  const data: WorkerKindsConfig = { dataDir: config.dataDir, storageUserQuotaBytes: config.storageUserQuotaBytes, storageTenantQuotaBytes: config.storageTenantQuotaBytes };
+  const data: WorkerKindsConfig = {
+    dataDir: config.dataDir,
+    storageUserQuotaBytes: config.storageUserQuotaBytes,
+    storageTenantQuotaBytes: config.storageTenantQuotaBytes,
+    logLevel: config.logLevel,
+    connectionAllow: config.connectionAllow,
+    connectionTimeoutMs: config.connectionTimeoutMs,
+    importMaxRows: config.importMaxRows,
+  };
   return { databaseUrl: config.databaseUrl, modules: [workerKindsModule, ...(jobs?.threadModules ?? [])], data };
 }
 
@@ -175,7 +185,7 @@ export function createApp(config: ServerConfig, options: AppOptions = {}): Decis
 
   const jobKindRegistry = new JobKindRegistry();
   try {
-    for (const k of [...builtinJobKinds, ...modellingJobKinds({ db, blobs }), importJobKind({ db, blobs, tmpDir: importTmpDir(config.dataDir), clock }), ...(options.jobs?.kinds ?? [])]) jobKindRegistry.registerJobKind(k);
+    for (const k of [...builtinJobKinds, ...modellingJobKinds({ db, blobs }), importJobKind({ db, blobs, tmpDir: importTmpDir(config.dataDir), clock, connections: importConnectionSettings(config), logger }), ...(options.jobs?.kinds ?? [])]) jobKindRegistry.registerJobKind(k);
     jobKindRegistry.registerPluginKinds(jobKinds.values());
   } catch (err) {
     void db.close();
@@ -194,9 +204,12 @@ export function createApp(config: ServerConfig, options: AppOptions = {}): Decis
   templatesRoutes(api, kit, { db, blobs, clock, jobs, datasets, solutions });
   // Imports from data connections run as `data.import` jobs.
   const imports = new ImportService(db, clock, connections, jobs, logger, {
+    timeoutMs: config.importTimeoutMs,
     assertProject: async (user, projectId) => void (await assertProjectAccess(db.knex, user, projectId, 'edit')),
   });
-  connectionsRoutes(api, kit, { connections, keys, secrets, imports });
+  // Every host a user names goes through the guard (CONNECTION_ALLOW lets non-public ones through).
+  const connector = { guard: new HostGuard(config.connectionAllow), connectMs: config.connectionTimeoutMs, queryMs: DEFAULT_QUERY_MS };
+  connectionsRoutes(api, kit, { connections, keys, secrets, imports, connector, logger });
 
   let server: http.Server | null = null;
   let closing: Promise<void> | null = null;

@@ -7,7 +7,8 @@
 import type { ServerPlugin } from '@decisio/sdk-plugin/server';
 import type { ServerConfig } from '../config';
 import type { Database } from '../db/database';
-import { importJobKind, importTmpDir } from '../modules/connections/job';
+import { createLogger } from '../logger';
+import { importJobKind, importTmpDir, type ImportConnectionSettings } from '../modules/connections/job';
 import { modellingJobKinds } from '../modules/modelling/routes';
 import { BlobStore } from '../modules/storage/blob-store';
 import { configureQuotaDefaults } from '../modules/storage/quota';
@@ -17,7 +18,15 @@ import type { JobKindRegistry } from './kinds';
 import type { ThreadJobEnv } from './thread-protocol';
 
 /** The part of the server's configuration the job kinds use (plain data: it crosses to threads). */
-export type WorkerKindsConfig = Pick<ServerConfig, 'dataDir' | 'storageUserQuotaBytes' | 'storageTenantQuotaBytes'>;
+export type WorkerKindsConfig = Pick<
+  ServerConfig,
+  'dataDir' | 'storageUserQuotaBytes' | 'storageTenantQuotaBytes' | 'logLevel' | 'connectionAllow' | 'connectionTimeoutMs' | 'importMaxRows'
+>;
+
+/** How imports reach outside servers, from the configuration (`CONNECTION_ALLOW`, `CONNECTION_TIMEOUT_SECONDS`, `IMPORT_MAX_ROWS`). */
+export function importConnectionSettings(config: Pick<ServerConfig, 'connectionAllow' | 'connectionTimeoutMs' | 'importMaxRows'>): ImportConnectionSettings {
+  return { allow: config.connectionAllow, connectMs: config.connectionTimeoutMs, maxRows: config.importMaxRows };
+}
 
 /** Registers the kinds of a worker over its own database handle and the server's blob store. */
 export function registerWorkerJobKinds(
@@ -28,7 +37,7 @@ export function registerWorkerJobKinds(
   configureQuotaDefaults({ userBytes: config.storageUserQuotaBytes, tenantBytes: config.storageTenantQuotaBytes }, db.knex);
   // The blob store is the server's DATA_DIR (workers on other machines share it on a mount).
   const blobs = new BlobStore(`${config.dataDir}/blobs`);
-  for (const k of [...builtinJobKinds, ...modellingJobKinds({ db, blobs }), importJobKind({ db, blobs, tmpDir: importTmpDir(config.dataDir) })]) registry.registerJobKind(k);
+  for (const k of [...builtinJobKinds, ...modellingJobKinds({ db, blobs }), importJobKind({ db, blobs, tmpDir: importTmpDir(config.dataDir), connections: importConnectionSettings(config), logger: createLogger(config.logLevel) })]) registry.registerJobKind(k);
   registry.registerPluginKinds(plugins.flatMap((p) => p.jobKinds));
 }
 

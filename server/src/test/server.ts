@@ -3,8 +3,14 @@
  * (a temp file); MariaDB/MySQL too when `TEST_MYSQL_URL` is set (e.g.
  * `mysql://root@127.0.0.1:3306/test`): each server gets its own `decisio_t_<random>` database,
  * dropped on `stop()`.
+ *
+ * Data connections: the server allows exactly the hosts of `TEST_MYSQL_URL` and
+ * `TEST_POSTGRES_URL` (`CONNECTION_ALLOW`, see `testConnectionAllow`), nothing else that is not
+ * public, and waits 2 s for a connection (`CONNECTION_TIMEOUT_SECONDS`); `options.env` may say
+ * otherwise (`CONNECTION_ALLOW: ''` allows nothing).
  */
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -16,6 +22,21 @@ import { knexConfigOf, parseDatabaseUrl, type DatabaseKind } from '../db/databas
 
 /** The databases every data-layer test runs on: `describe.each(databases)`. */
 export const databases: DatabaseKind[] = process.env.TEST_MYSQL_URL ? ['sqlite', 'mysql'] : ['sqlite'];
+
+/**
+ * `CONNECTION_ALLOW` of test servers: the hosts of the outside test databases (`TEST_MYSQL_URL`,
+ * `TEST_POSTGRES_URL`), an address as a single-address block (`127.0.0.1/32`), a name as is.
+ */
+export function testConnectionAllow(env: NodeJS.ProcessEnv = process.env): string {
+  const hosts = new Set<string>();
+  for (const url of [env.TEST_MYSQL_URL, env.TEST_POSTGRES_URL]) {
+    if (!url) continue;
+    const host = new URL(url).hostname.replace(/^\[(.*)\]$/, '$1');
+    if (!host) continue;
+    hosts.add(net.isIP(host) === 4 ? `${host}/32` : net.isIP(host) === 6 ? `${host}/128` : host);
+  }
+  return [...hosts].join(',');
+}
 
 /** Options of `startTestServer`. */
 export interface TestServerOptions extends AppOptions {
@@ -112,6 +133,8 @@ export async function startTestServer(kind: DatabaseKind, options: TestServerOpt
       DATABASE_URL: databaseUrl,
       PUBLIC_DIR: path.join(dataDir, 'no-public'),
       LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
+      CONNECTION_ALLOW: testConnectionAllow(),
+      CONNECTION_TIMEOUT_SECONDS: '2',
       ...options.env,
     }),
     port: 0,

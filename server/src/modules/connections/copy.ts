@@ -22,12 +22,19 @@ export function remoteIdent(type: ConnectionType, name: string): string {
 
 /**
  * Only one statement that reads: a `SELECT` or `WITH` query without a `;` inside (a trailing one
- * is dropped). The connection's own user rights are the real guard; this keeps an import from
- * being a way to run writes.
+ * is dropped) and without `INTO OUTFILE` / `INTO DUMPFILE` (a file written on the outside
+ * server; looked for with comment markers removed, MySQL runs `/*! ... *\/`). The session is
+ * read-only besides (`connector.ts`) and the connection user's own rights are the real guard.
  */
 export function checkQuery(sql: string): string {
   const q = sql.trim().replace(/;\s*$/, '');
-  if (!/^(select|with)\b/i.test(q) || q.includes(';')) throw new AppError('tableParamError', { sql: 'validation.invalid' }, 'Only one SELECT query may be imported');
+  // Comments hide nothing: the text as is, without block comments (the content of MySQL's
+  // executable `/*!` ones kept), and without line comments too.
+  const blocks = q.replace(/\/\*!\d*/g, ' ').replace(/\/\*[\s\S]*?\*\//g, ' ').replace(/\*\//g, ' ');
+  const writesFile = [q, blocks, blocks.replace(/(--|#)[^\n]*/g, ' ')].some((t) => /\binto\s+(outfile|dumpfile)\b/i.test(t));
+  if (!/^(select|with)\b/i.test(q) || q.includes(';') || writesFile) {
+    throw new AppError('tableParamError', { sql: 'validation.invalid' }, 'Only one SELECT query may be imported');
+  }
   return q;
 }
 
@@ -109,6 +116,7 @@ async function readBatches(
     signal?.addEventListener('abort', cut, { once: true });
     const stream = conn.query(select).stream({ highWaterMark: BATCH });
     let batch: Record<string, unknown>[] = [];
+    let complete = false;
     try {
       if (signal?.aborted) throw new AppError('importTimeout');
       for await (const row of stream as AsyncIterable<Record<string, unknown>>) {
@@ -119,11 +127,14 @@ async function readBatches(
           batch = [];
         }
       }
+      complete = true;
     } catch (err) {
       if (signal?.aborted) throw new AppError('importTimeout');
       throw err;
     } finally {
       signal?.removeEventListener('abort', cut);
+      // Ended early (row limit, a failed batch): cut the connection, or the rest would still be read.
+      if (!complete) conn.destroy();
       stream.destroy();
       // A cut connection fails the pool's validation and is thrown away.
       await client.releaseConnection(conn).catch(() => undefined);
@@ -132,6 +143,7 @@ async function readBatches(
     return;
   }
   await db.transaction(async (trx) => {
+    // The session's default already is read-only (connector.ts); this transaction says so itself.
     await trx.raw('set transaction read only');
     await trx.raw(`declare decisio_import no scroll cursor for ${select}`);
     for (;;) {
@@ -156,9 +168,11 @@ export async function copyToParquet(
   type: ConnectionType,
   source: CopySource,
   out: string,
-  options: { onProgress?: (rows: number) => Promise<void> | void; signal?: AbortSignal } = {},
+  options: { onProgress?: (rows: number) => Promise<void> | void; signal?: AbortSignal; maxRows?: number } = {},
 ): Promise<{ rows: number; columns: { name: string; kind: RemoteColumn['kind'] }[] }> {
   const select = selectOf(type, source);
+  const maxRows = options.maxRows ?? Number.POSITIVE_INFINITY;
+  let read = 0;
   let columns: { name: string; kind: RemoteColumn['kind'] }[] | null = null;
   if ('table' in source) {
     const cols = await listRemoteColumns(db, type, source.table, source.schema);
@@ -192,6 +206,8 @@ export async function copyToParquet(
         type,
         select,
         async (batch) => {
+          read += batch.length;
+          if (read > maxRows) throw new AppError('importTooManyRows', { limit: String(maxRows) });
           if (!appender) {
             // Queries: hold rows until the sample is large enough to infer the column kinds.
             pending.push(...batch);

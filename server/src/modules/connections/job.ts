@@ -13,10 +13,12 @@ import { systemClock, type Clock } from '../../clock';
 import type { Database } from '../../db/database';
 import { SecretBox } from '../../db/secrets';
 import type { JobContext, JobKind } from '../../jobs/queue';
+import { createLogger, type Logger } from '../../logger';
+import { HostGuard } from '../../net/host-guard';
 import { DatasetsService } from '../datasets/service';
 import type { BlobStore } from '../storage/blob-store';
 import { StorageService } from '../storage/service';
-import { describeRemoteError, listRemoteTables, withRemote, type RemoteTarget } from './connector';
+import { DEFAULT_CONNECT_MS, RemoteConnectError, describeRemoteError, listRemoteTables, withRemote, type RemoteTarget } from './connector';
 import { copyToParquet, type CopySource } from './copy';
 
 /** Name of the job kind. */
@@ -32,6 +34,18 @@ export interface ImportJobPayload {
 
 /** Longest copy unless told otherwise: 30 minutes. */
 export const DEFAULT_IMPORT_TIMEOUT_MS = 30 * 60_000;
+/** Most rows one import copies unless told otherwise (`IMPORT_MAX_ROWS`). */
+export const DEFAULT_IMPORT_MAX_ROWS = 10_000_000;
+
+/** How imports reach outside servers (plain data: it crosses to job threads). */
+export interface ImportConnectionSettings {
+  /** `CONNECTION_ALLOW` entries (`net/host-guard.ts`). */
+  allow: readonly string[];
+  /** Connect time limit, ms. */
+  connectMs: number;
+  /** Row limit of one import: more fails it with `importTooManyRows`. */
+  maxRows: number;
+}
 
 /** Where partial Parquet files of imports are written (under the server's `DATA_DIR`, next to the blob store). */
 export function importTmpDir(dataDir: string): string {
@@ -97,9 +111,22 @@ async function stopRequested(db: Database, jobId: string): Promise<boolean> {
  * blob store. Each attempt copies from the start (a copy cannot resume mid-stream): an attempt
  * after a lost worker removes the partial file of the earlier one first.
  */
-export function importJobKind(deps: { db: Database; blobs: BlobStore; tmpDir: string; clock?: Clock }): JobKind<ImportJobPayload> {
+export function importJobKind(deps: {
+  db: Database;
+  blobs: BlobStore;
+  tmpDir: string;
+  clock?: Clock;
+  /** Default: only public hosts, 5 s to connect, `DEFAULT_IMPORT_MAX_ROWS`. */
+  connections?: Partial<ImportConnectionSettings>;
+  /** Where the drivers' reasons of failures go (users only see the catalogue's message). */
+  logger?: Logger;
+}): JobKind<ImportJobPayload> {
   const clock = deps.clock ?? systemClock;
   const { db } = deps;
+  const guard = new HostGuard(deps.connections?.allow ?? []);
+  const connectMs = deps.connections?.connectMs ?? DEFAULT_CONNECT_MS;
+  const maxRows = deps.connections?.maxRows ?? DEFAULT_IMPORT_MAX_ROWS;
+  const logger = deps.logger ?? createLogger('warn');
   let datasets: DatasetsService | null = null;
   let secrets: SecretBox | null = null;
 
@@ -145,7 +172,9 @@ export function importJobKind(deps: { db: Database; blobs: BlobStore; tmpDir: st
         const remote = target;
         let expected: number | null = null;
         let lastWrite = 0;
-        const copied = await withRemote(remote, async (knex) => {
+        // The outside server limits the import's statements to the import's own time limit too.
+        const timeoutMs = Math.max(1, ctx.payload.timeoutMs || DEFAULT_IMPORT_TIMEOUT_MS);
+        const copied = await withRemote(remote, { guard, connectMs, queryMs: timeoutMs }, async (knex) => {
           if ('table' in source) {
             const est = (await listRemoteTables(knex, remote.type)).find((t) => t.name === source.table && (!source.schema || t.schema === source.schema));
             if (est?.estimatedRows != null) {
@@ -156,6 +185,7 @@ export function importJobKind(deps: { db: Database; blobs: BlobStore; tmpDir: st
           await ctx.log(`Copying ${'sql' in source ? 'a query' : source.schema ? `${source.schema}.${source.table}` : source.table} of ${row.connection_name}`);
           return copyToParquet(knex, remote.type, source, tmp, {
             signal,
+            maxRows,
             onProgress: async (rows) => {
               const now = Date.now();
               if (now - lastWrite < PROGRESS_EVERY_MS) return;
@@ -188,9 +218,18 @@ export function importJobKind(deps: { db: Database; blobs: BlobStore; tmpDir: st
           // The worker is halted (shutdown, lost): the queue restores the job, which copies again.
           throw err;
         }
-        const app = err instanceof AppError ? err : timeout.signal.aborted ? new AppError('importTimeout') : null;
-        const code = app?.codeName ?? 'importFailed';
-        const detail = app ? [messageOf(app.codeName, 'en-US'), ...Object.values(app.details ?? {})].filter(Boolean).join(': ') : describeRemoteError(err, target ?? undefined);
+        const app =
+          err instanceof AppError
+            ? err
+            : timeout.signal.aborted
+              ? new AppError('importTimeout')
+              : err instanceof RemoteConnectError
+                ? new AppError('dataSourceUnreachable')
+                : new AppError('importFailed');
+        const code = app.codeName;
+        // The driver's text stays in the server's log: the import and its job say only what failed.
+        if (!(err instanceof AppError)) logger.warn('data connection: import failed', { importId, jobId: ctx.jobId, code, reason: describeRemoteError(err, target ?? undefined) });
+        const detail = [messageOf(app.codeName, 'en-US'), ...Object.values(app.details ?? {})].filter(Boolean).join(': ');
         await update(importId, { state: 'failed', error_code: code, error: detail.slice(0, 2000), ended_at: clock.now() });
         throw new Error(detail, { cause: err });
       } finally {

@@ -1,6 +1,7 @@
 import type { Router } from '@koa/router';
 import {
   AppError,
+  messageOf,
   connectionColumnsSchema,
   connectionIdSchema,
   connectionPageSchema,
@@ -18,7 +19,8 @@ import type { AppContext, AppState } from '../../http/context';
 import { reply } from '../../http/envelope';
 import type { RouteKit } from '../../http/route';
 import type { TransportKeys } from '../account/keys';
-import { describeRemoteError, listRemoteColumns, listRemoteTables, testRemote, withRemote, type RemoteTarget } from './connector';
+import type { Logger } from '../../logger';
+import { RemoteConnectError, describeRemoteError, listRemoteColumns, listRemoteTables, testRemote, withRemote, type ConnectorOptions, type RemoteTarget } from './connector';
 import { checkQuery, inferKinds } from './copy';
 import type { ImportService } from './imports';
 import type { SecretBox } from '../../db/secrets';
@@ -27,14 +29,20 @@ import type { ConnectionsService } from './service';
 /**
  * `jobJdbcDatasource/*` (spec platform §7): list, page, detail, create, update, delete, test,
  * plus `tables` and `columns` of a saved connection (what the import dialog browses).
- * Passwords arrive encrypted with the transport key, like sign-in.
+ * Passwords arrive encrypted with the transport key, like sign-in. Every outside connection goes
+ * through the host guard (`connector`); every failure to connect answers the same
+ * `dataSourceUnreachable` after the same time, and the driver's reason only reaches the server's
+ * log (with the request id).
  */
 export function connectionsRoutes(
   router: Router<AppState>,
   kit: RouteKit,
-  deps: { connections: ConnectionsService; keys: TransportKeys; secrets: SecretBox; imports: ImportService },
+  deps: { connections: ConnectionsService; keys: TransportKeys; secrets: SecretBox; imports: ImportService; connector: ConnectorOptions; logger: Logger },
 ): void {
-  const { connections, keys, secrets, imports } = deps;
+  const { connections, keys, secrets, imports, connector, logger } = deps;
+  /** The driver's reason of a failure, for the server's log only. */
+  const logFailure = (ctx: AppContext, what: string, err: unknown, target: RemoteTarget) =>
+    logger.warn(`data connection: ${what} failed`, { requestId: ctx.state.requestId, userId: ctx.state.user?.id, reason: describeRemoteError(err, target) });
   const base = [kit.auth, kit.tenant] as const;
   const pageBody = kit.validate(connectionPageSchema);
   const idBody = kit.validate(connectionIdSchema);
@@ -96,17 +104,25 @@ export function connectionsRoutes(
       let target: RemoteTarget;
       if ('id' in input) target = await connections.target(user(ctx), input.id, await decrypt(input.password));
       else target = { type: input.type, url: input.url, database: input.database, username: input.username, password: (await decrypt(input.password)) ?? '' };
-      return testRemote(target);
+      const { result, cause } = await testRemote(target, connector);
+      if (result.ok) return result;
+      logFailure(ctx, 'test', cause, target);
+      return { ...result, error: messageOf('dataSourceUnreachable', ctx.state.locale) };
     }),
   );
 
-  /** Runs `fn` against a saved connection; an unreachable server answers `dataSourceUnreachable` with the driver's reason. */
-  const onRemote = async <T>(ctx: AppContext, id: string, fn: Parameters<typeof withRemote<T>>[1]) => {
+  /**
+   * Runs `fn` against a saved connection. Failing to connect answers `dataSourceUnreachable`, a
+   * failing statement `failed` (both without the driver's text, which is logged).
+   */
+  const onRemote = async <T>(ctx: AppContext, id: string, fn: Parameters<typeof withRemote<T>>[2], failed: () => AppError = () => new AppError('dataSourceUnreachable')) => {
     const target = await connections.target(user(ctx), id);
     try {
-      return await withRemote(target, fn);
+      return await withRemote(target, connector, fn);
     } catch (err) {
-      throw new AppError('dataSourceUnreachable', { connection: describeRemoteError(err, target) });
+      if (err instanceof AppError) throw err;
+      logFailure(ctx, err instanceof RemoteConnectError ? 'connect' : 'statement', err, target);
+      throw err instanceof RemoteConnectError ? new AppError('dataSourceUnreachable') : failed();
     }
   };
   const tablesHandler = reply(async (ctx: AppContext) => {
@@ -145,7 +161,7 @@ export function connectionsRoutes(
         const names = fields.length ? fields : Object.keys(rows[0] ?? {});
         const kinds = inferKinds(names, rows);
         return names.map((name, i) => ({ name, dataType: kinds[i]!, kind: kinds[i]!, nullable: true }));
-      });
+      }, () => new AppError('tableParamError', { sql: 'validation.invalid' }, 'The query failed on the outside server'));
     }),
   );
 
