@@ -104,7 +104,10 @@ const chromium = needChromium ? await ensureChromium() : { reason: 'not needed b
 if (chromium.path) {
   process.env.CHROMIUM_PATH = chromium.path;
   console.log(`${'Chromium'.padEnd(11)} ${chromium.path}`);
-} else console.log(`${'Chromium'.padEnd(11)} missing: ${chromium.reason}`);
+} else {
+  process.env.DECISIO_TEST_MISSING_CHROMIUM = chromium.reason;
+  console.log(`${'Chromium'.padEnd(11)} missing: ${chromium.reason}`);
+}
 process.env.DECISIO_TEST_SKIP_LOG = skipLog;
 steps.push({ name: 'services', state: 'ok', seconds: seconds(t0), note: found.map((r) => `${r.name} ${r.url ? r.state : 'missing'}`).join(', ') });
 for (const r of found) {

@@ -5,7 +5,7 @@
  * `--enable-unsafe-webgpu` and returns the page's report.
  */
 import { createServer, type Server } from 'node:http';
-import { existsSync } from 'node:fs';
+import { appendFileSync, existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BrowserReport } from './webgpu-entry.ts';
@@ -14,6 +14,17 @@ const here = dirname(fileURLToPath(import.meta.url));
 
 /** Chromium executables tried in order (override with `CHROMIUM_PATH`). */
 export const CHROMIUM_CANDIDATES = ['/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome'];
+
+/**
+ * Records a test file's skip and its reason for the summary of `npm test` (the
+ * `DECISIO_TEST_SKIP_LOG` file, see scripts/test.mjs), or prints it when run on its own.
+ */
+export function recordSkip(file: string, name: string, reason: string): void {
+  const path = file.startsWith('file:') ? fileURLToPath(file) : file;
+  const log = process.env.DECISIO_TEST_SKIP_LOG;
+  if (log) appendFileSync(log, `${JSON.stringify({ file: path, service: name.toLowerCase(), name, reason })}\n`);
+  else console.warn(`skipped: ${name} tests of ${path} (${reason})`);
+}
 
 /** Flags for headless WebGPU on SwiftShader or a real GPU. */
 export const CHROMIUM_FLAGS = [

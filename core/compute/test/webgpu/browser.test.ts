@@ -1,10 +1,11 @@
 /**
  * The WebGPU kernel checks of `cases.ts`, run inside headless Chromium (`navigator.gpu`, on
  * SwiftShader here or a real GPU elsewhere), one vitest test per reported check. When Chromium
- * or its WebGPU adapter is missing, the reason is printed and only a test recording it exists.
+ * or its WebGPU adapter is missing, one skipped test carries the reason (also recorded for the
+ * summary of `npm test`).
  */
 import { describe, expect, it } from 'vitest';
-import { runInChromium } from '../browser/webgpu-harness.ts';
+import { recordSkip, runInChromium } from '../browser/webgpu-harness.ts';
 
 const report = await runInChromium();
 
@@ -20,8 +21,7 @@ if (report.ok) {
     }
   });
 } else {
-  console.warn(`[webgpu browser tests] not run: ${report.reason}`);
-  it('chromium webgpu harness reports why it did not run', () => {
-    expect(report.reason.length).toBeGreaterThan(0);
-  });
+  // Skipped, not passed: the reason goes to npm test's summary.
+  recordSkip(import.meta.url, 'Chromium WebGPU', report.reason);
+  it.skipIf(true)(`webgpu kernels in Chromium (not run: ${report.reason})`, () => undefined);
 }

@@ -4,7 +4,7 @@
  * `vite preview`, and launches Debian's Chromium through playwright-core, recording every
  * request so that callers can assert that nothing leaves 127.0.0.1.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,6 +15,20 @@ const here = dirname(fileURLToPath(import.meta.url));
 
 /** Chromium binary; `CHROMIUM_PATH` overrides Debian's. */
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+/**
+ * True (skip) when there is no Chromium to drive; then prints the reason and records it for
+ * the summary of `npm test` (the `DECISIO_TEST_SKIP_LOG` file, see scripts/test.mjs).
+ */
+export function skipWithoutChromium(file: string): boolean {
+  if (existsSync(CHROMIUM_PATH)) return false;
+  const reason = process.env.DECISIO_TEST_MISSING_CHROMIUM ?? `no Chromium at ${CHROMIUM_PATH} (install Debian's chromium or set CHROMIUM_PATH)`;
+  const path = file.startsWith('file:') ? fileURLToPath(file) : file;
+  const log = process.env.DECISIO_TEST_SKIP_LOG;
+  if (log) appendFileSync(log, `${JSON.stringify({ file: path, service: 'chromium', name: 'Chromium', reason })}\n`);
+  else console.warn(`skipped: Chromium tests of ${path} (${reason})`);
+  return true;
+}
 
 /** A served test page in a running browser. */
 export interface Harness {

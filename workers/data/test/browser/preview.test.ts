@@ -11,7 +11,7 @@ import h5wasm from 'h5wasm/node';
 import { SCAN_CHUNK } from '../../src/csv-scan';
 import { writeCsv, type GeneratedCsv } from '../csv-gen';
 import { npyBytes, npzBytes } from '../fixtures';
-import { chooseFile, openHarness, type Harness } from './harness';
+import { chooseFile, openHarness, skipWithoutChromium, type Harness } from './harness';
 import type { PageApi } from './main';
 
 type Win = { dataWorker: PageApi };
@@ -31,7 +31,7 @@ function expectProgressContract(events: { phase: string; fraction: number | null
   });
 }
 
-describe('data worker in Chromium', () => {
+describe.skipIf(skipWithoutChromium(import.meta.url))('data worker in Chromium', () => {
   let h: Harness;
   let dir: string;
   let csv: GeneratedCsv;
