@@ -20,8 +20,13 @@ async function keyOf(server: TestServer): Promise<PublicKeyResponse> {
   return (await server.call<PublicKeyResponse>('index/getPublicKey')).body.data;
 }
 
-async function signInAs(server: TestServer, username: string, plain: string) {
-  return server.call('index/signIn', { body: { username, password: await encryptedPassword(server, plain) } });
+async function signInAs(server: TestServer, username: string, plain: string, headers?: Record<string, string>) {
+  return server.call('index/signIn', { body: { username, password: await encryptedPassword(server, plain) }, headers });
+}
+
+/** A random documentation-range address, as a client that rotates X-Forwarded-For writes. */
+function fakeAddress(): string {
+  return `203.0.113.${Math.floor(Math.random() * 250) + 1}`;
 }
 
 async function sessionsOf(server: TestServer, user: TestUser): Promise<number> {
@@ -230,12 +235,14 @@ describe.each(databases)('sign-in hardening on %s', (kind) => {
       try {
         const victim = await createUser(own);
         const max = own.config.loginAddressMaxFailures;
-        // Password spraying: one guess per name (one at the real account), none enough to lock a name.
-        expect((await signInAs(own, victim.username, 'Guess0xyZ')).body.code).toBe(ErrorCode.wrongLoginNameOrPassword);
+        // Password spraying: one guess per name (one at the real account), none enough to lock a
+        // name, each with a made-up X-Forwarded-For (believed from no one: TRUST_PROXY is off).
+        expect((await signInAs(own, victim.username, 'Guess0xyZ', { 'X-Forwarded-For': fakeAddress() })).body.code).toBe(ErrorCode.wrongLoginNameOrPassword);
         for (let i = 1; i < max; i++) {
-          expect((await signInAs(own, `spray_${i}_${unique()}`, `Guess${i}xyZ`)).body.code).toBe(ErrorCode.wrongLoginNameOrPassword);
+          const r = await signInAs(own, `spray_${i}_${unique()}`, `Guess${i}xyZ`, { 'X-Forwarded-For': fakeAddress() });
+          expect(r.body.code).toBe(ErrorCode.wrongLoginNameOrPassword);
         }
-        const blocked = await signInAs(own, `fresh_${unique()}`, 'Guess1xyZ');
+        const blocked = await signInAs(own, `fresh_${unique()}`, 'Guess1xyZ', { 'X-Forwarded-For': fakeAddress() });
         expect(blocked.status).toBe(429);
         expect(blocked.body.code).toBe(ErrorCode.tooManyRequests);
         // Even the right password of an unlocked account is refused from this address now.
@@ -244,6 +251,22 @@ describe.each(databases)('sign-in hardening on %s', (kind) => {
         expect(await sessionsOf(own, victim)).toBe(0);
       } finally {
         await own.stop();
+      }
+    });
+
+    it('behind a trusted proxy, counts each forwarded client address on its own', async () => {
+      const proxied = await startTestServer(kind, { env: { TRUST_PROXY: '127.0.0.1', LOGIN_ADDRESS_MAX_FAILURES: '3' } });
+      try {
+        const user = await createUser(proxied);
+        const attacker = { 'X-Forwarded-For': '198.51.100.7' };
+        for (let i = 0; i < 3; i++) await signInAs(proxied, `spray_${i}_${unique()}`, 'Guess1xyZ', attacker);
+        expect((await signInAs(proxied, user.username, PASSWORD, attacker)).body.code).toBe(ErrorCode.tooManyRequests);
+        // A client that writes its own X-Forwarded-For in front of the proxy's entry is still the attacker.
+        expect((await signInAs(proxied, user.username, PASSWORD, { 'X-Forwarded-For': '192.0.2.1, 198.51.100.7' })).body.code).toBe(ErrorCode.tooManyRequests);
+        // Another client behind the same proxy is not affected.
+        expect((await signInAs(proxied, user.username, PASSWORD, { 'X-Forwarded-For': '198.51.100.8' })).body.code).toBe(0);
+      } finally {
+        await proxied.stop();
       }
     });
 

@@ -2,6 +2,7 @@ import type { Router } from '@koa/router';
 import { emptySchema, signInRequestSchema, signUpRequestSchema } from '@decisio/domain';
 import type { AppContext, AppState, AuthUser } from '../../http/context';
 import { reply } from '../../http/envelope';
+import { clientAddress } from '../../http/proxy';
 import { auditAs, type RouteKit } from '../../http/route';
 import { clearSessionCookie, setSessionCookie } from '../../http/session-cookie';
 import type { TransportKeys } from './keys';
@@ -16,11 +17,6 @@ export interface AccountRouteDeps {
 
 function caller(ctx: AppContext): AuthUser {
   return ctx.state.user!;
-}
-
-/** The address the sign-in throttle counts against. */
-function clientAddressOf(ctx: AppContext): string {
-  return ctx.ip;
 }
 
 /**
@@ -52,7 +48,8 @@ export function accountRoutes(router: Router<AppState>, kit: RouteKit, { account
     reply(async (ctx) => {
       ctx.state.audit.username = signInBody.input(ctx).username;
       const { response, user } = await account.signIn(signInBody.input(ctx), {
-        ip: clientAddressOf(ctx),
+        // The throttle counts against it: X-Forwarded-For only from a trusted proxy (TRUST_PROXY).
+        ip: clientAddress(ctx),
         userAgent: ctx.get('user-agent'),
       });
       Object.assign(ctx.state.audit, { userId: user.id, username: user.username, tenantId: user.tenantId });
