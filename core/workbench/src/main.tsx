@@ -3,6 +3,7 @@
  * workbench. This is the only module allowed to import plugin manifests (lint rule
  * `decisio/boundaries`); tests read `APP_PLUGINS` from here (nothing renders without `#root`).
  */
+import './jitless';
 import { createRoot } from 'react-dom/client';
 import '@blueprintjs/core/lib/css/blueprint.css';
 import './theme/workbench.css';
