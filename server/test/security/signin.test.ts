@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encryptAccountPassword, encryptPassword, ErrorCode, type PublicKeyResponse } from '@decisio/domain';
 import type { Clock } from '../../src/clock';
-import { countRows, createUser, encryptedPassword, issueToken, PASSWORD, signUpBody, unique, type TestUser } from '../../src/test/factories';
+import { countRows, createUser, encrypted, encryptedPassword, issueToken, PASSWORD, signUpBody, unique, type TestUser } from '../../src/test/factories';
 import { createTestDatabase, databases, startTestServer, type TestServer } from '../../src/test/server';
 
 /** A clock the test moves. */
@@ -93,6 +93,29 @@ describe.each(databases)('sign-in hardening on %s', (kind) => {
       const replay = await server.call('index/signUp', { body: { ...body, username: `rep_${unique()}`, email: `rep_${unique()}@example.com` } });
       expect(replay.body.code).toBe(ErrorCode.passwordNonceInvalid);
       expect(await countRows(server, 'users')).toBe(users);
+    });
+
+    it('does not decrypt a captured account password through another call (data-connection password)', async () => {
+      const attacker = await createUser(server);
+      const token = await issueToken(server, attacker);
+      // A victim's sign-in ciphertext, stored as a connection password, would later be sent in
+      // clear to a database server the attacker names.
+      const captured = await encryptedPassword(server, 'VictimSecret1');
+      const before = await countRows(server, 'data_connections');
+      const reply = await server.call('jobJdbcDatasource/createDataSourceLink', {
+        token,
+        body: { type: 'mysql', name: `grab ${unique()}`, group: 'x', url: 'jdbc:mysql://db.example.com:3306/shop', username: 'u', password: captured, remark: '' },
+      });
+      expect(reply.status).toBe(400);
+      expect(reply.body.code).toBe(ErrorCode.paramInvalid);
+      expect(reply.body.errors).toHaveProperty('password');
+      expect(await countRows(server, 'data_connections')).toBe(before);
+      // A connection password encrypted for connections is still accepted.
+      const plain = await server.call('jobJdbcDatasource/createDataSourceLink', {
+        token,
+        body: { type: 'mysql', name: `ok ${unique()}`, group: 'x', url: 'jdbc:mysql://db.example.com:3306/shop', username: 'u', password: await encrypted(server, 'conn-pw'), remark: '' },
+      });
+      expect(plain.body.code).toBe(0);
     });
 
     it('accepts a nonce once across two servers of one database', async () => {
