@@ -3,6 +3,7 @@
  * tell which thread ran them, burn the CPU, wait for a stop, stop at a breakpoint, or crash
  * their thread.
  */
+import { existsSync, writeFileSync } from 'node:fs';
 import { threadId } from 'node:worker_threads';
 import { builtinJobKinds } from './builtin';
 import type { JobKind, JobKindRegistry } from './kinds';
@@ -33,8 +34,33 @@ export const burnJobKind: JobKind<{ ms: number; chunkMs: number }> = {
   },
 };
 
+/**
+ * `test.spin` (`{spinning, release, giveUpMs}`): creates the file `spinning`, then keeps its
+ * thread busy in one synchronous loop (no yield) until the file `release` exists or `giveUpMs`
+ * passed, and logs which ended it. Nothing on its own thread can run while it spins: on the
+ * main thread it always gives up; on a job thread the main thread can see `spinning` and
+ * create `release`.
+ */
+export const spinJobKind: JobKind<{ spinning: string; release: string; giveUpMs: number }> = {
+  kind: 'test.spin',
+  async run(ctx) {
+    const { spinning, release, giveUpMs } = ctx.payload;
+    writeFileSync(spinning, String(threadId));
+    const start = Date.now();
+    let released = false;
+    while (Date.now() - start < giveUpMs) {
+      if (existsSync(release)) {
+        released = true;
+        break;
+      }
+    }
+    await ctx.log(`${released ? 'released' : 'gave up'} after ${Date.now() - start} ms of spinning on thread ${threadId}`);
+  },
+};
+
 const kinds: JobKind<any>[] = [
   burnJobKind,
+  spinJobKind,
   {
     kind: 'test.echo',
     async run(ctx: Parameters<JobKind<{ n: number }>['run']>[0]) {
