@@ -1,6 +1,6 @@
 /**
  * `npm run bench -- <suite...>`: benchmarks, one JSON line per figure on stdout.
- * Suites: web, compute, learning, ingest, upload, preview, serve, api. No suite given: all that exist.
+ * Suites: web, compute, learning, sandbox, ingest, upload, preview, serve, api. No suite given: all that exist.
  * Flags (`--name=value`) are passed to every suite.
  */
 import fs from 'node:fs';
@@ -11,6 +11,7 @@ const SUITES = {
   web: 'core/workbench/bench/main.ts',
   compute: 'core/compute/bench/main.ts',
   learning: 'core/learning/bench/main.ts',
+  sandbox: 'core/learning/bench/sandbox.ts',
   ingest: 'server/bench/ingest.ts',
   upload: 'server/bench/upload.ts',
   preview: 'workers/data/bench/preview.ts',

@@ -14,8 +14,9 @@
  * - file system: read-only binds of `/usr` (with the `/bin`, `/sbin`, `/lib*` links or
  *   directories), `/etc/ld.so.cache` and `/etc/alternatives` (BLAS/LAPACK), and the
  *   interpreter's prefix when it lives outside `/usr` (a virtual environment); a fresh `/proc` of
- *   the sandbox's pid namespace, a minimal `/dev`, a private `/tmp` (tmpfs); the run's work
- *   directory bound read-write at {@link SANDBOX_WORKDIR}, the only writable path. Nothing else:
+ *   the sandbox's pid namespace, a minimal read-only `/dev` with a private `/dev/shm` (16 MiB),
+ *   a private `/tmp` (tmpfs, 64 MiB), a read-only root; the run's work directory bound
+ *   read-write at {@link SANDBOX_WORKDIR}, the only writable path on disk. Nothing else:
  *   no `DATA_DIR`, no `/run` (no Unix sockets), no `/root`, `/home`, rest of `/etc`, server files;
  * - limits (set by the runner before any user code, hard limits lowered): CPU time, address
  *   space, file size, open files, no core files, and a process/thread cap (`RLIMIT_NPROC`, which
@@ -176,9 +177,14 @@ export function bwrapArgs(probe: Pick<SandboxProbe, 'disableUserns' | 'tmpfsSize
     ...interpreterBinds(python),
     '--proc', '/proc',
     '--dev', '/dev',
+    ...(probe.tmpfsSize ? ['--size', String(16 * 1024 * 1024)] : []),
+    '--tmpfs', '/dev/shm',
+    '--remount-ro', '/dev',
     ...(probe.tmpfsSize ? ['--size', String(64 * 1024 * 1024)] : []),
     '--tmpfs', '/tmp',
     '--bind', workdir, SANDBOX_WORKDIR,
+    // The sandbox's root is a tmpfs it would own: read-only, so memory cannot be filled through it.
+    '--remount-ro', '/',
     '--chdir', SANDBOX_WORKDIR,
     '--',
     python,

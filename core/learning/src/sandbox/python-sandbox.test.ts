@@ -221,6 +221,25 @@ def write_usr(data):
         f.write('owned')
     return out(1)
 
+def write_elsewhere(data):
+    n = 0
+    for p in ['/decisio-escape', '/etc/decisio-escape', '/dev/decisio-escape', '/proc/decisio-escape', '/bin/decisio-escape']:
+        try:
+            with open(p, 'w') as f:
+                f.write('x')
+            n += 1
+        except OSError:
+            pass
+    big = 0
+    try:
+        with open('/tmp/big', 'wb') as f:
+            for i in range(100):
+                f.write(b'x' * (1 << 20))
+                big += 1
+    except OSError:
+        pass
+    return np.array([[n, big]], dtype=np.float32)
+
 def environ_hits(data):
     needle = bytes(int(v) for v in data['needle'][0])
     hits = 0
@@ -310,6 +329,10 @@ def detached(data):
     expect(existsSync(tmpEscape)).toBe(false); // ... which the host never sees
     await failure(sb.call('probes.py', 'write_usr', one, { rows: 1, cols: 1 }));
     expect(existsSync('/usr/decisio-escape')).toBe(false);
+    // The root, /etc, /dev are read-only; the private /tmp is capped (memory cannot be filled through it).
+    const w = await sb.call('probes.py', 'write_elsewhere', one, { rows: 1, cols: 2 });
+    expect(w.data[0]).toBe(0);
+    expect(w.data[1]).toBeLessThanOrEqual(64);
   });
 
   it("sees no other process's /proc (no environment to steal)", async () => {
