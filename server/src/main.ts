@@ -6,6 +6,7 @@ import { createApp } from './app';
 import { loadConfig } from './config';
 import { createLogger } from './logger';
 import { serverPlugins } from './plugins/registry';
+import { checkSandbox } from './sandbox-check';
 
 const config = loadConfig();
 const logger = createLogger(config.logLevel);
@@ -13,6 +14,7 @@ const logger = createLogger(config.logLevel);
 const decisio = createApp(config, { logger, plugins: serverPlugins, jobs: { prefix: process.env.JOB_QUEUE_PREFIX || undefined } });
 
 try {
+  await checkSandbox(logger);
   const ran = await decisio.migrate();
   if (ran.length > 0) logger.info('migrations applied', { migrations: ran });
   await decisio.startJobs();

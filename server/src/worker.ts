@@ -16,6 +16,7 @@ import { JobKindRegistry, JobStore, JobWorker } from './jobs/queue';
 import { registerWorkerJobKinds } from './jobs/worker-kinds';
 import { createLogger } from './logger';
 import { serverPlugins } from './plugins/registry';
+import { checkSandbox } from './sandbox-check';
 
 function optionalInt(name: string): number | undefined {
   const v = process.env[name];
@@ -49,6 +50,7 @@ const worker = new JobWorker(new JobStore(db, systemClock), kinds, {
 
 try {
   if (!(await db.knex.schema.hasTable('jobs'))) throw new Error('The database has no jobs table: start the server once to migrate it');
+  await checkSandbox(logger);
   await worker.start();
   console.log(`Decisio worker ${worker.workerId} is running (${kinds.names().length} job kinds)`);
 } catch (err) {
