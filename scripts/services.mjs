@@ -72,11 +72,15 @@ export async function probe(id, url) {
     }
     const { Redis } = await import('ioredis');
     const r = new Redis(url, { lazyConnect: true, maxRetriesPerRequest: 0, connectTimeout: PROBE_TIMEOUT_MS, retryStrategy: () => null });
-    r.on('error', () => undefined);
+    let cause = null;
+    r.on('error', (e) => (cause ??= e));
     try {
       await r.connect();
       const pong = await r.ping();
       return pong === 'PONG' ? null : `unexpected answer ${pong}`;
+    } catch (e) {
+      // ioredis rejects with "Connection is closed."; the socket's error says why.
+      throw cause ?? e;
     } finally {
       r.disconnect();
     }

@@ -24,7 +24,7 @@ describe('npm test services', () => {
 
   it('probes answer with why a server cannot be reached', async () => {
     const port = await closedPort();
-    expect(await probe('redis', `redis://127.0.0.1:${port}`)).toBeTruthy();
+    expect(await probe('redis', `redis://127.0.0.1:${port}`)).toMatch(/ECONNREFUSED/);
     expect(await probe('mysql', `mysql://root@127.0.0.1:${port}/test`)).toMatch(/ECONNREFUSED/);
     expect(where('mysql://root:secret@127.0.0.1:3306/test')).toBe('127.0.0.1:3306');
   });
