@@ -313,6 +313,11 @@ describe.each(databases)('sign-in hardening on %s', (kind) => {
         const user = await createUser(own);
         for (let i = 0; i < own.config.loginMaxFailures; i++) await signInAs(own, user.username, 'Wrong1234');
         expect((await signInAs(own, user.username, PASSWORD)).body.code).toBe(ErrorCode.userLocked);
+        const lockOf = async () => {
+          const list = await own.call('users/getUserList', { token: adminToken, body: { pageSize: 100 } });
+          return list.body.data.rows.find((r: { userId: string }) => r.userId === user.id).signInLockedUntil as string | null;
+        };
+        expect(new Date((await lockOf())!).getTime()).toBeGreaterThan(Date.now() + own.config.loginLockMs - 60_000);
 
         const anonymous = await own.call('users/unlockUser', { body: { userId: user.id } });
         expect(anonymous.status).toBe(401);
@@ -327,6 +332,7 @@ describe.each(databases)('sign-in hardening on %s', (kind) => {
         const done = await own.call('users/unlockUser', { token: adminToken, body: { userId: user.id } });
         expect(done.status).toBe(200);
         expect(done.body).toMatchObject({ code: 0, data: { userId: user.id, unlocked: true } });
+        expect(await lockOf()).toBeNull();
         expect((await signInAs(own, user.email, PASSWORD)).body.code).toBe(0);
       } finally {
         await own.stop();

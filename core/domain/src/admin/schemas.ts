@@ -93,6 +93,8 @@ export interface UserListItem {
   tenantId: string;
   roleList: { id: string; code: string; name: string }[];
   createdAt: string;
+  /** ISO date until which sign-in is locked after failed attempts (`users/unlockUser` lifts it); null when not locked. */
+  signInLockedUntil: string | null;
 }
 
 /** A 32-character hex id (uuid without dashes). */

@@ -85,6 +85,18 @@ export class SignInThrottle {
     await this.knex(TABLE).where('guard_key', key).andWhere('failures', '>', 0).update({ failures: this.knex.raw('failures - 1') });
   }
 
+  /** The accounts among `userIds` that are locked now, with the end of their lock. */
+  async lockedAccounts(userIds: readonly string[]): Promise<Map<string, Date>> {
+    const locked = new Map<string, Date>();
+    if (userIds.length === 0) return locked;
+    const rows = (await this.knex(TABLE)
+      .whereIn('guard_key', userIds.map(accountKey))
+      .andWhere('locked_until_ms', '>', this.clock.now().getTime())
+      .select('guard_key', 'locked_until_ms')) as { guard_key: string; locked_until_ms: number | string }[];
+    for (const r of rows) locked.set(r.guard_key.slice('user:'.length), new Date(Number(r.locked_until_ms)));
+    return locked;
+  }
+
   /** Admin unlock (`users/unlockUser`): forgets the failed sign-ins and the lock of an account. */
   async unlockAccount(userId: string): Promise<void> {
     await this.clear(accountKey(userId));

@@ -2,7 +2,7 @@ import type { UserListItem, UserStatus, UserStatusResponse } from '@decisio/doma
 import type { UserModel } from './models';
 
 /** One row of `users/getUserList`. */
-export function presentUserListItem(user: UserModel): UserListItem {
+export function presentUserListItem(user: UserModel, signInLockedUntil: Date | null = null): UserListItem {
   return {
     userId: user.id,
     username: user.username,
@@ -13,6 +13,7 @@ export function presentUserListItem(user: UserModel): UserListItem {
     tenantId: user.tenantId,
     roleList: (user.roles ?? []).map((r) => ({ id: r.id, code: r.code, name: r.name })),
     createdAt: user.createdAt.toISOString(),
+    signInLockedUntil: signInLockedUntil?.toISOString() ?? null,
   };
 }
 

@@ -21,7 +21,8 @@ export function usersRoutes(router: Router<AppState>, kit: RouteKit, { users, th
     reply(async (ctx: AppContext) => {
       authorize(ctx.state.user!, 'users:read');
       const page = await users.list(ctx.state.tenantId!, input.input(ctx));
-      return { ...page, rows: page.rows.map(presentUserListItem) };
+      const locks = await throttle.lockedAccounts(page.rows.map((u) => u.id));
+      return { ...page, rows: page.rows.map((u) => presentUserListItem(u, locks.get(u.id) ?? null)) };
     });
   router.get('/users/getUserList', kit.auth, kit.tenant, kit.requirePermission('users:read'), listQuery, list(listQuery));
   router.post('/users/getUserList', kit.auth, kit.tenant, kit.requirePermission('users:read'), listBody, list(listBody));
