@@ -124,7 +124,7 @@ function quiet(cmd, args) {
  * How to start a local server of `id` as CI does (.ci/run before this script existed), or a
  * reason why it cannot be started here.
  */
-function starter(id) {
+function starter(id, url) {
   if (id === 'mysql') {
     const daemon = which('mariadbd') ?? which('mysqld');
     const ssd = which('start-stop-daemon');
@@ -145,15 +145,16 @@ function starter(id) {
   }
   const server = which('redis-server');
   if (!server) return { missing: 'Redis is not installed (no redis-server; Debian: apt-get install redis-server)' };
-  const dir = '/var/lib/redis';
-  const logDir = '/var/log/redis';
+  const port = new URL(url).port || '6379';
+  const args = ['--daemonize', 'yes', '--bind', '127.0.0.1', '-::1', '--port', port, '--save', '', '--appendonly', 'no'];
   try {
-    fs.mkdirSync(dir, { recursive: true });
-    fs.mkdirSync(logDir, { recursive: true });
+    fs.mkdirSync('/var/lib/redis', { recursive: true });
+    fs.mkdirSync('/var/log/redis', { recursive: true });
+    args.push('--dir', '/var/lib/redis', '--logfile', `/var/log/redis/decisio-test-${port}.log`);
   } catch {
-    return { cmd: server, args: ['--daemonize', 'yes', '--bind', '127.0.0.1', '-::1', '--port', '6379', '--save', '', '--appendonly', 'no'], waitS: 30 };
+    /* not root: redis-server's defaults */
   }
-  return { cmd: server, args: ['--daemonize', 'yes', '--bind', '127.0.0.1', '-::1', '--port', '6379', '--save', '', '--appendonly', 'no', '--dir', dir, '--logfile', `${logDir}/decisio-test.log`], waitS: 30 };
+  return { cmd: server, args, waitS: 30 };
 }
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
@@ -170,7 +171,7 @@ export async function ensureService(service, env = process.env) {
   const at = `no ${service.name} at ${where(url)} (${first})`;
   // Only the local default is started here: an address given by the caller is theirs to run.
   if (given) return { ...service, url: null, state: 'missing', reason: at };
-  const how = starter(service.id);
+  const how = starter(service.id, url);
   if (how.missing) return { ...service, url: null, state: 'missing', reason: `${at}; ${how.missing}` };
   console.log(`[test] starting ${service.name}: ${how.cmd} ${how.args.join(' ')}`);
   const started = await quiet(how.cmd, how.args);
