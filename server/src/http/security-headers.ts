@@ -5,7 +5,8 @@ import { isHttps } from './proxy';
  * The workbench's Content-Security-Policy. Every source is there because the workbench needs it
  * (checked in real Chromium by the e2e suite, which fails on any violation):
  * - `script-src 'self' 'wasm-unsafe-eval'`: only the built bundles (no inline script, no eval);
- *   WebAssembly compilation for DuckDB-WASM, h5wasm and the compute core's kernels.
+ *   WebAssembly compilation for DuckDB-WASM, h5wasm and the compute core's kernels (DuckDB's
+ *   own worker scripts get `'unsafe-eval'` too: {@link DUCKDB_WORKER_CSP}).
  * - `worker-src 'self' blob:`: the data and Monaco workers are built files; the compute core's
  *   wasm thread pool starts its workers from a `blob:` URL.
  * - `style-src 'self' 'unsafe-inline'`: Monaco, Blueprint popovers, dockview and React Flow
@@ -54,6 +55,17 @@ export const TENSORBOARD_CSP = [
   "frame-ancestors 'none'",
 ].join('; ');
 
+/**
+ * DuckDB-WASM's own worker scripts (`/assets/duckdb-browser-<eh|mvp>.worker-<hash>.js`): its
+ * Emscripten glue evaluates its EM_ASM snippets with `eval` and Apache Arrow compiles
+ * null checks with `new Function`, so this policy, which Chromium applies to a worker from the
+ * worker script's own answer, adds `'unsafe-eval'` for these two files only. A worker has no
+ * DOM and no local storage; the pages and every other worker keep the workbench policy.
+ */
+export const DUCKDB_WORKER_CSP = WORKBENCH_CSP.replace("script-src 'self' 'wasm-unsafe-eval'", "script-src 'self' 'wasm-unsafe-eval' 'unsafe-eval'");
+
+const DUCKDB_WORKER = /^\/assets\/duckdb-browser-[a-z]+\.worker-[\w-]+\.js$/;
+
 /** HSTS over https only: a year, this host only (other hosts of the domain may not have https). */
 export const HSTS = 'max-age=31536000';
 
@@ -62,6 +74,7 @@ const TENSORBOARD_PREFIX = '/api/tensorboard/';
 function policyOf(path: string): string {
   if (path.startsWith(TENSORBOARD_PREFIX)) return TENSORBOARD_CSP;
   if (path.startsWith('/api/') || path === '/api' || path === '/healthz') return API_CSP;
+  if (DUCKDB_WORKER.test(path)) return DUCKDB_WORKER_CSP;
   return WORKBENCH_CSP;
 }
 

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createUser, encryptedPassword, type TestUser } from '../../src/test/factories';
 import { databases, startTestServer, type TestServer } from '../../src/test/server';
-import { API_CSP, WORKBENCH_CSP } from '../../src/http/security-headers';
+import { API_CSP, DUCKDB_WORKER_CSP, WORKBENCH_CSP } from '../../src/http/security-headers';
 
 const ROOT = path.resolve(import.meta.dirname, '../../..');
 
@@ -20,6 +20,8 @@ function publicCopy(): string {
   const built = path.join(ROOT, 'dist', 'index.html');
   fs.copyFileSync(fs.existsSync(built) ? built : path.join(ROOT, 'index.html'), path.join(dir, 'index.html'));
   for (const f of fs.readdirSync(path.join(ROOT, 'public'))) fs.copyFileSync(path.join(ROOT, 'public', f), path.join(dir, f));
+  fs.mkdirSync(path.join(dir, 'assets'));
+  for (const f of ['duckdb-browser-eh.worker-Ab1_x.js', 'editor.worker-Cd2.js', 'index-Ef3.js']) fs.writeFileSync(path.join(dir, 'assets', f), 'self.onmessage = () => {};');
   return dir;
 }
 
@@ -184,6 +186,14 @@ describe('security headers of the workbench, the api and static files', () => {
       expect(res.status).toBe(200);
       expect(res.headers.get('content-security-policy')).toBe(WORKBENCH_CSP);
       expectFrameAndSniffHeaders(res);
+    }
+  });
+
+  it("allows eval only in DuckDB-WASM's own worker scripts", async () => {
+    expect(directive(DUCKDB_WORKER_CSP, 'script-src')).toEqual(["'self'", "'wasm-unsafe-eval'", "'unsafe-eval'"]);
+    expect((await server.fetch('/assets/duckdb-browser-eh.worker-Ab1_x.js')).headers.get('content-security-policy')).toBe(DUCKDB_WORKER_CSP);
+    for (const p of ['/assets/editor.worker-Cd2.js', '/assets/index-Ef3.js']) {
+      expect((await server.fetch(p)).headers.get('content-security-policy')).toBe(WORKBENCH_CSP);
     }
   });
 
