@@ -288,6 +288,11 @@ describe.each(databases)('sign-in hardening on %s', (kind) => {
         expect((await signInAs(proxied, user.username, PASSWORD, { 'X-Forwarded-For': '192.0.2.1, 198.51.100.7' })).body.code).toBe(ErrorCode.tooManyRequests);
         // Another client behind the same proxy is not affected.
         expect((await signInAs(proxied, user.username, PASSWORD, { 'X-Forwarded-For': '198.51.100.8' })).body.code).toBe(0);
+        // An IPv6 client rotating through the addresses of its /64 is one client.
+        for (let i = 1; i <= 3; i++) await signInAs(proxied, `spray6_${i}_${unique()}`, 'Guess1xyZ', { 'X-Forwarded-For': `2001:db8:7:1::${i.toString(16)}` });
+        const rotated = await signInAs(proxied, user.username, PASSWORD, { 'X-Forwarded-For': '2001:db8:7:1:ffff:abcd:1:2' });
+        expect(rotated.body.code).toBe(ErrorCode.tooManyRequests);
+        expect((await signInAs(proxied, user.username, PASSWORD, { 'X-Forwarded-For': '2001:db8:7:2::1' })).body.code).toBe(0);
       } finally {
         await proxied.stop();
       }

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import net from 'node:net';
 import type { Knex } from 'knex';
 import type { Clock } from '../../clock';
 import type { Database } from '../../db/database';
@@ -18,6 +19,8 @@ export interface ThrottleLimits {
 export type ThrottleKey = string & { readonly __throttleKey: true };
 
 const TABLE = 'signin_failures';
+/** How often (in attempts, per process) rows whose window and lock are both over are deleted. */
+const PRUNE_EVERY = 200;
 
 /** Key of a resolved account: every alias (username, e-mail, mobile) shares it. */
 export function accountKey(userId: string): ThrottleKey {
@@ -29,9 +32,35 @@ export function unknownNameKey(name: string): ThrottleKey {
   return `name:${createHash('sha256').update(name.trim().toLowerCase()).digest('hex')}` as ThrottleKey;
 }
 
-/** Key of a client address. */
+/** The /64 network of an IPv6 address (`2001:db8:0:1::/64`), or null for anything else. */
+export function ipv6Network(address: string): string | null {
+  let a = address.split('%')[0]!;
+  if (net.isIPv6(a) === false) return null;
+  // IPv4 clients seen as IPv6 (mapped, NAT64) are one client per address, not per /64.
+  if (/^(::ffff:|64:ff9b::)/i.test(a)) return null;
+  const dot = a.lastIndexOf('.');
+  if (dot >= 0) {
+    // An IPv4 tail (`::ffff:1.2.3.4`, `64:ff9b::1.2.3.4`) as two groups.
+    const cut = a.lastIndexOf(':');
+    const [b0, b1, b2, b3] = a.slice(cut + 1).split('.').map(Number) as [number, number, number, number];
+    a = `${a.slice(0, cut + 1)}${((b0 << 8) | b1).toString(16)}:${((b2 << 8) | b3).toString(16)}`;
+  }
+  const [head, tail] = a.split('::') as [string, string | undefined];
+  const front = head ? head.split(':') : [];
+  const back = tail ? tail.split(':') : [];
+  const groups = tail === undefined ? front : [...front, ...Array<string>(8 - front.length - back.length).fill('0'), ...back];
+  return `${groups
+    .slice(0, 4)
+    .map((g) => parseInt(g, 16).toString(16))
+    .join(':')}::/64`;
+}
+
+/**
+ * Key of a client address. An IPv6 client is counted by its /64 network: one subscriber usually
+ * holds a whole /64 and could otherwise rotate through 2^64 addresses.
+ */
 export function addressKey(address: string): ThrottleKey {
-  return `addr:${address.slice(0, 90)}` as ThrottleKey;
+  return `addr:${(ipv6Network(address) ?? address).slice(0, 90)}` as ThrottleKey;
 }
 
 /**
@@ -41,6 +70,8 @@ export function addressKey(address: string): ThrottleKey {
  * Once a key has `max` failures within `windowMs`, it is locked for `windowMs` (`lockedUntil`).
  */
 export class SignInThrottle {
+  private attempts = 0;
+
   constructor(
     private readonly db: Database,
     private readonly clock: Clock,
@@ -66,6 +97,7 @@ export class SignInThrottle {
    */
   async attempt(key: ThrottleKey, max: number): Promise<boolean> {
     const now = this.clock.now().getTime();
+    if (this.attempts++ % PRUNE_EVERY === 0) await this.prune(now);
     const count = await this.increment(key, now);
     if (count > max) {
       await this.lock(key, now);
@@ -131,6 +163,13 @@ export class SignInThrottle {
       const row = (await this.knex(TABLE).where('guard_key', key).first('failures')) as { failures: number | string } | undefined;
       return Number(row?.failures ?? 1);
     }
+  }
+
+  private async prune(now: number): Promise<void> {
+    await this.knex(TABLE)
+      .where('window_start_ms', '<=', now - this.limits.windowMs)
+      .andWhere('locked_until_ms', '<=', now)
+      .del();
   }
 
   private async lock(key: ThrottleKey, now: number): Promise<void> {
