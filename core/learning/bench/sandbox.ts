@@ -69,9 +69,9 @@ console.warn = () => undefined; // the opt-out's warning on every start
   const boxed: number[] = [];
   const bare: number[] = [];
   const args = bwrapArgs(probe, '/usr/bin/true', dir, []);
-  for (let i = 0; i < 3; i++) await spawnWait('bwrap', args, ids); // warm
+  for (let i = 0; i < 3; i++) await spawnWait(probe.bwrap, args, ids); // warm
   for (let i = 0; i < STARTS; i++) {
-    boxed.push(await spawnWait('bwrap', args, ids));
+    boxed.push(await spawnWait(probe.bwrap, args, ids));
     bare.push(await spawnWait('/usr/bin/true', [], ids));
   }
   releaseSandboxId(id);

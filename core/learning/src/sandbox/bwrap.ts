@@ -24,14 +24,15 @@
  * - lifetime: the pid namespace's init is bwrap's; killing the bwrap process (time-out, close)
  *   or the interpreter's exit ends every process of the sandbox, detached ones included.
  *
- * Where bwrap is missing or cannot start (probed once per interpreter, the answer cached), user
+ * Where bwrap is missing or cannot start (probed once per interpreter, the answer cached; a
+ * failure is probed again after a minute), user
  * code is refused with `sandbox.unavailable`. `DECISIO_SANDBOX=unsafe-none` is the operator's
  * explicit opt-out (trusted single-user installs only): the interpreter runs as the server's
  * user with only `unshare -n` where the system allows it and the runner's rlimits, and every
  * start writes a warning.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, lstatSync, mkdtempSync, readlinkSync, realpathSync, rmSync, chownSync } from 'node:fs';
+import { accessSync, constants, existsSync, lstatSync, mkdtempSync, readlinkSync, realpathSync, rmSync, chownSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { LearningError } from '../errors';
@@ -66,12 +67,16 @@ export interface SandboxProbe {
   ok: boolean;
   /** Why not (bwrap's own words), when not ok. */
   detail: string;
+  /** The bwrap executable found on `PATH` (absolute), when any. */
+  bwrap: string;
   /** bwrap supports `--disable-userns` / `--size`. */
   disableUserns: boolean;
   tmpfsSize: boolean;
 }
 
-const probes = new Map<string, Promise<SandboxProbe>>();
+/** Probes by interpreter; a failed one is tried again after {@link PROBE_RETRY_MS}. */
+const probes = new Map<string, { at: number; probe: Promise<SandboxProbe> }>();
+const PROBE_RETRY_MS = 60_000;
 let optOutWarned = false;
 
 /** Writes {@link UNSAFE_WARNING} (console.warn) and returns it. */
@@ -202,7 +207,7 @@ function runOnce(cmd: string, args: string[], opts: { uid?: number; gid?: number
       resolve({ code: null, out: (e as Error).message });
       return;
     }
-    const t = setTimeout(() => child.kill('SIGKILL'), 20_000);
+    const t = setTimeout(() => child.kill('SIGKILL'), 60_000);
     child.stdout.on('data', (c: Buffer) => (out += c.toString()));
     child.stderr.on('data', (c: Buffer) => (out += c.toString()));
     child.on('error', (e) => {
@@ -217,34 +222,49 @@ function runOnce(cmd: string, args: string[], opts: { uid?: number; gid?: number
 }
 
 /**
- * Whether bwrap can start `python` with the full profile (once per interpreter, cached): bwrap
- * present, user namespaces allowed, the interpreter runnable inside.
+ * Whether bwrap can start `python` with the full profile (once per interpreter, cached; a
+ * failure is tried again after a minute): bwrap present, user namespaces allowed, the
+ * interpreter runnable inside.
  */
-export function probeSandbox(python: string): Promise<SandboxProbe> {
-  let p = probes.get(python);
-  if (!p) {
-    p = (async () => {
-      const help = spawnSync('bwrap', ['--help'], { encoding: 'utf8', timeout: 10_000 });
-      if (help.error || help.status !== 0) {
-        const missing = (help.error as NodeJS.ErrnoException | undefined)?.code === 'ENOENT';
-        return { ok: false, detail: missing ? 'bwrap was not found on PATH' : (help.stderr || help.error?.message || 'bwrap --help failed').trim(), disableUserns: false, tmpfsSize: false };
-      }
-      const features = { disableUserns: help.stdout.includes('--disable-userns'), tmpfsSize: help.stdout.includes('--size') };
-      const dir = mkdtempSync(join(tmpdir(), 'decisio-probe-'));
-      const id = runsAsRoot() ? allocateSandboxId() : undefined;
-      try {
-        if (id !== undefined) chownSync(dir, id, id);
-        const r = await runOnce('bwrap', bwrapArgs(features, python, dir, ['-I', '-S', '-c', 'pass']), id !== undefined ? { uid: id, gid: id } : {});
-        if (r.code === 0) return { ok: true, detail: '', ...features };
-        return { ok: false, detail: r.out.trim().split('\n').slice(-2).join(' | ') || `bwrap exit code ${r.code ?? '?'}`, ...features };
-      } finally {
-        releaseSandboxId(id);
-        rmSync(dir, { recursive: true, force: true });
-      }
-    })();
-    probes.set(python, p);
-  }
+export async function probeSandbox(python: string): Promise<SandboxProbe> {
+  const cached = probes.get(python);
+  if (cached && (Date.now() - cached.at < PROBE_RETRY_MS || (await cached.probe).ok)) return cached.probe;
+  const p = (async (): Promise<SandboxProbe> => {
+    const bwrap = findBwrap();
+    if (!bwrap) return { ok: false, detail: 'bwrap was not found on PATH', bwrap: '', disableUserns: false, tmpfsSize: false };
+    const help = spawnSync(bwrap, ['--help'], { encoding: 'utf8', timeout: 10_000 });
+    if (help.error || help.status !== 0) {
+      return { ok: false, detail: (help.stderr || help.error?.message || 'bwrap --help failed').trim(), bwrap, disableUserns: false, tmpfsSize: false };
+    }
+    const features = { bwrap, disableUserns: help.stdout.includes('--disable-userns'), tmpfsSize: help.stdout.includes('--size') };
+    const dir = mkdtempSync(join(tmpdir(), 'decisio-probe-'));
+    const id = runsAsRoot() ? allocateSandboxId() : undefined;
+    try {
+      if (id !== undefined) chownSync(dir, id, id);
+      const r = await runOnce(bwrap, bwrapArgs(features, python, dir, ['-I', '-S', '-c', 'pass']), id !== undefined ? { uid: id, gid: id } : {});
+      if (r.code === 0) return { ok: true, detail: '', ...features };
+      return { ok: false, detail: r.out.trim().split('\n').slice(-2).join(' | ') || `bwrap exit code ${r.code ?? '?'}`, ...features };
+    } finally {
+      releaseSandboxId(id);
+      rmSync(dir, { recursive: true, force: true });
+    }
+  })();
+  probes.set(python, { at: Date.now(), probe: p });
   return p;
+}
+
+/** `bwrap` on `PATH` (absolute directories only), as an absolute path. */
+function findBwrap(): string | undefined {
+  const dirs = (process.env['PATH'] ?? '').split(':').filter((d) => d.startsWith('/'));
+  for (const d of dirs) {
+    try {
+      accessSync(join(d, 'bwrap'), constants.X_OK);
+      return join(d, 'bwrap');
+    } catch {
+      /* not here */
+    }
+  }
+  return undefined;
 }
 
 let unshareMode: string[] | null | undefined;
@@ -292,7 +312,7 @@ export async function launch(python: string, workdir: string, args: (inside: str
   return {
     mode,
     isolation: 'bwrap',
-    command: 'bwrap',
+    command: probe.bwrap,
     args: bwrapArgs(probe, python, workdir, args(SANDBOX_WORKDIR)),
     ...(uid !== undefined ? { uid, gid: uid } : {}),
     workdir: SANDBOX_WORKDIR,
