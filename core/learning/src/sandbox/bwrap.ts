@@ -21,6 +21,10 @@
  * - limits (set by the runner before any user code, hard limits lowered): CPU time, address
  *   space, file size, open files, no core files, and a process/thread cap (`RLIMIT_NPROC`, which
  *   the kernel counts per user namespace, so it is this sandbox's own count);
+ * - system calls (x86-64): a seccomp filter refuses with EPERM the kernel interfaces user code
+ *   has no use for and exploits often start from (io_uring, bpf, userfaultfd, keyctl,
+ *   perf_event_open, ptrace, mount and the new mount API, unshare, setns, modules, kexec...:
+ *   {@link seccompFilter}); x32 calls are refused, other architectures' calls kill the process;
  * - lifetime: the pid namespace's init is bwrap's; killing the bwrap process (time-out, close)
  *   or the interpreter's exit ends every process of the sandbox, detached ones included.
  *
@@ -72,6 +76,8 @@ export interface SandboxProbe {
   /** bwrap supports `--disable-userns` / `--size`. */
   disableUserns: boolean;
   tmpfsSize: boolean;
+  /** A seccomp filter is loaded (`--seccomp 3`, x86-64 only: see {@link seccompFilter}). */
+  seccomp: boolean;
 }
 
 /** Probes by interpreter; a failed one is tried again after {@link PROBE_RETRY_MS}. */
@@ -156,6 +162,66 @@ function safeRealpath(p: string): string {
   }
 }
 
+/**
+ * Kernel interfaces user code has no use for and kernel exploits often start from, refused
+ * with EPERM (x86-64 numbers): ptrace, process_vm_readv/writev, add_key, request_key, keyctl,
+ * bpf, perf_event_open, userfaultfd, io_uring_setup/enter/register, kexec_load,
+ * kexec_file_load, init/finit/delete_module, mount, umount2, pivot_root, unshare, setns,
+ * the new mount API (open_tree, move_mount, fsopen, fsconfig, fsmount, fspick,
+ * mount_setattr), swapon, swapoff, reboot, acct, syslog, name_to_handle_at,
+ * open_by_handle_at, quotactl, uselib, ioperm, iopl. x32 calls are refused too; another
+ * architecture's calls (int 0x80) kill the process.
+ */
+const DENIED_X86_64 = [
+  101, 310, 311, 248, 249, 250, 321, 298, 323, 425, 426, 427, 246, 320, 175, 313, 176, 165, 166, 155, 272, 308, 428, 429, 430, 431, 432, 433, 442, 167, 168, 169,
+  163, 103, 303, 304, 179, 134, 173, 172,
+];
+
+let filterBytes: Buffer | null | undefined;
+/**
+ * The seccomp program (classic BPF, `struct sock_filter` records) bwrap loads for the
+ * sandbox: {@link DENIED_X86_64} answer EPERM, everything else is allowed. Null where this is
+ * not x86-64 Linux (the namespaces, uid and limits still hold there).
+ */
+export function seccompFilter(): Buffer | null {
+  if (filterBytes !== undefined) return filterBytes;
+  if (process.platform !== 'linux' || process.arch !== 'x64') return (filterBytes = null);
+  const AUDIT_ARCH_X86_64 = 0xc000003e;
+  const RET_ALLOW = 0x7fff0000;
+  const RET_KILL_PROCESS = 0x80000000;
+  const RET_EPERM = 0x00050000 | 1;
+  const LD_ABS_W = 0x20;
+  const JEQ_K = 0x15;
+  const JGE_K = 0x35;
+  const RET_K = 0x06;
+  const ins: Array<[number, number, number, number]> = [];
+  const n = DENIED_X86_64.length;
+  ins.push([LD_ABS_W, 0, 0, 4]); // seccomp_data.arch
+  ins.push([JEQ_K, 1, 0, AUDIT_ARCH_X86_64]);
+  ins.push([RET_K, 0, 0, RET_KILL_PROCESS]);
+  ins.push([LD_ABS_W, 0, 0, 0]); // seccomp_data.nr
+  // x32 ABI (nr | 0x40000000): jump to the EPERM return at the end
+  ins.push([JGE_K, n + 1, 0, 0x40000000]);
+  DENIED_X86_64.forEach((nr, i) => ins.push([JEQ_K, n - i, 0, nr]));
+  ins.push([RET_K, 0, 0, RET_ALLOW]);
+  ins.push([RET_K, 0, 0, RET_EPERM]);
+  const buf = Buffer.alloc(ins.length * 8);
+  ins.forEach(([code, jt, jf, k], i) => {
+    buf.writeUInt16LE(code, i * 8);
+    buf.writeUInt8(jt, i * 8 + 2);
+    buf.writeUInt8(jf, i * 8 + 3);
+    buf.writeUInt32LE(k >>> 0, i * 8 + 4);
+  });
+  return (filterBytes = buf);
+}
+
+/** Writes the filter into the child's fd 3 and closes it (bwrap reads it to the end). */
+export function writeFilter(stream: unknown, filter: Buffer): void {
+  const w = stream as { end?: (b: Buffer) => void; on?: (e: string, f: () => void) => void } | null;
+  w?.on?.('error', () => undefined);
+  w?.end?.(filter);
+}
+
 /** How to start one sandboxed process. */
 export interface Launch {
   command: string;
@@ -165,11 +231,15 @@ export interface Launch {
   gid?: number;
   /** The work directory as the process sees it. */
   workdir: string;
+  /** The seccomp filter to write to the child's fd 3 (spawn it with a fourth stdio `'pipe'`, then {@link writeFilter}). */
+  seccomp?: Buffer;
 }
 
 /** bwrap's arguments for `python args...` with `workdir` as the only writable path. */
-export function bwrapArgs(probe: Pick<SandboxProbe, 'disableUserns' | 'tmpfsSize'>, python: string, workdir: string, args: string[]): string[] {
+export function bwrapArgs(probe: Pick<SandboxProbe, 'disableUserns' | 'tmpfsSize' | 'seccomp'>, python: string, workdir: string, args: string[]): string[] {
   return [
+    // The filter travels on fd 3 (see seccompFilter); bwrap loads it right before the exec.
+    ...(probe.seccomp ? ['--seccomp', '3'] : []),
     '--unshare-all',
     '--unshare-user',
     ...(probe.disableUserns ? ['--disable-userns'] : []),
@@ -197,16 +267,17 @@ export function bwrapArgs(probe: Pick<SandboxProbe, 'disableUserns' | 'tmpfsSize
   ];
 }
 
-function runOnce(cmd: string, args: string[], opts: { uid?: number; gid?: number; cwd?: string }): Promise<{ code: number | null; out: string }> {
+function runOnce(cmd: string, args: string[], opts: { uid?: number; gid?: number }, filter: Buffer | null): Promise<{ code: number | null; out: string }> {
   return new Promise((resolve) => {
     let out = '';
     let child;
     try {
-      child = spawn(cmd, args, { ...opts, env: { PATH: '/usr/bin:/bin' }, stdio: ['ignore', 'pipe', 'pipe'] });
+      child = spawn(cmd, args, { ...opts, env: { PATH: '/usr/bin:/bin' }, stdio: ['ignore', 'pipe', 'pipe', ...(filter ? (['pipe'] as const) : [])] });
     } catch (e) {
       resolve({ code: null, out: (e as Error).message });
       return;
     }
+    if (filter) writeFilter(child.stdio[3], filter);
     const t = setTimeout(() => child.kill('SIGKILL'), 60_000);
     child.stdout.on('data', (c: Buffer) => (out += c.toString()));
     child.stderr.on('data', (c: Buffer) => (out += c.toString()));
@@ -231,17 +302,22 @@ export async function probeSandbox(python: string): Promise<SandboxProbe> {
   if (cached && (Date.now() - cached.at < PROBE_RETRY_MS || (await cached.probe).ok)) return cached.probe;
   const p = (async (): Promise<SandboxProbe> => {
     const bwrap = findBwrap();
-    if (!bwrap) return { ok: false, detail: 'bwrap was not found on PATH', bwrap: '', disableUserns: false, tmpfsSize: false };
+    if (!bwrap) return { ok: false, detail: 'bwrap was not found on PATH', bwrap: '', disableUserns: false, tmpfsSize: false, seccomp: false };
     const help = spawnSync(bwrap, ['--help'], { encoding: 'utf8', timeout: 10_000 });
     if (help.error || help.status !== 0) {
-      return { ok: false, detail: (help.stderr || help.error?.message || 'bwrap --help failed').trim(), bwrap, disableUserns: false, tmpfsSize: false };
+      return { ok: false, detail: (help.stderr || help.error?.message || 'bwrap --help failed').trim(), bwrap, disableUserns: false, tmpfsSize: false, seccomp: false };
     }
-    const features = { bwrap, disableUserns: help.stdout.includes('--disable-userns'), tmpfsSize: help.stdout.includes('--size') };
+    const features = {
+      bwrap,
+      disableUserns: help.stdout.includes('--disable-userns'),
+      tmpfsSize: help.stdout.includes('--size'),
+      seccomp: help.stdout.includes('--seccomp') && seccompFilter() !== null,
+    };
     const dir = mkdtempSync(join(tmpdir(), 'decisio-probe-'));
     const id = runsAsRoot() ? allocateSandboxId() : undefined;
     try {
       if (id !== undefined) chownSync(dir, id, id);
-      const r = await runOnce(bwrap, bwrapArgs(features, python, dir, ['-I', '-S', '-c', 'pass']), id !== undefined ? { uid: id, gid: id } : {});
+      const r = await runOnce(bwrap, bwrapArgs(features, python, dir, ['-I', '-S', '-c', 'pass']), id !== undefined ? { uid: id, gid: id } : {}, features.seccomp ? seccompFilter() : null);
       if (r.code === 0) return { ok: true, detail: '', ...features };
       return { ok: false, detail: r.out.trim().split('\n').slice(-2).join(' | ') || `bwrap exit code ${r.code ?? '?'}`, ...features };
     } finally {
@@ -314,6 +390,7 @@ export async function launch(python: string, workdir: string, args: (inside: str
     isolation: 'bwrap',
     command: probe.bwrap,
     args: bwrapArgs(probe, python, workdir, args(SANDBOX_WORKDIR)),
+    ...(probe.seccomp ? { seccomp: seccompFilter()! } : {}),
     ...(uid !== undefined ? { uid, gid: uid } : {}),
     workdir: SANDBOX_WORKDIR,
   };

@@ -274,6 +274,19 @@ def identity(data):
             caps[k] = int(v.strip(), 16)
     return np.array([[caps['CapEff'], caps['CapPrm'], caps['CapBnd'], caps['CapAmb']]], dtype=np.float32)
 
+def kernel_calls(data):
+    import ctypes
+    libc = ctypes.CDLL(None, use_errno=True)
+    buf = ctypes.create_string_buffer(256)
+    # io_uring_setup, userfaultfd, keyctl, bpf, perf_event_open, ptrace, unshare, mount
+    calls = [(425, 1, buf), (323, 0), (250, 0, 0), (321, 0, 0, 0), (298, buf, 0, -1, -1, 0), (101, 0, 0, 0, 0), (272, 0x10000000), (165, 0, 0, 0, 0, 0)]
+    errs = []
+    for c in calls:
+        ctypes.set_errno(0)
+        r = libc.syscall(*c)
+        errs.append(ctypes.get_errno() if r == -1 else 0)
+    return np.array([errs], dtype=np.float32)
+
 def read_root_600(data):
     with open('root-only') as f:
         return out(len(f.read()))
@@ -381,6 +394,12 @@ def detached(data):
       expect(owner).toBeGreaterThanOrEqual(SANDBOX_UID_BASE);
       expect(owner).toBeLessThan(SANDBOX_UID_BASE + SANDBOX_UID_COUNT);
     } else expect(owner).toBe(process.getuid?.());
+  });
+
+  it.runIf(process.arch === 'x64')('refuses the kernel interfaces exploits start from (seccomp: io_uring, userfaultfd, keyctl, bpf, perf_event_open, ptrace, unshare, mount)', async () => {
+    await started;
+    const r = await sb.call('probes.py', 'kernel_calls', one, { rows: 1, cols: 8 });
+    expect(Array.from(r.data)).toEqual(new Array(8).fill(1)); // EPERM from the filter, whatever the arguments
   });
 
   it.runIf(asRoot)('cannot read a root-owned mode 600 file, even in its own directory', async () => {

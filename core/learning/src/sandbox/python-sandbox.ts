@@ -25,7 +25,7 @@ import { dirname, join, normalize, isAbsolute } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { LearningError } from '../errors';
 import { RUNNER_PY } from './runner-py';
-import { allocateSandboxId, launch, releaseSandboxId, runsAsRoot } from './bwrap';
+import { allocateSandboxId, launch, releaseSandboxId, runsAsRoot, writeFilter } from './bwrap';
 
 /** A batch array: row-major float32 with shape `[rows, cols]`. */
 export interface BatchArray {
@@ -159,9 +159,11 @@ export class PythonSandbox {
     const child = spawn(started.command, started.args, {
       cwd: this.workdir,
       env,
-      stdio: ['pipe', 'pipe', 'pipe'],
+      // fd 3: the seccomp filter bwrap reads before it starts the interpreter
+      stdio: started.seccomp ? ['pipe', 'pipe', 'pipe', 'pipe'] : ['pipe', 'pipe', 'pipe'],
       ...(started.uid !== undefined ? { uid: started.uid, gid: started.gid } : {}),
-    });
+    }) as ChildProcessByStdio<Writable, Readable, Readable>;
+    if (started.seccomp) writeFilter(child.stdio[3], started.seccomp);
     this.child = child;
     child.stdout.on('data', (chunk: Buffer) => {
       if (this.child === child) this.onData(chunk);
