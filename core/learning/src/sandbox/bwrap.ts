@@ -279,8 +279,8 @@ function runOnce(cmd: string, args: string[], opts: { uid?: number; gid?: number
     }
     if (filter) writeFilter(child.stdio[3], filter);
     const t = setTimeout(() => child.kill('SIGKILL'), 60_000);
-    child.stdout.on('data', (c: Buffer) => (out += c.toString()));
-    child.stderr.on('data', (c: Buffer) => (out += c.toString()));
+    child.stdout?.on('data', (c: Buffer) => (out += c.toString()));
+    child.stderr?.on('data', (c: Buffer) => (out += c.toString()));
     child.on('error', (e) => {
       clearTimeout(t);
       resolve({ code: null, out: (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'bwrap was not found on PATH' : e.message });
