@@ -24,7 +24,7 @@ import { PpoTrainer } from '../src/policy/ppo';
 import { rewardFromFunction } from '../src/policy/rollout';
 import { runTrainer } from '../src/trainer/contract';
 import { PythonSandbox, RewardFunction, defaultPython } from '../src/sandbox/python-sandbox';
-import { allocateSandboxId, bwrapArgs, probeSandbox, releaseSandboxId, runsAsRoot } from '../src/sandbox/bwrap';
+import { allocateSandboxId, bwrapArgs, probeSandbox, releaseSandboxId, runsAsRoot, seccompFilter, writeFilter } from '../src/sandbox/bwrap';
 
 console.info = (...a: unknown[]) => console.error(...a);
 const arg = (name: string, fallback: number) => Number(process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3) ?? fallback);
@@ -43,10 +43,11 @@ function setMode(m: Mode) {
 }
 const quiet = console.warn;
 
-function spawnWait(cmd: string, args: string[], opts: { uid?: number; gid?: number } = {}): Promise<number> {
+function spawnWait(cmd: string, args: string[], opts: { uid?: number; gid?: number } = {}, filter: Buffer | null = null): Promise<number> {
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
-    const c = spawn(cmd, args, { stdio: 'ignore', env: { PATH: '/usr/bin:/bin' }, ...opts });
+    const c = spawn(cmd, args, { stdio: filter ? ['ignore', 'ignore', 'ignore', 'pipe'] : 'ignore', env: { PATH: '/usr/bin:/bin' }, ...opts });
+    if (filter) writeFilter(c.stdio[3], filter);
     c.on('error', reject);
     c.on('exit', (code) => (code === 0 ? resolve(performance.now() - t0) : reject(new Error(`${cmd} exit ${code}`))));
   });
@@ -69,9 +70,10 @@ console.warn = () => undefined; // the opt-out's warning on every start
   const boxed: number[] = [];
   const bare: number[] = [];
   const args = bwrapArgs(probe, '/usr/bin/true', dir, []);
-  for (let i = 0; i < 3; i++) await spawnWait(probe.bwrap, args, ids); // warm
+  const filter = probe.seccomp ? seccompFilter() : null;
+  for (let i = 0; i < 3; i++) await spawnWait(probe.bwrap, args, ids, filter); // warm
   for (let i = 0; i < STARTS; i++) {
-    boxed.push(await spawnWait(probe.bwrap, args, ids));
+    boxed.push(await spawnWait(probe.bwrap, args, ids, filter));
     bare.push(await spawnWait('/usr/bin/true', [], ids));
   }
   releaseSandboxId(id);
