@@ -442,7 +442,8 @@ describe('PythonSandbox without bubblewrap', () => {
   it('refuses user code with a clear error naming the package; never falls back', async () => {
     const path = process.env['PATH'];
     resetSandboxProbe();
-    process.env['PATH'] = mkdtempSync(join(tmpdir(), 'decisio-nobwrap-'));
+    const empty = mkdtempSync(join(tmpdir(), 'decisio-nobwrap-'));
+    process.env['PATH'] = empty;
     try {
       const e = await failure(PythonSandbox.start({ files: { 'reward.py': 'def get_reward(d):\n    return 0\n' } }));
       expect(e.code).toBe('sandbox.unavailable');
@@ -450,6 +451,7 @@ describe('PythonSandbox without bubblewrap', () => {
       expect(e.localized('zh-CN')).toContain('bubblewrap');
     } finally {
       process.env['PATH'] = path;
+      rmSync(empty, { recursive: true, force: true });
       resetSandboxProbe();
     }
   });
@@ -457,7 +459,8 @@ describe('PythonSandbox without bubblewrap', () => {
   it('runs unsandboxed only under the explicit opt-out, with a warning', async () => {
     const path = process.env['PATH'];
     resetSandboxProbe();
-    process.env['PATH'] = mkdtempSync(join(tmpdir(), 'decisio-nobwrap-'));
+    const empty = mkdtempSync(join(tmpdir(), 'decisio-nobwrap-'));
+    process.env['PATH'] = empty;
     process.env['DECISIO_SANDBOX'] = 'unsafe-none';
     const warn = console.warn;
     const warned: string[] = [];
@@ -477,6 +480,7 @@ describe('PythonSandbox without bubblewrap', () => {
     } finally {
       console.warn = warn;
       process.env['PATH'] = path;
+      rmSync(empty, { recursive: true, force: true });
       delete process.env['DECISIO_SANDBOX'];
       resetSandboxProbe();
     }
