@@ -100,6 +100,29 @@ describe('OperandCache regions', () => {
     expect(c.used).toBe(used);
   });
 
+  it('never takes a staging region for an array\'s resident copy (an in-place kernel on generation-0 arrays)', () => {
+    const c = new OperandCache(0, 1 << 18);
+    // Adam's first step: fresh moment arrays (never written through the backend) come in staged,
+    // are updated in place and bumped; the staging region must not become their resident copy
+    const m = new Float32Array([1, 2, 3, 4]);
+    c.reserve(64);
+    const pm = c.input(m, 4, mem);
+    memory.set([10, 20, 30, 40], pm >> 2);
+    m.set([10, 20, 30, 40]);
+    bumpGeneration(m);
+    c.remember(m, pm, 4);
+    expect(c.has(m, 4)).toBe(false);
+    // the next kernel stages another generation-0 array in that region
+    c.reserve(64);
+    expect(c.input(new Float32Array([7, 7, 7, 7]), 4, mem)).toBe(pm);
+    // reading m copies its current contents into a region of its own
+    c.reserve(64);
+    const own = c.input(m, 4, mem);
+    expect(own).not.toBe(pm);
+    expect(Array.from(memory.subarray(own >> 2, (own >> 2) + 4))).toEqual([10, 20, 30, 40]);
+    expect(c.has(m, 4)).toBe(true);
+  });
+
   it('forgets everything when the arena is full', () => {
     const c = new OperandCache(0, 4096);
     const a = new Float32Array(512);
@@ -121,6 +144,40 @@ function fill(n: number, seed: number): Float32Array {
 }
 
 for (const path of wasmPaths) {
+  it(`Adam steps with fresh moment arrays on cpu/${path.name} match the TypeScript kernel`, () => {
+    // Regression: the moments of a new optimizer are generation 0 on their first step, so they
+    // came in through the staging regions, and the in-place Adam kernel recorded those regions
+    // as their resident copies. The next parameter's fresh moments were staged in the same
+    // regions, so from the second step on Adam read another parameter's moments (BC venvs
+    // trained differently than on native-blas / js, PPO diverged to NaN).
+    const n = 256;
+    const runOn = (be: CpuBackend): Float32Array[] => {
+      const params = [0, 1, 2].map((j) => {
+        const p = be.alloc(n), g = be.alloc(n);
+        be.write(p, fill(n, 10 + j));
+        be.write(g, fill(n, 20 + j).map((v) => v * (j + 1)));
+        // fresh arrays (a length no free list holds): generation 0, as an optimizer's new moments
+        const m: CpuBuffer = { length: n, backend: 'cpu', data: new Float32Array(n) };
+        const v: CpuBuffer = { length: n, backend: 'cpu', data: new Float32Array(n) };
+        return { p, g, m, v };
+      });
+      for (let t = 1; t <= 3; t++) {
+        for (const { p, g, m, v } of params) {
+          const k: KernelDescriptor = { kind: 'adam', size: n, lr: 0.01, beta1: 0.9, beta2: 0.999, eps: 1e-8, weightDecay: 0, decoupled: false, bc1: 1 - 0.9 ** t, bc2: 1 - 0.999 ** t, gradScale: 1 };
+          be.dispatch(k, [p, g, m, v], [p, m, v]);
+        }
+      }
+      return params.flatMap(({ p, m, v }) => [p, m, v].map((b) => (b as CpuBuffer).data.slice()));
+    };
+    const want = runOn(new CpuBackend(jsMatmulPath));
+    const got = runOn(new CpuBackend(path));
+    for (let i = 0; i < want.length; i++) {
+      let err = 0;
+      for (let j = 0; j < n; j++) err = Math.max(err, Math.abs(got[i]![j]! - want[i]![j]!) / (1e-6 + Math.abs(want[i]![j]!)));
+      expect(err, `array ${i} (parameter ${Math.floor(i / 3)}, ${['p', 'm', 'v'][i % 3]})`).toBeLessThan(1e-4);
+    }
+  });
+
   describe(`in-place and accumulating dispatches on cpu/${path.name} match the TypeScript kernels`, () => {
     const fast = new CpuBackend(path);
     const ref = new CpuBackend(jsMatmulPath);

@@ -84,6 +84,11 @@ export class OperandCache {
     return fresh;
   }
 
+  private isStaging(ptr: number): boolean {
+    for (const s of this.staging) if (s.ptr === ptr) return true;
+    return false;
+  }
+
   /** True when the current generation of `a[0, len)` is resident (no copy needed). */
   has(a: Float32Array, len: number): boolean {
     const e = this.map.get(a);
@@ -137,8 +142,17 @@ export class OperandCache {
     return e.ptr;
   }
 
-  /** Records that `c[0, len)` (current generation) now equals the region at `ptr`. */
+  /**
+   * Records that `c[0, len)` (current generation) now equals the region at `ptr`. A staging
+   * region is never recorded (every kernel reuses it for generation-0 inputs, so its contents
+   * do not stay): an in-place kernel such as Adam, whose fresh moment arrays come in staged,
+   * leaves them not resident, and their next use copies them into a region of their own.
+   */
   remember(c: Float32Array, ptr: number, len: number): void {
+    if (this.isStaging(ptr)) {
+      this.map.delete(c);
+      return;
+    }
     const e = this.map.get(c);
     if (e && e.ptr === ptr) {
       e.gen = generationOf(c);
