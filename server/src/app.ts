@@ -185,7 +185,7 @@ export function createApp(config: ServerConfig, options: AppOptions = {}): Decis
 
   const jobKindRegistry = new JobKindRegistry();
   try {
-    for (const k of [...builtinJobKinds, ...modellingJobKinds({ db, blobs }), importJobKind({ db, blobs, tmpDir: importTmpDir(config.dataDir), clock, connections: importConnectionSettings(config), logger }), ...(options.jobs?.kinds ?? [])]) jobKindRegistry.registerJobKind(k);
+    for (const k of [...builtinJobKinds, ...modellingJobKinds({ db, blobs, hostGuard: new HostGuard(config.connectionAllow), logger }), importJobKind({ db, blobs, tmpDir: importTmpDir(config.dataDir), clock, connections: importConnectionSettings(config), logger }), ...(options.jobs?.kinds ?? [])]) jobKindRegistry.registerJobKind(k);
     jobKindRegistry.registerPluginKinds(jobKinds.values());
   } catch (err) {
     void db.close();

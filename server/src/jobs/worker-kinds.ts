@@ -8,6 +8,7 @@ import type { ServerPlugin } from '@decisio/sdk-plugin/server';
 import type { ServerConfig } from '../config';
 import type { Database } from '../db/database';
 import { createLogger } from '../logger';
+import { HostGuard } from '../net/host-guard';
 import { importJobKind, importTmpDir, type ImportConnectionSettings } from '../modules/connections/job';
 import { modellingJobKinds } from '../modules/modelling/routes';
 import { BlobStore } from '../modules/storage/blob-store';
@@ -37,7 +38,8 @@ export function registerWorkerJobKinds(
   configureQuotaDefaults({ userBytes: config.storageUserQuotaBytes, tenantBytes: config.storageTenantQuotaBytes }, db.knex);
   // The blob store is the server's DATA_DIR (workers on other machines share it on a mount).
   const blobs = new BlobStore(`${config.dataDir}/blobs`);
-  for (const k of [...builtinJobKinds, ...modellingJobKinds({ db, blobs }), importJobKind({ db, blobs, tmpDir: importTmpDir(config.dataDir), connections: importConnectionSettings(config), logger: createLogger(config.logLevel) })]) registry.registerJobKind(k);
+  const logger = createLogger(config.logLevel);
+  for (const k of [...builtinJobKinds, ...modellingJobKinds({ db, blobs, hostGuard: new HostGuard(config.connectionAllow), logger }), importJobKind({ db, blobs, tmpDir: importTmpDir(config.dataDir), connections: importConnectionSettings(config), logger })]) registry.registerJobKind(k);
   registry.registerPluginKinds(plugins.flatMap((p) => p.jobKinds));
 }
 

@@ -46,6 +46,8 @@ import type { BlobStore } from '../../storage/blob-store';
 import { chargeStorage, releaseStorage } from '../../storage/quota';
 import { parseJson, toDate, type Row } from '../common';
 import { checkoutGit, type GitSource } from './git';
+import { HostGuard } from '../../../net/host-guard';
+import type { Logger } from '../../../logger';
 import { applyScheme, describeReport, parseSchemeData } from './scheme';
 import { DEFAULT_SPACE, runAutoSearch, type AutoSearchConfig, type AutoSearchResult } from './autosearch';
 import { SecretBox } from '../../../db/secrets';
@@ -302,6 +304,12 @@ export function artefactOwner(prefix: string, tenantId: string): { tenantId: str
   return m && m[1] !== 'system' ? { tenantId, userId: m[1]! } : null;
 }
 
+/** What running user code needs from the server: the guard of user-given hosts (git) and the log for causes users don't see. */
+interface CodeEnv {
+  guard: HostGuard;
+  logger?: Logger | undefined;
+}
+
 /** The user code a job runs: reward, the graph's Python node functions, git checkout. */
 interface Code {
   reward: RewardCallback | null;
@@ -317,12 +325,13 @@ interface Code {
 async function withCode<T>(
   ctx: JobContext<unknown>,
   db: Database,
+  env: CodeEnv,
   input: { solutionId: string; graph: DecisionGraph; dataset: Dataset; git?: GitSource | undefined; objective?: Row | null },
   fn: (code: Code) => Promise<T>,
 ): Promise<T> {
   let git = input.git;
   if (git?.enabled && git.password && SecretBox.isSealed(git.password)) git = { ...git, password: await new SecretBox(db, systemClock).open(git.password) };
-  const gitFiles = git?.enabled ? (await checkoutGit(git, (l) => ctx.log(l))).files : {};
+  const gitFiles = git?.enabled ? (await checkoutGit(git, (l) => ctx.log(l), { guard: env.guard, onRefused: (reason) => env.logger?.warn('git checkout refused or failed', { jobId: ctx.jobId, reason }) })).files : {};
   const pattern = await db.knex('modelling_patterns').where({ solution_id: input.solutionId }).first('files');
   const python = input.graph.nodes.some((n) => n.function?.kind === 'python');
   if (!python && !input.objective) return fn({ reward: null, nodeFunction: undefined });
@@ -339,8 +348,8 @@ async function withCode<T>(
   }
 }
 
-async function withReward<T>(ctx: JobContext<unknown>, db: Database, input: { solutionId: string; graph: DecisionGraph; dataset: Dataset; git?: GitSource | undefined; objective: Row }, fn: (reward: RewardCallback, nodeFunction: NodeFunctionCall | undefined) => Promise<T>): Promise<T> {
-  return withCode(ctx, db, input, (code) => fn(code.reward!, code.nodeFunction));
+async function withReward<T>(ctx: JobContext<unknown>, db: Database, env: CodeEnv, input: { solutionId: string; graph: DecisionGraph; dataset: Dataset; git?: GitSource | undefined; objective: Row }, fn: (reward: RewardCallback, nodeFunction: NodeFunctionCall | undefined) => Promise<T>): Promise<T> {
+  return withCode(ctx, db, env, input, (code) => fn(code.reward!, code.nodeFunction));
 }
 
 /**
@@ -373,8 +382,9 @@ async function need(db: Database, table: string, id: string | null | undefined, 
 }
 
 /** The modelling job kinds over a database and a blob store (server and workers build the same). */
-export function modellingJobKinds({ db, blobs }: { db: Database; blobs: BlobStore }): JobKind<RecordPayload>[] {
+export function modellingJobKinds({ db, blobs, hostGuard, logger }: { db: Database; blobs: BlobStore; /** Default: only public hosts. */ hostGuard?: HostGuard; logger?: Logger }): JobKind<RecordPayload>[] {
   const knex = () => db.knex;
+  const codeEnv: CodeEnv = { guard: hostGuard ?? new HostGuard(), logger };
 
   const scheme: JobKind<RecordPayload> = {
     kind: MODELLING_JOB_KINDS.scheme,
@@ -436,7 +446,7 @@ export function modellingJobKinds({ db, blobs }: { db: Database; blobs: BlobStor
       const continued = await resumedCheckpoint(ctx, db);
       const members = ensembleSize(sim.algorithm, hp, continued);
       if (members === 1 && typeof hp['ensemble'] === 'number' && hp['ensemble'] > 1) await ctx.log(`${sim.algorithm} environments are not ensembled: training one model`, 'warn');
-      const outcome = await withCode(ctx, db, { solutionId: sim.solution_id, graph, dataset, git: config.git }, async ({ nodeFunction }) => {
+      const outcome = await withCode(ctx, db, codeEnv, { solutionId: sim.solution_id, graph, dataset, git: config.git }, async ({ nodeFunction }) => {
         /** The trainer: `k` = null for one model as before (the search's trials), else BC's ensemble of `k` members. */
         const build = (h: Record<string, unknown>, steps: number | undefined, k: number | null = null) => {
           const evalEvery = Math.max(1, Math.floor(num(h['evalEvery'], steps ? Math.min(10, Math.max(1, Math.floor(steps / 2))) : 10)));
@@ -540,7 +550,7 @@ export function modellingJobKinds({ db, blobs }: { db: Database; blobs: BlobStor
       const envChanged = ctx.payload.extend === true && config.environmentJobId !== undefined && config.environmentJobId !== artifact.jobId;
       if (envChanged) await ctx.log('the environment was trained again since this policy\'s last run: training in the updated environment');
       const epochs = hp['epochs'] === undefined ? undefined : Math.max(1, Math.floor(num(hp['epochs'], 1)));
-      await withReward(ctx, db, { solutionId: pol.solution_id, graph, dataset, git: config.git, objective: obj }, async (reward, nodeFunction) => {
+      await withReward(ctx, db, codeEnv, { solutionId: pol.solution_id, graph, dataset, git: config.git, objective: obj }, async (reward, nodeFunction) => {
         const build = (h: Record<string, unknown>, steps: number | undefined) => {
           // What the user did not set keeps the trainer's own defaults (the learning engine's
           // benchmarked ones: 50-step rollouts, a behaviour-clone warm start that runs until the
@@ -600,7 +610,7 @@ export function modellingJobKinds({ db, blobs }: { db: Database; blobs: BlobStor
       const maxMs = stop.duration ? ((stop.duration.days ?? 0) * 1440 + (stop.duration.hours ?? 0) * 60 + (stop.duration.minutes ?? 0)) * 60_000 : Infinity;
       const halt = new Error('halt');
       let best: Trial | null = null;
-      await withReward(ctx, db, { solutionId: rec.solution_id, graph, dataset, git: config.git, objective: obj }, async (reward, nodeFunction) => {
+      await withReward(ctx, db, codeEnv, { solutionId: rec.solution_id, graph, dataset, git: config.git, objective: obj }, async (reward, nodeFunction) => {
         const objective = venvObjective(venv, dataset, reward, { horizon: Math.max(1, Math.floor(num(hp['horizon'], 10))), seed, ...(nodeFunction ? { nodeFunction } : {}) });
         const onTrial = async (t: Trial, i: number) => {
           if (!best || t.score > best.score) best = t;
@@ -634,7 +644,7 @@ export function modellingJobKinds({ db, blobs }: { db: Database; blobs: BlobStor
       let result: Record<string, unknown>;
       let score: number;
       if (kind === 'simulation') {
-        const r = await withCode(ctx, db, { solutionId: rec.solution_id, graph, dataset }, ({ nodeFunction }) => evaluateVenv(venv, dataset, { horizon, windows: 64, ...(nodeFunction ? { nodeFunction } : {}) }));
+        const r = await withCode(ctx, db, codeEnv, { solutionId: rec.solution_id, graph, dataset }, ({ nodeFunction }) => evaluateVenv(venv, dataset, { horizon, windows: 64, ...(nodeFunction ? { nodeFunction } : {}) }));
         result = { score: r.score, mae: r.mae, horizon: r.horizon, nodes: r.nodes };
         score = r.score;
       } else {
@@ -643,7 +653,7 @@ export function modellingJobKinds({ db, blobs }: { db: Database; blobs: BlobStor
         const obj = await need(db, 'objectives', rec.objective_id ?? pol.objective_id, 'reward');
         const { policy } = loadPolicy(new Uint8Array(await blobs.get(`${pol.artifact_key}/policy.weights`)));
         const h = Math.min(horizon, 200);
-        ({ result, score } = await withReward(ctx, db, { solutionId: rec.solution_id, graph, dataset, objective: obj }, async (reward, nodeFunction) => {
+        ({ result, score } = await withReward(ctx, db, codeEnv, { solutionId: rec.solution_id, graph, dataset, objective: obj }, async (reward, nodeFunction) => {
           const withPolicy = await evaluateInVenv(venv, dataset, modePolicy(policy), reward, { horizon: h, windows: 64, seed: 0, nodeFunction });
           const behaviour = await evaluateInVenv(venv, dataset, undefined, reward, { horizon: h, windows: 64, seed: 0, nodeFunction });
           const trajectory = await decidedTrajectory(venv, dataset, modePolicy(policy), reward, h, nodeFunction);
