@@ -17,6 +17,20 @@ declare module 'vitest' {
   }
 }
 
+/**
+ * `CONNECTION_ALLOW` of the e2e server: exactly the hosts of the test databases the specs import
+ * from (`TEST_MYSQL_URL`, `TEST_POSTGRES_URL`); every other non-public host stays refused.
+ */
+function testConnectionAllow(): string {
+  const hosts = new Set<string>();
+  for (const url of [process.env.TEST_MYSQL_URL, process.env.TEST_POSTGRES_URL]) {
+    if (!url) continue;
+    const host = new URL(url).hostname.replace(/^\[(.*)\]$/, '$1');
+    if (host) hosts.add(net.isIP(host) === 4 ? `${host}/32` : net.isIP(host) === 6 ? `${host}/128` : host);
+  }
+  return [...hosts].join(',');
+}
+
 function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const srv = net.createServer();
@@ -57,7 +71,7 @@ export async function setup(project: TestProject): Promise<void> {
     [path.join(root, 'node_modules/tsx/dist/cli.mjs'), path.join(root, 'server/src/main.ts')],
     {
       cwd: root,
-      env: { ...process.env, NODE_ENV: 'production', PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, DATABASE_URL: '' },
+      env: { ...process.env, NODE_ENV: 'production', PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, DATABASE_URL: '', CONNECTION_ALLOW: testConnectionAllow() },
       stdio: ['ignore', log, log],
     },
   );

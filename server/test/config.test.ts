@@ -22,3 +22,19 @@ describe('loadConfig', () => {
     }
   });
 });
+
+describe('loadConfig: data connections', () => {
+  it('reads CONNECTION_ALLOW, the connect time-out and the import limits', () => {
+    expect(loadConfig({})).toMatchObject({ connectionAllow: [], connectionTimeoutMs: 5000, importMaxRows: 10_000_000, importTimeoutMs: 30 * 60_000 });
+    const c = loadConfig({ CONNECTION_ALLOW: ' 127.0.0.1/32, db.internal ,fd00::/8,', CONNECTION_TIMEOUT_SECONDS: '1.5', IMPORT_MAX_ROWS: '1000', IMPORT_TIMEOUT_MINUTES: '2' });
+    expect(c).toMatchObject({ connectionAllow: ['127.0.0.1/32', 'db.internal', 'fd00::/8'], connectionTimeoutMs: 1500, importMaxRows: 1000, importTimeoutMs: 120_000 });
+  });
+
+  it('refuses a malformed CONNECTION_ALLOW entry at start-up', () => {
+    for (const bad of ['127.0.0.1/33', '0x7f000001', 'not a host', '10.0.0.0/8/8']) {
+      expect(() => loadConfig({ CONNECTION_ALLOW: bad })).toThrow(/CONNECTION_ALLOW/);
+    }
+    expect(() => loadConfig({ CONNECTION_TIMEOUT_SECONDS: '0' })).toThrow(/CONNECTION_TIMEOUT_SECONDS/);
+    expect(() => loadConfig({ IMPORT_MAX_ROWS: '-1' })).toThrow(/IMPORT_MAX_ROWS/);
+  });
+});

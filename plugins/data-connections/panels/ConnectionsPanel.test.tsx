@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { ErrorCode, type ImportStatus } from '@decisio/domain';
+import { ErrorCode, messageOf, type ImportStatus } from '@decisio/domain';
 import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { createTestHost, renderPanel } from '@decisio/sdk-plugin/testing';
 import { dataConnectionsPlugin } from '../index';
@@ -61,13 +61,14 @@ describe('ConnectionsPanel', () => {
   it('lists connections and tests one, reporting the outcome', async () => {
     const host = createTestHost({ plugins: [dataConnectionsPlugin], locale: 'en-US', session: { token: 't', userId: 'u1' } });
     host.mockCall('jobJdbcDatasource/queryListByPage', { data: { rows: [row], total: 1, page: 1, pageSize: 20 } });
-    host.mockCall('jobJdbcDatasource/test', { data: { ok: false, version: null, latencyMs: 12, error: 'ECONNREFUSED' } });
+    // The server says only that it failed (never the driver's reason), in the caller's language.
+    host.mockCall('jobJdbcDatasource/test', { data: { ok: false, version: null, latencyMs: 0, error: messageOf('dataSourceUnreachable', 'en-US') } });
     host.mockCall('metadata/getImportList', noImports);
     await renderPanel(panel, { host });
     expect(await screen.findByText('Warehouse')).toBeTruthy();
     expect(screen.getByText('jdbc:postgresql://db:5432/wh')).toBeTruthy();
     fireEvent.click(screen.getByText('Test'));
-    await waitFor(() => expect(host.toasts.at(-1)?.message).toBe('Connection failed: ECONNREFUSED'));
+    await waitFor(() => expect(host.toasts.at(-1)?.message).toBe(`Connection failed: ${messageOf('dataSourceUnreachable', 'en-US')}`));
     expect(host.calls.find((c) => c.url === 'jobJdbcDatasource/test')?.body).toEqual({ id: 'c1' });
   });
 

@@ -206,6 +206,12 @@ export function describeRemoteError(err: unknown, target?: Pick<RemoteTarget, 'p
   return e?.code && !text.includes(e.code) ? `${e.code}: ${text}` : text;
 }
 
+/** Whether the outside server ended a statement at its time limit (MariaDB 1969, MySQL 3024, PostgreSQL 57014). */
+export function isStatementTimeout(err: unknown): boolean {
+  const e = err as { errno?: number; code?: string } | null;
+  return e?.errno === 1969 || e?.errno === 3024 || e?.code === 'ER_STATEMENT_TIMEOUT' || e?.code === 'ER_QUERY_TIMEOUT' || e?.code === '57014';
+}
+
 function rowsOf(result: unknown, type: ConnectionType): Record<string, unknown>[] {
   // mysql2 through knex.raw: [rows, fields]; pg: { rows }.
   if (isMy(type)) return (result as [Record<string, unknown>[]])[0];

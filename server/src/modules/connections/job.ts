@@ -18,7 +18,7 @@ import { HostGuard } from '../../net/host-guard';
 import { DatasetsService } from '../datasets/service';
 import type { BlobStore } from '../storage/blob-store';
 import { StorageService } from '../storage/service';
-import { DEFAULT_CONNECT_MS, RemoteConnectError, describeRemoteError, listRemoteTables, withRemote, type RemoteTarget } from './connector';
+import { DEFAULT_CONNECT_MS, RemoteConnectError, describeRemoteError, isStatementTimeout, listRemoteTables, withRemote, type RemoteTarget } from './connector';
 import { copyToParquet, type CopySource } from './copy';
 
 /** Name of the job kind. */
@@ -221,7 +221,7 @@ export function importJobKind(deps: {
         const app =
           err instanceof AppError
             ? err
-            : timeout.signal.aborted
+            : timeout.signal.aborted || isStatementTimeout(err)
               ? new AppError('importTimeout')
               : err instanceof RemoteConnectError
                 ? new AppError('dataSourceUnreachable')
