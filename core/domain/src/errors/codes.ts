@@ -135,6 +135,7 @@ export const ErrorCode = {
   reportNotFound: 8032,
   reportDecisionsSame: 8033,
   reportDecisionUnfinished: 8034,
+  objectiveBroken: 8035,
 
   // deploy
   deployAlreadyDeployed: 9001,

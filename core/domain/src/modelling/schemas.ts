@@ -141,6 +141,8 @@ export const trainParameterSchema = z.object({
   simulatorId: id,
   objectiveId: id,
   algorithm: z.enum(['sracos', 'random', 'zoopt']).default('sracos'),
+  /** Initial search dataset: a dataset of the project whose rows start the search's rollouts (the environment's data when absent). */
+  datasetId: id.optional(),
 });
 export type TrainParameterRequest = z.infer<typeof trainParameterSchema>;
 
@@ -152,7 +154,10 @@ export const deductionSchema = z.object({
   simulatorId: id,
   policyId: id.optional(),
   objectiveId: id.optional(),
+  /** Steps rolled, all of them (1 .. `MODELLING_LIMITS.deductionStepMax`). */
   stepSize: z.number().int().min(1).max(MODELLING_LIMITS.deductionStepMax),
+  /** Initial dataset: a dataset of the project whose trajectories start the deduction (the environment's data when absent). */
+  datasetId: id.optional(),
   workerId: z.string().max(64).nullish(),
 });
 export type DeductionRequest = z.infer<typeof deductionSchema>;

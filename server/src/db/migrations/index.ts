@@ -21,6 +21,7 @@ import * as modelServicePayloads from './20261124090000_model_service_payloads';
 import * as dataImportsJob from './20261124100000_data_imports_job';
 import * as modelServiceTokenExpiry from './20261125090000_model_service_token_expiry';
 import * as signinGuard from './20261126150000_signin_guard';
+import * as rewardCheckInitialDataset from './20261126160000_reward_check_initial_dataset';
 
 /** One step of the migration history. */
 export interface NamedMigration {
@@ -53,4 +54,5 @@ export const coreMigrations: NamedMigration[] = [
   { name: '20261124100000_data_imports_job', ...dataImportsJob },
   { name: '20261125090000_model_service_token_expiry', ...modelServiceTokenExpiry },
   { name: '20261126150000_signin_guard', ...signinGuard },
+  { name: '20261126160000_reward_check_initial_dataset', ...rewardCheckInitialDataset },
 ];

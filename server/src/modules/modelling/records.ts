@@ -24,6 +24,7 @@ import { releaseStorage } from '../storage/quota';
 import { parseJson, recordInScope, solutionScope, type ModellingDeps, type Row } from './common';
 import { artefactOwner } from './engine/kinds';
 import { presentRow } from './presenters';
+import { checkReward } from './reward-try';
 import { SchemeDataError, parseSchemeData, periodStart } from './engine/scheme';
 
 /** Records of a solution's modelling setup. */
@@ -201,21 +202,44 @@ export class ModellingRecords {
     if (!files['reward.py'] || files['reward.py'].trim() === '') throw new AppError('objectiveNoPrimaryFile', { files: 'validation.required' });
   }
 
-  async createObjective(user: ServerCallUser, input: ObjectiveRequest) {
+  /**
+   * Saving a reward checks it in the sandbox (`checkReward`: compiles, defines `get_reward`, runs
+   * on sample rows of the solution's data, one finite value per row). The text is saved whatever
+   * the check finds; the row keeps the result (`check_state` `checked`, `broken` or `unchecked`,
+   * `check_message`), and a broken reward is refused for trainings (`objectiveBroken`).
+   */
+  async createObjective(user: ServerCallUser, input: ObjectiveRequest, locale: Locale = 'en-US') {
     const { project } = await solutionScope(this.knex, user, input.solutionId, 'edit');
     this.checkFiles(input.files);
     if (await this.knex('objectives').where({ solution_id: input.solutionId, name: input.name }).first('id')) throw new AppError('objectiveNameUsed');
+    const check = await checkReward(this.deps, user.tenantId, input.solutionId, input.files, locale);
     const now = new Date();
-    const row = { id: newId(), tenant_id: user.tenantId, project_id: project.id, solution_id: input.solutionId, name: input.name, description: input.description ?? null, files: JSON.stringify(input.files), creator_id: user.id, created_at: now, updated_at: now };
+    const row = {
+      id: newId(),
+      tenant_id: user.tenantId,
+      project_id: project.id,
+      solution_id: input.solutionId,
+      name: input.name,
+      description: input.description ?? null,
+      files: JSON.stringify(input.files),
+      check_state: check.state,
+      check_message: check.message,
+      creator_id: user.id,
+      created_at: now,
+      updated_at: now,
+    };
     await this.knex('objectives').insert(row);
     return presentRow(row);
   }
 
-  async editObjective(user: ServerCallUser, input: { id: string; name: string; description?: string | undefined; files: Record<string, string> }) {
+  async editObjective(user: ServerCallUser, input: { id: string; name: string; description?: string | undefined; files: Record<string, string> }, locale: Locale = 'en-US') {
     const { row } = await recordInScope(this.knex, user, 'objectives', input.id, 'edit', 'objectiveNotFound');
     this.checkFiles(input.files);
     if (await this.knex('objectives').where({ solution_id: row.solution_id, name: input.name }).whereNot({ id: input.id }).first('id')) throw new AppError('objectiveNameUsed');
-    await this.knex('objectives').where({ id: input.id }).update({ name: input.name, description: input.description ?? null, files: JSON.stringify(input.files), updated_at: new Date() });
+    const check = await checkReward(this.deps, user.tenantId, String(row.solution_id), input.files, locale);
+    await this.knex('objectives')
+      .where({ id: input.id })
+      .update({ name: input.name, description: input.description ?? null, files: JSON.stringify(input.files), check_state: check.state, check_message: check.message, updated_at: new Date() });
     return this.objectiveDetail(user, input.id);
   }
 

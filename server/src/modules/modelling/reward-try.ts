@@ -19,7 +19,7 @@
 import type { Router } from '@koa/router';
 import type { Knex } from 'knex';
 import { z } from 'zod';
-import { AppError, parseDecisionGraph, type Locale } from '@decisio/domain';
+import { AppError, messageOf, parseDecisionGraph, type Locale } from '@decisio/domain';
 import { isLearningError, type Dataset } from '@decisio/learning';
 import { PythonSandbox, RewardFunction, type BatchArray } from '@decisio/learning/sandbox';
 import type { ServerCallUser } from '@decisio/sdk-plugin/server';
@@ -123,8 +123,13 @@ export function sampleRows(total: number, want: number): Int32Array {
 export async function tryReward(deps: ModellingDeps, user: ServerCallUser, input: z.output<typeof tryRewardSchema>, locale: Locale): Promise<TryRewardReply> {
   await solutionScope(deps.db.knex, user, input.solutionId, 'edit');
   if (!('reward.py' in input.files)) throw new AppError('objectiveNoPrimaryFile', { files: 'validation.required' });
-  const { dataset, source } = await sampleSource(deps.db.knex, deps.blobs, user.tenantId, input.solutionId);
-  const rows = sampleRows(dataset.rows, input.rows);
+  return runReward(deps, user.tenantId, input.solutionId, input.files, input.rows, locale);
+}
+
+/** Runs `files` (`reward.py` `get_reward`) on `want` sample rows of the solution's data in the sandbox (no rights checked here). */
+async function runReward(deps: ModellingDeps, tenantId: string, solutionId: string, files: Record<string, string>, want: number, locale: Locale): Promise<TryRewardReply> {
+  const { dataset, source } = await sampleSource(deps.db.knex, deps.blobs, tenantId, solutionId);
+  const rows = sampleRows(dataset.rows, want);
   const batch: Record<string, BatchArray> = {};
   for (const name of Object.keys(dataset.raw)) {
     const codec = dataset.codecs[name];
@@ -134,7 +139,7 @@ export async function tryReward(deps: ModellingDeps, user: ServerCallUser, input
   return slot(async () => {
     let sandbox: PythonSandbox | undefined;
     try {
-      sandbox = await PythonSandbox.start({ files: input.files, timeoutMs: CALL_TIMEOUT_MS, cpuSeconds: 60 });
+      sandbox = await PythonSandbox.start({ files, timeoutMs: CALL_TIMEOUT_MS, cpuSeconds: 60 });
       const rewards = await new RewardFunction(sandbox).compute(batch);
       return { ok: true as const, rows: rows.length, source, nodes: Object.keys(batch), ...distribution(rewards) };
     } catch (err) {
@@ -149,6 +154,40 @@ export async function tryReward(deps: ModellingDeps, user: ServerCallUser, input
       await sandbox?.close();
     }
   });
+}
+
+/** What a reward's check on save found (`objectives.check_state`, `check_message`). */
+export interface RewardCheck {
+  /** `checked`: it ran on the sample and gave one finite value per row; `broken`: its code failed; `unchecked`: it could not be run (no data to sample yet, sandbox unavailable). */
+  state: 'checked' | 'broken' | 'unchecked';
+  message: string | null;
+}
+
+/** Sandbox failures that say nothing about the reward's code: the reward stays unchecked. */
+const NOT_THE_CODE = new Set(['sandbox.start', 'sandbox.unavailable', 'sandbox.processLimit']);
+/** Rows a check on save runs the reward on. */
+const CHECK_ROWS = 64;
+
+/**
+ * The check of a reward when it is saved (and again before a training uses a reward left
+ * unchecked): runs it in the sandbox on sample rows of the solution's data, as
+ * `objective/tryReward` does: the code must compile, define `get_reward`, run, and answer one
+ * finite value per row (`[rows]` or `[rows, 1]`, checked by the sandbox). The message names
+ * the file and line of the user's error.
+ */
+export async function checkReward(deps: ModellingDeps, tenantId: string, solutionId: string, files: Record<string, string>, locale: Locale): Promise<RewardCheck> {
+  let r: TryRewardReply;
+  try {
+    r = await runReward(deps, tenantId, solutionId, files, CHECK_ROWS, locale);
+  } catch (err) {
+    // No data to sample yet (no processed scheme nor data access), or a table it cannot read.
+    if (err instanceof AppError) return { state: 'unchecked', message: messageOf(err.codeName, locale) };
+    throw err;
+  }
+  if (r.ok) return r.rows > 0 ? { state: 'checked', message: null } : { state: 'unchecked', message: null };
+  if (NOT_THE_CODE.has(r.error.code)) return { state: 'unchecked', message: r.error.message };
+  const where = r.error.file ? `${r.error.file}${r.error.line ? `:${r.error.line}` : ''}: ` : '';
+  return { state: 'broken', message: `${where}${r.error.message}`.slice(0, 4000) };
 }
 
 /** Registers `POST /objective/tryReward`. */

@@ -96,8 +96,8 @@ export function modellingRoutes(router: Router<AppState>, kit: RouteKit, deps: M
   post('/scheme/schemeDataProcess', recordIdSchema, (i, u) => records.processScheme(u, i.id));
 
   // objective (reward)
-  post('/objective/create', objectiveSchema, (i, u) => records.createObjective(u, i));
-  post('/objective/edit', objectiveEditSchema, (i, u) => records.editObjective(u, i));
+  post('/objective/create', objectiveSchema, (i, u, ctx) => records.createObjective(u, i, ctx.state.locale));
+  post('/objective/edit', objectiveEditSchema, (i, u, ctx) => records.editObjective(u, i, ctx.state.locale));
   post('/objective/detail', recordIdSchema, (i, u) => records.objectiveDetail(u, i.id));
   post('/objective/list', solutionRefSchema, (i, u) => records.listObjectives(u, i.solutionId));
   post('/objective/delete', recordIdSchema, (i, u) => records.deleteObjective(u, i.id));
@@ -124,7 +124,7 @@ export function modellingRoutes(router: Router<AppState>, kit: RouteKit, deps: M
 
   // deductions
   for (const kind of ['simulation', 'decision'] as const) {
-    post(`/${kind}/create`, deductionSchema, (i, u) => trainings.createDeduction(u, kind, i));
+    post(`/${kind}/create`, deductionSchema, (i, u, ctx) => trainings.createDeduction(u, kind, i, ctx.state.locale));
     post(`/${kind}/list`, solutionRefSchema, (i, u) => trainings.list(u, 'deductions', i.solutionId, kind));
     post(`/${kind}/get`, recordIdSchema, (i, u) => trainings.get(u, 'deductions', i.id, kind));
     post(`/${kind}/delete`, recordIdSchema, (i, u) => trainings.delete(u, 'deductions', i.id, kind));
@@ -133,8 +133,8 @@ export function modellingRoutes(router: Router<AppState>, kit: RouteKit, deps: M
 
   // trainings
   post('/trainSimulator/create', trainSimulatorSchema, (i, u) => trainings.createSimulator(u, i));
-  post('/trainPolicy/create', trainPolicySchema, (i, u) => trainings.createPolicy(u, i));
-  post('/trainParameter/create', trainParameterSchema, (i, u) => trainings.createParameter(u, i));
+  post('/trainPolicy/create', trainPolicySchema, (i, u, ctx) => trainings.createPolicy(u, i, ctx.state.locale));
+  post('/trainParameter/create', trainParameterSchema, (i, u, ctx) => trainings.createParameter(u, i, ctx.state.locale));
   for (const [area, table] of [
     ['trainSimulator', 'simulators'],
     ['trainPolicy', 'policies'],

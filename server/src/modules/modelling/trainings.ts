@@ -15,6 +15,7 @@ import {
   MODELLING_LIMITS,
   type DeductionRequest,
   type ErrorCodeName,
+  type Locale,
   type TrainParameterRequest,
   type TrainPolicyRequest,
   type TrainSimulatorRequest,
@@ -31,6 +32,7 @@ import { copyName, iso, nameUsed, parseJson, recordInScope, solutionScope, type 
 import { artefactOwner, artifactPrefix, type TrainingConfig } from './engine/kinds';
 import { DEFAULT_SPACE, ENVIRONMENT_SEARCHABLE, POLICY_SEARCHABLE, SearchSpaceError, searchDims, type SearchParam } from './engine/autosearch';
 import { presentTraining } from './presenters';
+import { checkReward } from './reward-try';
 import { checkEnvironmentEnsemble, checkPolicyEnsemble } from './engine/ensemble';
 
 /** The record tables of trainings and what is not found in each. */
@@ -226,6 +228,7 @@ export class Trainings {
     await this.refuseServing(table, id);
     const job = row.job_id ? await this.knex('jobs').where({ id: row.job_id }).first('state') : null;
     if (!job || ![JobState.successful, JobState.stoppedManually].includes(job.state)) throw new AppError('paramInvalid', { id: 'validation.invalid' });
+    if (table === 'policies') await this.usableReward(String(row.solution_id), String(row.objective_id), 'en-US');
     const config = configOf(row);
     if (input.stopConditions) config.stopConditions = checkStopConditions(input.stopConditions);
     config.hyperparameters = { ...config.hyperparameters, ...(input.hyperparameters ?? {}) };
@@ -295,28 +298,53 @@ export class Trainings {
     return this.insertAndQueue(user, 'simulators', MODELLING_JOB_KINDS.environment, row, input.workerId);
   }
 
-  /** A trained environment and a reward of the same solution. */
-  private async environmentAndReward(input: { solutionId: string; simulatorId: string; objectiveId?: string | undefined }) {
+  /** A trained environment and a usable reward (see {@link usableReward}) of the same solution. */
+  private async environmentAndReward(input: { solutionId: string; simulatorId: string; objectiveId?: string | undefined }, locale: Locale) {
     const sim = await this.knex('simulators').where({ id: input.simulatorId, solution_id: input.solutionId }).first();
     if (!sim) throw new AppError('simulatorNotFound');
     if (!sim.artifact_key) throw new AppError('dataProcessUnfinished', { simulatorId: 'validation.invalid' });
-    if (input.objectiveId && !(await this.knex('objectives').where({ id: input.objectiveId, solution_id: input.solutionId }).first('id'))) throw new AppError('objectiveNotFound');
+    if (input.objectiveId) await this.usableReward(input.solutionId, input.objectiveId, locale);
     return sim;
   }
 
-  async createPolicy(user: ServerCallUser, input: TrainPolicyRequest) {
+  /**
+   * A reward a training may use: of the solution (`objectiveNotFound`) and not broken
+   * (`objectiveBroken`, detail `objectiveId`). A reward saved before the check existed, or left
+   * unchecked when saved (no data to sample then), is checked now and the result kept.
+   */
+  private async usableReward(solutionId: string, objectiveId: string, locale: Locale) {
+    const obj = await this.knex('objectives').where({ id: objectiveId, solution_id: solutionId }).first('id', 'tenant_id', 'files', 'check_state');
+    if (!obj) throw new AppError('objectiveNotFound');
+    let state = obj.check_state as string | null;
+    if (state !== 'checked' && state !== 'broken') {
+      const check = await checkReward(this.deps, String(obj.tenant_id), solutionId, parseJson<Record<string, string>>(obj.files, {}), locale);
+      await this.knex('objectives').where({ id: objectiveId }).update({ check_state: check.state, check_message: check.message });
+      state = check.state;
+    }
+    if (state === 'broken') throw new AppError('objectiveBroken', { objectiveId: 'validation.invalid' });
+  }
+
+  /** The chosen initial (search) dataset: a dataset of the record's project and tenant (`tableNotFound`, detail `datasetId`). */
+  private async initialDataset(user: ServerCallUser, scope: Scope, datasetId: string | undefined): Promise<string | null> {
+    if (!datasetId) return null;
+    const found = await this.knex('datasets').where({ id: datasetId, tenant_id: user.tenantId, project_id: scope.project.id }).first('id');
+    if (!found) throw new AppError('tableNotFound', { datasetId: 'validation.invalid' });
+    return datasetId;
+  }
+
+  async createPolicy(user: ServerCallUser, input: TrainPolicyRequest, locale: Locale = 'en-US') {
     const scope = await solutionScope(this.knex, user, input.solutionId, 'edit');
     const config = checkTraining(input);
     checkPolicyEnsemble(input.algorithm, config.hyperparameters);
     await this.resolveAutoSearch(user, config, input, 'policy');
     await this.uniqueName(scope, 'policies', input.name);
-    await this.environmentAndReward(input);
+    await this.environmentAndReward(input, locale);
     await this.checkMemory(0, input.workerId);
     const row = { ...this.base(user, scope, input.name), algorithm: input.algorithm, simulator_id: input.simulatorId, objective_id: input.objectiveId, config: JSON.stringify(await this.sealGit(config)), reward: null, artifact_key: null };
     return this.insertAndQueue(user, 'policies', MODELLING_JOB_KINDS.policy, row, input.workerId);
   }
 
-  async createParameter(user: ServerCallUser, input: TrainParameterRequest) {
+  async createParameter(user: ServerCallUser, input: TrainParameterRequest, locale: Locale = 'en-US') {
     const scope = await solutionScope(this.knex, user, input.solutionId, 'edit');
     const config = checkTraining(input);
     if (input.algorithm === 'zoopt') {
@@ -324,22 +352,26 @@ export class Trainings {
       if (trials !== undefined && trials < MODELLING_LIMITS.zooptMinTrials) throw new AppError('trainZooptTrials', { 'stopConditions.searchCount': 'validation.invalid' });
     }
     await this.uniqueName(scope, 'parameter_searches', input.name);
-    await this.environmentAndReward(input);
+    await this.environmentAndReward(input, locale);
+    const datasetId = await this.initialDataset(user, scope, input.datasetId);
     await this.checkMemory(0, input.workerId);
-    const row = { ...this.base(user, scope, input.name), algorithm: input.algorithm, simulator_id: input.simulatorId, objective_id: input.objectiveId, config: JSON.stringify(await this.sealGit(config)), reward: null, result: null };
+    const row = { ...this.base(user, scope, input.name), algorithm: input.algorithm, simulator_id: input.simulatorId, objective_id: input.objectiveId, dataset_id: datasetId, config: JSON.stringify(await this.sealGit(config)), reward: null, result: null };
     return this.insertAndQueue(user, 'parameter_searches', MODELLING_JOB_KINDS.parameter, row, input.workerId);
   }
 
-  async createDeduction(user: ServerCallUser, kind: 'simulation' | 'decision', input: DeductionRequest) {
+  async createDeduction(user: ServerCallUser, kind: 'simulation' | 'decision', input: DeductionRequest, locale: Locale = 'en-US') {
     const scope = await solutionScope(this.knex, user, input.solutionId, 'edit');
     if (await nameUsed(this.knex, 'deductions', scope.project.id, input.name, { kind })) throw new AppError('trainNameUsed', { name: 'validation.invalid' });
-    await this.environmentAndReward(input);
+    await this.environmentAndReward(input, locale);
     if (kind === 'decision') {
       if (!input.policyId) throw new AppError('paramInvalid', { policyId: 'validation.required' });
       const pol = await this.knex('policies').where({ id: input.policyId, solution_id: input.solutionId }).first();
       if (!pol) throw new AppError('policyNotFound');
       if (!pol.artifact_key) throw new AppError('dataProcessUnfinished', { policyId: 'validation.invalid' });
+      // Without a reward of its own, the deduction scores with the policy's: it must be usable too.
+      if (!input.objectiveId) await this.usableReward(input.solutionId, String(pol.objective_id), locale);
     }
+    const datasetId = await this.initialDataset(user, scope, input.datasetId);
     const now = new Date();
     const row = {
       id: newId(),
@@ -353,6 +385,7 @@ export class Trainings {
       policy_id: kind === 'decision' ? (input.policyId ?? null) : null,
       objective_id: input.objectiveId ?? null,
       step_size: input.stepSize,
+      dataset_id: datasetId,
       job_id: null,
       state: JobState.waiting,
       score: null,
@@ -450,6 +483,8 @@ export class Trainings {
     await this.refuseServing(table, id);
     const job = row.job_id ? await this.knex('jobs').where({ id: row.job_id }).first('state') : null;
     if (!job || ![JobState.failure, JobState.stoppedManually].includes(job.state)) throw new AppError('paramInvalid', { id: 'validation.invalid' });
+    // A policy trains again with its reward as it is now: a reward broken since is refused.
+    if (table === 'policies') await this.usableReward(String(row.solution_id), String(row.objective_id), 'en-US');
     const config = configOf(row);
     if (mode) config.mode = mode;
     const kind = table === 'simulators' ? MODELLING_JOB_KINDS.environment : MODELLING_JOB_KINDS.policy;

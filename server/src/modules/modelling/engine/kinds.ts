@@ -8,7 +8,7 @@
  * storage quota.
  */
 import os from 'node:os';
-import { MODELLING_JOB_KINDS, parseDecisionGraph } from '@decisio/domain';
+import { MODELLING_JOB_KINDS, MODELLING_LIMITS, parseDecisionGraph } from '@decisio/domain';
 import {
   BcTrainer,
   ReviveTrainer,
@@ -54,6 +54,7 @@ import { SecretBox } from '../../../db/secrets';
 import { systemClock } from '../../../clock';
 import { datasetOf, environmentData, loadCorrelationTable, loadVenv, neededColumns, type Correlation, type VenvArtifact } from './data';
 import { VenvEnsembleTrainer, ensembleSize, policyEnsembleOptions, POLICY_ENSEMBLE_KEYS } from './ensemble';
+import { HeldDataset, initialDataset } from './initial-data';
 
 /** Prefix of the `debug` log line that keeps a breakpoint's tensor summaries. */
 export const TENSORS_LINE = 'tensors ';
@@ -365,10 +366,12 @@ async function decidedTrajectory(venv: VirtualEnvironment, ds: Dataset, policy: 
   const rewards: number[] = [];
   for (const [k, step] of steps.entries()) {
     const decoded = decodeStep(ds, step);
+    // A long deduction's steps after the data's trajectory ends have no real values.
+    const inData = !(ds instanceof HeldDataset) || ds.isData(start + k);
     for (const [name, batch] of Object.entries(decoded)) {
       const entry = (nodes[name] ??= { decided: [], real: [] });
       entry.decided.push(Array.from(batch.data));
-      entry.real.push(ds.raw[name] ? Array.from(ds.gather(name, [start + k], 'raw')) : []);
+      entry.real.push(ds.raw[name] && inData ? Array.from(ds.gather(name, [start + k], 'raw')) : []);
     }
     rewards.push(...Array.from(await reward(decoded)));
   }
@@ -601,7 +604,9 @@ export function modellingJobKinds({ db, blobs, hostGuard, logger }: { db: Databa
       const config = parseJson<TrainingConfig>(rec.config, { stopConditions: { system: true }, hyperparameters: {} });
       const stop = parseStopConditions(config.stopConditions);
       const hp = config.hyperparameters;
-      const { venv, dataset, graph } = await loadVenv(knex(), blobs, sim);
+      const { venv, dataset: simData, graph, artifact } = await loadVenv(knex(), blobs, sim);
+      // The initial search dataset: its rows start the rollouts that score each candidate.
+      const dataset = rec.dataset_id ? await initialDataset(knex(), blobs, String(rec.tenant_id), artifact.schemeId, graph, simData, String(rec.dataset_id), (l, level) => ctx.log(l, level)) : simData;
       const space = tunableSpace(dataset);
       if (space.length === 0) throw new Error('The decision graph has no tunable parameter to search');
       const trials = Math.max(1, Math.floor(stop.searchCount ?? num(hp['trials'], 20)));
@@ -632,36 +637,72 @@ export function modellingJobKinds({ db, blobs, hostGuard, logger }: { db: Databa
     },
   };
 
+  /** Rollout windows of a deduction (initial states: trajectories of the initial dataset). */
+  const WINDOWS = 64;
   const deduction = (kind: 'simulation' | 'decision'): JobKind<RecordPayload> => ({
     kind: MODELLING_JOB_KINDS[kind],
     description: kind === 'simulation' ? 'Simulation deduction: rolls the environment over the data and scores it.' : 'Decision deduction: runs a policy in the environment and scores it with the reward.',
     async run(ctx) {
       const rec = await need(db, 'deductions', ctx.payload.id, 'deduction');
       const sim = await need(db, 'simulators', rec.simulator_id, 'environment');
-      const { venv, dataset, graph } = await loadVenv(knex(), blobs, sim);
-      const horizon = Math.max(1, Math.min(Number(rec.step_size), 10_000));
-      await ctx.log(`${kind} deduction over ${horizon} steps`);
+      const { venv, dataset: simData, graph, artifact } = await loadVenv(knex(), blobs, sim);
+      // The chosen initial dataset (else the environment's data) gives the initial states.
+      const dataset = rec.dataset_id ? await initialDataset(knex(), blobs, String(rec.tenant_id), artifact.schemeId, graph, simData, String(rec.dataset_id), (l, level) => ctx.log(l, level)) : simData;
+      const steps = Math.max(1, Math.min(Math.floor(Number(rec.step_size)), MODELLING_LIMITS.deductionStepMax));
       let result: Record<string, unknown>;
       let score: number;
       if (kind === 'simulation') {
-        const r = await withCode(ctx, db, codeEnv, { solutionId: rec.solution_id, graph, dataset }, ({ nodeFunction }) => evaluateVenv(venv, dataset, { horizon, windows: 64, ...(nodeFunction ? { nodeFunction } : {}) }));
-        result = { score: r.score, mae: r.mae, horizon: r.horizon, nodes: r.nodes };
+        // Scored against the data: as many steps as the data's shortest trajectory holds.
+        await ctx.log(`simulation deduction over ${steps} steps (scored over the data's trajectories)`);
+        const r = await withCode(ctx, db, codeEnv, { solutionId: rec.solution_id, graph, dataset }, ({ nodeFunction }) => evaluateVenv(venv, dataset, { horizon: steps, windows: WINDOWS, ...(nodeFunction ? { nodeFunction } : {}) }));
+        if (r.horizon < steps) await ctx.log(`the data's shortest trajectory has ${r.horizon} steps: scored over ${r.horizon} of the ${steps} steps asked`, 'warn');
+        result = { score: r.score, mae: r.mae, horizon: r.horizon, steps, nodes: r.nodes, datasetId: rec.dataset_id ?? null };
         score = r.score;
       } else {
         const pol = await need(db, 'policies', rec.policy_id, 'policy');
         if (!pol.artifact_key) throw new Error('The policy has not finished training');
         const obj = await need(db, 'objectives', rec.objective_id ?? pol.objective_id, 'reward');
         const { policy } = loadPolicy(new Uint8Array(await blobs.get(`${pol.artifact_key}/policy.weights`)));
-        const h = Math.min(horizon, 200);
-        ({ result, score } = await withReward(ctx, db, codeEnv, { solutionId: rec.solution_id, graph, dataset, objective: obj }, async (reward, nodeFunction) => {
-          const withPolicy = await evaluateInVenv(venv, dataset, modePolicy(policy), reward, { horizon: h, windows: 64, seed: 0, nodeFunction });
-          const behaviour = await evaluateInVenv(venv, dataset, undefined, reward, { horizon: h, windows: 64, seed: 0, nodeFunction });
-          const trajectory = await decidedTrajectory(venv, dataset, modePolicy(policy), reward, h, nodeFunction);
-          return { result: { reward: withPolicy, behaviourReward: behaviour, horizon: h, trajectory }, score: withPolicy };
-        }));
+        // Every step asked: trajectories of the initial data extended to `steps` (see `HeldDataset`).
+        const held = new HeldDataset(dataset, steps, WINDOWS);
+        await ctx.log(`decision deduction over ${steps} steps from ${held.trajectoryCount} initial states`);
+        // Three rollouts of `steps` steps (policy, behaviour, detail trajectory), one reward call per step.
+        const calls = 3 * steps;
+        let done = 0;
+        let reported = 0;
+        const halt = new Error('halt');
+        const started = Date.now();
+        const stopped = await withReward(ctx, db, codeEnv, { solutionId: rec.solution_id, graph, dataset, objective: obj }, async (inner, nodeFunction) => {
+          const reward: RewardCallback = async (batch) => {
+            if (ctx.shouldStop()) throw halt;
+            const out = await inner(batch);
+            done += 1;
+            if (done - reported >= Math.max(1, Math.floor(calls / 100))) {
+              reported = done;
+              await ctx.reportMetrics(Math.min(0.99, done / calls), {});
+            }
+            return out;
+          };
+          try {
+            const withPolicy = await evaluateInVenv(venv, held, modePolicy(policy), reward, { horizon: steps, windows: WINDOWS, seed: 0, nodeFunction });
+            const behaviour = await evaluateInVenv(venv, held, undefined, reward, { horizon: steps, windows: WINDOWS, seed: 0, nodeFunction });
+            const trajectory = await decidedTrajectory(venv, held, modePolicy(policy), reward, steps, nodeFunction);
+            result = { reward: withPolicy, behaviourReward: behaviour, horizon: steps, steps, datasetId: rec.dataset_id ?? null, trajectory };
+            score = withPolicy;
+            return false;
+          } catch (err) {
+            if (err === halt) return true;
+            throw err;
+          }
+        });
+        if (stopped) {
+          await ctx.log(`stopped after ${done} of ${calls} reward calls`);
+          return;
+        }
+        await ctx.log(`rolled ${steps} steps in ${((Date.now() - started) / 1000).toFixed(1)} s`);
       }
-      await point(ctx, 1, 0, { score });
-      await knex()('deductions').where({ id: rec.id }).update({ result: JSON.stringify(result), score: Number.isFinite(score) ? score : null, updated_at: new Date() });
+      await point(ctx, 1, 0, { score: score! });
+      await knex()('deductions').where({ id: rec.id }).update({ result: JSON.stringify(result!), score: Number.isFinite(score!) ? score! : null, updated_at: new Date() });
     },
   });
 
