@@ -6,7 +6,8 @@
  * datetime fields, tables connected on keys).
  *
  * The step is served at the spec's address {@link CORRELATION_PATH}, where the workflow plugin's
- * `/workflow` redirect and side menu lead. Manifest only; panels load with `import()`.
+ * `/workflow` redirect and side menu lead. `/project/data-source` shows the project's datasets
+ * (and the solution's data access in a second tab). Manifest only; panels load with `import()`.
  */
 import { definePlugin } from '@decisio/sdk-plugin';
 import { dataAccessEndpoints } from './api';
@@ -23,6 +24,8 @@ export const dataAccessPlugin = definePlugin({
   routes: [
     { path: '/dataset-manage', titleKey: 'title', panels: ['data-access.datasets'] },
     { path: CORRELATION_PATH, titleKey: 'correlationTitle', panels: ['data-access.correlation'] },
+    // The project's data source (spec platform §2): its datasets, and its solution's data access beside.
+    { path: '/project/data-source', titleKey: 'title', panels: ['data-access.datasets', { panel: 'data-access.correlation', direction: 'within' }] },
   ],
   panels: [
     { id: 'data-access.datasets', titleKey: 'panel', icon: 'th', load: () => import('./panels/DatasetsPanel').then((m) => m.DatasetsPanel) },

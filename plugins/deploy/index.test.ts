@@ -19,3 +19,33 @@ describe('deploy manifest', () => {
     expect(deployPlugin.routes.map((r) => r.path)).toEqual(['/project/deploy', '/project/deploy-detail', '/project/report', '/project/business-decision', '/project/update-policy']);
   });
 });
+
+describe('deploy commands and menu', () => {
+  it('opens its pages from the palette keeping the project link; call records open the current service', async () => {
+    const { createTestHost } = await import('@decisio/sdk-plugin/testing');
+    const { deployPlugin } = await import('./index');
+    const h = createTestHost({ plugins: [deployPlugin], locale: 'en-US', session: { token: 't', userId: 'u1' }, location: { pathname: '/project/report', search: { projectId: 'P1', solutionId: 'S1', tab: 'x' } } });
+    await h.execute('deploy.open-deploy');
+    expect(h.location()).toEqual({ pathname: '/project/deploy', search: { projectId: 'P1', solutionId: 'S1' } });
+    await h.execute('deploy.open-records');
+    expect(h.location()).toEqual({ pathname: '/project/deploy', search: { projectId: 'P1', solutionId: 'S1' } });
+    h.services.get((await import('@decisio/sdk-plugin')).navigationServiceRef).navigate('/project/deploy-detail', { search: { projectId: 'P1', serviceId: 'SV1' } });
+    await h.execute('deploy.open-records');
+    expect(h.location()).toEqual({ pathname: '/project/deploy-detail', search: { projectId: 'P1', serviceId: 'SV1' } });
+    for (const [id, pathname] of [['deploy.open-report', '/project/report'], ['deploy.open-business', '/project/business-decision'], ['deploy.open-update', '/project/update-policy']] as const) {
+      await h.execute(id);
+      expect(h.location()).toEqual({ pathname, search: { projectId: 'P1' } });
+    }
+  });
+
+  it('puts deploy, reports, business decision and policy update in the side menu of the project area', async () => {
+    const { deployPlugin } = await import('./index');
+    const ctx = { signedIn: true, locale: 'en-US' as const, theme: 'light' as const, search: {} };
+    expect(deployPlugin.menuItems.map((m) => m.command)).toEqual(['deploy.open-deploy', 'deploy.open-report', 'deploy.open-business', 'deploy.open-update']);
+    const when = deployPlugin.menuItems[0]!.when!;
+    expect(when({ ...ctx, pathname: '/workflow/pattern' })).toBe(true);
+    expect(when({ ...ctx, pathname: '/project/deploy-detail' })).toBe(true);
+    expect(when({ ...ctx, pathname: '/dashboard' })).toBe(false);
+    expect(deployPlugin.menuItems[0]!.activeOn).toEqual(['/project/deploy', '/project/deploy-detail']);
+  });
+});

@@ -6,10 +6,41 @@
  * (`/project/business-decision`) and policy update (`/project/update-policy`). Manifest only;
  * panels load with `import()`.
  */
-import { definePlugin } from '@decisio/sdk-plugin';
+import { definePlugin, inProjectArea, openPageCommand, type MenuItemContribution, type WhenContext } from '@decisio/sdk-plugin';
 import zhCN from './locales/zh-CN.json';
 import enUS from './locales/en-US.json';
 import { deployEndpoints } from './api';
+
+const signedIn = (c: { signedIn: boolean }) => c.signedIn;
+
+/**
+ * The deploy area's commands (command palette, side menu): each opens its page keeping the
+ * project link (`projectId`, `solutionId`, `guide`, ...). "Open call records" opens the current
+ * service's page (its monitor and call records) when the address names one, else the list.
+ */
+export const DEPLOY_COMMANDS = [
+  openPageCommand({ id: 'deploy.open-deploy', titleKey: 'commands.deploy', to: '/project/deploy', icon: 'cloud-upload', keywords: ['deploy', 'service', 'publish', 'online'], when: signedIn }),
+  openPageCommand({
+    id: 'deploy.open-records',
+    titleKey: 'commands.records',
+    to: '/project/deploy',
+    icon: 'history',
+    keywords: ['call records', 'calls', 'log', 'monitor', 'service'],
+    when: signedIn,
+    extra: (q) => (q.serviceId ? { to: '/project/deploy-detail', search: { serviceId: q.serviceId } } : undefined),
+  }),
+  openPageCommand({ id: 'deploy.open-report', titleKey: 'commands.report', to: '/project/report', icon: 'timeline-bar-chart', keywords: ['report', 'analysis', 'chart'], when: signedIn }),
+  openPageCommand({ id: 'deploy.open-business', titleKey: 'commands.business', to: '/project/business-decision', icon: 'th-derived', keywords: ['business decision', 'batch', 'decide'], when: signedIn }),
+  openPageCommand({ id: 'deploy.open-update', titleKey: 'commands.update', to: '/project/update-policy', icon: 'refresh', keywords: ['update policy', 'retrain', 'feedback'], when: signedIn }),
+];
+
+/** Side-menu entries of the project area (after the workflow's steps, before "back"). */
+const menuItems: MenuItemContribution[] = [
+  { id: 'deploy.menu-deploy', titleKey: 'menu.deploy', command: 'deploy.open-deploy', icon: 'cloud-upload', activeOn: ['/project/deploy', '/project/deploy-detail'] },
+  { id: 'deploy.menu-report', titleKey: 'menu.report', command: 'deploy.open-report', icon: 'timeline-bar-chart', activeOn: ['/project/report'] },
+  { id: 'deploy.menu-business', titleKey: 'menu.business', command: 'deploy.open-business', icon: 'th-derived', activeOn: ['/project/business-decision'] },
+  { id: 'deploy.menu-update', titleKey: 'menu.update', command: 'deploy.open-update', icon: 'refresh', activeOn: ['/project/update-policy'] },
+].map((m, i) => ({ ...m, location: 'side' as const, order: 220 + i, when: (c: WhenContext) => inProjectArea(c.pathname) }));
 
 export const deployPlugin = definePlugin({
   id: 'deploy',
@@ -29,4 +60,6 @@ export const deployPlugin = definePlugin({
     { id: 'deploy.business', titleKey: 'businessPanel', icon: 'th-derived', load: () => import('./panels/BusinessDecisionPanel').then((m) => m.BusinessDecisionPanel) },
     { id: 'deploy.update', titleKey: 'updatePanel', icon: 'refresh', load: () => import('./panels/UpdatePolicyPanel').then((m) => m.UpdatePolicyPanel) },
   ],
+  commands: DEPLOY_COMMANDS,
+  menuItems,
 });

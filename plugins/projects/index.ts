@@ -4,7 +4,7 @@
  * recent activity; and the read-only view a share link opens (`/shared-project`). Manifest
  * only: panels load with `import()`.
  */
-import { definePlugin } from '@decisio/sdk-plugin';
+import { definePlugin, navigationServiceRef } from '@decisio/sdk-plugin';
 import zhCN from './locales/zh-CN.json';
 import enUS from './locales/en-US.json';
 import { projectsEndpoints } from './api';
@@ -31,4 +31,16 @@ export const projectsPlugin = definePlugin({
     { id: 'projects.activity', titleKey: 'activityPanel', icon: 'history', load: () => import('./panels/ActivityPanel').then((m) => m.ActivityPanel) },
   ],
   menuItems: [{ id: 'projects.all', titleKey: 'menu', location: 'side', icon: 'projects', to: '/all-project', order: 20 }],
+  // Mod+P (VS Code's quick open): the project list, its search box focused.
+  commands: [
+    {
+      id: 'projects.quickOpen',
+      titleKey: 'commands.quickOpen',
+      icon: 'projects',
+      keybinding: 'Mod+P',
+      keywords: ['projects', 'quick open', 'open project'],
+      when: (c) => c.signedIn,
+      run: ({ services }) => services.get(navigationServiceRef).navigate('/all-project', { search: { focus: 'search' } }),
+    },
+  ],
 });

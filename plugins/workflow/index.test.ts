@@ -47,6 +47,24 @@ describe('workflow manifest', () => {
     expect(when({ ...ctx, pathname: '/workflow/pattern' })).toBe(true);
     expect(when({ ...ctx, pathname: '/project/workbench' })).toBe(true);
     expect(when({ ...ctx, pathname: '/dashboard' })).toBe(false);
+    // It stays on the other project pages (deploy, reports, ...), so that the steps are one click away.
+    expect(when({ ...ctx, pathname: '/project/deploy' })).toBe(true);
+    expect(when({ ...ctx, pathname: '/all-project' })).toBe(false);
+    // "Back" comes last, after the other plugins' entries of the project area (orders 210-239).
+    expect(workflowPlugin.menuItems.map((m) => m.order)).toEqual([200, 201, 202, 203, 204, 205, 206, 207, 290]);
+    expect(workflowPlugin.menuItems[4]!.activeOn).toEqual(['/workflow/simulator']);
+  });
+
+  it('offers every step as a palette command from anywhere, "back" only in the project area', async () => {
+    const { workflowPlugin } = await import('./index');
+    const ctx = { signedIn: true, locale: 'en-US' as const, theme: 'light' as const, search: {} };
+    const cmd = (id: string) => workflowPlugin.commands.find((c) => c.id === id)!;
+    expect(cmd('workflow.open-environment').when!({ ...ctx, pathname: '/dashboard' })).toBe(true);
+    expect(cmd('workflow.open-environment').when!({ ...ctx, signedIn: false, pathname: '/dashboard' })).toBe(false);
+    expect(cmd('workflow.open-back').when!({ ...ctx, pathname: '/dashboard' })).toBe(false);
+    expect(cmd('workflow.open-back').when!({ ...ctx, pathname: '/project/deploy' })).toBe(true);
+    expect(cmd('workflow.open-environment').titleKey).toBe('commands.environment');
+    expect(enUS.commands.environment).toBe('Open environments');
   });
 
   it('side menu entries carry the project link parameters and drop the others', async () => {

@@ -15,11 +15,13 @@ import { showsGuide } from './model/guide';
 import zhCN from './locales/zh-CN.json';
 import enUS from './locales/en-US.json';
 
+// Commands reach every step from anywhere (command palette); "back" only from the project area.
 const commands: CommandContribution[] = WORKFLOW_MENU.map((m) => ({
   id: `workflow.open-${m.id}`,
-  titleKey: m.titleKey,
+  titleKey: m.id === 'back' ? m.titleKey : `commands.${m.id}`,
   icon: m.icon,
-  when: (ctx) => inWorkflow(ctx.pathname),
+  keywords: [m.id.replace('-', ' '), 'workflow', 'step'],
+  when: (ctx) => ctx.signedIn && (m.id !== 'back' || inWorkflow(ctx.pathname)),
   run: ({ services }) => {
     const nav = services.get(navigationServiceRef);
     nav.navigate(m.to, { search: projectLinkSearch(nav.getLocation().search) });
@@ -32,7 +34,9 @@ const menuItems: MenuItemContribution[] = WORKFLOW_MENU.map((m, i) => ({
   location: 'side',
   icon: m.icon,
   command: `workflow.open-${m.id}`,
-  order: 200 + i,
+  // The deductions, deploy, reports, ... of other plugins come between the steps and "back".
+  order: m.id === 'back' ? 290 : 200 + i,
+  activeOn: m.id === 'back' ? undefined : [m.to],
   when: (ctx) => inWorkflow(ctx.pathname),
 }));
 

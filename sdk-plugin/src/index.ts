@@ -19,6 +19,7 @@ export * from './plugin';
 export * from './api';
 export * from './locales';
 export * from './project-link';
+export * from './commands';
 export * from './react';
 export * from './ui';
 export * from './code-editor';

@@ -121,6 +121,11 @@ export interface MenuItemContribution {
   /** Sort order inside its location (lower first). Default 100. */
   order?: number;
   when?: WhenPredicate;
+  /**
+   * Paths where this entry shows as the current one (an entry with `to` is current on `to` and
+   * below it already); for entries that run a command, e.g. `['/project/deploy']`.
+   */
+  activeOn?: readonly string[];
 }
 
 /** What a command handler gets. */
@@ -140,6 +145,13 @@ export interface CommandContribution {
   /** Keybinding like `Mod+Shift+P` (`Mod` is Ctrl, or Cmd on macOS). */
   keybinding?: string;
   icon?: string;
+  /**
+   * Extra English search words for the command palette (the English title is searched in any
+   * language already), e.g. `['service', 'publish']`.
+   */
+  keywords?: readonly string[];
+  /** Leave it out of the command palette (still runs from menus and its keybinding). */
+  hidden?: boolean;
   when?: WhenPredicate;
   run(ctx: CommandRunContext, ...args: unknown[]): unknown;
 }

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Button, Card, HTMLSelect, InputGroup, Menu, MenuItem, NonIdealState, PopoverNext, Spinner, Switch, Tag } from '@blueprintjs/core';
 import type { ProjectItem } from '@decisio/domain';
 import { pageCount, Pager, useAppLocation, useListSearch, useNotify, useProjectLink } from '@decisio/sdk-plugin';
@@ -30,6 +30,12 @@ export function ProjectListPanel() {
   const [scope, setScope] = useState<'all' | 'mine' | 'shared'>('all');
   const { keyword, setKeyword, search, page, setPage } = useListSearch({ filters: [favouritesOnly, scope] });
   const [open, setOpen] = useState<Open>(null);
+  // Quick open (Mod+P) lands here with `focus=search`: the search box takes the focus.
+  const searchRef = useRef<HTMLInputElement>(null);
+  const focusSearch = location.search.focus === 'search';
+  useEffect(() => {
+    if (focusSearch) searchRef.current?.focus();
+  }, [focusSearch, location]);
 
   const list = projectsApi.endpoints['projects/list'].useQuery({
     page,
@@ -175,6 +181,7 @@ export function ProjectListPanel() {
           value={keyword}
           onValueChange={setKeyword}
           data-testid="projects-search"
+          inputRef={searchRef}
         />
         <HTMLSelect
           aria-label={t('list.scope')}

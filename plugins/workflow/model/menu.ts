@@ -1,3 +1,5 @@
+import { inProjectArea } from '@decisio/sdk-plugin';
+
 /**
  * The workflow side menu as data (spec workflow §2): each entry opens its screen carrying the
  * project link parameters (guide, projectId, solutionId, …) of the current page.
@@ -23,7 +25,10 @@ export const WORKFLOW_MENU: readonly WorkflowMenuEntry[] = [
   { id: 'back', titleKey: 'menu.back', icon: 'arrow-left', to: '/dashboard' },
 ];
 
-/** Whether the workflow menu shows: on workflow screens and on the project workbench. */
+/**
+ * Whether the workflow menu shows: on workflow screens and on every page of the project area
+ * (`/project/*`: workbench, deploy, reports, ...), so that the steps stay one click away.
+ */
 export function inWorkflow(pathname: string): boolean {
-  return pathname === '/workflow' || pathname.startsWith('/workflow/') || pathname === '/project/workbench';
+  return inProjectArea(pathname);
 }

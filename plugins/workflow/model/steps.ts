@@ -79,3 +79,26 @@ export function solutionSteps(facts: SolutionFacts): StepView[] {
   const currentId = ids.find((id) => states[id] !== 'done');
   return ids.map((id) => ({ id, state: states[id], route: STEP_ROUTES[id], current: id === currentId }));
 }
+
+/** An area of the project after the training steps, opened from the workbench with the project link. */
+export interface AreaLink {
+  id: 'simulation' | 'decision' | 'deploy' | 'report' | 'business' | 'update' | 'hyper' | 'projectLog';
+  icon: string;
+  route: string;
+}
+
+/**
+ * The areas after the steps (spec workflow §2, platform §2): the deductions, deploy, reports,
+ * business decision, policy update, hyperparameter sets and the project log. Their screens are
+ * other plugins' routes (modelling, deploy).
+ */
+export const AREA_LINKS: readonly AreaLink[] = [
+  { id: 'simulation', icon: 'play', route: '/workflow/simulator/simulation' },
+  { id: 'decision', icon: 'flow-branch', route: '/workflow/policy/decision' },
+  { id: 'deploy', icon: 'cloud-upload', route: '/project/deploy' },
+  { id: 'report', icon: 'timeline-bar-chart', route: '/project/report' },
+  { id: 'business', icon: 'th-derived', route: '/project/business-decision' },
+  { id: 'update', icon: 'refresh', route: '/project/update-policy' },
+  { id: 'hyper', icon: 'properties', route: '/hyperparameter' },
+  { id: 'projectLog', icon: 'history', route: '/project/project-log' },
+];

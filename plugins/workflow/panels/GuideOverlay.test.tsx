@@ -91,6 +91,40 @@ describe('GuideOverlay', () => {
     expect(localStorage.getItem(GUIDE_COLLAPSED_KEY)).toBeNull();
   });
 
+  it('collapses with Escape pressed anywhere on the page (README), but not when a dialog or an editor takes it', async () => {
+    const h = host('en-US', '/project/deploy', LINK);
+    await renderPanel(GuideOverlay, { host: h });
+    const toggle = () => screen.getByTestId('workflow-guide-toggle');
+    // Escape inside an open dialog is the dialog's, and one already handled is left alone.
+    const dialog = document.createElement('div');
+    dialog.setAttribute('role', 'dialog');
+    const field = document.createElement('input');
+    dialog.append(field);
+    const editor = document.createElement('div');
+    editor.className = 'monaco-editor';
+    const editorInput = document.createElement('textarea');
+    editor.append(editorInput);
+    document.body.append(dialog, editor);
+    fireEvent.keyDown(field, { key: 'Escape' });
+    fireEvent.keyDown(editorInput, { key: 'Escape' });
+    const handled = new KeyboardEvent('keydown', { key: 'Escape', bubbles: true, cancelable: true });
+    handled.preventDefault();
+    act(() => void document.body.dispatchEvent(handled));
+    expect(toggle().getAttribute('aria-expanded')).toBe('true');
+    dialog.remove();
+    editor.remove();
+    // Focus on the page (not in the guide): Escape collapses it.
+    fireEvent.keyDown(document.body, { key: 'Escape' });
+    await waitFor(() => expect(toggle().getAttribute('aria-expanded')).toBe('false'));
+    expect(screen.queryByTestId('workflow-guide-next')).toBeNull();
+    expect(localStorage.getItem(GUIDE_COLLAPSED_KEY)).toBe('1');
+    // Collapsed, Escape changes nothing; the toggle opens it again.
+    fireEvent.keyDown(document.body, { key: 'Escape' });
+    expect(toggle().getAttribute('aria-expanded')).toBe('false');
+    fireEvent.click(toggle());
+    expect(toggle().getAttribute('aria-expanded')).toBe('true');
+  });
+
   it('stays hidden without the flag, with guide=false and off the workflow', async () => {
     for (const [pathname, search] of [
       ['/workflow/pattern', { projectId: 'P1' }],

@@ -4,11 +4,12 @@
  * order with the current screen's step highlighted, says in one sentence what to do on this
  * screen, "Next step" opens the next step's screen keeping the project link and the guide flag,
  * and "End the guide" drops the flag. It floats in a corner and collapses to its title bar
- * (kept across pages); Escape inside it collapses it. While open it asks the shell to keep the
+ * (kept across pages); Escape collapses it, inside it or anywhere on the page that does not use
+ * Escape itself (dialogs, popovers, menus, code editors). While open it asks the shell to keep the
  * content beside it (`--dc-overlay-inset-right`), so it covers nothing on wide screens.
  */
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
-import { Button, Card, Icon } from '@blueprintjs/core';
+import { Button, Card, Classes, Icon } from '@blueprintjs/core';
 import { navigationServiceRef, useAppLocation, useProjectLink, useService } from '@decisio/sdk-plugin';
 import { useWorkflowT } from '../i18n';
 import { GUIDE_STEPS, guideStepIndex, nextGuideStep, showsGuide } from '../model/guide';
@@ -41,6 +42,16 @@ function writeCollapsed(collapsed: boolean): void {
   }
 }
 
+/**
+ * Whether an Escape pressed on `target` is for something else than the guide: an open dialog,
+ * drawer, popover or menu (Blueprint closes it), or a code editor (Monaco uses Escape).
+ */
+export function escapeBelongsElsewhere(target: EventTarget | null): boolean {
+  if (typeof document !== 'undefined' && document.body.classList.contains(Classes.OVERLAY_OPEN)) return true;
+  const el = target instanceof Element ? target : null;
+  return !!el?.closest('[role="dialog"], [role="alertdialog"], [role="menu"], [role="listbox"], .monaco-editor, [class*="-popover"], [class*="-overlay-content"]');
+}
+
 export function GuideOverlay() {
   const { t } = useWorkflowT();
   const link = useProjectLink();
@@ -59,6 +70,17 @@ export function GuideOverlay() {
     return () => {
       root.removeProperty(GUIDE_INSET_PROPERTY);
     };
+  }, [shown, collapsed]);
+  // Escape anywhere on the page collapses the open guide (README "Guided first run"), unless
+  // something else takes Escape first: a dialog, popover or menu, or a code editor.
+  useEffect(() => {
+    if (!shown || collapsed) return;
+    const onKey = (e: globalThis.KeyboardEvent) => {
+      if (e.key !== 'Escape' || e.defaultPrevented || escapeBelongsElsewhere(e.target)) return;
+      setCollapsed(true);
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
   }, [shown, collapsed]);
   if (!shown) return null;
 

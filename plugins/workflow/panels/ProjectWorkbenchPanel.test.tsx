@@ -32,6 +32,28 @@ describe('ProjectWorkbenchPanel', () => {
     expect(h.location()).toEqual({ pathname: '/workflow/pattern', search: { projectId: 'P1', solutionId: 'S1' } });
   });
 
+  it('opens the areas after training (deductions, deploy, reports, business decision, policy update, hyperparameters) with the link', async () => {
+    const h = host('zh-CN', { projectId: 'P1', solutionId: 'S1' });
+    await renderPanel(panel, { host: h });
+    const areas = await screen.findByTestId('workflow-areas');
+    expect(areas.textContent).toContain('训练之后');
+    const expected = {
+      simulation: '/workflow/simulator/simulation',
+      decision: '/workflow/policy/decision',
+      deploy: '/project/deploy',
+      report: '/project/report',
+      business: '/project/business-decision',
+      update: '/project/update-policy',
+      hyper: '/hyperparameter',
+      projectLog: '/project/project-log',
+    };
+    for (const [id, pathname] of Object.entries(expected)) {
+      fireEvent.click(screen.getByTestId(`workflow-area-${id}`));
+      expect(h.location()).toEqual({ pathname, search: { projectId: 'P1', solutionId: 'S1' } });
+    }
+    expect(screen.getByTestId('workflow-area-deploy').textContent).toBe('部署');
+  });
+
   it('asks for a solution when there is none', async () => {
     const h = host('en-US', { guide: 'false' });
     await renderPanel(panel, { host: h });

@@ -1,12 +1,14 @@
 /**
  * The project workbench (`/project/workbench?projectId=…&solutionId=…`): the solution's
  * modelling steps in order with their states, the next step highlighted, each opening its
- * screen with the project link parameters carried.
+ * screen with the project link parameters carried; then the areas after training (deductions,
+ * deploy, reports, business decision, policy update, hyperparameters, project log).
  */
 import { Button, Card, NonIdealState, Spinner, Tag, type Intent } from '@blueprintjs/core';
+import type { IconName } from '@blueprintjs/icons';
 import { isApiError, useProjectLink, type PanelProps } from '@decisio/sdk-plugin';
 import { workflowApi } from '../api';
-import { solutionSteps, type StepState } from '../model/steps';
+import { AREA_LINKS, solutionSteps, type StepState } from '../model/steps';
 import { useWorkflowT } from '../i18n';
 import './workflow.css';
 
@@ -92,6 +94,21 @@ export function ProjectWorkbenchPanel(_props: PanelProps) {
           </li>
         ))}
       </ol>
+      <section className="dc-workflow-areas" aria-labelledby="dc-workflow-areas-title" data-testid="workflow-areas">
+        <h3 id="dc-workflow-areas-title">{t('areas.heading')}</h3>
+        <div className="dc-workflow-areas-list">
+          {AREA_LINKS.map((a) => (
+            <Button
+              key={a.id}
+              icon={a.icon as IconName}
+              variant="outlined"
+              text={t(`areas.${a.id}`)}
+              data-testid={`workflow-area-${a.id}`}
+              onClick={() => link.go(a.route)}
+            />
+          ))}
+        </div>
+      </section>
     </div>
   );
 }

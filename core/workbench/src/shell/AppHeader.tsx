@@ -4,6 +4,7 @@ import { LanguageSelect, ThemeToggle, useCurrentUser, useEventValue, useLocale, 
 import { useWorkbench } from '../host/workbench-context';
 import { useWorkbenchT } from '../i18n/i18n';
 import { Logo } from './Logo';
+import { formatKeybinding, isMacPlatform } from './shortcuts';
 
 /** Header of the console: logo, language switch, theme switch and the user menu. */
 export function AppHeader(props: { onToggleMenu?: () => void; onOpenSettings?: () => void; onOpenPalette?: () => void }) {
@@ -44,7 +45,7 @@ export function AppHeader(props: { onToggleMenu?: () => void; onOpenSettings?: (
               <Menu data-testid="user-menu-items">
                 {name && <MenuItem disabled icon="user" text={t('header.signedInAs', { name })} />}
                 {props.onOpenPalette && (
-                  <MenuItem icon="console" text={t('palette.open')} label="Ctrl+Shift+P" onClick={props.onOpenPalette} data-testid="user-menu-palette" />
+                  <MenuItem icon="console" text={t('palette.open')} label={formatKeybinding('Mod+Shift+P', isMacPlatform())} onClick={props.onOpenPalette} data-testid="user-menu-palette" />
                 )}
                 {props.onOpenSettings && <MenuItem icon="cog" text={t('header.settings')} onClick={props.onOpenSettings} data-testid="user-menu-settings" />}
                 {hasLayout && (

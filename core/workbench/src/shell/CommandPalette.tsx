@@ -1,72 +1,173 @@
-import { useEffect, useMemo, useState } from 'react';
-import { Dialog, DialogBody, InputGroup, Menu, MenuItem, NonIdealState } from '@blueprintjs/core';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { Dialog, DialogBody, DialogFooter, InputGroup, Menu, MenuItem, NonIdealState } from '@blueprintjs/core';
 import type { IconName } from '@blueprintjs/icons';
 import { DIALOG_WIDTH } from '@decisio/domain';
+import { useLocale } from '@decisio/sdk-plugin';
+import type { Workbench } from '../host/workbench';
 import { useWorkbench } from '../host/workbench-context';
 import { useWorkbenchT } from '../i18n/i18n';
+import { searchPalette, type PaletteEntry } from './palette-search';
+import { formatKeybinding, isMacPlatform, SHELL_SHORTCUTS } from './shortcuts';
 
-/** The command palette: every enabled contributed command, filtered by its translated title. */
+/** One line of the palette: a contributed command, or a side-menu entry that opens a page. */
+export interface PaletteItem extends PaletteEntry {
+  icon?: string;
+  keybinding?: string;
+  run(): void;
+}
+
+/**
+ * What the palette offers now: every enabled command that plugins contribute (as data, with a
+ * translated title, English keywords and an optional keybinding), then the side-menu entries
+ * that open a page and are not commands already. Titles are in the current language; the
+ * English title is searched too.
+ */
+export function paletteItems(wb: Workbench): PaletteItem[] {
+  const en = wb.i18n.getFixedT('en-US');
+  const commands: PaletteItem[] = wb.host.commands
+    .filter((c) => !c.hidden && wb.commands.isEnabled(c.id))
+    .map((c) => {
+      const key = `${c.pluginId}:${c.titleKey}`;
+      return {
+        id: c.id,
+        title: wb.locale.t(key),
+        englishTitle: en(key),
+        keywords: c.keywords,
+        icon: c.icon,
+        keybinding: c.keybinding,
+        run: () => void wb.commands.execute(c.id),
+      };
+    });
+  const ctx = wb.whenContext();
+  const pages: PaletteItem[] = wb.host.menuItems
+    .filter((m) => m.location === 'side' && m.to && (!m.when || m.when(ctx)))
+    .sort((a, b) => (a.order ?? 100) - (b.order ?? 100))
+    .map((m) => {
+      const key = `${m.pluginId}:${m.titleKey}`;
+      const to = m.to!;
+      return {
+        id: `menu:${m.id}`,
+        title: wb.locale.t('workbench:palette.goTo', { title: wb.locale.t(key) }),
+        englishTitle: `Go to ${en(key)}`,
+        keywords: [to],
+        icon: m.icon,
+        run: () => wb.navigation.navigate(to),
+      };
+    });
+  return [...commands, ...pages];
+}
+
+/**
+ * The command palette (F1 or Mod+Shift+P): fuzzy search over the commands' titles in the current
+ * language and in English, ↑/↓ to move (wrapping), Enter to run, Escape to close; the footer
+ * lists the keyboard shortcuts.
+ */
 export function CommandPalette(props: { isOpen: boolean; onClose: () => void }) {
   const wb = useWorkbench();
   const { t } = useWorkbenchT();
+  const locale = useLocale();
   const [query, setQuery] = useState('');
   const [active, setActive] = useState(0);
+  const listRef = useRef<HTMLUListElement>(null);
+  const isMac = isMacPlatform();
   useEffect(() => {
     if (props.isOpen) {
       setQuery('');
       setActive(0);
     }
   }, [props.isOpen]);
-  const items = useMemo(() => {
-    if (!props.isOpen) return [];
-    const q = query.trim().toLowerCase();
-    return wb.host.commands
-      .filter((c) => wb.commands.isEnabled(c.id))
-      .map((c) => ({ c, title: wb.locale.t(`${c.pluginId}:${c.titleKey}`) }))
-      .filter((x) => !q || x.title.toLowerCase().includes(q) || x.c.id.toLowerCase().includes(q));
-  }, [wb, query, props.isOpen]);
+  const all = useMemo(() => (props.isOpen ? paletteItems(wb) : []), [wb, props.isOpen, locale]);
+  const items = useMemo(() => searchPalette(all, query), [all, query]);
+  useEffect(() => {
+    const el = listRef.current?.querySelector<HTMLElement>('[data-active="true"]');
+    el?.scrollIntoView?.({ block: 'nearest' });
+  }, [active, items]);
   const run = (i: number) => {
     const item = items[i];
     if (!item) return;
     props.onClose();
-    void wb.commands.execute(item.c.id);
+    item.run();
   };
+  const bound = all.filter((x) => x.keybinding);
   return (
-    <Dialog isOpen={props.isOpen} onClose={props.onClose} title={t('palette.title')} icon="console" style={{ width: DIALOG_WIDTH.sm }}>
+    <Dialog isOpen={props.isOpen} onClose={props.onClose} title={t('palette.title')} icon="console" style={{ width: DIALOG_WIDTH.md }}>
       <DialogBody>
         <InputGroup
           autoFocus
           leftIcon="search"
           placeholder={t('palette.placeholder')}
           value={query}
+          role="combobox"
+          aria-expanded
+          aria-controls="dc-palette-list"
+          aria-activedescendant={items[active] ? `dc-palette-${active}` : undefined}
           data-testid="command-palette-input"
           onValueChange={(v) => (setQuery(v), setActive(0))}
           onKeyDown={(e) => {
-            if (e.key === 'ArrowDown') setActive((a) => Math.min(a + 1, items.length - 1));
-            else if (e.key === 'ArrowUp') setActive((a) => Math.max(a - 1, 0));
+            const n = items.length;
+            if (e.key === 'ArrowDown') setActive((a) => (n ? (a + 1) % n : 0));
+            else if (e.key === 'ArrowUp') setActive((a) => (n ? (a - 1 + n) % n : 0));
             else if (e.key === 'Enter') run(active);
+            else if (e.key === 'Escape') props.onClose();
             else return;
             e.preventDefault();
+            e.stopPropagation();
           }}
         />
         {items.length === 0 ? (
           <NonIdealState icon="search" description={t('palette.empty')} />
         ) : (
-          <Menu className="dc-palette-list">
+          <Menu className="dc-palette-list" ulRef={listRef} id="dc-palette-list" role="listbox" data-testid="command-palette-list">
             {items.map((x, i) => (
               <MenuItem
-                key={x.c.id}
-                icon={x.c.icon as IconName | undefined}
+                key={x.id}
+                id={`dc-palette-${i}`}
+                icon={x.icon as IconName | undefined}
                 text={x.title}
-                label={x.c.keybinding}
+                label={x.keybinding ? formatKeybinding(x.keybinding, isMac) : undefined}
                 active={i === active}
+                roleStructure="listoption"
+                selected={i === active}
                 onClick={() => run(i)}
-                data-testid={`command-${x.c.id}`}
+                onMouseEnter={() => setActive(i)}
+                data-active={i === active ? 'true' : undefined}
+                data-testid={`command-${x.id}`}
               />
             ))}
           </Menu>
         )}
       </DialogBody>
+      <DialogFooter>
+        <div className="dc-palette-help" aria-label={t('palette.shortcuts')} data-testid="command-palette-shortcuts">
+          {SHELL_SHORTCUTS.map((s) => (
+            <span key={s.action}>
+              {s.keys.map((k) => (
+                <kbd key={k}>{formatKeybinding(k, isMac)}</kbd>
+              ))}
+              {t(`palette.shortcut.${s.action}`)}
+            </span>
+          ))}
+          {bound.map((x) => (
+            <span key={x.id}>
+              <kbd>{formatKeybinding(x.keybinding!, isMac)}</kbd>
+              {x.title}
+            </span>
+          ))}
+          <span>
+            <kbd>↑</kbd>
+            <kbd>↓</kbd>
+            {t('palette.shortcut.navigate')}
+          </span>
+          <span>
+            <kbd>Enter</kbd>
+            {t('palette.shortcut.run')}
+          </span>
+          <span>
+            <kbd>Esc</kbd>
+            {t('palette.shortcut.close')}
+          </span>
+        </div>
+      </DialogFooter>
     </Dialog>
   );
 }

@@ -4,6 +4,7 @@ import { AppHeader } from './AppHeader';
 import { CommandPalette } from './CommandPalette';
 import { SettingsDialog } from './SettingsDialog';
 import { SideMenu } from './SideMenu';
+import { isMacPlatform, shellAction } from './shortcuts';
 
 /** The signed-in console: header, side menu and the page. */
 export function ConsoleShell() {
@@ -11,12 +12,16 @@ export function ConsoleShell() {
   const [settings, setSettings] = useState(false);
   const [palette, setPalette] = useState(false);
   useEffect(() => {
-    // Mod+Shift+P opens the command palette (Cmd on macOS, Ctrl elsewhere).
+    // F1 and Mod+Shift+P open the command palette, Mod+B the menu, Mod+, the settings (shortcuts.ts).
+    const isMac = isMacPlatform();
     const onKey = (e: KeyboardEvent) => {
-      if ((e.ctrlKey || e.metaKey) && e.shiftKey && e.key.toLowerCase() === 'p') {
-        e.preventDefault();
-        setPalette(true);
-      }
+      if (e.defaultPrevented) return;
+      const action = shellAction(e, isMac);
+      if (!action) return;
+      e.preventDefault();
+      if (action === 'palette') setPalette(true);
+      else if (action === 'toggleMenu') setCollapsed((c) => !c);
+      else setSettings(true);
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);

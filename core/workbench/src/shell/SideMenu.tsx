@@ -18,7 +18,8 @@ export function SideMenu(props: { collapsed?: boolean }) {
       <Menu>
         {items.map((m) => {
           const text = wb.locale.t(`${m.pluginId}:${m.titleKey}`);
-          const active = !!m.to && (loc.pathname === m.to || loc.pathname.startsWith(`${m.to}/`));
+          const under = (p: string) => loc.pathname === p || loc.pathname.startsWith(`${p}/`);
+          const active = (!!m.to && under(m.to)) || (m.activeOn ?? []).some((p) => loc.pathname === p);
           return (
             <MenuItem
               key={m.id}

@@ -1,0 +1,189 @@
+/**
+ * Navigation of the whole app with the real plugins (issue 16): the command palette lists the
+ * commands plugins contribute (not only menu entries) and searches them in both languages,
+ * F1 / Ctrl+Shift+P open it, the arrows, Enter and Escape work, Ctrl+B hides the menu, the side
+ * menu reaches the deploy and deduction areas, and every `/project/*` route of the spec opens.
+ */
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { createMemoryHistory } from '@tanstack/react-router';
+import { APP_PLUGINS } from '../main';
+import { createWorkbench, WorkbenchRoot, type Workbench } from '../host/workbench';
+import { paletteItems } from './CommandPalette';
+
+const user = {
+  userId: 'u1',
+  username: 'alice_1',
+  nickname: 'Alice',
+  tenantId: 't1',
+  avatarUrl: null,
+  email: 'a@b.co',
+  mobile: null,
+  menuGroupId: null,
+  roleList: [],
+  isSystemRole: false,
+  isStudent: false,
+  isOperation: false,
+  occupation: null,
+  createdAt: '2026-01-01T00:00:00Z',
+};
+
+let wb: Workbench | undefined;
+
+async function start(path: string) {
+  wb = await createWorkbench({
+    plugins: APP_PLUGINS,
+    history: createMemoryHistory({ initialEntries: [path] }),
+    notifications: { show: () => 'k', dismiss: () => {} },
+    baseUrl: 'http://localhost/api/',
+    fetchFn: async (input) => {
+      const url = (input as Request).url.replace('http://localhost/api/', '');
+      const data = url === 'user/getUser' ? user : null;
+      return new Response(JSON.stringify({ code: 0, data, message: '' }), { headers: { 'content-type': 'application/json' } });
+    },
+  });
+  render(<WorkbenchRoot workbench={wb} />);
+  return wb;
+}
+
+const input = () => screen.getByTestId('command-palette-input');
+const shown = () => [...document.querySelectorAll('[data-testid^="command-"][data-testid*="."]')].map((e) => e.getAttribute('data-testid')!.slice('command-'.length));
+
+describe('navigation', () => {
+  beforeEach(() => {
+    localStorage.clear();
+    localStorage.setItem('decisio.locale', 'en-US');
+    localStorage.setItem('token', 'tok-1');
+    localStorage.setItem('userId', 'u1');
+  });
+  afterEach(() => {
+    cleanup();
+    wb?.dispose();
+    wb = undefined;
+  });
+
+  it('lists the plugins’ commands in the palette, every area included, with translated titles', async () => {
+    const w = await start('/dashboard');
+    await screen.findByTestId('side-menu', {}, { timeout: 10_000 });
+    const titles = Object.fromEntries(paletteItems(w).map((x) => [x.id, x.title]));
+    expect(titles).toMatchObject({
+      'deploy.open-deploy': 'Deploy a policy',
+      'deploy.open-records': 'Open call records',
+      'deploy.open-report': 'Open analysis reports',
+      'deploy.open-business': 'Open business decision',
+      'deploy.open-update': 'Update a policy',
+      'modelling.new-environment': 'New environment training',
+      'modelling.open-simulation': 'Open simulation deduction',
+      'modelling.open-decision': 'Open decision deduction',
+      'modelling.open-hyperparameters': 'Open hyperparameter sets',
+      'workflow.open-environment': 'Open environments',
+      'projects.quickOpen': 'Quick open a project',
+      'menu:storage.manage': expect.stringMatching(/^Go to /),
+    });
+    // "Back to workbench" only in the project area.
+    expect(titles['workflow.open-back']).toBeUndefined();
+    w.locale.setLocale('zh-CN');
+    const zh = Object.fromEntries(paletteItems(w).map((x) => [x.id, x]));
+    expect(zh['deploy.open-deploy']!.title).toBe('部署策略');
+    expect(zh['deploy.open-deploy']!.englishTitle).toBe('Deploy a policy');
+    expect(zh['modelling.new-environment']!.title).toBe('新建环境训练');
+  });
+
+  it('opens with F1, finds "deploy", moves with the arrows and runs with Enter, keeping the project link', async () => {
+    const w = await start('/project/workbench?projectId=P1&solutionId=S1&tab=x');
+    await screen.findByTestId('side-menu', {}, { timeout: 10_000 });
+    fireEvent.keyDown(window, { key: 'F1' });
+    fireEvent.change(await screen.findByTestId('command-palette-input'), { target: { value: 'deploy' } });
+    await waitFor(() => expect(shown()[0]).toBe('deploy.open-deploy'));
+    expect(screen.getByTestId('command-deploy.open-deploy').closest('[aria-selected="true"], .bp6-active')).toBeTruthy();
+    // Down then up wraps around and comes back.
+    const n = shown().length;
+    fireEvent.keyDown(input(), { key: 'ArrowUp' });
+    expect(screen.getByTestId(`command-${shown()[n - 1]}`).getAttribute('data-active')).toBe('true');
+    fireEvent.keyDown(input(), { key: 'ArrowDown' });
+    expect(screen.getByTestId('command-deploy.open-deploy').getAttribute('data-active')).toBe('true');
+    fireEvent.keyDown(input(), { key: 'Enter' });
+    await waitFor(() => expect(w.router.state.location.pathname).toBe('/project/deploy'));
+    expect(w.navigation.getLocation().search).toEqual({ projectId: 'P1', solutionId: 'S1' });
+    await waitFor(() => expect(screen.queryByTestId('command-palette-input')).toBeNull());
+  });
+
+  it('searches Chinese titles and English words in Chinese, Ctrl+Shift+P opens it, Escape closes it', async () => {
+    localStorage.setItem('decisio.locale', 'zh-CN');
+    const w = await start('/project/deploy-detail?projectId=P1&serviceId=SV1');
+    await screen.findByTestId('side-menu', {}, { timeout: 10_000 });
+    fireEvent.keyDown(window, { key: 'P', ctrlKey: true, shiftKey: true });
+    fireEvent.change(await screen.findByTestId('command-palette-input'), { target: { value: '调用记录' } });
+    await waitFor(() => expect(shown()[0]).toBe('deploy.open-records'));
+    fireEvent.change(input(), { target: { value: 'call records' } });
+    await waitFor(() => expect(shown()[0]).toBe('deploy.open-records'));
+    expect(screen.getByTestId('command-deploy.open-records').textContent).toContain('打开调用记录');
+    // The footer documents the shortcuts.
+    const help = screen.getByTestId('command-palette-shortcuts').textContent!;
+    expect(help).toContain('F1');
+    expect(help).toContain('Ctrl+Shift+P');
+    expect(help).toContain('Ctrl+P');
+    expect(help).toContain('Ctrl+B');
+    fireEvent.keyDown(input(), { key: 'Escape' });
+    await waitFor(() => expect(screen.queryByTestId('command-palette-input')).toBeNull());
+    expect(w.router.state.location.pathname).toBe('/project/deploy-detail');
+    // Run it: the call records are on the current service's page.
+    fireEvent.keyDown(window, { key: 'F1' });
+    fireEvent.change(await screen.findByTestId('command-palette-input'), { target: { value: 'call records' } });
+    fireEvent.keyDown(input(), { key: 'Enter' });
+    await waitFor(() => expect(w.navigation.getLocation().search).toEqual({ projectId: 'P1', serviceId: 'SV1' }));
+    expect(w.router.state.location.pathname).toBe('/project/deploy-detail');
+  });
+
+  it('reaches deploy, the deductions and the other areas from the side menu of the project area', async () => {
+    const w = await start('/project/workbench?projectId=P1&solutionId=S1');
+    const menu = await screen.findByTestId('side-menu', {}, { timeout: 10_000 });
+    const ids = [...menu.querySelectorAll('[data-testid^="side-menu-"]')].map((e) => e.getAttribute('data-testid')!.slice('side-menu-'.length));
+    for (const id of ['deploy.menu-deploy', 'deploy.menu-report', 'deploy.menu-business', 'deploy.menu-update', 'modelling.menu-simulation', 'modelling.menu-decision', 'modelling.menu-hyperparameters']) {
+      expect(ids).toContain(id);
+    }
+    // Steps first, then the areas after training, "back" last.
+    expect(ids.indexOf('workflow.menu-parameter')).toBeLessThan(ids.indexOf('modelling.menu-simulation'));
+    expect(ids.indexOf('deploy.menu-update')).toBeLessThan(ids.indexOf('workflow.menu-back'));
+    fireEvent.click(screen.getByTestId('side-menu-deploy.menu-deploy'));
+    await waitFor(() => expect(w.router.state.location.pathname).toBe('/project/deploy'));
+    expect(w.navigation.getLocation().search).toEqual({ projectId: 'P1', solutionId: 'S1' });
+    await waitFor(() => expect(screen.getByTestId('side-menu-deploy.menu-deploy').className).toContain('bp6-active'));
+    // The workflow's steps stay in the menu on the deploy page.
+    expect(screen.getByTestId('side-menu-workflow.menu-environment')).toBeTruthy();
+    fireEvent.click(screen.getByTestId('side-menu-modelling.menu-simulation'));
+    await waitFor(() => expect(w.router.state.location.pathname).toBe('/workflow/simulator/simulation'));
+    // Ctrl+B hides the menu's labels, again shows them.
+    fireEvent.keyDown(window, { key: 'b', ctrlKey: true });
+    await waitFor(() => expect(screen.getByTestId('side-menu').className).toContain('dc-side-collapsed'));
+    fireEvent.keyDown(window, { key: 'b', ctrlKey: true });
+    await waitFor(() => expect(screen.getByTestId('side-menu').className).not.toContain('dc-side-collapsed'));
+  });
+
+  it('opens every /project route of the spec, none shows "Page not found"', async () => {
+    const spec = ['workbench', 'data-source', 'simulator', 'simulation', 'policy', 'parameter', 'decision', 'report', 'deploy', 'deploy-detail', 'business-decision', 'update-policy', 'project-log'];
+    const w = await start('/dashboard');
+    await screen.findByTestId('side-menu', {}, { timeout: 10_000 });
+    const routes = new Map(w.host.routes.map((r) => [r.path, r]));
+    for (const name of spec) {
+      const path = `/project/${name}`;
+      expect(routes.has(path), path).toBe(true);
+      await w.router.navigate({ to: path, search: { projectId: 'P1', solutionId: 'S1' } as never });
+      await waitFor(() => expect(w.router.state.location.pathname).toBe(path));
+      const match = w.router.state.matches.at(-1)!;
+      expect(match.fullPath, path).toBe(path);
+      expect(screen.queryByTestId('not-found'), path).toBeNull();
+    }
+    // The six new ones show the screens the spec names.
+    const panels = (p: string) => (routes.get(p)!.panels ?? []).map((x) => (typeof x === 'string' ? x : x.panel));
+    expect(panels('/project/data-source')).toEqual(['data-access.datasets', 'data-access.correlation']);
+    expect(panels('/project/simulator')).toEqual(['modelling.environments']);
+    expect(panels('/project/simulation')).toEqual(['modelling.simulations']);
+    expect(panels('/project/policy')).toEqual(['modelling.policies']);
+    expect(panels('/project/parameter')).toEqual(['modelling.parameters']);
+    expect(panels('/project/decision')).toEqual(['modelling.decisions']);
+    // Unknown paths under /project still show the not-found page.
+    await w.router.navigate({ to: '/project/nothing-here' as never });
+    expect(await screen.findByTestId('not-found')).toBeTruthy();
+  });
+});
