@@ -305,7 +305,7 @@ function DebugView({ area, id }: { area: 'trainSimulator' | 'trainPolicy'; id: s
               </tbody>
             </HTMLTable>
           )}
-          {points.length > 0 && <Curves points={points} stepLabel={t('detail.step')} />}
+          {points.length > 0 && <Curves chartId="debug" points={points} stepLabel={t('detail.step')} />}
         </Card>
       </div>
       <Card compact>

@@ -191,7 +191,7 @@ function NodeCharts({ nodes, modelLabel, solutionId }: { nodes: Record<string, {
             <small>
               {node} · {names[d] ?? `[${d}]`}
             </small>
-            <Curves stepLabel={t('detail.step')} points={v.model.map((row, k) => ({ step: k, [modelLabel]: row[d] ?? null, ...(v.real[k]?.length ? { [real]: v.real[k]![d] ?? null } : {}) }))} />
+            <Curves compare chartId={`node-${node}-${d}`} stepLabel={t('detail.step')} points={v.model.map((row, k) => ({ step: k, [modelLabel]: row[d] ?? null, ...(v.real[k]?.length ? { [real]: v.real[k]![d] ?? null } : {}) }))} />
           </div>
         ));
       })}
@@ -237,7 +237,7 @@ function DeductionCharts({ row, area, solutionId }: { row: TrainingRow; area: 's
     if (!row.simulatorId) return null;
     return (
       <div data-testid="deduction-charts">
-        <Rollout id={row.simulatorId} horizon={Math.min(200, Math.max(1, row.stepSize ?? 50))} solutionId={solutionId} />
+        <Rollout id={row.simulatorId} horizon={Math.min(10_000, Math.max(1, row.stepSize ?? 50))} solutionId={solutionId} />
       </div>
     );
   }
@@ -263,7 +263,7 @@ function DeductionCharts({ row, area, solutionId }: { row: TrainingRow; area: 's
       <div className="modelling-charts">
         <div data-testid="chart-reward">
           <small>{t('common.reward')}</small>
-          <Curves stepLabel={t('detail.step')} points={tr.rewards.map((r, k) => ({ step: k, [t('common.reward')]: r }))} />
+          <Curves compare chartId="deduction-reward" stepLabel={t('detail.step')} points={tr.rewards.map((r, k) => ({ step: k, [t('common.reward')]: r }))} />
         </div>
       </div>
       <NodeCharts nodes={nodes} modelLabel={t('detail.decided')} solutionId={solutionId} />
@@ -376,7 +376,7 @@ export function TrainingDetail({ area, id, onClose }: { area: TrainingArea; id: 
       <H5>
         {t('detail.curves')} {active && <small className="bp6-text-muted">({t('detail.live')})</small>}
       </H5>
-      {display.data && display.data.points.length > 0 ? <Curves points={display.data.points} stepLabel="#" /> : <p className="bp6-text-muted">{t('detail.noPoints')}</p>}
+      <Curves chartId={area} loading={canView && display.isLoading} points={display.data?.points ?? []} stepLabel={t('detail.step')} />
       {canView && jobId && <TensorBoardControl key={jobId} jobId={jobId} />}
       {area === 'trainSimulator' && (row.state === 'successful' || row.state === STOPPED_MANUALLY) && <Rollout id={row.id} solutionId={solutionId} />}
       {(area === 'simulation' || area === 'decision') && <DeductionCharts row={row} area={area} solutionId={solutionId} />}

@@ -169,7 +169,7 @@ export function modellingRoutes(router: Router<AppState>, kit: RouteKit, deps: M
   const displaySchema = trainJobSchema.extend({ step: z.number().int().min(-1).max(100_000_000).optional() });
   post('/train/getTrainDisplayDataList', displaySchema, (i, u) => train.displayData(u, i.jobId, i.step));
   post('/train/stopTrain', trainJobSchema, (i, u) => train.stop(u, i.jobId));
-  const picSchema = recordIdSchema.extend({ trajectory: z.number().int().min(0).default(0), horizon: z.number().int().min(1).max(200).default(50) });
+  const picSchema = recordIdSchema.extend({ trajectory: z.number().int().min(0).default(0), horizon: z.number().int().min(1).max(10_000).default(50) });
   post('/train/getPicBySimulatorNum', picSchema, (i, u) => train.simulatorPictures(u, i.id, i.trajectory, i.horizon));
   post('/train/skipBreakpoint', trainJobSchema, (i, u) => train.skipBreakpoint(u, i.jobId));
   post('/train/getTrainLog', trainLogSchema, (i, u) => train.log(u, i.jobId, i.afterId, i.limit));
