@@ -3,7 +3,7 @@
  * (schemes, rewards, hyperparameter sets), trainings (environment, policy, parameter search,
  * deductions) and `train/*` (curves, logs, stop).
  */
-import type { DeductionRequest, HyperparameterRequest, ObjectiveRequest, SchemeRequest, TrainParameterRequest, TrainPolicyRequest, TrainSimulatorRequest } from '@decisio/domain';
+import type { Dataset, DeductionRequest, HyperparameterRequest, ObjectiveRequest, SchemeRequest, TrainParameterRequest, TrainPolicyRequest, TrainSimulatorRequest } from '@decisio/domain';
 import { definePluginApi, type PluginEndpointBuilder } from '@decisio/sdk-plugin';
 
 /** A training record as the server presents it (`presentTraining`). */
@@ -19,6 +19,8 @@ export interface TrainingRow {
   score?: number | null;
   reward?: number | null;
   stepSize?: number;
+  /** Deductions and parameter searches: the chosen initial (search) dataset, null for the environment's data. */
+  datasetId?: string | null;
   simulatorId?: string | null;
   objectiveId?: string | null;
   policyId?: string | null;
@@ -56,10 +58,16 @@ export interface ObjectiveRow {
   name: string;
   description?: string | null;
   files: Record<string, string> | null;
+  /** The check when saved: `checked`, `broken` (cannot be used for training), `unchecked` (could not run: no data yet); null before the check existed. */
+  checkState?: 'checked' | 'broken' | 'unchecked' | null;
+  checkMessage?: string | null;
   createdAt?: string;
   updatedAt?: string;
   policyList?: { id: string; name: string }[];
 }
+
+/** Rewards a training, search or deduction may use: not marked broken. */
+export const usableRewards = <T extends Pick<ObjectiveRow, 'checkState'>>(rows: readonly T[]): T[] => rows.filter((r) => r.checkState !== 'broken');
 
 export interface HyperparameterRow {
   id: string;
@@ -138,8 +146,8 @@ export const modellingEndpoints = (build: PluginEndpointBuilder) => ({
 
   'modelling/objectives': build.query<Rows<ObjectiveRow>, Ref>({ query: (body) => ({ url: 'objective/list', body }), providesTags: ['Objective'] }),
   'modelling/objective': build.query<ObjectiveRow, { id: string }>({ query: (body) => ({ url: 'objective/detail', body }), providesTags: ['Objective'] }),
-  'modelling/objectiveCreate': build.mutation<{ id: string }, ObjectiveRequest>({ query: (body) => ({ url: 'objective/create', body }), invalidatesTags: ['Objective'] }),
-  'modelling/objectiveEdit': build.mutation<{ id: string }, Omit<ObjectiveRequest, 'solutionId'> & { id: string }>({ query: (body) => ({ url: 'objective/edit', body }), invalidatesTags: ['Objective'] }),
+  'modelling/objectiveCreate': build.mutation<ObjectiveRow, ObjectiveRequest>({ query: (body) => ({ url: 'objective/create', body }), invalidatesTags: ['Objective'] }),
+  'modelling/objectiveEdit': build.mutation<ObjectiveRow, Omit<ObjectiveRequest, 'solutionId'> & { id: string }>({ query: (body) => ({ url: 'objective/edit', body }), invalidatesTags: ['Objective'] }),
   'modelling/tryReward': build.mutation<TryRewardReply, { solutionId: string; files: Record<string, string>; rows?: number }>({ query: (body) => ({ url: 'objective/tryReward', body }) }),
   'modelling/objectiveDelete': build.mutation<unknown, { id: string }>({ query: (body) => ({ url: 'objective/delete', body }), invalidatesTags: ['Objective'] }),
 
@@ -184,6 +192,8 @@ export const modellingEndpoints = (build: PluginEndpointBuilder) => ({
     providesTags: ['Training'],
   }),
   'modelling/solutions': build.query<Array<{ solutionId: string; name: string }>, { projectId: string }>({ query: (body) => ({ url: 'solution/getSolutionList', body }) }),
+  /** The project's datasets (initial datasets of deductions and searches). */
+  'modelling/datasets': build.query<{ rows: Dataset[]; total: number }, { projectId: string }>({ query: (body) => ({ url: 'table/list', body: { ...body, page: 1, pageSize: 100 } }) }),
   'modelling/workers': build.query<{ rows: WorkerRow[] }, void>({ query: () => ({ url: 'virtualMachine/getVirtualMachineList', body: {} }) }),
 });
 

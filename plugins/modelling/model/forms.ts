@@ -25,6 +25,8 @@ export interface TrainForm {
   schemeId: string;
   simulatorId: string;
   objectiveId: string;
+  /** Parameter search: the initial search dataset (empty: the environment's data). */
+  datasetId?: string;
   autoSearch: boolean;
   searchAlgorithm: string;
   trials: string;
@@ -173,6 +175,7 @@ export function toTrainRequest(f: TrainForm, solutionId: string): Record<string,
   else {
     body.simulatorId = f.simulatorId;
     body.objectiveId = f.objectiveId;
+    if (f.kind === 'parameter' && f.datasetId) body.datasetId = f.datasetId;
   }
   if (f.autoSearch && f.kind !== 'parameter') body.autoSearch = { enabled: true, algorithm: f.searchAlgorithm, trials: Number(f.trials) };
   if (f.gitOn) body.git = { enabled: true, url: f.gitUrl.trim(), commit: f.gitCommit.trim(), ...(f.gitUser ? { username: f.gitUser } : {}), ...(f.gitPassword ? { password: f.gitPassword } : {}) };
@@ -187,6 +190,8 @@ export interface DeductionForm {
   policyId: string;
   objectiveId: string;
   stepSize: string;
+  /** The initial dataset (empty: the environment's data). */
+  datasetId?: string;
   workerId: string;
 }
 

@@ -1,24 +1,30 @@
 import { useState } from 'react';
 import { Callout, Dialog, DialogBody, HTMLSelect, InputGroup } from '@blueprintjs/core';
 import { useNotify } from '@decisio/sdk-plugin';
-import { modellingApi } from '../api';
+import { modellingApi, usableRewards } from '../api';
 import { useModellingT } from '../i18n';
 import { STOPPED_MANUALLY, validateDeduction, type DeductionForm, type FormErrors } from '../model/forms';
-import { Field, serverErrors, FormDialogFooter } from './shared';
+import { DatasetOptions, Field, FormDialogFooter, serverErrors, useProjectId } from './shared';
 
 const DONE = new Set(['successful', STOPPED_MANUALLY]);
 
-/** Creation of a simulation or decision deduction (step size 1..10000; the environment's processed data is the initial dataset). */
+/**
+ * Creation of a simulation or decision deduction: step size 1..10000 (all of them are rolled),
+ * the initial dataset (a dataset of the project, else the environment's data), and for a
+ * decision deduction a reward that is not marked broken.
+ */
 export function DeductionDialog({ kind, solutionId, onClose }: { kind: DeductionForm['kind']; solutionId: string; onClose: () => void }) {
   const { t } = useModellingT();
   const notify = useNotify();
-  const [form, setForm] = useState<DeductionForm>({ kind, name: '', simulatorId: '', policyId: '', objectiveId: '', stepSize: '100', workerId: '' });
+  const [form, setForm] = useState<DeductionForm>({ kind, name: '', simulatorId: '', policyId: '', objectiveId: '', stepSize: '100', datasetId: '', workerId: '' });
   const [errors, setErrors] = useState<FormErrors>({});
   const set = <K extends keyof DeductionForm>(k: K, v: DeductionForm[K]) => setForm((f) => ({ ...f, [k]: v }));
   const sims = modellingApi.endpoints['modelling/trainings'].useQuery({ solutionId, area: 'trainSimulator' });
   const policies = modellingApi.endpoints['modelling/trainings'].useQuery({ solutionId, area: 'trainPolicy' }, { skip: kind !== 'decision' });
   const objectives = modellingApi.endpoints['modelling/objectives'].useQuery({ solutionId });
   const workers = modellingApi.endpoints['modelling/workers'].useQuery();
+  const projectId = useProjectId();
+  const datasets = modellingApi.endpoints['modelling/datasets'].useQuery({ projectId: projectId ?? '' }, { skip: !projectId });
   const [create, creating] = modellingApi.endpoints['modelling/deduction'].useMutation();
 
   const submit = async () => {
@@ -34,6 +40,7 @@ export function DeductionDialog({ kind, solutionId, onClose }: { kind: Deduction
         stepSize: Number(form.stepSize),
         ...(form.policyId ? { policyId: form.policyId } : {}),
         ...(form.objectiveId ? { objectiveId: form.objectiveId } : {}),
+        ...(form.datasetId ? { datasetId: form.datasetId } : {}),
         ...(form.workerId ? { workerId: form.workerId } : {}),
       }).unwrap();
       notify({ message: t('common.created'), intent: 'success', icon: 'tick-circle' });
@@ -76,12 +83,17 @@ export function DeductionDialog({ kind, solutionId, onClose }: { kind: Deduction
           </Field>
           {chooser('simulatorId', t('train.environment'), (sims.data?.rows ?? []).filter((r) => DONE.has(r.state)))}
           {kind === 'decision' && chooser('policyId', t('deduction.policy'), (policies.data?.rows ?? []).filter((r) => DONE.has(r.state)))}
-          {chooser('objectiveId', t('train.reward'), objectives.data?.rows ?? [], t('common.none'))}
+          {chooser('objectiveId', t('train.reward'), usableRewards(objectives.data?.rows ?? []), t('common.none'))}
           {chooser('workerId', t('train.worker'), (workers.data?.rows ?? []).filter((w) => w.status === 'online'), t('common.any'))}
           <Field label={t('deduction.stepSize')} id={id('step')} name="stepSize" errors={errors}>
             <InputGroup id={id('step')} inputMode="numeric" value={form.stepSize} onChange={(e) => set('stepSize', e.target.value)} data-testid="deduction-step" />
           </Field>
-          <p className="bp6-text-muted">{t('deduction.initialDataset')}</p>
+          <Field label={t('deduction.initialDataset')} id={id('dataset')} name="datasetId" errors={errors}>
+            <HTMLSelect id={id('dataset')} fill value={form.datasetId ?? ''} onChange={(e) => set('datasetId', e.target.value)} data-testid="deduction-datasetId">
+              <DatasetOptions rows={datasets.data?.rows ?? []} emptyLabel={t('deduction.environmentData')} />
+            </HTMLSelect>
+          </Field>
+          <p className="bp6-text-muted">{t('deduction.initialDatasetHint')}</p>
         </DialogBody>
         <FormDialogFooter onClose={onClose} loading={creating.isLoading} submitLabel={t('common.create')} testId="deduction-submit" />
       </form>

@@ -2,7 +2,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { Alert, Button, Callout, Card, HTMLTable, InputGroup, Menu, MenuItem, NonIdealState, Spinner, Tab, Tabs, Tag } from '@blueprintjs/core';
 import { MODELLING_LIMITS } from '@decisio/domain';
 import { CodeEditor, isApiError, useNotify, type CodeMarker, type PanelProps } from '@decisio/sdk-plugin';
-import { modellingApi, type TryRewardReply } from '../api';
+import { modellingApi, type ObjectiveRow, type TryRewardReply } from '../api';
 import { useModellingT } from '../i18n';
 import type { FormErrors } from '../model/forms';
 import { Field, ListStates, NoSolution, serverErrors, useSolutionId } from './shared';
@@ -90,6 +90,24 @@ function TryResult({ result }: { result: TryRewardReply }) {
   );
 }
 
+/** The check of a saved reward (server `checkReward`): a "broken" tag with its message, or "not checked" with why. */
+export function RewardCheckTag({ row }: { row: Pick<ObjectiveRow, 'checkState' | 'checkMessage'> }) {
+  const { t } = useModellingT();
+  if (row.checkState === 'broken')
+    return (
+      <Tag intent="danger" minimal icon="error" title={t('reward.brokenHint', { message: row.checkMessage ?? '' })} data-testid="reward-broken">
+        {t('reward.broken')}
+      </Tag>
+    );
+  if (row.checkState === 'unchecked')
+    return (
+      <Tag minimal icon="help" title={t('reward.uncheckedHint', { message: row.checkMessage ?? '' })} data-testid="reward-unchecked">
+        {t('reward.unchecked')}
+      </Tag>
+    );
+  return null;
+}
+
 /** Editor of one reward: name, description, code files (reward.py primary) and the policies using it. */
 function RewardEditor({ solutionId, draft: initial, onSaved, onDeleted }: { solutionId: string; draft: Draft; onSaved: (id: string) => void; onDeleted: () => void }) {
   const { t } = useModellingT();
@@ -104,6 +122,8 @@ function RewardEditor({ solutionId, draft: initial, onSaved, onDeleted }: { solu
   const [edit, editing] = modellingApi.endpoints['modelling/objectiveEdit'].useMutation();
   const [remove] = modellingApi.endpoints['modelling/objectiveDelete'].useMutation();
   const policies = detail.data?.policyList ?? [];
+  const [check, setCheck] = useState<Pick<ObjectiveRow, 'checkState' | 'checkMessage'> | null>(null);
+  const shown = check ?? (detail.data ? { checkState: detail.data.checkState ?? null, checkMessage: detail.data.checkMessage ?? null } : null);
   const [tryReward, trying] = modellingApi.endpoints['modelling/tryReward'].useMutation();
   const [tried, setTried] = useState<TryRewardReply | null>(null);
   const [tryFailure, setTryFailure] = useState<string | null>(null);
@@ -130,7 +150,10 @@ function RewardEditor({ solutionId, draft: initial, onSaved, onDeleted }: { solu
     const body = { name: draft.name.trim(), description: draft.description, files: draft.files };
     try {
       const r = draft.id ? await edit({ ...body, id: draft.id }).unwrap() : await create({ ...body, solutionId }).unwrap();
-      notify({ message: t('common.saved'), intent: 'success', icon: 'tick' });
+      // Saved in any case (nothing lost); a reward that failed its check says so, not "Saved".
+      setCheck({ checkState: r.checkState ?? null, checkMessage: r.checkMessage ?? null });
+      if (r.checkState === 'broken') notify({ message: t('reward.savedBroken', { message: r.checkMessage ?? '' }), intent: 'warning', icon: 'warning-sign' });
+      else notify({ message: t('common.saved'), intent: 'success', icon: 'tick' });
       setDraft((d) => ({ ...d, id: r.id }));
       onSaved(r.id);
     } catch (err) {
@@ -170,6 +193,16 @@ function RewardEditor({ solutionId, draft: initial, onSaved, onDeleted }: { solu
   return (
     <Card compact style={{ display: 'flex', flexDirection: 'column', gap: 8 }} data-testid="reward-editor">
       {errors._form && <Callout intent="danger" icon="error">{errors._form}</Callout>}
+      {shown?.checkState === 'broken' && (
+        <Callout intent="danger" icon="error" title={t('reward.broken')} data-testid="reward-check-broken">
+          {t('reward.brokenHint', { message: shown.checkMessage ?? '' })}
+        </Callout>
+      )}
+      {shown?.checkState === 'unchecked' && (
+        <Callout intent="warning" icon="help" title={t('reward.unchecked')} data-testid="reward-check-unchecked">
+          {t('reward.uncheckedHint', { message: shown.checkMessage ?? '' })}
+        </Callout>
+      )}
       <div className="modelling-form-grid">
         <Field label={t('common.name')} id="reward-name" name="name" errors={errors}>
           <InputGroup id="reward-name" value={draft.name} maxLength={MODELLING_LIMITS.objectiveName + 5} onChange={(e) => setDraft({ ...draft, name: e.target.value })} data-testid="reward-name" />
@@ -283,7 +316,17 @@ export function RewardsPanel(_props: PanelProps) {
           <div className="modelling-split">
             <Menu aria-label={t('panels.reward')}>
               {(list.data?.rows ?? []).map((o) => (
-                <MenuItem key={o.id} text={o.name} label={o.description ?? undefined} active={selected === o.id} onClick={() => setSelected(o.id)} icon="code" />
+                <MenuItem
+                  key={o.id}
+                  text={o.name}
+                  title={o.description ? `${o.name}: ${o.description}` : o.name}
+                  labelElement={<RewardCheckTag row={o} />}
+                  active={selected === o.id}
+                  onClick={() => setSelected(o.id)}
+                  icon="code"
+                  data-testid="reward-item"
+                  data-check={o.checkState ?? ''}
+                />
               ))}
             </Menu>
             {editor}

@@ -1,10 +1,10 @@
 import { useState } from 'react';
 import { Callout, Checkbox, Dialog, DialogBody, HTMLSelect, InputGroup, Switch, TextArea } from '@blueprintjs/core';
 import { useNotify } from '@decisio/sdk-plugin';
-import { modellingApi } from '../api';
+import { modellingApi, usableRewards } from '../api';
 import { useModellingT } from '../i18n';
 import { ALGORITHMS, emptyTrainForm, STOPPED_MANUALLY, toTrainRequest, validateTrainForm, type FormErrors, type TrainForm, type TrainKind } from '../model/forms';
-import { Field, serverErrors, FormDialogFooter } from './shared';
+import { DatasetOptions, Field, FormDialogFooter, serverErrors, useProjectId } from './shared';
 
 const CREATE = {
   environment: 'modelling/trainSimulator',
@@ -41,6 +41,8 @@ export function TrainFormDialog({ kind, solutionId, onClose, initial }: { kind: 
   const schemes = modellingApi.endpoints['modelling/schemes'].useQuery({ solutionId }, { skip: kind !== 'environment' });
   const sims = modellingApi.endpoints['modelling/trainings'].useQuery({ solutionId, area: 'trainSimulator' }, { skip: kind === 'environment' });
   const objectives = modellingApi.endpoints['modelling/objectives'].useQuery({ solutionId }, { skip: kind === 'environment' });
+  const projectId = useProjectId();
+  const datasets = modellingApi.endpoints['modelling/datasets'].useQuery({ projectId: projectId ?? '' }, { skip: kind !== 'parameter' || !projectId });
   const [trainParams] = modellingApi.endpoints['modelling/hyperTrainParams'].useMutation();
   const [create, creating] = modellingApi.endpoints[CREATE[kind]].useMutation();
 
@@ -129,13 +131,20 @@ export function TrainFormDialog({ kind, solutionId, onClose, initial }: { kind: 
                 <Field label={t('train.reward')} id={id('obj')} name="objectiveId" errors={errors}>
                   <HTMLSelect id={id('obj')} fill value={form.objectiveId} onChange={(e) => set('objectiveId', e.target.value)} data-testid="train-objective">
                     <option value="">{t('train.choose')}</option>
-                    {(objectives.data?.rows ?? []).map((o) => (
+                    {usableRewards(objectives.data?.rows ?? []).map((o) => (
                       <option key={o.id} value={o.id}>
                         {o.name}
                       </option>
                     ))}
                   </HTMLSelect>
                 </Field>
+                {kind === 'parameter' && (
+                  <Field label={t('train.initialSearchDataset')} id={id('dataset')} name="datasetId" errors={errors}>
+                    <HTMLSelect id={id('dataset')} fill value={form.datasetId ?? ''} onChange={(e) => set('datasetId', e.target.value)} data-testid="train-datasetId">
+                      <DatasetOptions rows={datasets.data?.rows ?? []} emptyLabel={t('deduction.environmentData')} />
+                    </HTMLSelect>
+                  </Field>
+                )}
               </>
             )}
             <Field label={t('train.algorithm')} id={id('algo')} name="algorithm" errors={errors}>

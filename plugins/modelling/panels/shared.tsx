@@ -11,6 +11,25 @@ export function useSolutionId(): string | undefined {
   return useProjectLink().params.solutionId;
 }
 
+/** The project of the current link (`projectId` query parameter). */
+export function useProjectId(): string | undefined {
+  return useProjectLink().params.projectId;
+}
+
+/** The choice of an initial dataset: the environment's own data (empty value), or a dataset of the project (name and rows). */
+export function DatasetOptions({ rows, emptyLabel }: { rows: ReadonlyArray<{ tableId: string; name: string; amount: number }>; emptyLabel: string }) {
+  return (
+    <>
+      <option value="">{emptyLabel}</option>
+      {rows.map((d) => (
+        <option key={d.tableId} value={d.tableId}>
+          {`${d.name} (${d.amount})`}
+        </option>
+      ))}
+    </>
+  );
+}
+
 /** Shown when the page was opened without a solution. */
 export function NoSolution() {
   const { t } = useModellingT();
