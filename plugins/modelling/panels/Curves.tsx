@@ -103,6 +103,7 @@ function ChartPanel({ xs, names, values, colours, axisLabel, stepLabel, smoothin
     // Index of each drawn point among the measured ones (the legend reads the measured values).
     const origin = new Map(xs.map((x, i) => [x, i]));
     let plot: uPlot | null = null;
+    let resize: ResizeObserver | null = null;
     let cancelled = false;
     void loadUPlot().then(({ default: UPlot }) => {
       if (cancelled) return;
@@ -141,12 +142,21 @@ function ChartPanel({ xs, names, values, colours, axisLabel, stepLabel, smoothin
           el,
         );
         drawn.current();
+        // Follow the panel's width (docked panels resize).
+        if (typeof ResizeObserver !== 'undefined') {
+          resize = new ResizeObserver(() => {
+            const w = Math.max(320, el.clientWidth || 640);
+            if (plot && Math.abs(w - plot.width) > 1) plot.setSize({ width: w, height: 200 });
+          });
+          resize.observe(el);
+        }
       } catch {
         // No canvas: the chart stays empty; the legend and the log still show the values.
       }
     }, () => undefined);
     return () => {
       cancelled = true;
+      resize?.disconnect();
       plot?.destroy();
     };
   }, [xs, names, values, colours, axisLabel, stepLabel, smoothing, log, syncKey, theme, locale]);
