@@ -10,7 +10,7 @@
  *   parameter search reads its initial search dataset; datasets of another project are refused.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ErrorCode, messageOf } from '@decisio/domain';
+import { ErrorCode, MODELLING_LIMITS, messageOf } from '@decisio/domain';
 import { databases } from '../../src/test/server';
 import { createSolution, modellingTestServer, REWARD_PY, TINY_BC, until, uploadCsv, type ModellingTestServer } from '../../src/modules/modelling/testing';
 
@@ -19,8 +19,8 @@ const SYNTAX_ERROR = 'def get_reward(data)\n    return 0.0\n';
 const NO_FUNCTION = 'def reward(data):\n    return 0.0\n';
 const NAN = "import numpy as np\n\ndef get_reward(data):\n    return np.full(np.asarray(data['obs']).shape[0], np.nan)\n";
 const WRONG_SHAPE = "import numpy as np\n\ndef get_reward(data):\n    return np.zeros((3, 7))\n";
-/** Steps of the long deduction: far beyond the old cut (200) and the data's 12-step trajectories. */
-const LONG_STEPS = 2_000;
+/** Steps of the long deduction: the domain's limit (10,000), far beyond the old cut (200) and the data's 12-step trajectories. */
+const LONG_STEPS = MODELLING_LIMITS.deductionStepMax;
 
 /** CSV of the tiny system whose every trajectory starts at `x0` (the initial dataset). */
 function startsAt(x0: number, trajectories = 3, steps = 4): string {
