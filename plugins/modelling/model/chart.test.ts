@@ -8,7 +8,9 @@ describe('groupOf / groupSeries', () => {
     expect(groupOf('reward')).toBe('return');
     expect(groupOf('search/bestReward')).toBe('return');
     expect(groupOf('loss/bc')).toBe('loss');
-    expect(groupOf('val/mse')).toBe('loss');
+    expect(groupOf('val/mse')).toBe('error');
+    expect(groupOf('nll/next_x')).toBe('loss');
+    expect(groupOf('search/bestValLoss')).toBe('loss');
     expect(groupOf('approx-kl')).toBe('loss');
     expect(groupOf('score')).toBe('score');
     expect(groupOf('trial/score')).toBe('score');
@@ -37,7 +39,8 @@ describe('groupOf / groupSeries', () => {
     expect(g.numbers.map((i) => names[i])).toEqual(['samples', 'ensemble/members', 'score']);
     expect(g.panels.map((p) => [p.group, p.series.map((i) => names[i])])).toEqual([
       ['return', ['train/return']],
-      ['loss', ['loss/bc', 'val/mse']],
+      ['loss', ['loss/bc']],
+      ['error', ['val/mse']],
       ['other', ['entropy']],
     ]);
   });

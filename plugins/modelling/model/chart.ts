@@ -13,17 +13,18 @@
  * | `counter` | the last part is `samples`, `members`, `buffer`, `trial`, `step`, `epoch`, `episodes`, `count`, `size`, `horizon` | `samples`, `ensemble/members`, `buffer`, `trial` |
  * | `rate` | is `lr`, `alpha`, `beta`, `weight`, or contains `learning` + `rate` | `lr`, `alpha`, `bc/weight` |
  * | `return` | contains `return` or `reward` | `train/return`, `eval/return`, `reward`, `search/bestReward` |
- * | `loss` | contains `loss`, `mse`, `mae`, `nll`, `kl`, `error`, `uncertainty` | `loss/bc`, `val/mse`, `approx-kl` |
+ * | `loss` | contains `loss`, `nll`, `kl`, `uncertainty` | `loss/bc`, `nll/a`, `approx-kl` |
+ * | `error` | contains `mse`, `mae`, `error` | `val/mse`, `val/mae` |
  * | `score` | contains `score`, `acc`, `best` | `score`, `trial/score`, `best` |
  * | `other` | anything else (each chart draws it on its own axis) | `entropy`, `disc/real` |
  *
  * Besides, any series with a single measured value, or with the same value at every point (a
  * constant), is shown as a number beside the chart rather than as a line, whatever its group.
  */
-export type MetricGroup = 'return' | 'loss' | 'score' | 'rate' | 'other' | 'counter';
+export type MetricGroup = 'return' | 'loss' | 'error' | 'score' | 'rate' | 'other' | 'counter';
 
 /** The order in which the groups' panels are drawn. */
-export const GROUP_ORDER: readonly MetricGroup[] = ['return', 'loss', 'score', 'rate', 'other'];
+export const GROUP_ORDER: readonly MetricGroup[] = ['return', 'loss', 'error', 'score', 'rate', 'other'];
 
 const COUNTERS = new Set(['samples', 'members', 'buffer', 'trial', 'trials', 'step', 'steps', 'epoch', 'epochs', 'episodes', 'count', 'size', 'horizon']);
 
@@ -34,7 +35,8 @@ export function groupOf(name: string): MetricGroup {
   if (COUNTERS.has(parts[parts.length - 1]!)) return 'counter';
   if (isPart('lr', 'alpha', 'beta', 'weight') || /learning[_ -]?rate/.test(low)) return 'rate';
   if (/return|reward/.test(low)) return 'return';
-  if (/loss|mse|mae|nll|(^|[^a-z])kl([^a-z]|$)|error|uncertainty/.test(low)) return 'loss';
+  if (/loss|nll|(^|[^a-z])kl([^a-z]|$)|uncertainty/.test(low)) return 'loss';
+  if (/mse|mae|error/.test(low)) return 'error';
   if (/score|acc|best/.test(low)) return 'score';
   return 'other';
 }

@@ -65,7 +65,7 @@ describe('Curves (training and deduction charts)', () => {
     expect(numbers.getByText('samples').nextSibling?.textContent).toBe('1,600');
     expect(numbers.getByText('ensemble/members').nextSibling?.textContent).toBe('5');
     // each panel its own y axis, labelled with its group
-    expect(live().map((d) => d.opts.axes[1].label)).toEqual(['Returns and rewards', 'Losses and errors', 'Rates and coefficients']);
+    expect(live().map((d) => d.opts.axes[1].label)).toEqual(['Returns and rewards', 'Losses', 'Rates and coefficients']);
     expect(screen.getByTestId('modelling-curves').dataset.points).toBe('30');
   });
 
