@@ -97,10 +97,6 @@ export function CommandPalette(props: { isOpen: boolean; onClose: () => void }) 
           leftIcon="search"
           placeholder={t('palette.placeholder')}
           value={query}
-          role="combobox"
-          aria-expanded
-          aria-controls="dc-palette-list"
-          aria-activedescendant={items[active] ? `dc-palette-${active}` : undefined}
           data-testid="command-palette-input"
           onValueChange={(v) => (setQuery(v), setActive(0))}
           onKeyDown={(e) => {
@@ -117,17 +113,14 @@ export function CommandPalette(props: { isOpen: boolean; onClose: () => void }) 
         {items.length === 0 ? (
           <NonIdealState icon="search" description={t('palette.empty')} />
         ) : (
-          <Menu className="dc-palette-list" ulRef={listRef} id="dc-palette-list" role="listbox" data-testid="command-palette-list">
+          <Menu className="dc-palette-list" ulRef={listRef} data-testid="command-palette-list">
             {items.map((x, i) => (
               <MenuItem
                 key={x.id}
-                id={`dc-palette-${i}`}
                 icon={x.icon as IconName | undefined}
                 text={x.title}
                 label={x.keybinding ? formatKeybinding(x.keybinding, isMac) : undefined}
                 active={i === active}
-                roleStructure="listoption"
-                selected={i === active}
                 onClick={() => run(i)}
                 onMouseEnter={() => setActive(i)}
                 data-active={i === active ? 'true' : undefined}

@@ -1,0 +1,140 @@
+/**
+ * Navigation in real Chromium against the real server (issue 16, "the whole flow reachable"):
+ * a new user with a trained policy and a model service (the scripted flow of `npm run flow` and
+ * `modeldeploy/create`, through the same HTTP API the workbench uses) reaches deploy, the call
+ * records of the service and the deductions without typing an address: first through the
+ * projects page and the side menu, then through the command palette (F1, typing "deploy",
+ * Enter; Ctrl+Shift+P, an English word in the Chinese interface). Escape closes the palette.
+ * Screenshots go to `e2e/artifacts/navigation-*`.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { runFlow } from '../../server/scripts/flow';
+import { apiCall, newUser, signUpAndIn } from '../fixtures/account';
+import { launchBrowser, newContext, reportPageErrors, shot } from '../fixtures/browser';
+
+const baseUrl = inject('baseUrl');
+const user = newUser('e2enav');
+
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+const ids = { projectId: '', solutionId: '', serviceId: '' };
+
+/** The page's path and query parameters. */
+function where(): { pathname: string; search: Record<string, string> } {
+  const u = new URL(page.url());
+  return { pathname: u.pathname, search: Object.fromEntries(u.searchParams) };
+}
+
+/** Opens the palette with `key`, types `query` and waits for `first` to be the first entry. */
+async function palette(key: string, query: string, first: string): Promise<void> {
+  await page.keyboard.press(key);
+  const input = page.getByTestId('command-palette-input');
+  await input.waitFor();
+  await input.fill(query);
+  await expect.poll(() => page.locator('[data-testid="command-palette-list"] [data-testid^="command-"]').first().getAttribute('data-testid')).toBe(`command-${first}`);
+}
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+  context = await newContext(browser, baseUrl);
+  page = await context.newPage();
+  reportPageErrors(page);
+});
+
+afterEach(async (ctx) => {
+  if (ctx.task.result?.state === 'fail') await shot(page, `navigation-failed-${ctx.task.name.slice(0, 40)}`).catch(() => undefined);
+});
+
+afterAll(async () => {
+  await context?.close();
+  await browser?.close();
+});
+
+describe('navigation: deploy, call records and deductions without typing an address', () => {
+  it('signs a new user up and in, trains a policy and deploys it (through the api)', async () => {
+    await signUpAndIn(page, user, 'Navigator');
+    const flow = await runFlow({ url: baseUrl, username: user.username, password: user.password, epochs: 4, policyEpochs: 2, log: () => undefined });
+    ids.projectId = flow.projectId;
+    ids.solutionId = flow.solutionId;
+    const policyId = flow.jobs.find((j) => j.step.startsWith('policy training'))!.recordId;
+    const created = await apiCall<{ id: string }>(page, 'modeldeploy/create', { serviceName: 'nav service', policyId });
+    ids.serviceId = created.id;
+    expect(ids.serviceId).toMatch(/^[0-9a-f]{32}$/);
+  }, 600_000);
+
+  it('reaches the project, deploy, the call records and the deductions through the side menu', async () => {
+    await page.getByTestId('side-menu-projects.all').click();
+    await page.waitForURL(/\/all-project/);
+    await page.getByTestId(`project-row-${ids.projectId}`).locator('.dc-projects-row-name').click();
+    await page.getByTestId(`solution-row-${ids.solutionId}`).getByTestId('solution-open').click();
+    await page.waitForURL(/\/project\/workbench\?/);
+    expect(where().search).toMatchObject({ projectId: ids.projectId, solutionId: ids.solutionId });
+    await page.getByTestId('workflow-workbench').waitFor();
+    // The workbench lists the areas after training.
+    await page.getByTestId('workflow-area-deploy').waitFor();
+    await shot(page, 'navigation-workbench');
+
+    await page.getByTestId('side-menu-deploy.menu-deploy').click();
+    await page.waitForURL(/\/project\/deploy\?/);
+    expect(where().search).toMatchObject({ projectId: ids.projectId, solutionId: ids.solutionId });
+    await page.getByText('nav service').first().click();
+    await page.waitForURL(/\/project\/deploy-detail\?/);
+    expect(where().search.serviceId).toBe(ids.serviceId);
+    // The call records of the service (none yet).
+    await page.getByText('调用记录', { exact: true }).first().waitFor();
+    await page.getByText('还没有调用记录').waitFor();
+    expect(await page.getByTestId('side-menu-deploy.menu-deploy').getAttribute('class')).toContain('bp6-active');
+    await shot(page, 'navigation-call-records');
+
+    await page.getByTestId('side-menu-modelling.menu-simulation').click();
+    await page.waitForURL(/\/workflow\/simulator\/simulation\?/);
+    await page.getByTestId('modelling-simulation').waitFor();
+    expect(where().search).toMatchObject({ projectId: ids.projectId, solutionId: ids.solutionId });
+    await page.getByTestId('side-menu-modelling.menu-decision').click();
+    await page.waitForURL(/\/workflow\/policy\/decision\?/);
+    await page.getByTestId('modelling-decision').waitFor();
+    await shot(page, 'navigation-deductions');
+  });
+
+  it('reaches deploy, the call records and the deductions through the command palette', async () => {
+    // F1, "deploy", Enter.
+    await palette('F1', 'deploy', 'deploy.open-deploy');
+    expect(await page.getByTestId('command-deploy.open-deploy').textContent()).toContain('部署策略');
+    await shot(page, 'navigation-palette-deploy');
+    await page.keyboard.press('Enter');
+    await page.waitForURL(/\/project\/deploy\?/);
+    expect(where().search).toMatchObject({ projectId: ids.projectId, solutionId: ids.solutionId });
+    await page.getByText('nav service').first().click();
+    await page.waitForURL(/\/project\/deploy-detail\?/);
+
+    // Ctrl+Shift+P, an English word in the Chinese interface: the simulation deduction.
+    await palette('Control+Shift+P', 'simulation deduction', 'modelling.open-simulation');
+    await page.keyboard.press('Enter');
+    await page.waitForURL(/\/workflow\/simulator\/simulation\?/);
+    await page.getByTestId('modelling-simulation').waitFor();
+    expect(where().search).toMatchObject({ projectId: ids.projectId, solutionId: ids.solutionId });
+
+    // "调用记录" (call records) leads to the project's services; the arrows move, Escape closes.
+    await palette('F1', '调用记录', 'deploy.open-records');
+    await page.keyboard.press('ArrowDown');
+    await page.keyboard.press('ArrowUp');
+    await page.keyboard.press('Escape');
+    await expect.poll(() => page.getByTestId('command-palette-input').count()).toBe(0);
+    expect(where().pathname).toBe('/workflow/simulator/simulation');
+    await palette('F1', '调用记录', 'deploy.open-records');
+    await page.keyboard.press('Enter');
+    await page.waitForURL(/\/project\/deploy\?/);
+    await page.getByText('nav service').first().click();
+    await page.waitForURL(/\/project\/deploy-detail\?/);
+    await page.getByText('还没有调用记录').waitFor();
+
+    // And the decision deduction.
+    await palette('F1', '决策推演', 'modelling.open-decision');
+    await page.keyboard.press('Enter');
+    await page.waitForURL(/\/workflow\/policy\/decision\?/);
+    await page.getByTestId('modelling-decision').waitFor();
+    await shot(page, 'navigation-palette-decision');
+  });
+});
