@@ -373,10 +373,15 @@ export function TrainingDetail({ area, id, onClose }: { area: TrainingArea; id: 
           <pre className="modelling-log" data-testid="best-params">{JSON.stringify(best, null, 2)}</pre>
         </Callout>
       )}
-      <H5>
-        {t('detail.curves')} {active && <small className="bp6-text-muted">({t('detail.live')})</small>}
-      </H5>
-      <Curves chartId={area} loading={canView && display.isLoading} points={display.data?.points ?? []} stepLabel={t('detail.step')} />
+      {/* A deduction measures one closing point (its score, in the table above): no training curve; its charts follow. */}
+      {area !== 'simulation' && area !== 'decision' && (
+        <>
+          <H5>
+            {t('detail.curves')} {active && <small className="bp6-text-muted">({t('detail.live')})</small>}
+          </H5>
+          <Curves chartId={area} loading={canView && display.isLoading} points={display.data?.points ?? []} stepLabel={t('detail.step')} />
+        </>
+      )}
       {canView && jobId && <TensorBoardControl key={jobId} jobId={jobId} />}
       {area === 'trainSimulator' && (row.state === 'successful' || row.state === STOPPED_MANUALLY) && <Rollout id={row.id} solutionId={solutionId} />}
       {(area === 'simulation' || area === 'decision') && <DeductionCharts row={row} area={area} solutionId={solutionId} />}

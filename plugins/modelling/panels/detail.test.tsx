@@ -124,6 +124,27 @@ describe('deduction detail', () => {
     await waitFor(() => expect(h.calls.find((c) => c.url === 'train/getPicBySimulatorNum')?.body).toEqual({ id: row.simulatorId, trajectory: 0, horizon: 12 }));
     expect(await screen.findByText('next_x · [0]')).toBeTruthy();
   });
+
+  it('rolls a long simulation deduction over its full step count and draws no one-point training curve', async () => {
+    const h = host();
+    const row = { id: 'b'.repeat(32), code: 'SD-L', name: 'long', state: 'successful', progress: 1, durationMs: 1000, jobId: 'c'.repeat(32), stepSize: 5000, simulatorId: 'e'.repeat(32), score: 71, result: { score: 71, mae: 0.1 }, createdAt: '2026-11-23T10:00:00.000Z' };
+    const steps = Array.from({ length: 5000 }, (_, k) => k);
+    h.mockCall('simulation/list', { data: { rows: [row], total: 1 } });
+    h.mockCall('simulation/get', { data: row });
+    // what the server measures for a deduction: one closing point
+    h.mockCall('train/getTrainDisplayDataList', { data: { jobId: row.jobId, state: 'successful', progress: 1, metrics: {}, points: [{ id: 1, time: null, step: 0, score: 71 }] } });
+    h.mockCall('train/getTrainLog', { data: { jobId: row.jobId, state: 'successful', error: null, items: [], nextAfterId: null } });
+    h.mockCall('train/getPicBySimulatorNum', { data: { id: row.simulatorId, trajectory: 0, trajectories: 1, horizon: 5000, nodes: { next_x: { predicted: steps.map((k) => [k]), real: steps.map((k) => [k + 1]) } } } });
+    h.mockCall('solution/getPattern', { data: { graph: null, files: [] } });
+    await renderPanel(panel('modelling.simulations'), { host: h });
+    fireEvent.click(await screen.findByText('long'));
+    await waitFor(() => expect(h.calls.find((c) => c.url === 'train/getPicBySimulatorNum')?.body).toEqual({ id: row.simulatorId, trajectory: 0, horizon: 5000 }));
+    const chart = await screen.findByTestId('chart-next_x-0');
+    // real against simulated in one chart, each with its latest value
+    const values = Object.fromEntries([...chart.querySelectorAll('[data-testid="chart-legend-item"]')].map((li) => [(li as HTMLElement).dataset.series, li.querySelector('[data-testid="chart-legend-value"]')!.textContent]));
+    expect(values).toEqual({ simulated: '4,999', real: '5,000' });
+    expect(screen.queryByText('Training curves')).toBeNull();
+  });
 });
 
 describe('reward editor', () => {
