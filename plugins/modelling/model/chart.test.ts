@@ -18,6 +18,8 @@ describe('groupOf / groupSeries', () => {
     expect(groupOf('best')).toBe('score');
     expect(groupOf('lr')).toBe('rate');
     expect(groupOf('alpha')).toBe('rate');
+    expect(groupOf('bc-coef')).toBe('rate');
+    expect(groupOf('eval/return-worst')).toBe('return');
     expect(groupOf('samples')).toBe('counter');
     expect(groupOf('ensemble/members')).toBe('counter');
     expect(groupOf('buffer')).toBe('counter');

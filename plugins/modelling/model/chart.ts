@@ -11,7 +11,7 @@
  * | group | rule (a part of the name) | examples |
  * |---|---|---|
  * | `counter` | the last part is `samples`, `members`, `buffer`, `trial`, `step`, `epoch`, `episodes`, `count`, `size`, `horizon` | `samples`, `ensemble/members`, `buffer`, `trial` |
- * | `rate` | is `lr`, `alpha`, `beta`, `weight`, or contains `learning` + `rate` | `lr`, `alpha`, `bc/weight` |
+ * | `rate` | a part is `lr`, `alpha`, `beta`, `weight`, or it contains `coef` or `learning` + `rate` | `lr`, `alpha`, `bc/weight`, `bc-coef` |
  * | `return` | contains `return` or `reward` | `train/return`, `eval/return`, `reward`, `search/bestReward` |
  * | `loss` | contains `loss`, `nll`, `kl`, `uncertainty` | `loss/bc`, `nll/a`, `approx-kl` |
  * | `error` | contains `mse`, `mae`, `error` | `val/mse`, `val/mae` |
@@ -33,7 +33,7 @@ export function groupOf(name: string): MetricGroup {
   const low = name.toLowerCase();
   const isPart = (...words: string[]) => parts.some((p) => words.includes(p));
   if (COUNTERS.has(parts[parts.length - 1]!)) return 'counter';
-  if (isPart('lr', 'alpha', 'beta', 'weight') || /learning[_ -]?rate/.test(low)) return 'rate';
+  if (isPart('lr', 'alpha', 'beta', 'weight') || /coef|learning[_ -]?rate/.test(low)) return 'rate';
   if (/return|reward/.test(low)) return 'return';
   if (/loss|nll|(^|[^a-z])kl([^a-z]|$)|uncertainty/.test(low)) return 'loss';
   if (/mse|mae|error/.test(low)) return 'error';
