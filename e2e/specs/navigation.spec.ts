@@ -129,6 +129,17 @@ describe('navigation: deploy, call records and deductions without typing an addr
     await page.getByText('nav service').first().click();
     await page.waitForURL(/\/project\/deploy-detail\?/);
     await page.getByText('还没有调用记录').waitFor();
+    // On a service's page the same command scrolls to its call records.
+    const records = page.getByTestId('deploy-records-section');
+    const before = (await records.boundingBox())!.y;
+    await palette('F1', 'call records', 'deploy.open-records');
+    await page.keyboard.press('Enter');
+    await page.waitForURL(/section=records/);
+    expect(where().search).toMatchObject({ projectId: ids.projectId, serviceId: ids.serviceId, section: 'records' });
+    const viewport = page.viewportSize()!.height;
+    await expect.poll(async () => (await records.boundingBox())!.y).toBeLessThan(viewport - 100);
+    console.info(`[navigation] call records moved from y=${Math.round(before)} to y=${Math.round((await records.boundingBox())!.y)} (viewport ${viewport})`);
+    await shot(page, 'navigation-palette-call-records');
 
     // And the decision deduction.
     await palette('F1', '决策推演', 'modelling.open-decision');

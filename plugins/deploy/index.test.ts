@@ -31,7 +31,7 @@ describe('deploy commands and menu', () => {
     expect(h.location()).toEqual({ pathname: '/project/deploy', search: { projectId: 'P1', solutionId: 'S1' } });
     h.services.get((await import('@decisio/sdk-plugin')).navigationServiceRef).navigate('/project/deploy-detail', { search: { projectId: 'P1', serviceId: 'SV1' } });
     await h.execute('deploy.open-records');
-    expect(h.location()).toEqual({ pathname: '/project/deploy-detail', search: { projectId: 'P1', serviceId: 'SV1' } });
+    expect(h.location()).toEqual({ pathname: '/project/deploy-detail', search: { projectId: 'P1', serviceId: 'SV1', section: 'records' } });
     for (const [id, pathname] of [['deploy.open-report', '/project/report'], ['deploy.open-business', '/project/business-decision'], ['deploy.open-update', '/project/update-policy']] as const) {
       await h.execute(id);
       expect(h.location()).toEqual({ pathname, search: { projectId: 'P1' } });

@@ -16,7 +16,8 @@ const signedIn = (c: { signedIn: boolean }) => c.signedIn;
 /**
  * The deploy area's commands (command palette, side menu): each opens its page keeping the
  * project link (`projectId`, `solutionId`, `guide`, ...). "Open call records" opens the current
- * service's page (its monitor and call records) when the address names one, else the list.
+ * service's page scrolled to its call records (`section=records`) when the address names one,
+ * else the project's services.
  */
 export const DEPLOY_COMMANDS = [
   openPageCommand({ id: 'deploy.open-deploy', titleKey: 'commands.deploy', to: '/project/deploy', icon: 'cloud-upload', keywords: ['deploy', 'service', 'publish', 'online'], when: signedIn }),
@@ -27,7 +28,7 @@ export const DEPLOY_COMMANDS = [
     icon: 'history',
     keywords: ['call records', 'calls', 'log', 'monitor', 'service'],
     when: signedIn,
-    extra: (q) => (q.serviceId ? { to: '/project/deploy-detail', search: { serviceId: q.serviceId } } : undefined),
+    extra: (q) => (q.serviceId ? { to: '/project/deploy-detail', search: { serviceId: q.serviceId, section: 'records' } } : undefined),
   }),
   openPageCommand({ id: 'deploy.open-report', titleKey: 'commands.report', to: '/project/report', icon: 'timeline-bar-chart', keywords: ['report', 'analysis', 'chart'], when: signedIn }),
   openPageCommand({ id: 'deploy.open-business', titleKey: 'commands.business', to: '/project/business-decision', icon: 'th-derived', keywords: ['business decision', 'batch', 'decide'], when: signedIn }),

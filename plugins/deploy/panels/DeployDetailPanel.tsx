@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Alert, AnchorButton, Button, ButtonGroup, Callout, Card, Checkbox, Classes, FormGroup, H5, HTMLSelect, HTMLTable, InputGroup, NonIdealState, Pre, ProgressBar, Spinner, Tag } from '@blueprintjs/core';
 import type { DecisionResult, ModelServiceDetail, ModelServiceField, ModelServiceWithToken, MonitorUnit } from '@decisio/domain';
 import { MONITOR_UNITS } from '@decisio/domain';
@@ -109,8 +109,15 @@ function Records({ service }: { service: ModelServiceDetail }) {
     }
   };
   const time = (iso: string | null) => (iso ? new Date(iso).toLocaleString(locale) : '—');
+  // "Open call records" (command palette) links here with `section=records`: scroll to them.
+  const location = useAppLocation();
+  const ref = useRef<HTMLDivElement>(null);
+  const toRecords = location.search.section === 'records';
+  useEffect(() => {
+    if (toRecords) ref.current?.scrollIntoView?.({ block: 'start' });
+  }, [toRecords, id]);
   return (
-    <Card>
+    <Card ref={ref} data-testid="deploy-records-section">
       <div style={{ display: 'flex', justifyContent: 'space-between', alignItems: 'center', gap: 8 }}>
         <H5>{t('records.title')}</H5>
         <div style={{ display: 'flex', gap: 8 }}>

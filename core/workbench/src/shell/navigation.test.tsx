@@ -131,7 +131,7 @@ describe('navigation', () => {
     fireEvent.keyDown(window, { key: 'F1' });
     fireEvent.change(await screen.findByTestId('command-palette-input'), { target: { value: 'call records' } });
     fireEvent.keyDown(input(), { key: 'Enter' });
-    await waitFor(() => expect(w.navigation.getLocation().search).toEqual({ projectId: 'P1', serviceId: 'SV1' }));
+    await waitFor(() => expect(w.navigation.getLocation().search).toEqual({ projectId: 'P1', serviceId: 'SV1', section: 'records' }));
     expect(w.router.state.location.pathname).toBe('/project/deploy-detail');
   });
 
