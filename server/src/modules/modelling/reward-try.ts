@@ -128,7 +128,9 @@ export async function tryReward(deps: ModellingDeps, user: ServerCallUser, input
 
 /** Runs `files` (`reward.py` `get_reward`) on `want` sample rows of the solution's data in the sandbox (no rights checked here). */
 async function runReward(deps: ModellingDeps, tenantId: string, solutionId: string, files: Record<string, string>, want: number, locale: Locale): Promise<TryRewardReply> {
-  const { dataset, source } = await sampleSource(deps.db.knex, deps.blobs, tenantId, solutionId);
+  // The caller's transaction when there is one (a template seeds its reward in one): a second
+  // connection would wait for it (SQLite has one).
+  const { dataset, source } = await sampleSource(deps.db.executor(), deps.blobs, tenantId, solutionId);
   const rows = sampleRows(dataset.rows, want);
   const batch: Record<string, BatchArray> = {};
   for (const name of Object.keys(dataset.raw)) {
