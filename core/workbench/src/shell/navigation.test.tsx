@@ -160,6 +160,15 @@ describe('navigation', () => {
     await waitFor(() => expect(screen.getByTestId('side-menu').className).not.toContain('dc-side-collapsed'));
   });
 
+  it('Ctrl+P opens the project list with its search box focused (quick open)', async () => {
+    const w = await start('/project/deploy?projectId=P1');
+    await screen.findByTestId('side-menu', {}, { timeout: 10_000 });
+    fireEvent.keyDown(window, { key: 'p', ctrlKey: true });
+    await waitFor(() => expect(w.router.state.location.pathname).toBe('/all-project'));
+    const search = await screen.findByTestId('projects-search', {}, { timeout: 10_000 });
+    await waitFor(() => expect(document.activeElement).toBe(search.querySelector('input') ?? search));
+  });
+
   it('opens every /project route of the spec, none shows "Page not found"', async () => {
     const spec = ['workbench', 'data-source', 'simulator', 'simulation', 'policy', 'parameter', 'decision', 'report', 'deploy', 'deploy-detail', 'business-decision', 'update-policy', 'project-log'];
     const w = await start('/dashboard');
