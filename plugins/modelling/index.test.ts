@@ -13,7 +13,7 @@ describe('modelling manifest: navigation', () => {
     });
     const paths = modellingPlugin.routes.map((r) => r.path);
     for (const r of PROJECT_ROUTES) expect(paths).toContain(r.path);
-    const panels = new Set(modellingPlugin.panels.map((p) => p.id));
+    const panels = new Set<string>(modellingPlugin.panels.map((p) => p.id));
     for (const r of PROJECT_ROUTES) for (const p of r.panels!) expect(panels.has(p as string)).toBe(true);
   });
 
