@@ -4,7 +4,8 @@
  * `modeldeploy/create`, through the same HTTP API the workbench uses) reaches deploy, the call
  * records of the service and the deductions without typing an address: first through the
  * projects page and the side menu, then through the command palette (F1, typing "deploy",
- * Enter; Ctrl+Shift+P, an English word in the Chinese interface). Escape closes the palette.
+ * Enter; Ctrl+Shift+P, an English word in the Chinese interface). Escape closes the palette
+ * and leaves the step guide open; pressed on the page, it collapses the guide.
  * Screenshots go to `e2e/artifacts/navigation-*`.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
@@ -147,5 +148,26 @@ describe('navigation: deploy, call records and deductions without typing an addr
     await page.waitForURL(/\/workflow\/policy\/decision\?/);
     await page.getByTestId('modelling-decision').waitFor();
     await shot(page, 'navigation-palette-decision');
+  });
+
+  it('Escape closes the palette without touching the step guide, then collapses the guide from anywhere', async () => {
+    await page.goto(`/workflow/simulator/simulation?projectId=${ids.projectId}&solutionId=${ids.solutionId}&guide=true`);
+    const toggle = page.getByTestId('workflow-guide-toggle');
+    await toggle.waitFor();
+    if ((await toggle.getAttribute('aria-expanded')) !== 'true') await toggle.click();
+    await expect.poll(() => toggle.getAttribute('aria-expanded')).toBe('true');
+    await page.getByTestId('modelling-simulation').waitFor();
+    // Escape in the palette is the palette's.
+    await palette('F1', 'deploy', 'deploy.open-deploy');
+    await page.keyboard.press('Escape');
+    await expect.poll(() => page.getByTestId('command-palette-input').count()).toBe(0);
+    expect(await toggle.getAttribute('aria-expanded')).toBe('true');
+    // Focus on the page, not in the guide: Escape collapses it (README "Guided first run").
+    await page.getByTestId('modelling-simulation').click({ position: { x: 5, y: 5 } });
+    await page.keyboard.press('Escape');
+    await expect.poll(() => toggle.getAttribute('aria-expanded')).toBe('false');
+    await shot(page, 'navigation-guide-collapsed');
+    await toggle.click();
+    await expect.poll(() => toggle.getAttribute('aria-expanded')).toBe('true');
   });
 });
