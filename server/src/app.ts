@@ -51,6 +51,7 @@ import { reportsRoutes } from './modules/reports/routes';
 import { BlobStore } from './modules/storage/blob-store';
 import { storageRoutes } from './modules/storage/routes';
 import { datasetsRoutes } from './modules/datasets/routes';
+import { tableOpsRoutes } from './modules/datasets/table-ops-routes';
 import { healthCheck } from './modules/system/routes';
 import { usersRoutes } from './modules/users/routes';
 import { UsersService } from './modules/users/service';
@@ -59,6 +60,11 @@ import { ProjectsService } from './modules/projects/service';
 import { solutionsRoutes } from './modules/solutions/routes';
 import { SolutionsService } from './modules/solutions/service';
 import { modellingJobKinds, modellingRoutes } from './modules/modelling/routes';
+import { modellingJobOwners } from './modules/modelling/job-owners';
+import { jobsRoutes } from './modules/jobs/routes';
+import { JobOwners } from './modules/jobs/sources';
+import { importJobOwner } from './modules/connections/job-owner';
+import { serviceJobSource } from './modules/deploy/job-source';
 import { templatesRoutes } from './modules/templates/routes';
 import { mountServerPlugins } from './plugins/host';
 
@@ -202,6 +208,9 @@ export function createApp(config: ServerConfig, options: AppOptions = {}): Decis
   let jobsStarted = false;
   const modelling = modellingRoutes(api, kit, { db, jobs, blobs, deletedJobs, tensorBoard: { bin: config.tensorBoardBin, idleMinutes: config.tensorBoardIdleMinutes } });
   templatesRoutes(api, kit, { db, blobs, clock, jobs, datasets, solutions });
+  // The job contract (`job/get`, `job/wait`, `job/events`): each module names what its jobs work for.
+  const jobOwners = new JobOwners().register(modellingJobOwners(db)).register(importJobOwner(db)).addSource(serviceJobSource(deploy.service));
+  jobsRoutes(api, kit, { db, jobs, owners: jobOwners });
   // Imports from data connections run as `data.import` jobs.
   const imports = new ImportService(db, clock, connections, jobs, logger, {
     timeoutMs: config.importTimeoutMs,
@@ -210,6 +219,7 @@ export function createApp(config: ServerConfig, options: AppOptions = {}): Decis
   // Every host a user names goes through the guard (CONNECTION_ALLOW lets non-public ones through).
   const connector = { guard: new HostGuard(config.connectionAllow), connectMs: config.connectionTimeoutMs, queryMs: DEFAULT_QUERY_MS };
   connectionsRoutes(api, kit, { connections, keys, secrets, imports, connector, logger });
+  tableOpsRoutes(api, kit, { db, blobs, clock, datasets, secrets, connector, target: (user, id, password) => connections.target(user, id, password), maxRows: config.importMaxRows });
 
   let server: http.Server | null = null;
   let closing: Promise<void> | null = null;

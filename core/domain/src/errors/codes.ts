@@ -6,7 +6,8 @@
  * (see `messages.ts`). Codes never change once published; new ones are appended per group.
  *
  * Groups (spec platform §8, workflow §8): 1xxx general, 2xxx user, 3xxx tenant, 4xxx project,
- * 5xxx table, 6xxx storage and quota, 7xxx licence/SDK, 8xxx modelling, 9xxx deploy.
+ * 5xxx table, 6xxx storage and quota, 7xxx licence/SDK, 8xxx modelling, 9xxx deploy, 10001-10019
+ * feedback-control trial.
  */
 export const ErrorCode = {
   success: 0,
@@ -34,6 +35,10 @@ export const ErrorCode = {
   platformError: 1019,
   tooManyRequests: 1020,
   bodyTooLarge: 1021,
+  // scheduled jobs (1030-1039)
+  scheduleNotFound: 1030,
+  cronInvalid: 1031,
+  scheduleStateInvalid: 1032,
 
   // user
   emailRegistered: 2001,
@@ -57,9 +62,28 @@ export const ErrorCode = {
   mustHaveRole: 2019,
   originalPasswordWrong: 2020,
   passwordNonceInvalid: 2021,
+  captchaRequired: 2022,
+  captchaMismatch: 2023,
+  codeSendFailed: 2024,
+
+  messageNotFound: 2040,
+  workOrderNotFound: 2041,
+  workOrderAlreadyReplied: 2042,
+  contactMethodRequired: 2043,
 
   // tenant
   tenantNotExists: 3001,
+  // administration (3002-3019, 2050-2059)
+  tenantHasData: 3002,
+  tenantCodeUsed: 3003,
+  inviteInvalid: 3004,
+  roleNotFound: 2050,
+  roleInUse: 2051,
+  menuNotFound: 2052,
+  menuHasChildren: 2053,
+  orgNotFound: 2054,
+  orgHasMembers: 2055,
+  passwordChangeRequired: 2056,
 
   // project
   projectIdIllegal: 4001,
@@ -86,6 +110,7 @@ export const ErrorCode = {
   dataSourceNameUsed: 5014,
   importNotRunning: 5015,
   importTooManyRows: 5016,
+  tableCopyFailed: 5017,
 
   // storage and quotas
   storageInsufficient: 6001,
@@ -99,6 +124,18 @@ export const ErrorCode = {
   sdkLicenceExists: 7001,
   licenceExpired: 7002,
   userKeyNotExpired: 7003,
+  sdkVersionNotFound: 7004,
+  sdkVersionExists: 7005,
+  sdkPackageMissing: 7006,
+  licenceNotFound: 7007,
+  licenceDeviceFileInvalid: 7008,
+  licenceStateInvalid: 7009,
+  userKeyMissing: 7010,
+  serviceManagementNotFound: 7011,
+  serviceManagementExists: 7012,
+  studentOnly: 7013,
+  licenceRenewalTooEarly: 7014,
+  verifyCodeUnavailable: 7015,
 
   // modelling
   solutionNotFound: 8001,
@@ -136,6 +173,7 @@ export const ErrorCode = {
   reportDecisionsSame: 8033,
   reportDecisionUnfinished: 8034,
   objectiveBroken: 8035,
+  jobNotFound: 8036,
 
   // deploy
   deployAlreadyDeployed: 9001,
@@ -151,6 +189,18 @@ export const ErrorCode = {
   deployDecisionNotFound: 9011,
   deployNoRecords: 9012,
   deployTokenExpired: 9013,
+
+  // feedback-control trial (10001-10019): data quality of a trial file (10000 + the spec's
+  // status 1-10, see gfs/index.ts GFS_QUALITY) and saved results
+  gfsFileMissing: 10001,
+  gfsReadFailed: 10002,
+  gfsKeyMissing: 10003,
+  gfsTooShort: 10004,
+  gfsNanValues: 10005,
+  gfsNoVariation: 10006,
+  gfsNotNumeric: 10007,
+  gfsUnknown: 10010,
+  pidDataNotFound: 10011,
 } as const;
 
 /** Name of an error code, e.g. `'tokenExpired'`. */
@@ -206,9 +256,14 @@ export function httpStatusOf(code: number): number {
     case ErrorCode.userLocked:
     case ErrorCode.tenantNotExists:
     case ErrorCode.projectNoRight:
+    case ErrorCode.passwordChangeRequired:
       return 403;
     case ErrorCode.notFound:
+    case ErrorCode.scheduleNotFound:
     case ErrorCode.userNotFound:
+    case ErrorCode.roleNotFound:
+    case ErrorCode.menuNotFound:
+    case ErrorCode.orgNotFound:
     case ErrorCode.projectNotFound:
     case ErrorCode.tableNotFound:
     case ErrorCode.fileNotFound:
@@ -218,12 +273,19 @@ export function httpStatusOf(code: number): number {
     case ErrorCode.deployNotFound:
     case ErrorCode.deployDecisionNotFound:
     case ErrorCode.trainNotFound:
+    case ErrorCode.jobNotFound:
     case ErrorCode.objectiveNotFound:
     case ErrorCode.policyNotFound:
     case ErrorCode.hyperparameterNotFound:
     case ErrorCode.deductionNotFound:
     case ErrorCode.reportNotFound:
     case ErrorCode.dataSourceNotFound:
+    case ErrorCode.sdkVersionNotFound:
+    case ErrorCode.licenceNotFound:
+    case ErrorCode.serviceManagementNotFound:
+    case ErrorCode.messageNotFound:
+    case ErrorCode.workOrderNotFound:
+    case ErrorCode.pidDataNotFound:
       return 404;
     case ErrorCode.bodyTooLarge:
       return 413;

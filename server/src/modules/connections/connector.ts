@@ -24,6 +24,11 @@ export interface ConnectorOptions {
   connectMs: number;
   /** Longest statement on the outside server, ms (its own time limit, and the driver's). */
   queryMs: number;
+  /**
+   * Sessions that may write (only `table/copyTableToDataSource`, which creates a new table and
+   * fills it). Every other use is read-only.
+   */
+  writable?: boolean;
 }
 
 /** Connect time limit unless configured (`CONNECTION_TIMEOUT_SECONDS`). */
@@ -57,9 +62,9 @@ const isMy = (type: ConnectionType) => type !== 'postgresql';
  * knows `max_statement_time` (seconds), MySQL `max_execution_time` (ms, SELECTs): each server
  * refuses the other's variable, which is ignored.
  */
-function mySessionSetup(queryMs: number): { sql: string; optional: boolean }[] {
+function mySessionSetup(queryMs: number, writable: boolean): { sql: string; optional: boolean }[] {
   return [
-    { sql: 'SET SESSION TRANSACTION READ ONLY', optional: false },
+    ...(writable ? [] : [{ sql: 'SET SESSION TRANSACTION READ ONLY', optional: false }]),
     { sql: `SET SESSION max_statement_time = ${(queryMs / 1000).toFixed(3)}`, optional: true },
     { sql: `SET SESSION max_execution_time = ${Math.round(queryMs)}`, optional: true },
   ];
@@ -75,14 +80,14 @@ interface CallbackConnection {
 /**
  * Builds the knex pool to the address the guard checked (never to the name again: a second
  * lookup could answer something else). The name stays where TLS needs it (server name). Every
- * session is read-only: MySQL `SET SESSION TRANSACTION READ ONLY`, PostgreSQL
- * `default_transaction_read_only`; statements are limited to `queryMs` on the server too.
+ * session is read-only (unless `options.writable`): MySQL `SET SESSION TRANSACTION READ ONLY`,
+ * PostgreSQL `default_transaction_read_only`; statements are limited to `queryMs` on the server too.
  */
 function buildPool(target: RemoteTarget, checked: CheckedHost, database: string | undefined, ssl: boolean, options: ConnectorOptions): Knex {
   const { connectMs, queryMs } = options;
   const named = net.isIP(checked.host) === 0;
   if (isMy(target.type)) {
-    const setup = mySessionSetup(queryMs);
+    const setup = mySessionSetup(queryMs, options.writable === true);
     return knexFactory({
       client: 'mysql2',
       connection: {
@@ -132,7 +137,7 @@ function buildPool(target: RemoteTarget, checked: CheckedHost, database: string 
       connectionTimeoutMillis: connectMs,
       statement_timeout: queryMs,
       query_timeout: queryMs + 1000,
-      options: '-c default_transaction_read_only=on',
+      ...(options.writable ? {} : { options: '-c default_transaction_read_only=on' }),
       ...(ssl ? { ssl: { rejectUnauthorized: false, ...(named ? { servername: checked.host, host: checked.host } : {}) } } : {}),
     },
     pool: { min: 0, max: 2, acquireTimeoutMillis: connectMs + 1000 },

@@ -236,7 +236,7 @@ export class DatasetsService {
   }
 
   /** Fills min/max of numeric columns from the Parquet copy. */
-  private async withRanges(file: string, columns: DatasetColumn[]): Promise<DatasetColumn[]> {
+  async withRanges(file: string, columns: DatasetColumn[]): Promise<DatasetColumn[]> {
     const numeric = columns.filter((c) => c.kind === 'int' || c.kind === 'float');
     if (numeric.length === 0) return columns;
     return withDuck(async (c) => {
