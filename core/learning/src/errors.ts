@@ -48,6 +48,10 @@ const CATALOGUE = {
   'sandbox.exception': ['{{type}} in {{file}} line {{line}}: {{detail}}', '{{file}} 第 {{line}} 行出现 {{type}}：{{detail}}'],
   'sandbox.shape': ['"{{function}}" returned shape [{{got}}], expected [{{expected}}]', '"{{function}}" 返回的形状为 [{{got}}]，期望 [{{expected}}]'],
   'sandbox.nan': ['"{{function}}" returned NaN or infinite values', '"{{function}}" 返回了 NaN 或无穷值'],
+  'reward.nonFinite': [
+    '"{{function}}" returned a non-finite reward ({{results}}) on {{count}} of {{total}} rows (rows {{rows}}). The values it was given: {{values}}',
+    '"{{function}}" 在 {{total}} 行中的 {{count}} 行返回了非有限的奖励（{{results}}），出错的行：{{rows}}。它收到的值：{{values}}',
+  ],
   'sandbox.output': ['"{{function}}" must return an array: {{detail}}', '"{{function}}" 必须返回数组：{{detail}}'],
   'sandbox.timeout': ['"{{function}}" took longer than {{ms}} ms', '"{{function}}" 运行超过 {{ms}} 毫秒'],
   'sandbox.crashed': ['The Python process stopped: {{detail}}', 'Python 进程已退出：{{detail}}'],

@@ -148,7 +148,7 @@ export class JobRunner {
       if (!kind) throw new Error(`Unknown job kind "${job.kind}"`);
       await kind.run(ctx);
     } catch (err) {
-      error = err instanceof Error ? err.message || err.name : String(err);
+      error = jobErrorText(err);
     } finally {
       this.running.delete(jobId);
     }
@@ -158,4 +158,18 @@ export class JobRunner {
     this.events.emit({ type: 'state', jobId, tenantId: job.tenantId, state, workerId: this.workerId, error: state === JobState.failure ? error : null });
     return state;
   }
+}
+
+/**
+ * The failure text a job keeps: the error's message; an error that also speaks Chinese (the
+ * learning engine's `LearningError.localized`) adds that line, so the training's error reads in
+ * either interface language (the job does not know its reader's).
+ */
+export function jobErrorText(err: unknown): string {
+  if (!(err instanceof Error)) return String(err);
+  const text = err.message || err.name;
+  const localized = (err as { localized?: unknown }).localized;
+  if (typeof localized !== 'function') return text;
+  const zh = String((localized as (l: string) => string).call(err, 'zh-CN'));
+  return zh && zh !== text ? `${text}\n${zh}` : text;
 }

@@ -2,7 +2,7 @@
  * ONNX export of MLP policies, with a hand-written protobuf encoder (no dependencies).
  * Graph: one `Gemm` per layer (weights as initializers, W stored [in, out], transB = 0)
  * followed by the activation (`Relu`, `LeakyRelu`, `Tanh`, `Sigmoid`, or `Sigmoid`+`Mul` for
- * SiLU). Opset 17, IR version 8. Input [batch, in] float32, output [batch, out] float32, with
+ * SiLU), optionally the first columns clipped to [-1, 1] (`clipColumns`). Opset 17, IR version 8. Input [batch, in] float32, output [batch, out] float32, with
  * caller-chosen names; the batch dimension is symbolic ("batch").
  */
 import type { Activation } from '../backends/backend.ts';
@@ -108,6 +108,20 @@ function writeNode(w: PbWriter, n: OnnxNode, idx: number): void {
   });
 }
 
+const INT64 = 7; // TensorProto.DataType.INT64
+
+function writeInt64Initializer(w: PbWriter, name: string, values: readonly number[]): void {
+  w.message(5, (t) => {
+    t.int(1, values.length);
+    t.int(2, INT64);
+    t.string(8, name);
+    const raw = new Uint8Array(values.length * 8);
+    const dv = new DataView(raw.buffer);
+    values.forEach((v, i) => dv.setBigInt64(i * 8, BigInt(v), true));
+    t.bytes(9, raw);
+  });
+}
+
 function writeInitializer(w: PbWriter, name: string, shape: readonly number[], data: Float32Array): void {
   w.message(5, (t) => {
     for (const d of shape) t.int(1, d);
@@ -153,6 +167,11 @@ export interface OnnxExportOptions {
   producer?: string;
   /** Extra model metadata (ModelProto.metadata_props). */
   metadata?: Record<string, string>;
+  /**
+   * The first `clipColumns` output columns are clipped to [-1, 1] (`Slice`, `Clip`, `Concat`
+   * after the last layer): a policy's continuous means, bounded as in training and serving.
+   */
+  clipColumns?: number;
 }
 
 /**
@@ -162,7 +181,10 @@ export interface OnnxExportOptions {
 export function encodeDenseOnnx(layers: readonly OnnxDenseLayer[], opts: OnnxExportOptions = {}): Uint8Array {
   if (layers.length === 0) throw new Error('compute: ONNX export of no layers');
   const inputName = opts.inputName ?? 'obs';
-  const outputName = opts.outputName ?? 'action';
+  const finalName = opts.outputName ?? 'action';
+  const outDim = layers[layers.length - 1]!.weight.shape[1]!;
+  const clip = Math.max(0, Math.min(outDim, Math.floor(opts.clipColumns ?? 0)));
+  const outputName = clip > 0 ? `${finalName}_raw` : finalName;
   const nodes: OnnxNode[] = [];
   let cur = inputName;
   const inDim = layers[0]!.weight.shape[0]!;
@@ -190,6 +212,15 @@ export function encodeDenseOnnx(layers: readonly OnnxDenseLayer[], opts: OnnxExp
       cur = actOut;
     }
   });
+  if (clip > 0) {
+    if (clip === outDim) nodes.push({ op: 'Clip', inputs: [outputName, 'clip.min', 'clip.max'], outputs: [finalName] });
+    else {
+      nodes.push({ op: 'Slice', inputs: [outputName, 'clip.start0', 'clip.end0', 'clip.axes'], outputs: [`${finalName}_head`] });
+      nodes.push({ op: 'Clip', inputs: [`${finalName}_head`, 'clip.min', 'clip.max'], outputs: [`${finalName}_clipped`] });
+      nodes.push({ op: 'Slice', inputs: [outputName, 'clip.end0', 'clip.end1', 'clip.axes'], outputs: [`${finalName}_rest`] });
+      nodes.push({ op: 'Concat', inputs: [`${finalName}_clipped`, `${finalName}_rest`], outputs: [finalName], attrs: [{ name: 'axis', i: 1 }] });
+    }
+  }
   const w = new PbWriter();
   w.int(1, 8); // ir_version
   w.string(2, opts.producer ?? 'decisio-compute');
@@ -201,8 +232,18 @@ export function encodeDenseOnnx(layers: readonly OnnxDenseLayer[], opts: OnnxExp
       writeInitializer(g, `layer${i}.weight`, l.weight.shape, l.weight.data);
       if (l.bias) writeInitializer(g, `layer${i}.bias`, [l.bias.data.length], l.bias.data);
     });
+    if (clip > 0) {
+      writeInitializer(g, 'clip.min', [], Float32Array.of(-1));
+      writeInitializer(g, 'clip.max', [], Float32Array.of(1));
+      if (clip < outDim) {
+        writeInt64Initializer(g, 'clip.start0', [0]);
+        writeInt64Initializer(g, 'clip.end0', [clip]);
+        writeInt64Initializer(g, 'clip.end1', [outDim]);
+        writeInt64Initializer(g, 'clip.axes', [1]);
+      }
+    }
     writeValueInfo(g, 11, inputName, ['batch', inDim]);
-    writeValueInfo(g, 12, outputName, ['batch', prevOut]);
+    writeValueInfo(g, 12, finalName, ['batch', prevOut]);
   });
   w.message(8, (o) => o.string(1, '').int(2, 17)); // opset_import
   for (const [k, v] of Object.entries(opts.metadata ?? {})) w.message(14, (m) => m.string(1, k).string(2, v));

@@ -5,8 +5,8 @@
  * - `policy.json`: the same manifest, readable without the weights;
  * - `policy.onnx` (one agent node): the head's MLP via the compute core's ONNX export, input
  *   `obs` = the agent inputs encoded and concatenated, output = the head's raw outputs (the
- *   first columns are the means of continuous fields, in the codec's [-1, 1] space; the
- *   manifest says how to decode them).
+ *   first columns are the means of continuous fields, clipped to the codec's [-1, 1] space for
+ *   `squash: 'clip'`; the manifest says how to decode them).
  * {@link PolicyRunner} maps input node arrays in original units to output node arrays in
  * original units (deterministic: mean / most likely class).
  */
@@ -65,7 +65,10 @@ export async function savePolicy(policy: AgentPolicy, algorithm: string, squash:
   };
   if (policy.heads.size === 1) {
     const h = [...policy.heads.values()][0]!;
-    files['policy.onnx'] = await exportMlpOnnx(h.net, { inputName: 'obs', outputName: 'action', graphName: h.name, metadata: { manifest: JSON.stringify(manifest) } });
+    // PPO's continuous means are bounded to the codec's [-1, 1] as in training and serving (SAC's
+    // pass through tanh, which the manifest's `squash` tells the consumer to apply).
+    const clip = squash === 'clip' ? { clipColumns: h.cont.length } : {};
+    files['policy.onnx'] = await exportMlpOnnx(h.net, { inputName: 'obs', outputName: 'action', graphName: h.name, metadata: { manifest: JSON.stringify(manifest) }, ...clip });
   }
   return files;
 }

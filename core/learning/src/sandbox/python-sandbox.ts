@@ -385,10 +385,56 @@ export class RewardFunction {
     readonly fn = 'get_reward',
   ) {}
 
-  /** Rewards of a batch, one per row. */
+  /**
+   * Rewards of a batch, one per row.
+   * @throws LearningError `reward.nonFinite` when a reward is NaN or infinite: the rows, the
+   *   results and every node's values on those rows (original units) in the message, as
+   *   `details` too; the other sandbox errors as {@link PythonSandbox.call}.
+   */
   async compute(batch: Record<string, BatchArray>): Promise<Float32Array> {
     const rows = Object.values(batch)[0]?.shape[0] ?? 0;
-    const out = await this.sandbox.call(this.file, this.fn, batch, { rows, cols: 1 });
-    return out.data;
+    try {
+      const out = await this.sandbox.call(this.file, this.fn, batch, { rows, cols: 1 });
+      return out.data;
+    } catch (err) {
+      if (err instanceof LearningError && err.code === 'sandbox.nan') throw nonFiniteReward(this.fn, batch, rows, err.details ?? {});
+      throw err;
+    }
   }
+}
+
+/** At most this many rows are named in a non-finite reward's message. */
+const NAMED_ROWS = 3;
+
+/** Formats a number for a message: six significant digits, `NaN` / `Infinity` as such. */
+function num(v: number): string {
+  return Number.isFinite(v) ? String(Number(v.toPrecision(6))) : String(v);
+}
+
+/**
+ * The `reward.nonFinite` error of a batch whose rewards were not all finite: which rows, what
+ * the reward returned there, and every node's values on those rows (the first
+ * {@link NAMED_ROWS}), so that the cause (e.g. `acos` of a value above 1) can be read off.
+ */
+export function nonFiniteReward(fn: string, batch: Record<string, BatchArray>, rows: number, details: Record<string, unknown>): LearningError {
+  const bad = Array.isArray(details['rows']) ? (details['rows'] as number[]) : [];
+  const count = typeof details['count'] === 'number' ? details['count'] : bad.length;
+  const results = Array.isArray(details['values']) ? (details['values'] as string[]) : [];
+  const named = bad.slice(0, NAMED_ROWS);
+  const values = named
+    .map((r) => {
+      const parts = Object.entries(batch).map(([node, a]) => {
+        const d = a.shape[1] ?? 1;
+        const row = Array.from(a.data.subarray(r * d, (r + 1) * d), num);
+        return `${node}=[${row.join(', ')}]`;
+      });
+      return `#${r}: ${parts.join(' ')}`;
+    })
+    .join('; ');
+  const rowList = bad.length > 10 || count > bad.length ? `${bad.slice(0, 10).join(', ')}, …` : bad.join(', ');
+  return new LearningError(
+    'reward.nonFinite',
+    { function: fn, count, total: rows, rows: rowList, results: [...new Set(results.slice(0, NAMED_ROWS))].join(', ') || 'NaN', values },
+    { rows: bad, count, total: rows, results, batchRows: named.map((r) => Object.fromEntries(Object.entries(batch).map(([n, a]) => [n, Array.from(a.data.subarray(r * (a.shape[1] ?? 1), (r + 1) * (a.shape[1] ?? 1)))]))) },
+  );
 }

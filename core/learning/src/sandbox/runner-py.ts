@@ -176,7 +176,11 @@ def _call(header, payload):
     elif out.ndim != 2:
         out = out.reshape(out.shape[0] if out.ndim else 1, -1)
     if not np.all(np.isfinite(out)):
-        raise UserError({'kind': 'nan', 'type': 'ValueError', 'message': 'non-finite output', 'file': file, 'line': 0})
+        flat = out.reshape(out.shape[0], -1) if out.ndim >= 1 and out.shape[0] > 0 else out.reshape(1, -1)
+        bad = np.nonzero(~np.all(np.isfinite(flat), axis=1))[0]
+        raise UserError({'kind': 'nan', 'type': 'ValueError', 'message': 'non-finite output', 'file': file, 'line': 0,
+                         'rows': [int(i) for i in bad[:20]], 'count': int(bad.size), 'total': int(flat.shape[0]),
+                         'values': [str(v) for v in flat[bad[:20], 0]] if bad.size else []})
     out = np.ascontiguousarray(out, dtype='<f4')
     return {'ok': True, 'shape': list(out.shape)}, out.tobytes()
 

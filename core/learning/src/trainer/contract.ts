@@ -101,6 +101,18 @@ export interface Trainer<C = unknown> {
   checkpoint(): C | Promise<C>;
 }
 
+/**
+ * The log lines of a failed step: the error's message; a {@link LearningError} also in
+ * Chinese (the job log is read in either interface language).
+ */
+export function failureLines(e: unknown): string[] {
+  if (e instanceof LearningError) {
+    const zh = e.localized('zh-CN');
+    return zh === e.message ? [e.message] : [e.message, zh];
+  }
+  return [(e as Error)?.message ?? String(e)];
+}
+
 /** Why a run ended. */
 export type StopReason = 'system' | 'duration' | 'expectedScore' | 'expectedReward' | 'searchCount' | 'stopRequested' | 'budget' | 'failed';
 
@@ -180,7 +192,7 @@ export async function runTrainer<C>(trainer: Trainer<C>, options: RunOptions<C>)
   try {
     await trainer.init(options.resume ? { seed: options.seed, checkpoint: options.resume.checkpoint } : { seed: options.seed });
   } catch (e) {
-    await emit({ type: 'log', step, level: 'error', message: (e as Error).message ?? String(e) });
+    for (const message of failureLines(e)) await emit({ type: 'log', step, level: 'error', message });
     return finish('failed', e);
   }
 
@@ -196,7 +208,7 @@ export async function runTrainer<C>(trainer: Trainer<C>, options: RunOptions<C>)
     try {
       r = await trainer.step({ step, signal });
     } catch (e) {
-      await emit({ type: 'log', step, level: 'error', message: (e as Error).message ?? String(e) });
+      for (const message of failureLines(e)) await emit({ type: 'log', step, level: 'error', message });
       return finish('failed', e);
     }
     step += 1;

@@ -98,6 +98,12 @@ interface Block {
   fit: boolean;
 }
 
+/**
+ * Bound of every continuous node output in the codec's normalised space (REVIVE's
+ * `revive/computation/graph.py` clamps node outputs to [-1, 1] before de-normalising).
+ */
+export const OUTPUT_BOUND = 1;
+
 /** One learned node: its network and how its output maps onto the node's encoded vector. */
 export class NodeModel {
   readonly net: MLP;
@@ -194,7 +200,10 @@ export class NodeModel {
 
   /**
    * Predicts encoded values `[rows, width]` from encoded inputs: the mode (mean / most likely
-   * class) or a sample.
+   * class) or a sample. Continuous outputs (after the residual base is added) are clamped to
+   * [-1, 1] of the codec's space, i.e. to the field's [min, max] (the YAML's, else the data's)
+   * once decoded, as REVIVE's graph does before it de-normalises a node's output: a reward
+   * never sees a state the data's range does not hold (e.g. a cosine above 1).
    */
   async predict(x: Float32Array, rows: number, mode: 'mode' | 'sample', rng: Rng, base?: Float32Array): Promise<Float32Array> {
     const out = tidy(() => this.net.forward(tensor(x, [rows, this.inWidth])));
@@ -208,7 +217,7 @@ export class NodeModel {
         let v = o[r * W + c]!;
         if (mode === 'sample') v += Math.exp(3.5 * Math.tanh(o[r * W + C + c]!) - 1.5) * rng.normal();
         if (base) v += base[r * C + c]!;
-        enc[r * this.codec.width + this.cont[c]!] = Math.max(-3, Math.min(3, v));
+        enc[r * this.codec.width + this.cont[c]!] = Math.max(-OUTPUT_BOUND, Math.min(OUTPUT_BOUND, v));
       }
       let off = 2 * C;
       for (const b of this.blocks) {
