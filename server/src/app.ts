@@ -5,6 +5,7 @@ import Koa from 'koa';
 import compress from 'koa-compress';
 import { Router } from '@koa/router';
 import type { ServerJobKind, ServerPlugin } from '@decisio/sdk-plugin/server';
+import { routeSegment } from '@decisio/domain';
 import { systemClock, type Clock } from './clock';
 import type { ServerConfig } from './config';
 import { Database, parseDatabaseUrl } from './db/database';
@@ -19,6 +20,7 @@ import { trustProxies } from './http/proxy';
 import { securityHeaders } from './http/security-headers';
 import { locale } from './http/locale';
 import { requirePermission } from './http/permission';
+import { authWithRouteCheck, RoutePermissions } from './http/route-permission';
 import { requestId } from './http/request-id';
 import type { RouteKit } from './http/route';
 import { hasWorkbench, serveWorkbench } from './http/static';
@@ -26,10 +28,23 @@ import { createTenantScope } from './http/tenant';
 import { createTransaction } from './http/transaction';
 import { validate } from './http/validate';
 import { builtinJobKinds } from './jobs/builtin';
+import { logsRoutes } from './modules/logs/routes';
+import { LogsService } from './modules/logs/service';
+import { scheduledJobKinds } from './modules/schedules/kinds';
+import { schedulesRoutes } from './modules/schedules/routes';
+import { Scheduler, type SchedulerOptions } from './modules/schedules/scheduler';
+import { SchedulesService } from './modules/schedules/service';
 import { BullMqQueue, InProcessQueue, JobKindRegistry, JobStore, type JobKind, type JobQueue, type JobThreadsOptions } from './jobs/queue';
 import { importConnectionSettings, workerKindsModule, type WorkerKindsConfig } from './jobs/worker-kinds';
 import { createLogger, type Logger } from './logger';
 import { AccessService } from './modules/access/service';
+import { MenusService } from './modules/access/menus';
+import { RolesService } from './modules/access/roles';
+import { accessRoutes } from './modules/access/routes';
+import { OrgsService } from './modules/tenancy/orgs';
+import { tenancyRoutes } from './modules/tenancy/routes';
+import { TenantsService } from './modules/tenancy/tenants';
+import { UserManagement } from './modules/users/manage';
 import { TransportKeys } from './modules/account/keys';
 import { PasswordHasher } from './modules/account/passwords';
 import { accountRoutes } from './modules/account/routes';
@@ -45,6 +60,16 @@ import { DeletedJobs } from './modules/projects/artefacts';
 import { AccountService } from './modules/account/service';
 import { SignInThrottle } from './modules/account/throttle';
 import { PasswordNonces } from './modules/account/nonces';
+import { PasswordChanges } from './modules/account/password-changes';
+import { passwordRoutes } from './modules/account/password-routes';
+import { CaptchaService } from './modules/codes/captcha';
+import { Outbox } from './modules/codes/outbox';
+import { codesRoutes } from './modules/codes/routes';
+import { VerificationCodes } from './modules/codes/service';
+import { httpSmsProvider, smtpTransport } from './modules/codes/transports';
+import { AvatarStore } from './modules/user-centre/avatar';
+import { userCentreRoutes } from './modules/user-centre/routes';
+import { UserCentreService } from './modules/user-centre/service';
 import { SessionService } from './modules/sessions/service';
 import { createDeployModule } from './modules/deploy/routes';
 import { reportsRoutes } from './modules/reports/routes';
@@ -66,15 +91,31 @@ import { JobOwners } from './modules/jobs/sources';
 import { importJobOwner } from './modules/connections/job-owner';
 import { serviceJobSource } from './modules/deploy/job-source';
 import { templatesRoutes } from './modules/templates/routes';
+import { MessagesService } from './modules/messages/service';
+import { messagesRoutes } from './modules/messages/routes';
+import { SupportService } from './modules/support/service';
+import { supportRoutes } from './modules/support/routes';
+import { unavailableCodeVerifier, type ContactCodeVerifier } from './modules/licences/codes';
+import { LicenceSigner } from './modules/licences/signing';
+import { LicencesService } from './modules/licences/service';
+import { SdkVersionsService } from './modules/licences/versions';
+import { licencesRoutes } from './modules/licences/routes';
+import { ServiceManagementService } from './modules/service-management/service';
+import { serviceManagementRoutes } from './modules/service-management/routes';
+import { isFinalState } from './jobs/states';
 import { mountServerPlugins } from './plugins/host';
 
 /** Optional collaborators of `createApp` (tests replace the clock, logger or audit batching). */
 export interface AppOptions {
   /** Server plugins to load (routes under `/api/`, migrations after the core ones). */
   plugins?: readonly ServerPlugin[];
+  /** Checks the verification code of a licence application (the account area's code service). */
+  codeVerifier?: ContactCodeVerifier;
   logger?: Logger;
   clock?: Clock;
   audit?: AuditLogOptions;
+  /** The scheduler of scheduled jobs (`jobs/*`): tick period; `enabled: false` fires nothing (default on). */
+  scheduler?: SchedulerOptions & { enabled?: boolean };
   /** Longest wait for in-flight requests on `close()` before connections are cut, ms (default 10 s). */
   shutdownGraceMs?: number;
   /** The job queue: extra job kinds, concurrency of the in-process adapter, Redis key prefix. */
@@ -155,12 +196,22 @@ export function createApp(config: ServerConfig, options: AppOptions = {}): Decis
     addressMaxFailures: config.loginAddressMaxFailures,
     windowMs: config.loginLockMs,
   });
-  const account = new AccountService(db, clock, keys, new PasswordHasher(), sessions, access, throttle);
+  // Codes go out through the outbox: SMTP_URL / SMS_URL, or only the log and the outbox list (development mode).
+  const outbox = new Outbox(db, clock, logger, {
+    mail: config.codes.smtpUrl ? smtpTransport(config.codes.smtpUrl, config.codes.mailFrom) : null,
+    sms: config.codes.smsUrl ? httpSmsProvider(config.codes.smsUrl, new HostGuard(config.connectionAllow), config.codes.smsToken) : null,
+  });
+  const codes = new VerificationCodes(db, clock, outbox, config.codes);
+  const captcha = new CaptchaService(db, clock);
+  const hasher = new PasswordHasher();
+  const account = new AccountService(db, clock, keys, hasher, sessions, access, throttle, { codes, captcha, captchaAfter: config.codes.signInCaptchaAfter });
   const users = new UsersService(db, clock, sessions);
   const audit = new AuditLog(db, logger, options.audit);
 
+  // Every signed-in call: the caller, then the route table's permission check (ROUTE_PERMISSIONS).
+  const routePermissions = new RoutePermissions();
   const kit: RouteKit = {
-    auth: createAuth({ db, sessions, access }),
+    auth: authWithRouteCheck(createAuth({ db, sessions, access }), routePermissions),
     tenant: createTenantScope(db),
     transaction: createTransaction(db),
     requirePermission,
@@ -169,7 +220,13 @@ export function createApp(config: ServerConfig, options: AppOptions = {}): Decis
 
   const api = new Router<AppState>({ prefix: '/api' });
   accountRoutes(api, kit, { account, keys });
-  usersRoutes(api, kit, { users, throttle });
+  codesRoutes(api, kit, { db, codes, captcha, outbox });
+  passwordRoutes(api, kit, { passwords: new PasswordChanges(db, clock, keys, hasher, sessions, throttle, codes) });
+  const roles = new RolesService(db, clock);
+  usersRoutes(api, kit, { users, throttle, manage: new UserManagement(db, clock, new PasswordHasher(), sessions, roles) });
+  accessRoutes(api, kit, { roles, menus: new MenusService(db, clock) });
+  tenancyRoutes(api, kit, { orgs: new OrgsService(db, clock), tenants: new TenantsService(db, clock) });
+  logsRoutes(api, kit, { logs: new LogsService(db, clock) });
   const storageRaw = storageRoutes(api, kit, { db, blobs, clock, config });
   const datasets = datasetsRoutes(api, kit, { db, blobs, clock });
   const secrets = new SecretBox(db, clock);
@@ -177,13 +234,28 @@ export function createApp(config: ServerConfig, options: AppOptions = {}): Decis
   // Project and solution deletes tell the modelling module which jobs went (their TensorBoards end).
   const deletedJobs = new DeletedJobs();
   const solutions = new SolutionsService(db, clock, blobs, deletedJobs);
-  projectsRoutes(api, kit, { projects: new ProjectsService(db, clock, blobs, deletedJobs), solutions });
+  // Messages: other modules tell a user something through `messages.notify` (issue 18).
+  const messages = new MessagesService(db, clock);
+  messagesRoutes(api, kit, { messages });
+  projectsRoutes(api, kit, { projects: new ProjectsService(db, clock, blobs, deletedJobs, messages), solutions });
+  userCentreRoutes(api, kit, { centre: new UserCentreService(db, clock, codes, new AvatarStore(db, clock, blobs), new ProjectsService(db, clock, blobs, deletedJobs), blobs) });
+  supportRoutes(api, kit, { support: new SupportService(db, clock, messages) });
+  const serviceManagement = new ServiceManagementService(db, clock, messages);
+  serviceManagementRoutes(api, kit, { services: serviceManagement });
+  const licenceSigner = new LicenceSigner(db, clock);
+  const licences = new LicencesService(db, clock, licenceSigner, options.codeVerifier ?? unavailableCodeVerifier, serviceManagement, messages);
+  const licencesRaw = licencesRoutes(api, kit, { licences, versions: new SdkVersionsService(db, clock, blobs), signer: licenceSigner });
+  let licenceSweep: NodeJS.Timeout | null = null;
+  const sweepLicences = () => void licences.sweep().catch((err: unknown) => logger.warn('licence notices failed', { err }));
   solutionsRoutes(api, kit, { solutions });
   const deploy = createDeployModule(api, kit, { db, blobs, logger, clock, bodyLimitBytes: config.bodyLimitBytes, datasets, recordRetentionDays: config.recordRetentionDays, closing: () => closing !== null });
   const reports = reportsRoutes(api, kit, { db, blobs, clock, logger });
   let jobKinds: Map<string, ServerJobKind>;
   try {
+    const coreSegments = new Set(api.stack.map((l) => routeSegment(l.path)));
     jobKinds = mountServerPlugins(plugins, api, { db, kit, logger });
+    // Segments a plugin mounts: any signed-in user reaches them; the plugin checks its own permissions.
+    for (const l of api.stack) if (!coreSegments.has(routeSegment(l.path))) routePermissions.allowSegment(routeSegment(l.path));
   } catch (err) {
     void db.close();
     throw err;
@@ -191,7 +263,7 @@ export function createApp(config: ServerConfig, options: AppOptions = {}): Decis
 
   const jobKindRegistry = new JobKindRegistry();
   try {
-    for (const k of [...builtinJobKinds, ...modellingJobKinds({ db, blobs, hostGuard: new HostGuard(config.connectionAllow), logger }), importJobKind({ db, blobs, tmpDir: importTmpDir(config.dataDir), clock, connections: importConnectionSettings(config), logger }), ...(options.jobs?.kinds ?? [])]) jobKindRegistry.registerJobKind(k);
+    for (const k of [...builtinJobKinds, ...scheduledJobKinds({ db, blobs, clock }), ...modellingJobKinds({ db, blobs, hostGuard: new HostGuard(config.connectionAllow), logger }), importJobKind({ db, blobs, tmpDir: importTmpDir(config.dataDir), clock, connections: importConnectionSettings(config), logger }), ...(options.jobs?.kinds ?? [])]) jobKindRegistry.registerJobKind(k);
     jobKindRegistry.registerPluginKinds(jobKinds.values());
   } catch (err) {
     void db.close();
@@ -206,8 +278,15 @@ export function createApp(config: ServerConfig, options: AppOptions = {}): Decis
         threads: jobThreads(config, options.jobs),
       });
   let jobsStarted = false;
+  const schedules = new SchedulesService(db, clock, jobs, logger);
+  schedulesRoutes(api, kit, { schedules });
+  const scheduler = new Scheduler(db, clock, schedules, logger, options.scheduler);
   const modelling = modellingRoutes(api, kit, { db, jobs, blobs, deletedJobs, tensorBoard: { bin: config.tensorBoardBin, idleMinutes: config.tensorBoardIdleMinutes } });
   templatesRoutes(api, kit, { db, blobs, clock, jobs, datasets, solutions });
+  // A training that ends or fails writes its user a message (once per job).
+  jobs.subscribe((e) => {
+    if (e.type === 'state' && isFinalState(e.state)) void messages.onJobFinal(e.jobId, e.state).catch((err: unknown) => logger.warn('job message failed', { err, jobId: e.jobId }));
+  });
   // The job contract (`job/get`, `job/wait`, `job/events`): each module names what its jobs work for.
   const jobOwners = new JobOwners().register(modellingJobOwners(db)).register(importJobOwner(db)).addSource(serviceJobSource(deploy.service));
   jobsRoutes(api, kit, { db, jobs, owners: jobOwners });
@@ -248,6 +327,7 @@ export function createApp(config: ServerConfig, options: AppOptions = {}): Decis
   app.use(auditTrail({ audit, clock }));
   app.use(errorEnvelope(logger));
   app.use(storageRaw.routes()); // raw part uploads: before the 1 MiB JSON parser
+  app.use(licencesRaw.routes()); // licence applications with a device file, SDK packages: same
   app.use(modelling.tensorBoardProxy); // TensorBoard posts form data: before the JSON parser too
   app.use(async (ctx, next) => (ctx.path.startsWith('/api/') ? jsonBody(config.bodyLimitBytes)(ctx, next) : next()));
   app.use(api.routes());
@@ -279,10 +359,17 @@ export function createApp(config: ServerConfig, options: AppOptions = {}): Decis
     jobKindRegistry,
     imports,
     async startJobs() {
+      // Licence notices ("expires in N days", "expired"): now and hourly.
+      if (!licenceSweep) {
+        sweepLicences();
+        licenceSweep = setInterval(sweepLicences, 3600_000);
+        licenceSweep.unref();
+      }
       if (jobsStarted) return;
       jobsStarted = true;
       await imports.recover();
       await jobs.start();
+      if (options.scheduler?.enabled !== false) scheduler.start();
     },
     migrate: () => migrateLatest(db, plugins),
     flush: async () => void (await Promise.all([audit.flush(), deploy.flush()])),
@@ -314,9 +401,11 @@ export function createApp(config: ServerConfig, options: AppOptions = {}): Decis
           clearTimeout(grace);
         }
         await modelling.close();
+        await scheduler.stop();
         if (jobsStarted) await jobs.close().catch((err: unknown) => logger.warn('job queue close failed', { err }));
         await deploy.close();
         await reports.close();
+        if (licenceSweep) clearInterval(licenceSweep);
         await audit.flush();
         await db.close();
       })();

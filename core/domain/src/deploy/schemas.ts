@@ -70,6 +70,13 @@ export const modelServiceCreateSchema = z.object({
   keepPayloads: z.boolean().optional().default(true),
   /** When the access token stops working (see `tokenExpiresAtSchema`); never when left out. */
   tokenExpiresAt: tokenExpiresAtSchema,
+  /** Start the service as soon as it is deployed (deploying -> running, or failure): no separate `start`. */
+  start: z.boolean().optional().default(false),
+  /**
+   * Answer only once the service has settled (waiting, running or failure), or after this many
+   * seconds (at most 60; 0: at once, `deploying`). Follow it with `job/wait` on its id otherwise.
+   */
+  waitSeconds: z.number().int().min(0).max(60).optional().default(0),
 });
 export type ModelServiceCreateRequest = z.input<typeof modelServiceCreateSchema>;
 

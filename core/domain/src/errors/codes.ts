@@ -65,6 +65,7 @@ export const ErrorCode = {
   captchaRequired: 2022,
   captchaMismatch: 2023,
   codeSendFailed: 2024,
+  accountBusy: 2025,
 
   messageNotFound: 2040,
   workOrderNotFound: 2041,

@@ -163,6 +163,12 @@ export class DeployService {
       .select('s.*', 'p.name as policy_name');
   }
 
+  /** A service of the tenant as it is now (no rights checked), or null when it is missing or deleted. */
+  async byId(serviceId: string, tenantId: string): Promise<ServiceRecord | null> {
+    const row = (await this.query().where('s.id', serviceId).andWhere('s.tenant_id', tenantId).whereNull('s.deleted_at').first()) as Record<string, unknown> | undefined;
+    return row ? serviceOf(row) : null;
+  }
+
   /**
    * The service of the caller's tenant with the caller's right on its project checked.
    * @throws AppError `deployNotFound`, `deployDeleted`, `projectNotFound`, `projectNoRight`.
@@ -227,26 +233,42 @@ export class DeployService {
       if (policy) await this.assertFree(policy.projectId, policy.id, input.serviceName);
       throw err;
     }
-    this.deploy(id, user.tenantId, input.policyId);
+    this.deploy(id, user.tenantId, input.policyId, input.start ?? false);
+    if (input.waitSeconds) await this.waitSettled(id, user.tenantId, input.waitSeconds * 1000);
     const service = await this.access(user, id, 'view');
     return { service, token: token.token };
   }
 
-  /** Deploying: loads the policy once (checks its artefact), then waiting to start or failure. */
-  private deploy(serviceId: string, tenantId: string, policyId: string): void {
+  /** Waits until the service is no longer deploying or starting, at most `ms`. */
+  private async waitSettled(serviceId: string, tenantId: string, ms: number): Promise<void> {
+    const end = Date.now() + ms;
+    for (;;) {
+      const s = await this.byId(serviceId, tenantId);
+      if (!s || (s.status !== 'deploying' && s.status !== 'starting') || Date.now() >= end) return;
+      await new Promise((r) => setTimeout(r, Math.min(100, Math.max(0, end - Date.now()))));
+    }
+  }
+
+  /**
+   * Deploying: loads the policy once (checks its artefact), then waiting to start or failure;
+   * with `start`, running at once on the policy it loaded (as `start` would).
+   */
+  private deploy(serviceId: string, tenantId: string, policyId: string, start = false): void {
     this.background(async () => {
-      let status: ModelServiceStatus = 'waiting';
+      let status: ModelServiceStatus = start ? 'running' : 'waiting';
       let reason: string | null = null;
+      let io: ServingIO | null = null;
       try {
-        await this.runtime.loadPolicy(serviceId, tenantId, policyId);
+        io = await this.runtime.loadPolicy(serviceId, tenantId, policyId);
       } catch (err) {
         status = 'failure';
         reason = reasonOf(err);
       }
-      await this.db
+      const n = await this.db
         .knex('model_services')
         .where({ id: serviceId, status: 'deploying', policy_id: policyId })
         .update({ status, failure_reason: reason, updated_at: this.clock.now() });
+      if (n > 0 && start) this.runtime.update(serviceId, io ? { status: 'running', io } : { status: 'failure' });
     });
   }
 
