@@ -15,6 +15,8 @@ import { BlobStore } from '../modules/storage/blob-store';
 import { configureQuotaDefaults } from '../modules/storage/quota';
 import { serverPlugins } from '../plugins/registry';
 import { builtinJobKinds } from './builtin';
+import { systemClock } from '../clock';
+import { scheduledJobKinds } from '../modules/schedules/kinds';
 import type { JobKindRegistry } from './kinds';
 import type { ThreadJobEnv } from './thread-protocol';
 
@@ -39,7 +41,7 @@ export function registerWorkerJobKinds(
   // The blob store is the server's DATA_DIR (workers on other machines share it on a mount).
   const blobs = new BlobStore(`${config.dataDir}/blobs`);
   const logger = createLogger(config.logLevel);
-  for (const k of [...builtinJobKinds, ...modellingJobKinds({ db, blobs, hostGuard: new HostGuard(config.connectionAllow), logger }), importJobKind({ db, blobs, tmpDir: importTmpDir(config.dataDir), connections: importConnectionSettings(config), logger })]) registry.registerJobKind(k);
+  for (const k of [...builtinJobKinds, ...scheduledJobKinds({ db, blobs, clock: systemClock }), ...modellingJobKinds({ db, blobs, hostGuard: new HostGuard(config.connectionAllow), logger }), importJobKind({ db, blobs, tmpDir: importTmpDir(config.dataDir), connections: importConnectionSettings(config), logger })]) registry.registerJobKind(k);
   registry.registerPluginKinds(plugins.flatMap((p) => p.jobKinds));
 }
 

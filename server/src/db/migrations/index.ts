@@ -22,6 +22,11 @@ import * as dataImportsJob from './20261124100000_data_imports_job';
 import * as modelServiceTokenExpiry from './20261125090000_model_service_token_expiry';
 import * as signinGuard from './20261126150000_signin_guard';
 import * as rewardCheckInitialDataset from './20261126160000_reward_check_initial_dataset';
+import * as createOutbox from './20261127100000_create_outbox';
+import * as createMessagesSupportLicences from './20261127110000_create_messages_support_licences';
+import * as adminTenantsUsers from './20261127120000_admin_tenants_users';
+import * as seedAreaPermissions from './20261127120100_seed_area_permissions';
+import * as createScheduledJobs from './20261127130000_create_scheduled_jobs';
 
 /** One step of the migration history. */
 export interface NamedMigration {
@@ -55,4 +60,9 @@ export const coreMigrations: NamedMigration[] = [
   { name: '20261125090000_model_service_token_expiry', ...modelServiceTokenExpiry },
   { name: '20261126150000_signin_guard', ...signinGuard },
   { name: '20261126160000_reward_check_initial_dataset', ...rewardCheckInitialDataset },
+  { name: '20261127100000_create_outbox', ...createOutbox },
+  { name: '20261127110000_create_messages_support_licences', ...createMessagesSupportLicences },
+  { name: '20261127120000_admin_tenants_users', ...adminTenantsUsers },
+  { name: '20261127120100_seed_area_permissions', ...seedAreaPermissions },
+  { name: '20261127130000_create_scheduled_jobs', ...createScheduledJobs },
 ];

@@ -1,7 +1,7 @@
 import { BaseModel } from '../../db/base-model';
 
-/** Kinds of system-log rows. */
-export type LogType = 'login' | 'operation' | 'query' | 'error';
+/** Kinds of system-log rows (`job`: a scheduled-job run, written by the worker that ran it). */
+export type LogType = 'login' | 'operation' | 'query' | 'error' | 'job';
 
 /** A system-log row: one per API call (spec platform §3 "Log"). */
 export class LogModel extends BaseModel {

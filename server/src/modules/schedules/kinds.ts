@@ -1,0 +1,123 @@
+/**
+ * The job kinds behind scheduled jobs. The scheduler puts one job per run on the job queue; the
+ * worker (a job thread, or a `npm run worker` process) runs the kind, reports what it did as the
+ * job's metrics and log, and writes one system-log row (type `job`) for the run, whatever its
+ * outcome, so the run shows in the system log even when no API call started it.
+ */
+import os from 'node:os';
+import { ErrorCode, scheduleParamsSchemas, type ScheduleKind, type ScheduleParams, type ScheduleTrigger } from '@decisio/domain';
+import type { Clock } from '../../clock';
+import type { Database } from '../../db/database';
+import { newId } from '../../db/ids';
+import type { JobContext, JobKind } from '../../jobs/kinds';
+import type { BlobStore } from '../storage/blob-store';
+import { StorageService } from '../storage/service';
+import { LogsService } from '../logs/service';
+
+/** Payload of every scheduled run. */
+export interface ScheduledRunPayload {
+  scheduleId: string;
+  scheduleName: string;
+  runId: string;
+  trigger: ScheduleTrigger;
+  /** Host-wide kinds act on every tenant. */
+  hostWide: boolean;
+  params: unknown;
+  /** Who asked for a manual run. */
+  userId?: string | null;
+  username?: string | null;
+}
+
+/** What a kind's body reports: metrics of the run and a line for its log. */
+interface RunOutcome {
+  metrics: Record<string, number>;
+  summary: string;
+}
+
+/** Dependencies of the kinds (the worker's own database handle and the server's blob store). */
+export interface ScheduledKindsDeps {
+  db: Database;
+  blobs: BlobStore;
+  clock: Clock;
+}
+
+function scheduledKind<K extends ScheduleKind>(
+  kind: K,
+  deps: ScheduledKindsDeps,
+  body: (params: ScheduleParams<K>, ctx: JobContext<ScheduledRunPayload>) => Promise<RunOutcome>,
+): JobKind<ScheduledRunPayload> {
+  return {
+    kind,
+    description: `Scheduled job kind ${kind}`,
+    async run(ctx) {
+      const started = performance.now();
+      const p = ctx.payload;
+      let failure: unknown = null;
+      let outcome: RunOutcome | null = null;
+      try {
+        const params = scheduleParamsSchemas[kind].parse(p.params ?? {}) as ScheduleParams<K>;
+        await ctx.log(`${p.trigger} run of "${p.scheduleName}" (${kind})`);
+        outcome = await body(params, ctx);
+        await ctx.reportMetrics(1, outcome.metrics);
+        await ctx.log(outcome.summary);
+      } catch (err) {
+        failure = err;
+        await ctx.log(`failed: ${err instanceof Error ? err.message : String(err)}`, 'error').catch(() => undefined);
+      } finally {
+        await deps.db.knex('logs').insert({
+          id: newId(),
+          title: `job/${p.scheduleName}`.slice(0, 100),
+          type: 'job',
+          host: os.hostname().slice(0, 255),
+          uri: `/job/${p.scheduleId}`.slice(0, 512),
+          method: p.trigger === 'manual' ? 'MANUAL' : 'CRON',
+          params: JSON.stringify({ kind, params: p.params ?? {}, runId: p.runId, jobId: ctx.jobId, ...(outcome ? { result: outcome.metrics } : {}), ...(failure ? { error: failure instanceof Error ? failure.message : String(failure) } : {}) }).slice(0, 16_000),
+          response_code: failure ? ErrorCode.failure : ErrorCode.success,
+          http_status: failure ? 500 : 200,
+          time_ms: Math.round(performance.now() - started),
+          user_id: p.userId ?? null,
+          username: (p.username ?? 'scheduler').slice(0, 64),
+          tenant_id: ctx.tenantId,
+          request_id: ctx.jobId,
+          ip: null,
+          user_agent: null,
+          created_at: deps.clock.now(),
+        }).catch(() => undefined);
+      }
+      if (failure) throw failure;
+    },
+  };
+}
+
+/** The kinds of scheduled jobs, for the server's registry and every worker's. */
+export function scheduledJobKinds(deps: ScheduledKindsDeps): JobKind<any>[] {
+  const storage = new StorageService(deps.db, deps.blobs, deps.clock);
+  const logs = new LogsService(deps.db, deps.clock);
+  return [
+    scheduledKind('uploads.sweep', deps, async (params, ctx) => {
+      const before = new Date(deps.clock.now().getTime() - params.olderThanHours * 3600_000);
+      const q = deps.db.knex('uploads').where('state', 'uploading').where('updated_at', '<', before);
+      if (!ctx.payload.hostWide) q.where('tenant_id', ctx.tenantId);
+      const stale = (await q.select('id', 'tenant_id', 'user_id', 'size')) as { id: string; tenant_id: string; user_id: string; size: number | string }[];
+      let aborted = 0;
+      let freedBytes = 0;
+      for (const u of stale) {
+        if (ctx.shouldStop()) break;
+        try {
+          await storage.abortUpload({ tenantId: u.tenant_id, userId: u.user_id }, u.id);
+          aborted += 1;
+          freedBytes += Number(u.size);
+        } catch (err) {
+          // Completed or aborted meanwhile by its owner: nothing to free.
+          await ctx.log(`upload ${u.id} left as is: ${err instanceof Error ? err.message : String(err)}`, 'warn');
+        }
+      }
+      return { metrics: { stale: stale.length, aborted, freedBytes }, summary: `aborted ${aborted} of ${stale.length} uploads untouched since ${before.toISOString()}, ${freedBytes} bytes freed` };
+    }),
+    scheduledKind('logs.retention', deps, async (params) => {
+      const days = params.days ?? (await logs.retention()).days;
+      const { deleted, before } = await logs.purgeOlderThan(days);
+      return { metrics: { deleted, days }, summary: `deleted ${deleted} system-log rows older than ${days} days (before ${before.toISOString()})` };
+    }),
+  ];
+}
