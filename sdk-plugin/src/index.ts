@@ -27,4 +27,5 @@ export * from './upload';
 export * from './upload-transport';
 export * from './list';
 export * from './data-worker';
+export * from './compute-worker';
 export * from './format';
