@@ -73,6 +73,7 @@ import { UserCentreService } from './modules/user-centre/service';
 import { SessionService } from './modules/sessions/service';
 import { createDeployModule } from './modules/deploy/routes';
 import { reportsRoutes } from './modules/reports/routes';
+import { pidDataRoutes } from './modules/pid-data/routes';
 import { BlobStore } from './modules/storage/blob-store';
 import { storageRoutes } from './modules/storage/routes';
 import { datasetsRoutes } from './modules/datasets/routes';
@@ -152,6 +153,8 @@ export interface DecisioApp {
   imports: ImportService;
   /** Every job kind this server knows (built-in, plugins', `options.jobs.kinds`). */
   jobKindRegistry: JobKindRegistry;
+  /** Fires due scheduled jobs (`jobs/*`) onto the queue; started by `startJobs()` unless `options.scheduler.enabled` is false. */
+  scheduler: Scheduler;
   /** Starts the job queue (after `migrate()`): recovers what a previous run left, then dispatches. */
   startJobs(): Promise<void>;
   /** Runs pending migrations (core, then plugins); resolves with the names that ran. */
@@ -250,12 +253,13 @@ export function createApp(config: ServerConfig, options: AppOptions = {}): Decis
   solutionsRoutes(api, kit, { solutions });
   const deploy = createDeployModule(api, kit, { db, blobs, logger, clock, bodyLimitBytes: config.bodyLimitBytes, datasets, recordRetentionDays: config.recordRetentionDays, closing: () => closing !== null });
   const reports = reportsRoutes(api, kit, { db, blobs, clock, logger });
+  pidDataRoutes(api, kit, { db, clock });
   let jobKinds: Map<string, ServerJobKind>;
   try {
-    const coreSegments = new Set(api.stack.map((l) => routeSegment(l.path)));
+    const coreSegments = new Set(api.stack.map((l) => routeSegment(String(l.path))));
     jobKinds = mountServerPlugins(plugins, api, { db, kit, logger });
     // Segments a plugin mounts: any signed-in user reaches them; the plugin checks its own permissions.
-    for (const l of api.stack) if (!coreSegments.has(routeSegment(l.path))) routePermissions.allowSegment(routeSegment(l.path));
+    for (const l of api.stack) if (!coreSegments.has(routeSegment(String(l.path)))) routePermissions.allowSegment(routeSegment(String(l.path)));
   } catch (err) {
     void db.close();
     throw err;
@@ -358,6 +362,7 @@ export function createApp(config: ServerConfig, options: AppOptions = {}): Decis
     jobs,
     jobKindRegistry,
     imports,
+    scheduler,
     async startJobs() {
       // Licence notices ("expires in N days", "expired"): now and hourly.
       if (!licenceSweep) {
