@@ -89,11 +89,11 @@ describe('navigation: deploy, call records and deductions without typing an addr
     expect(await page.getByTestId('side-menu-deploy.menu-deploy').getAttribute('class')).toContain('bp6-active');
     await shot(page, 'navigation-call-records');
 
-    await page.getByTestId('side-menu-modelling.menu-simulation').click();
+    await page.getByTestId('side-menu-deduction.menu-simulation').click();
     await page.waitForURL(/\/workflow\/simulator\/simulation\?/);
     await page.getByTestId('modelling-simulation').waitFor();
     expect(where().search).toMatchObject({ projectId: ids.projectId, solutionId: ids.solutionId });
-    await page.getByTestId('side-menu-modelling.menu-decision').click();
+    await page.getByTestId('side-menu-deduction.menu-decision').click();
     await page.waitForURL(/\/workflow\/policy\/decision\?/);
     await page.getByTestId('modelling-decision').waitFor();
     await shot(page, 'navigation-deductions');
@@ -111,7 +111,7 @@ describe('navigation: deploy, call records and deductions without typing an addr
     await page.waitForURL(/\/project\/deploy-detail\?/);
 
     // Ctrl+Shift+P, an English word in the Chinese interface: the simulation deduction.
-    await palette('Control+Shift+P', 'simulation deduction', 'modelling.open-simulation');
+    await palette('Control+Shift+P', 'simulation deduction', 'deduction.open-simulation');
     await page.keyboard.press('Enter');
     await page.waitForURL(/\/workflow\/simulator\/simulation\?/);
     await page.getByTestId('modelling-simulation').waitFor();
@@ -143,7 +143,7 @@ describe('navigation: deploy, call records and deductions without typing an addr
     await shot(page, 'navigation-palette-call-records');
 
     // And the decision deduction.
-    await palette('F1', '决策推演', 'modelling.open-decision');
+    await palette('F1', '决策推演', 'deduction.open-decision');
     await page.keyboard.press('Enter');
     await page.waitForURL(/\/workflow\/policy\/decision\?/);
     await page.getByTestId('modelling-decision').waitFor();

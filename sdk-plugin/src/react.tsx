@@ -130,10 +130,13 @@ export type TypedT<B> = (key: LeafKeys<B>, params?: Record<string, unknown>) => 
  * export const useAccountT = createUseT<typeof zhCN>('account');
  * // in a component: const { t } = useAccountT(); t('signIn.title')
  * ```
+ * `fallback`: namespaces read, in order, for a key the plugin's own bundle lacks (e.g. a plugin
+ * built on the trainings kit passes `['trainings']` and types `B` as its bundle & the kit's).
  */
-export function createUseT<B>(namespace: string): () => { t: TypedT<B>; locale: Locale } {
+export function createUseT<B>(namespace: string, fallback: readonly string[] = []): () => { t: TypedT<B>; locale: Locale } {
+  const namespaces = [namespace, ...fallback];
   return function usePluginT() {
-    const { t, i18n } = useTranslation(namespace);
+    const { t, i18n } = useTranslation(fallback.length ? namespaces : namespace, fallback.length ? { nsMode: 'fallback' } : undefined);
     const typed = useCallback(
       (key: LeafKeys<B>, params?: Record<string, unknown>) => t(key as string, params as never) as unknown as string,
       [t],

@@ -72,10 +72,10 @@ describe('navigation', () => {
       'deploy.open-report': 'Open analysis reports',
       'deploy.open-business': 'Open business decision',
       'deploy.open-update': 'Update a policy',
-      'modelling.new-environment': 'New environment training',
-      'modelling.open-simulation': 'Open simulation deduction',
-      'modelling.open-decision': 'Open decision deduction',
-      'modelling.open-hyperparameters': 'Open hyperparameter sets',
+      'environment.new': 'New environment training',
+      'deduction.open-simulation': 'Open simulation deduction',
+      'deduction.open-decision': 'Open decision deduction',
+      'hyperparameters.open': 'Open hyperparameter sets',
       'workflow.open-environment': 'Open environments',
       'projects.quickOpen': 'Quick open a project',
       'menu:storage.manage': expect.stringMatching(/^Go to /),
@@ -86,7 +86,7 @@ describe('navigation', () => {
     const zh = Object.fromEntries(paletteItems(w).map((x) => [x.id, x]));
     expect(zh['deploy.open-deploy']!.title).toBe('部署策略');
     expect(zh['deploy.open-deploy']!.englishTitle).toBe('Deploy a policy');
-    expect(zh['modelling.new-environment']!.title).toBe('新建环境训练');
+    expect(zh['environment.new']!.title).toBe('新建环境训练');
   });
 
   it('opens with F1, finds "deploy", moves with the arrows and runs with Enter, keeping the project link', async () => {
@@ -139,11 +139,11 @@ describe('navigation', () => {
     const w = await start('/project/workbench?projectId=P1&solutionId=S1');
     const menu = await screen.findByTestId('side-menu', {}, { timeout: 10_000 });
     const ids = [...menu.querySelectorAll('[data-testid^="side-menu-"]')].map((e) => e.getAttribute('data-testid')!.slice('side-menu-'.length));
-    for (const id of ['deploy.menu-deploy', 'deploy.menu-report', 'deploy.menu-business', 'deploy.menu-update', 'modelling.menu-simulation', 'modelling.menu-decision', 'modelling.menu-hyperparameters']) {
+    for (const id of ['deploy.menu-deploy', 'deploy.menu-report', 'deploy.menu-business', 'deploy.menu-update', 'deduction.menu-simulation', 'deduction.menu-decision', 'hyperparameters.menu']) {
       expect(ids).toContain(id);
     }
     // Steps first, then the areas after training, "back" last.
-    expect(ids.indexOf('workflow.menu-parameter')).toBeLessThan(ids.indexOf('modelling.menu-simulation'));
+    expect(ids.indexOf('workflow.menu-parameter')).toBeLessThan(ids.indexOf('deduction.menu-simulation'));
     expect(ids.indexOf('deploy.menu-update')).toBeLessThan(ids.indexOf('workflow.menu-back'));
     fireEvent.click(screen.getByTestId('side-menu-deploy.menu-deploy'));
     await waitFor(() => expect(w.router.state.location.pathname).toBe('/project/deploy'));
@@ -151,7 +151,7 @@ describe('navigation', () => {
     await waitFor(() => expect(screen.getByTestId('side-menu-deploy.menu-deploy').className).toContain('bp6-active'));
     // The workflow's steps stay in the menu on the deploy page.
     expect(screen.getByTestId('side-menu-workflow.menu-environment')).toBeTruthy();
-    fireEvent.click(screen.getByTestId('side-menu-modelling.menu-simulation'));
+    fireEvent.click(screen.getByTestId('side-menu-deduction.menu-simulation'));
     await waitFor(() => expect(w.router.state.location.pathname).toBe('/workflow/simulator/simulation'));
     // Ctrl+B hides the menu's labels, again shows them.
     fireEvent.keyDown(window, { key: 'b', ctrlKey: true });
@@ -186,11 +186,11 @@ describe('navigation', () => {
     // The six new ones show the screens the spec names.
     const panels = (p: string) => (routes.get(p)!.panels ?? []).map((x) => (typeof x === 'string' ? x : x.panel));
     expect(panels('/project/data-source')).toEqual(['data-access.datasets', 'data-access.correlation']);
-    expect(panels('/project/simulator')).toEqual(['modelling.environments']);
-    expect(panels('/project/simulation')).toEqual(['modelling.simulations']);
-    expect(panels('/project/policy')).toEqual(['modelling.policies']);
-    expect(panels('/project/parameter')).toEqual(['modelling.parameters']);
-    expect(panels('/project/decision')).toEqual(['modelling.decisions']);
+    expect(panels('/project/simulator')).toEqual(['environment.list']);
+    expect(panels('/project/simulation')).toEqual(['deduction.simulations']);
+    expect(panels('/project/policy')).toEqual(['policy.list']);
+    expect(panels('/project/parameter')).toEqual(['tuning.list']);
+    expect(panels('/project/decision')).toEqual(['deduction.decisions']);
     // Unknown paths under /project still show the not-found page.
     await w.router.navigate({ to: '/project/nothing-here' as never });
     expect(await screen.findByTestId('not-found')).toBeTruthy();

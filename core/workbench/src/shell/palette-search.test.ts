@@ -5,7 +5,7 @@ const entries = [
   { id: 'workflow.open-policy', title: '打开策略列表', englishTitle: 'Open policies' },
   { id: 'deploy.open-deploy', title: '部署策略', englishTitle: 'Deploy a policy', keywords: ['service', 'publish'] },
   { id: 'deploy.open-records', title: '打开调用记录', englishTitle: 'Open call records', keywords: ['calls', 'monitor'] },
-  { id: 'modelling.new-environment', title: '新建环境训练', englishTitle: 'New environment training' },
+  { id: 'environment.new', title: '新建环境训练', englishTitle: 'New environment training' },
 ];
 
 describe('palette search', () => {
@@ -28,7 +28,7 @@ describe('palette search', () => {
     expect(searchPalette(entries, 'deploy')[0]!.id).toBe('deploy.open-deploy');
     expect(searchPalette(entries, 'call rec')[0]!.id).toBe('deploy.open-records');
     expect(searchPalette(entries, 'monitor').map((e) => e.id)).toEqual(['deploy.open-records']);
-    expect(searchPalette(entries, '环境').map((e) => e.id)).toEqual(['modelling.new-environment']);
+    expect(searchPalette(entries, '环境').map((e) => e.id)).toEqual(['environment.new']);
     expect(entryScore('zzz', entries[0]!)).toBeNull();
   });
 

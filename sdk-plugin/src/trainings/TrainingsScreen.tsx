@@ -1,0 +1,175 @@
+import { useEffect, useState } from 'react';
+import { Button, ButtonGroup, HTMLTable } from '@blueprintjs/core';
+import { isApiError, projectLinkSearch, useAppLocation, useLocale, useNavigate, useNotify } from '../index';
+import { trainingsApi, type TrainingArea, type TrainingRow } from './api';
+import { useTrainingsT } from './i18n';
+import { ACTIVE, STOPPED_MANUALLY, type TrainKind } from './forms';
+import { DeductionDialog } from './DeductionDialog';
+import { TrainFormDialog } from './TrainFormDialog';
+import { TrainingDetail } from './TrainingDetail';
+import { DeleteConfirm, formatTime, ListStates, NoSolution, ProgressCell, StateTag, useSolutionId } from './shared';
+
+/** The kinds of training (and deduction) screens. */
+export type TrainingScreen = 'environment' | 'policy' | 'parameter' | 'simulation' | 'decision';
+
+const CONFIG: Record<TrainingScreen, { area: TrainingArea; train?: TrainKind; copy?: 'simulator' | 'policy'; icon: 'cube' | 'predictive-analysis' | 'settings' | 'play' | 'flow-branch'; ack: boolean }> = {
+  environment: { area: 'trainSimulator', train: 'environment', copy: 'simulator', icon: 'cube', ack: true },
+  policy: { area: 'trainPolicy', train: 'policy', copy: 'policy', icon: 'predictive-analysis', ack: true },
+  parameter: { area: 'trainParameter', train: 'parameter', icon: 'settings', ack: true },
+  simulation: { area: 'simulation', icon: 'play', ack: false },
+  decision: { area: 'decision', icon: 'flow-branch', ack: false },
+};
+
+/**
+ * The screen of one kind of training or deduction: its list with the form, detail, stop, copy,
+ * restore and delete; `openForm` opens the new-training (or new-deduction) form at once (the
+ * `/train` addresses).
+ */
+export function TrainingsScreen({ screen, openForm = false }: { screen: TrainingScreen; openForm?: boolean }) {
+  const { t } = useTrainingsT();
+  const locale = useLocale();
+  const notify = useNotify();
+  const navigate = useNavigate();
+  const location = useAppLocation();
+  const solutionId = useSolutionId();
+  const cfg = CONFIG[screen];
+  const [formOpen, setFormOpen] = useState(openForm);
+  const [selected, setSelected] = useState<string | null>(null);
+  const [deleting, setDeleting] = useState<TrainingRow | null>(null);
+  const [ack, setAck] = useState(false);
+  const [poll, setPoll] = useState(0);
+  const list = trainingsApi.endpoints['trainings/trainings'].useQuery({ solutionId: solutionId ?? '', area: cfg.area }, { skip: !solutionId, pollingInterval: poll });
+  // Progress refreshes while a job of the list waits or runs.
+  useEffect(() => setPoll(list.data?.rows.some((r) => ACTIVE.has(r.state)) ? 5000 : 0), [list.data]);
+  const [stop] = trainingsApi.endpoints['trainings/stop'].useMutation();
+  const [copy] = trainingsApi.endpoints['trainings/trainingCopy'].useMutation();
+  const [restore] = trainingsApi.endpoints['trainings/restore'].useMutation();
+  const [remove, removal] = trainingsApi.endpoints['trainings/trainingDelete'].useMutation();
+  if (!solutionId) return <NoSolution />;
+
+  const act = async (fn: () => Promise<unknown>, ok: string) => {
+    try {
+      await fn();
+      notify({ message: ok, intent: 'success', icon: 'tick' });
+    } catch (err) {
+      if (!isApiError(err) || !err.handled) notify({ message: t('common.failed', { message: isApiError(err) ? err.message : String(err) }), intent: 'danger', icon: 'error' });
+    }
+  };
+  const confirmDelete = async () => {
+    if (!deleting) return;
+    await act(() => remove({ area: cfg.area, id: deleting.id, acknowledged: ack }).unwrap(), t('common.deleted'));
+    if (selected === deleting.id) setSelected(null);
+    setDeleting(null);
+    setAck(false);
+  };
+  const newButton = (
+    <Button icon="add" intent="primary" onClick={() => setFormOpen(true)} data-testid="modelling-new">
+      {cfg.train ? t('train.new') : t('deduction.new')}
+    </Button>
+  );
+  const scoreOf = (r: TrainingRow) => (typeof r.score === 'number' ? r.score.toFixed(2) : typeof r.reward === 'number' ? r.reward.toFixed(4) : t('common.none'));
+
+  return (
+    <div className="modelling-panel" data-testid={`modelling-${screen}`}>
+      <div className="modelling-toolbar">
+        <span className="spacer" />
+        <Button icon="refresh" aria-label={t('common.refresh')} title={t('common.refresh')} loading={list.isFetching && !list.isLoading} onClick={() => void list.refetch()} />
+        {newButton}
+      </div>
+      <ListStates query={list} emptyTitle={t(`empty.${screen}`)} emptyHint={t(`empty.${screen}Hint`)} emptyIcon={cfg.icon} action={newButton}>
+        <HTMLTable compact striped interactive style={{ width: '100%' }}>
+          <thead>
+            <tr>
+              <th>{t('common.name')}</th>
+              <th>{cfg.train ? t('common.algorithm') : t('deduction.stepSize')}</th>
+              <th>{t('common.state')}</th>
+              <th>{t('common.progress')}</th>
+              <th>{screen === 'environment' || screen === 'simulation' ? t('common.score') : t('common.reward')}</th>
+              <th>{t('common.createdAt')}</th>
+              <th>{t('common.actions')}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {(list.data?.rows ?? []).map((r) => (
+              <tr
+                key={r.id}
+                className={selected === r.id ? 'modelling-row-selected' : undefined}
+                tabIndex={0}
+                aria-selected={selected === r.id}
+                onClick={() => setSelected(r.id)}
+                onKeyDown={(e) => {
+                  if (e.key === 'Enter' || e.key === ' ') {
+                    e.preventDefault();
+                    setSelected(r.id);
+                  }
+                }}
+                data-testid="training-row"
+              >
+                <td>
+                  {r.name} <small className="bp6-text-muted">{r.code}</small>
+                </td>
+                <td>{r.algorithm ? t(`algorithms.${r.algorithm}` as Parameters<typeof t>[0]) : r.stepSize ?? ''}</td>
+                <td>
+                  <StateTag state={r.state} />
+                </td>
+                <td>
+                  <ProgressCell state={r.state} progress={r.progress} durationMs={r.durationMs} />
+                </td>
+                <td>{scoreOf(r)}</td>
+                <td>{formatTime(r.createdAt, locale)}</td>
+                <td onClick={(e) => e.stopPropagation()}>
+                  <ButtonGroup minimal>
+                    <Button small icon="eye-open" onClick={() => setSelected(r.id)}>
+                      {t('common.detail')}
+                    </Button>
+                    {(cfg.area === 'trainSimulator' || cfg.area === 'trainPolicy') && ACTIVE.has(r.state) && (r.config as { mode?: string } | null | undefined)?.mode === 'debug' && (
+                      <Button
+                        small
+                        icon="bug"
+                        data-testid="training-debug"
+                        onClick={() => navigate('/workflow/debug', { search: projectLinkSearch(location.search, { [cfg.area === 'trainSimulator' ? 'simulatorId' : 'policyId']: r.id }) })}
+                      >
+                        {t('train.debugOpen')}
+                      </Button>
+                    )}
+                    {ACTIVE.has(r.state) && r.jobId && (
+                      <Button small icon="stop" intent="warning" onClick={() => void act(() => stop({ jobId: r.jobId! }).unwrap(), t('common.stopped'))}>
+                        {t('common.stop')}
+                      </Button>
+                    )}
+                    {(cfg.area === 'trainSimulator' || cfg.area === 'trainPolicy') && (r.state === 'failure' || r.state === STOPPED_MANUALLY) && (
+                      <Button small icon="repeat" onClick={() => void act(() => restore({ area: cfg.area as 'trainSimulator' | 'trainPolicy', id: r.id }).unwrap(), t('common.restored'))}>
+                        {t('common.restore')}
+                      </Button>
+                    )}
+                    {cfg.copy && (
+                      <Button small icon="duplicate" onClick={() => void act(() => copy({ area: cfg.copy!, id: r.id }).unwrap(), t('common.copied'))}>
+                        {t('common.copy')}
+                      </Button>
+                    )}
+                    <Button small icon="trash" intent="danger" onClick={() => setDeleting(r)}>
+                      {t('common.delete')}
+                    </Button>
+                  </ButtonGroup>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </HTMLTable>
+      </ListStates>
+      {selected && <TrainingDetail key={selected} area={cfg.area} id={selected} onClose={() => setSelected(null)} />}
+      {formOpen && cfg.train && <TrainFormDialog kind={cfg.train} solutionId={solutionId} onClose={() => setFormOpen(false)} />}
+      {formOpen && !cfg.train && <DeductionDialog kind={screen as 'simulation' | 'decision'} solutionId={solutionId} onClose={() => setFormOpen(false)} />}
+      <DeleteConfirm
+        name={deleting?.name ?? null}
+        loading={removal.isLoading}
+        acknowledge={cfg.ack ? { checked: ack, onChange: setAck } : undefined}
+        onConfirm={() => void confirmDelete()}
+        onCancel={() => {
+          setDeleting(null);
+          setAck(false);
+        }}
+      />
+    </div>
+  );
+}

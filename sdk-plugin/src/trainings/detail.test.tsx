@@ -1,0 +1,148 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
+import { createTestHost, renderPanel } from '@decisio/sdk-plugin/testing';
+import { trainingsKitPlugin } from './plugin';
+import { screenOf } from './test-screens';
+
+const SOLUTION = 'a'.repeat(32);
+const host = (locale: 'zh-CN' | 'en-US' = 'en-US') =>
+  createTestHost({ plugins: [trainingsKitPlugin], locale, session: { token: 't', userId: 'u1' }, location: { pathname: '/workflow/objective', search: { solutionId: SOLUTION } } });
+
+describe('training detail', () => {
+  afterEach(() => cleanup());
+
+  it('opens from the row with the keyboard and shows the measured metrics and the log', async () => {
+    const h = host();
+    const row = { id: 'b'.repeat(32), code: 'P-BBBBBBBB', name: 'ppo one', state: 'successful', progress: 1, durationMs: 120_000, jobId: 'c'.repeat(32), algorithm: 'ppo', reward: 12.5, metrics: { reward: 12.5 }, error: null, startTime: '2026-11-23T10:00:00.000Z', endTime: '2026-11-23T10:02:00.000Z', createdAt: '2026-11-23T10:00:00.000Z' };
+    h.mockCall('trainPolicy/list', { data: { rows: [row], total: 1 } });
+    h.mockCall('trainPolicy/get', { data: row });
+    h.mockCall('train/getTrainDisplayDataList', { data: { jobId: row.jobId, state: 'successful', progress: 1, metrics: {}, points: [{ id: 1, time: null, reward: 3 }, { id: 2, time: null, reward: 12.5 }] } });
+    h.mockCall('train/getTrainLog', { data: { jobId: row.jobId, state: 'successful', error: null, items: [{ id: 7, level: 'info', message: 'epoch 1 reward 3', time: '2026-11-23T10:01:00.000Z' }], nextAfterId: null } });
+    await renderPanel(screenOf('policy'), { host: h });
+    const tr = (await screen.findAllByTestId('training-row'))[0]!;
+    fireEvent.keyDown(tr, { key: 'Enter' });
+    expect(await screen.findByTestId('training-detail')).toBeTruthy();
+    expect(await screen.findByTestId('modelling-curves')).toBeTruthy();
+    expect((await screen.findByTestId('modelling-log')).textContent).toContain('epoch 1 reward 3');
+    expect(screen.getByText('reward: 12.50')).toBeTruthy();
+    expect(h.calls.find((c) => c.url === 'train/getTrainDisplayDataList')?.body).toEqual({ jobId: row.jobId });
+  });
+
+  it('shows no chart while a job waits (no invented numbers)', async () => {
+    const h = host();
+    const row = { id: 'b'.repeat(32), code: 'E-B', name: 'queued', state: 'waiting', progress: null, durationMs: null, jobId: 'c'.repeat(32), algorithm: 'bc', createdAt: '2026-11-23T10:00:00.000Z' };
+    h.mockCall('trainSimulator/list', { data: { rows: [row], total: 1 } });
+    h.mockCall('trainSimulator/get', { data: row });
+    h.mockCall('train/getTrainLog', { code: 1404, message: 'not found' });
+    await renderPanel(screenOf('environment'), { host: h });
+    fireEvent.click(await screen.findByText('queued'));
+    expect(await screen.findByText('No measured points yet')).toBeTruthy();
+    expect(h.calls.some((c) => c.url === 'train/getTrainDisplayDataList')).toBe(false);
+  });
+});
+
+describe('environment detail', () => {
+  afterEach(() => cleanup());
+
+  it('rolls a trajectory of a trained environment and restores a failed one', async () => {
+    const h = host();
+    const done = { id: 'b'.repeat(32), code: 'E-B', name: 'trained', state: 'successful', progress: 1, durationMs: 1000, jobId: 'c'.repeat(32), algorithm: 'bc', score: 80, createdAt: '2026-11-23T10:00:00.000Z' };
+    const failed = { ...done, id: 'f'.repeat(32), name: 'broken', state: 'failure', jobId: 'e'.repeat(32), score: null };
+    h.mockCall('trainSimulator/list', { data: { rows: [done, failed], total: 2 } });
+    h.mockCall('trainSimulator/get', { data: done });
+    h.mockCall('train/getTrainDisplayDataList', { data: { jobId: done.jobId, state: 'successful', progress: 1, metrics: {}, points: [] } });
+    h.mockCall('train/getTrainLog', { data: { jobId: done.jobId, state: 'successful', error: null, items: [], nextAfterId: null } });
+    h.mockCall('train/getPicBySimulatorNum', { data: { id: done.id, trajectory: 0, trajectories: 4, horizon: 2, nodes: { temp: { predicted: [[1], [2]], real: [[1.5], [2.5]] } } } });
+    h.mockCall('trainSimulator/restore', { data: { id: failed.id } });
+    h.mockCall('solution/getPattern', { data: { graph: { nodes: [{ name: 'temp', fields: [{ name: 'inlet' }] }] }, files: [] } });
+    await renderPanel(screenOf('environment'), { host: h });
+    fireEvent.click(await screen.findByText('trained'));
+    expect(await screen.findByTestId('modelling-rollout')).toBeTruthy();
+    // Each chart is labelled with its node and the field of the decision graph.
+    expect(await screen.findByText('temp · inlet')).toBeTruthy();
+    expect(h.calls.find((c) => c.url === 'train/getPicBySimulatorNum')?.body).toEqual({ id: done.id, trajectory: 0, horizon: 50 });
+    expect(screen.getAllByText('Restore')).toHaveLength(1);
+    fireEvent.click(screen.getByText('Restore'));
+    await waitFor(() => expect(h.calls.find((c) => c.url === 'trainSimulator/restore')?.body).toEqual({ id: failed.id }));
+  });
+});
+
+describe('deduction detail', () => {
+  afterEach(() => cleanup());
+
+  it('shows the measured result of a decision deduction', async () => {
+    const h = host();
+    const row = { id: 'b'.repeat(32), code: 'DD-B', name: 'decide', state: 'successful', progress: 1, durationMs: 1000, jobId: 'c'.repeat(32), stepSize: 100, score: 4.5, result: { reward: 4.5, behaviourReward: 3.25, horizon: 100 }, createdAt: '2026-11-23T10:00:00.000Z' };
+    h.mockCall('decision/list', { data: { rows: [row], total: 1 } });
+    h.mockCall('decision/get', { data: row });
+    h.mockCall('train/getTrainDisplayDataList', { data: { jobId: row.jobId, state: 'successful', progress: 1, metrics: {}, points: [] } });
+    h.mockCall('train/getTrainLog', { data: { jobId: row.jobId, state: 'successful', error: null, items: [], nextAfterId: null } });
+    await renderPanel(screenOf('decision'), { host: h });
+    fireEvent.click(await screen.findByText('decide'));
+    const table = await screen.findByTestId('deduction-result');
+    expect(table.textContent).toContain('behaviourReward');
+    expect(table.textContent).toContain('3.2500');
+    // No trajectory kept (an older deduction): no charts, nothing invented.
+    expect(screen.queryByTestId('deduction-charts')).toBeNull();
+  });
+
+  it('charts the decided against the real values per field and the reward of each step', async () => {
+    const h = host('zh-CN');
+    const trajectory = { trajectory: 0, horizon: 3, nodes: { action: { decided: [[0.1], [0.2], [0.3]], real: [[0.5], [0.4], [0.3]] }, next_x: { decided: [[1], [0.9], [0.8]], real: [[1.1], [1], [0.7]] } }, rewards: [-1, -0.9, -0.8] };
+    const row = { id: 'b'.repeat(32), code: 'DD-B', name: 'decide', state: 'successful', progress: 1, durationMs: 1000, jobId: 'c'.repeat(32), stepSize: 3, score: -2.7, result: { reward: -2.7, behaviourReward: -3.1, horizon: 3, trajectory }, createdAt: '2026-11-23T10:00:00.000Z' };
+    h.mockCall('decision/list', { data: { rows: [row], total: 1 } });
+    h.mockCall('decision/get', { data: row });
+    h.mockCall('train/getTrainDisplayDataList', { data: { jobId: row.jobId, state: 'successful', progress: 1, metrics: {}, points: [] } });
+    h.mockCall('train/getTrainLog', { data: { jobId: row.jobId, state: 'successful', error: null, items: [], nextAfterId: null } });
+    h.mockCall('solution/getPattern', { data: { graph: { nodes: [{ name: 'x', fields: [{ name: 'pos' }] }, { name: 'action', fields: [{ name: 'force' }] }, { name: 'next_x', fields: [] }] }, files: [] } });
+    await renderPanel(screenOf('decision'), { host: h });
+    fireEvent.click(await screen.findByText('decide'));
+    const reward = await screen.findByTestId('deduction-reward');
+    expect(reward.textContent).toContain('策略获得的奖励');
+    expect(reward.textContent).toContain('-2.7000');
+    expect(reward.textContent).toContain('-3.1000');
+    expect(await screen.findByText('action · force')).toBeTruthy();
+    // next_x is the transition of x: its chart takes the field of x.
+    expect(await screen.findByText('next_x · pos')).toBeTruthy();
+    expect(screen.getByTestId('chart-reward')).toBeTruthy();
+    // The kept trajectory is charted, not listed among the figures.
+    expect(screen.getByTestId('deduction-result').textContent).not.toContain('trajectory');
+  });
+
+  it('charts a simulation deduction with the rollout of its environment over its step size', async () => {
+    const h = host();
+    const row = { id: 'b'.repeat(32), code: 'SD-B', name: 'simulate', state: 'successful', progress: 1, durationMs: 1000, jobId: 'c'.repeat(32), stepSize: 12, simulatorId: 'e'.repeat(32), score: 71, result: { score: 71, mae: 0.1 }, createdAt: '2026-11-23T10:00:00.000Z' };
+    h.mockCall('simulation/list', { data: { rows: [row], total: 1 } });
+    h.mockCall('simulation/get', { data: row });
+    h.mockCall('train/getTrainDisplayDataList', { data: { jobId: row.jobId, state: 'successful', progress: 1, metrics: {}, points: [] } });
+    h.mockCall('train/getTrainLog', { data: { jobId: row.jobId, state: 'successful', error: null, items: [], nextAfterId: null } });
+    h.mockCall('train/getPicBySimulatorNum', { data: { id: row.simulatorId, trajectory: 0, trajectories: 2, horizon: 12, nodes: { next_x: { predicted: [[1]], real: [[1.2]] } } } });
+    h.mockCall('solution/getPattern', { data: { graph: null, files: [] } });
+    await renderPanel(screenOf('simulation'), { host: h });
+    fireEvent.click(await screen.findByText('simulate'));
+    expect(await screen.findByTestId('deduction-charts')).toBeTruthy();
+    await waitFor(() => expect(h.calls.find((c) => c.url === 'train/getPicBySimulatorNum')?.body).toEqual({ id: row.simulatorId, trajectory: 0, horizon: 12 }));
+    expect(await screen.findByText('next_x · [0]')).toBeTruthy();
+  });
+
+  it('rolls a long simulation deduction over its full step count and draws no one-point training curve', async () => {
+    const h = host();
+    const row = { id: 'b'.repeat(32), code: 'SD-L', name: 'long', state: 'successful', progress: 1, durationMs: 1000, jobId: 'c'.repeat(32), stepSize: 5000, simulatorId: 'e'.repeat(32), score: 71, result: { score: 71, mae: 0.1 }, createdAt: '2026-11-23T10:00:00.000Z' };
+    const steps = Array.from({ length: 5000 }, (_, k) => k);
+    h.mockCall('simulation/list', { data: { rows: [row], total: 1 } });
+    h.mockCall('simulation/get', { data: row });
+    // what the server measures for a deduction: one closing point
+    h.mockCall('train/getTrainDisplayDataList', { data: { jobId: row.jobId, state: 'successful', progress: 1, metrics: {}, points: [{ id: 1, time: null, step: 0, score: 71 }] } });
+    h.mockCall('train/getTrainLog', { data: { jobId: row.jobId, state: 'successful', error: null, items: [], nextAfterId: null } });
+    h.mockCall('train/getPicBySimulatorNum', { data: { id: row.simulatorId, trajectory: 0, trajectories: 1, horizon: 5000, nodes: { next_x: { predicted: steps.map((k) => [k]), real: steps.map((k) => [k + 1]) } } } });
+    h.mockCall('solution/getPattern', { data: { graph: null, files: [] } });
+    await renderPanel(screenOf('simulation'), { host: h });
+    fireEvent.click(await screen.findByText('long'));
+    await waitFor(() => expect(h.calls.find((c) => c.url === 'train/getPicBySimulatorNum')?.body).toEqual({ id: row.simulatorId, trajectory: 0, horizon: 5000 }));
+    const chart = await screen.findByTestId('chart-next_x-0');
+    // real against simulated in one chart, each with its latest value
+    const values = Object.fromEntries([...chart.querySelectorAll('[data-testid="chart-legend-item"]')].map((li) => [(li as HTMLElement).dataset.series, li.querySelector('[data-testid="chart-legend-value"]')!.textContent]));
+    expect(values).toEqual({ simulated: '4,999', real: '5,000' });
+    expect(screen.queryByText('Training curves')).toBeNull();
+  });
+});

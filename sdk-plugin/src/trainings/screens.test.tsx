@@ -1,0 +1,150 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
+import { createTestHost, renderPanel } from '@decisio/sdk-plugin/testing';
+import { trainingsKitPlugin } from './plugin';
+import { screenOf } from './test-screens';
+import type { TrainingScreen } from './TrainingsScreen';
+
+const SOLUTION = 'a'.repeat(32);
+const host = (locale: 'zh-CN' | 'en-US', search: Record<string, string> = { projectId: 'p'.repeat(32), solutionId: SOLUTION }) =>
+  createTestHost({ plugins: [trainingsKitPlugin], locale, session: { token: 't', userId: 'u1' }, location: { pathname: '/workflow/simulator', search } });
+const empty = { data: { rows: [], total: 0 } };
+
+const LISTS: { kind: TrainingScreen; url: string; en: string; zh: string }[] = [
+  { kind: 'environment', url: 'trainSimulator/list', en: 'No environments yet', zh: '还没有环境' },
+  { kind: 'policy', url: 'trainPolicy/list', en: 'No policies yet', zh: '还没有策略' },
+  { kind: 'parameter', url: 'trainParameter/list', en: 'No parameter searches yet', zh: '还没有参数调优' },
+  { kind: 'simulation', url: 'simulation/list', en: 'No simulation deductions yet', zh: '还没有仿真推演' },
+  { kind: 'decision', url: 'decision/list', en: 'No decision deductions yet', zh: '还没有决策推演' },
+];
+
+describe('trainings screens', () => {
+  afterEach(() => cleanup());
+
+  for (const l of LISTS) {
+    it(`${l.kind} shows its empty state in both languages`, async () => {
+      for (const [locale, title] of [['en-US', l.en], ['zh-CN', l.zh]] as const) {
+        const h = host(locale);
+        h.mockCall(l.url, empty);
+        await renderPanel(screenOf(l.kind), { host: h });
+        expect(await screen.findByText(title)).toBeTruthy();
+        expect(h.calls.find((c) => c.url === l.url)?.body).toEqual({ solutionId: SOLUTION });
+        cleanup();
+      }
+    });
+  }
+
+  it('asks for a solution when the link has none', async () => {
+    await renderPanel(screenOf('environment'), { host: host('en-US', {}) });
+    expect(await screen.findByText('No solution selected')).toBeTruthy();
+  });
+
+  it('shows a load failure with a retry', async () => {
+    const h = host('en-US');
+    h.mockCall('trainPolicy/list', { code: 1001, message: 'Server error' });
+    await renderPanel(screenOf('policy'), { host: h });
+    expect(await screen.findByText('Could not load')).toBeTruthy();
+    expect(screen.getByText('Retry')).toBeTruthy();
+  });
+
+  it('lists trainings with state, progress and the score', async () => {
+    const h = host('en-US');
+    h.mockCall('trainSimulator/list', {
+      data: {
+        rows: [
+          { id: 'b'.repeat(32), code: 'E-BBBBBBBB', name: 'venv one', state: 'processing', progress: 0.4, durationMs: 65_000, jobId: 'c'.repeat(32), algorithm: 'bc', score: null, createdAt: '2026-11-23T10:00:00.000Z' },
+          { id: 'd'.repeat(32), code: 'E-DDDDDDDD', name: 'venv two', state: 'successful', progress: 1, durationMs: 3_600_000, jobId: 'e'.repeat(32), algorithm: 'bc', score: 71.25, createdAt: '2026-11-23T09:00:00.000Z' },
+        ],
+        total: 2,
+      },
+    });
+    await renderPanel(screenOf('environment'), { host: h });
+    expect(await screen.findByText('venv one')).toBeTruthy();
+    expect(screen.getByText('71.25')).toBeTruthy();
+    expect(screen.getAllByText('Processing').length).toBeGreaterThan(0);
+    expect(screen.getByText('Stop')).toBeTruthy();
+  });
+});
+
+describe('training forms', () => {
+  afterEach(() => cleanup());
+
+  it('environment form: checks fields on the client and sends nothing while invalid', async () => {
+    const h = host('en-US');
+    h.mockCall('trainSimulator/list', empty);
+    h.mockCall('scheme/list', { data: { rows: [{ id: 's'.repeat(32), name: 'main scheme', processState: 'completed', period: 'day', startTime: '2026-01-01', endTime: '2026-02-01', data: {} }], total: 1 } });
+    h.mockCall('virtualMachine/getVirtualMachineList', { data: { rows: [] } });
+    h.mockCall('hyperparameter/list', empty);
+    await renderPanel(screenOf('environment', true), { host: h });
+    fireEvent.click(await screen.findByTestId('stop-system'));
+    fireEvent.click(screen.getByTestId('train-git'));
+    fireEvent.change(screen.getByTestId('git-url'), { target: { value: 'nope' } });
+    fireEvent.click(screen.getByTestId('train-submit'));
+    expect((await screen.findAllByText('Required')).length).toBeGreaterThanOrEqual(3);
+    expect(screen.getByText('Choose at least one stop condition')).toBeTruthy();
+    expect(screen.getByText('Not a valid git URL')).toBeTruthy();
+    fireEvent.click(screen.getByTestId('stop-expected-on'));
+    fireEvent.change(screen.getByTestId('stop-expected'), { target: { value: '120' } });
+    fireEvent.click(screen.getByTestId('train-submit'));
+    expect(await screen.findByText('Greater than 0 and at most 99')).toBeTruthy();
+    expect(h.calls.some((c) => c.url === 'trainSimulator/create')).toBe(false);
+  });
+
+  it('environment form: sends a valid form and shows the server errors under the fields', async () => {
+    const h = host('en-US');
+    h.mockCall('trainSimulator/list', empty);
+    h.mockCall('scheme/list', { data: { rows: [{ id: 's'.repeat(32), name: 'main scheme', processState: 'completed', period: 'day', startTime: '2026-01-01', endTime: '2026-02-01', data: {} }], total: 1 } });
+    h.mockCall('virtualMachine/getVirtualMachineList', { data: { rows: [] } });
+    h.mockCall('hyperparameter/list', empty);
+    h.mockCall('trainSimulator/create', { code: 1008, message: 'Invalid parameters', errors: { name: 'Environment name already used', 'hyperparameters.ensemble': 'A whole number from 1 to 10' } });
+    await renderPanel(screenOf('environment', true), { host: h });
+    fireEvent.change(await screen.findByTestId('train-name'), { target: { value: 'venv' } });
+    await screen.findByText('main scheme');
+    fireEvent.change(screen.getByTestId('train-scheme'), { target: { value: 's'.repeat(32) } });
+    // The hyperparameters field says which keys the environment takes.
+    expect(screen.getByText(/ensemble: how many environment models are trained together/)).toBeTruthy();
+    fireEvent.click(screen.getByTestId('train-submit'));
+    expect(await screen.findByText('Environment name already used')).toBeTruthy();
+    // A server error on a hyperparameter stands under the hyperparameters field, in place of the hint.
+    expect(screen.getByText('A whole number from 1 to 10')).toBeTruthy();
+    expect(screen.queryByText(/ensemble: how many environment models/)).toBeNull();
+    expect(h.calls.find((c) => c.url === 'trainSimulator/create')?.body).toMatchObject({ solutionId: SOLUTION, name: 'venv', schemeId: 's'.repeat(32), algorithm: 'bc', stopConditions: { system: true }, mode: 'run' });
+  });
+
+  it('policy form: needs an environment and a reward, in Chinese too', async () => {
+    const h = host('zh-CN');
+    h.mockCall('trainPolicy/list', empty);
+    h.mockCall('trainSimulator/list', empty);
+    h.mockCall('objective/list', empty);
+    h.mockCall('virtualMachine/getVirtualMachineList', { data: { rows: [] } });
+    h.mockCall('hyperparameter/list', empty);
+    await renderPanel(screenOf('policy', true), { host: h });
+    fireEvent.change(await screen.findByTestId('train-name'), { target: { value: 'ppo-1' } });
+    fireEvent.click(screen.getByTestId('stop-duration'));
+    fireEvent.change(screen.getByTestId('stop-days'), { target: { value: '8' } });
+    fireEvent.click(screen.getByTestId('train-submit'));
+    expect((await screen.findAllByText('必填')).length).toBe(2);
+    expect(screen.getByText('须为整数，总时长大于 0 且不超过 7 天')).toBeTruthy();
+    expect(h.calls.some((c) => c.url === 'trainPolicy/create')).toBe(false);
+  });
+
+  it('policy form: sends PPO or SAC with the chosen environment and reward', async () => {
+    const h = host('en-US');
+    h.mockCall('trainPolicy/list', empty);
+    h.mockCall('trainSimulator/list', { data: { rows: [{ id: 'e'.repeat(32), code: 'E-1', name: 'venv', state: 'successful', progress: 1, durationMs: 1 }], total: 1 } });
+    h.mockCall('objective/list', { data: { rows: [{ id: 'o'.repeat(32), name: 'profit', files: null }], total: 1 } });
+    h.mockCall('virtualMachine/getVirtualMachineList', { data: { rows: [] } });
+    h.mockCall('hyperparameter/list', empty);
+    h.mockCall('trainPolicy/create', { data: { id: 'f'.repeat(32) } });
+    h.mockCall('trainPolicy/list', empty);
+    await renderPanel(screenOf('policy', true), { host: h });
+    fireEvent.change(await screen.findByTestId('train-name'), { target: { value: 'sac-1' } });
+    await screen.findByText('venv');
+    fireEvent.change(screen.getByTestId('train-simulator'), { target: { value: 'e'.repeat(32) } });
+    fireEvent.change(screen.getByTestId('train-objective'), { target: { value: 'o'.repeat(32) } });
+    fireEvent.change(screen.getByTestId('train-algorithm'), { target: { value: 'sac' } });
+    fireEvent.click(screen.getByTestId('train-submit'));
+    await waitFor(() => expect(h.calls.find((c) => c.url === 'trainPolicy/create')?.body).toMatchObject({ name: 'sac-1', simulatorId: 'e'.repeat(32), objectiveId: 'o'.repeat(32), algorithm: 'sac' }));
+    await waitFor(() => expect(h.toasts.at(-1)?.message).toBe('Training started'));
+  });
+});

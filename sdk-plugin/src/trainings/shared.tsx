@@ -1,0 +1,168 @@
+/** Pieces every modelling screen uses: the solution from the link, list states, state tags, progress, field errors. */
+import type { ReactNode } from 'react';
+import { Alert, Button, Callout, Checkbox, DialogFooter, FormGroup, Intent, NonIdealState, ProgressBar, Spinner, Tag } from '@blueprintjs/core';
+import { isApiError, useProjectLink } from '../index';
+import { useTrainingsT } from './i18n';
+import { ACTIVE, formatDuration, STOPPED_MANUALLY, type FormErrors } from './forms';
+import './trainings.css';
+
+/** The solution of the current link (`solutionId` query parameter). */
+export function useSolutionId(): string | undefined {
+  return useProjectLink().params.solutionId;
+}
+
+/** The project of the current link (`projectId` query parameter). */
+export function useProjectId(): string | undefined {
+  return useProjectLink().params.projectId;
+}
+
+/** The choice of an initial dataset: the environment's own data (empty value), or a dataset of the project (name and rows). */
+export function DatasetOptions({ rows, emptyLabel }: { rows: ReadonlyArray<{ tableId: string; name: string; amount: number }>; emptyLabel: string }) {
+  return (
+    <>
+      <option value="">{emptyLabel}</option>
+      {rows.map((d) => (
+        <option key={d.tableId} value={d.tableId}>
+          {`${d.name} (${d.amount})`}
+        </option>
+      ))}
+    </>
+  );
+}
+
+/** Shown when the page was opened without a solution. */
+export function NoSolution() {
+  const { t } = useTrainingsT();
+  return <NonIdealState icon="folder-open" title={t('common.noSolution')} description={t('common.noSolutionHint')} />;
+}
+
+/** Loading, error (with retry) and empty states of a list query; renders `children` when there are rows. */
+export function ListStates(props: {
+  query: { isLoading: boolean; error?: unknown; data?: { total: number } | undefined; refetch: () => unknown };
+  emptyTitle: string;
+  emptyHint: string;
+  emptyIcon: Parameters<typeof NonIdealState>[0]['icon'];
+  action?: ReactNode;
+  children: ReactNode;
+}) {
+  const { t } = useTrainingsT();
+  const { query } = props;
+  if (query.isLoading) return <NonIdealState icon={<Spinner size={32} />} title={t('common.loading')} />;
+  if (query.error)
+    return (
+      <Callout intent="danger" icon="error" title={t('common.loadFailed')}>
+        {isApiError(query.error) ? query.error.message : null}{' '}
+        <Button minimal small onClick={() => void query.refetch()}>
+          {t('common.retry')}
+        </Button>
+      </Callout>
+    );
+  if (!query.data || query.data.total === 0) return <NonIdealState icon={props.emptyIcon} title={props.emptyTitle} description={props.emptyHint} action={props.action as never} />;
+  return <>{props.children}</>;
+}
+
+const INTENT: Record<string, Intent> = {
+  successful: 'success',
+  [STOPPED_MANUALLY]: 'success',
+  completed: 'success',
+  failure: 'danger',
+  failed: 'danger',
+  processing: 'primary',
+  restoring: 'primary',
+  debugging: 'warning',
+  stopping: 'warning',
+};
+
+/** A job or record state as a coloured tag. */
+export function StateTag({ state }: { state: string }) {
+  const { t } = useTrainingsT();
+  const key = `states.${state === STOPPED_MANUALLY ? 'manualStop' : state}` as Parameters<typeof t>[0];
+  const label = t(key);
+  return (
+    <Tag minimal intent={INTENT[state] ?? 'none'} data-testid="state-tag">
+      {label === key ? state : label}
+    </Tag>
+  );
+}
+
+/** Progress bar while a job runs, else its duration. */
+export function ProgressCell({ state, progress, durationMs }: { state: string; progress: number | null; durationMs: number | null }) {
+  if (ACTIVE.has(state)) {
+    const v = progress === null ? undefined : Math.max(0, Math.min(1, progress > 1 ? progress / 100 : progress));
+    return (
+      <div style={{ minWidth: 120 }}>
+        <ProgressBar value={v} intent="primary" animate={state !== 'waiting'} stripes={v === undefined} />
+        <small className="bp6-text-muted">{formatDuration(durationMs)}</small>
+      </div>
+    );
+  }
+  return <span>{formatDuration(durationMs)}</span>;
+}
+
+/** A form field with its client or server error under it. */
+export function Field(props: { label: string; id: string; errors: FormErrors; name: string; children: ReactNode; inline?: boolean; hint?: string | undefined }) {
+  const { t } = useTrainingsT();
+  const err = props.errors[props.name];
+  // An error replaces the field's hint while it stands.
+  const text = err ? (err.startsWith('errors.') ? t(err as Parameters<typeof t>[0]) : err) : props.hint;
+  return (
+    <FormGroup label={props.label} labelFor={props.id} intent={err ? 'danger' : 'none'} helperText={text} inline={props.inline}>
+      {props.children}
+    </FormGroup>
+  );
+}
+
+/** Server field errors (already translated) of a failed call, or its message under `_form`. */
+export function serverErrors(err: unknown): FormErrors {
+  if (!isApiError(err)) return { _form: String(err) };
+  if (err.errors && Object.keys(err.errors).length) return { ...err.errors };
+  return { _form: err.message };
+}
+
+/** Date and time in the user's language. */
+export function formatTime(iso: string | null | undefined, locale: string): string {
+  if (!iso) return '—';
+  return new Intl.DateTimeFormat(locale, { dateStyle: 'short', timeStyle: 'short' }).format(new Date(iso));
+}
+
+/** The footer of every modelling form dialog: cancel, and the submit button with its label. */
+export function FormDialogFooter(props: { onClose: () => void; loading: boolean; submitLabel: string; testId?: string }) {
+  const { t } = useTrainingsT();
+  return (
+    <DialogFooter
+      actions={
+        <>
+          <Button onClick={props.onClose}>{t('common.cancel')}</Button>
+          <Button type="submit" intent="primary" loading={props.loading} data-testid={props.testId}>
+            {props.submitLabel}
+          </Button>
+        </>
+      }
+    />
+  );
+}
+
+/**
+ * The delete confirmation of a record (open while `name` is set): Enter or the button confirms,
+ * Escape cancels; `acknowledge` adds the check box the server asks for when records depend on it.
+ */
+export function DeleteConfirm(props: { name: string | null; loading?: boolean; acknowledge?: { checked: boolean; onChange: (checked: boolean) => void }; onConfirm: () => void; onCancel: () => void; children?: ReactNode }) {
+  const { t } = useTrainingsT();
+  return (
+    <Alert
+      isOpen={props.name !== null}
+      intent="danger"
+      icon="trash"
+      loading={props.loading}
+      confirmButtonText={t('common.delete')}
+      cancelButtonText={t('common.cancel')}
+      onConfirm={props.onConfirm}
+      onCancel={props.onCancel}
+      canEscapeKeyCancel
+    >
+      <p>{props.name !== null ? t('common.deleteConfirm', { name: props.name }) : null}</p>
+      {props.children}
+      {props.acknowledge && <Checkbox checked={props.acknowledge.checked} label={t('common.acknowledge')} onChange={(e) => props.acknowledge!.onChange(e.currentTarget.checked)} data-testid="delete-ack" />}
+    </Alert>
+  );
+}
