@@ -195,4 +195,26 @@ describe('navigation', () => {
     await w.router.navigate({ to: '/project/nothing-here' as never });
     expect(await screen.findByTestId('not-found')).toBeTruthy();
   });
+
+  it('opens every /workflow route of the spec (and the scheme step) on panels some plugin registers', async () => {
+    const spec = ['table-correlation', 'pattern', 'scheme', 'simulator', 'simulator/train', 'simulator/simulation', 'objective', 'policy', 'policy/train', 'policy/decision', 'parameter', 'parameter/train', 'debug'];
+    const w = await start('/dashboard');
+    await screen.findByTestId('side-menu', {}, { timeout: 10_000 });
+    const routes = new Map(w.host.routes.map((r) => [r.path, r]));
+    const panelIds = new Set(APP_PLUGINS.flatMap((p) => (p.panels ?? []).map((x) => x.id)));
+    for (const name of spec) {
+      const path = `/workflow/${name}`;
+      const route = routes.get(path);
+      expect(route, path).toBeDefined();
+      for (const x of route!.panels ?? []) expect(panelIds.has(typeof x === 'string' ? x : x.panel), `${path}: ${String(x)}`).toBe(true);
+      expect(route!.panels?.length || route!.load, path).toBeTruthy();
+      await w.router.navigate({ to: path, search: { projectId: 'P1', solutionId: 'S1' } as never });
+      await waitFor(() => expect(w.router.state.location.pathname).toBe(path));
+      expect(w.router.state.matches.at(-1)!.fullPath, path).toBe(path);
+      expect(screen.queryByTestId('not-found'), path).toBeNull();
+    }
+    // /workflow itself leads to the first step.
+    await w.router.navigate({ to: '/workflow' as never, search: { projectId: 'P1', solutionId: 'S1' } as never });
+    await waitFor(() => expect(w.router.state.location.pathname).toBe('/workflow/table-correlation'));
+  });
 });
