@@ -17,6 +17,7 @@ export * from './admin/management';
 export * from './admin/route-permissions';
 export * from './logs/schemas';
 export * from './schedules/schemas';
+export * from './overview/schemas';
 export * from './graph/index';
 export * from './files/upload';
 export * from './files/storage';

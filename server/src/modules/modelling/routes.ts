@@ -193,7 +193,7 @@ export function modellingRoutes(router: Router<AppState>, kit: RouteKit, deps: M
   // overview (dashboard)
   post('/overview/getTrainingList', overviewListSchema, (i, u) => train.overviewTrainings(u, i.limit));
   post('/overview/getOverall', z.object({}).loose(), (_i, u) => train.overviewOverall(u));
-  post('/overview/getResource', z.object({}).loose(), () => train.overviewResource());
+  post('/overview/getResource', z.object({}).loose(), (_i, u) => train.overviewResource(u));
   post('/overview/getStatistics', z.object({}).loose(), (_i, u) => train.overviewStatistics(u));
 
   // Keep the records' state in step with their jobs.

@@ -2,12 +2,13 @@
  * `train/*` (one training job: chart data, stop, logs, ...; lists of trainings), the workers as
  * virtual machines and algorithm versions, and the dashboard's `overview/*` counts.
  */
-import { AppError } from '@decisio/domain';
+import { AppError, type OverviewResource } from '@decisio/domain';
 import { decodeStep, durationBucket, scoreBucket } from '@decisio/learning';
 import type { ServerCallUser } from '@decisio/sdk-plugin/server';
 import { JobNotStoppableError } from '../../jobs/queue';
 import { JobState } from '../../jobs/states';
 import { assertProjectAccess } from '../projects/access';
+import { readQuotas } from '../storage/quota';
 import { iso, paging, recordInScope, solutionScope, toDate, type ModellingDeps, type Row } from './common';
 import { loadVenv } from './engine/data';
 import { TENSORS_LINE } from './engine/kinds';
@@ -350,16 +351,42 @@ export class TrainCalls {
     };
   }
 
-  async overviewResource() {
-    const workers = (await this.deps.jobs.workers()).filter((w) => w.status === 'online');
-    const running = (await this.deps.db.executor()('jobs').whereIn('state', [JobState.processing, JobState.stopping, JobState.debugging]).count({ n: '*' })) as Array<{ n: number | string }>;
+  /**
+   * Resources of the dashboard: the caller's tenant (its jobs running and waiting, those on GPU
+   * workers, its storage); the host's workers (cores, memory, slots, GPUs) only for system roles.
+   */
+  async overviewResource(user: ServerCallUser): Promise<OverviewResource> {
+    const knex = this.deps.db.executor();
+    const running: string[] = [JobState.processing, JobState.stopping, JobState.debugging];
+    const jobs = (await knex('jobs')
+      .where('tenant_id', user.tenantId)
+      .whereIn('state', [...running, JobState.waiting, JobState.restoring])
+      .select('state', 'worker_id')) as { state: string; worker_id: string | null }[];
+    const workers = await this.deps.jobs.workers();
+    const gpuWorkers = new Set(workers.filter((w) => w.gpuAdapter).map((w) => w.id));
+    const mine = jobs.filter((j) => running.includes(j.state));
+    const quota = (await readQuotas(knex, { tenantId: user.tenantId, userId: user.id })).tenant;
+    const tenant = {
+      runningJobs: mine.length,
+      waitingJobs: jobs.length - mine.length,
+      gpuJobs: mine.filter((j) => j.worker_id && gpuWorkers.has(j.worker_id)).length,
+      storage: { totalBytes: quota.totalBytes, usedBytes: quota.usedBytes },
+    };
+    if (!user.isSystemRole) return { scope: 'tenant', tenant, host: null };
+    const online = workers.filter((w) => w.status === 'online');
+    const all = (await knex('jobs').whereIn('state', running).count({ n: '*' })) as Array<{ n: number | string }>;
     return {
-      workers: workers.length,
-      cores: workers.reduce((s, w) => s + w.cores, 0),
-      memory: workers.reduce((s, w) => s + w.memory, 0),
-      slots: workers.reduce((s, w) => s + w.concurrency, 0),
-      runningJobs: Number(running[0]?.n ?? 0),
-      gpus: workers.filter((w) => w.gpuAdapter).length,
+      scope: 'host',
+      tenant,
+      host: {
+        workers: online.length,
+        cores: online.reduce((s, w) => s + w.cores, 0),
+        memory: online.reduce((s, w) => s + w.memory, 0),
+        slots: online.reduce((s, w) => s + w.concurrency, 0),
+        runningJobs: Number(all[0]?.n ?? 0),
+        gpus: online.filter((w) => w.gpuAdapter).length,
+        gpuAdapters: [...new Set(online.flatMap((w) => (w.gpuAdapter ? [w.gpuAdapter] : [])))].sort(),
+      },
     };
   }
 
