@@ -27,6 +27,8 @@ import * as createMessagesSupportLicences from './20261127110000_create_messages
 import * as adminTenantsUsers from './20261127120000_admin_tenants_users';
 import * as seedAreaPermissions from './20261127120100_seed_area_permissions';
 import * as createScheduledJobs from './20261127130000_create_scheduled_jobs';
+import * as createPidData from './20261127140000_create_pid_data';
+import * as optionalSchemeRange from './20261127160000_optional_scheme_range';
 
 /** One step of the migration history. */
 export interface NamedMigration {
@@ -65,4 +67,6 @@ export const coreMigrations: NamedMigration[] = [
   { name: '20261127120000_admin_tenants_users', ...adminTenantsUsers },
   { name: '20261127120100_seed_area_permissions', ...seedAreaPermissions },
   { name: '20261127130000_create_scheduled_jobs', ...createScheduledJobs },
+  { name: '20261127140000_create_pid_data', ...createPidData },
+  { name: '20261127160000_optional_scheme_range', ...optionalSchemeRange },
 ];
