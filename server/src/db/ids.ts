@@ -35,3 +35,5 @@ export const DEFAULT_TENANT_ID = stableId('tenant:default');
 export const ADMIN_ROLE_ID = stableId('role:admin');
 /** Id of the seeded ordinary role `user`. */
 export const USER_ROLE_ID = stableId('role:user');
+/** Id of the seeded shared role `tenant-admin` (administers its own tenant). */
+export const TENANT_ADMIN_ROLE_ID = stableId('role:tenant-admin');

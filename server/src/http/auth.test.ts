@@ -141,6 +141,7 @@ describe.each(databases)('auth on %s', (kind) => {
       sessionId: session.id,
       expiresAt: session.expiresAt,
       roleList: roles.map((r) => ({ id: r.id, code: r.code, name: r.name, isSystem: r.isSystem })),
+      mustChangePassword: row.mustChangePassword,
     };
     expect(roles.map((r) => r.code)).toHaveLength(3);
     expect(ctx.state.user).toEqual(expected);

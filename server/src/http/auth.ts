@@ -28,7 +28,7 @@ export interface AuthDeps {
  * Plain SQL: no query building and no model hydration on the path every signed-in call takes.
  */
 const CALLER_SQL = `select s.id as session_id, s.expires_at, s.revoked_at,
-  u.id as user_id, u.username, u.nickname, u.tenant_id, u.status,
+  u.id as user_id, u.username, u.nickname, u.tenant_id, u.status, u.must_change_password,
   t.status as tenant_status,
   r.id as role_id, r.code as role_code, r.name as role_name, r.is_system as role_is_system, r.permissions as role_permissions
 from sessions s
@@ -48,6 +48,7 @@ interface CallerRow {
   nickname: string | null;
   tenant_id: string | null;
   status: string | null;
+  must_change_password: unknown;
   tenant_status: string | null;
   role_id: string | null;
   role_code: string | null;
@@ -139,6 +140,7 @@ export function createAuth({ db, sessions, access }: AuthDeps): AppMiddleware {
       sessionId: first.session_id,
       expiresAt,
       roleList: roles.map((r) => ({ id: r.id, code: r.code, name: r.name, isSystem: r.isSystem })),
+      mustChangePassword: Boolean(first.must_change_password),
     };
     tenantStatusOfCaller.set(user, first.tenant_status);
     ctx.state.user = user;

@@ -11,6 +11,8 @@ export interface AuthUser extends ServerCallUser {
   /** Expiry of the session token. */
   expiresAt: Date;
   roleList: { id: string; code: string; name: string; isSystem: boolean }[];
+  /** An admin reset the password: only the password change and sign-out are allowed. */
+  mustChangePassword?: boolean;
 }
 
 /** Per-request state (`ctx.state`). */

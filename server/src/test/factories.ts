@@ -2,8 +2,9 @@
  * Test factories: users with roles written straight to the database, session tokens (also
  * expired ones), and passwords encrypted the way the browser does (`encryptPassword`).
  */
-import { encryptAccountPassword, encryptPassword, type SignUpRequest } from '@decisio/domain';
-import { ADMIN_ROLE_ID, DEFAULT_TENANT_ID, USER_ROLE_ID, newId } from '../db/ids';
+import { encryptAccountPassword, encryptPassword, type CodeChannel, type CodePurpose, type SignUpRequest } from '@decisio/domain';
+import { codeDigest, newCode, normaliseRecipient } from '../modules/codes/service';
+import { ADMIN_ROLE_ID, DEFAULT_TENANT_ID, TENANT_ADMIN_ROLE_ID, USER_ROLE_ID, newId } from '../db/ids';
 import { PasswordHasher } from '../modules/account/passwords';
 import { hashToken } from '../modules/sessions/service';
 import { randomBytes } from 'node:crypto';
@@ -38,7 +39,7 @@ export interface UserSpec {
   mobile?: string | null;
   password?: string;
   /** Role codes of the seeded roles; `[]` makes a user without a role. Default `['user']`. */
-  roles?: ('admin' | 'user')[];
+  roles?: ('admin' | 'user' | 'tenant-admin')[];
   status?: 'enabled' | 'disabled';
   tenantId?: string;
 }
@@ -80,7 +81,8 @@ export async function createUser(server: TestServer, spec: UserSpec = {}): Promi
   });
   const roles = spec.roles ?? ['user'];
   if (roles.length > 0) {
-    await knex('user_roles').insert(roles.map((r) => ({ user_id: user.id, role_id: r === 'admin' ? ADMIN_ROLE_ID : USER_ROLE_ID })));
+    const ids = { admin: ADMIN_ROLE_ID, user: USER_ROLE_ID, 'tenant-admin': TENANT_ADMIN_ROLE_ID };
+    await knex('user_roles').insert(roles.map((r) => ({ user_id: user.id, role_id: ids[r] })));
   }
   return user;
 }
@@ -124,18 +126,67 @@ export async function signIn(server: TestServer, user: TestUser): Promise<string
   return reply.body.data.accessToken as string;
 }
 
-/** A valid `index/signUp` body (password encrypted), with overrides. */
+/**
+ * A valid `index/signUp` body (password encrypted, with a `signUp` code for its e-mail written
+ * straight to the database as `issueCode` does), with overrides.
+ */
 export async function signUpBody(server: TestServer, overrides: Partial<SignUpRequest> & { plainPassword?: string } = {}): Promise<SignUpRequest> {
   const tag = unique();
   const { plainPassword, ...rest } = overrides;
+  const email = rest.email ?? `new_${tag}@example.com`;
   return {
     username: `new_${tag}`,
-    email: `new_${tag}@example.com`,
+    email,
     occupation: 'algorithmEngineer',
     agreement: true,
     password: await encryptedPassword(server, plainPassword ?? PASSWORD),
+    codeChannel: 'email',
+    code: rest.code ?? (await issueCode(server, { channel: 'email', recipient: email, purpose: 'signUp' })),
     ...rest,
   };
+}
+
+/**
+ * Writes a verification code to the database as `index/generate*Code` would (no captcha, no rate
+ * limit, no outbox); returns the code.
+ */
+export async function issueCode(
+  server: TestServer,
+  target: { channel: CodeChannel; recipient: string; purpose: CodePurpose; userId?: string | null },
+  options: { expiresInMs?: number } = {},
+): Promise<string> {
+  const id = newId();
+  const code = newCode(target.channel);
+  const now = Date.now();
+  await server.app.db.knex('verification_codes').insert({
+    id,
+    channel: target.channel,
+    recipient: normaliseRecipient(target.channel, target.recipient),
+    purpose: target.purpose,
+    user_id: target.userId ?? null,
+    code_hash: codeDigest(id, code),
+    attempts: 0,
+    client_key: 'test',
+    created_at_ms: now,
+    expires_at_ms: now + (options.expiresInMs ?? 600_000),
+    used_at_ms: null,
+  });
+  return code;
+}
+
+/** A captcha solved by reading its characters from the database. */
+export async function solvedCaptcha(server: TestServer): Promise<{ captchaId: string; captchaCode: string }> {
+  const reply = await server.call<{ captchaId: string }>('captcha/captchaImage');
+  const row = (await server.app.db.knex('captchas').where('id', reply.body.data.captchaId).first('answer')) as { answer: string };
+  return { captchaId: reply.body.data.captchaId, captchaCode: row.answer };
+}
+
+/** The code of the latest outbox message to `recipient` (development mode keeps it readable). */
+export async function outboxCode(server: TestServer, recipient: string): Promise<string> {
+  const row = (await server.app.db.knex('outbox').where('recipient', recipient.toLowerCase()).orderBy('created_at', 'desc').first('body')) as { body: string } | undefined;
+  const m = row ? /\b([A-Z0-9]{6})\b/.exec(row.body) : null;
+  if (!m) throw new Error(`no code in the outbox for ${recipient}`);
+  return m[1]!;
 }
 
 /** Number of rows of a table. */

@@ -26,14 +26,29 @@ export const PERMISSIONS = [
   'logs:write',
   'jobs:read',
   'jobs:write',
+  // Administrators read the outbox of e-mails and SMS (codes in development mode).
+  'outbox:read',
+  'support:write',
+  'licences:write',
+  // Areas of the console: the calls behind a side-menu page (see ROUTE_PERMISSIONS).
+  'dashboard:use',
+  'projects:use',
+  'datasets:use',
+  'connections:use',
+  'templates:use',
+  'hyperparameters:use',
+  'storage:use',
 ] as const;
-/** A permission name, `<resource>:<read|write>`. */
+/** A permission name, `<resource>:<read|write|use>`. */
 export type Permission = (typeof PERMISSIONS)[number];
 /** The permission that grants every other one. */
 export const ALL_PERMISSIONS = '*';
 
-/** Codes of the roles seeded on every instance. */
-export const SYSTEM_ROLE = { admin: 'admin', user: 'user' } as const;
+/**
+ * Codes of the roles seeded on every instance (shared by every tenant): `admin` (system
+ * administrator, every permission), `tenant-admin` (administers its own tenant) and `user`.
+ */
+export const SYSTEM_ROLE = { admin: 'admin', tenantAdmin: 'tenant-admin', user: 'user' } as const;
 
 /** A node of the console menu tree a user may see (`user/getUser` -> `menus`). */
 export interface MenuNode {

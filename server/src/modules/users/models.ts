@@ -7,7 +7,7 @@ import { RoleModel } from '../access/models';
 export class UserModel extends BaseModel {
   static override tableName = 'users';
   static override dateAttributes = ['createdAt', 'updatedAt', 'lastSignInAt'];
-  static override booleanAttributes = ['isStudent'];
+  static override booleanAttributes = ['isStudent', 'mustChangePassword'];
   static override modifiers = {
     ofTenant(query: QueryBuilder<UserModel>, tenantId: string) {
       query.where('users.tenant_id', tenantId);
@@ -41,6 +41,7 @@ export class UserModel extends BaseModel {
   major!: string | null;
   campusEmail!: string | null;
   status!: UserStatus;
+  mustChangePassword!: boolean;
   avatar!: string | null;
   lastSignInAt!: Date | null;
   createdAt!: Date;

@@ -13,15 +13,16 @@ export interface UserResource {
 }
 
 /**
- * User management: the permission of the action; accounts of the caller's tenant only (others
- * answer `userNotFound`, so ids of other tenants are not revealed); nobody changes their own
+ * User management: the permission of the action; accounts of the caller's tenant only, except for
+ * system admins (others answer `userNotFound`, so ids of other tenants are not revealed); nobody changes their own
  * status, and only a system role changes the status of a system-role account.
  * @throws AppError `userNotPermission`, `userNotFound` or `authorizationFailed`.
  */
 export function authorize(actor: AuthUser, action: UsersAction, resource?: UserResource): void {
   if (!grants(actor.permissions, action satisfies Permission)) throw new AppError('userNotPermission');
   if (!resource) return;
-  if (resource.tenantId !== actor.tenantId) throw new AppError('userNotFound');
+  // System admins manage every tenant's accounts; others only their tenant's.
+  if (resource.tenantId !== actor.tenantId && !actor.isSystemRole) throw new AppError('userNotFound');
   if (action === 'users:write') {
     if (resource.id === actor.id) throw new AppError('authorizationFailed');
     if (resource.isSystemRole && !actor.isSystemRole) throw new AppError('authorizationFailed');

@@ -1,8 +1,8 @@
-import type { UserListItem, UserStatus, UserStatusResponse } from '@decisio/domain';
+import type { AdminUserListItem, UserStatus, UserStatusResponse } from '@decisio/domain';
 import type { UserModel } from './models';
 
 /** One row of `users/getUserList`. */
-export function presentUserListItem(user: UserModel, signInLockedUntil: Date | null = null): UserListItem {
+export function presentUserListItem(user: UserModel, signInLockedUntil: Date | null = null): AdminUserListItem {
   return {
     userId: user.id,
     username: user.username,
@@ -14,6 +14,8 @@ export function presentUserListItem(user: UserModel, signInLockedUntil: Date | n
     roleList: (user.roles ?? []).map((r) => ({ id: r.id, code: r.code, name: r.name })),
     createdAt: user.createdAt.toISOString(),
     signInLockedUntil: signInLockedUntil?.toISOString() ?? null,
+    orgId: user.orgId,
+    mustChangePassword: user.mustChangePassword,
   };
 }
 

@@ -1,4 +1,4 @@
-import type { Page, UserListRequest, UserStatus } from '@decisio/domain';
+import type { Page, UserFilter, UserListRequest, UserStatus } from '@decisio/domain';
 import type { Clock } from '../../clock';
 import type { Database } from '../../db/database';
 import type { SessionService } from '../sessions/service';
@@ -14,9 +14,11 @@ export class UsersService {
   ) {}
 
   /** A page of the tenant's users, newest first, with their roles. */
-  async list(tenantId: string, query: UserListRequest): Promise<Page<UserModel>> {
+  async list(tenantId: string, query: UserListRequest & UserFilter): Promise<Page<UserModel>> {
     const base = UserModel.query(this.db.executor()).modify('ofTenant', tenantId);
     if (query.status) base.where('users.status', query.status);
+    if (query.orgId) base.where('users.org_id', query.orgId);
+    if (query.roleId) base.whereRaw('users.id in (select user_id from user_roles where role_id = ?)', [query.roleId]);
     if (query.keyword) {
       // '!' as the LIKE escape character: a backslash means different things in MySQL and SQLite.
       const like = `%${query.keyword.toLowerCase().replace(/[!%_]/g, (c) => '!' + c)}%`;

@@ -101,7 +101,9 @@ describe.each(databases)('user management on %s', (kind) => {
       expect(self.body.code).toBe(ErrorCode.authorizationFailed);
       const otherTenant = await createTenant(server);
       const stranger = await createUser(server, { tenantId: otherTenant });
-      const hidden = await server.call('users/stopUser', { token: adminToken, body: { userId: stranger.id } });
+      // A tenant admin does not reach another tenant's accounts (a system admin does, below).
+      const tenantAdmin = await createUser(server, { roles: ['tenant-admin'] });
+      const hidden = await server.call('users/stopUser', { token: await issueToken(server, tenantAdmin), body: { userId: stranger.id } });
       expect(hidden.status).toBe(404);
       expect(hidden.body.code).toBe(ErrorCode.userNotFound);
       const row = await server.app.db.knex('users').where('id', stranger.id).first();
