@@ -107,7 +107,7 @@ describe('guide: a guided first run through the electric template', () => {
       await page.getByTestId(`pattern-node-${node}`).waitFor({ timeout: 20_000 });
     }
     await expect.poll(() => page.locator('.react-flow__edge').count()).toBeGreaterThanOrEqual(3);
-    // The open guide takes room at the right: the canvas refits, every node stays inside it.
+    // The open guide is docked at the bottom and the page ends above it: every node stays inside the canvas.
     const inside = async () => {
       const canvas = await page.getByTestId('pattern-canvas').boundingBox();
       const nodes = await page.locator('.react-flow__node').evaluateAll((els) => els.map((e) => e.getBoundingClientRect().toJSON() as DOMRect));

@@ -170,4 +170,32 @@ describe('navigation: deploy, call records and deductions without typing an addr
     await toggle.click();
     await expect.poll(() => toggle.getAttribute('aria-expanded')).toBe('true');
   });
+
+  it('the open guide covers no call record and leaves the pages their full width', async () => {
+    const rect = (testId: string) => page.getByTestId(testId).evaluate((e) => e.getBoundingClientRect().toJSON() as DOMRect);
+    const mainRect = () => page.locator('.dc-console-main').evaluate((e) => e.getBoundingClientRect().toJSON() as DOMRect);
+    const viewport = page.viewportSize()!;
+    await page.goto(`/project/deploy-detail?projectId=${ids.projectId}&serviceId=${ids.serviceId}&section=records&guide=true`);
+    const records = page.getByTestId('deploy-records-section');
+    await records.waitFor();
+    const toggle = page.getByTestId('workflow-guide-toggle');
+    await expect.poll(() => toggle.getAttribute('aria-expanded')).toBe('true');
+    // The guide is docked below the page: the page (and so the records table) ends above it.
+    await expect.poll(async () => (await mainRect()).bottom - (await rect('workflow-guide')).top).toBeLessThanOrEqual(1);
+    await records.scrollIntoViewIfNeeded();
+    const r = await rect('deploy-records-section');
+    const g = await rect('workflow-guide');
+    expect(r.top).toBeLessThan(g.top);
+    // ... at the full width beside the side menu.
+    const side = await rect('side-menu');
+    expect((await mainRect()).width).toBeGreaterThanOrEqual(viewport.width - side.width - 2);
+    await shot(page, 'navigation-guide-records');
+    // The project workbench takes the page's whole width too.
+    await palette('F1', 'project workbench', 'workflow.open-workflow');
+    await page.keyboard.press('Enter');
+    await page.getByTestId('workflow-workbench').waitFor();
+    const main = await mainRect();
+    expect((await rect('workflow-workbench')).width).toBeGreaterThanOrEqual(main.width - 40);
+    await shot(page, 'navigation-guide-workbench');
+  });
 });

@@ -3,10 +3,12 @@
  * not the text `false`): a step guide through a first run. It lists the workflow's steps in
  * order with the current screen's step highlighted, says in one sentence what to do on this
  * screen, "Next step" opens the next step's screen keeping the project link and the guide flag,
- * and "End the guide" drops the flag. It floats in a corner and collapses to its title bar
- * (kept across pages); Escape collapses it, inside it or anywhere on the page that does not use
- * Escape itself (dialogs, popovers, menus, code editors). While open it asks the shell to keep the
- * content beside it (`--dc-overlay-inset-right`), so it covers nothing on wide screens.
+ * and "End the guide" drops the flag. It is a bar docked at the bottom of the window that
+ * collapses to its title line (kept across pages); Escape collapses it, inside it or anywhere on
+ * the page that does not use Escape itself (dialogs, popovers, menus, code editors). It asks the
+ * shell to end the pages above it (`--dc-overlay-inset-bottom`, its measured height), so it
+ * covers nothing (tables such as a service's call records included) and the pages keep their
+ * full width.
  */
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import { Button, Card, Classes, Icon } from '@blueprintjs/core';
@@ -18,12 +20,8 @@ import './workflow.css';
 /** Local-storage key of the collapsed state. */
 export const GUIDE_COLLAPSED_KEY = 'decisio.workflow.guideCollapsed';
 
-/**
- * The shell's property for room an overlay takes at the right (see core/workbench's
- * `.dc-console-main`); the open guide is 340 px wide, 16 px from the edge, plus a gap.
- */
-export const GUIDE_INSET_PROPERTY = '--dc-overlay-inset-right';
-const GUIDE_INSET = '372px';
+/** The shell's property for the room an overlay takes at the bottom (see core/workbench's `.dc-console`). */
+export const GUIDE_INSET_PROPERTY = '--dc-overlay-inset-bottom';
 
 function readCollapsed(): boolean {
   try {
@@ -63,11 +61,18 @@ export function GuideOverlay() {
   const titleId = useId();
   useEffect(() => writeCollapsed(collapsed), [collapsed]);
   const shown = showsGuide(loc);
+  const cardRef = useRef<HTMLDivElement>(null);
+  // While shown, the pages end above the bar: its height, again whenever it changes.
   useEffect(() => {
-    if (!shown || collapsed) return;
+    const card = cardRef.current;
+    if (!shown || !card) return;
     const root = document.documentElement.style;
-    root.setProperty(GUIDE_INSET_PROPERTY, GUIDE_INSET);
+    const measure = () => root.setProperty(GUIDE_INSET_PROPERTY, `${Math.ceil(card.getBoundingClientRect().height)}px`);
+    measure();
+    const observer = typeof ResizeObserver === 'undefined' ? null : new ResizeObserver(measure);
+    observer?.observe(card);
     return () => {
+      observer?.disconnect();
       root.removeProperty(GUIDE_INSET_PROPERTY);
     };
   }, [shown, collapsed]);
@@ -96,6 +101,7 @@ export function GuideOverlay() {
 
   return (
     <Card
+      ref={cardRef}
       elevation={3}
       className={`dc-workflow-guide${collapsed ? ' is-collapsed' : ''}`}
       role="region"
