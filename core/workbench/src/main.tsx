@@ -18,6 +18,7 @@ import { dataConnectionsPlugin } from '@decisio/plugin-data-connections';
 import { workflowPlugin } from '@decisio/plugin-workflow';
 import { patternPlugin } from '@decisio/plugin-pattern';
 import { dataAccessPlugin } from '@decisio/plugin-data-access';
+import { logsPlugin } from '@decisio/plugin-logs';
 import { trainingsKitPlugin } from '@decisio/sdk-plugin/trainings/plugin';
 import { schemePlugin } from '@decisio/plugin-scheme';
 import { environmentPlugin } from '@decisio/plugin-environment';
@@ -27,6 +28,7 @@ import { tuningPlugin } from '@decisio/plugin-tuning';
 import { deductionPlugin } from '@decisio/plugin-deduction';
 import { hyperparametersPlugin } from '@decisio/plugin-hyperparameters';
 import { projectLogPlugin } from '@decisio/plugin-project-log';
+import { feedbackControlPlugin } from '@decisio/plugin-feedback-control';
 import { createWorkbench, WorkbenchRoot } from './host/workbench';
 import { StartFailed } from './shell/StartFailed';
 import { installIconLoader } from './theme/icons';
@@ -36,8 +38,8 @@ import { installIconLoader } from './theme/icons';
  * dependencies). Add a plugin here to ship it. Manifests are light: importing them loads no
  * panel code.
  */
-export const APP_PLUGINS: readonly PluginManifest[] = [sdkPlugin, accountPlugin, dashboardPlugin, projectsPlugin, storagePlugin, deployPlugin, dataConnectionsPlugin, workflowPlugin, patternPlugin, dataAccessPlugin,
-  trainingsKitPlugin, schemePlugin, environmentPlugin, rewardPlugin, policyPlugin, tuningPlugin, deductionPlugin, hyperparametersPlugin, projectLogPlugin];
+export const APP_PLUGINS: readonly PluginManifest[] = [sdkPlugin, accountPlugin, dashboardPlugin, projectsPlugin, storagePlugin, deployPlugin, dataConnectionsPlugin, workflowPlugin, patternPlugin, dataAccessPlugin, logsPlugin,
+  trainingsKitPlugin, schemePlugin, environmentPlugin, rewardPlugin, policyPlugin, tuningPlugin, deductionPlugin, hyperparametersPlugin, projectLogPlugin, feedbackControlPlugin];
 
 const container = typeof document !== 'undefined' ? document.getElementById('root') : null;
 if (container) {
