@@ -16,6 +16,10 @@ export const storageEndpoints = (build: PluginEndpointBuilder) => ({
     query: (body) => ({ url: 'file/fileItemList', body }),
     providesTags: [FILES],
   }),
+  'storage/deletedFiles': build.query<Page<FileItem>, { page: number; pageSize: number }>({
+    query: (body) => ({ url: 'file/getDeleteFileRecord', body }),
+    providesTags: [FILES],
+  }),
   'storage/addSpace': build.mutation<FreeSpace, { size: number }>({
     query: (body) => ({ url: 'file/addStorageSpace', body }),
     invalidatesTags: [SPACE],

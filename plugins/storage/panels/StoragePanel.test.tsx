@@ -105,4 +105,40 @@ describe('StoragePanel', () => {
     await waitFor(() => expect(h.calls.find((c) => c.url === 'file/addStorageSpace')?.body).toEqual({ size: 2 }));
     await waitFor(() => expect(h.toasts.some((n) => n.message === '2 GB added')).toBe(true));
   });
+
+  it('explains the used space by its parts', async () => {
+    const h = host('en-US', []);
+    h.mockCall('file/getFreeSpace', { data: { ...space, breakdown: { files: 512 * 1024 ** 2, code: 0, datasets: 256 * 1024 ** 2, uploading: 0, artefacts: 256 * 1024 ** 2 } } });
+    await renderPanel(panel, { host: h });
+    const line = await screen.findByTestId('storage-breakdown');
+    expect(line.textContent).toBe('What uses the space: Uploaded files 512 MB · Dataset copies 256 MB · Training models and logs 256 MB');
+  });
+
+  it('lists deleted-file records in both languages, with an empty state', async () => {
+    for (const locale of ['en-US', 'zh-CN'] as const) {
+      const h = host(locale, [file()]);
+      h.mockCall('file/getDeleteFileRecord', { data: page([file({ fileId: 'e'.repeat(32), name: 'old.csv', path: 'old.csv', deletedAt: '2026-11-02T10:00:00.000Z' })]) });
+      await renderPanel(panel, { host: h });
+      fireEvent.click(await screen.findByRole('tab', { name: locale === 'en-US' ? 'Deleted files' : '已删除文件' }));
+      const rows = await screen.findByTestId('storage-deleted-rows');
+      expect(within(rows).getByText('old.csv')).toBeTruthy();
+      expect(within(rows).getByText(locale === 'en-US' ? 'Deleted' : '删除时间')).toBeTruthy();
+      expect(h.calls.find((c) => c.url === 'file/getDeleteFileRecord')?.body).toEqual({ page: 1, pageSize: 20 });
+      cleanup();
+    }
+    const h = host('en-US', []);
+    h.mockCall('file/getDeleteFileRecord', { data: page([]) });
+    await renderPanel(panel, { host: h });
+    fireEvent.click(await screen.findByRole('tab', { name: 'Deleted files' }));
+    expect(await screen.findByText('No deleted files')).toBeTruthy();
+  });
+
+  it('refuses an empty file before uploading it', async () => {
+    const h = host('en-US', []);
+    await renderPanel(panel, { host: h });
+    const input = (await screen.findByTestId('storage-file-input')) as HTMLInputElement;
+    fireEvent.change(input, { target: { files: [new File([], 'nothing.csv')] } });
+    await waitFor(() => expect(h.toasts.some((n) => n.message === 'nothing.csv is empty: choose a file with data')).toBe(true));
+    expect(h.calls.some((c) => c.url === 'file/uploadpartinit')).toBe(false);
+  });
 });

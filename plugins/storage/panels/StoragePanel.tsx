@@ -1,10 +1,11 @@
 import { useRef, useState } from 'react';
-import { Alert, Button, ButtonGroup, Callout, Card, HTMLTable, InputGroup, NonIdealState, ProgressBar, Spinner } from '@blueprintjs/core';
+import { Alert, Button, ButtonGroup, Callout, Card, HTMLTable, InputGroup, NonIdealState, ProgressBar, Spinner, Tab, Tabs } from '@blueprintjs/core';
 import type { FileItem, UploadState } from '@decisio/domain';
 import { failureMessage, forgetUpload, pageCount, Pager, useNotify, useUploadTransport } from '@decisio/sdk-plugin';
 import { storageApi } from '../api';
 import { formatBytes } from '../format';
 import { useStorageT } from '../i18n';
+import { DeletedFiles } from './DeletedFiles';
 import { ExpandDialog } from './ExpandDialog';
 import { partSizeFor, uploadResumable, UploadStopped } from '../upload';
 
@@ -16,9 +17,9 @@ type Running = { name: string; sent: number; total: number; resumed: boolean; up
 /** The message of a failed call, unless the workbench already showed one. */
 
 /**
- * Storage management (`/storage-manage`): space used and free, resumable uploads with progress
- * (pause, discard, resume after a reload by choosing the same file), and the file list with
- * download and delete.
+ * Storage management (`/storage-manage`): space used and free (and what uses it), resumable
+ * uploads with progress (pause, discard, resume after a reload by choosing the same file), the
+ * file list with download and delete, and the deleted-file records.
  */
 export function StoragePanel() {
   const { t, locale } = useStorageT();
@@ -29,6 +30,7 @@ export function StoragePanel() {
   const [resumeFor, setResumeFor] = useState<UploadState | null>(null);
   const [confirm, setConfirm] = useState<FileItem | null>(null);
   const [expanding, setExpanding] = useState(false);
+  const [tab, setTab] = useState<'files' | 'deleted'>('files');
   const input = useRef<HTMLInputElement>(null);
 
   const space = storageApi.endpoints['storage/freeSpace'].useQuery();
@@ -49,6 +51,10 @@ export function StoragePanel() {
       return;
     }
     setResumeFor(null);
+    if (file.size === 0) {
+      notify({ message: t('upload.empty', { name: file.name }), intent: 'warning' });
+      return;
+    }
     const controller = new AbortController();
     setRunning({ name: file.name, sent: 0, total: file.size, resumed: false, uploadId: null, controller });
     try {
@@ -190,6 +196,15 @@ export function StoragePanel() {
             <p style={{ marginTop: 8, marginBottom: 0 }}>
               {t('usage.label', { used: formatBytes(s.usedBytes), total: formatBytes(s.totalBytes) })} · {t('usage.free', { free: formatBytes(s.freeBytes) })}
             </p>
+            {s.breakdown && (
+              <p className="bp6-text-muted" data-testid="storage-breakdown" title={t('breakdown.explain')} style={{ marginTop: 4, marginBottom: 0 }}>
+                {t('breakdown.title')}:{' '}
+                {(['files', 'code', 'datasets', 'uploading', 'artefacts'] as const)
+                  .filter((k) => k === 'files' || s.breakdown![k] > 0)
+                  .map((k) => t(`breakdown.${k}`, { size: formatBytes(s.breakdown![k]) }))
+                  .join(' · ')}
+              </p>
+            )}
             {usedFraction > 0.9 && <Callout intent="warning" style={{ marginTop: 8 }}>{t('usage.full')}</Callout>}
           </>
         )}
@@ -274,7 +289,11 @@ export function StoragePanel() {
         </Card>
       )}
 
-      {list}
+      <Tabs id="storage-tabs" selectedTabId={tab} onChange={(id) => setTab(id as 'files' | 'deleted')}>
+        <Tab id="files" title={t('tabs.files')} />
+        <Tab id="deleted" title={t('tabs.deleted')} />
+      </Tabs>
+      {tab === 'files' ? list : <DeletedFiles />}
 
       {s && <ExpandDialog isOpen={expanding} totalBytes={s.totalBytes} onClose={() => setExpanding(false)} />}
       <Alert

@@ -28,13 +28,15 @@ export const generalFileNameSchema = z
 export const uploadPartInitSchema = z
   .object({
     name: z.string(),
-    size: z.number().int().positive('validation.required').max(UPLOAD_MAX_BYTES, 'validation.invalid'),
+    // 0 passes here: the server answers `datasetEmpty` for an empty dataset file.
+    size: z.number().int().min(0, 'validation.invalid').max(UPLOAD_MAX_BYTES, 'validation.invalid'),
     purpose: z.enum(UPLOAD_PURPOSES).default('dataset'),
     partSize: z.number().int().min(UPLOAD_PART.min).max(UPLOAD_PART.max).optional(),
   })
   .superRefine((v, ctx) => {
     const r = (v.purpose === 'dataset' ? uploadFileNameSchema : generalFileNameSchema).safeParse(v.name);
     if (!r.success) ctx.addIssue({ code: 'custom', path: ['name'], message: r.error.issues[0]!.message });
+    if (v.size === 0 && v.purpose !== 'dataset') ctx.addIssue({ code: 'custom', path: ['size'], message: 'validation.required' });
   });
 export type UploadPartInitRequest = z.input<typeof uploadPartInitSchema>;
 
@@ -84,6 +86,11 @@ export interface FileItem {
 export interface FreeSpace {
   totalBytes: number;
   usedBytes: number;
+  /**
+   * What `usedBytes` is made of: uploaded files and code files (the storage list), datasets'
+   * columnar copies, unfinished uploads, and the artefacts of trainings (the rest).
+   */
+  breakdown?: { files: number; code: number; datasets: number; uploading: number; artefacts: number };
   freeBytes: number;
   tenant: { totalBytes: number; usedBytes: number; freeBytes: number };
 }

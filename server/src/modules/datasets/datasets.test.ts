@@ -26,9 +26,13 @@ describe.each(databases)('datasets on %s', (kind) => {
     await server?.stop();
   });
 
-  /** Uploads bytes through the multipart calls; resolves with the file id. */
-  async function upload(name: string, bytes: Uint8Array, token = aliceToken): Promise<string> {
-    const init = await server.call('file/uploadpartinit', { token, body: { name, size: bytes.length } });
+  /**
+   * Uploads bytes through the multipart calls; resolves with the file id. A dataset upload is
+   * checked when it completes (upload-checks.test.ts); a general one (`purpose: 'file'`) is
+   * not, so `table/create` meets its checks.
+   */
+  async function upload(name: string, bytes: Uint8Array, token = aliceToken, purpose: 'dataset' | 'file' = 'dataset'): Promise<string> {
+    const init = await server.call('file/uploadpartinit', { token, body: { name, size: bytes.length, purpose } });
     expect(init.status).toBe(200);
     const uploadId = init.body.data.uploadId as string;
     const put = await server.fetch(`/api/file/uploadOneFile?uploadId=${uploadId}&partNumber=1`, {
@@ -177,15 +181,15 @@ describe.each(databases)('datasets on %s', (kind) => {
     ];
     let n = 0;
     for (const [name, body, code] of cases) {
-      const fileId = await upload(name, text(body));
+      const fileId = await upload(name, text(body), aliceToken, 'file');
       const r = await create(fileId, `bad ${n++}`);
       expect([name, r.status, r.body.code]).toEqual([name, 400, code]);
     }
-    const dup = await create(await upload('dup2.csv', text('x,y,x\n1,2,3\n')), 'dup');
+    const dup = await create(await upload('dup2.csv', text('x,y,x\n1,2,3\n'), aliceToken, 'file'), 'dup');
     expect(dup.body.errors).toEqual({ columns: 'x' });
-    const semi = await create(await upload('semi2.csv', text('a;b\n1;2\n')), 'semi');
+    const semi = await create(await upload('semi2.csv', text('a;b\n1;2\n'), aliceToken, 'file'), 'semi');
     expect(semi.body.errors).toEqual({ delimiter: ';' });
-    const gbk = await create(await upload('gbk.csv', new Uint8Array([0x61, 0x2c, 0x62, 0x0a, 0xc4, 0xe3, 0x2c, 0x31, 0x0a])), 'gbk');
+    const gbk = await create(await upload('gbk.csv', new Uint8Array([0x61, 0x2c, 0x62, 0x0a, 0xc4, 0xe3, 0x2c, 0x31, 0x0a]), aliceToken, 'file'), 'gbk');
     expect(gbk.body.code).toBe(ErrorCode.tableFileFormatError);
     // A file that is not csv/npz/h5 by name cannot become a dataset.
     const init = await server.call('file/uploadpartinit', { token: aliceToken, body: { name: 'x.txt', size: 3, purpose: 'file' } });
@@ -238,10 +242,10 @@ describe.each(databases)('datasets on %s', (kind) => {
     const preview = await server.call('file/previewCSV', { token: aliceToken, body: { tableId: h5.body.data.tableId } });
     expect(preview.body.data.rows[3]).toEqual(expect.arrayContaining([7, 8, 3.5]));
 
-    const broken = await create(await upload('broken.npz', text('not a zip at all')), 'broken');
+    const broken = await create(await upload('broken.npz', text('not a zip at all'), aliceToken, 'file'), 'broken');
     expect(broken.body.code).toBe(ErrorCode.tableFileFormatError);
     const mismatch = await create(
-      await upload('mismatch.npz', writeNpz({ obs, act: { dtype: 'f8', shape: [3], data: new Float64Array(3) } } as never)),
+      await upload('mismatch.npz', writeNpz({ obs, act: { dtype: 'f8', shape: [3], data: new Float64Array(3) } } as never), aliceToken, 'file'),
       'mismatch',
     );
     expect(mismatch.body.code).toBe(ErrorCode.tableFileFormatError);

@@ -246,3 +246,24 @@ export async function ingestArrays(src: string, kind: 'npz' | 'h5', out: string)
 export function ingestFile(src: string, kind: 'csv' | 'npz' | 'h5', out: string): Promise<IngestResult> {
   return kind === 'csv' ? ingestCsv(src, out) : ingestArrays(src, kind, out);
 }
+
+/**
+ * The checks of a dataset file without making its copy (storage runs them when a dataset upload
+ * completes, so a file `table/create` would refuse is refused at once, with the same error).
+ */
+export async function checkDataFile(file: string, kind: 'csv' | 'npz' | 'h5'): Promise<void> {
+  if (kind === 'csv') {
+    const { hasRows } = await checkCsv(file);
+    if (!hasRows) throw new AppError('datasetEmpty');
+    return;
+  }
+  const bytes = await fsp.readFile(file);
+  if (bytes.length === 0) throw new AppError('datasetEmpty');
+  let arrays: Record<string, NdArray>;
+  try {
+    arrays = kind === 'npz' ? readNpz(bytes) : await readH5(bytes);
+  } catch (err) {
+    throw new AppError('tableFileFormatError', { file: duckMessage(err) });
+  }
+  arrayColumns(arrays);
+}

@@ -4,11 +4,13 @@ import type { FileHandle } from 'node:fs/promises';
 import path from 'node:path';
 import { IncomingMessage } from 'node:http';
 import type { Readable } from 'node:stream';
+import type { Knex } from 'knex';
 import {
   AppError,
   LIMITS,
   UPLOAD_MAX_PARTS,
   UPLOAD_PART,
+  uploadFileType,
   type FileItem,
   type FreeSpace,
   type Page,
@@ -20,6 +22,7 @@ import type { Database } from '../../db/database';
 import { newId } from '../../db/ids';
 import type { BlobOwner, BlobStore } from './blob-store';
 import { addUserSpace, chargeStorage, readQuotas, releaseStorage } from './quota';
+import { checkDataFile } from '../datasets/ingest';
 
 /** A row of `uploads`. */
 export interface UploadRow {
@@ -207,6 +210,8 @@ export class StorageService {
 
   /** Starts an upload: reserves `size` bytes of the user's and tenant's quota. */
   async initUpload(owner: BlobOwner, input: { name: string; size: number; purpose: UploadPurpose; partSize?: number }): Promise<UploadState> {
+    // An empty file: a dataset would be refused as empty, any other file holds nothing to keep.
+    if (input.size === 0) throw input.purpose === 'dataset' ? new AppError('datasetEmpty') : new AppError('paramInvalid', { size: 'validation.required' });
     await this.sweepStale(owner);
     let partSize = input.partSize ?? UPLOAD_PART.default;
     if (Math.ceil(input.size / partSize) > UPLOAD_MAX_PARTS) partSize = Math.ceil(input.size / UPLOAD_MAX_PARTS);
@@ -358,6 +363,7 @@ export class StorageService {
     const fileId = newId();
     const key = `u/${owner.userId}/f/${fileId}`;
     const data = this.blobs.pathOf(dataKey(uploadId));
+    await this.checkDatasetUpload(owner, u, data);
     let moved = false;
     try {
       const { size } = await fsp.stat(data);
@@ -394,6 +400,32 @@ export class StorageService {
     return this.file(owner, fileId);
   }
 
+  /**
+   * A dataset upload (csv, npz, h5) gets the checks of `table/create` when it completes: empty,
+   * not UTF-8 or binary, another delimiter, repeated or bad column names, unreadable arrays. A
+   * refused file is discarded (its space freed) with the check's error; the user fixes the file
+   * and uploads it again. Any other failure leaves the upload open to try again.
+   */
+  private async checkDatasetUpload(owner: BlobOwner, u: UploadRow, data: string): Promise<void> {
+    const kind = u.purpose === 'dataset' ? uploadFileType(u.name) : null;
+    if (!kind) return;
+    try {
+      await checkDataFile(data, kind);
+    } catch (err) {
+      if (!(err instanceof AppError)) {
+        await this.knex('uploads').where({ id: u.id, state: 'completing' }).update({ state: 'uploading', updated_at: this.clock.now() });
+        throw err;
+      }
+      await this.db.transaction(async () => {
+        await this.knex('uploads').where({ id: u.id }).update({ state: 'aborted', updated_at: this.clock.now() });
+        await this.knex('upload_parts').where({ upload_id: u.id }).delete();
+        await releaseStorage(this.knex, owner, Number(u.size));
+      });
+      await this.blobs.removePrefix(`tmp/uploads/${u.id}`);
+      throw err;
+    }
+  }
+
   /** Aborts an open upload: its parts are deleted and its reservation freed. */
   async abortUpload(owner: BlobOwner, uploadId: string): Promise<void> {
     const u = await this.upload(owner, uploadId);
@@ -427,9 +459,25 @@ export class StorageService {
     return {
       totalBytes: q.user.totalBytes,
       usedBytes: q.user.usedBytes,
+      breakdown: await this.usage(owner, q.user.usedBytes),
       freeBytes: Math.min(free(q.user.totalBytes, q.user.usedBytes), free(q.tenant.totalBytes, q.tenant.usedBytes)),
       tenant: { totalBytes: q.tenant.totalBytes, usedBytes: q.tenant.usedBytes, freeBytes: free(q.tenant.totalBytes, q.tenant.usedBytes) },
     };
+  }
+
+  /**
+   * What the used space is made of: uploaded files and code files (listed on the storage page),
+   * the columnar copies of datasets, space held by unfinished uploads, and the rest, which is
+   * what trainings keep (models, checkpoints, logs, TensorBoard events).
+   */
+  private async usage(owner: BlobOwner, used: number): Promise<NonNullable<FreeSpace['breakdown']>> {
+    const sum = async (q: Knex.QueryBuilder, column: string) => Number(((await q.sum({ n: column }).first()) as { n: number | string | null } | undefined)?.n ?? 0);
+    const mine = { tenant_id: owner.tenantId, user_id: owner.userId };
+    const files = await sum(this.knex('storage_files').where(mine).whereNull('deleted_at').where('kind', 'upload'), 'size');
+    const code = await sum(this.knex('storage_files').where(mine).whereNull('deleted_at').where('kind', 'code'), 'size');
+    const datasets = await sum(this.knex('datasets').where(mine), 'columnar_size');
+    const uploading = await sum(this.knex('uploads').where(mine).whereIn('state', ['uploading', 'completing']), 'size');
+    return { files, code, datasets, uploading, artefacts: Math.max(0, used - files - code - datasets - uploading) };
   }
 
   /** Adds `gb` GB to a user's total (at most 500 GB in all). */
