@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { parseAllowList } from './net/host-guard';
 import { proxyMatcher } from './http/proxy';
+import { loadCodesConfig, type CodesConfig } from './modules/codes/config';
 
 /** Log levels, most verbose first; `silent` logs nothing. */
 export const LOG_LEVELS = ['debug', 'info', 'warn', 'error', 'silent'] as const;
@@ -58,6 +59,8 @@ export interface ServerConfig {
    * or a comma-separated list of proxy addresses / CIDRs. See `http/proxy.ts`.
    */
   trustProxy: boolean | string[];
+  /** Verification codes: transports (`SMTP_URL`, `SMS_URL`) and limits (see modules/codes/config.ts). */
+  codes: CodesConfig;
 }
 
 function int(value: string | undefined, fallback: number, name: string): number {
@@ -126,5 +129,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     importMaxRows: Math.max(1, Math.floor(positive(env.IMPORT_MAX_ROWS, 10_000_000, 'IMPORT_MAX_ROWS'))),
     importTimeoutMs: Math.round(positive(env.IMPORT_TIMEOUT_MINUTES, 30, 'IMPORT_TIMEOUT_MINUTES') * 60_000),
     trustProxy: trustProxyOf(env.TRUST_PROXY),
+    codes: loadCodesConfig(env),
   };
 }

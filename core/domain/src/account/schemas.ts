@@ -77,18 +77,31 @@ export const signUpPasswordFormSchema = z
     path: ['confirmPassword'],
   });
 
-/** `index/signUp` body: basic + personal info, encrypted password, agreement. */
-export const signUpRequestSchema = signUpBasicSchema.extend({
-  ...signUpPersonalSchema.shape,
-  password: encryptedSchema,
-  agreement: z.literal(true, { message: 'validation.agreement' }),
-});
+/**
+ * `index/signUp` body: basic + personal info, encrypted password, agreement, and the code sent
+ * for `signUp` to the e-mail (`codeChannel: 'email'`, the default) or to the mobile number (`'sms'`).
+ */
+export const signUpRequestSchema = signUpBasicSchema
+  .extend({
+    ...signUpPersonalSchema.shape,
+    password: encryptedSchema,
+    agreement: z.literal(true, { message: 'validation.agreement' }),
+    /** Invitation code of a tenant's sign-up link (`?invite=`): the account joins that tenant. */
+    invite: z.string().trim().min(1).max(64).optional(),
+    codeChannel: z.enum(['email', 'sms']).default('email'),
+    code: z.string().trim().regex(/^[A-Za-z0-9]{6}$/, 'validation.emailCode'),
+  })
+  .refine((v) => v.codeChannel === 'email' || v.mobile !== undefined, { message: 'validation.required', path: ['mobile'] })
+  .refine((v) => v.codeChannel === 'email' || /^\d{6}$/.test(v.code), { message: 'validation.smsCode', path: ['code'] });
 export type SignUpRequest = z.infer<typeof signUpRequestSchema>;
 
 /** `index/signIn` body. The login name is a username, an e-mail or a mobile number. */
 export const signInRequestSchema = z.object({
   username: z.string().min(1).max(100),
   password: encryptedSchema,
+  /** A solved captcha (`captcha/captchaImage`): required after repeated failures (`captchaRequired`). */
+  captchaId: z.string().regex(/^[0-9a-f]{32}$/, 'validation.captcha').optional(),
+  captchaCode: z.string().trim().max(8, 'validation.captcha').optional(),
 });
 export type SignInRequest = z.infer<typeof signInRequestSchema>;
 

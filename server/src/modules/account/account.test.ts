@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorCode, encryptPassword } from '@decisio/domain';
-import { countRows, createTenant, createUser, encryptedPassword, issueToken, PASSWORD, signIn, signUpBody, unique } from '../../test/factories';
+import { countRows, createTenant, createUser, encryptedPassword, issueToken, PASSWORD, issueCode, signIn, signUpBody, solvedCaptcha, unique } from '../../test/factories';
 import { databases, startTestServer, type TestServer } from '../../test/server';
 
 describe.each(databases)('account calls on %s', (kind) => {
@@ -131,6 +131,29 @@ describe.each(databases)('account calls on %s', (kind) => {
     });
   });
 
+  describe('index/signUp verification code', () => {
+    it('refuses a missing, wrong or foreign code and writes nothing; accepts an SMS code for the mobile', async () => {
+      const before = await countRows(server, 'users');
+      const body = await signUpBody(server);
+      const missing = await server.call('index/signUp', { body: { ...body, code: undefined } });
+      expect(missing.status).toBe(400);
+      expect(Object.keys(missing.body.errors!)).toContain('code');
+      const wrong = await server.call('index/signUp', { body: { ...body, code: body.code === 'AAAAAA' ? 'BBBBBB' : 'AAAAAA', password: await encryptedPassword(server, PASSWORD) } });
+      expect(wrong.body.code).toBe(ErrorCode.verifyCodeMismatch);
+      const other = await signUpBody(server);
+      const foreign = await server.call('index/signUp', { body: { ...body, code: other.code, password: await encryptedPassword(server, PASSWORD) } });
+      expect(foreign.body.code).toBe(ErrorCode.verifyCodeMismatch);
+      expect(await countRows(server, 'users')).toBe(before);
+
+      const mobile = `136${String(Date.now()).slice(-8)}`;
+      const smsCode = await issueCode(server, { channel: 'sms', recipient: mobile, purpose: 'signUp' });
+      const noMobile = await server.call('index/signUp', { body: { ...(await signUpBody(server)), codeChannel: 'sms', code: smsCode } });
+      expect(noMobile.status).toBe(400);
+      const bySms = await server.call('index/signUp', { body: { ...(await signUpBody(server, { mobile })), codeChannel: 'sms', code: smsCode } });
+      expect(bySms.body.code).toBe(0);
+    });
+  });
+
   describe('index/signIn', () => {
     it('signs in by username, e-mail or mobile and sets the token cookie', async () => {
       const user = await createUser(server, { mobile: '13700000003' });
@@ -191,7 +214,9 @@ describe.each(databases)('account calls on %s', (kind) => {
     it('locks an account after repeated failures (403 userLocked)', async () => {
       const user = await createUser(server);
       for (let i = 0; i < 5; i++) {
-        const r = await server.call('index/signIn', { body: { username: user.username, password: await encryptedPassword(server, 'Wrong1234') } });
+        // From the fourth try on, sign-in also needs a captcha (LOGIN_CAPTCHA_AFTER, default 3).
+        const captcha = i >= 3 ? await solvedCaptcha(server) : {};
+        const r = await server.call('index/signIn', { body: { username: user.username, password: await encryptedPassword(server, 'Wrong1234'), ...captcha } });
         expect(r.body.code).toBe(ErrorCode.wrongLoginNameOrPassword);
       }
       const locked = await server.call('index/signIn', { body: { username: user.username, password: await encryptedPassword(server, PASSWORD) } });

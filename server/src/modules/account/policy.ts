@@ -2,7 +2,7 @@ import { AppError } from '@decisio/domain';
 import type { AuthUser } from '../../http/context';
 
 /** What the account calls do; each concerns the caller's own account. */
-export type AccountAction = 'account:read' | 'account:signOut';
+export type AccountAction = 'account:read' | 'account:write' | 'account:signOut';
 
 /**
  * Account calls act on the caller's own account only.

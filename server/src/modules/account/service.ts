@@ -12,6 +12,7 @@ import type { Clock } from '../../clock';
 import type { Database } from '../../db/database';
 import { isUniqueViolation } from '../../db/errors';
 import { DEFAULT_TENANT_ID, newId } from '../../db/ids';
+import { signUpTenant } from '../tenancy/sign-up';
 import type { AuthUser } from '../../http/context';
 import type { AccessService } from '../access/service';
 import type { SessionService } from '../sessions/service';
@@ -21,6 +22,16 @@ import type { TransportKeys } from './keys';
 import type { PasswordHasher } from './passwords';
 import { presentCurrentUser } from './presenters';
 import { accountKey, addressKey, unknownNameKey, type SignInThrottle } from './throttle';
+import type { CaptchaService } from '../codes/captcha';
+import type { VerificationCodes } from '../codes/service';
+
+/** Codes and captchas of sign-up and sign-in. */
+export interface AccountGuards {
+  codes: VerificationCodes;
+  captcha: CaptchaService;
+  /** Failed sign-ins of an account after which sign-in needs a captcha (0: never). */
+  captchaAfter: number;
+}
 
 /** Where a request came from, kept on the session. */
 export interface ClientMeta {
@@ -52,10 +63,12 @@ export class AccountService {
     private readonly sessions: SessionService,
     private readonly access: AccessService,
     private readonly throttle: SignInThrottle,
+    private readonly guards: AccountGuards,
   ) {}
 
   /**
-   * Creates an account in the default tenant. The first account of the instance gets the system
+   * Creates an account in the tenant of its invitation code or e-mail domain rule, else the
+   * default tenant (`signUpTenant`; `inviteInvalid` for an unknown code). The first account of the instance gets the system
    * role `admin`, later ones the role `user`. Everything is written in one transaction.
    * @throws AppError `paramInvalid` (password not decryptable or too weak),
    *   `passwordNonceInvalid` (nonce missing, expired or used), `usernameRegistered`,
@@ -69,6 +82,8 @@ export class AccountService {
     const email = input.email.trim().toLowerCase();
     const mobile = input.mobile?.trim() || null;
     const campusEmail = input.campusEmail?.trim().toLowerCase() || null;
+    // The code is checked now (a wrong one writes nothing) and used up inside the transaction.
+    await this.guards.codes.check(this.signUpCodeTarget(input), input.code);
 
     try {
       return await this.createAccount(input, { passwordHash, email, mobile, campusEmail });
@@ -82,6 +97,11 @@ export class AccountService {
       }
       throw err;
     }
+  }
+
+  private signUpCodeTarget(input: SignUpRequest) {
+    const sms = input.codeChannel === 'sms';
+    return { channel: sms ? ('sms' as const) : ('email' as const), recipient: sms ? input.mobile! : input.email, purpose: 'signUp' as const };
   }
 
   private createAccount(
@@ -105,9 +125,11 @@ export class AccountService {
 
       const now = this.clock.now();
       const id = newId();
+      // The first account (the system admin) always lands in the default tenant.
+      const tenantId = first ? DEFAULT_TENANT_ID : await signUpTenant(trx, input.invite, email);
       await trx('users').insert({
         id,
-        tenant_id: DEFAULT_TENANT_ID,
+        tenant_id: tenantId,
         org_id: null,
         username: input.username,
         nickname: input.nickname ?? null,
@@ -128,6 +150,7 @@ export class AccountService {
         updated_at: now,
       });
       await trx('user_roles').insert({ user_id: id, role_id: role.id });
+      await this.guards.codes.consume(this.signUpCodeTarget(input), input.code);
       return { userId: id, username: input.username, isSystemRole: role.isSystem };
     });
   }
@@ -155,6 +178,9 @@ export class AccountService {
       .first();
     const account = user ? accountKey(user.id) : unknownNameKey(name);
     if (await this.throttle.lockedUntil(account)) throw new AppError('userLocked');
+    // After repeated failures the account (or unknown name) needs a captcha as well.
+    const { captchaAfter } = this.guards;
+    if (captchaAfter > 0 && (await this.throttle.failures(account)) >= captchaAfter) await this.guards.captcha.check(input.captchaId, input.captchaCode);
     // Counted before the password is checked, so parallel attempts cannot pass the limits.
     if (!(await this.throttle.attempt(address, addressMaxFailures))) throw new AppError('tooManyRequests');
     if (!(await this.throttle.attempt(account, accountMaxFailures))) {

@@ -106,6 +106,15 @@ export class SignInThrottle {
     return true;
   }
 
+  /** Failed sign-ins counted for `key` in its current window. */
+  async failures(key: ThrottleKey): Promise<number> {
+    const row = (await this.knex(TABLE).where('guard_key', key).first('failures', 'window_start_ms')) as
+      | { failures: number | string; window_start_ms: number | string }
+      | undefined;
+    if (!row || Number(row.window_start_ms) <= this.clock.now().getTime() - this.limits.windowMs) return 0;
+    return Number(row.failures);
+  }
+
   /** After a failed check: locks `key` when it has reached `max` failures. */
   async failed(key: ThrottleKey, max: number): Promise<void> {
     const row = (await this.knex(TABLE).where('guard_key', key).first('failures')) as { failures: number | string } | undefined;
