@@ -191,7 +191,7 @@ export class UserCentreService {
       projects: projectIds.length,
       files: await this.count(knex('storage_files').where('user_id', userId).whereNull('deleted_at')),
       connections: await this.count(knex('data_connections').where('owner_id', userId)),
-      runningTrainings: await this.count(knex('jobs').where('user_id', userId).whereNotIn('status', finalStates)),
+      runningTrainings: await this.count(knex('jobs').where('user_id', userId).whereNotIn('state', finalStates)),
       runningServices: await this.count(
         knex('model_services')
           .whereNull('deleted_at')
