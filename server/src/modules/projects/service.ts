@@ -49,6 +49,8 @@ export class ProjectsService {
     private readonly clock: Clock,
     private readonly blobs?: BlobStore,
     private readonly deletedJobs?: DeletedJobs,
+    /** Tells collaborators that a project was shared with them (the messages module's `notify`). */
+    private readonly notifier?: { notify(userId: string, kind: 'projectShared', params: Record<string, string>): Promise<unknown> },
   ) {}
 
   private get knex(): Knex {
@@ -272,6 +274,18 @@ export class ProjectsService {
       });
     }
     await recordActivity(this.knex, user, { action: 'collaboration.grant', projectId: row.id, targetName: row.name }, now);
+    if (this.notifier) {
+      const userIds = input.permissions.filter((g) => g.subjectType === 'user').map((g) => g.subjectId);
+      const orgIds = input.permissions.filter((g) => g.subjectType === 'org').map((g) => g.subjectId);
+      const members: { id: string; org_id: string }[] = orgIds.length > 0 ? await this.knex('users').whereIn('org_id', orgIds).where('tenant_id', row.tenant_id).select('id', 'org_id') : [];
+      const permissionOf = new Map(input.permissions.map((g) => [g.subjectId, g.permission]));
+      const told = new Map<string, string>(members.map((m) => [m.id, permissionOf.get(m.org_id)!]));
+      for (const id of userIds) told.set(id, permissionOf.get(id)!);
+      for (const [id, permission] of told) {
+        if (id === row.owner_id || id === user.id) continue;
+        await this.notifier.notify(id, 'projectShared', { projectId: row.id, projectName: row.name, by: user.username, permission });
+      }
+    }
     return this.permissions(user, row.id);
   }
 

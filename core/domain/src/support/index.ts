@@ -1,0 +1,82 @@
+import { z } from 'zod';
+import { emailSchema, mobileSchema } from '../account/schemas';
+import { pageRequestSchema } from '../admin/schemas';
+
+/**
+ * Support (spec platform §3 "Ticket", §4, §5 "Contact form", §7 "Tickets"): a public contact-us
+ * form and support tickets a signed-in user files and follows and an administrator answers.
+ */
+
+/** Kinds of ticket. */
+export const WORK_ORDER_TYPES = ['question', 'bug', 'suggestion', 'account', 'licence', 'other'] as const;
+export type WorkOrderType = (typeof WORK_ORDER_TYPES)[number];
+
+/** Ticket states (spec platform §4): submitted, then replied. */
+export const WORK_ORDER_STATUSES = ['submitted', 'replied'] as const;
+export type WorkOrderStatus = (typeof WORK_ORDER_STATUSES)[number];
+
+/** Longest ticket description and answer, characters. */
+export const SUPPORT_TEXT_MAX = 2000;
+
+const optionalText = (max: number) => z.string().trim().max(max).optional().transform((v) => (v ? v : undefined));
+
+/** `workOrder/createFeedBackWorkOrder`: at least one contact method (e-mail or mobile). */
+export const createWorkOrderSchema = z
+  .object({
+    type: z.enum(WORK_ORDER_TYPES),
+    email: z.union([emailSchema, z.literal('')]).optional(),
+    mobile: z.union([mobileSchema, z.literal('')]).optional(),
+    description: z.string().trim().min(1).max(SUPPORT_TEXT_MAX),
+  })
+  .strict();
+export type CreateWorkOrderRequest = z.input<typeof createWorkOrderSchema>;
+
+/** `workOrder/deleteFeedBackWorkOrder`. */
+export const workOrderIdSchema = z.object({ id: z.string().regex(/^[0-9a-f]{32}$/) }).strict();
+
+/** `workOrder/getFeedBackWorkOrderList`: the caller's tickets; `scope: 'all'` (support:write) every ticket of the tenant. */
+export const workOrderListSchema = pageRequestSchema.extend({
+  status: z.enum(WORK_ORDER_STATUSES).optional(),
+  scope: z.enum(['mine', 'all']).default('mine'),
+});
+export type WorkOrderListRequest = z.input<typeof workOrderListSchema>;
+
+/** `workOrder/replyFeedBackWorkOrder` (administrators). */
+export const replyWorkOrderSchema = z
+  .object({ id: z.string().regex(/^[0-9a-f]{32}$/), reply: z.string().trim().min(1).max(SUPPORT_TEXT_MAX) })
+  .strict();
+export type ReplyWorkOrderRequest = z.input<typeof replyWorkOrderSchema>;
+
+/** A ticket as listed. */
+export interface WorkOrderItem {
+  id: string;
+  type: WorkOrderType;
+  email: string | null;
+  mobile: string | null;
+  description: string;
+  status: WorkOrderStatus;
+  reply: string | null;
+  /** Submit time, ISO. */
+  createdAt: string;
+  /** Reply time, ISO, or `null`. */
+  repliedAt: string | null;
+  /** Who filed it (username), for administrators' lists. */
+  username: string;
+}
+
+/** `workOrder/createContact`: the public contact-us form. */
+export const contactSchema = z
+  .object({
+    name: z.string().trim().min(1).max(50),
+    company: optionalText(100),
+    email: z.union([emailSchema, z.literal('')]).optional(),
+    mobile: z.union([mobileSchema, z.literal('')]).optional(),
+    content: z.string().trim().min(1).max(SUPPORT_TEXT_MAX),
+  })
+  .strict();
+export type ContactRequest = z.input<typeof contactSchema>;
+
+/** True when a form names at least one contact method (spec platform §5). */
+export function hasContactMethod(v: { email?: string | undefined; mobile?: string | undefined }): boolean {
+  return !!(v.email && v.email.length > 0) || !!(v.mobile && v.mobile.length > 0);
+}

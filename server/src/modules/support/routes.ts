@@ -1,0 +1,49 @@
+import type { Router } from '@koa/router';
+import { contactSchema, createWorkOrderSchema, replyWorkOrderSchema, workOrderIdSchema, workOrderListSchema, AppError } from '@decisio/domain';
+import type { AppContext, AppState } from '../../http/context';
+import { reply } from '../../http/envelope';
+import { clientAddress } from '../../http/proxy';
+import type { RouteKit } from '../../http/route';
+import { grants } from '../access/service';
+import type { SupportService } from './service';
+
+/**
+ * Support calls: `workOrder/createContact` (public contact-us form), and the tickets
+ * `workOrder/createFeedBackWorkOrder`, `deleteFeedBackWorkOrder`, `getFeedBackWorkOrderList`
+ * (own tickets; `scope: 'all'` needs `support:write`), `replyFeedBackWorkOrder` (`support:write`).
+ */
+export function supportRoutes(router: Router<AppState>, kit: RouteKit, { support }: { support: SupportService }): void {
+  const contact = kit.validate(contactSchema);
+  const create = kit.validate(createWorkOrderSchema);
+  const byId = kit.validate(workOrderIdSchema);
+  const list = kit.validate(workOrderListSchema);
+  const answer = kit.validate(replyWorkOrderSchema);
+  const actor = (ctx: AppContext) => ({ id: ctx.state.user!.id, tenantId: ctx.state.tenantId! });
+
+  router.post('/workOrder/createContact', contact, kit.transaction, reply(async (ctx) => support.contact(contact.input(ctx), clientAddress(ctx))));
+  router.post('/workOrder/createFeedBackWorkOrder', kit.auth, kit.tenant, create, kit.transaction, reply(async (ctx) => support.create(actor(ctx), create.input(ctx))));
+  router.post('/workOrder/deleteFeedBackWorkOrder', kit.auth, kit.tenant, byId, kit.transaction, reply(async (ctx) => support.remove(actor(ctx), byId.input(ctx).id)));
+  router.post(
+    '/workOrder/getFeedBackWorkOrderList',
+    kit.auth,
+    kit.tenant,
+    list,
+    reply(async (ctx) => {
+      const input = list.input(ctx);
+      if (input.scope === 'all' && !grants(ctx.state.user!.permissions, 'support:write')) throw new AppError('userNotPermission');
+      return support.list(actor(ctx), input);
+    }),
+  );
+  router.post(
+    '/workOrder/replyFeedBackWorkOrder',
+    kit.auth,
+    kit.tenant,
+    kit.requirePermission('support:write'),
+    answer,
+    kit.transaction,
+    reply(async (ctx) => {
+      const { id, reply: text } = answer.input(ctx);
+      return support.reply(actor(ctx), id, text);
+    }),
+  );
+}
