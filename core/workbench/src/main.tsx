@@ -19,6 +19,7 @@ import { workflowPlugin } from '@decisio/plugin-workflow';
 import { patternPlugin } from '@decisio/plugin-pattern';
 import { dataAccessPlugin } from '@decisio/plugin-data-access';
 import { logsPlugin } from '@decisio/plugin-logs';
+import { jobsPlugin } from '@decisio/plugin-jobs';
 import { trainingsKitPlugin } from '@decisio/sdk-plugin/trainings/plugin';
 import { schemePlugin } from '@decisio/plugin-scheme';
 import { environmentPlugin } from '@decisio/plugin-environment';
@@ -38,7 +39,7 @@ import { installIconLoader } from './theme/icons';
  * dependencies). Add a plugin here to ship it. Manifests are light: importing them loads no
  * panel code.
  */
-export const APP_PLUGINS: readonly PluginManifest[] = [sdkPlugin, accountPlugin, dashboardPlugin, projectsPlugin, storagePlugin, deployPlugin, dataConnectionsPlugin, workflowPlugin, patternPlugin, dataAccessPlugin, logsPlugin,
+export const APP_PLUGINS: readonly PluginManifest[] = [sdkPlugin, accountPlugin, dashboardPlugin, projectsPlugin, storagePlugin, deployPlugin, dataConnectionsPlugin, workflowPlugin, patternPlugin, dataAccessPlugin, logsPlugin, jobsPlugin,
   trainingsKitPlugin, schemePlugin, environmentPlugin, rewardPlugin, policyPlugin, tuningPlugin, deductionPlugin, hyperparametersPlugin, projectLogPlugin, feedbackControlPlugin];
 
 const container = typeof document !== 'undefined' ? document.getElementById('root') : null;
