@@ -21,7 +21,14 @@ export interface WhenContext {
   /** Current query parameters. */
   search: Record<string, string>;
   /** Role flags of the signed-in user, when known. */
-  user?: { isSystemRole: boolean; isStudent: boolean; isOperation: boolean; roles: string[] };
+  user?: {
+    isSystemRole: boolean;
+    isStudent: boolean;
+    isOperation: boolean;
+    roles: string[];
+    /** Permissions of the user's roles (`'*'`: every one), when known. */
+    permissions?: string[];
+  };
 }
 
 /** Decides whether a command, menu item or keybinding is available right now. */
@@ -104,6 +111,22 @@ export interface OverlayContribution {
    * wherever `when` holds, and the workbench's generic guide note gives way to it there.
    */
   kind?: 'guide';
+}
+
+/**
+ * Something a plugin shows in the console header, before the language and theme switches (an
+ * unread-messages bell, a status light). Its code loads with `import()` the first time `when`
+ * holds; it renders in the workbench's tree (store, services, translations, theme) and keeps to
+ * the header's height. A failing item disappears instead of taking the header down.
+ */
+export interface HeaderItemContribution {
+  /** Namespaced id `<pluginId>.<name>`. */
+  id: string;
+  load: ComponentLoader;
+  /** Whether it shows now (looked at on navigation and session, locale, theme changes). Default: always. */
+  when?: WhenPredicate;
+  /** Order among header items (lower first). Default 100. */
+  order?: number;
 }
 
 /** A menu entry: navigates to `to` or runs `command`. */
@@ -238,6 +261,8 @@ export interface PluginManifest {
   panels?: readonly PanelContribution[];
   /** Overlays floated over the pages, rendered in the order of plugins then of this list. */
   overlays?: readonly OverlayContribution[];
+  /** Items of the console header (left of the language and theme switches). */
+  headerItems?: readonly HeaderItemContribution[];
   menuItems?: readonly MenuItemContribution[];
   commands?: readonly CommandContribution[];
   settings?: readonly SettingContribution[];
@@ -275,6 +300,7 @@ export function definePlugin<const M extends PluginManifest>(manifest: M): Reado
   };
   prefixed('panel', manifest.panels);
   prefixed('overlay', manifest.overlays);
+  prefixed('header item', manifest.headerItems);
   prefixed('menu item', manifest.menuItems);
   prefixed('command', manifest.commands);
   prefixed('setting', manifest.settings);

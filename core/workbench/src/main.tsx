@@ -29,7 +29,11 @@ import { tuningPlugin } from '@decisio/plugin-tuning';
 import { deductionPlugin } from '@decisio/plugin-deduction';
 import { hyperparametersPlugin } from '@decisio/plugin-hyperparameters';
 import { projectLogPlugin } from '@decisio/plugin-project-log';
+import { reportsPlugin } from '@decisio/plugin-reports';
+import { businessDecisionPlugin } from '@decisio/plugin-business-decision';
+import { policyUpdatePlugin } from '@decisio/plugin-policy-update';
 import { feedbackControlPlugin } from '@decisio/plugin-feedback-control';
+import { messagesPlugin } from '@decisio/plugin-messages';
 import { createWorkbench, WorkbenchRoot } from './host/workbench';
 import { StartFailed } from './shell/StartFailed';
 import { installIconLoader } from './theme/icons';
@@ -40,7 +44,8 @@ import { installIconLoader } from './theme/icons';
  * panel code.
  */
 export const APP_PLUGINS: readonly PluginManifest[] = [sdkPlugin, accountPlugin, dashboardPlugin, projectsPlugin, storagePlugin, deployPlugin, dataConnectionsPlugin, workflowPlugin, patternPlugin, dataAccessPlugin, logsPlugin, jobsPlugin,
-  trainingsKitPlugin, schemePlugin, environmentPlugin, rewardPlugin, policyPlugin, tuningPlugin, deductionPlugin, hyperparametersPlugin, projectLogPlugin, feedbackControlPlugin];
+  trainingsKitPlugin, schemePlugin, environmentPlugin, rewardPlugin, policyPlugin, tuningPlugin, deductionPlugin, hyperparametersPlugin, projectLogPlugin, reportsPlugin, businessDecisionPlugin, policyUpdatePlugin, feedbackControlPlugin,
+  messagesPlugin];
 
 const container = typeof document !== 'undefined' ? document.getElementById('root') : null;
 if (container) {

@@ -13,6 +13,7 @@ import {
   type LocaleBundles,
   type MenuItemContribution,
   type OverlayContribution,
+  type HeaderItemContribution,
   type PanelContribution,
   type PluginContext,
   type PluginManifest,
@@ -85,6 +86,7 @@ export class PluginHost implements Disposable {
   readonly routes: Owned<RouteContribution>[] = [];
   readonly panels: Owned<PanelContribution>[] = [];
   readonly overlays: Owned<OverlayContribution>[] = [];
+  readonly headerItems: Owned<HeaderItemContribution>[] = [];
   readonly menuItems: Owned<MenuItemContribution>[] = [];
   readonly commands: Owned<CommandContribution>[] = [];
   readonly settings: Owned<SettingContribution>[] = [];
@@ -130,6 +132,10 @@ export class PluginHost implements Disposable {
       for (const x of p.overlays ?? []) {
         claim('overlay', x.id, p.id);
         this.overlays.push(own(x));
+      }
+      for (const x of p.headerItems ?? []) {
+        claim('header item', x.id, p.id);
+        this.headerItems.push(own(x));
       }
       for (const x of p.menuItems ?? []) {
         claim('menu item', x.id, p.id);

@@ -121,7 +121,7 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
       pathname: loc.pathname,
       search: loc.search,
       user: user
-        ? { isSystemRole: user.isSystemRole, isStudent: user.isStudent, isOperation: user.isOperation, roles: user.roleList.map((r) => r.code) }
+        ? { isSystemRole: user.isSystemRole, isStudent: user.isStudent, isOperation: user.isOperation, roles: user.roleList.map((r) => r.code), permissions: user.permissions }
         : undefined,
     };
   };

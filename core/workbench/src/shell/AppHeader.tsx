@@ -3,6 +3,7 @@ import type { IconName } from '@blueprintjs/icons';
 import { LanguageSelect, ThemeToggle, useCurrentUser, useEventValue, useLocale, useSession } from '@decisio/sdk-plugin';
 import { useWorkbench } from '../host/workbench-context';
 import { useWorkbenchT } from '../i18n/i18n';
+import { HeaderItems } from './HeaderItems';
 import { Logo } from './Logo';
 import { formatKeybinding, isMacPlatform } from './shortcuts';
 
@@ -36,6 +37,7 @@ export function AppHeader(props: { onToggleMenu?: () => void; onOpenSettings?: (
         </a>
       </Navbar.Group>
       <Navbar.Group align={Alignment.END} className="dc-header-actions">
+        <HeaderItems />
         <LanguageSelect />
         <ThemeToggle />
         {session.token && (
