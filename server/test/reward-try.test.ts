@@ -144,7 +144,11 @@ describe.each(databases)('objective/tryReward on %s', (kind) => {
     // A relation to a table the caller's tenant does not have: the join's error.
     const stranger = await createUser(server, { tenantId: await createTenant(server) });
     const foreignId = await uploadCsv(server, stranger, 'id,g\n0,1\n');
-    await server.call('solution/setTableCorrelation', { token, body: { solutionId: joinedId, correlation: { ...correlation, relations: [{ ...correlation.relations[0], to: foreignId }] } } });
+    const foreign = { ...correlation, relations: [{ ...correlation.relations[0], to: foreignId }] };
+    // The server refuses it (not a table of the caller); one stored anyway fails the join.
+    const refused = await server.call('solution/setTableCorrelation', { token, body: { solutionId: joinedId, correlation: foreign } });
+    expect(refused.body).toMatchObject({ code: ErrorCode.paramInvalid, errors: { 'correlation.table.1': expect.any(String), 'correlation.relation.0.toField': expect.any(String) } });
+    await server.app.db.knex('modelling_patterns').where({ solution_id: joinedId }).update({ correlation: JSON.stringify(foreign) });
     expect((await call({ solutionId: joinedId, files: { 'reward.py': GAIN } })).body.code).toBe(ErrorCode.tableNotFound);
   });
 

@@ -24,13 +24,14 @@ describe('validateCorrelation', () => {
     expect(validateCorrelation(good, columns)).toEqual({});
   });
 
-  it('requires the primary table and the three fields', () => {
+  it('requires the primary table, the trajectory and sequence fields; the datetime field is optional', () => {
     expect(validateCorrelation(emptyDraft(), columns)).toEqual({
       primary: 'primaryRequired',
       trajectoryField: 'fieldRequired',
       sequenceField: 'fieldRequired',
-      datetimeField: 'fieldRequired',
     });
+    expect(validateCorrelation({ ...good, datetimeField: '' }, columns)).toEqual({});
+    expect(toCorrelation({ ...good, datetimeField: '' })).not.toHaveProperty('datetimeField');
   });
 
   it('refuses fields that are not columns of the primary table', () => {

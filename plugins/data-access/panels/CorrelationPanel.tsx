@@ -144,7 +144,7 @@ export function CorrelationPanel(_props: PanelProps) {
       <Card>
         <div style={{ display: 'flex', gap: 12, flexWrap: 'wrap' }}>
           {FIELDS.map(([key, label]) => (
-            <FormGroup key={key} label={t(`correlation.${label}`)} labelFor={`corr-${label}`} labelInfo="*" helperText={err(key)} intent={err(key) ? 'danger' : 'none'} style={{ minWidth: 200 }}>
+            <FormGroup key={key} label={t(`correlation.${label}`)} labelFor={`corr-${label}`} labelInfo={key === 'datetimeField' ? undefined : '*'} helperText={err(key)} intent={err(key) ? 'danger' : 'none'} style={{ minWidth: 200 }}>
               <HTMLSelect id={`corr-${label}`} fill value={draft[key]} disabled={!primary} onChange={(e) => update({ [key]: e.target.value })} data-testid={`corr-${label}`}>
                 {fieldOptions(primary, draft[key])}
               </HTMLSelect>

@@ -216,12 +216,18 @@ describe('scheme data processing through HTTP', () => {
     expect(processed.columns.lift!.slice(0, 2)).toEqual([-3.5, 3.5]); // a (-0.5, 0.5) x 7
     expect(processed.columns.code).toBeUndefined(); // the stores' key column is not repeated
 
-    // A key column the table lacks, a table not connected, another tenant's table: the job fails with the reason.
+    // A key column the table lacks, a table not connected, another tenant's table: the server refuses
+    // them (the rules of the panel, `correlation-check.ts`) naming the place. One stored anyway
+    // (before the rule, or its table changed since) fails its processing job with the reason.
     const reasons: string[] = [];
     const otherTenant = await createUser(server, { tenantId: await createTenant(server) });
     const foreignId = await uploadCsv(server, otherTenant, 'code,v\nS0,1\n');
-    for (const relations of [[{ ...toStores, toField: 'nope' }], [toRegions], [{ ...toStores, to: foreignId }]]) {
-      expect((await call('solution/setTableCorrelation', correlation(relations))).body.code).toBe(0);
+    const places = [['correlation.relation.0.toField', 'correlation.table.1'], ['correlation.table.1', 'correlation.table.2'], ['correlation.relation.0.toField', 'correlation.table.1']];
+    for (const [i, relations] of [[{ ...toStores, toField: 'nope' }], [toRegions], [{ ...toStores, to: foreignId }]].entries()) {
+      const refused = await call('solution/setTableCorrelation', correlation(relations));
+      expect(refused.body.code).toBe(ErrorCode.paramInvalid);
+      expect(Object.keys(refused.body.errors).sort()).toEqual(places[i]);
+      await server.app.db.knex('modelling_patterns').where({ solution_id: solutionId }).update({ correlation: JSON.stringify(correlation(relations).correlation) });
       const failed = await process(`bad${reasons.length}`, { filter: 'region == "north"' });
       expect(failed.processState).toBe('failed');
       reasons.push((await server.app.db.knex('jobs').where({ id: failed.processJobId }).first('error')).error as string);

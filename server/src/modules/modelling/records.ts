@@ -22,6 +22,7 @@ import { newId } from '../../db/ids';
 import { WorkerUnavailableError } from '../../jobs/queue';
 import { releaseStorage } from '../storage/quota';
 import { parseJson, recordInScope, solutionScope, type ModellingDeps, type Row } from './common';
+import { assertCorrelation } from './correlation-check';
 import { artefactOwner } from './engine/kinds';
 import { presentRow } from './presenters';
 import { checkReward } from './reward-try';
@@ -75,8 +76,9 @@ export class ModellingRecords {
     return { solutionId, correlation: parseJson(row?.correlation, null) };
   }
 
-  async setTableCorrelation(user: ServerCallUser, input: SetTableCorrelationRequest) {
+  async setTableCorrelation(user: ServerCallUser, input: SetTableCorrelationRequest, locale: Locale = 'en-US') {
     await solutionScope(this.knex, user, input.solutionId, 'edit');
+    await assertCorrelation(this.knex, this.deps.blobs, user, input.correlation, locale);
     const now = new Date();
     const correlation = JSON.stringify(input.correlation);
     await this.knex('modelling_patterns')

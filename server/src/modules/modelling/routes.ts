@@ -83,7 +83,7 @@ export function modellingRoutes(router: Router<AppState>, kit: RouteKit, deps: M
   post('/solution/getPattern', solutionRefSchema, (i, u) => records.getPattern(u, i.solutionId));
   post('/solution/setPattern', setPatternSchema, (i, u, ctx) => records.setPattern(u, i, ctx.state.locale));
   post('/solution/getTableCorrelation', solutionRefSchema, (i, u) => records.getTableCorrelation(u, i.solutionId));
-  post('/solution/setTableCorrelation', setTableCorrelationSchema, (i, u) => records.setTableCorrelation(u, i));
+  post('/solution/setTableCorrelation', setTableCorrelationSchema, (i, u, ctx) => records.setTableCorrelation(u, i, ctx.state.locale));
 
   // scheme
   const schemeEdit = schemeSchema.extend({ id: recordIdSchema.shape.id });
