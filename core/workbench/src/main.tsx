@@ -34,6 +34,7 @@ import { businessDecisionPlugin } from '@decisio/plugin-business-decision';
 import { policyUpdatePlugin } from '@decisio/plugin-policy-update';
 import { feedbackControlPlugin } from '@decisio/plugin-feedback-control';
 import { messagesPlugin } from '@decisio/plugin-messages';
+import { supportPlugin } from '@decisio/plugin-support';
 import { createWorkbench, WorkbenchRoot } from './host/workbench';
 import { StartFailed } from './shell/StartFailed';
 import { installIconLoader } from './theme/icons';
@@ -45,7 +46,7 @@ import { installIconLoader } from './theme/icons';
  */
 export const APP_PLUGINS: readonly PluginManifest[] = [sdkPlugin, accountPlugin, dashboardPlugin, projectsPlugin, storagePlugin, deployPlugin, dataConnectionsPlugin, workflowPlugin, patternPlugin, dataAccessPlugin, logsPlugin, jobsPlugin,
   trainingsKitPlugin, schemePlugin, environmentPlugin, rewardPlugin, policyPlugin, tuningPlugin, deductionPlugin, hyperparametersPlugin, projectLogPlugin, reportsPlugin, businessDecisionPlugin, policyUpdatePlugin, feedbackControlPlugin,
-  messagesPlugin];
+  messagesPlugin, supportPlugin];
 
 const container = typeof document !== 'undefined' ? document.getElementById('root') : null;
 if (container) {
