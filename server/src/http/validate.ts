@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AppError, validationMessage, type Locale } from '@decisio/domain';
+import { AppError, ErrorCode, validationMessage, type ErrorCodeName, type Locale } from '@decisio/domain';
 import type { AppContext, AppMiddleware } from './context';
 
 function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
@@ -38,13 +38,21 @@ export function zodFieldErrors(error: z.ZodError, locale: Locale, input: unknown
   return out;
 }
 
-/** Thrown by `validate`; carries the raw input so messages can tell "missing" from "wrong". */
+/**
+ * Thrown by `validate`; carries the raw input so messages can tell "missing" from "wrong".
+ * `codeName` is what the call answers: the catalogue code a domain rule names as the first
+ * issue's message (`trainDurationInvalid`, `gitUrlInvalid`, ...), else `paramInvalid`.
+ */
 export class ValidationFailure extends Error {
+  readonly codeName: ErrorCodeName;
+
   constructor(
     readonly zodError: z.ZodError,
     readonly input: unknown,
   ) {
     super('Validation failed');
+    const first = zodError.issues[0]?.message ?? '';
+    this.codeName = Object.hasOwn(ErrorCode, first) ? (first as ErrorCodeName) : 'paramInvalid';
   }
 }
 
@@ -52,7 +60,13 @@ export class ValidationFailure extends Error {
 export interface InputMiddleware<T> extends AppMiddleware {
   /** The validated input (throws if the route has no such step, a programming error). */
   input(ctx: AppContext): T;
+  /** The schema it validates with and where it reads (the API description is generated from them). */
+  schema: z.ZodType;
+  source: 'body' | 'query';
 }
+
+/** The schema of each validation step, by its middleware (the generated route tests read it). */
+export const validationSteps = new WeakMap<AppMiddleware, { schema: z.ZodType; source: 'body' | 'query' }>();
 
 /**
  * Validates the JSON body (or the query string) with a schema of `@decisio/domain` and keeps the
@@ -70,6 +84,9 @@ export function validate<S extends z.ZodType>(schema: S, source: 'body' | 'query
     (ctx.state as unknown as Record<symbol, unknown>)[key] = result.data;
     await next();
   }) as InputMiddleware<z.output<S>>;
+  validationSteps.set(mw, { schema, source });
+  mw.schema = schema;
+  mw.source = source;
   mw.input = (ctx) => {
     const state = ctx.state as unknown as Record<symbol, unknown>;
     if (!(key in state)) throw new AppError('internalError', undefined, 'validate(): input read on a route without this step');

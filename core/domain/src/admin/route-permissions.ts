@@ -10,8 +10,10 @@
  * admin area check their `<resource>:write` permission on top, in the route.
  */
 export const ROUTE_PERMISSIONS: Readonly<Record<string, readonly string[] | null>> = {
-  // self-service
+  // public (no sign-in) and self-service
   index: null,
+  'openapi.json': null,
+  docs: null,
   user: null,
   userCenter: null,
   message: null,

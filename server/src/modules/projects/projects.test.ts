@@ -437,8 +437,10 @@ describe.each(databases)('projects on %s', (kind) => {
       expect(mine.status).toBe(200);
       expect(mine.body.data.rows.map((a: { action: string }) => a.action)).toEqual(['solution.create', 'project.edit', 'project.create']);
       expect(mine.body.data.rows[0]).toMatchObject({ projectId: p, targetName: 'Plan', userId: owner.id, username: owner.username });
+      // A project the caller cannot see is not found (not an empty feed that confirms it exists).
       const forOutsider = await server.call('message/getActivity', { token: outsiderToken, body: { projectId: p } });
-      expect(forOutsider.body.data.total).toBe(0);
+      expect(forOutsider.status).toBe(404);
+      expect(forOutsider.body.code).toBe(ErrorCode.projectNotFound);
       const forForeigner = await server.call('message/getActivity', { token: foreignerToken, body: {} });
       expect(forForeigner.body.data.rows.every((a: { projectId: string }) => a.projectId !== p)).toBe(true);
       expect((await server.call('message/getActivity', { body: {} })).status).toBe(401);

@@ -362,7 +362,12 @@ export class ProjectsService {
   async activity(user: ServerCallUser, input: z.output<typeof activityRequestSchema>): Promise<Page<ActivityItem>> {
     const orgId = await this.orgOf(user.id);
     const base = this.knex('activities').where('tenant_id', user.tenantId).whereIn('project_id', this.visibleIds(user, orgId));
-    if (input.projectId) base.where('project_id', input.projectId);
+    if (input.projectId) {
+      // A project the caller cannot see (another tenant's, or not shared) is not found, not an empty feed.
+      const visible = await this.knex('projects').where({ id: input.projectId, tenant_id: user.tenantId }).whereIn('id', this.visibleIds(user, orgId)).first('id');
+      if (!visible) throw new AppError('projectNotFound');
+      base.where('project_id', input.projectId);
+    }
     const [counted] = await base.clone().count({ n: '*' });
     const n = counted?.n ?? 0;
     const rows = await base

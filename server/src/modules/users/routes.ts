@@ -38,7 +38,9 @@ export function usersRoutes(
       authorize(actor, 'users:read');
       const query = input.input(ctx);
       if (query.tenantId && query.tenantId !== actor.tenantId && !actor.isSystemRole) throw new AppError('authorizationFailed');
-      const page = await users.list(query.tenantId ?? ctx.state.tenantId!, query);
+      const tenantId = query.tenantId ?? ctx.state.tenantId!;
+      await users.assertFilters(tenantId, query);
+      const page = await users.list(tenantId, query);
       const locks = await throttle.lockedAccounts(page.rows.map((u) => u.id));
       return { ...page, rows: page.rows.map((u) => presentUserListItem(u, locks.get(u.id) ?? null)) };
     });

@@ -1,4 +1,4 @@
-import type { Page, UserFilter, UserListRequest, UserStatus } from '@decisio/domain';
+import { AppError, type Page, type UserFilter, type UserListRequest, type UserStatus } from '@decisio/domain';
 import type { Clock } from '../../clock';
 import type { Database } from '../../db/database';
 import type { SessionService } from '../sessions/service';
@@ -38,6 +38,15 @@ export class UsersService {
       .offset((query.page - 1) * query.pageSize)
       .limit(query.pageSize);
     return { rows, total, page: query.page, pageSize: query.pageSize };
+  }
+
+  /** The organisation and role a list filters by must be of `tenantId` (or shared): `orgNotFound` / `roleNotFound`. */
+  async assertFilters(tenantId: string, query: UserFilter): Promise<void> {
+    const knex = this.db.executor();
+    if (query.orgId && !(await knex('organisations').where({ id: query.orgId, tenant_id: tenantId }).first('id'))) throw new AppError('orgNotFound');
+    if (query.roleId && !(await knex('roles').where('id', query.roleId).where((w) => w.whereNull('tenant_id').orWhere('tenant_id', tenantId)).first('id'))) {
+      throw new AppError('roleNotFound');
+    }
   }
 
   /** The account a management call targets, or `undefined`. */
