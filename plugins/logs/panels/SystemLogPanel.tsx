@@ -52,7 +52,7 @@ export function SystemLogPanel(_props: PanelProps) {
   const locale = useLocale();
   const notify = useNotify();
   const me = useCurrentUser().data;
-  const canWrite = Boolean(me?.permissions?.some((p) => p === '*' || p === 'logs:write'));
+  const canWrite = Boolean((me as { permissions?: readonly string[] } | undefined)?.permissions?.some((p) => p === '*' || p === 'logs:write'));
   const isSystem = Boolean(me?.isSystemRole);
 
   const [form, setForm] = useState<FilterForm>(EMPTY);

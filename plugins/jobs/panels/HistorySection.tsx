@@ -1,0 +1,95 @@
+import { useEffect, useState } from 'react';
+import { Button, Callout, HTMLTable, NonIdealState, Spinner, Tag, type Intent } from '@blueprintjs/core';
+import type { ScheduleItem, ScheduleRunItem } from '@decisio/domain';
+import { isApiError, pageCount, Pager, useLocale } from '@decisio/sdk-plugin';
+import { jobsApi } from '../api';
+import { useJobsT } from '../i18n';
+
+const PAGE_SIZE = 10;
+const FINAL = ['successful', 'successful by manual stop', 'failure'];
+
+function intentOf(state: string | null): Intent {
+  if (state === 'successful') return 'success';
+  if (state === 'failure') return 'danger';
+  if (state === 'processing' || state === 'waiting' || state === 'restoring') return 'primary';
+  return 'none';
+}
+
+/** The job history: every run (of one schedule, or all), newest first, refreshed while a run is unfinished. */
+export function HistorySection({ schedule, onShowAll }: { schedule: ScheduleItem | null; onShowAll(): void }) {
+  const { t } = useJobsT();
+  const locale = useLocale();
+  const [page, setPage] = useState(1);
+  const [live, setLive] = useState(false);
+  const history = jobsApi.endpoints['jobs/history'].useQuery({ id: schedule?.id, page, pageSize: PAGE_SIZE }, { pollingInterval: live ? 1500 : 0 });
+  const rows = history.data?.rows ?? [];
+  const unfinished = rows.some((r) => r.jobId && !FINAL.includes(r.state ?? ''));
+  useEffect(() => setLive(unfinished), [unfinished]);
+  const date = new Intl.DateTimeFormat(locale, { dateStyle: 'short', timeStyle: 'medium' });
+  const report = (r: ScheduleRunItem) =>
+    r.error ??
+    Object.entries(r.metrics)
+      .map(([k, v]) => `${k}: ${v}`)
+      .join(', ');
+
+  return (
+    <section aria-labelledby="job-history-title" data-testid="job-history">
+      <div style={{ display: 'flex', alignItems: 'center', gap: 8 }}>
+        <h3 id="job-history-title" style={{ margin: 0 }}>
+          {schedule ? t('history.of', { name: schedule.name }) : t('history.title')}
+        </h3>
+        {schedule && (
+          <Button variant="minimal" size="small" icon="cross" onClick={onShowAll}>
+            {t('history.all')}
+          </Button>
+        )}
+        <span style={{ flex: 1 }} />
+        <Button variant="minimal" icon="refresh" aria-label={t('refresh')} title={t('refresh')} onClick={() => void history.refetch()} loading={history.isFetching && !history.isLoading} />
+      </div>
+      {history.isLoading && <Spinner size={20} />}
+      {history.error && (
+        <Callout intent="danger" icon="error" compact>
+          {isApiError(history.error) ? history.error.message : t('loadFailed')}
+        </Callout>
+      )}
+      {history.data && history.data.total === 0 && <NonIdealState icon="history" title={t('history.empty')} />}
+      {history.data && history.data.total > 0 && (
+        <>
+          <HTMLTable compact striped style={{ width: '100%' }} data-testid="job-history-table">
+            <thead>
+              <tr>
+                <th>{t('history.fired')}</th>
+                <th>{t('columns.name')}</th>
+                <th>{t('history.trigger')}</th>
+                <th>{t('history.state')}</th>
+                <th>{t('history.report')}</th>
+                <th>{t('history.ended')}</th>
+                <th>{t('history.job')}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((r) => (
+                <tr key={r.id} data-testid="job-run">
+                  <td style={{ whiteSpace: 'nowrap' }}>{date.format(new Date(r.firedAt))}</td>
+                  <td>{r.scheduleName}</td>
+                  <td>{t(`history.triggers.${r.trigger}`)}</td>
+                  <td>
+                    <Tag minimal intent={intentOf(r.state)} data-testid="job-run-state">
+                      {t(`states.${(r.state ?? 'none') as 'none'}`)}
+                    </Tag>
+                  </td>
+                  <td style={{ wordBreak: 'break-word' }}>{report(r)}</td>
+                  <td style={{ whiteSpace: 'nowrap' }}>{r.endedAt ? date.format(new Date(r.endedAt)) : ''}</td>
+                  <td>
+                    <code>{r.jobId?.slice(0, 8) ?? ''}</code>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </HTMLTable>
+          <Pager small page={page} pages={pageCount(history.data.total, PAGE_SIZE)} onPage={setPage} prevLabel={t('prev')} nextLabel={t('next')} />
+        </>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,130 @@
+import { useState } from 'react';
+import { Button, Callout, Classes, Dialog, DialogBody, DialogFooter, FormGroup, HTMLSelect, InputGroup, NumericInput, Spinner, TextArea } from '@blueprintjs/core';
+import { SCHEDULE_KIND_NAMES, SCHEDULE_LIMITS, type ScheduleItem, type ScheduleKind, type ScheduleSaveRequest } from '@decisio/domain';
+import { isApiError, useDebounced, useLocale, useNotify } from '@decisio/sdk-plugin';
+import { jobsApi } from '../api';
+import { useJobsT } from '../i18n';
+
+/** The browser's time zone (the default of a new job). */
+function localZone(): string {
+  try {
+    return Intl.DateTimeFormat().resolvedOptions().timeZone || 'UTC';
+  } catch {
+    return 'UTC';
+  }
+}
+
+/** Props of {@link JobDialog}. */
+export interface JobDialogProps {
+  editing: ScheduleItem | null;
+  onClose(): void;
+}
+
+/** Create or edit a scheduled job; the expression is checked as it is typed, with the next five run times. */
+export function JobDialog({ editing, onClose }: JobDialogProps) {
+  const { t } = useJobsT();
+  const locale = useLocale();
+  const notify = useNotify();
+  const [name, setName] = useState(editing?.name ?? '');
+  const [kind, setKind] = useState<ScheduleKind>(editing?.kind ?? 'uploads.sweep');
+  const [cron, setCron] = useState(editing?.cron ?? '0 3 * * *');
+  const [timezone, setTimezone] = useState(editing?.timezone ?? localZone());
+  const [description, setDescription] = useState(editing?.description ?? '');
+  const [hours, setHours] = useState<number>(Number((editing?.params as { olderThanHours?: number } | undefined)?.olderThanHours ?? 168));
+  const [days, setDays] = useState<number | null>(((editing?.params as { days?: number } | undefined)?.days as number | undefined) ?? null);
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [save, saving] = jobsApi.endpoints['jobs/saveOrUpdate'].useMutation();
+
+  const checked = useDebounced({ cron: cron.trim(), timezone: timezone.trim() }, 300);
+  const check = jobsApi.endpoints['jobs/check'].useQuery(checked, { skip: !checked.cron || !checked.timezone });
+  const when = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'medium', timeZone: checked.timezone || undefined });
+  const checkError = check.error && isApiError(check.error) ? (check.error.errors?.cron ?? check.error.errors?.timezone ?? check.error.message) : null;
+
+  const submit = async () => {
+    const params = kind === 'uploads.sweep' ? { olderThanHours: hours } : days ? { days } : {};
+    const body = { id: editing?.id, name: name.trim(), kind, cron: cron.trim(), timezone: timezone.trim(), description: description.trim(), params } as ScheduleSaveRequest;
+    if (!body.name) return setErrors({ name: t('form.required') });
+    try {
+      await save(body).unwrap();
+      notify({ message: t('form.saved'), intent: 'success', icon: 'tick' });
+      onClose();
+    } catch (err) {
+      if (isApiError(err) && err.errors) setErrors(err.errors);
+      if (!isApiError(err) || !err.handled) notify({ message: isApiError(err) ? err.message : t('form.saveFailed'), intent: 'danger', icon: 'error' });
+    }
+  };
+
+  return (
+    <Dialog isOpen onClose={onClose} title={editing ? t('form.editTitle') : t('form.createTitle')} icon="time" style={{ width: 640 }}>
+      <form
+        onSubmit={(e) => {
+          e.preventDefault();
+          void submit();
+        }}
+        data-testid="job-form"
+      >
+        <DialogBody>
+          <FormGroup label={t('form.name')} labelFor="job-name" intent={errors.name ? 'danger' : 'none'} helperText={errors.name}>
+            <InputGroup id="job-name" value={name} maxLength={SCHEDULE_LIMITS.name} onChange={(e) => setName(e.target.value)} autoFocus data-testid="job-name" />
+          </FormGroup>
+          <FormGroup label={t('form.kind')} labelFor="job-kind" helperText={t(`kindHelp.${kind}`)}>
+            <HTMLSelect id="job-kind" value={kind} onChange={(e) => setKind(e.target.value as ScheduleKind)} fill data-testid="job-kind">
+              {SCHEDULE_KIND_NAMES.map((k) => (
+                <option key={k} value={k}>
+                  {t(`kinds.${k}`)}
+                </option>
+              ))}
+            </HTMLSelect>
+          </FormGroup>
+          {kind === 'uploads.sweep' ? (
+            <FormGroup label={t('form.olderThanHours')} labelFor="job-hours" intent={errors['params.olderThanHours'] ? 'danger' : 'none'} helperText={errors['params.olderThanHours']}>
+              <NumericInput id="job-hours" min={1} max={24 * 365} value={hours} onValueChange={(n) => setHours(Number.isFinite(n) ? Math.round(n) : 1)} />
+            </FormGroup>
+          ) : (
+            <FormGroup label={t('form.days')} labelFor="job-days" intent={errors['params.days'] ? 'danger' : 'none'} helperText={errors['params.days']}>
+              <NumericInput id="job-days" min={1} max={3650} value={days ?? ''} onValueChange={(n) => setDays(Number.isFinite(n) && n > 0 ? Math.round(n) : null)} />
+            </FormGroup>
+          )}
+          <div style={{ display: 'flex', gap: 12 }}>
+            <FormGroup label={t('form.cron')} labelFor="job-cron" helperText={errors.cron ?? t('form.cronHelp')} intent={errors.cron || checkError ? 'danger' : 'none'} style={{ flex: 2 }}>
+              <InputGroup id="job-cron" value={cron} maxLength={SCHEDULE_LIMITS.cron} onChange={(e) => (setCron(e.target.value), setErrors({}))} className={Classes.MONOSPACE_TEXT} data-testid="job-cron" />
+            </FormGroup>
+            <FormGroup label={t('form.timezone')} labelFor="job-tz" helperText={errors.timezone} intent={errors.timezone ? 'danger' : 'none'} style={{ flex: 1 }}>
+              <InputGroup id="job-tz" value={timezone} maxLength={SCHEDULE_LIMITS.timezone} onChange={(e) => setTimezone(e.target.value)} data-testid="job-timezone" />
+            </FormGroup>
+          </div>
+          <div aria-live="polite" data-testid="job-next-runs">
+            {check.isFetching && <Spinner size={16} aria-label={t('form.checking')} />}
+            {checkError && !check.isFetching && (
+              <Callout intent="danger" icon="error" compact>
+                {checkError}
+              </Callout>
+            )}
+            {check.data && !checkError && !check.isFetching && (
+              <Callout icon="calendar" compact title={t('form.nextRuns')}>
+                <ol style={{ margin: 0, paddingLeft: 20 }}>
+                  {check.data.next.map((n) => (
+                    <li key={n}>{when.format(new Date(n))}</li>
+                  ))}
+                </ol>
+              </Callout>
+            )}
+          </div>
+          <FormGroup label={t('form.description')} labelFor="job-description" style={{ marginTop: 12 }}>
+            <TextArea id="job-description" fill value={description} maxLength={SCHEDULE_LIMITS.description} onChange={(e) => setDescription(e.target.value)} />
+          </FormGroup>
+        </DialogBody>
+        <DialogFooter
+          actions={
+            <>
+              <Button onClick={onClose}>{t('form.cancel')}</Button>
+              <Button type="submit" intent="primary" loading={saving.isLoading} data-testid="job-save">
+                {t('form.save')}
+              </Button>
+            </>
+          }
+        />
+      </form>
+    </Dialog>
+  );
+}

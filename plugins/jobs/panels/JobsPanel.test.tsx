@@ -1,0 +1,125 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { createTestHost, renderPanel } from '@decisio/sdk-plugin/testing';
+import type { ScheduleItem, ScheduleRunItem } from '@decisio/domain';
+import { canReadJobs, jobsPlugin } from '../index';
+
+const loaded = vi.hoisted(() => [] as string[]);
+vi.mock('./JobsPanel', async (orig) => (loaded.push('JobsPanel'), orig()));
+
+const panel = jobsPlugin.panels.find((p) => p.id === 'jobs.list')!;
+const admin = { userId: 'u1', username: 'admin_1', nickname: null, tenantId: 't1', roleList: [], isSystemRole: true, isStudent: false, isOperation: false, permissions: ['*'], menus: [] };
+const tenantAdmin = { ...admin, isSystemRole: false, permissions: ['jobs:read', 'jobs:write'] };
+
+const sweep: ScheduleItem = {
+  id: 'a'.repeat(32),
+  tenantId: 't1',
+  name: 'Nightly sweep',
+  cron: '0 3 * * *',
+  timezone: 'UTC',
+  kind: 'uploads.sweep',
+  params: { olderThanHours: 168 },
+  description: '',
+  status: 'running',
+  hostWide: true,
+  nextRunAt: '2026-11-28T03:00:00.000Z',
+  lastRunAt: '2026-11-27T03:00:00.000Z',
+  createdBy: 'u1',
+  createdAt: '2026-11-01T00:00:00.000Z',
+  updatedAt: '2026-11-01T00:00:00.000Z',
+};
+const run: ScheduleRunItem = {
+  id: 'r1',
+  scheduleId: sweep.id,
+  scheduleName: sweep.name,
+  kind: 'uploads.sweep',
+  trigger: 'cron',
+  firedAt: '2026-11-27T03:00:00.000Z',
+  jobId: 'b'.repeat(32),
+  state: 'successful',
+  metrics: { aborted: 2, freedBytes: 4096 },
+  error: null,
+  startedAt: '2026-11-27T03:00:00.100Z',
+  endedAt: '2026-11-27T03:00:00.300Z',
+};
+const emptyPage = { data: { rows: [], total: 0, page: 1, pageSize: 20 } };
+
+describe('JobsPanel', () => {
+  afterEach(() => cleanup());
+
+  it('is not loaded by importing the manifest; the menu entry needs the jobs permission', () => {
+    expect(loaded).toEqual([]);
+    const base = { signedIn: true, locale: 'en-US' as const, theme: 'light' as const, pathname: '/', search: {} };
+    expect(canReadJobs({ ...base, user: { isSystemRole: true, isStudent: false, isOperation: false, roles: [] } })).toBe(true);
+    expect(canReadJobs({ ...base, user: { isSystemRole: false, isStudent: false, isOperation: false, roles: ['user'] } })).toBe(false);
+  });
+
+  it('shows the empty state in both languages', async () => {
+    for (const [locale, title] of [['en-US', 'No scheduled jobs yet'], ['zh-CN', '还没有定时任务']] as const) {
+      const host = createTestHost({ plugins: [jobsPlugin], locale, session: { token: 't', userId: 'u1' } });
+      host.mockCall('user/getUser', { data: admin });
+      host.mockCall('jobs/page', emptyPage);
+      host.mockCall('jobs/history', emptyPage);
+      await renderPanel(panel, { host });
+      expect(await screen.findByText(title)).toBeTruthy();
+      cleanup();
+    }
+  });
+
+  it('creates a job, showing the next run times or the reason the expression is refused', async () => {
+    const host = createTestHost({ plugins: [jobsPlugin], locale: 'en-US', session: { token: 't', userId: 'u1' } });
+    host.mockCall('user/getUser', { data: admin });
+    host.mockCall('jobs/page', emptyPage);
+    host.mockCall('jobs/history', emptyPage);
+    host.mockCall('jobs/check', (body) =>
+      (body as { cron: string }).cron === 'bad' ? { code: 1031, message: 'The cron expression is not valid', errors: { cron: 'Validation error, cannot resolve alias "bad"' } } : { data: { cron: (body as { cron: string }).cron, timezone: 'UTC', next: ['2026-11-28T03:00:00.000Z', '2026-11-29T03:00:00.000Z', '2026-11-30T03:00:00.000Z', '2026-12-01T03:00:00.000Z', '2026-12-02T03:00:00.000Z'] } },
+    );
+    host.mockCall('jobs/saveOrUpdate', (body) => ({ data: { ...sweep, ...(body as object) } }));
+    await renderPanel(panel, { host });
+    fireEvent.click(await screen.findByTestId('jobs-create'));
+    fireEvent.change(screen.getByTestId('job-timezone'), { target: { value: 'UTC' } });
+    await waitFor(() => expect(within(screen.getByTestId('job-next-runs')).getAllByRole('listitem')).toHaveLength(5));
+    fireEvent.change(screen.getByTestId('job-cron'), { target: { value: 'bad' } });
+    expect(await within(screen.getByTestId('job-next-runs')).findByText('Validation error, cannot resolve alias "bad"')).toBeTruthy();
+    fireEvent.change(screen.getByTestId('job-cron'), { target: { value: '*/5 * * * *' } });
+    fireEvent.change(screen.getByTestId('job-name'), { target: { value: 'Sweep' } });
+    fireEvent.change(screen.getByTestId('job-kind'), { target: { value: 'logs.retention' } });
+    fireEvent.click(screen.getByTestId('job-save'));
+    await waitFor(() =>
+      expect(host.calls.find((c) => c.url === 'jobs/saveOrUpdate')?.body).toEqual({ name: 'Sweep', kind: 'logs.retention', cron: '*/5 * * * *', timezone: 'UTC', description: '', params: {} }),
+    );
+    await waitFor(() => expect(host.toasts.map((n) => n.message)).toContain('Scheduled job saved'));
+  });
+
+  it('lists jobs with their history; runs once, pauses, and hides actions on host-wide kinds from tenant administrators', async () => {
+    const host = createTestHost({ plugins: [jobsPlugin], locale: 'zh-CN', session: { token: 't', userId: 'u1' } });
+    host.mockCall('user/getUser', { data: admin });
+    host.mockCall('jobs/page', { data: { rows: [sweep], total: 1, page: 1, pageSize: 20 } });
+    host.mockCall('jobs/history', { data: { rows: [run], total: 1, page: 1, pageSize: 10 } });
+    host.mockCall('jobs/trigger', { data: { ...run, trigger: 'manual', state: 'waiting' } });
+    host.mockCall('jobs/pause', { data: { ...sweep, status: 'paused' } });
+    await renderPanel(panel, { host });
+    const row = await screen.findByTestId('job-row');
+    expect(within(row).getByText('清理过期上传')).toBeTruthy();
+    expect(within(row).getByText('运行中')).toBeTruthy();
+    const history = await screen.findByTestId('job-run');
+    expect(within(history).getByText('成功')).toBeTruthy();
+    expect(within(history).getByText('aborted: 2, freedBytes: 4096')).toBeTruthy();
+    fireEvent.click(within(row).getByText('执行一次'));
+    await waitFor(() => expect(host.calls.find((c) => c.url === 'jobs/trigger')?.body).toEqual({ id: sweep.id }));
+    expect(await screen.findByText('“Nightly sweep”的任务历史')).toBeTruthy();
+    fireEvent.click(within(row).getByText('暂停'));
+    await waitFor(() => expect(host.calls.find((c) => c.url === 'jobs/pause')?.body).toEqual({ id: sweep.id }));
+    cleanup();
+
+    const other = createTestHost({ plugins: [jobsPlugin], locale: 'en-US', session: { token: 't', userId: 'u1' } });
+    other.mockCall('user/getUser', { data: tenantAdmin });
+    other.mockCall('jobs/page', { data: { rows: [sweep], total: 1, page: 1, pageSize: 20 } });
+    other.mockCall('jobs/history', emptyPage);
+    await renderPanel(panel, { host: other });
+    const theirs = await screen.findByTestId('job-row');
+    expect(within(theirs).getByText('History')).toBeTruthy();
+    expect(within(theirs).queryByText('Run once')).toBeNull();
+    expect(within(theirs).queryByText('Delete')).toBeNull();
+  });
+});
