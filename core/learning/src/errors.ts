@@ -17,6 +17,12 @@ const CATALOGUE = {
   'yaml.badFunction': ['Expert function of "{{node}}" is malformed: {{detail}}', '节点 "{{node}}" 的专家函数格式错误：{{detail}}'],
   'yaml.nodeNoColumns': ['Node "{{node}}" has no columns in metadata.columns', '节点 "{{node}}" 在 metadata.columns 中没有列'],
 
+  'revive.unsupported': [
+    'The REVIVE feature "{{feature}}" is not supported here; remove it from the YAML to train (other unsupported features: {{more}})',
+    '此处不支持 REVIVE 功能 "{{feature}}"，请从 YAML 中删除后再训练（其他不支持的功能：{{more}}）',
+  ],
+  'revive.matcherReward': ['A matcher reward file (--matcher-reward) needs the revive-p venv algorithm, not {{algo}}', '匹配器奖励文件（--matcher-reward）需要 revive-p 虚拟环境算法，而不是 {{algo}}'],
+
   // data files
   'data.npyFormat': ['"{{name}}" is not a valid .npy array: {{detail}}', '"{{name}}" 不是有效的 .npy 数组：{{detail}}'],
   'data.npyDtype': ['"{{name}}" has unsupported dtype {{dtype}}', '"{{name}}" 的数据类型 {{dtype}} 不受支持'],

@@ -26,6 +26,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, extname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { encodeWeights } from '@decisio/compute';
+import { DEFAULT_SEARCH_SPACE } from '@decisio/domain';
 import { importReviveYaml } from '../graph/yaml';
 import { loadDataset, type DataFileKind } from '../data/load';
 import { runTrainer, type TrainerEvent } from '../trainer/contract';
@@ -33,8 +34,10 @@ import { BcTrainer, evaluateVenv, type BcOptions, type VirtualEnvironment } from
 import { ReviveTrainer } from '../venv/revive';
 import { DEFAULT_ENSEMBLE_SIZE, EnsembleTrainer, MAX_ENSEMBLE_SIZE, type VenvEnsemble } from '../venv/ensemble';
 import type { DatasetSplit } from '../data/split';
-import { PythonSandbox, RewardFunction } from '../sandbox/python-sandbox';
+import { PythonSandbox, RewardFunction, type BatchArray } from '../sandbox/python-sandbox';
+import { LearningError } from '../errors';
 import { nodeFunctionFiles, sandboxNodeFunctions } from '../sandbox/node-functions';
+import { matcherRewardSetup } from '../sandbox/matcher';
 import { PpoTrainer, type PpoOptions } from '../policy/ppo';
 import { SacTrainer, type SacOptions } from '../policy/sac';
 import { PolicyRunner, savePolicy } from '../policy/runner';
@@ -65,7 +68,9 @@ export function parseArgs(argv: string[]): { command: string | undefined; flags:
 const USAGE = `usage:
   learn train --data F --graph G.yaml --reward R.py --venv-algo bc|revive-p|revive-t --policy-algo ppo|sac --out DIR
               [--venv-epochs N] [--venv-ensemble K] [--adversarial-epochs N] [--policy-epochs N] [--seed S] [--horizon H]
-              (--venv-ensemble: BC venvs trained for the policy, 1..10, default 5 for bc; revive-p / revive-t: 1 only)
+              [--matcher-reward M.py]
+              (--venv-ensemble: BC venvs trained for the policy, 1..10, default 5 for bc; revive-p / revive-t: 1 only;
+               --matcher-reward: revive-p only, REVIVE's rule-based matcher reward get_reward(data) added to every node's reward)
   learn tune --data F --graph G.yaml --reward R.py --out DIR [--algo sracos|random] [--trials N] [--venv-algo A] [--venv-epochs N] [--horizon H] [--seed S]
   learn hyper --data F --graph G.yaml --out DIR [--target venv|policy] [--reward R.py] [--policy-algo ppo|sac] [--algo sracos|random]
               [--trials N] [--trial-epochs N] [--space S.json] [--venv-algo A] [--venv-epochs N] [--venv-ensemble K] [--adversarial-epochs N] [--seed S]
@@ -179,13 +184,15 @@ export type VenvAlgo = 'bc' | 'revive-p' | 'revive-t';
  * then `adversarialEpochs` adversarial steps (one venv).
  * `venv` is member 0 (its held-out report `venvReport`); `ensemble` all members when more than one.
  */
-async function prepare(dataFile: string, graphFile: string, rewardFile: string, seed: number, venvEpochs: number, algo: VenvAlgo = 'bc', adversarialEpochs = 0, members = 1, agents?: string[]) {
+async function prepare(dataFile: string, graphFile: string, rewardFile: string, seed: number, venvEpochs: number, algo: VenvAlgo = 'bc', adversarialEpochs = 0, members = 1, agents?: string[], matcherFile?: string) {
   const yamlText = readFileSync(graphFile, 'utf8');
   const graph = graphOf(yamlText, agents);
   log(`[learn] loading ${dataFile}`);
   const ds = await loadDataset(new Uint8Array(readFileSync(dataFile)), dataKind(dataFile), graph);
   log(`[learn] ${ds.rows} rows, ${ds.trajectoryCount} trajectories`);
   const files: Record<string, string> = { 'reward.py': readFileSync(rewardFile, 'utf8'), ...nodeFunctionFiles(graph) };
+  const matcherSetup = matcherFile ? matcherRewardSetup(readFileSync(matcherFile, 'utf8')) : undefined;
+  if (matcherSetup) Object.assign(files, matcherSetup.files);
   for (const n of graph.nodes) {
     const fn = n.function;
     if (fn?.kind === 'python' && !files[fn.file]) {
@@ -236,7 +243,14 @@ async function prepare(dataFile: string, graphFile: string, rewardFile: string, 
       split = bc.split!;
     } else {
       log(`[venv] ${algo}: BC warm start (${venvEpochs} steps)`);
-      const rv = new ReviveTrainer(graph, ds, algo === 'revive-p' ? 'p' : 't', { bcSteps: venvEpochs, evalEvery: Math.max(1, Math.min(5, Math.floor(adversarialEpochs / 4) || 1)), ...(nodeFunction ? { nodeFunction } : {}) });
+      const matcher = matcherSetup ? new RewardFunction(sandbox, matcherSetup.file) : undefined;
+      if (matcher) log(`[venv] ${algo}: matcher reward ${matcherFile} (weight ${matcherSetup!.weight}) added to every node's reward`);
+      const rv = new ReviveTrainer(graph, ds, algo === 'revive-p' ? 'p' : 't', {
+        bcSteps: venvEpochs,
+        evalEvery: Math.max(1, Math.min(5, Math.floor(adversarialEpochs / 4) || 1)),
+        ...(nodeFunction ? { nodeFunction } : {}),
+        ...(matcher ? { matcherReward: (b: Record<string, BatchArray>) => matcher.compute(b), matcherWeight: matcherSetup!.weight } : {}),
+      });
       await runTrainer(rv, {
         seed,
         stop: { system: true },
@@ -276,8 +290,10 @@ export async function train(flags: Record<string, string>): Promise<Record<strin
   const seed = intFlag(flags, 'seed', 0);
   const policyEpochs = intFlag(flags, 'policy-epochs', 100);
   const horizon = intFlag(flags, 'horizon', 50);
-  for (const f of [dataFile, graphFile, rewardFile]) if (!existsSync(f)) throw new CliError(`no such file: ${f}`);
-  const { yamlText, ds, sandbox, nodeFunction, reward, venv, ensemble, memberScores, venvReport, venvSeconds } = await prepare(dataFile, graphFile, rewardFile, seed, venvEpochs, venvAlgo, adversarialEpochs, members, agentsOf(flags));
+  const matcherFile = flags['matcher-reward'];
+  if (matcherFile !== undefined && venvAlgo !== 'revive-p') throw new CliError(new LearningError('revive.matcherReward', { algo: venvAlgo }).message);
+  for (const f of [dataFile, graphFile, rewardFile, ...(matcherFile ? [matcherFile] : [])]) if (!existsSync(f)) throw new CliError(`no such file: ${f}`);
+  const { yamlText, ds, sandbox, nodeFunction, reward, venv, ensemble, memberScores, venvReport, venvSeconds } = await prepare(dataFile, graphFile, rewardFile, seed, venvEpochs, venvAlgo, adversarialEpochs, members, agentsOf(flags), matcherFile);
   try {
     mkdirSync(out, { recursive: true });
     writeVenvFiles(out, venvAlgo, yamlText, ensemble?.members ?? [venv], memberScores);
@@ -408,25 +424,15 @@ export async function tune(flags: Record<string, string>): Promise<Record<string
   }
 }
 
-/** Default search spaces of `hyper` by target (and policy algorithm). */
+/**
+ * Default search spaces of `hyper` by target: the product's one default space
+ * (`DEFAULT_SEARCH_SPACE` of `@decisio/domain`, what a training's auto-search tries), so the
+ * command line and the server search the same values. A `--space` file searches others.
+ */
 export const HYPER_SPACES: { venv: HyperparameterDim[]; ppo: HyperparameterDim[]; sac: HyperparameterDim[] } = {
-  venv: [
-    { name: 'lr', kind: 'log', min: 1e-4, max: 5e-3 },
-    { name: 'hidden', kind: 'choice', values: [[64, 64], [128, 128], [256, 256]] },
-    { name: 'batchSize', kind: 'choice', values: [128, 256, 512] },
-  ],
-  ppo: [
-    { name: 'lr', kind: 'log', min: 1e-4, max: 3e-3 },
-    { name: 'horizon', kind: 'int', min: 10, max: 100 },
-    { name: 'gamma', kind: 'float', min: 0.9, max: 0.999 },
-    { name: 'hidden', kind: 'choice', values: [[64, 64], [128, 128]] },
-  ],
-  sac: [
-    { name: 'lr', kind: 'log', min: 1e-4, max: 3e-3 },
-    { name: 'horizon', kind: 'int', min: 10, max: 100 },
-    { name: 'gamma', kind: 'float', min: 0.9, max: 0.999 },
-    { name: 'tau', kind: 'log', min: 1e-3, max: 5e-2 },
-  ],
+  venv: DEFAULT_SEARCH_SPACE.environment,
+  ppo: DEFAULT_SEARCH_SPACE.policy,
+  sac: DEFAULT_SEARCH_SPACE.policy,
 };
 
 /** Trainer settings a `--space` file may search, by target. */

@@ -10,6 +10,7 @@
  */
 import type { DecisionGraph } from '@decisio/domain';
 import { LearningError } from '../errors';
+import { STEP_NODE, assertReviveSupported, withStepNode } from '../graph/compat';
 import { analyseGraph, type GraphStructure, type NodeSpec } from '../graph/structure';
 import { encodeRows, fieldCodec, nodeCodec, type NodeCodec } from './codec';
 import type { Matrix, RawTrajectories } from './raw';
@@ -130,11 +131,14 @@ export class Dataset {
 
 /**
  * Checks raw trajectories against a graph and prepares the data set. Throws
- * {@link LearningError}: `data.missingNode`, `data.notMatrix`, `data.wrongDims`,
+ * {@link LearningError}: `revive.unsupported` (a REVIVE feature the engine does not run,
+ * `graph/compat.ts`), `data.missingNode`, `data.notMatrix`, `data.wrongDims`,
  * `data.rowMismatch`, `data.indexNotMonotonic`, `data.indexInvalid`, `data.nanOnly`,
  * `data.categoryValue`, `data.trajectoryTooShort`, `data.noRowsLeft`, `data.empty`.
  */
-export function buildDataset(graph: DecisionGraph, raw: RawTrajectories, options: BuildDatasetOptions = {}): Dataset {
+export function buildDataset(original: DecisionGraph, rawIn: RawTrajectories, options: BuildDatasetOptions = {}): Dataset {
+  assertReviveSupported(original);
+  const graph = withStepNode(original);
   const s = analyseGraph(graph);
   const lastStep = options.lastStep ?? 'drop';
   const nanMode = options.nan ?? 'drop';
@@ -150,11 +154,13 @@ export function buildDataset(graph: DecisionGraph, raw: RawTrajectories, options
     missingFunctionNodes: [],
     unusedKeys: [],
   };
-  const first = Object.values(raw.arrays)[0];
+  const first = Object.values(rawIn.arrays)[0];
   if (!first || first.rows === 0) throw new LearningError('data.empty');
-  const N = raw.index && raw.index.length > 0 ? raw.index[raw.index.length - 1]! : first.rows;
-  const ends = checkIndex(raw.index, N);
+  const N = rawIn.index && rawIn.index.length > 0 ? rawIn.index[rawIn.index.length - 1]! : first.rows;
+  const ends = checkIndex(rawIn.index, N);
   const starts = ends.map((_, i) => (i === 0 ? 0 : ends[i - 1]!));
+  // REVIVE's step node (`nodes.<X>.step_input`): the step index within each trajectory
+  const raw: RawTrajectories = s.nodes.has(STEP_NODE) && !rawIn.arrays[STEP_NODE] ? { ...rawIn, arrays: { ...rawIn.arrays, [STEP_NODE]: stepIndex(starts, ends, N) } } : rawIn;
 
   // resolve every node's matrix
   const mats = new Map<string, Matrix>();
@@ -296,6 +302,15 @@ function checkIndex(index: number[] | undefined, N: number): number[] {
     prev = v;
   });
   return index;
+}
+
+/** `[N, 1]`: each row's step index within its trajectory. */
+function stepIndex(starts: number[], ends: number[], N: number): Matrix {
+  const data = new Float64Array(N);
+  starts.forEach((st, t) => {
+    for (let r = st; r < ends[t]!; r++) data[r] = r - st;
+  });
+  return { rows: N, cols: 1, data };
 }
 
 function shiftNext(cur: Matrix, starts: number[], ends: number[]): Matrix {

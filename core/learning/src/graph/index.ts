@@ -43,5 +43,6 @@ export type {
   ValidateGraphOptions,
   TopologyResult,
 } from '@decisio/domain';
+export * from './compat';
 export * from './structure';
 export * from './yaml';

@@ -53,6 +53,11 @@ export interface GraphStructure {
   externals: string[];
   tunables: string[];
   agents: string[];
+  /**
+   * Output nodes the overall venv score is computed over (REVIVE's `metric_nodes`, leaves and
+   * unknown names left out, as REVIVE does); every output when the graph names none.
+   */
+  metricNodes: string[];
 }
 
 /**
@@ -96,6 +101,7 @@ export function analyseGraph(graph: DecisionGraph): GraphStructure {
     externals: [],
     tunables: [],
     agents: [],
+    metricNodes: [],
   };
   for (const n of topo.order) {
     const fields = resolveFields(n);
@@ -129,6 +135,8 @@ export function analyseGraph(graph: DecisionGraph): GraphStructure {
     if (n.role === 'tunable') s.tunables.push(n.name);
     if (n.role === 'agent') s.agents.push(n.name);
   }
+  const named = (graph.metricNodes ?? []).filter((m) => s.order.includes(m));
+  s.metricNodes = named.length > 0 ? named : [...s.order];
   return s;
 }
 

@@ -54,8 +54,12 @@ export class ErrorAccumulator {
     this.sums.set(node, s);
   }
 
-  /** The report so far. Nodes with nothing counted are left out. */
-  report(): ScoreReport {
+  /**
+   * The report so far. Nodes with nothing counted are left out. `overallOf`: the nodes the
+   * overall MAE, MSE and score average (REVIVE's `metric_nodes`); every node when absent or
+   * when none of them was counted.
+   */
+  report(overallOf?: readonly string[]): ScoreReport {
     const nodes: Record<string, NodeError> = {};
     let mae = 0;
     let mse = 0;
@@ -64,6 +68,11 @@ export class ErrorAccumulator {
       if (s.n === 0) continue;
       const e = { mae: s.abs / s.n, mse: s.sq / s.n, count: s.n, score: stepScore(s.abs / s.n) };
       nodes[name] = e;
+    }
+    const counted = Object.keys(nodes);
+    const chosen = overallOf ? counted.filter((n) => overallOf.includes(n)) : [];
+    for (const name of chosen.length > 0 ? chosen : counted) {
+      const e = nodes[name]!;
       mae += e.mae;
       mse += e.mse;
       k++;

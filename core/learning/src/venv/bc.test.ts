@@ -88,7 +88,12 @@ describe('BC virtual environment', () => {
     expect(steps[1]!['obs']![0]).toBeCloseTo(steps[0]!['next_obs']![0]!, 6);
   });
 
-  it.each(['refrigeration_ts.yaml', 'parameter_tuning.yaml', 'custom_node.yaml'])('trains and rolls out REVIVE graph %s on random data', async (file) => {
+  it('refuses REVIVE graph custom_node.yaml (a user torch network class), naming the feature', () => {
+    const graph = importReviveYaml(readFileSync(join(__dirname, '../../test/fixtures/revive', 'custom_node.yaml'), 'utf8')).graph;
+    expect(() => buildDataset(graph, { arrays: {}, index: [] })).toThrow(/custom_nodes\./);
+  });
+
+  it.each(['refrigeration_ts.yaml', 'parameter_tuning.yaml'])('trains and rolls out REVIVE graph %s on random data', async (file) => {
     const graph = importReviveYaml(readFileSync(join(__dirname, '../../test/fixtures/revive', file), 'utf8')).graph;
     const rng = new Rng(4);
     const N = 60;

@@ -104,6 +104,16 @@ interface Block {
  */
 export const OUTPUT_BOUND = 1;
 
+/**
+ * Clamps encoded values to [-{@link OUTPUT_BOUND}, {@link OUTPUT_BOUND}] in place (REVIVE's graph
+ * clamps every node's output, function nodes included; one-hot and grid columns are already
+ * inside).
+ */
+export function bounded(enc: Float32Array): Float32Array {
+  for (let i = 0; i < enc.length; i++) enc[i] = Math.max(-OUTPUT_BOUND, Math.min(OUTPUT_BOUND, enc[i]!));
+  return enc;
+}
+
 /** One learned node: its network and how its output maps onto the node's encoded vector. */
 export class NodeModel {
   readonly net: MLP;
@@ -286,7 +296,7 @@ export class VirtualEnvironment {
         return c.width;
       });
       const residual = options.residual !== false && spec.stateOf !== undefined && dataset.codecs[spec.stateOf] !== undefined ? spec.stateOf : undefined;
-      // a node's own MLP settings win; a user Python network class is not run here (MLP instead)
+      // a node's own MLP settings win (a user Python network class is refused by buildDataset)
       const net = spec.node.network?.kind === 'mlp' ? spec.node.network : undefined;
       const activation = net?.activation === 'leakyrelu' ? 'leaky-relu' : (net?.activation ?? options.activation);
       this.models.set(name, new NodeModel(name, spec.inputs, codec, widths, net?.hidden ?? options.hidden ?? [256, 256], activation, generator, residual));
@@ -417,12 +427,12 @@ export class VirtualEnvironment {
         else if (fn.name === 'sum') out[i] = ins.reduce((a, x) => a + (x[i] ?? 0), 0);
         else out[i] = (ins[0]?.[i] ?? 0) - ins.slice(1).reduce((a, x) => a + (x[i] ?? 0), 0);
       }
-      return encodeRows(codec, out, B);
+      return bounded(encodeRows(codec, out, B));
     }
     if (fn?.kind === 'python' && call) {
       const inputs: Record<string, BatchArray> = {};
       for (const i of spec.inputs) inputs[i] = { data: rawOf(i), shape: [B, ds.codecs[i]!.dim] };
-      return encodeRows(codec, await call(name, inputs, B), B);
+      return bounded(encodeRows(codec, await call(name, inputs, B), B));
     }
     return ds.gather(name, rows);
   }
@@ -448,7 +458,7 @@ export async function evaluateVenv(
   const chosen = Int32Array.from(starts.slice(0, options.windows ?? 256));
   const errors = new ErrorAccumulator();
   await venv.rollout(ds, chosen, horizon, { errors, rng, agents: options.agents ?? 'data', ...(options.nodeFunction ? { nodeFunction: options.nodeFunction } : {}) });
-  return { ...errors.report(), horizon, windows: chosen.length };
+  return { ...errors.report(ds.structure.metricNodes), horizon, windows: chosen.length };
 }
 
 /** Checkpoint of {@link BcTrainer}. */

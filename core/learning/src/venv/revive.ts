@@ -55,7 +55,9 @@ import { Rng, sampleRows, type DatasetSplit } from '../data/split';
 import { gae, optimiseStep, pick, ppoClipLoss } from '../policy/ppo';
 import { rolloutWindows, sampleWindowIndices, type Windows } from '../policy/rollout';
 import type { StepContext, StepResult, Trainer } from '../trainer/contract';
-import { BcTrainer, evaluateVenv, type BcOptions, type NodeModel, type VirtualEnvironment } from './bc';
+import { LearningError } from '../errors';
+import type { BatchArray } from '../sandbox/python-sandbox';
+import { BcTrainer, decodeStep, evaluateVenv, type BcOptions, type NodeModel, type VirtualEnvironment } from './bc';
 
 /** Options of {@link ReviveTrainer}. */
 export interface ReviveOptions extends Pick<BcOptions, 'hidden' | 'activation' | 'batchSize' | 'horizon' | 'evalWindows' | 'validationFraction' | 'residual' | 'nodeFunction'> {
@@ -97,6 +99,15 @@ export interface ReviveOptions extends Pick<BcOptions, 'hidden' | 'activation' |
   evalEvery?: number;
   systemMaxSteps?: number;
   patience?: number;
+  /**
+   * revive-p's rule-based matcher reward (a REVIVE `get_reward(data)` file through the
+   * sandbox, or any function): called once per rollout step with every node of the step in
+   * original units (`[B, dim]`), its value per row added, times `matcherWeight`, to every
+   * learned node's reward at that step. Refused for revive-t.
+   */
+  matcherReward?: (batch: Record<string, BatchArray>) => Promise<Float32Array> | Float32Array;
+  /** Weight of the matcher reward. Default 1. */
+  matcherWeight?: number;
 }
 
 type W = Record<string, number[]>;
@@ -208,7 +219,7 @@ export class ReviveTrainer implements Trainer<ReviveCheckpoint> {
   private sinceBest = 0;
   private best: ReviveCheckpoint['best'];
   private updates = 0;
-  private readonly o: Required<Omit<ReviveOptions, 'nodeFunction' | 'activation' | 'residual'>>;
+  private readonly o: Required<Omit<ReviveOptions, 'nodeFunction' | 'activation' | 'residual' | 'matcherReward'>>;
 
   constructor(
     readonly graph: DecisionGraph,
@@ -247,7 +258,9 @@ export class ReviveTrainer implements Trainer<ReviveCheckpoint> {
       evalEvery: options.evalEvery ?? 5,
       systemMaxSteps: options.systemMaxSteps ?? 100,
       patience: options.patience ?? 5,
+      matcherWeight: options.matcherWeight ?? 1,
     };
+    if (options.matcherReward && algo !== 'p') throw new LearningError('revive.matcherReward', { algo: `revive-${algo}` });
     this.systemMaxSteps = this.o.systemMaxSteps;
     this.bc = new BcTrainer(graph, dataset, {
       hidden: this.o.hidden,
@@ -358,7 +371,7 @@ export class ReviveTrainer implements Trainer<ReviveCheckpoint> {
     const H = this.windows.horizon;
     const rec = new Map<string, NodeRecord>();
     for (const n of venv.models.keys()) rec.set(n, { x: [], y: [], base: [] });
-    await venv.rollout(train, starts, H, {
+    const rolled = await venv.rollout(train, starts, H, {
       rng: this.rng,
       mode: 'sample',
       ...(this.options.nodeFunction ? { nodeFunction: this.options.nodeFunction } : {}),
@@ -421,6 +434,19 @@ export class ReviveTrainer implements Trainer<ReviveCheckpoint> {
         genMae += mae[i]!;
       }
       rewards.set(m.name, rw);
+    }
+    if (this.options.matcherReward) {
+      // the rule-based matcher reward of each step, for every node (row i = t * B + b)
+      let msum = 0;
+      for (let t = 0; t < H; t++) {
+        const mr = await this.options.matcherReward(decodeStep(train, rolled[t]!));
+        if (mr.length !== B) throw new Error(`revive-p: the matcher reward returned ${mr.length} values for ${B} rows`);
+        for (let b = 0; b < B; b++) {
+          msum += mr[b]!;
+          for (const rw of rewards.values()) rw[t * B + b] = rw[t * B + b]! + this.o.matcherWeight * mr[b]!;
+        }
+      }
+      metrics['gen/matcher'] = msum / N;
     }
     const K = venv.models.size * N;
     metrics['disc/loss'] = discLoss;
