@@ -18,6 +18,7 @@ import { assertProjectAccess, assertSolutionAccess, deleteRefusal, type ProjectR
 import { deleteWithArtefacts, type DeletedJobs } from '../projects/artefacts';
 import { recordActivity } from '../projects/activity';
 import { likePattern } from '../projects/service';
+import { copySolutionContent } from './copy-content';
 import { presentSolution, type SolutionRow } from './presenters';
 
 /**
@@ -140,7 +141,10 @@ export class SolutionsService {
     throw new AppError('solutionNameUsed');
   }
 
-  /** Copies a solution's settings into a new, unpinned solution of the same project. */
+  /**
+   * Copies a solution into a new, unpinned solution of the same project: its settings, decision
+   * graph, table correlation, schemes and rewards (`copy-content.ts`), in one transaction.
+   */
   async copy(user: ServerCallUser, input: z.output<typeof copySolutionRequestSchema>): Promise<SolutionItem> {
     const { project, solution } = await assertSolutionAccess(this.knex, user, input.solutionId, 'edit');
     await this.assertUnlocked(project.id);
@@ -152,20 +156,23 @@ export class SolutionsService {
     const source = await this.knex('solutions').where('id', solution.id).first('description');
     const now = this.clock.now();
     const id = newId();
-    await this.knex('solutions').insert({
-      id,
-      tenant_id: project.tenantId,
-      project_id: project.id,
-      name,
-      data_type: solution.dataType,
-      goal_type: solution.goalType,
-      description: source?.description ?? null,
-      pinned: false,
-      pinned_at: null,
-      creator_id: user.id,
-      copied_from: solution.id,
-      created_at: now,
-      updated_at: now,
+    await this.db.transaction(async () => {
+      await this.knex('solutions').insert({
+        id,
+        tenant_id: project.tenantId,
+        project_id: project.id,
+        name,
+        data_type: solution.dataType,
+        goal_type: solution.goalType,
+        description: source?.description ?? null,
+        pinned: false,
+        pinned_at: null,
+        creator_id: user.id,
+        copied_from: solution.id,
+        created_at: now,
+        updated_at: now,
+      });
+      await copySolutionContent(this.knex, solution.id, id, user, now);
     });
     await this.touch(project, now);
     await recordActivity(this.knex, user, { action: 'solution.copy', projectId: project.id, solutionId: id, targetName: name }, now);
