@@ -17,7 +17,6 @@ import type {
   Page,
 } from '@decisio/domain';
 import { definePluginApi, type PluginEndpointBuilder } from '@decisio/sdk-plugin';
-import { REPORT_TAG_TYPES, reportEndpoints } from './api-reports';
 
 const LIST = { type: 'ModelService' as const, id: 'LIST' };
 const one = (id: string) => ({ type: 'ModelService' as const, id });
@@ -63,11 +62,10 @@ export const deployEndpoints = (build: PluginEndpointBuilder) => ({
     query: (body) => ({ url: 'modeldeploy/queryMonitor', body }),
     providesTags: (_r, _e, a) => [records(a.id)],
   }),
-  ...reportEndpoints(build),
 });
 
 /** Cache tags of this plugin. */
-export const DEPLOY_TAG_TYPES = ['ModelService', 'ModelServiceRecord', 'ModelServiceBatch', ...REPORT_TAG_TYPES] as const;
+export const DEPLOY_TAG_TYPES = ['ModelService', 'ModelServiceRecord', 'ModelServiceBatch'] as const;
 
 /** The deploy api with typed hooks. */
 export const deployApi = definePluginApi('deploy', deployEndpoints, { tagTypes: DEPLOY_TAG_TYPES });

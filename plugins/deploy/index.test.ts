@@ -14,9 +14,9 @@ describe('deploy manifest', () => {
     expect(loaded).toEqual(['DeployListPanel']);
   });
 
-  it('declares the deploy, report, business decision and policy update routes', async () => {
+  it('declares the deploy routes', async () => {
     const { deployPlugin } = await import('./index');
-    expect(deployPlugin.routes.map((r) => r.path)).toEqual(['/project/deploy', '/project/deploy-detail', '/project/report', '/project/business-decision', '/project/update-policy']);
+    expect(deployPlugin.routes.map((r) => r.path)).toEqual(['/project/deploy', '/project/deploy-detail']);
   });
 });
 
@@ -32,16 +32,12 @@ describe('deploy commands and menu', () => {
     h.services.get((await import('@decisio/sdk-plugin')).navigationServiceRef).navigate('/project/deploy-detail', { search: { projectId: 'P1', serviceId: 'SV1' } });
     await h.execute('deploy.open-records');
     expect(h.location()).toEqual({ pathname: '/project/deploy-detail', search: { projectId: 'P1', serviceId: 'SV1', section: 'records' } });
-    for (const [id, pathname] of [['deploy.open-report', '/project/report'], ['deploy.open-business', '/project/business-decision'], ['deploy.open-update', '/project/update-policy']] as const) {
-      await h.execute(id);
-      expect(h.location()).toEqual({ pathname, search: { projectId: 'P1' } });
-    }
   });
 
-  it('puts deploy, reports, business decision and policy update in the side menu of the project area', async () => {
+  it('puts deploy in the side menu of the project area', async () => {
     const { deployPlugin } = await import('./index');
     const ctx = { signedIn: true, locale: 'en-US' as const, theme: 'light' as const, search: {} };
-    expect(deployPlugin.menuItems.map((m) => m.command)).toEqual(['deploy.open-deploy', 'deploy.open-report', 'deploy.open-business', 'deploy.open-update']);
+    expect(deployPlugin.menuItems.map((m) => m.command)).toEqual(['deploy.open-deploy']);
     const when = deployPlugin.menuItems[0]!.when!;
     expect(when({ ...ctx, pathname: '/workflow/pattern' })).toBe(true);
     expect(when({ ...ctx, pathname: '/project/deploy-detail' })).toBe(true);

@@ -2,9 +2,8 @@
  * The deploy plugin: model services of a project (`/project/deploy`: list, create, start, stop,
  * delete, the access token shown once) and one service (`/project/deploy-detail?serviceId=`:
  * access address and fields, token rotation, the call monitor by day, week, month and year, the
- * call records); analysis reports (`/project/report`), business decision
- * (`/project/business-decision`) and policy update (`/project/update-policy`). Manifest only;
- * panels load with `import()`.
+ * call records). Analysis reports, business decision and policy update are plugins of their own
+ * (reports, business-decision, policy-update). Manifest only; panels load with `import()`.
  */
 import { definePlugin, inProjectArea, openPageCommand, type MenuItemContribution, type WhenContext } from '@decisio/sdk-plugin';
 import zhCN from './locales/zh-CN.json';
@@ -30,17 +29,11 @@ export const DEPLOY_COMMANDS = [
     when: signedIn,
     extra: (q) => (q.serviceId ? { to: '/project/deploy-detail', search: { serviceId: q.serviceId, section: 'records' } } : undefined),
   }),
-  openPageCommand({ id: 'deploy.open-report', titleKey: 'commands.report', to: '/project/report', icon: 'timeline-bar-chart', keywords: ['report', 'analysis', 'chart'], when: signedIn }),
-  openPageCommand({ id: 'deploy.open-business', titleKey: 'commands.business', to: '/project/business-decision', icon: 'th-derived', keywords: ['business decision', 'batch', 'decide'], when: signedIn }),
-  openPageCommand({ id: 'deploy.open-update', titleKey: 'commands.update', to: '/project/update-policy', icon: 'refresh', keywords: ['update policy', 'retrain', 'feedback'], when: signedIn }),
 ];
 
 /** Side-menu entries of the project area (after the workflow's steps, before "back"). */
 const menuItems: MenuItemContribution[] = [
   { id: 'deploy.menu-deploy', titleKey: 'menu.deploy', command: 'deploy.open-deploy', icon: 'cloud-upload', activeOn: ['/project/deploy', '/project/deploy-detail'] },
-  { id: 'deploy.menu-report', titleKey: 'menu.report', command: 'deploy.open-report', icon: 'timeline-bar-chart', activeOn: ['/project/report'] },
-  { id: 'deploy.menu-business', titleKey: 'menu.business', command: 'deploy.open-business', icon: 'th-derived', activeOn: ['/project/business-decision'] },
-  { id: 'deploy.menu-update', titleKey: 'menu.update', command: 'deploy.open-update', icon: 'refresh', activeOn: ['/project/update-policy'] },
 ].map((m, i) => ({ ...m, location: 'side' as const, order: 220 + i, when: (c: WhenContext) => inProjectArea(c.pathname) }));
 
 export const deployPlugin = definePlugin({
@@ -50,16 +43,10 @@ export const deployPlugin = definePlugin({
   routes: [
     { path: '/project/deploy', titleKey: 'title', panels: ['deploy.list'] },
     { path: '/project/deploy-detail', titleKey: 'detailTitle', panels: ['deploy.detail'] },
-    { path: '/project/report', titleKey: 'reportTitle', panels: ['deploy.report'] },
-    { path: '/project/business-decision', titleKey: 'businessTitle', panels: ['deploy.business'] },
-    { path: '/project/update-policy', titleKey: 'updateTitle', panels: ['deploy.update'] },
   ],
   panels: [
     { id: 'deploy.list', titleKey: 'listPanel', icon: 'cloud-upload', load: () => import('./panels/DeployListPanel').then((m) => m.DeployListPanel) },
     { id: 'deploy.detail', titleKey: 'detailPanel', icon: 'dashboard', load: () => import('./panels/DeployDetailPanel').then((m) => m.DeployDetailPanel) },
-    { id: 'deploy.report', titleKey: 'reportPanel', icon: 'timeline-bar-chart', load: () => import('./panels/ReportPanel').then((m) => m.ReportPanel) },
-    { id: 'deploy.business', titleKey: 'businessPanel', icon: 'th-derived', load: () => import('./panels/BusinessDecisionPanel').then((m) => m.BusinessDecisionPanel) },
-    { id: 'deploy.update', titleKey: 'updatePanel', icon: 'refresh', load: () => import('./panels/UpdatePolicyPanel').then((m) => m.UpdatePolicyPanel) },
   ],
   commands: DEPLOY_COMMANDS,
   menuItems,

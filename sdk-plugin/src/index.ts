@@ -26,6 +26,7 @@ export * from './code-editor';
 export * from './upload';
 export * from './upload-transport';
 export * from './list';
+export * from './page';
 export * from './data-worker';
 export * from './compute-worker';
 export * from './format';

@@ -3,6 +3,7 @@ import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/re
 import type { ModelServiceDetail, ModelServiceItem, Page } from '@decisio/domain';
 import { createTestHost, renderPanel } from '@decisio/sdk-plugin/testing';
 import { deployPlugin } from '../index';
+import { trainingsKitPlugin } from '@decisio/sdk-plugin/trainings/plugin';
 
 const list = deployPlugin.panels.find((p) => p.id === 'deploy.list')!;
 const detailPanel = deployPlugin.panels.find((p) => p.id === 'deploy.detail')!;
@@ -34,7 +35,7 @@ function item(over: Partial<ModelServiceItem> = {}): ModelServiceItem {
 const page = (rows: ModelServiceItem[]): Page<ModelServiceItem> => ({ rows, total: rows.length, page: 1, pageSize: 20 });
 
 function host(locale: 'en-US' | 'zh-CN', rows: ModelServiceItem[], search: Record<string, string> = { projectId }) {
-  const h = createTestHost({ plugins: [deployPlugin], locale, location: { pathname: '/project/deploy', search } });
+  const h = createTestHost({ plugins: [trainingsKitPlugin, deployPlugin], locale, location: { pathname: '/project/deploy', search } });
   h.mockCall('modeldeploy/queryPage', { data: page(rows) });
   return h;
 }
@@ -64,7 +65,7 @@ describe('DeployListPanel', () => {
   });
 
   it('pages through the services', async () => {
-    const h = createTestHost({ plugins: [deployPlugin], locale: 'en-US', location: { pathname: '/project/deploy', search: { projectId } } });
+    const h = createTestHost({ plugins: [trainingsKitPlugin, deployPlugin], locale: 'en-US', location: { pathname: '/project/deploy', search: { projectId } } });
     h.mockCall('modeldeploy/queryPage', { data: { rows: [item()], total: 45, page: 1, pageSize: 20 } });
     await renderPanel(list, { host: h });
     expect(await screen.findByText('Page 1 of 3')).toBeTruthy();
@@ -161,7 +162,7 @@ describe('DeployDetailPanel', () => {
       outputs: [{ name: 'discount', node: 'action', dataType: 'continuous', min: 0, max: 0.5, frames: 1 }],
       totals: { calls: 3, failures: 1 },
     };
-    const h = createTestHost({ plugins: [deployPlugin], locale: 'en-US', location: { pathname: '/project/deploy-detail', search: { projectId, serviceId } } });
+    const h = createTestHost({ plugins: [trainingsKitPlugin, deployPlugin], locale: 'en-US', location: { pathname: '/project/deploy-detail', search: { projectId, serviceId } } });
     h.mockCall('modeldeploy/queryDetail', { data: detail });
     h.mockCall('modeldeploy/queryMonitor', { data: { unit: 'day', buckets: [{ start: '2026-11-01T10:00:00.000Z', calls: 0, failures: 0, avgMs: null, maxMs: null }] } });
     h.mockCall('modeldeploy/queryBatchDecisionPage', {
@@ -244,7 +245,7 @@ describe('DeployDetailPanel', () => {
   });
 
   const expiredHost = (locale: 'en-US' | 'zh-CN') => {
-    const h = createTestHost({ plugins: [deployPlugin], locale, location: { pathname: '/project/deploy-detail', search: { projectId, serviceId } } });
+    const h = createTestHost({ plugins: [trainingsKitPlugin, deployPlugin], locale, location: { pathname: '/project/deploy-detail', search: { projectId, serviceId } } });
     const detail: ModelServiceDetail = { ...item({ tokenExpiresAt: '2026-11-01T10:00:00.000Z', tokenExpired: true }), inputs: null, outputs: null, totals: { calls: 0, failures: 0 } };
     h.mockCall('modeldeploy/queryDetail', { data: detail });
     h.mockCall('modeldeploy/queryMonitor', { data: { unit: 'day', buckets: [] } });

@@ -1,12 +1,11 @@
 import { useState } from 'react';
 import { Alert, Button, ButtonGroup, Classes, Dialog, DialogBody, DialogFooter, FormGroup, InputGroup, NonIdealState, Switch, Tag, TextArea } from '@blueprintjs/core';
 import { DEPLOY_LIMITS, type ModelServiceItem, type ModelServiceWithToken } from '@decisio/domain';
-import { Pager, pageCount, useListSearch, useNavigate, useNotify, useProjectLink } from '@decisio/sdk-plugin';
+import { Pager, pageCount, useListSearch, useNavigate, useNotify, useProjectLink, isFieldErrors, isTrained, useFailureNotice, ChoiceSelect, DataTable, ListBody, PanelPage } from '@decisio/sdk-plugin';
 import { deployApi } from '../api';
 import { useDeployT } from '../i18n';
-import { StatusTag, TokenDialog, TRANSIENT, isFieldErrors, isTrained, useFailureNotice } from './common';
-import { ChoiceSelect, DataTable, ListBody, PanelPage } from './shared';
-import { useSolutionPolicies } from './pickers';
+import { StatusTag, TokenDialog, TRANSIENT } from './common';
+import { useSolutionPolicies } from '@decisio/sdk-plugin/trainings/pickers';
 import { NEVER, TokenValidityField, expiryOf, type Validity } from './TokenValidity';
 
 const PAGE_SIZE = 20;

@@ -6,10 +6,9 @@
 import { useState } from 'react';
 import { Button, Checkbox, Classes, Dialog, DialogBody, DialogFooter, FormGroup, InputGroup, Popover, Pre, Switch, Tag } from '@blueprintjs/core';
 import { LIMITS, type ModelServiceDetail, type ModelServiceRecord } from '@decisio/domain';
-import { useNavigate, useNotify } from '@decisio/sdk-plugin';
+import { useNavigate, useNotify, isFieldErrors, useFailureNotice } from '@decisio/sdk-plugin';
 import { deployApi } from '../api';
 import { useDeployT } from '../i18n';
-import { isFieldErrors, useFailureNotice } from './common';
 
 /** The keep-payloads switch of a service (saved at once). */
 export function KeepPayloadsSwitch({ service }: { service: ModelServiceDetail }) {

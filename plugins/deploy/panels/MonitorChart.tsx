@@ -1,5 +1,5 @@
 import type { ModelServiceMonitor } from '@decisio/domain';
-import { useUPlot } from './uplot';
+import { useUPlot } from '@decisio/sdk-plugin/charts';
 
 /** Calls (bars) and average latency (line, right axis) per bucket of the monitor, drawn with uPlot. */
 export function MonitorChart({ monitor, callsLabel, latencyLabel, locale }: { monitor: ModelServiceMonitor; callsLabel: string; latencyLabel: string; locale: string }) {

@@ -1,40 +1,12 @@
 import { useState } from 'react';
 import { Button, Callout, Classes, Dialog, DialogBody, DialogFooter, FormGroup, InputGroup, Tag, type Intent } from '@blueprintjs/core';
 import type { ModelServiceStatus, ModelServiceWithToken } from '@decisio/domain';
-import { failureMessage, useNotify } from '@decisio/sdk-plugin';
 import { useDeployT } from '../i18n';
 
 const INTENT: Record<ModelServiceStatus, Intent> = { deploying: 'primary', waiting: 'none', starting: 'primary', running: 'success', failure: 'danger' };
 
 /** States that change on their own: lists poll while a row is in one. */
 export const TRANSIENT: readonly ModelServiceStatus[] = ['deploying', 'starting'];
-
-/** Whether a failed call carries errors by field. */
-export function isFieldErrors(err: unknown): err is { errors: Record<string, string> } {
-  return typeof err === 'object' && err !== null && 'errors' in err && typeof (err as { errors: unknown }).errors === 'object' && (err as { errors: unknown }).errors !== null;
-}
-
-/** The errors by field of a failed call (`{}` when it has none). */
-export function fieldErrorsOf(err: unknown): Record<string, string> {
-  return isFieldErrors(err) ? err.errors : {};
-}
-
-/**
- * Tells the user that a call failed (its message, else `fallback`), unless the workbench
- * already did: `const fail = useFailureNotice(); ... catch (err) { fail(err, t('x.failed')); }`.
- */
-export function useFailureNotice(): (err: unknown, fallback: string) => void {
-  const notify = useNotify();
-  return (err, fallback) => {
-    const message = failureMessage(err, fallback);
-    if (message) notify({ message, intent: 'danger', icon: 'error' });
-  };
-}
-
-/** Whether a policy finished training (it can be deployed and decide). */
-export function isTrained(p: { state: string }): boolean {
-  return p.state === 'successful' || p.state === 'successful by manual stop';
-}
 
 /** A service status as a coloured tag. */
 export function StatusTag({ status }: { status: ModelServiceStatus }) {

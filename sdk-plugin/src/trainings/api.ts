@@ -135,7 +135,7 @@ export type TensorBoardReply = { jobId: string; running: true; url: string; down
 /** Which list/get/delete calls a training area uses. */
 export type TrainingArea = 'trainSimulator' | 'trainPolicy' | 'trainParameter' | 'simulation' | 'decision';
 
-export const TRAINING_TAGS = ['Scheme', 'Objective', 'Hyper', 'Training'] as const;
+export const TRAINING_TAGS = ['Scheme', 'Objective', 'Hyper', 'Training', 'TrainRun'] as const;
 type Ref = { solutionId: string };
 
 export const trainingsEndpoints = (build: PluginEndpointBuilder) => ({
@@ -177,6 +177,10 @@ export const trainingsEndpoints = (build: PluginEndpointBuilder) => ({
   'trainings/tensorBoardStop': build.mutation<{ jobId: string; running: false }, { jobId: string }>({ query: (body) => ({ url: 'train/destroyTensorBoard', body }) }),
   'trainings/skip': build.mutation<{ jobId: string; state: string }, { jobId: string }>({ query: (body) => ({ url: 'train/skipBreakpoint', body }), invalidatesTags: ['Training'] }),
   /** The project's datasets (initial datasets of deductions and searches). */
+  /** The solutions of a project (pages that work in one: deploy, reports, business decision, policy update). */
+  'trainings/solutions': build.query<Array<{ solutionId: string; name: string }>, { projectId: string }>({ query: (body) => ({ url: 'solution/getSolutionList', body }) }),
+  /** The policies of a solution (`policy/list`); a policy update refreshes them (`TrainRun` of the solution). */
+  'trainings/policies': build.query<Rows<TrainingRow>, Ref>({ query: (body) => ({ url: 'policy/list', body }), providesTags: (_r, _e, a) => ['Training', { type: 'TrainRun' as const, id: a.solutionId }] }),
   'trainings/datasets': build.query<{ rows: Dataset[]; total: number }, { projectId: string }>({ query: (body) => ({ url: 'table/list', body: { ...body, page: 1, pageSize: 100 } }) }),
   'trainings/workers': build.query<{ rows: WorkerRow[] }, void>({ query: () => ({ url: 'virtualMachine/getVirtualMachineList', body: {} }) }),
 });

@@ -19,4 +19,5 @@ export { TrainFormDialog } from './TrainFormDialog';
 export { DeductionDialog } from './DeductionDialog';
 export { TrainingsScreen, type TrainingScreen } from './TrainingsScreen';
 export { useTrainingsT, type TrainingsBundle } from './i18n';
+export { useSolutionChoice, useSolutionPolicies } from './pickers';
 export { TRAININGS_NS } from './plugin';

@@ -69,9 +69,9 @@ describe('navigation', () => {
     expect(titles).toMatchObject({
       'deploy.open-deploy': 'Deploy a policy',
       'deploy.open-records': 'Open call records',
-      'deploy.open-report': 'Open analysis reports',
-      'deploy.open-business': 'Open business decision',
-      'deploy.open-update': 'Update a policy',
+      'reports.open': 'Open analysis reports',
+      'business-decision.open': 'Open business decision',
+      'policy-update.open': 'Update a policy',
       'environment.new': 'New environment training',
       'deduction.open-simulation': 'Open simulation deduction',
       'deduction.open-decision': 'Open decision deduction',
@@ -139,12 +139,12 @@ describe('navigation', () => {
     const w = await start('/project/workbench?projectId=P1&solutionId=S1');
     const menu = await screen.findByTestId('side-menu', {}, { timeout: 10_000 });
     const ids = [...menu.querySelectorAll('[data-testid^="side-menu-"]')].map((e) => e.getAttribute('data-testid')!.slice('side-menu-'.length));
-    for (const id of ['deploy.menu-deploy', 'deploy.menu-report', 'deploy.menu-business', 'deploy.menu-update', 'deduction.menu-simulation', 'deduction.menu-decision', 'hyperparameters.menu']) {
+    for (const id of ['deploy.menu-deploy', 'reports.menu', 'business-decision.menu', 'policy-update.menu', 'deduction.menu-simulation', 'deduction.menu-decision', 'hyperparameters.menu']) {
       expect(ids).toContain(id);
     }
     // Steps first, then the areas after training, "back" last.
     expect(ids.indexOf('workflow.menu-parameter')).toBeLessThan(ids.indexOf('deduction.menu-simulation'));
-    expect(ids.indexOf('deploy.menu-update')).toBeLessThan(ids.indexOf('workflow.menu-back'));
+    expect(ids.indexOf('policy-update.menu')).toBeLessThan(ids.indexOf('workflow.menu-back'));
     fireEvent.click(screen.getByTestId('side-menu-deploy.menu-deploy'));
     await waitFor(() => expect(w.router.state.location.pathname).toBe('/project/deploy'));
     expect(w.navigation.getLocation().search).toEqual({ projectId: 'P1', solutionId: 'S1' });

@@ -1,9 +1,12 @@
 /**
- * What the panels of the plugin share: the page column with its intro line and the form row above
+ * Page pieces the panels of several plugins share (deploy, reports, business decision, policy
+ * update, ...): the page column with its intro line and the form row above
  * a list; the list body that shows loading, a failure with a retry, the empty state or the table;
  * the table with its header row; and a select of choices under a "choose ..." first option.
  */
 import type { CSSProperties, ReactNode } from 'react';
+import { failureMessage } from './format';
+import { useNotify } from './react';
 import { Button, Callout, Classes, FormGroup, HTMLSelect, HTMLTable, Spinner } from '@blueprintjs/core';
 
 /** A panel's page: a padded column, with an optional muted intro line on top. */
@@ -112,4 +115,31 @@ export function ChoiceField({ label, required, error, ...select }: ChoiceSelectP
       <ChoiceSelect {...select} />
     </FormGroup>
   );
+}
+
+/** Whether a failed call carries errors by field. */
+export function isFieldErrors(err: unknown): err is { errors: Record<string, string> } {
+  return typeof err === 'object' && err !== null && 'errors' in err && typeof (err as { errors: unknown }).errors === 'object' && (err as { errors: unknown }).errors !== null;
+}
+
+/** The errors by field of a failed call (`{}` when it has none). */
+export function fieldErrorsOf(err: unknown): Record<string, string> {
+  return isFieldErrors(err) ? err.errors : {};
+}
+
+/**
+ * Tells the user that a call failed (its message, else `fallback`), unless the workbench
+ * already did: `const fail = useFailureNotice(); ... catch (err) { fail(err, t('x.failed')); }`.
+ */
+export function useFailureNotice(): (err: unknown, fallback: string) => void {
+  const notify = useNotify();
+  return (err, fallback) => {
+    const message = failureMessage(err, fallback);
+    if (message) notify({ message, intent: 'danger', icon: 'error' });
+  };
+}
+
+/** Whether a policy (or any training) finished training: it can be deployed and decide. */
+export function isTrained(p: { state: string }): boolean {
+  return p.state === 'successful' || p.state === 'successful by manual stop';
 }

@@ -2,10 +2,11 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { AnalysisReport, AnalysisReportView, Page } from '@decisio/domain';
 import { createTestHost, renderPanel } from '@decisio/sdk-plugin/testing';
-import { deployPlugin } from '../index';
+import { reportsPlugin } from '../index';
+import { trainingsKitPlugin } from '@decisio/sdk-plugin/trainings/plugin';
 import { validateReportForm } from './ReportPanel';
 
-const panel = deployPlugin.panels.find((p) => p.id === 'deploy.report')!;
+const panel = reportsPlugin.panels.find((p) => p.id === 'reports.list')!;
 const projectId = 'a'.repeat(32);
 const solutionId = 'b'.repeat(32);
 const decA = 'c'.repeat(32);
@@ -34,7 +35,7 @@ const report: AnalysisReport = {
 };
 
 function host(locale: 'en-US' | 'zh-CN', rows: AnalysisReport[]) {
-  const h = createTestHost({ plugins: [deployPlugin], locale, location: { pathname: '/project/report', search: { projectId, solutionId } } });
+  const h = createTestHost({ plugins: [trainingsKitPlugin, reportsPlugin], locale, location: { pathname: '/project/report', search: { projectId, solutionId } } });
   h.mockCall('report/getAnalysisReportList', { data: page(rows) });
   h.mockCall('decision/list', {
     data: {

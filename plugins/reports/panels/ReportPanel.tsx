@@ -1,19 +1,17 @@
 import { useState } from 'react';
 import { Alert, Button, ButtonGroup, Callout, Dialog, DialogBody, DialogFooter, FormGroup, HTMLSelect, HTMLTable, InputGroup, NonIdealState, Spinner, Tag, TextArea, type Intent } from '@blueprintjs/core';
 import { REPORT_LIMITS, REPORT_TYPES, isReportAmount, type AnalysisReport, type ReportStatus, type ReportType } from '@decisio/domain';
-import { Pager, pageCount, useNotify, useProjectLink } from '@decisio/sdk-plugin';
-import { deployApi } from '../api';
-import { useDeployT } from '../i18n';
-import { fieldErrorsOf, useFailureNotice } from './common';
-import { ChoiceField, DataTable, ListBody, PanelPage } from './shared';
-import { useSolutionChoice } from './pickers';
+import { Pager, pageCount, useNotify, useProjectLink, fieldErrorsOf, useFailureNotice, ChoiceField, DataTable, ListBody, PanelPage } from '@decisio/sdk-plugin';
+import { reportsApi } from '../api';
+import { useReportsT } from '../i18n';
+import { useSolutionChoice } from '@decisio/sdk-plugin/trainings/pickers';
 import { ReportChart } from './ReportChart';
 
 const PAGE_SIZE = 20;
 const INTENT: Record<ReportStatus, Intent> = { created: 'none', analysing: 'primary', finished: 'success', failed: 'danger' };
 
 function ReportStatusTag({ status }: { status: ReportStatus }) {
-  const { t } = useDeployT();
+  const { t } = useReportsT();
   return (
     <Tag intent={INTENT[status]} minimal round>
       {t(`report.status.${status}`)}
@@ -40,11 +38,11 @@ export function validateReportForm(f: Form): Partial<Record<keyof Form, 'require
 
 /** Create dialog of an analysis report. */
 function CreateReportDialog({ solutionId, isOpen, onClose }: { solutionId: string; isOpen: boolean; onClose(): void }) {
-  const { t } = useDeployT();
+  const { t } = useReportsT();
   const notify = useNotify();
   const fail = useFailureNotice();
-  const decisions = deployApi.endpoints['deploy/decisions'].useQuery({ solutionId }, { skip: !isOpen });
-  const [create, { isLoading }] = deployApi.endpoints['deploy/createReport'].useMutation();
+  const decisions = reportsApi.endpoints['reports/decisions'].useQuery({ solutionId }, { skip: !isOpen });
+  const [create, { isLoading }] = reportsApi.endpoints['reports/create'].useMutation();
   const [form, setForm] = useState<Form>(EMPTY);
   const [touched, setTouched] = useState(false);
   const [server, setServer] = useState<Record<string, string>>({});
@@ -133,10 +131,10 @@ function CreateReportDialog({ solutionId, isOpen, onClose }: { solutionId: strin
 }
 
 function RenameDialog({ report, onClose }: { report: AnalysisReport | null; onClose(): void }) {
-  const { t } = useDeployT();
+  const { t } = useReportsT();
   const notify = useNotify();
   const fail = useFailureNotice();
-  const [rename, { isLoading }] = deployApi.endpoints['deploy/renameReport'].useMutation();
+  const [rename, { isLoading }] = reportsApi.endpoints['reports/rename'].useMutation();
   const [name, setName] = useState<string | null>(null);
   const value = name ?? report?.name ?? '';
   const missing = value.trim() === '';
@@ -183,9 +181,9 @@ const num = (v: number | null, locale: string) => (v === null ? '—' : v.toLoca
 
 /** The online report: measured figures of both decisions, their difference, the real totals and a chart. */
 function ReportView({ id, onClose }: { id: string | null; onClose(): void }) {
-  const { t, locale } = useDeployT();
+  const { t, locale } = useReportsT();
   const [polling, setPolling] = useState(false);
-  const view = deployApi.endpoints['deploy/reportView'].useQuery({ id: id ?? '' }, { skip: !id, pollingInterval: polling ? 1000 : 0 });
+  const view = reportsApi.endpoints['reports/view'].useQuery({ id: id ?? '' }, { skip: !id, pollingInterval: polling ? 1000 : 0 });
   const v = view.data;
   const pending = !!v && (v.report.status === 'created' || v.report.status === 'analysing');
   if (pending !== polling) setPolling(pending);
@@ -273,7 +271,7 @@ function ReportView({ id, onClose }: { id: string | null; onClose(): void }) {
  * finished decision deductions and the real totals), rename, delete and the online report view.
  */
 export function ReportPanel() {
-  const { t, locale } = useDeployT();
+  const { t, locale } = useReportsT();
   const notify = useNotify();
   const fail = useFailureNotice();
   const link = useProjectLink();
@@ -285,8 +283,8 @@ export function ReportPanel() {
   const [confirm, setConfirm] = useState<AnalysisReport | null>(null);
   const [viewing, setViewing] = useState<string | null>(null);
   const [polling, setPolling] = useState(false);
-  const list = deployApi.endpoints['deploy/reports'].useQuery({ projectId: projectId ?? '', page, pageSize: PAGE_SIZE }, { skip: !projectId, pollingInterval: polling ? 1000 : 0 });
-  const [remove] = deployApi.endpoints['deploy/deleteReport'].useMutation();
+  const list = reportsApi.endpoints['reports/list'].useQuery({ projectId: projectId ?? '', page, pageSize: PAGE_SIZE }, { skip: !projectId, pollingInterval: polling ? 1000 : 0 });
+  const [remove] = reportsApi.endpoints['reports/delete'].useMutation();
   const rows = list.data?.rows ?? [];
   const busy = rows.some((r) => r.status === 'created' || r.status === 'analysing');
   if (busy !== polling) setPolling(busy);

@@ -1,18 +1,19 @@
+/** Choosing the solution a page works in, and its policies (deploy, reports, business decision, policy update). */
 import { useState } from 'react';
 import { FormGroup, HTMLSelect } from '@blueprintjs/core';
-import { useProjectLink } from '@decisio/sdk-plugin';
-import { deployApi } from '../api';
-import { useDeployT } from '../i18n';
+import { useProjectLink } from '../react';
+import { trainingsApi } from './api';
+import { useTrainingsT } from './i18n';
 
 /**
  * The solution the page works in: the link's `solutionId`, else one the user picks from the
  * project's solutions (the first one by default).
  */
 export function useSolutionChoice(projectId: string | undefined) {
-  const { t } = useDeployT();
+  const { t } = useTrainingsT();
   const link = useProjectLink();
   const fromLink = link.params.solutionId;
-  const list = deployApi.endpoints['deploy/solutions'].useQuery({ projectId: projectId ?? '' }, { skip: !projectId || !!fromLink });
+  const list = trainingsApi.endpoints['trainings/solutions'].useQuery({ projectId: projectId ?? '' }, { skip: !projectId || !!fromLink });
   const [picked, setPicked] = useState<string | undefined>(undefined);
   const solutions = list.data ?? [];
   const solutionId = fromLink ?? picked ?? solutions[0]?.solutionId;
@@ -34,6 +35,6 @@ export function useSolutionChoice(projectId: string | undefined) {
 /** {@link useSolutionChoice} and the policies of the chosen solution (asked only while `enabled`). */
 export function useSolutionPolicies(projectId: string | undefined, enabled = true) {
   const choice = useSolutionChoice(enabled ? projectId : undefined);
-  const policies = deployApi.endpoints['deploy/policies'].useQuery({ solutionId: choice.solutionId ?? '' }, { skip: !enabled || !choice.solutionId });
+  const policies = trainingsApi.endpoints['trainings/policies'].useQuery({ solutionId: choice.solutionId ?? '' }, { skip: !enabled || !choice.solutionId });
   return { ...choice, policies };
 }

@@ -1,12 +1,12 @@
 /**
- * The uPlot charts of the plugin (service monitor, analysis report): the theme's axis colours,
+ * uPlot charts of the panels (`@decisio/sdk-plugin/charts`; service monitor, analysis report): the theme's axis colours,
  * uPlot loaded with the first chart (it reads `matchMedia` when imported), the chart redrawn when
  * its inputs or the theme change and destroyed when it goes.
  */
 import { useEffect, useRef, type RefObject } from 'react';
 import type uPlot from 'uplot';
 import 'uplot/dist/uPlot.min.css';
-import { useTheme } from '@decisio/sdk-plugin';
+import { useTheme } from './react';
 
 /** Axis colours (text, grid lines and ticks) in the workbench theme. */
 export type ChartAxis = Pick<uPlot.Axis, 'stroke' | 'grid' | 'ticks'>;

@@ -1,11 +1,9 @@
 import { useEffect, useState } from 'react';
 import { Button, Checkbox, FormGroup, NonIdealState, NumericInput, ProgressBar, Tag } from '@blueprintjs/core';
-import { useNotify, useProjectLink } from '@decisio/sdk-plugin';
-import { deployApi } from '../api';
-import { useDeployT } from '../i18n';
-import { useFailureNotice } from './common';
-import { ChoiceField, DataTable, ListBody, PanelPage, RowForm } from './shared';
-import { useSolutionPolicies } from './pickers';
+import { useNotify, useProjectLink, useFailureNotice, ChoiceField, DataTable, ListBody, PanelPage, RowForm } from '@decisio/sdk-plugin';
+import { policyUpdateApi } from '../api';
+import { usePolicyUpdateT } from '../i18n';
+import { useSolutionPolicies } from '@decisio/sdk-plugin/trainings/pickers';
 
 const ACTIVE = ['waiting', 'processing', 'restoring', 'stopping', 'debugging'];
 
@@ -17,7 +15,7 @@ const ACTIVE = ['waiting', 'processing', 'restoring', 'stopping', 'debugging'];
  * `datasetIds`), and the policy update starts once that run has succeeded.
  */
 export function UpdatePolicyPanel() {
-  const { t, locale } = useDeployT();
+  const { t, locale } = usePolicyUpdateT();
   const notify = useNotify();
   const fail = useFailureNotice();
   const link = useProjectLink();
@@ -29,10 +27,10 @@ export function UpdatePolicyPanel() {
   const [datasetIds, setDatasetIds] = useState<string[]>([]);
   /** The environment update the policy update waits for. */
   const [chain, setChain] = useState<{ envId: string; jobId: string; policyId: string; epochs: number } | null>(null);
-  const datasets = deployApi.endpoints['deploy/datasets'].useQuery({ projectId: projectId ?? '' }, { skip: !projectId });
-  const envRuns = deployApi.endpoints['deploy/trainRuns'].useQuery({ id: chain?.envId ?? '', kind: 'environment', page: 1, pageSize: 20 }, { skip: !chain, pollingInterval: chain ? 2000 : 0 });
-  const runs = deployApi.endpoints['deploy/trainRuns'].useQuery({ id: picked, kind: 'policy', page: 1, pageSize: 50 }, { skip: !picked, pollingInterval: polling ? 2000 : 0 });
-  const [update, { isLoading }] = deployApi.endpoints['deploy/trainUpdate'].useMutation();
+  const datasets = policyUpdateApi.endpoints['policy-update/datasets'].useQuery({ projectId: projectId ?? '' }, { skip: !projectId });
+  const envRuns = policyUpdateApi.endpoints['policy-update/runs'].useQuery({ id: chain?.envId ?? '', kind: 'environment', page: 1, pageSize: 20 }, { skip: !chain, pollingInterval: chain ? 2000 : 0 });
+  const runs = policyUpdateApi.endpoints['policy-update/runs'].useQuery({ id: picked, kind: 'policy', page: 1, pageSize: 50 }, { skip: !picked, pollingInterval: polling ? 2000 : 0 });
+  const [update, { isLoading }] = policyUpdateApi.endpoints['policy-update/update'].useMutation();
   const rows = runs.data?.rows ?? [];
   const active = rows.some((r) => ACTIVE.includes(r.state));
   if (active !== polling) setPolling(active);

@@ -2,10 +2,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { BusinessDecision } from '@decisio/domain';
 import { createTestHost, renderPanel } from '@decisio/sdk-plugin/testing';
-import { deployPlugin } from '../index';
+import { businessDecisionPlugin } from '../index';
+import { trainingsKitPlugin } from '@decisio/sdk-plugin/trainings/plugin';
 
-const business = deployPlugin.panels.find((p) => p.id === 'deploy.business')!;
-const update = deployPlugin.panels.find((p) => p.id === 'deploy.update')!;
+const business = businessDecisionPlugin.panels.find((p) => p.id === 'business-decision.list')!;
 const projectId = 'a'.repeat(32);
 const solutionId = 'b'.repeat(32);
 const policyId = 'c'.repeat(32);
@@ -32,7 +32,7 @@ const run = (over: Partial<BusinessDecision> = {}): BusinessDecision => ({
 });
 
 function host(locale: 'en-US' | 'zh-CN', rows: BusinessDecision[], pathname = '/project/business-decision') {
-  const h = createTestHost({ plugins: [deployPlugin], locale, location: { pathname, search: { projectId, solutionId } } });
+  const h = createTestHost({ plugins: [trainingsKitPlugin, businessDecisionPlugin], locale, location: { pathname, search: { projectId, solutionId } } });
   h.mockCall('businessDecision/list', { data: { rows, total: rows.length, page: 1, pageSize: 50 } });
   h.mockCall('policy/list', { data: { rows: [{ id: policyId, name: 'coupon policy', state: 'successful' }], total: 1 } });
   h.mockCall('table/list', { data: { rows: [{ tableId: datasetId, name: 'orders' }], total: 1, page: 1, pageSize: 100 } });
@@ -65,25 +65,5 @@ describe('BusinessDecisionPanel', () => {
     const rows = await screen.findByTestId('business-rows');
     expect(within(rows).getByText('Done')).toBeTruthy();
     expect(within(rows).getByRole('button', { name: 'Download' }).getAttribute('href')).toBe(run().downloadUrl);
-  });
-});
-
-describe('UpdatePolicyPanel', () => {
-  afterEach(() => cleanup());
-
-  it('lists the runs of the chosen policy and starts an update', async () => {
-    const h = host('en-US', [], '/project/update-policy');
-    h.mockCall('train/getTrainUpdateListPage', {
-      data: { rows: [{ jobId: 'f'.repeat(32), reason: 'create', state: 'successful', progress: 1, error: null, createdAt: '2026-11-01T10:00:00.000Z', startTime: null, endTime: null }], total: 1, page: 1, pageSize: 50 },
-    });
-    h.mockCall('train/createTrainUpdate', { data: { id: policyId, name: 'coupon policy', state: 'waiting' } });
-    await renderPanel(update, { host: h });
-    expect(await screen.findByText('No training run yet')).toBeTruthy();
-    await waitFor(() => expect(screen.getByRole('option', { name: 'coupon policy' })).toBeTruthy());
-    fireEvent.change(screen.getByLabelText(/^Policy/), { target: { value: policyId } });
-    const rows = await screen.findByTestId('update-rows');
-    expect(within(rows).getByText('First training')).toBeTruthy();
-    fireEvent.click(screen.getByRole('button', { name: 'Update policy' }));
-    await waitFor(() => expect(h.calls.find((c) => c.url === 'train/createTrainUpdate')?.body).toEqual({ id: policyId, kind: 'policy', hyperparameters: { epochs: 5 } }));
   });
 });

@@ -1,6 +1,6 @@
 import type uPlot from 'uplot';
 import type { ReportDecisionFigures } from '@decisio/domain';
-import { useUPlot } from './uplot';
+import { useUPlot } from '@decisio/sdk-plugin/charts';
 
 /**
  * The measured figures of the two decisions side by side (uPlot bars): per figure (total reward,

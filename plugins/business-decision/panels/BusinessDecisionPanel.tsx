@@ -1,12 +1,10 @@
 import { useState } from 'react';
 import { AnchorButton, Button, ButtonGroup, NonIdealState, ProgressBar, Tag, type Intent } from '@blueprintjs/core';
 import type { BusinessDecisionState } from '@decisio/domain';
-import { useNotify, useProjectLink } from '@decisio/sdk-plugin';
-import { deployApi } from '../api';
-import { useDeployT } from '../i18n';
-import { fieldErrorsOf, isTrained, useFailureNotice } from './common';
-import { ChoiceField, DataTable, ListBody, PanelPage, RowForm } from './shared';
-import { useSolutionPolicies } from './pickers';
+import { useNotify, useProjectLink, fieldErrorsOf, isTrained, useFailureNotice, ChoiceField, DataTable, ListBody, PanelPage, RowForm } from '@decisio/sdk-plugin';
+import { businessDecisionApi } from '../api';
+import { useBusinessDecisionT } from '../i18n';
+import { useSolutionPolicies } from '@decisio/sdk-plugin/trainings/pickers';
 
 const INTENT: Record<BusinessDecisionState, Intent> = { running: 'primary', success: 'success', failure: 'danger' };
 
@@ -15,17 +13,17 @@ const INTENT: Record<BusinessDecisionState, Intent> = { running: 'primary', succ
  * row of a business dataset in the background; progress, then the result csv to download.
  */
 export function BusinessDecisionPanel() {
-  const { t, locale } = useDeployT();
+  const { t, locale } = useBusinessDecisionT();
   const notify = useNotify();
   const fail = useFailureNotice();
   const link = useProjectLink();
   const projectId = link.params.projectId;
   const { picker, policies } = useSolutionPolicies(projectId);
-  const datasets = deployApi.endpoints['deploy/datasets'].useQuery({ projectId: projectId ?? '' }, { skip: !projectId });
+  const datasets = businessDecisionApi.endpoints['business-decision/datasets'].useQuery({ projectId: projectId ?? '' }, { skip: !projectId });
   const [polling, setPolling] = useState(false);
-  const runs = deployApi.endpoints['deploy/businessList'].useQuery({ projectId: projectId ?? '', page: 1, pageSize: 50 }, { skip: !projectId, pollingInterval: polling ? 1000 : 0 });
-  const [create, { isLoading }] = deployApi.endpoints['deploy/businessCreate'].useMutation();
-  const [remove] = deployApi.endpoints['deploy/businessDelete'].useMutation();
+  const runs = businessDecisionApi.endpoints['business-decision/list'].useQuery({ projectId: projectId ?? '', page: 1, pageSize: 50 }, { skip: !projectId, pollingInterval: polling ? 1000 : 0 });
+  const [create, { isLoading }] = businessDecisionApi.endpoints['business-decision/create'].useMutation();
+  const [remove] = businessDecisionApi.endpoints['business-decision/delete'].useMutation();
   const [policyId, setPolicyId] = useState(link.params.policyId ?? '');
   const [datasetId, setDatasetId] = useState('');
   const [touched, setTouched] = useState(false);
