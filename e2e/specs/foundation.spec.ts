@@ -124,7 +124,8 @@ describe('foundation: account and workbench shell', () => {
     await page.reload();
     await page.getByTestId('dock-layout').waitFor();
     await expect.poll(() => page.locator('.dv-groupview').count()).toBe(groupsBefore - 1);
-    await expect.poll(() => page.locator('.dv-tab').count()).toBe(2);
+    // Welcome, the tenant overview behind it, and recent activity.
+    await expect.poll(() => page.locator('.dv-tab').count()).toBe(3);
     await shotBoth('dashboard-rearranged');
   });
 

@@ -59,6 +59,9 @@ describe.each(databases)('overview/getResource on %s', (kind) => {
     const bad = await server.call('overview/getResource', { token: userToken, raw: '{nope', headers: { 'Content-Type': 'application/json' } });
     expect(bad.status).toBe(400);
     expect((await server.call('overview/getResource', { body: {} })).status).toBe(401);
+    // overview/getTrainingList: `running` only filters, it must be a boolean.
+    expect((await server.call('overview/getTrainingList', { token: userToken, body: { running: 'yes' } })).status).toBe(400);
+    expect((await server.call('overview/getTrainingList', { token: userToken, body: { running: true } })).body.data).toEqual({ rows: [], total: 0 });
     const denied = await server.call('overview/getResource', { token: await issueToken(server, await createRoleUser(server, ['logs:read'])), body: {} });
     expect(denied.status).toBe(403);
     expect(denied.body.code).toBe(ErrorCode.userNotPermission);

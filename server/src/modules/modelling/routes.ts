@@ -36,7 +36,7 @@ export { modellingJobKinds } from './engine/kinds';
 
 const ackSchema = recordIdSchema.extend({ acknowledged: z.boolean() });
 const hyperListSchema = z.object({ trainType: z.enum(['environment', 'policy', 'parameter']).optional() });
-const overviewListSchema = z.object({ limit: z.number().int().min(1).max(100).optional() });
+const overviewListSchema = z.object({ limit: z.number().int().min(1).max(100).optional(), running: z.boolean().optional() });
 
 /** Refuses deleting a project or solution while one of its modelling jobs waits or runs. */
 deleteGuards.push(async (knex, target) => {
@@ -191,7 +191,7 @@ export function modellingRoutes(router: Router<AppState>, kit: RouteKit, deps: M
   post('/atmVersion/getAtmVersionList', z.object({}).loose(), () => train.engineVersions());
 
   // overview (dashboard)
-  post('/overview/getTrainingList', overviewListSchema, (i, u) => train.overviewTrainings(u, i.limit));
+  post('/overview/getTrainingList', overviewListSchema, (i, u) => train.overviewTrainings(u, i.limit, i.running));
   post('/overview/getOverall', z.object({}).loose(), (_i, u) => train.overviewOverall(u));
   post('/overview/getResource', z.object({}).loose(), (_i, u) => train.overviewResource(u));
   post('/overview/getStatistics', z.object({}).loose(), (_i, u) => train.overviewStatistics(u));

@@ -332,8 +332,9 @@ export class TrainCalls {
 
   // ---- overview (dashboard) ----------------------------------------------------------------
 
-  async overviewTrainings(user: ServerCallUser, limit = 10) {
-    const rows = await this.recordsOf(user, {});
+  /** `overview/getTrainingList`: the newest trainings the caller may see; `running`: only those waiting or in progress. */
+  async overviewTrainings(user: ServerCallUser, limit = 10, running = false) {
+    const rows = await this.recordsOf(user, running ? { states: ACTIVE_STATES } : {});
     return { rows: rows.slice(0, limit), total: rows.length };
   }
 
