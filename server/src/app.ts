@@ -88,6 +88,7 @@ import { SolutionsService } from './modules/solutions/service';
 import { modellingJobKinds, modellingRoutes } from './modules/modelling/routes';
 import { modellingJobOwners } from './modules/modelling/job-owners';
 import { jobsRoutes } from './modules/jobs/routes';
+import { docsRoutes } from './modules/docs/routes';
 import { JobOwners } from './modules/jobs/sources';
 import { importJobOwner } from './modules/connections/job-owner';
 import { serviceJobSource } from './modules/deploy/job-source';
@@ -96,7 +97,7 @@ import { MessagesService } from './modules/messages/service';
 import { messagesRoutes } from './modules/messages/routes';
 import { SupportService } from './modules/support/service';
 import { supportRoutes } from './modules/support/routes';
-import { unavailableCodeVerifier, type ContactCodeVerifier } from './modules/licences/codes';
+import type { ContactCodeVerifier } from './modules/licences/codes';
 import { LicenceSigner } from './modules/licences/signing';
 import { LicencesService } from './modules/licences/service';
 import { SdkVersionsService } from './modules/licences/versions';
@@ -246,7 +247,11 @@ export function createApp(config: ServerConfig, options: AppOptions = {}): Decis
   const serviceManagement = new ServiceManagementService(db, clock, messages);
   serviceManagementRoutes(api, kit, { services: serviceManagement });
   const licenceSigner = new LicenceSigner(db, clock);
-  const licences = new LicencesService(db, clock, licenceSigner, options.codeVerifier ?? unavailableCodeVerifier, serviceManagement, messages);
+  // The licence form's code comes from the account area's code service (purpose `licence`).
+  const licenceCodes: ContactCodeVerifier = options.codeVerifier ?? {
+    verify: (channel, recipient, code, userId) => codes.consume({ channel: channel === 'mobile' ? 'sms' : 'email', recipient, purpose: 'licence', userId }, code),
+  };
+  const licences = new LicencesService(db, clock, licenceSigner, licenceCodes, serviceManagement, messages);
   const licencesRaw = licencesRoutes(api, kit, { licences, versions: new SdkVersionsService(db, clock, blobs), signer: licenceSigner });
   let licenceSweep: NodeJS.Timeout | null = null;
   const sweepLicences = () => void licences.sweep().catch((err: unknown) => logger.warn('licence notices failed', { err }));
@@ -294,6 +299,8 @@ export function createApp(config: ServerConfig, options: AppOptions = {}): Decis
   // The job contract (`job/get`, `job/wait`, `job/events`): each module names what its jobs work for.
   const jobOwners = new JobOwners().register(modellingJobOwners(db)).register(importJobOwner(db)).addSource(serviceJobSource(deploy.service));
   jobsRoutes(api, kit, { db, jobs, owners: jobOwners });
+  // The API description (`GET /api/openapi.json`, `GET /api/docs`), generated from the routes mounted here.
+  docsRoutes(api, [api, storageRaw], kit.auth);
   // Imports from data connections run as `data.import` jobs.
   const imports = new ImportService(db, clock, connections, jobs, logger, {
     timeoutMs: config.importTimeoutMs,

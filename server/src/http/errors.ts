@@ -28,7 +28,7 @@ export function errorEnvelope(logger: Logger): AppMiddleware {
           : undefined;
         fail(ctx, err.codeName, details);
       } else if (err instanceof ValidationFailure) {
-        fail(ctx, 'paramInvalid', zodFieldErrors(err.zodError, locale, err.input));
+        fail(ctx, err.codeName, zodFieldErrors(err.zodError, locale, err.input));
       } else {
         // An HTTP error of a library (e.g. 413 from a body reader) keeps its meaning; the rest is ours.
         const name = err instanceof Error ? codeNameOf(err) : 'internalError';

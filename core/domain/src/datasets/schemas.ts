@@ -60,6 +60,9 @@ export interface DatasetColumn {
 /** A dataset as the calls show it. */
 export interface Dataset {
   tableId: string;
+  /** Same as `tableId` (`id` as every record; `datasetId` as the table correlation and deductions name it). */
+  id?: string;
+  datasetId?: string;
   name: string;
   type: DatasetType;
   /** `sql`: imported from a database connection. */

@@ -158,6 +158,8 @@ export interface ModelServiceField {
 /** A service as listed and detailed. Times ISO. */
 export interface ModelServiceItem {
   id: string;
+  /** Same as `id` (what `job/get`, `job/wait` and `job/events` take as `jobId` too). */
+  serviceId?: string;
   serviceName: string;
   description: string;
   projectId: string;

@@ -1,3 +1,4 @@
 export * from './schemas';
+export * from './training';
 export * from './tensors';
 export * from './correlation';

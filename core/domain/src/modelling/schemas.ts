@@ -1,4 +1,16 @@
 import { z } from 'zod';
+import {
+  algorithmHyperparameterIssues,
+  autoSearchSchema,
+  environmentHyperparametersSchema,
+  gitSourceSchema,
+  hyperparameterParamSchema,
+  parameterHyperparametersSchema,
+  policyHyperparametersSchema,
+  stopConditionsInputSchema,
+  stopConditionsSchema,
+  TRAINING_LIMITS,
+} from './training';
 
 /**
  * Modelling workflow calls (spec workflow §3, §5, §7): solution pattern and table correlation,
@@ -15,7 +27,7 @@ export const MODELLING_LIMITS = {
   description: 200,
   deductionStepMax: 10_000,
   /** Trials at least this many when the search algorithm is zoopt. */
-  zooptMinTrials: 3,
+  zooptMinTrials: TRAINING_LIMITS.zooptMinTrials,
 } as const;
 
 const id = z.string().regex(/^[0-9a-f]{32}$/, 'validation.invalid');
@@ -43,7 +55,8 @@ export const setTableCorrelationSchema = z.object({
     datasetId: z.string().min(1).optional(),
     trajectoryField: z.string().min(1),
     sequenceField: z.string().min(1),
-    datetimeField: z.string().min(1),
+    /** The time column; a table without one names none (the scheme's range is then not applied). */
+    datetimeField: z.string().min(1).optional(),
     relations: z.array(z.object({ from: z.string(), to: z.string(), fromField: z.string(), toField: z.string() })).default([]),
   }),
 });
@@ -54,10 +67,14 @@ export const schemeSchema = z.object({
   solutionId: id,
   name: name(50),
   description,
-  /** Business time period (`day`, `week`, ...) and range: required. */
-  period: z.string().trim().min(1),
-  startTime: z.iso.datetime({ offset: true, local: true }).or(z.iso.date()),
-  endTime: z.iso.datetime({ offset: true, local: true }).or(z.iso.date()),
+  /**
+   * Business time period (`hour`, `day`, `week`, `month`, `quarter`, `year`): needed only by
+   * aggregations. Business range: rows whose time lies in it are kept (either end optional;
+   * none: every row, as for a table without a time column).
+   */
+  period: z.string().trim().min(1).optional(),
+  startTime: z.iso.datetime({ offset: true, local: true }).or(z.iso.date()).optional(),
+  endTime: z.iso.datetime({ offset: true, local: true }).or(z.iso.date()).optional(),
   /** Dimensions, field types, aggregation, filter, partial order (kept as given). */
   data: z.record(z.string(), z.unknown()).default({}),
 });
@@ -74,8 +91,6 @@ export const objectiveSchema = z.object({
 export type ObjectiveRequest = z.infer<typeof objectiveSchema>;
 export const objectiveEditSchema = objectiveSchema.omit({ solutionId: true }).extend({ id });
 
-/** One hyperparameter of a set: default and how auto-search varies it (`fixed`, `grid`, `choice`, `continuous` [min, max]). */
-export const hyperparameterParamSchema = z.object({ name: z.string().min(1), description: z.string().optional(), type: z.string().optional(), default: z.unknown().optional(), searchMode: z.string().optional(), searchValues: z.array(z.unknown()).optional() });
 
 /** `hyperparameter/create` and `edit`. */
 export const hyperparameterSchema = z.object({
@@ -88,51 +103,34 @@ export const hyperparameterSchema = z.object({
 export type HyperparameterRequest = z.infer<typeof hyperparameterSchema>;
 export const hyperparameterEditSchema = hyperparameterSchema.extend({ id });
 
-/** Stop conditions as sent (checked with their own codes by the server). */
-export const stopConditionsInputSchema = z.record(z.string(), z.unknown());
-
-/** Git source of the training code. */
-export const gitSourceSchema = z.object({
-  enabled: z.boolean().default(false),
-  url: z.string().optional(),
-  commit: z.string().optional(),
-  username: z.string().optional(),
-  password: z.string().optional(),
-});
-
 const trainCommon = {
   solutionId: id,
   name: name(MODELLING_LIMITS.trainingName),
   description,
   /** Worker ("virtual machine") to run on; any when absent. */
   workerId: z.string().max(64).nullish(),
+  /** The system decides when left out (`DEFAULT_STOP_CONDITIONS`). */
   stopConditions: stopConditionsInputSchema,
-  hyperparameters: z.record(z.string(), z.unknown()).default({}),
-  /**
-   * Hyperparameter auto-search: `trials` settings tried by `algorithm` (`random`, `zoopt`), each
-   * trained `trialEpochs` steps; the search values come from a hyperparameter set
-   * (`hyperparameterSetId`) or `params` (same shape as a set's), else a default space.
-   */
-  autoSearch: z
-    .object({
-      enabled: z.boolean(),
-      algorithm: z.string().optional(),
-      trials: z.number().optional(),
-      trialEpochs: z.number().int().min(1).max(10_000).optional(),
-      hyperparameterSetId: id.optional(),
-      params: z.array(hyperparameterParamSchema).max(50).optional(),
-    })
-    .optional(),
+  autoSearch: autoSearchSchema.optional(),
   git: gitSourceSchema.optional(),
   mode: z.enum(['run', 'debug']).default('run'),
 };
 
-/** `trainSimulator/create`: an environment training (BC). */
-export const trainSimulatorSchema = z.object({ ...trainCommon, schemeId: id, algorithm: z.enum(['bc', 'revive_p', 'revive_t']).default('bc') });
+/** Adds the rules of the chosen algorithm to a request's hyperparameters (`hyperparameters.<name>`). */
+const algorithmRules = (r: { algorithm: string; hyperparameters: Record<string, unknown> }, ctx: z.RefinementCtx) => {
+  for (const [name, message] of algorithmHyperparameterIssues(r.algorithm, r.hyperparameters)) ctx.addIssue({ code: 'custom', path: ['hyperparameters', name], message });
+};
+
+/** `trainSimulator/create`: an environment training (BC, revive_p, revive_t). */
+export const trainSimulatorSchema = z
+  .object({ ...trainCommon, schemeId: id, algorithm: z.enum(['bc', 'revive_p', 'revive_t']).default('bc'), hyperparameters: environmentHyperparametersSchema.default({}) })
+  .superRefine(algorithmRules);
 export type TrainSimulatorRequest = z.infer<typeof trainSimulatorSchema>;
 
 /** `trainPolicy/create`: PPO or SAC in a trained environment with a reward. */
-export const trainPolicySchema = z.object({ ...trainCommon, simulatorId: id, objectiveId: id, algorithm: z.enum(['ppo', 'sac']).default('ppo') });
+export const trainPolicySchema = z
+  .object({ ...trainCommon, simulatorId: id, objectiveId: id, algorithm: z.enum(['ppo', 'sac']).default('ppo'), hyperparameters: policyHyperparametersSchema.default({}) })
+  .superRefine(algorithmRules);
 export type TrainPolicyRequest = z.infer<typeof trainPolicySchema>;
 
 /** `trainParameter/create`: tunable-parameter search. */
@@ -141,10 +139,25 @@ export const trainParameterSchema = z.object({
   simulatorId: id,
   objectiveId: id,
   algorithm: z.enum(['sracos', 'random', 'zoopt']).default('sracos'),
+  hyperparameters: parameterHyperparametersSchema.default({}),
   /** Initial search dataset: a dataset of the project whose rows start the search's rollouts (the environment's data when absent). */
   datasetId: id.optional(),
 });
 export type TrainParameterRequest = z.infer<typeof trainParameterSchema>;
+
+/**
+ * `train/createTrainUpdate`: trains a finished environment or policy further (new stop conditions
+ * and hyperparameters optional; the merged settings are checked against the record's algorithm).
+ */
+export const trainUpdateSchema = z.object({
+  id,
+  kind: z.enum(['environment', 'policy']),
+  stopConditions: stopConditionsSchema.optional(),
+  hyperparameters: z.union([environmentHyperparametersSchema, policyHyperparametersSchema]).optional(),
+  /** Environment updates: datasets whose rows are added to the scheme's data for this run. */
+  datasetIds: z.array(id).max(10).optional(),
+});
+export type TrainUpdateRequest = z.infer<typeof trainUpdateSchema>;
 
 /** `simulation/create` and `decision/create`. */
 export const deductionSchema = z.object({

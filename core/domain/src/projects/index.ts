@@ -105,6 +105,8 @@ export type SetFavouriteRequest = z.input<typeof setFavouriteRequestSchema>;
 /** One project as the list and `getProject` show it. */
 export interface ProjectItem {
   projectId: string;
+  /** Same as `projectId` (replies name every record's id `id` too). */
+  id?: string;
   name: string;
   colour: TagColour;
   industryTemplate: IndustryTemplate | null;
@@ -270,6 +272,8 @@ export type SolutionListRequest = z.input<typeof solutionListRequestSchema>;
 
 export interface SolutionItem {
   solutionId: string;
+  /** Same as `solutionId`. */
+  id?: string;
   projectId: string;
   name: string;
   dataType: SolutionDataType;

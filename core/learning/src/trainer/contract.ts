@@ -8,53 +8,24 @@
  * (`AbortSignal`) between steps, the duration and expected score/reward, "system decides"
  * (the trainer's own convergence or its default step count) and an optional budget.
  */
-import { z } from 'zod';
+import { durationMinutes, stopConditionsSchema, TRAINING_LIMITS, type StopConditions } from '@decisio/domain';
 import { LearningError, type LearningErrorCode } from '../errors';
 
-/** Longest training allowed: 7 days, in minutes. */
-export const MAX_DURATION_MINUTES = 7 * 24 * 60;
+/** Longest training allowed: 7 days, in minutes (`TRAINING_LIMITS` of `@decisio/domain`). */
+export const MAX_DURATION_MINUTES = TRAINING_LIMITS.maxDurationMinutes;
 /** Search count and step must be below this. */
-export const SEARCH_LIMIT = 10_000;
+export const SEARCH_LIMIT = TRAINING_LIMITS.searchLimit;
 
-const int = (code: LearningErrorCode) => z.number({ error: code }).int({ error: code }).min(0, { error: code });
+/** Stop conditions: the domain's one schema (its messages are catalogue code names). */
+export { durationMinutes, stopConditionsSchema, type StopConditions };
 
-/**
- * Stop conditions. Messages are learning error codes (`trainer.*`); translate them with
- * `learningMessage`.
- */
-export const stopConditionsSchema = z
-  .object({
-    /** The system decides (convergence or the algorithm's default length). */
-    system: z.boolean().optional(),
-    /** Wall-clock duration: whole days, hours and minutes, at most 7 days in all. */
-    duration: z
-      .object({ days: int('trainer.durationInvalid').optional(), hours: int('trainer.durationInvalid').optional(), minutes: int('trainer.durationInvalid').optional() })
-      .refine((d) => {
-        const m = durationMinutes(d);
-        return m > 0 && m <= MAX_DURATION_MINUTES;
-      }, { error: 'trainer.durationInvalid' })
-      .optional(),
-    /** Expected environment score: in (0, 99]. */
-    expectedScore: z.number({ error: 'trainer.expectedValueRange' }).gt(0, { error: 'trainer.expectedValueRange' }).lte(99, { error: 'trainer.expectedValueRange' }).optional(),
-    /** Expected policy or tuning reward value: in (0, 99]. */
-    expectedReward: z.number({ error: 'trainer.expectedValueRange' }).gt(0, { error: 'trainer.expectedValueRange' }).lte(99, { error: 'trainer.expectedValueRange' }).optional(),
-    /** Parameter search: number of trials, in (0, 10000). Stops the search when reached. */
-    searchCount: z.number({ error: 'trainer.searchRange' }).int({ error: 'trainer.searchRange' }).gt(0, { error: 'trainer.searchRange' }).lt(SEARCH_LIMIT, { error: 'trainer.searchRange' }).optional(),
-    /** Parameter search: step, in (0, 10000). */
-    searchStep: z.number({ error: 'trainer.searchRange' }).gt(0, { error: 'trainer.searchRange' }).lt(SEARCH_LIMIT, { error: 'trainer.searchRange' }).optional(),
-  })
-  .refine(
-    (s) => s.system === true || s.duration !== undefined || s.expectedScore !== undefined || s.expectedReward !== undefined || s.searchCount !== undefined,
-    { error: 'trainer.noStopCondition' },
-  );
-
-/** Stop conditions; see {@link stopConditionsSchema}. */
-export type StopConditions = z.infer<typeof stopConditionsSchema>;
-
-/** Total minutes of a duration. */
-export function durationMinutes(d: { days?: number | undefined; hours?: number | undefined; minutes?: number | undefined }): number {
-  return (d.days ?? 0) * 1440 + (d.hours ?? 0) * 60 + (d.minutes ?? 0);
-}
+/** The learning error code of each catalogue code the stop-conditions schema names. */
+const CODES: Record<string, LearningErrorCode> = {
+  trainNoStopCondition: 'trainer.noStopCondition',
+  trainDurationInvalid: 'trainer.durationInvalid',
+  trainExpectedValueRange: 'trainer.expectedValueRange',
+  trainSearchRange: 'trainer.searchRange',
+};
 
 /**
  * Parses stop conditions; throws a {@link LearningError} with the first issue's code
@@ -64,9 +35,7 @@ export function durationMinutes(d: { days?: number | undefined; hours?: number |
 export function parseStopConditions(input: unknown): StopConditions {
   const r = stopConditionsSchema.safeParse(input);
   if (r.success) return r.data;
-  const msg = r.error.issues[0]?.message ?? 'trainer.noStopCondition';
-  const code = (msg.startsWith('trainer.') ? msg : 'trainer.noStopCondition') as LearningErrorCode;
-  throw new LearningError(code);
+  throw new LearningError(CODES[r.error.issues[0]?.message ?? ''] ?? 'trainer.noStopCondition');
 }
 
 /** What one step reports. */

@@ -6,7 +6,7 @@
  * can subtract it from the reward (PPO's `uncertainty` option) so the policy stays where the
  * learned environment is trustworthy.
  */
-import type { DecisionGraph } from '@decisio/domain';
+import { TRAINING_LIMITS, type DecisionGraph } from '@decisio/domain';
 import type { Dataset } from '../data/dataset';
 import { Rng } from '../data/split';
 import type { StepContext, StepResult, Trainer } from '../trainer/contract';
@@ -96,10 +96,10 @@ export interface EnsembleCheckpoint {
   members: BcCheckpoint[];
 }
 
-/** Members of a BC venv ensemble when the caller does not say (the bench's, `learn train`'s and the server's default). */
-export const DEFAULT_ENSEMBLE_SIZE = 5;
+/** Members of a BC venv ensemble when the caller does not say (the bench's, `learn train`'s and the server's default; `TRAINING_LIMITS`). */
+export const DEFAULT_ENSEMBLE_SIZE: number = TRAINING_LIMITS.ensembleDefault;
 /** Most members an ensemble may have (each member costs a full BC training). */
-export const MAX_ENSEMBLE_SIZE = 10;
+export const MAX_ENSEMBLE_SIZE: number = TRAINING_LIMITS.ensembleMax;
 
 /**
  * Trains `k` BC venvs (one step of each per trainer step). Member `i` starts from seed

@@ -442,6 +442,8 @@ export async function columnStats(c: DuckDBConnection, from: string, columns: { 
 export function presentDataset(r: DatasetRow, creatorName: string | null): Dataset {
   return {
     tableId: r.id,
+    id: r.id,
+    datasetId: r.id,
     name: r.name,
     type: r.type,
     fileType: r.file_type,

@@ -11,6 +11,7 @@ export function accessAddressOf(origin: string, serviceId: string): string {
 export function presentService(s: ServiceRecord, origin: string, now: number): ModelServiceItem {
   return {
     id: s.id,
+    serviceId: s.id,
     serviceName: s.name,
     description: s.description,
     projectId: s.projectId,

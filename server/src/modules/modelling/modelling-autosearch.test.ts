@@ -1,8 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ErrorCode } from '@decisio/domain';
+import { ErrorCode, SEARCHABLE_HYPERPARAMETERS } from '@decisio/domain';
 import type { TestServer } from '../../test/server';
-import { SearchSpaceError, searchDims, ENVIRONMENT_SEARCHABLE } from './engine/autosearch';
+import { SearchSpaceError, searchDims } from './engine/autosearch';
 import { REWARD_PY, TINY_BC, modellingTestServer, until } from './testing';
+
+const ENVIRONMENT_SEARCHABLE = SEARCHABLE_HYPERPARAMETERS.environment;
 
 describe('hyperparameter search values', () => {
   it('turns a set into a search space: grid/choice values, continuous ranges, fixed and unknown left out', () => {

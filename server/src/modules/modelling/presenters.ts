@@ -9,9 +9,16 @@ const camel = (s: string) => s.replace(/_([a-z])/g, (_, c: string) => c.toUpperC
 /** Display id prefixes of the spec (workflow §3): E-, P-, PT-, SD-, DD-. */
 export const ID_PREFIX: Record<string, string> = { simulators: 'E-', policies: 'P-', parameter_searches: 'PT-', simulation: 'SD-', decision: 'DD-' };
 
-/** A record row as the API shows it: camelCase, JSON parsed, ISO dates, no tenant. */
-export function presentRow(row: Row, options: { omit?: readonly string[] } = {}): Record<string, unknown> {
+/**
+ * The id key of each record kind besides `id` (the name a create call of another kind takes:
+ * `scheme/create` answers `schemeId` for `trainSimulator/create`), so replies name ids alike.
+ */
+export const ID_ALIAS: Record<string, string> = { simulators: 'simulatorId', policies: 'policyId', parameter_searches: 'parameterSearchId', deductions: 'deductionId' };
+
+/** A record row as the API shows it: camelCase, JSON parsed, ISO dates, no tenant; `alias` repeats the id under that key. */
+export function presentRow(row: Row, options: { omit?: readonly string[]; alias?: string } = {}): Record<string, unknown> {
   const out: Record<string, unknown> = {};
+  if (options.alias && row.id !== undefined) out[options.alias] = row.id;
   for (const [k, v] of Object.entries(row)) {
     if (HIDDEN.has(k) || options.omit?.includes(k)) continue;
     if (JSON_COLUMNS.has(k)) out[camel(k)] = parseJson(v, null);
@@ -37,9 +44,11 @@ export function presentTraining(table: string, row: Row): TrainingView {
     const { password: _p, ...git } = config.git as Record<string, unknown>;
     config = { ...config, git: { ...git, password: _p ? '******' : undefined } };
   }
+  const alias = ID_ALIAS[table];
   return {
     ...base,
     ...(config !== undefined ? { config } : {}),
+    ...(alias ? { [alias]: String(row.id) } : {}),
     id: String(row.id),
     code: `${prefix}${String(row.id).slice(0, 8).toUpperCase()}`,
     state,

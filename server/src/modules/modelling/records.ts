@@ -90,10 +90,11 @@ export class ModellingRecords {
 
   // ---- schemes -----------------------------------------------------------------------------
 
-  private schemeTimes(input: SchemeRequest): { start: Date; end: Date } {
-    const start = new Date(input.startTime);
-    const end = new Date(input.endTime);
-    if (!(start.getTime() < end.getTime())) throw new AppError('schemeTimeInvalid', { endTime: 'validation.invalid' });
+  /** The business range (either end may be left out); the start must come before the end. */
+  private schemeTimes(input: SchemeRequest): { start: Date | null; end: Date | null } {
+    const start = input.startTime ? new Date(input.startTime) : null;
+    const end = input.endTime ? new Date(input.endTime) : null;
+    if (start && end && !(start.getTime() < end.getTime())) throw new AppError('schemeTimeInvalid', { endTime: 'validation.invalid' });
     return { start, end };
   }
 
@@ -101,7 +102,7 @@ export class ModellingRecords {
   private schemeData(input: SchemeRequest, locale: Locale): void {
     try {
       const data = parseSchemeData(input.data);
-      if (data.aggregations.length > 0) periodStart(0, input.period);
+      if (data.aggregations.length > 0) periodStart(0, input.period ?? '');
     } catch (err) {
       if (err instanceof SchemeDataError) throw new AppError('paramInvalid', { [err.field]: `${validationMessage('validation.invalid', locale)}: ${err.item}` }, err.message);
       throw err;
@@ -122,7 +123,7 @@ export class ModellingRecords {
       solution_id: input.solutionId,
       name: input.name,
       description: input.description ?? null,
-      period: input.period,
+      period: input.period ?? null,
       start_time: start,
       end_time: end,
       data: JSON.stringify(input.data ?? {}),
@@ -135,7 +136,7 @@ export class ModellingRecords {
       updated_at: now,
     };
     await this.knex('schemes').insert(row);
-    return presentRow(row);
+    return presentRow(row, { alias: 'schemeId' });
   }
 
   async setScheme(user: ServerCallUser, id: string, input: SchemeRequest, locale: Locale = 'en-US') {
@@ -146,19 +147,19 @@ export class ModellingRecords {
     if (row.process_state === 'processing') throw new AppError('projectHasTraining');
     await this.knex('schemes')
       .where({ id })
-      .update({ name: input.name, description: input.description ?? null, period: input.period, start_time: start, end_time: end, data: JSON.stringify(input.data ?? {}), process_state: 'normal', processed_key: null, rows: null, updated_at: new Date() });
+      .update({ name: input.name, description: input.description ?? null, period: input.period ?? null, start_time: start, end_time: end, data: JSON.stringify(input.data ?? {}), process_state: 'normal', processed_key: null, rows: null, updated_at: new Date() });
     return this.getScheme(user, id);
   }
 
   async getScheme(user: ServerCallUser, id: string) {
     const { row } = await recordInScope(this.knex, user, 'schemes', id, 'view', 'schemeNotFound');
-    return presentRow(row, { omit: ['processed_key'] });
+    return presentRow(row, { omit: ['processed_key'], alias: 'schemeId' });
   }
 
   async listSchemes(user: ServerCallUser, solutionId: string) {
     await solutionScope(this.knex, user, solutionId, 'view');
     const rows = await this.knex('schemes').where({ solution_id: solutionId }).orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id' }]);
-    return { rows: rows.map((r: Row) => presentRow(r, { omit: ['processed_key'] })), total: rows.length };
+    return { rows: rows.map((r: Row) => presentRow(r, { omit: ['processed_key'], alias: 'schemeId' })), total: rows.length };
   }
 
   async deleteScheme(user: ServerCallUser, id: string) {
@@ -231,7 +232,7 @@ export class ModellingRecords {
       updated_at: now,
     };
     await this.knex('objectives').insert(row);
-    return presentRow(row);
+    return presentRow(row, { alias: 'objectiveId' });
   }
 
   async editObjective(user: ServerCallUser, input: { id: string; name: string; description?: string | undefined; files: Record<string, string> }, locale: Locale = 'en-US') {
@@ -256,13 +257,13 @@ export class ModellingRecords {
   async objectiveDetail(user: ServerCallUser, id: string) {
     const { row } = await recordInScope(this.knex, user, 'objectives', id, 'view', 'objectiveNotFound');
     const users = await this.objectiveUsers(id);
-    return { ...presentRow(row), policyList: users.policies };
+    return { ...presentRow(row, { alias: 'objectiveId' }), policyList: users.policies };
   }
 
   async listObjectives(user: ServerCallUser, solutionId: string) {
     await solutionScope(this.knex, user, solutionId, 'view');
     const rows = await this.knex('objectives').where({ solution_id: solutionId }).orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id' }]);
-    return { rows: rows.map((r: Row) => presentRow(r, { omit: ['files'] })), total: rows.length };
+    return { rows: rows.map((r: Row) => presentRow(r, { omit: ['files'], alias: 'objectiveId' })), total: rows.length };
   }
 
   async deleteObjective(user: ServerCallUser, id: string) {
@@ -286,25 +287,25 @@ export class ModellingRecords {
     const now = new Date();
     const row = { id: newId(), tenant_id: user.tenantId, user_id: user.id, name: input.name, description: input.description ?? null, train_type: input.trainType, algorithm: input.algorithm, params: JSON.stringify(input.params), created_at: now, updated_at: now };
     await this.knex('hyperparameter_sets').insert(row);
-    return presentRow(row);
+    return presentRow(row, { alias: 'hyperparameterSetId' });
   }
 
   async editHyperparameters(user: ServerCallUser, input: HyperparameterRequest & { id: string }) {
     await this.ownSet(user, input.id);
     if (await this.knex('hyperparameter_sets').where({ tenant_id: user.tenantId, user_id: user.id, name: input.name }).whereNot({ id: input.id }).first('id')) throw new AppError('hyperparameterNameUsed');
     await this.knex('hyperparameter_sets').where({ id: input.id }).update({ name: input.name, description: input.description ?? null, train_type: input.trainType, algorithm: input.algorithm, params: JSON.stringify(input.params), updated_at: new Date() });
-    return presentRow(await this.ownSet(user, input.id));
+    return presentRow(await this.ownSet(user, input.id), { alias: 'hyperparameterSetId' });
   }
 
   async getHyperparameters(user: ServerCallUser, id: string) {
-    return presentRow(await this.ownSet(user, id));
+    return presentRow(await this.ownSet(user, id), { alias: 'hyperparameterSetId' });
   }
 
   async listHyperparameters(user: ServerCallUser, trainType?: string) {
     const q = this.knex('hyperparameter_sets').where({ tenant_id: user.tenantId, user_id: user.id });
     if (trainType) q.andWhere({ train_type: trainType });
     const rows = await q.orderBy([{ column: 'updated_at', order: 'desc' }, { column: 'id' }]);
-    return { rows: rows.map((r: Row) => presentRow(r)), total: rows.length };
+    return { rows: rows.map((r: Row) => presentRow(r, { alias: 'hyperparameterSetId' })), total: rows.length };
   }
 
   async deleteHyperparameters(user: ServerCallUser, id: string) {

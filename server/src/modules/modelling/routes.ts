@@ -19,6 +19,7 @@ import {
   trainParameterSchema,
   trainPolicySchema,
   trainSimulatorSchema,
+  trainUpdateSchema,
 } from '@decisio/domain';
 import type { AppContext, AppMiddleware, AppState, AuthUser } from '../../http/context';
 import { reply } from '../../http/envelope';
@@ -152,16 +153,9 @@ export function modellingRoutes(router: Router<AppState>, kit: RouteKit, deps: M
   post('/trainSimulator/restore', restoreSchema, (i, u) => trainings.restore(u, 'simulators', i.id, i.mode));
   post('/trainPolicy/restore', restoreSchema, (i, u) => trainings.restore(u, 'policies', i.id, i.mode));
 
-  const updateSchema = recordIdSchema.extend({
-    kind: z.enum(['environment', 'policy']),
-    stopConditions: z.record(z.string(), z.unknown()).optional(),
-    hyperparameters: z.record(z.string(), z.unknown()).optional(),
-    /** Environment updates: datasets whose rows are added to the scheme's data for this run. */
-    datasetIds: z.array(recordIdSchema.shape.id).max(10).optional(),
-  });
   const updatesSchema = recordIdSchema.extend({ kind: z.enum(['environment', 'policy']), page: z.number().int().min(1).default(1), pageSize: z.number().int().min(1).max(100).default(20) });
   const tableOf = (k: 'environment' | 'policy') => (k === 'environment' ? 'simulators' : 'policies');
-  post('/train/createTrainUpdate', updateSchema, (i, u) => trainings.update(u, tableOf(i.kind), i.id, i));
+  post('/train/createTrainUpdate', trainUpdateSchema, (i, u) => trainings.update(u, tableOf(i.kind), i.id, i));
   post('/train/getTrainUpdateListPage', updatesSchema, (i, u) => trainings.runs(u, tableOf(i.kind), i.id, i.page, i.pageSize));
 
   // train/*

@@ -11,7 +11,14 @@ import { SecretBox } from '../../db/secrets';
 import { policyDeployed } from '../deploy/guards';
 import {
   AppError,
+  DEFAULT_SEARCH_SPACE,
+  ErrorCode,
+  HYPERPARAMETER_SCHEMAS,
   MODELLING_JOB_KINDS,
+  SEARCHABLE_HYPERPARAMETERS,
+  algorithmHyperparameterIssues,
+  stopConditionsSchema,
+  type StopConditions,
   MODELLING_LIMITS,
   type DeductionRequest,
   type ErrorCodeName,
@@ -20,7 +27,6 @@ import {
   type TrainPolicyRequest,
   type TrainSimulatorRequest,
 } from '@decisio/domain';
-import { LearningError, parseStopConditions, type StopConditions } from '@decisio/learning';
 import type { ServerCallUser } from '@decisio/sdk-plugin/server';
 import { newId } from '../../db/ids';
 import { WorkerUnavailableError } from '../../jobs/queue';
@@ -30,10 +36,9 @@ import type { BlobOwner, BlobStore } from '../storage/blob-store';
 import { chargeStorage, releaseStorage } from '../storage/quota';
 import { copyName, iso, nameUsed, parseJson, recordInScope, solutionScope, type ModellingDeps, type Row, type Scope } from './common';
 import { artefactOwner, artifactPrefix, type TrainingConfig } from './engine/kinds';
-import { DEFAULT_SPACE, ENVIRONMENT_SEARCHABLE, POLICY_SEARCHABLE, SearchSpaceError, searchDims, type SearchParam } from './engine/autosearch';
+import { SearchSpaceError, searchDims, type SearchParam } from './engine/autosearch';
 import { presentTraining } from './presenters';
 import { checkReward } from './reward-try';
-import { checkEnvironmentEnsemble, checkPolicyEnsemble } from './engine/ensemble';
 
 /** The record tables of trainings and what is not found in each. */
 export const TRAINING_RECORDS = {
@@ -47,60 +52,46 @@ export type TrainingTable = keyof typeof TRAINING_RECORDS;
 /** Jobs still running or waiting (they block deletes). */
 export const ACTIVE_STATES: readonly string[] = Object.values(JobState).filter((s) => !finalStates.includes(s));
 
-const STOP_CODES: Record<string, ErrorCodeName> = {
-  'trainer.noStopCondition': 'trainNoStopCondition',
-  'trainer.durationInvalid': 'trainDurationInvalid',
-  'trainer.expectedValueRange': 'trainExpectedValueRange',
-  'trainer.searchRange': 'trainSearchRange',
-};
-
-/** Stop conditions with the catalogue codes of the spec (workflow §5 "Training"). */
+/**
+ * Stop conditions with the catalogue codes of the spec (workflow §5 "Training"), for the calls
+ * whose schema does not carry them (`train/createTrainUpdate`): the domain's one schema.
+ */
 export function checkStopConditions(input: unknown): StopConditions {
-  try {
-    return parseStopConditions(input);
-  } catch (err) {
-    if (err instanceof LearningError) throw new AppError(STOP_CODES[err.code] ?? 'trainNoStopCondition', { stopConditions: err.code });
-    throw err;
-  }
+  const r = stopConditionsSchema.safeParse(input);
+  if (r.success) return r.data;
+  const message = r.error.issues[0]?.message ?? '';
+  throw new AppError(Object.hasOwn(ErrorCode, message) ? (message as ErrorCodeName) : 'trainNoStopCondition', { stopConditions: 'validation.invalid' });
 }
 
-/** A git URL: http(s)/ssh/git URL or scp-like `user@host:path`. */
-export function validGitUrl(url: string): boolean {
-  if (/^[\w.-]+@[\w.-]+:[\w./~-]+$/.test(url)) return true;
-  try {
-    const u = new URL(url);
-    return ['http:', 'https:', 'ssh:', 'git:'].includes(u.protocol) && u.hostname.length > 0 && u.pathname.length > 1;
-  } catch {
-    return false;
+/**
+ * Hyperparameters of a kind checked by the domain's schema and the algorithm's rules
+ * (`paramInvalid` naming `hyperparameters.<name>`): the merged settings of an update.
+ */
+export function checkHyperparameters(kind: 'environment' | 'policy', algorithm: string, hp: Record<string, unknown>): void {
+  const r = HYPERPARAMETER_SCHEMAS[kind].safeParse(hp);
+  const issue = r.success ? null : r.error.issues[0];
+  if (issue) {
+    const key = issue.code === 'unrecognized_keys' ? String(issue.keys[0]) : issue.path.map(String).join('.');
+    throw new AppError('paramInvalid', { [`hyperparameters.${key}`]: 'validation.invalid' });
   }
+  const [bad] = algorithmHyperparameterIssues(algorithm, hp);
+  if (bad) throw new AppError('paramInvalid', { [`hyperparameters.${bad[0]}`]: bad[1] });
 }
 
 interface CommonInput {
   name: string;
   workerId?: string | null | undefined;
-  stopConditions: Record<string, unknown>;
+  stopConditions: StopConditions;
   hyperparameters: Record<string, unknown>;
   autoSearch?: { enabled: boolean; algorithm?: string | undefined; trials?: number | undefined; trialEpochs?: number | undefined; hyperparameterSetId?: string | undefined; params?: SearchParam[] | undefined } | undefined;
   git?: { enabled: boolean; url?: string | undefined; commit?: string | undefined; username?: string | undefined; password?: string | undefined } | undefined;
   mode: 'run' | 'debug';
 }
 
-/** Checks the rules shared by every training kind; returns the config to store. */
+/** The config to store of a request its schema checked (stop conditions, auto-search, git, hyperparameters). */
 export function checkTraining(input: CommonInput): TrainingConfig & Record<string, unknown> {
-  const stopConditions = checkStopConditions(input.stopConditions);
-  const auto = input.autoSearch;
-  if (auto?.enabled && auto.algorithm === 'zoopt' && !(typeof auto.trials === 'number' && Number.isInteger(auto.trials) && auto.trials >= MODELLING_LIMITS.zooptMinTrials)) {
-    throw new AppError('trainZooptTrials', { 'autoSearch.trials': 'validation.invalid' });
-  }
-  if (input.git?.enabled) {
-    if (!input.git.url || !validGitUrl(input.git.url) || !input.git.commit?.trim()) throw new AppError('gitUrlInvalid', { 'git.url': 'validation.invalid' });
-  }
-  if (auto?.enabled) {
-    if (auto.algorithm !== undefined && !['random', 'zoopt', 'sracos'].includes(auto.algorithm)) throw new AppError('paramInvalid', { 'autoSearch.algorithm': 'validation.invalid' });
-    if (auto.trials !== undefined && !(Number.isInteger(auto.trials) && auto.trials > 0 && auto.trials < 10_000)) throw new AppError('trainSearchRange', { 'autoSearch.trials': 'validation.invalid' });
-  }
-  const { params: _params, ...autoSearch } = auto ?? { enabled: false };
-  return { stopConditions, hyperparameters: input.hyperparameters, autoSearch: auto ? autoSearch : undefined, git: input.git, mode: input.mode };
+  const { params: _params, ...autoSearch } = input.autoSearch ?? { enabled: false };
+  return { stopConditions: input.stopConditions, hyperparameters: input.hyperparameters, autoSearch: input.autoSearch ? autoSearch : undefined, git: input.git, mode: input.mode };
 }
 
 /** The files under a record's artefact prefix (`storeFiles` of the job kinds writes them flat), with their sizes. */
@@ -181,11 +172,11 @@ export class Trainings {
       params = parseJson<SearchParam[]>(set.params, []);
     }
     if (!params) {
-      auto.space = DEFAULT_SPACE[kind];
+      auto.space = DEFAULT_SEARCH_SPACE[kind];
       return;
     }
     try {
-      const { dims } = searchDims(params, kind === 'environment' ? ENVIRONMENT_SEARCHABLE : POLICY_SEARCHABLE);
+      const { dims } = searchDims(params, SEARCHABLE_HYPERPARAMETERS[kind]);
       if (dims.length === 0) throw new SearchSpaceError('', 'nothing to search');
       auto.space = dims;
     } catch (err) {
@@ -232,8 +223,7 @@ export class Trainings {
     const config = configOf(row);
     if (input.stopConditions) config.stopConditions = checkStopConditions(input.stopConditions);
     config.hyperparameters = { ...config.hyperparameters, ...(input.hyperparameters ?? {}) };
-    if (table === 'simulators') checkEnvironmentEnsemble(String(row.algorithm), config.hyperparameters);
-    else checkPolicyEnsemble(String(row.algorithm), config.hyperparameters);
+    checkHyperparameters(table === 'simulators' ? 'environment' : 'policy', String(row.algorithm), config.hyperparameters);
     if (input.datasetIds && input.datasetIds.length > 0 && table !== 'simulators') throw new AppError('paramInvalid', { datasetIds: 'validation.invalid' });
     const datasetIds = [...new Set(input.datasetIds ?? [])];
     if (table === 'simulators') config.datasetIds = datasetIds.length > 0 ? datasetIds : undefined;
@@ -286,7 +276,6 @@ export class Trainings {
   async createSimulator(user: ServerCallUser, input: TrainSimulatorRequest) {
     const scope = await solutionScope(this.knex, user, input.solutionId, 'edit');
     const config = checkTraining(input);
-    checkEnvironmentEnsemble(input.algorithm, config.hyperparameters);
     await this.resolveAutoSearch(user, config, input, 'environment');
     await this.uniqueName(scope, 'simulators', input.name);
     const scheme = await this.knex('schemes').where({ id: input.schemeId, solution_id: input.solutionId }).first();
@@ -335,7 +324,6 @@ export class Trainings {
   async createPolicy(user: ServerCallUser, input: TrainPolicyRequest, locale: Locale = 'en-US') {
     const scope = await solutionScope(this.knex, user, input.solutionId, 'edit');
     const config = checkTraining(input);
-    checkPolicyEnsemble(input.algorithm, config.hyperparameters);
     await this.resolveAutoSearch(user, config, input, 'policy');
     await this.uniqueName(scope, 'policies', input.name);
     await this.environmentAndReward(input, locale);

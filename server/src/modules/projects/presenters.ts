@@ -60,6 +60,7 @@ export interface ProjectRow {
 export function presentProject(row: ProjectRow, right: ProjectRightName): ProjectItem {
   return {
     projectId: row.id,
+    id: row.id,
     name: row.name,
     colour: row.colour as TagColour,
     industryTemplate: (row.industry_template as IndustryTemplate | null) ?? null,

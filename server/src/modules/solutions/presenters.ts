@@ -22,6 +22,7 @@ export interface SolutionRow {
 export function presentSolution(row: SolutionRow): SolutionItem {
   return {
     solutionId: row.id,
+    id: row.id,
     projectId: row.project_id,
     name: row.name,
     dataType: row.data_type as SolutionDataType,

@@ -28,24 +28,6 @@ export interface SearchParam {
   searchValues?: unknown[] | undefined;
 }
 
-/** Settings an environment training's search may vary (the others do not change the trainer). */
-export const ENVIRONMENT_SEARCHABLE = ['lr', 'hidden', 'batchSize', 'updatesPerStep', 'bcSteps', 'rollouts', 'generatorLr'] as const;
-/** Settings a policy training's search may vary. */
-export const POLICY_SEARCHABLE = ['lr', 'hidden', 'batchSize', 'horizon', 'gamma', 'bcUpdates'] as const;
-
-/** The space searched when the request names no search values. */
-export const DEFAULT_SPACE: Record<'environment' | 'policy', HyperparameterDim[]> = {
-  environment: [
-    { name: 'lr', kind: 'log', min: 3e-4, max: 3e-3 },
-    { name: 'hidden', kind: 'choice', values: [[32, 32], [64, 64], [128, 128]] },
-    { name: 'batchSize', kind: 'choice', values: [64, 128, 256] },
-  ],
-  policy: [
-    { name: 'lr', kind: 'log', min: 1e-4, max: 3e-3 },
-    { name: 'hidden', kind: 'choice', values: [[32, 32], [64, 64]] },
-  ],
-};
-
 /** A search value that cannot be used: `name` is the hyperparameter at fault. */
 export class SearchSpaceError extends Error {
   constructor(

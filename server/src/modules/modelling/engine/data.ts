@@ -14,7 +14,7 @@ export interface Correlation {
   datasetId?: string;
   trajectoryField: string;
   sequenceField: string;
-  datetimeField: string;
+  datetimeField?: string | undefined;
   /** How the other tables connect to the primary one (`from.fromField = to.toField`, table ids). */
   relations?: JoinRelation[];
 }
@@ -80,7 +80,7 @@ export async function loadCorrelationTable(
 
 /** The columns a graph reads from a table (fields, `next_` fields) plus the ordering fields and `extra` ones. */
 export function neededColumns(graph: DecisionGraph, table: TableColumns, c: Correlation, extra: readonly string[] = []): TableColumns {
-  const keep = new Set<string>([c.trajectoryField, c.sequenceField, c.datetimeField, ...extra]);
+  const keep = new Set<string>([c.trajectoryField, c.sequenceField, ...(c.datetimeField ? [c.datetimeField] : []), ...extra]);
   for (const n of graph.nodes) for (const f of n.fields ?? []) {
     keep.add(f.name);
     keep.add(`next_${f.name}`);
@@ -95,7 +95,7 @@ export function datasetOf(graph: DecisionGraph, table: TableColumns, c: Correlat
   const opts: { trajectoryField?: string; sequenceField?: string; datetimeField?: string } = {};
   if (c.trajectoryField in table) opts.trajectoryField = c.trajectoryField;
   if (c.sequenceField in table) opts.sequenceField = c.sequenceField;
-  else if (c.datetimeField in table) opts.datetimeField = c.datetimeField;
+  else if (c.datetimeField && c.datetimeField in table) opts.datetimeField = c.datetimeField;
   return buildDataset(graph, fromTable(graph, table, opts));
 }
 

@@ -29,7 +29,6 @@
  * decision deductions, parameter searches, comparison charts) uses member 0: the artefact's
  * `weights`, which is exactly what older readers (and older artefacts) hold.
  */
-import { AppError } from '@decisio/domain';
 import {
   DEFAULT_ENSEMBLE_SIZE,
   EnsembleTrainer,
@@ -49,38 +48,8 @@ import type { DecisionGraph } from '@decisio/domain';
 /** Names of the policy hyperparameters that configure the ensemble's use. */
 export const POLICY_ENSEMBLE_KEYS = ['uncertaintyPenalty', 'uncertaintyRelative', 'ensembleRollouts', 'select', 'bcUncertainty', 'bcUncertaintyBaseline'] as const;
 
-const invalid = (key: string): AppError => new AppError('paramInvalid', { [`hyperparameters.${key}`]: 'validation.invalid' });
 /** A finite number >= 0. */
 const nonNegative = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v) && v >= 0;
-
-/**
- * Checks an environment training's `ensemble` hyperparameter (`paramInvalid` naming
- * `hyperparameters.ensemble`): an integer in [1, {@link MAX_ENSEMBLE_SIZE}], and 1 for the
- * adversarial algorithms.
- */
-export function checkEnvironmentEnsemble(algorithm: string, hp: Record<string, unknown>): void {
-  const k = hp['ensemble'];
-  if (k === undefined) return;
-  if (typeof k !== 'number' || !Number.isInteger(k) || k < 1 || k > MAX_ENSEMBLE_SIZE) throw invalid('ensemble');
-  if (k > 1 && (algorithm === 'revive_p' || algorithm === 'revive_t')) throw invalid('ensemble');
-}
-
-/**
- * Checks a policy training's ensemble and behaviour-regulariser hyperparameters (`paramInvalid`
- * naming the first bad one): `uncertaintyPenalty`, `bcCoef` and `bcUncertainty` finite numbers
- * >= 0, `bcUncertainty` > 0 not with `select` `venv`, `bcUncertaintyBaseline` `warmStart` or `zero`.
- */
-export function checkPolicyEnsemble(algorithm: string, hp: Record<string, unknown>): void {
-  for (const key of ['uncertaintyPenalty', 'bcCoef', 'bcUncertainty']) if (hp[key] !== undefined && !nonNegative(hp[key])) throw invalid(key);
-  const rel = hp['uncertaintyRelative'];
-  if (rel !== undefined && (typeof rel !== 'boolean' || (rel && algorithm === 'sac'))) throw invalid('uncertaintyRelative');
-  if (hp['ensembleRollouts'] !== undefined && typeof hp['ensembleRollouts'] !== 'boolean') throw invalid('ensembleRollouts');
-  const s = hp['select'];
-  if (s !== undefined && !(s === 'venv' || s === 'mean' || s === 'worst')) throw invalid('select');
-  if (s === 'venv' && nonNegative(hp['bcUncertainty']) && hp['bcUncertainty'] > 0) throw invalid('bcUncertainty');
-  const b = hp['bcUncertaintyBaseline'];
-  if (b !== undefined && b !== 'warmStart' && b !== 'zero') throw invalid('bcUncertaintyBaseline');
-}
 
 /** Members a checkpoint holds: an ensemble checkpoint's count, 1 for a single venv's, null for none. */
 export function checkpointMembers(checkpoint: unknown): number | null {

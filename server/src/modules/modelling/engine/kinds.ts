@@ -8,7 +8,7 @@
  * storage quota.
  */
 import os from 'node:os';
-import { MODELLING_JOB_KINDS, MODELLING_LIMITS, parseDecisionGraph } from '@decisio/domain';
+import { DEFAULT_SEARCH_SPACE, HYPERPARAMETER_DEFAULTS, MODELLING_JOB_KINDS, MODELLING_LIMITS, parseDecisionGraph } from '@decisio/domain';
 import {
   BcTrainer,
   ReviveTrainer,
@@ -49,7 +49,7 @@ import { checkoutGit, type GitSource } from './git';
 import { HostGuard } from '../../../net/host-guard';
 import type { Logger } from '../../../logger';
 import { applyScheme, describeReport, parseSchemeData } from './scheme';
-import { DEFAULT_SPACE, runAutoSearch, type AutoSearchConfig, type AutoSearchResult } from './autosearch';
+import { runAutoSearch, type AutoSearchConfig, type AutoSearchResult } from './autosearch';
 import { SecretBox } from '../../../db/secrets';
 import { systemClock } from '../../../clock';
 import { datasetOf, environmentData, loadCorrelationTable, loadVenv, neededColumns, type Correlation, type VenvArtifact } from './data';
@@ -91,6 +91,9 @@ export interface TrainingConfig {
 
 const num = (v: unknown, d: number): number => (typeof v === 'number' && Number.isFinite(v) ? v : d);
 const ints = (v: unknown, d: number[]): number[] => (Array.isArray(v) && v.length > 0 && v.every((x) => Number.isInteger(x) && x > 0) ? (v as number[]) : d);
+
+/** The environment trainings' defaults (`HYPERPARAMETER_DEFAULTS` of `@decisio/domain`: one set). */
+const ENV = HYPERPARAMETER_DEFAULTS.environment;
 
 /** Keeps the first 20 finite metrics. */
 function someMetrics(m: Record<string, number>): Record<string, number> {
@@ -242,7 +245,7 @@ async function autoSearch(
   }
   const hp = config.hyperparameters;
   const environment = table === 'simulators';
-  const dims = auto.space && auto.space.length > 0 ? auto.space : DEFAULT_SPACE[environment ? 'environment' : 'policy'];
+  const dims = auto.space && auto.space.length > 0 ? auto.space : DEFAULT_SEARCH_SPACE[environment ? 'environment' : 'policy'];
   const trials = Math.max(1, Math.floor(auto.trials ?? 5));
   const trialSteps = Math.max(1, Math.floor(auto.trialEpochs ?? Math.min(epochs ?? 20, 20)));
   await ctx.log(`auto search (${auto.algorithm ?? 'random'}): ${trials} trials of ${trialSteps} steps over ${dims.map((d) => d.name).join(', ')}, judged by ${environment ? 'validation loss (val/mse)' : 'best return'}`);
@@ -405,7 +408,7 @@ export function modellingJobKinds({ db, blobs, hostGuard, logger }: { db: Databa
         await ctx.reportMetrics(0.3, {});
         // The scheme's range, derived fields, types, filter, partial order and period aggregation.
         const data = parseSchemeData(parseJson<unknown>(row.data, {}));
-        const { table: shaped, report } = applyScheme(read, data, { period: String(row.period), start: toDate(row.start_time)!, end: toDate(row.end_time)!, ...correlation });
+        const { table: shaped, report } = applyScheme(read, data, { period: row.period ?? null, start: toDate(row.start_time), end: toDate(row.end_time), ...correlation });
         for (const note of report.notes) await ctx.log(`scheme: ${note}`, 'warn');
         await ctx.log(`scheme: ${describeReport(report)}`);
         const dims = data.dimensions;
@@ -443,7 +446,7 @@ export function modellingJobKinds({ db, blobs, hostGuard, logger }: { db: Databa
       const before = ctx.payload.extend && sim.artifact_key ? await blobs.get(`${sim.artifact_key}/venv.json`).then((b) => parseJson<Partial<VenvArtifact>>(b.toString('utf8'), {}), () => ({}) as Partial<VenvArtifact>) : null;
       const dataChanged = before !== null && [...(before.extraDatasetIds ?? [])].sort().join(',') !== [...extraDatasetIds].sort().join(',');
       if (dataChanged) await ctx.log('the data differs from the continued training\'s: its best weights and score are not kept');
-      const seed = num(hp['seed'], 0);
+      const seed = num(hp['seed'], ENV.seed);
       const epochs = hp['epochs'] === undefined ? undefined : Math.max(1, Math.floor(num(hp['epochs'], 1)));
       // Ensemble members (`engine/ensemble.ts`): BC trains k venvs on one split; the adversarial venvs train one.
       const continued = await resumedCheckpoint(ctx, db);
@@ -453,14 +456,14 @@ export function modellingJobKinds({ db, blobs, hostGuard, logger }: { db: Databa
         /** The trainer: `k` = null for one model as before (the search's trials), else BC's ensemble of `k` members. */
         const build = (h: Record<string, unknown>, steps: number | undefined, k: number | null = null) => {
           const evalEvery = Math.max(1, Math.floor(num(h['evalEvery'], steps ? Math.min(10, Math.max(1, Math.floor(steps / 2))) : 10)));
-          const batchSize = Math.max(1, Math.floor(num(h['batchSize'], 256)));
-          const hidden = ints(h['hidden'], [64, 64]);
+          const batchSize = Math.max(1, Math.floor(num(h['batchSize'], ENV.batchSize)));
+          const hidden = ints(h['hidden'], [...ENV.hidden]);
           const bcOptions = {
             hidden,
             evalEvery,
-            updatesPerStep: Math.max(1, Math.floor(num(h['updatesPerStep'], 20))),
+            updatesPerStep: Math.max(1, Math.floor(num(h['updatesPerStep'], ENV.updatesPerStep))),
             batchSize,
-            lr: num(h['lr'], 1e-3),
+            lr: num(h['lr'], ENV.lr),
             ...(nodeFunction ? { nodeFunction } : {}),
           };
           // revive-p / revive-t: adversarial imitation warm-started from BC (same node networks, so
@@ -470,11 +473,11 @@ export function modellingJobKinds({ db, blobs, hostGuard, logger }: { db: Databa
                 hidden,
                 batchSize,
                 evalEvery,
-                bcSteps: Math.max(1, Math.floor(num(h['bcSteps'], 50))),
-                bcUpdatesPerStep: Math.max(1, Math.floor(num(h['updatesPerStep'], 20))),
-                bcLr: num(h['lr'], 1e-3),
-                lr: num(h['generatorLr'], 1e-4),
-                rollouts: Math.max(1, Math.floor(num(h['rollouts'], 64))),
+                bcSteps: Math.max(1, Math.floor(num(h['bcSteps'], ENV.bcSteps))),
+                bcUpdatesPerStep: Math.max(1, Math.floor(num(h['updatesPerStep'], ENV.updatesPerStep))),
+                bcLr: num(h['lr'], ENV.lr),
+                lr: num(h['generatorLr'], ENV.generatorLr),
+                rollouts: Math.max(1, Math.floor(num(h['rollouts'], ENV.rollouts))),
                 ...(nodeFunction ? { nodeFunction } : {}),
               })
             : k === null
@@ -485,7 +488,7 @@ export function modellingJobKinds({ db, blobs, hostGuard, logger }: { db: Databa
         const searched = await autoSearch(ctx, db, 'simulators', sim, config, epochs, (h, steps) => build(h, steps) as Trainer<unknown>);
         if (searched === 'stopped') return null;
         const settings = { ...hp, ...(searched?.best ?? {}) };
-        const hidden = ints(settings['hidden'], [64, 64]);
+        const hidden = ints(settings['hidden'], [...ENV.hidden]);
         const evaluate = (venv: VirtualEnvironment, validation: Dataset) => evaluateVenv(venv, validation, { horizon: 10, windows: 64, ...(nodeFunction ? { nodeFunction } : {}) });
         if (sim.algorithm !== 'revive_p' && sim.algorithm !== 'revive_t') {
           const trainer = build(settings, epochs, members) as VenvEnsembleTrainer;
@@ -564,9 +567,9 @@ export function modellingJobKinds({ db, blobs, hostGuard, logger }: { db: Databa
             ...given('horizon', 1),
             ...given('batchSize', 1),
             ...given('bcUpdates', 0),
-            ...(h['hidden'] === undefined ? {} : { hidden: ints(h['hidden'], [64, 64]) }),
+            ...(h['hidden'] === undefined ? {} : { hidden: ints(h['hidden'], [...ENV.hidden]) }),
             evalEvery: Math.max(1, Math.floor(num(h['evalEvery'], steps ? Math.min(5, Math.max(1, Math.floor(steps / 2))) : 5))),
-            evalWindows: Math.max(1, Math.floor(num(h['evalWindows'], 128))),
+            evalWindows: Math.max(1, Math.floor(num(h['evalWindows'], HYPERPARAMETER_DEFAULTS.policy.evalWindows))),
             ...(typeof h['lr'] === 'number' && h['lr'] > 0 ? { lr: h['lr'] } : {}),
             ...(typeof h['gamma'] === 'number' && h['gamma'] > 0 && h['gamma'] <= 1 ? { gamma: h['gamma'] } : {}),
             ...policyEnsembleOptions(pol.algorithm, h, ensemble),
@@ -579,7 +582,7 @@ export function modellingJobKinds({ db, blobs, hostGuard, logger }: { db: Databa
           return;
         }
         const trainer = build({ ...hp, ...(searched?.best ?? {}) }, epochs);
-        await runAsJob(ctx, db, trainer as Trainer<unknown>, parseStopConditions(config.stopConditions), num(hp['seed'], 0) + 1, epochs, config.mode === 'debug', searched ? 0.5 : 0, envChanged);
+        await runAsJob(ctx, db, trainer as Trainer<unknown>, parseStopConditions(config.stopConditions), num(hp['seed'], HYPERPARAMETER_DEFAULTS.policy.seed) + 1, epochs, config.mode === 'debug', searched ? 0.5 : 0, envChanged);
         const best = trainer.useBest();
         await point(ctx, 1, -1, { reward: best, initialReward: trainer.initialReward });
         const files = await savePolicy(trainer.policy, pol.algorithm, pol.algorithm === 'sac' ? 'tanh' : 'clip');
@@ -609,14 +612,14 @@ export function modellingJobKinds({ db, blobs, hostGuard, logger }: { db: Databa
       const dataset = rec.dataset_id ? await initialDataset(knex(), blobs, String(rec.tenant_id), artifact.schemeId, graph, simData, String(rec.dataset_id), (l, level) => ctx.log(l, level)) : simData;
       const space = tunableSpace(dataset);
       if (space.length === 0) throw new Error('The decision graph has no tunable parameter to search');
-      const trials = Math.max(1, Math.floor(stop.searchCount ?? num(hp['trials'], 20)));
-      const seed = num(hp['seed'], 0);
+      const trials = Math.max(1, Math.floor(stop.searchCount ?? num(hp['trials'], HYPERPARAMETER_DEFAULTS.parameter.trials)));
+      const seed = num(hp['seed'], HYPERPARAMETER_DEFAULTS.parameter.seed);
       const started = Date.now();
       const maxMs = stop.duration ? ((stop.duration.days ?? 0) * 1440 + (stop.duration.hours ?? 0) * 60 + (stop.duration.minutes ?? 0)) * 60_000 : Infinity;
       const halt = new Error('halt');
       let best: Trial | null = null;
       await withReward(ctx, db, codeEnv, { solutionId: rec.solution_id, graph, dataset, git: config.git, objective: obj }, async (reward, nodeFunction) => {
-        const objective = venvObjective(venv, dataset, reward, { horizon: Math.max(1, Math.floor(num(hp['horizon'], 10))), seed, ...(nodeFunction ? { nodeFunction } : {}) });
+        const objective = venvObjective(venv, dataset, reward, { horizon: Math.max(1, Math.floor(num(hp['horizon'], HYPERPARAMETER_DEFAULTS.parameter.horizon))), seed, ...(nodeFunction ? { nodeFunction } : {}) });
         const onTrial = async (t: Trial, i: number) => {
           if (!best || t.score > best.score) best = t;
           await point(ctx, (i + 1) / trials, i, { score: t.score, best: best.score });

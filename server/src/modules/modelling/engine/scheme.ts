@@ -414,12 +414,15 @@ export function parseSchemeData(raw: unknown): SchemeData {
 
 /** Where the ordering fields are and what the scheme's business period and range are. */
 export interface SchemeFrame {
-  period: string;
-  start: Date;
-  end: Date;
+  /** Business period of the aggregations ('' or null: none given; an aggregation then fails). */
+  period: string | null;
+  /** Business range; either end may be null (open). */
+  start: Date | null;
+  end: Date | null;
   trajectoryField: string;
   sequenceField: string;
-  datetimeField: string;
+  /** The time column; absent for a table without one. */
+  datetimeField?: string | undefined;
 }
 
 /** Rows each step kept (`read` -> `kept`). */
@@ -563,19 +566,21 @@ export function applyScheme(input: TableColumns, data: SchemeData, frame: Scheme
 
   // Business range on the datetime field.
   let times: Float64Array | null = null;
-  if (has(frame.datetimeField)) {
+  const dt = frame.datetimeField;
+  const ranged = frame.start !== null || frame.end !== null;
+  if (dt && has(dt) && ranged) {
     try {
-      times = timeColumn(table[frame.datetimeField]!, frame.datetimeField);
+      times = timeColumn(table[dt]!, dt);
     } catch (err) {
       throw new Error(`business range: ${(err as Error).message}`);
     }
-    const from = frame.start.getTime();
-    const endMs = frame.end.getTime();
+    const from = frame.start ? frame.start.getTime() : -Infinity;
+    const endMs = frame.end ? frame.end.getTime() : Infinity;
     const to = endMs % DAY === 0 ? endMs + DAY : endMs + 1; // a date-only end includes its day
     const t = times;
     ({ table, rows: n } = keepWhere(table, n, (r) => t[r]! >= from && t[r]! < to));
-    if (n !== t.length) times = timeColumn(table[frame.datetimeField]!, frame.datetimeField);
-  } else report.notes.push(`no datetime column "${frame.datetimeField}": the business range is not applied`);
+    if (n !== t.length) times = timeColumn(table[dt]!, dt);
+  } else if (dt && !has(dt)) report.notes.push(`no datetime column "${dt}": the business range is not applied`);
   report.range = n;
 
   // Field types.
@@ -607,9 +612,11 @@ export function applyScheme(input: TableColumns, data: SchemeData, frame: Scheme
 
   // Period aggregation.
   if (data.aggregations.length > 0 && n > 0) {
-    need(frame.datetimeField, 'aggregation by business period');
+    if (!frame.datetimeField) throw new Error('aggregation by business period: the table correlation names no datetime field');
+    const dtField = frame.datetimeField;
+    need(dtField, 'aggregation by business period');
     for (const a of data.aggregations) need(a.field, 'aggregation');
-    const t = timeColumn(table[frame.datetimeField]!, frame.datetimeField);
+    const t = timeColumn(table[dtField]!, dtField);
     const traj = has(frame.trajectoryField) ? table[frame.trajectoryField]! : null;
     const seq = has(frame.sequenceField) ? Float64Array.from(Array.from(table[frame.sequenceField]!, (v) => asNumber(cell(v)))) : null;
     const order = Array.from({ length: n }, (_, r) => r);
@@ -619,7 +626,7 @@ export function applyScheme(input: TableColumns, data: SchemeData, frame: Scheme
     const groups: number[][] = [];
     let key = '';
     for (const r of order) {
-      const k = `${traj ? String(traj[r]) : ''}\u0000${periodStart(t[r]!, frame.period)}`;
+      const k = `${traj ? String(traj[r]) : ''}\u0000${periodStart(t[r]!, frame.period ?? '')}`;
       if (k !== key || groups.length === 0) groups.push([]);
       key = k;
       groups[groups.length - 1]!.push(r);

@@ -1,0 +1,259 @@
+import { z } from 'zod';
+import { LIMITS } from '../common/limits';
+
+/**
+ * The rules of a training request (spec workflow §5 "Training", §9) in one place, read by the
+ * training forms, the server and the learning engine: stop conditions, each algorithm's
+ * hyperparameters with their defaults, the hyperparameter auto-search and its default space,
+ * and the git source. A rule with its own catalogue code names it as the zod message
+ * (`trainDurationInvalid`, ...): the server answers that code, the form shows its message.
+ */
+
+/** Limits of a training request. */
+export const TRAINING_LIMITS = {
+  /** Longest training, minutes (7 days; `LIMITS.trainingMaxDurationMs`). */
+  maxDurationMinutes: LIMITS.trainingMaxDurationMs / 60_000,
+  /** Search count, search step and auto-search trials are below this. */
+  searchLimit: LIMITS.searchCountMax,
+  /** Expected score or reward: in (0, expectedMax]. */
+  expectedMax: 99,
+  /** Trials at least this many when the search algorithm is zoopt. */
+  zooptMinTrials: 3,
+  /** Steps of one auto-search trial, at most. */
+  trialEpochsMax: 10_000,
+  /** Members of a BC environment ensemble: default and most. */
+  ensembleDefault: 5,
+  ensembleMax: 10,
+} as const;
+
+/** Total minutes of a duration. */
+export function durationMinutes(d: { days?: number | undefined; hours?: number | undefined; minutes?: number | undefined }): number {
+  return (d.days ?? 0) * 1440 + (d.hours ?? 0) * 60 + (d.minutes ?? 0);
+}
+
+const wholeMinutes = z.number({ error: 'trainDurationInvalid' }).int({ error: 'trainDurationInvalid' }).min(0, { error: 'trainDurationInvalid' });
+const expected = z.number({ error: 'trainExpectedValueRange' }).gt(0, { error: 'trainExpectedValueRange' }).lte(TRAINING_LIMITS.expectedMax, { error: 'trainExpectedValueRange' });
+const searchNumber = z.number({ error: 'trainSearchRange' }).gt(0, { error: 'trainSearchRange' }).lt(TRAINING_LIMITS.searchLimit, { error: 'trainSearchRange' });
+
+/**
+ * Stop conditions: at least one of "the system decides", a duration (whole days, hours and
+ * minutes, above 0 and at most 7 days), an expected score (environments) or reward (policies,
+ * tuning) in (0, 99], or a search count (tuning). A request that leaves them out gets
+ * {@link DEFAULT_STOP_CONDITIONS}.
+ */
+export const stopConditionsSchema = z
+  .strictObject({
+    /** The system decides (the trainer's convergence or its default length). */
+    system: z.boolean().optional(),
+    duration: z
+      .strictObject({ days: wholeMinutes.optional(), hours: wholeMinutes.optional(), minutes: wholeMinutes.optional() })
+      .refine((d) => {
+        const m = durationMinutes(d);
+        return m > 0 && m <= TRAINING_LIMITS.maxDurationMinutes;
+      }, { error: 'trainDurationInvalid' })
+      .optional(),
+    /** Expected environment score. */
+    expectedScore: expected.optional(),
+    /** Expected policy or tuning reward value. */
+    expectedReward: expected.optional(),
+    /** Parameter search: number of trials; stops the search when reached. */
+    searchCount: searchNumber.int({ error: 'trainSearchRange' }).optional(),
+    /** Parameter search: step. */
+    searchStep: searchNumber.optional(),
+  })
+  .refine((s) => s.system === true || s.duration !== undefined || s.expectedScore !== undefined || s.expectedReward !== undefined || s.searchCount !== undefined, {
+    error: 'trainNoStopCondition',
+  });
+export type StopConditions = z.infer<typeof stopConditionsSchema>;
+
+/** "The system decides": the stop condition of a request that names none. */
+export const DEFAULT_STOP_CONDITIONS: StopConditions = { system: true };
+
+/** A request's stop conditions: the system decides when left out. */
+export const stopConditionsInputSchema = stopConditionsSchema.default(DEFAULT_STOP_CONDITIONS);
+
+// ---- hyperparameters ----------------------------------------------------------------------
+
+const posInt = z.number().int().min(1);
+const nonNegInt = z.number().int().min(0);
+const positive = z.number().gt(0);
+const nonNegative = z.number().min(0);
+/** Hidden layer widths, e.g. `[64, 64]`. */
+const hidden = z.array(z.number().int().min(1).max(4096)).min(1).max(8);
+
+/** Environment algorithms, and what each kind of training may use. */
+export const TRAINING_ALGORITHMS = {
+  environment: ['bc', 'revive_p', 'revive_t'],
+  policy: ['ppo', 'sac'],
+  parameter: ['sracos', 'random', 'zoopt'],
+} as const;
+export type TrainingAlgorithmKind = keyof typeof TRAINING_ALGORITHMS;
+
+/**
+ * Hyperparameters of an environment training (`bc`, `revive_p`, `revive_t`). Unknown names are
+ * refused (a typo would otherwise be ignored silently). Defaults: {@link HYPERPARAMETER_DEFAULTS}.
+ */
+export const environmentHyperparametersSchema = z.strictObject({
+  seed: z.number().int().optional(),
+  /** Training steps (the system decides when left out). */
+  epochs: posInt.optional(),
+  evalEvery: posInt.optional(),
+  batchSize: posInt.optional(),
+  hidden: hidden.optional(),
+  updatesPerStep: posInt.optional(),
+  lr: positive.optional(),
+  /** BC only: members of the ensemble (1 .. 10); the adversarial algorithms train one. */
+  ensemble: z.number().int().min(1).max(TRAINING_LIMITS.ensembleMax).optional(),
+  /** revive_p / revive_t: BC warm-start steps, generator learning rate, rollouts per step. */
+  bcSteps: posInt.optional(),
+  generatorLr: positive.optional(),
+  rollouts: posInt.optional(),
+});
+export type EnvironmentHyperparameters = z.infer<typeof environmentHyperparametersSchema>;
+
+/** Hyperparameters of a policy training (`ppo`, `sac`), ensemble use and behaviour regulariser included. */
+export const policyHyperparametersSchema = z
+  .strictObject({
+    seed: z.number().int().optional(),
+    epochs: posInt.optional(),
+    horizon: posInt.optional(),
+    batchSize: posInt.optional(),
+    bcUpdates: nonNegInt.optional(),
+    hidden: hidden.optional(),
+    evalEvery: posInt.optional(),
+    evalWindows: posInt.optional(),
+    lr: positive.optional(),
+    gamma: z.number().gt(0).lte(1).optional(),
+    uncertaintyPenalty: nonNegative.optional(),
+    /** PPO only. */
+    uncertaintyRelative: z.boolean().optional(),
+    ensembleRollouts: z.boolean().optional(),
+    select: z.enum(['venv', 'mean', 'worst']).optional(),
+    bcUncertainty: nonNegative.optional(),
+    bcUncertaintyBaseline: z.enum(['warmStart', 'zero']).optional(),
+    bcCoef: nonNegative.optional(),
+  })
+  .superRefine((h, ctx) => {
+    if (h.select === 'venv' && (h.bcUncertainty ?? 0) > 0) ctx.addIssue({ code: 'custom', path: ['bcUncertainty'], message: 'validation.invalid' });
+  });
+export type PolicyHyperparameters = z.infer<typeof policyHyperparametersSchema>;
+
+/** Hyperparameters of a parameter search (`sracos`, `random`, `zoopt`). */
+export const parameterHyperparametersSchema = z.strictObject({
+  seed: z.number().int().optional(),
+  /** Trials when the stop conditions name no search count. */
+  trials: posInt.optional(),
+  /** Rollout steps that score one candidate. */
+  horizon: posInt.optional(),
+});
+export type ParameterHyperparameters = z.infer<typeof parameterHyperparametersSchema>;
+
+/** The hyperparameter schema of each kind of training. */
+export const HYPERPARAMETER_SCHEMAS = {
+  environment: environmentHyperparametersSchema,
+  policy: policyHyperparametersSchema,
+  parameter: parameterHyperparametersSchema,
+} as const;
+
+/**
+ * The defaults of what a request leaves out, the one set the engine uses. Policy settings not
+ * listed keep the learning engine's own (benchmarked) defaults.
+ */
+export const HYPERPARAMETER_DEFAULTS = {
+  environment: { seed: 0, hidden: [64, 64], lr: 1e-3, batchSize: 256, updatesPerStep: 20, bcSteps: 50, generatorLr: 1e-4, rollouts: 64, ensemble: TRAINING_LIMITS.ensembleDefault },
+  policy: { seed: 0, evalWindows: 128 },
+  parameter: { seed: 0, trials: 20, horizon: 10 },
+} as const;
+
+/**
+ * Where `hyperparameters` break the rules of `algorithm` beyond their shape: `[name, message]`
+ * pairs (the adversarial environments train one model; SAC has no relative uncertainty).
+ */
+export function algorithmHyperparameterIssues(algorithm: string, hp: Record<string, unknown>): Array<[string, string]> {
+  const out: Array<[string, string]> = [];
+  if ((algorithm === 'revive_p' || algorithm === 'revive_t') && typeof hp.ensemble === 'number' && hp.ensemble > 1) out.push(['ensemble', 'validation.invalid']);
+  if (algorithm === 'sac' && hp.uncertaintyRelative === true) out.push(['uncertaintyRelative', 'validation.invalid']);
+  return out;
+}
+
+// ---- auto-search ---------------------------------------------------------------------------
+
+/** One searched hyperparameter (the learning engine's `HyperparameterDim`). */
+export type SearchDim =
+  | { name: string; kind: 'float' | 'int' | 'log'; min: number; max: number }
+  | { name: string; kind: 'choice'; values: Array<string | number | boolean | number[]> };
+
+/** Settings an auto-search may vary, by kind (the others do not change the trainer). */
+export const SEARCHABLE_HYPERPARAMETERS = {
+  environment: ['lr', 'hidden', 'batchSize', 'updatesPerStep', 'bcSteps', 'rollouts', 'generatorLr'],
+  policy: ['lr', 'hidden', 'batchSize', 'horizon', 'gamma', 'bcUpdates'],
+} as const;
+
+/** The space an auto-search tries when the request names no search values: the one default space. */
+export const DEFAULT_SEARCH_SPACE: Record<'environment' | 'policy', SearchDim[]> = {
+  environment: [
+    { name: 'lr', kind: 'log', min: 3e-4, max: 3e-3 },
+    { name: 'hidden', kind: 'choice', values: [[32, 32], [64, 64], [128, 128]] },
+    { name: 'batchSize', kind: 'choice', values: [64, 128, 256] },
+  ],
+  policy: [
+    { name: 'lr', kind: 'log', min: 1e-4, max: 3e-3 },
+    { name: 'horizon', kind: 'int', min: 10, max: 100 },
+    { name: 'gamma', kind: 'float', min: 0.9, max: 0.999 },
+    { name: 'hidden', kind: 'choice', values: [[32, 32], [64, 64]] },
+  ],
+};
+
+/** One hyperparameter of a set: default and how auto-search varies it (`fixed`, `grid`, `choice`, `continuous` [min, max]). */
+export const hyperparameterParamSchema = z.object({
+  name: z.string().min(1),
+  description: z.string().optional(),
+  type: z.string().optional(),
+  default: z.unknown().optional(),
+  searchMode: z.string().optional(),
+  searchValues: z.array(z.unknown()).optional(),
+});
+
+/**
+ * Hyperparameter auto-search: `trials` settings tried by `algorithm`, each trained `trialEpochs`
+ * steps; the search values come from a hyperparameter set (`hyperparameterSetId`) or `params`
+ * (same shape as a set's), else {@link DEFAULT_SEARCH_SPACE}.
+ */
+export const autoSearchSchema = z
+  .object({
+    enabled: z.boolean(),
+    algorithm: z.enum(['random', 'zoopt', 'sracos']).optional(),
+    trials: z.number({ error: 'trainSearchRange' }).int({ error: 'trainSearchRange' }).gt(0, { error: 'trainSearchRange' }).lt(TRAINING_LIMITS.searchLimit, { error: 'trainSearchRange' }).optional(),
+    trialEpochs: z.number().int().min(1).max(TRAINING_LIMITS.trialEpochsMax).optional(),
+    hyperparameterSetId: z.string().regex(/^[0-9a-f]{32}$/, 'validation.invalid').optional(),
+    params: z.array(hyperparameterParamSchema).max(50).optional(),
+  })
+  .refine((a) => !(a.enabled && a.algorithm === 'zoopt' && (a.trials ?? 0) < TRAINING_LIMITS.zooptMinTrials), { error: 'trainZooptTrials', path: ['trials'] });
+
+// ---- git -----------------------------------------------------------------------------------
+
+/**
+ * The git URL rule: an `http`, `https` or `git` URL with a host and a repository path — what
+ * the training's checkout can clone (ssh, file and scp-like `user@host:path` are not).
+ */
+export function isGitUrl(url: string): boolean {
+  let u: URL;
+  try {
+    u = new URL(url.trim());
+  } catch {
+    return false;
+  }
+  return ['http:', 'https:', 'git:'].includes(u.protocol) && u.hostname.length > 0 && u.pathname.length > 1;
+}
+
+/** Git source of the training code: when enabled, a URL ({@link isGitUrl}) and a commit id or branch. */
+export const gitSourceSchema = z
+  .object({
+    enabled: z.boolean().default(false),
+    url: z.string().max(2000).optional(),
+    commit: z.string().max(200).optional(),
+    username: z.string().max(200).optional(),
+    password: z.string().max(2000).optional(),
+  })
+  .refine((g) => !g.enabled || (g.url !== undefined && isGitUrl(g.url) && (g.commit ?? '').trim() !== ''), { error: 'gitUrlInvalid', path: ['url'] });
+export type GitSource = z.infer<typeof gitSourceSchema>;

@@ -1,0 +1,86 @@
+/**
+ * What a scripted client may leave out (issue 16): stop conditions (the system decides), the
+ * datetime field of a table without a time column and the scheme's period and range; and the
+ * strict training schemas of `core/domain` (unknown hyperparameters, algorithm rules, the git
+ * URL rule) answering their catalogue codes. On SQLite and MariaDB (the schemes migration).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ErrorCode } from '@decisio/domain';
+import { createUser, issueToken } from '../../test/factories';
+import { databases, startTestServer, type TestServer } from '../../test/server';
+import { TINY_BC, createSolution, tinyCsv, tinyGraph, until, uploadCsv } from './testing';
+
+/** The tiny table without its `time` column. */
+function timelessCsv(): string {
+  return tinyCsv()
+    .trim()
+    .split('\n')
+    .map((line) => line.split(',').filter((_, i) => i !== 2).join(','))
+    .join('\n');
+}
+
+describe.each(databases)('modelling request defaults on %s', (kind) => {
+  let server: TestServer;
+  let token: string;
+  let solutionId: string;
+  let schemeId: string;
+  const call = (name: string, body: unknown) => server.call(name, { token, body });
+
+  beforeAll(async () => {
+    server = await startTestServer(kind, { jobs: { concurrency: 1 } });
+    await server.app.startJobs();
+    const owner = await createUser(server);
+    token = await issueToken(server, owner);
+    ({ solutionId } = await createSolution(server, owner));
+    await call('solution/setPattern', { solutionId, graph: tinyGraph() });
+    const tableId = await uploadCsv(server, owner, timelessCsv());
+    const corr = await call('solution/setTableCorrelation', { solutionId, correlation: { primaryTableId: tableId, trajectoryField: 'traj', sequenceField: 'step' } });
+    expect(corr.body.code).toBe(0);
+  }, 60_000);
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it('processes a scheme without period or range over a table without a time column', async () => {
+    const created = await call('scheme/create', { solutionId, name: 'all rows' });
+    expect(created.body.code).toBe(0);
+    expect(created.body.data).toMatchObject({ period: null, startTime: null, endTime: null });
+    schemeId = created.body.data.id;
+    expect((await call('scheme/schemeDataProcess', { id: schemeId })).body.code).toBe(0);
+    const done = await until(() => call('scheme/get', { id: schemeId }), (r) => r.body.data.processState !== 'processing');
+    expect(done.body.data.processState).toBe('completed');
+    // Every row kept: 6 trajectories of 12 steps give 6 x 11 transitions (the last step has no next state).
+    expect(done.body.data.rows).toBe(6 * 11);
+    // A range with its start after its end is still refused; an aggregation still needs its period.
+    expect((await call('scheme/create', { solutionId, name: 'bad', startTime: '2026-03-01', endTime: '2026-02-01' })).body.code).toBe(ErrorCode.schemeTimeInvalid);
+  }, 60_000);
+
+  it('trains with the system deciding when the stop conditions are left out', async () => {
+    const created = await call('trainSimulator/create', { solutionId, schemeId, name: 'no-stop', hyperparameters: TINY_BC });
+    expect(created.body.code).toBe(0);
+    expect(created.body.data.config.stopConditions).toEqual({ system: true });
+    const done = await until(() => call('trainSimulator/get', { id: created.body.data.id }), (r) => ['successful', 'failure'].includes(r.body.data.state));
+    expect(done.body.data.state).toBe('successful');
+    // Given but empty is still no stop condition.
+    expect((await call('trainSimulator/create', { solutionId, schemeId, name: 'empty-stop', stopConditions: {} })).body.code).toBe(ErrorCode.trainNoStopCondition);
+  }, 60_000);
+
+  it("refuses unknown hyperparameters, an algorithm's forbidden settings and URLs the checkout cannot clone", async () => {
+    const typo = await call('trainSimulator/create', { solutionId, schemeId, name: 'typo', hyperparameters: { epoch: 2 } });
+    expect(typo.status).toBe(400);
+    expect(typo.body.code).toBe(ErrorCode.paramInvalid);
+    expect(Object.keys(typo.body.errors ?? {})).toEqual(['hyperparameters']);
+    const revive = await call('trainSimulator/create', { solutionId, schemeId, name: 'rv', algorithm: 'revive_p', hyperparameters: { ensemble: 2 } });
+    expect(revive.body.code).toBe(ErrorCode.paramInvalid);
+    expect(Object.keys(revive.body.errors ?? {})).toEqual(['hyperparameters.ensemble']);
+    const policyKey = await call('trainSimulator/create', { solutionId, schemeId, name: 'pk', hyperparameters: { gamma: 0.9 } });
+    expect(policyKey.body.code).toBe(ErrorCode.paramInvalid);
+    for (const url of ['git@example.com:team/env.git', 'ssh://example.com/team/env.git', 'file:///etc']) {
+      const r = await call('trainSimulator/create', { solutionId, schemeId, name: 'git', git: { enabled: true, url, commit: 'main' } });
+      expect(r.body.code, url).toBe(ErrorCode.gitUrlInvalid);
+    }
+    const duration = await call('trainSimulator/create', { solutionId, schemeId, name: 'd', stopConditions: { duration: { days: 7, minutes: 1 } } });
+    expect(duration.body.code).toBe(ErrorCode.trainDurationInvalid);
+    expect(Object.keys(duration.body.errors ?? {})).toContain('stopConditions.duration');
+  });
+});
