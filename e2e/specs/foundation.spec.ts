@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { launchBrowser, newContext, shot } from '../fixtures/browser';
+import { fillCodeFromOutbox } from '../fixtures/outbox';
 
 const baseUrl = inject('baseUrl');
 const user = { username: `e2e_${Date.now().toString(36)}`.slice(0, 20), email: `e2e${Date.now()}@example.com`, password: 'Secret123x' };
@@ -64,6 +65,8 @@ describe('foundation: account and workbench shell', () => {
     await page.getByTestId('signup-next').click();
     await page.getByTestId('signup-username-error').waitFor();
     await page.getByTestId('signup-username').fill(user.username);
+    // The e-mail code: captcha solved and code read from the outbox (development mode).
+    await fillCodeFromOutbox(page, 'signup', user.email);
     await page.getByTestId('signup-next').click();
     // Step 2: personal info.
     await page.getByTestId('signup-occupation').waitFor();

@@ -1,5 +1,6 @@
 /**
- * The account plugin: sign-in, three-step sign-up, forgot password, privacy policy and user
+ * The account plugin: sign-in (with a captcha after repeated failures), three-step sign-up
+ * (e-mail or mobile proven by a code), password reset by a code, privacy policy and user
  * agreement (public routes), and sign-out from the user menu. Manifest only: every screen
  * loads with `import()`.
  */
@@ -19,7 +20,7 @@ export const accountPlugin = definePlugin({
       path: '/forgot-password',
       titleKey: 'title.forgotPassword',
       public: true,
-      load: () => import('./panels/LegalPanels').then((m) => m.ForgotPasswordPanel),
+      load: () => import('./panels/ForgotPasswordPanel').then((m) => m.ForgotPasswordPanel),
     },
     { path: '/privacy', titleKey: 'title.privacy', public: true, load: () => import('./panels/LegalPanels').then((m) => m.PrivacyPanel) },
     { path: '/agreement', titleKey: 'title.agreement', public: true, load: () => import('./panels/LegalPanels').then((m) => m.AgreementPanel) },

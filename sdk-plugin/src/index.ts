@@ -22,6 +22,7 @@ export * from './project-link';
 export * from './commands';
 export * from './react';
 export * from './ui';
+export * from './verification';
 export * from './code-editor';
 export * from './upload';
 export * from './upload-transport';

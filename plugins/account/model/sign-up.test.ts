@@ -16,8 +16,18 @@ describe('sign-up step 1 (basic info)', () => {
   it('checks the e-mail and the optional mobile', () => {
     expect(validateStep(0, v({ username: 'alice_1', email: 'nope' })).email).toBe('validation.email');
     expect(validateStep(0, v({ username: 'alice_1', email: 'a@b.co', mobile: '123' })).mobile).toBe('validation.mobile');
-    expect(validateStep(0, v({ username: 'alice_1', email: 'a@b.co', mobile: '13812345678' }))).toEqual({});
-    expect(validateStep(0, v({ username: 'alice_1', email: 'a@b.co' }))).toEqual({});
+    expect(validateStep(0, v({ username: 'alice_1', email: 'a@b.co', mobile: '13812345678', code: 'ABC123' }))).toEqual({});
+    expect(validateStep(0, v({ username: 'alice_1', email: 'a@b.co', code: 'abc123' }))).toEqual({});
+  });
+  it('requires the code of the chosen channel (6 letters or digits by e-mail, 6 digits and a mobile by SMS)', () => {
+    expect(validateStep(0, v({ username: 'alice_1', email: 'a@b.co' })).code).toBe('validation.required');
+    expect(validateStep(0, v({ username: 'alice_1', email: 'a@b.co', code: 'AB12' })).code).toBe('validation.emailCode');
+    expect(validateStep(0, v({ username: 'alice_1', email: 'a@b.co', codeChannel: 'sms', code: 'ABC123' }))).toMatchObject({ mobile: 'validation.required', code: 'validation.smsCode' });
+    expect(validateStep(0, v({ username: 'alice_1', email: 'a@b.co', codeChannel: 'sms', mobile: '13812345678', code: '123456' }))).toEqual({});
+  });
+  it('puts code errors of the server under the code field on step 1', () => {
+    const m = serverErrorsToFields({ kind: 'api', code: ErrorCode.verifyCodeExpired, message: 'expired', handled: false });
+    expect(m).toEqual({ fields: { code: 'expired' }, step: 0, general: null });
   });
 });
 
@@ -61,8 +71,8 @@ describe('sign-up step 3 (password)', () => {
 
 describe('request and server errors', () => {
   it('builds the request without student fields for non-students', () => {
-    const r = toSignUpRequest(v({ username: 'alice_1', email: 'a@b.co', occupation: 'teacher', university: 'U' }), 'x'.repeat(20));
-    expect(r).toMatchObject({ username: 'alice_1', email: 'a@b.co', occupation: 'teacher', agreement: true });
+    const r = toSignUpRequest(v({ username: 'alice_1', email: 'a@b.co', occupation: 'teacher', university: 'U', code: ' ABC123 ' }), 'x'.repeat(20));
+    expect(r).toMatchObject({ username: 'alice_1', email: 'a@b.co', occupation: 'teacher', agreement: true, codeChannel: 'email', code: 'ABC123' });
     expect(r.university).toBeUndefined();
     expect(r.mobile).toBeUndefined();
   });

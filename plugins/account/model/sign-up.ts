@@ -4,6 +4,8 @@
  */
 import {
   ErrorCode,
+  emailCodeSchema,
+  smsCodeSchema,
   signUpBasicSchema,
   signUpPasswordFormSchema,
   signUpPersonalSchema,
@@ -18,6 +20,9 @@ export interface SignUpValues {
   username: string;
   email: string;
   mobile: string;
+  /** Where the sign-up code goes: the e-mail (default) or the mobile number. */
+  codeChannel: 'email' | 'sms';
+  code: string;
   nickname: string;
   industry: string;
   occupation: Occupation | '';
@@ -35,6 +40,8 @@ export const EMPTY_SIGN_UP: SignUpValues = {
   username: '',
   email: '',
   mobile: '',
+  codeChannel: 'email',
+  code: '',
   nickname: '',
   industry: '',
   occupation: '',
@@ -52,7 +59,7 @@ export type SignUpStep = 0 | 1 | 2;
 
 /** Fields of each step, in focus order. */
 export const STEP_FIELDS: Record<SignUpStep, (keyof SignUpValues)[]> = {
-  0: ['username', 'email', 'mobile'],
+  0: ['username', 'email', 'mobile', 'code'],
   1: ['nickname', 'industry', 'occupation', 'organisation', 'university', 'major', 'campusEmail'],
   2: ['password', 'confirmPassword', 'agreement'],
 };
@@ -100,6 +107,10 @@ export function validateStep(step: SignUpStep, v: SignUpValues): FieldErrors {
     const errs = r.success ? {} : issuesToErrors(r.error);
     if (!v.username.trim()) errs.username = 'validation.required';
     if (!v.email.trim()) errs.email = 'validation.required';
+    if (v.codeChannel === 'sms' && !v.mobile.trim()) errs.mobile = 'validation.required';
+    const code = (v.codeChannel === 'sms' ? smsCodeSchema : emailCodeSchema).safeParse(v.code);
+    if (!v.code.trim()) errs.code = 'validation.required';
+    else if (!code.success) errs.code = code.error.issues[0]!.message;
     return errs;
   }
   if (step === 1) {
@@ -128,6 +139,8 @@ export function toSignUpRequest(v: SignUpValues, encryptedPassword: string): Sig
   return {
     ...basicOf(v),
     ...personal,
+    codeChannel: v.codeChannel,
+    code: v.code.trim(),
     occupation: personal.occupation as Occupation,
     password: encryptedPassword,
     agreement: true,
@@ -139,6 +152,9 @@ const CODE_FIELD: Partial<Record<number, keyof SignUpValues>> = {
   [ErrorCode.emailRegistered]: 'email',
   [ErrorCode.mobileRegistered]: 'mobile',
   [ErrorCode.campusEmailUsed]: 'campusEmail',
+  [ErrorCode.verifyCodeMismatch]: 'code',
+  [ErrorCode.verifyCodeExpired]: 'code',
+  [ErrorCode.codeUsed]: 'code',
 };
 
 /**

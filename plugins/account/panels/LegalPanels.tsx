@@ -52,18 +52,3 @@ export function AgreementPanel() {
     </AuthFrame>
   );
 }
-
-/** Forgot password (`/forgot-password`): how to get a reset. */
-export function ForgotPasswordPanel() {
-  const { t } = useAccountT();
-  const navigate = useNavigate();
-  return (
-    <AuthFrame testId="forgot-password-page">
-      <h1 className="dc-auth-title">{t('forgot.heading')}</h1>
-      <p>{t('forgot.description')}</p>
-      <Button intent="primary" icon="arrow-left" onClick={() => navigate('/sign-in')}>
-        {t('forgot.toSignIn')}
-      </Button>
-    </AuthFrame>
-  );
-}

@@ -47,4 +47,22 @@ describe('SignInPanel', () => {
     expect((await screen.findByTestId('signin-error')).textContent).toContain('Wrong login name or password');
     expect(host.session().token).toBeNull();
   });
+
+  it('shows a captcha when the server asks for one and sends its answer with the next try', async () => {
+    const keys = await testKeyPair();
+    const host = createTestHost({ plugins: [accountPlugin], locale: 'en-US' });
+    host.mockCall('index/getPublicKey', { data: { keyId: 'k1', spki: keys.spki, algorithm: 'RSA-OAEP-256', nonce: 'nonce-0123456789abcd', nonceExpiresAt: '2030-01-01T00:00:00Z' } });
+    host.mockCall('captcha/captchaImage', { data: { captchaId: 'd'.repeat(32), image: 'data:image/svg+xml;base64,PHN2Zy8+', width: 150, height: 50, expiresAt: '2030-01-01T00:00:00Z' } });
+    let tries = 0;
+    host.mockCall('index/signIn', () => (tries++ === 0 ? { code: ErrorCode.captchaRequired, message: 'Enter the characters shown in the picture' } : { data: { accessToken: 'tok', userId: 'u1', expiresAt: '2030-01-01T00:00:00Z' } }));
+    await renderPanel(signInRoute, { host });
+    fireEvent.change(screen.getByTestId('signin-username'), { target: { value: 'alice_1' } });
+    fireEvent.change(screen.getByTestId('signin-password'), { target: { value: 'Secret123' } });
+    fireEvent.click(screen.getByTestId('signin-submit'));
+    fireEvent.change(await screen.findByTestId('signin-captcha'), { target: { value: 'XY23A' } });
+    fireEvent.click(screen.getByTestId('signin-submit'));
+    await waitFor(() => expect(host.location().pathname).toBe('/dashboard'));
+    const last = host.calls.filter((c) => c.url === 'index/signIn').at(-1)!.body;
+    expect(last).toMatchObject({ username: 'alice_1', captchaId: 'd'.repeat(32), captchaCode: 'XY23A' });
+  });
 });

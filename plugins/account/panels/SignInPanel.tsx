@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { Button, Callout, FormGroup, InputGroup } from '@blueprintjs/core';
-import { encryptAccountPassword, validationMessage } from '@decisio/domain';
+import { encryptAccountPassword, ErrorCode, validationMessage, type CaptchaImageResponse } from '@decisio/domain';
 import { isApiError, sessionServiceRef, useAppLocation, useNavigate, useNotify, useService } from '@decisio/sdk-plugin';
 import { accountApi } from '../api';
 import { useAccountT } from '../i18n';
@@ -21,6 +21,14 @@ export function SignInPanel() {
   const [getKey] = accountApi.endpoints['account/getPublicKey'].useMutation();
   const [signIn] = accountApi.endpoints['account/signIn'].useMutation();
   const [busy, setBusy] = useState(false);
+  // After repeated failures the server asks for a captcha (`captchaRequired`); each picture answers once.
+  const [captcha, setCaptcha] = useState<CaptchaImageResponse | null>(null);
+  const [captchaCode, setCaptchaCode] = useState('');
+  const [captchaImage] = accountApi.endpoints['account/captchaImage'].useMutation();
+  const newCaptcha = async () => {
+    setCaptchaCode('');
+    setCaptcha(await captchaImage().unwrap());
+  };
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
@@ -35,13 +43,15 @@ export function SignInPanel() {
       // A fresh key answer per submission: its one-time nonce goes inside the ciphertext.
       const key = await getKey().unwrap();
       const encrypted = await encryptAccountPassword(key, password);
-      const res = await signIn({ username: username.trim(), password: encrypted }).unwrap();
+      const withCaptcha = captcha ? { captchaId: captcha.captchaId, captchaCode: captchaCode.trim() } : {};
+      const res = await signIn({ username: username.trim(), password: encrypted, ...withCaptcha }).unwrap();
       session.signIn(res);
       notify({ message: t('signIn.success'), intent: 'success', icon: 'tick-circle' });
       navigate('/dashboard');
     } catch (err) {
       if (isApiError(err)) {
         if (!err.handled) setFailure(err.message);
+        if (captcha || err.code === ErrorCode.captchaRequired || err.code === ErrorCode.captchaMismatch) await newCaptcha().catch(() => undefined);
         if (err.errors?.username) setErrors((x) => ({ ...x, username: err.errors!.username }));
       } else {
         setFailure(t('signIn.failed'));
@@ -102,8 +112,18 @@ export function SignInPanel() {
             }
           />
         </FormGroup>
+        {captcha && (
+          <FormGroup label={t('verify.captcha')} labelFor="signin-captcha" helperText={t('signIn.captchaHelp')}>
+            <div className="dc-row-between" style={{ gap: 8 }}>
+              <InputGroup id="signin-captcha" large value={captchaCode} maxLength={8} autoComplete="off" onValueChange={setCaptchaCode} data-testid="signin-captcha" data-captcha-id={captcha.captchaId} />
+              <button type="button" className="dc-captcha" onClick={() => void newCaptcha()} title={t('verify.captchaRefresh')} aria-label={t('verify.captchaRefresh')} data-testid="signin-captcha-image">
+                <img src={captcha.image} width={captcha.width} height={captcha.height} alt={t('verify.captcha')} />
+              </button>
+            </div>
+          </FormGroup>
+        )}
         <div className="dc-row-between dc-gap">
-          <a href="/forgot-password" onClick={(e) => (e.preventDefault(), navigate('/forgot-password'))}>
+          <a href="/forgot-password" data-testid="signin-forgot" onClick={(e) => (e.preventDefault(), navigate('/forgot-password'))}>
             {t('signIn.forgot')}
           </a>
         </div>

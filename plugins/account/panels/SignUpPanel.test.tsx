@@ -12,6 +12,7 @@ const next = () => fireEvent.click(screen.getByTestId('signup-next'));
 async function fillToStep3() {
   type('signup-username', 'alice_1');
   type('signup-email', 'alice@example.com');
+  type('signup-code', 'ABC123');
   next();
   await screen.findByTestId('signup-occupation');
   fireEvent.change(screen.getByTestId('signup-occupation'), { target: { value: 'algorithmEngineer' } });
@@ -37,6 +38,7 @@ describe('SignUpPanel', () => {
     await renderPanel(route, { plugins: [accountPlugin], locale: 'zh-CN' });
     type('signup-username', 'alice_1');
     type('signup-email', 'alice@example.com');
+    type('signup-code', 'ABC123');
     next();
     await screen.findByTestId('signup-occupation');
     expect(screen.queryByTestId('signup-student-fields')).toBeNull();
@@ -44,6 +46,22 @@ describe('SignUpPanel', () => {
     expect(screen.getByTestId('signup-student-fields')).toBeTruthy();
     next();
     expect((await screen.findByTestId('signup-university-error')).textContent).toBe('此项为必填项');
+  });
+
+  it('sends the e-mail code with the captcha answer and counts down before a resend', async () => {
+    const host = createTestHost({ plugins: [accountPlugin], locale: 'en-US' });
+    host.mockCall('captcha/captchaImage', { data: { captchaId: 'c'.repeat(32), image: 'data:image/svg+xml;base64,PHN2Zy8+', width: 150, height: 50, expiresAt: '2030-01-01T00:00:00Z' } });
+    host.mockCall('index/generateEmailCode', { data: { sentTo: 'a***@example.com', expiresAt: '2030-01-01T00:00:00Z', resendSeconds: 60 } });
+    await renderPanel(route, { host });
+    type('signup-email', 'alice@example.com');
+    await waitFor(() => expect(screen.getByTestId('signup-captcha').getAttribute('data-captcha-id')).toBe('c'.repeat(32)));
+    fireEvent.click(screen.getByTestId('signup-send'));
+    expect((await screen.findByTestId('signup-captcha-error')).textContent).toBe('Enter the characters in the picture first');
+    type('signup-captcha', 'AB23X');
+    fireEvent.click(screen.getByTestId('signup-send'));
+    expect((await screen.findByTestId('signup-sent')).textContent).toBe('Code sent to a***@example.com');
+    expect(host.calls.find((c) => c.url === 'index/generateEmailCode')!.body).toEqual({ email: 'alice@example.com', purpose: 'signUp', captchaId: 'c'.repeat(32), captchaCode: 'AB23X' });
+    expect(screen.getByTestId('signup-send').textContent).toMatch(/Resend in \d+ s/);
   });
 
   it('checks the password rules, the match and the agreement on step 3', async () => {
@@ -71,7 +89,7 @@ describe('SignUpPanel', () => {
     expect(host.location().search).toEqual({ username: 'alice_1' });
     expect(host.toasts.map((t) => t.message)).toContain('Account created, please sign in');
     const body = host.calls.find((c) => c.url === 'index/signUp')!.body as Record<string, unknown>;
-    expect(body).toMatchObject({ username: 'alice_1', email: 'alice@example.com', occupation: 'algorithmEngineer', organisation: 'Acme', agreement: true });
+    expect(body).toMatchObject({ username: 'alice_1', email: 'alice@example.com', occupation: 'algorithmEngineer', organisation: 'Acme', agreement: true, codeChannel: 'email', code: 'ABC123' });
     expect(await keys.decrypt(body.password as string)).toBe('\u0000nonce-0123456789abcd\u0000Abcdefg1');
   });
 

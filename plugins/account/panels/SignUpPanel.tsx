@@ -1,13 +1,13 @@
 import { useRef, useState, type FormEvent, type ReactNode } from 'react';
-import { Button, Callout, Checkbox, FormGroup, HTMLSelect, InputGroup } from '@blueprintjs/core';
-import { encryptAccountPassword, OCCUPATIONS, validationMessage, type Occupation } from '@decisio/domain';
-import { isApiError, useNavigate, useNotify } from '@decisio/sdk-plugin';
+import { Button, Callout, Checkbox, FormGroup, HTMLSelect, InputGroup, SegmentedControl } from '@blueprintjs/core';
+import { emailSchema, encryptAccountPassword, mobileSchema, OCCUPATIONS, validationMessage, type CaptchaAnswer, type Occupation } from '@decisio/domain';
+import { isApiError, useNavigate, useNotify, VerificationCodeField } from '@decisio/sdk-plugin';
 import { accountApi } from '../api';
 import { useAccountT } from '../i18n';
 import { EMPTY_SIGN_UP, serverErrorsToFields, STEP_FIELDS, toSignUpRequest, validateStep, type FieldErrors, type SignUpStep, type SignUpValues } from '../model/sign-up';
 import { AuthFrame } from './AuthFrame';
 
-type TextField = Exclude<keyof SignUpValues, 'agreement' | 'occupation'>;
+type TextField = Exclude<keyof SignUpValues, 'agreement' | 'occupation' | 'codeChannel'>;
 
 /** Sign-up in three steps (`/sign-up`): basic info, personal info, set password. */
 export function SignUpPanel() {
@@ -21,6 +21,14 @@ export function SignUpPanel() {
   const [busy, setBusy] = useState(false);
   const [getKey] = accountApi.endpoints['account/getPublicKey'].useMutation();
   const [signUp] = accountApi.endpoints['account/signUp'].useMutation();
+  const [captchaImage] = accountApi.endpoints['account/captchaImage'].useMutation();
+  const [emailCode] = accountApi.endpoints['account/generateEmailCode'].useMutation();
+  const [smsCode] = accountApi.endpoints['account/generateSmsCode'].useMutation();
+  const sendCode = (captcha: CaptchaAnswer) =>
+    values.codeChannel === 'sms'
+      ? smsCode({ mobile: values.mobile.trim(), purpose: 'signUp', ...captcha }).unwrap()
+      : emailCode({ email: values.email.trim(), purpose: 'signUp', ...captcha }).unwrap();
+  const recipientValid = values.codeChannel === 'sms' ? mobileSchema.safeParse(values.mobile.trim()).success : emailSchema.safeParse(values.email.trim()).success;
   const formRef = useRef<HTMLFormElement>(null);
 
   const set = <K extends keyof SignUpValues>(k: K, v: SignUpValues[K]) => {
@@ -102,7 +110,31 @@ export function SignUpPanel() {
       <>
         {text('username', t('signUp.username'), { help: t('signUp.usernameHelp'), autoComplete: 'username', autoFocus: true, testId: 'signup-username' })}
         {text('email', t('signUp.email'), { type: 'email', autoComplete: 'email', testId: 'signup-email' })}
-        {text('mobile', t('signUp.mobile'), { type: 'tel', optional: true, autoComplete: 'tel', testId: 'signup-mobile' })}
+        {text('mobile', t('signUp.mobile'), { type: 'tel', optional: values.codeChannel === 'email', autoComplete: 'tel', testId: 'signup-mobile' })}
+        <FormGroup label={t('signUp.verifyBy')}>
+          <SegmentedControl
+            small
+            value={values.codeChannel}
+            onValueChange={(v) => (set('codeChannel', v as 'email' | 'sms'), set('code', ''))}
+            options={[
+              { value: 'email', label: t('signUp.verifyByEmail') },
+              { value: 'sms', label: t('signUp.verifyBySms') },
+            ]}
+            data-testid="signup-code-channel"
+          />
+        </FormGroup>
+        <VerificationCodeField
+          key={values.codeChannel}
+          ns="account"
+          channel={values.codeChannel}
+          canSend={recipientValid}
+          code={values.code}
+          onCodeChange={(v) => set('code', v)}
+          loadCaptcha={() => captchaImage().unwrap()}
+          send={sendCode}
+          error={msg(errors.code)}
+          testId="signup"
+        />
       </>
     );
   } else if (step === 1) {
