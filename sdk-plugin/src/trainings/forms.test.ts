@@ -39,13 +39,18 @@ describe('environment training form', () => {
     expect(validateTrainForm(env({ gitOn: true }))).toMatchObject({ gitUrl: 'errors.required', gitCommit: 'errors.required' });
     expect(validateTrainForm(env({ gitOn: true, gitUrl: 'not a url', gitCommit: 'main' })).gitUrl).toBe('errors.gitUrl');
     expect(validateTrainForm(env({ gitOn: true, gitUrl: 'https://git.example.com/team/repo.git', gitCommit: 'main' }))).toEqual({});
-    expect(isGitUrl('git@example.com:team/repo.git')).toBe(true);
+    // The domain's one rule: what the checkout clones (http, https, git), not ssh or scp-like addresses.
+    expect(isGitUrl('git://example.com/team/repo.git')).toBe(true);
+    expect(isGitUrl('git@example.com:team/repo.git')).toBe(false);
     expect(isGitUrl('file:///etc')).toBe(false);
   });
   it('rejects hyperparameters that are not a JSON object', () => {
     expect(validateTrainForm(env({ hyperparameters: '[1]' })).hyperparameters).toBe('errors.hyperJson');
     expect(validateTrainForm(env({ hyperparameters: '{"epochs": 5' })).hyperparameters).toBe('errors.hyperJson');
     expect(toTrainRequest(env({ hyperparameters: '{"epochs": 5}' }), 'x').hyperparameters).toEqual({ epochs: 5 });
+    // The kind's schema of core/domain: an unknown name or a value out of range, as the server refuses it.
+    expect(validateTrainForm(env({ hyperparameters: '{"epoch": 5}' })).hyperparameters).toBe('errors.hyperInvalid');
+    expect(validateTrainForm(env({ hyperparameters: '{"hidden": [0]}' })).hyperparameters).toBe('errors.hyperInvalid');
   });
 });
 

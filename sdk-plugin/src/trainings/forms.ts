@@ -3,7 +3,7 @@
  * mirror the server's rules. Errors are translation keys of the plugin (`errors.*`), keyed by
  * the form field they belong to. `toRequest` builds the body of the create call.
  */
-import { MODELLING_LIMITS } from '@decisio/domain';
+import { HYPERPARAMETER_SCHEMAS, MODELLING_LIMITS, TRAINING_LIMITS, isGitUrl as gitUrlRule } from '@decisio/domain';
 
 export type TrainKind = 'environment' | 'policy' | 'parameter';
 
@@ -46,8 +46,9 @@ export interface TrainForm {
 
 export type FormErrors = Partial<Record<string, string>>;
 
-export const MAX_DURATION_MINUTES = 7 * 24 * 60;
-export const SEARCH_LIMIT = 10_000;
+/** The limits of `core/domain` (one definition for the form, the server and the engine). */
+export const MAX_DURATION_MINUTES: number = TRAINING_LIMITS.maxDurationMinutes;
+export const SEARCH_LIMIT: number = TRAINING_LIMITS.searchLimit;
 export const ALGORITHMS: Record<TrainKind, readonly string[]> = {
   environment: ['bc', 'revive_p', 'revive_t'],
   policy: ['ppo', 'sac'],
@@ -82,10 +83,9 @@ export function emptyTrainForm(kind: TrainKind): TrainForm {
 const isInt = (s: string) => /^\d+$/.test(s.trim());
 const num = (s: string) => (s.trim() === '' ? NaN : Number(s));
 
-/** Git URL: http(s), ssh, git, or scp-like `user@host:path` (as the server accepts). */
+/** Git URL: the one rule of `core/domain` (an http, https or git URL: what the training's checkout clones). */
 export function isGitUrl(url: string): boolean {
-  const u = url.trim();
-  return /^(https?|ssh|git):\/\/[^\s/]+\/\S+$/.test(u) || /^[\w.-]+@[\w.-]+:\S+$/.test(u);
+  return gitUrlRule(url);
 }
 
 /** Parses the hyperparameter text; `null` when it is not a JSON object. */
@@ -138,7 +138,10 @@ export function validateTrainForm(f: TrainForm): FormErrors {
     if (!isInt(f.trials) || t <= 0) e.trials = 'errors.positiveInt';
     else if (f.searchAlgorithm === 'zoopt' && t < MODELLING_LIMITS.zooptMinTrials) e.trials = 'errors.zooptTrials';
   }
-  if (parseHyperparameters(f.hyperparameters) === null) e.hyperparameters = 'errors.hyperJson';
+  const hp = parseHyperparameters(f.hyperparameters);
+  if (hp === null) e.hyperparameters = 'errors.hyperJson';
+  // The kind's schema of `core/domain`, as the server checks it: unknown names, ranges.
+  else if (!HYPERPARAMETER_SCHEMAS[f.kind].safeParse(hp).success) e.hyperparameters = 'errors.hyperInvalid';
   if (f.gitOn) {
     if (!f.gitUrl.trim()) e.gitUrl = 'errors.required';
     else if (!isGitUrl(f.gitUrl)) e.gitUrl = 'errors.gitUrl';
