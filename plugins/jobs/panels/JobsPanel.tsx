@@ -30,7 +30,7 @@ export function JobsPanel(_props: PanelProps) {
   const [historyOf, setHistoryOf] = useState<ScheduleItem | null>(null);
   const [busy, setBusy] = useState<string | null>(null);
 
-  const list = jobsApi.endpoints['jobs/page'].useQuery({ page, pageSize: PAGE_SIZE, keyword: search || undefined, status: (status || undefined) as 'running' | undefined, kind: (kind || undefined) as ScheduleKind | undefined });
+  const list = jobsApi.endpoints['jobs/page'].useQuery({ page, pageSize: PAGE_SIZE, keyword: search || undefined, status: (status || undefined) as 'running' | undefined, kind: (kind || undefined) as ScheduleKind | undefined }, { pollingInterval: 10_000 });
   const [trigger] = jobsApi.endpoints['jobs/trigger'].useMutation();
   const [pause] = jobsApi.endpoints['jobs/pause'].useMutation();
   const [resume] = jobsApi.endpoints['jobs/resume'].useMutation();
