@@ -1,6 +1,6 @@
 /**
  * `npm run bench -- <suite...>`: benchmarks, one JSON line per figure on stdout.
- * Suites: web, compute, learning, sandbox, ingest, upload, preview, serve, api. No suite given: all that exist.
+ * Suites: web, compute, learning, sandbox, ingest, upload, preview, trial, serve, api. No suite given: all that exist.
  * Flags (`--name=value`) are passed to every suite.
  */
 import fs from 'node:fs';
@@ -15,6 +15,7 @@ const SUITES = {
   ingest: 'server/bench/ingest.ts',
   upload: 'server/bench/upload.ts',
   preview: 'workers/data/bench/preview.ts',
+  trial: 'workers/compute/bench/trial.ts',
   serve: 'server/bench/serve.ts',
   api: 'server/bench/api.ts',
 };
