@@ -21,20 +21,20 @@ export function EncoderPanel(_props: PanelProps) {
   return (
     <div className="gfs-page" data-testid="gfs-encoder">
       <p>{t('encoderIntro')}</p>
-      <BackendBar state={state} busy={busy} onChange={(pref) => void model.start(pref)} />
-      <FileDrop disabled={busy} onFile={(f) => void model.checkFile(f)} />
+      <BackendBar state={state} busy={busy} onChange={(pref) => void model?.start(pref)} />
+      <FileDrop disabled={busy} onFile={(f) => void model?.checkFile(f)} />
       <CheckResult state={state} />
       <QualityCodes />
       {!state.check && state.phase !== 'checking' ? <NonIdealState icon="document" title={t('state.empty')} description={t('state.emptyHint')} /> : null}
       {state.check?.code === 0 ? (
         <div className="gfs-row">
           <FormGroup label={t('settings.modelSteps')} inline>
-            <NumericInput value={modelSteps} min={20} max={5000} stepSize={50} onValueChange={(v) => setModelSteps(Math.max(20, Math.min(5000, v || 20)))} disabled={busy} />
+            <NumericInput value={modelSteps} min={20} max={5000} stepSize={50} minorStepSize={10} majorStepSize={500} onValueChange={(v) => setModelSteps(Math.max(20, Math.min(5000, v || 20)))} disabled={busy} />
           </FormGroup>
-          <Button intent="primary" icon="play" disabled={busy || !state.choice} onClick={() => void model.train({ modelSteps, mode: 'encoder' })} data-testid="gfs-train">
+          <Button intent="primary" icon="play" disabled={busy || !state.choice} onClick={() => void model?.train({ modelSteps, mode: 'encoder' })} data-testid="gfs-train">
             {t('actions.trainEncoder')}
           </Button>
-          {state.phase === 'training' ? <Button icon="stop" onClick={() => model.cancel()}>{t('actions.cancel')}</Button> : null}
+          {state.phase === 'training' ? <Button icon="stop" onClick={() => model?.cancel()}>{t('actions.cancel')}</Button> : null}
         </div>
       ) : null}
       {state.phase === 'training' && p ? (

@@ -44,24 +44,24 @@ export function TrialPanel(_props: PanelProps) {
   return (
     <div className="gfs-page" data-testid="gfs-trial">
       <p>{t('intro')}</p>
-      <BackendBar state={state} busy={busy} onChange={(pref) => void model.start(pref)} />
-      <FileDrop disabled={busy} onFile={(f) => void model.checkFile(f)} />
+      <BackendBar state={state} busy={busy} onChange={(pref) => void model?.start(pref)} />
+      <FileDrop disabled={busy} onFile={(f) => void model?.checkFile(f)} />
       <CheckResult state={state} />
       <QualityCodes />
       {!state.check && state.phase !== 'checking' ? <NonIdealState icon="document" title={t('state.empty')} description={t('state.emptyHint')} /> : null}
       {state.check?.code === 0 ? (
         <div className="gfs-row">
           <FormGroup label={t('settings.modelSteps')} inline>
-            <NumericInput value={modelSteps} min={20} max={5000} stepSize={50} onValueChange={(v) => setModelSteps(Math.max(20, Math.min(5000, v || 20)))} disabled={busy} data-testid="gfs-model-steps" />
+            <NumericInput value={modelSteps} min={20} max={5000} stepSize={50} minorStepSize={10} majorStepSize={500} onValueChange={(v) => setModelSteps(Math.max(20, Math.min(5000, v || 20)))} disabled={busy} data-testid="gfs-model-steps" />
           </FormGroup>
           <FormGroup label={t('settings.controllerSteps')} inline>
-            <NumericInput value={controllerSteps} min={10} max={2000} stepSize={25} onValueChange={(v) => setControllerSteps(Math.max(10, Math.min(2000, v || 10)))} disabled={busy} data-testid="gfs-controller-steps" />
+            <NumericInput value={controllerSteps} min={10} max={2000} stepSize={25} minorStepSize={5} majorStepSize={250} onValueChange={(v) => setControllerSteps(Math.max(10, Math.min(2000, v || 10)))} disabled={busy} data-testid="gfs-controller-steps" />
           </FormGroup>
-          <Button intent="primary" icon="play" disabled={busy || !state.choice} onClick={() => void model.train({ modelSteps, controllerSteps })} data-testid="gfs-train">
+          <Button intent="primary" icon="play" disabled={busy || !state.choice} onClick={() => void model?.train({ modelSteps, controllerSteps })} data-testid="gfs-train">
             {t('actions.train')}
           </Button>
           {state.phase === 'training' ? (
-            <Button icon="stop" onClick={() => model.cancel()} data-testid="gfs-cancel">
+            <Button icon="stop" onClick={() => model?.cancel()} data-testid="gfs-cancel">
               {t('actions.cancel')}
             </Button>
           ) : null}
