@@ -29,6 +29,7 @@ import { encodeWeights } from '@decisio/compute';
 import { DEFAULT_SEARCH_SPACE } from '@decisio/domain';
 import { importReviveYaml } from '../graph/yaml';
 import { loadDataset, type DataFileKind } from '../data/load';
+import type { ReviveTableReport } from '../data/revive-table';
 import { runTrainer, type TrainerEvent } from '../trainer/contract';
 import { BcTrainer, evaluateVenv, type BcOptions, type VirtualEnvironment } from '../venv/bc';
 import { ReviveTrainer } from '../venv/revive';
@@ -172,6 +173,13 @@ export function graphOf(yamlText: string, agents?: string[]) {
   return graph;
 }
 
+/** One line on what a REVIVE csv became (node-named columns -> the YAML's fields). */
+export function describeReviveTable(r: ReviveTableReport): string {
+  const mapped = r.mapped.map((m) => `${m.from} -> ${m.to.join(', ')}`).join('; ');
+  const index = r.indexColumn ? `; unnamed column ${r.indexColumn.position + 1} ${r.indexColumn.action === 'drop' ? 'dropped' : `kept as ${r.indexColumn.name}`}` : '';
+  return `${mapped}${index}; ${r.trajectories} trajectories (from ${r.trajectorySource})${r.unused.length ? `; unused: ${r.unused.join(', ')}` : ''}`;
+}
+
 /** Venv algorithm of `train` / `tune`. */
 export type VenvAlgo = 'bc' | 'revive-p' | 'revive-t';
 
@@ -188,7 +196,7 @@ async function prepare(dataFile: string, graphFile: string, rewardFile: string, 
   const yamlText = readFileSync(graphFile, 'utf8');
   const graph = graphOf(yamlText, agents);
   log(`[learn] loading ${dataFile}`);
-  const ds = await loadDataset(new Uint8Array(readFileSync(dataFile)), dataKind(dataFile), graph);
+  const ds = await loadDataset(new Uint8Array(readFileSync(dataFile)), dataKind(dataFile), graph, { onReviveTable: (r) => log(`[learn] REVIVE csv: ${describeReviveTable(r)}`) });
   log(`[learn] ${ds.rows} rows, ${ds.trajectoryCount} trajectories`);
   const files: Record<string, string> = { 'reward.py': readFileSync(rewardFile, 'utf8'), ...nodeFunctionFiles(graph) };
   const matcherSetup = matcherFile ? matcherRewardSetup(readFileSync(matcherFile, 'utf8')) : undefined;

@@ -6,3 +6,4 @@ export * from './codec';
 export * from './dataset';
 export * from './split';
 export * from './load';
+export * from './revive-table';

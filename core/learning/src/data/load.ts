@@ -9,6 +9,7 @@ import { buildDataset, type BuildDatasetOptions, type Dataset } from './dataset'
 import { readH5 } from './h5';
 import { readNpz } from './npy';
 import { fromNdArrays, fromTable, parseCsv, type RawTrajectories, type TableOptions } from './raw';
+import { isReviveCsvHeader, reviveTable, type IndexColumnChoice, type ReviveTableReport } from './revive-table';
 
 /** File kinds the loader reads (spec: csv, npz, h5). */
 export type DataFileKind = 'npz' | 'h5' | 'csv';
@@ -17,6 +18,10 @@ export type DataFileKind = 'npz' | 'h5' | 'csv';
 export interface LoadDatasetOptions extends BuildDatasetOptions, TableOptions {
   /** csv delimiter (default comma). */
   delimiter?: string;
+  /** A REVIVE CSV's unnamed column (default: dropped). */
+  reviveIndexColumn?: IndexColumnChoice;
+  /** Told what was mapped when the csv is REVIVE's own (node-named columns). */
+  onReviveTable?: (report: ReviveTableReport) => void;
 }
 
 /** Guesses the kind from a file name. */
@@ -31,7 +36,16 @@ export function dataFileKind(fileName: string): DataFileKind {
 export async function readTrajectories(bytes: Uint8Array, kind: DataFileKind, graph: DecisionGraph, options: LoadDatasetOptions = {}): Promise<RawTrajectories> {
   if (kind === 'npz') return fromNdArrays(readNpz(bytes));
   if (kind === 'h5') return fromNdArrays(await readH5(bytes));
-  const table = parseCsv(new TextDecoder().decode(bytes), options.delimiter ?? ',');
+  const text = new TextDecoder().decode(bytes);
+  const table = parseCsv(text, options.delimiter ?? ',');
+  if ((options.delimiter ?? ',') === ',' && !options.trajectoryField && isReviveCsvHeader(graph, table.header)) {
+    // REVIVE's own CSV: node-named columns and pandas' unnamed row number (dropped)
+    const mapped = reviveTable(graph, { kind: 'csv', text }, { indexColumn: options.reviveIndexColumn ?? 'drop' });
+    if (mapped.kind === 'table') {
+      options.onReviveTable?.(mapped.report);
+      return fromTable(graph, mapped.columns, { trajectoryField: mapped.trajectoryField, sequenceField: mapped.sequenceField });
+    }
+  }
   return fromTable(graph, table.columns, options);
 }
 
