@@ -41,7 +41,7 @@ export function JobDialog({ editing, onClose }: JobDialogProps) {
   const checkError = check.error && isApiError(check.error) ? (check.error.errors?.cron ?? check.error.errors?.timezone ?? check.error.message) : null;
 
   const submit = async () => {
-    const params = kind === 'uploads.sweep' ? { olderThanHours: hours } : days ? { days } : {};
+    const params = kind === 'uploads.sweep' ? { olderThanHours: hours } : kind === 'logs.retention' && days ? { days } : {};
     const body = { id: editing?.id, name: name.trim(), kind, cron: cron.trim(), timezone: timezone.trim(), description: description.trim(), params } as ScheduleSaveRequest;
     if (!body.name) return setErrors({ name: t('form.required') });
     try {
@@ -76,11 +76,12 @@ export function JobDialog({ editing, onClose }: JobDialogProps) {
               ))}
             </HTMLSelect>
           </FormGroup>
-          {kind === 'uploads.sweep' ? (
+          {kind === 'uploads.sweep' && (
             <FormGroup label={t('form.olderThanHours')} labelFor="job-hours" intent={errors['params.olderThanHours'] ? 'danger' : 'none'} helperText={errors['params.olderThanHours']}>
               <NumericInput id="job-hours" min={1} max={24 * 365} value={hours} onValueChange={(n) => setHours(Number.isFinite(n) ? Math.round(n) : 1)} />
             </FormGroup>
-          ) : (
+          )}
+          {kind === 'logs.retention' && (
             <FormGroup label={t('form.days')} labelFor="job-days" intent={errors['params.days'] ? 'danger' : 'none'} helperText={errors['params.days']}>
               <NumericInput id="job-days" min={1} max={3650} value={days ?? ''} onValueChange={(n) => setDays(Number.isFinite(n) && n > 0 ? Math.round(n) : null)} />
             </FormGroup>

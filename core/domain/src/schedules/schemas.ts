@@ -18,6 +18,8 @@ export const SCHEDULE_KINDS = {
   'uploads.sweep': { hostWide: true },
   /** Deletes system-log rows older than the retention setting (or `days`). */
   'logs.retention': { hostWide: true },
+  /** Marks issued SDK licences past their end expired and sends the "expires in N days" / "expired" messages. */
+  'licences.expiry': { hostWide: true },
 } as const;
 export type ScheduleKind = keyof typeof SCHEDULE_KINDS;
 export const SCHEDULE_KIND_NAMES = Object.keys(SCHEDULE_KINDS) as ScheduleKind[];
@@ -31,6 +33,7 @@ export function isHostWideKind(kind: string): boolean {
 export const scheduleParamsSchemas = {
   'uploads.sweep': z.object({ olderThanHours: z.number().int().min(1).max(24 * 365).default(168) }).strict(),
   'logs.retention': z.object({ days: z.number().int().min(1).max(3650).optional() }).strict(),
+  'licences.expiry': z.object({}).strict(),
 } as const satisfies Record<ScheduleKind, z.ZodType>;
 export type ScheduleParams<K extends ScheduleKind = ScheduleKind> = z.infer<(typeof scheduleParamsSchemas)[K]>;
 
@@ -63,6 +66,7 @@ const common = {
 export const scheduleSaveRequestSchema = z.discriminatedUnion('kind', [
   z.object({ ...common, kind: z.literal('uploads.sweep'), params: scheduleParamsSchemas['uploads.sweep'].default({ olderThanHours: 168 }) }),
   z.object({ ...common, kind: z.literal('logs.retention'), params: scheduleParamsSchemas['logs.retention'].default({}) }),
+  z.object({ ...common, kind: z.literal('licences.expiry'), params: scheduleParamsSchemas['licences.expiry'].default({}) }),
 ]);
 export type ScheduleSaveRequest = z.input<typeof scheduleSaveRequestSchema>;
 

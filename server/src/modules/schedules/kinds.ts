@@ -13,6 +13,8 @@ import type { JobContext, JobKind } from '../../jobs/kinds';
 import type { BlobStore } from '../storage/blob-store';
 import { StorageService } from '../storage/service';
 import { LogsService } from '../logs/service';
+import { LicencesService } from '../licences/service';
+import { MessagesService } from '../messages/service';
 
 /** Payload of every scheduled run. */
 export interface ScheduledRunPayload {
@@ -93,6 +95,10 @@ function scheduledKind<K extends ScheduleKind>(
 export function scheduledJobKinds(deps: ScheduledKindsDeps): JobKind<any>[] {
   const storage = new StorageService(deps.db, deps.blobs, deps.clock);
   const logs = new LogsService(deps.db, deps.clock);
+  // The expiry sweep reads the licences and writes messages only: it never signs, checks a
+  // contact code or looks up a user key, so those collaborators are refused if ever reached.
+  const unused = new Proxy({}, { get: () => { throw new Error('not used by the licence expiry sweep'); } }) as never;
+  const licences = new LicencesService(deps.db, deps.clock, unused, unused, unused, new MessagesService(deps.db, deps.clock));
   return [
     scheduledKind('uploads.sweep', deps, async (params, ctx) => {
       const before = new Date(deps.clock.now().getTime() - params.olderThanHours * 3600_000);
@@ -118,6 +124,10 @@ export function scheduledJobKinds(deps: ScheduledKindsDeps): JobKind<any>[] {
       const days = params.days ?? (await logs.retention()).days;
       const { deleted, before } = await logs.purgeOlderThan(days);
       return { metrics: { deleted, days }, summary: `deleted ${deleted} system-log rows older than ${days} days (before ${before.toISOString()})` };
+    }),
+    scheduledKind('licences.expiry', deps, async () => {
+      const notices = await licences.sweep();
+      return { metrics: { notices }, summary: `sent ${notices} licence expiry notices` };
     }),
   ];
 }

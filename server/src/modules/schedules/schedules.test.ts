@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorCode } from '@decisio/domain';
+import { newId } from '../../db/ids';
 import { waitUntil } from '../../jobs/testing';
 import { createTenant, createUser, issueToken, signIn, type TestUser } from '../../test/factories';
 import { databases, startTestServer, type TestServer } from '../../test/server';
@@ -152,6 +153,46 @@ describe.each(databases)('scheduled jobs on %s (in-process queue)', (kind) => {
     expect(row).toMatchObject({ method: 'MANUAL', user_id: admin.id, username: admin.username });
     // The schedule itself still waits for its first tick.
     expect((await server.call('jobs/page', { token: adminToken, body: { keyword: 'Retention' } })).body.data.rows[0].status).toBe('waiting');
+  });
+
+  it('licences.expiry marks an issued licence past its end expired and sends the notices, once', async () => {
+    const holder = await createUser(server);
+    const now = Date.now();
+    const licence = (id: string, endAt: Date) => ({
+      id,
+      tenant_id: holder.tenantId,
+      user_id: holder.id,
+      type: 'online',
+      edition: 'pro',
+      status: 'success',
+      contact_channel: 'email',
+      contact_target: holder.email,
+      start_at: new Date(now - 30 * 86_400_000),
+      end_at: endAt,
+      created_at: new Date(now - 30 * 86_400_000),
+      updated_at: new Date(now - 30 * 86_400_000),
+    });
+    const expiring = newId();
+    const ended = newId();
+    await server.app.db.knex('sdk_licences').insert([licence(expiring, new Date(now + 3 * 86_400_000)), licence(ended, new Date(now - 86_400_000))]);
+    const id = (await save({ name: 'Licences', cron: '0 9 * * *', kind: 'licences.expiry' })).body.data.id as string;
+    const runOnce = async (expected: number) => {
+      await server.call('jobs/trigger', { token: adminToken, body: { id } });
+      let runs: any[] = [];
+      await waitUntil(async () => {
+        runs = (await server.call('jobs/history', { token: adminToken, body: { id } })).body.data.rows;
+        return runs.length === expected && runs.every((r) => r.state === 'successful');
+      });
+      return runs[0];
+    };
+    expect((await runOnce(1)).metrics).toEqual({ notices: 2 });
+    expect((await server.app.db.knex('sdk_licences').where('id', ended).first()).status).toBe('expired');
+    expect((await server.app.db.knex('sdk_licences').where('id', expiring).first()).status).toBe('success');
+    const kinds = (await server.app.db.knex('messages').where('user_id', holder.id).pluck('kind')) as string[];
+    expect(kinds.sort()).toEqual(['licenceExpired', 'licenceExpiring']);
+    // A second run sends nothing new.
+    expect((await runOnce(2)).metrics).toEqual({ notices: 0 });
+    expect(await server.app.db.knex('messages').where('user_id', holder.id).count({ n: '*' })).toEqual([{ n: 2 }]);
   });
 
   it('answers 400 for bad input, 401 without a token, 403 without the permission or for host-wide kinds, 404 across tenants', async () => {
