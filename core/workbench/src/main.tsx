@@ -20,6 +20,7 @@ import { patternPlugin } from '@decisio/plugin-pattern';
 import { dataAccessPlugin } from '@decisio/plugin-data-access';
 import { logsPlugin } from '@decisio/plugin-logs';
 import { jobsPlugin } from '@decisio/plugin-jobs';
+import { adminPlugin } from '@decisio/plugin-admin';
 import { trainingsKitPlugin } from '@decisio/sdk-plugin/trainings/plugin';
 import { schemePlugin } from '@decisio/plugin-scheme';
 import { environmentPlugin } from '@decisio/plugin-environment';
@@ -34,6 +35,7 @@ import { businessDecisionPlugin } from '@decisio/plugin-business-decision';
 import { policyUpdatePlugin } from '@decisio/plugin-policy-update';
 import { feedbackControlPlugin } from '@decisio/plugin-feedback-control';
 import { messagesPlugin } from '@decisio/plugin-messages';
+import { userCentrePlugin } from '@decisio/plugin-user-centre';
 import { supportPlugin } from '@decisio/plugin-support';
 import { createWorkbench, WorkbenchRoot } from './host/workbench';
 import { StartFailed } from './shell/StartFailed';
@@ -44,9 +46,9 @@ import { installIconLoader } from './theme/icons';
  * dependencies). Add a plugin here to ship it. Manifests are light: importing them loads no
  * panel code.
  */
-export const APP_PLUGINS: readonly PluginManifest[] = [sdkPlugin, accountPlugin, dashboardPlugin, projectsPlugin, storagePlugin, deployPlugin, dataConnectionsPlugin, workflowPlugin, patternPlugin, dataAccessPlugin, logsPlugin, jobsPlugin,
+export const APP_PLUGINS: readonly PluginManifest[] = [sdkPlugin, accountPlugin, dashboardPlugin, projectsPlugin, storagePlugin, deployPlugin, dataConnectionsPlugin, workflowPlugin, patternPlugin, dataAccessPlugin, logsPlugin, jobsPlugin, adminPlugin,
   trainingsKitPlugin, schemePlugin, environmentPlugin, rewardPlugin, policyPlugin, tuningPlugin, deductionPlugin, hyperparametersPlugin, projectLogPlugin, reportsPlugin, businessDecisionPlugin, policyUpdatePlugin, feedbackControlPlugin,
-  messagesPlugin, supportPlugin];
+  messagesPlugin, supportPlugin, userCentrePlugin];
 
 const container = typeof document !== 'undefined' ? document.getElementById('root') : null;
 if (container) {
