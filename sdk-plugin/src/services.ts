@@ -201,7 +201,27 @@ export const WORKBENCH_SERVICE_IDS: readonly string[] = [
 ];
 
 /** The user as returned by `user/getUser`: the domain's {@link CurrentUser} plus menus. */
-export type WorkbenchUser = CurrentUser & { menus?: unknown[] };
+export type WorkbenchUser = CurrentUser & {
+  /** Permissions of the user's roles (`user/getUser`). */
+  permissions?: string[];
+  /** The menu tree the user's roles allow (`user/getUser`). */
+  menus?: { path: string | null; children: unknown[] }[];
+  /** Every page path of the menu catalogue (roles decide those side-menu entries). */
+  menuPaths?: string[];
+};
+
+/**
+ * Whether a side-menu entry going to `to` shows for `user`: entries to a page of the menu
+ * catalogue (`menuPaths`) show only when the user's menus hold that page; other entries (and
+ * every entry before the user is known) always.
+ */
+export function menuAllows(user: WorkbenchUser | undefined, to: string | undefined): boolean {
+  if (!to || !user?.menuPaths || !user.menus) return true;
+  if (!user.menuPaths.includes(to)) return true;
+  const walk = (nodes: readonly { path: string | null; children: unknown[] }[]): boolean =>
+    nodes.some((n) => n.path === to || walk(n.children as { path: string | null; children: unknown[] }[]));
+  return walk(user.menus);
+}
 
 /** Helper kept for plugins that hold several disposables keyed by id. */
 export type DisposableMap = Map<string, Disposable>;

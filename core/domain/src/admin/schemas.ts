@@ -70,6 +70,11 @@ export interface MenuNode {
 export interface GetUserResponse extends CurrentUser {
   permissions: string[];
   menus: MenuNode[];
+  /**
+   * Paths of every page of the menu catalogue: a side-menu entry going to one of them shows only
+   * when `menus` holds it (the roles decide); entries to other paths are not governed by roles.
+   */
+  menuPaths: string[];
 }
 
 /** User status: disabled accounts are blocked (spec platform §4). */

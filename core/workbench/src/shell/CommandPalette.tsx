@@ -2,7 +2,7 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { Dialog, DialogBody, DialogFooter, InputGroup, Menu, MenuItem, NonIdealState } from '@blueprintjs/core';
 import type { IconName } from '@blueprintjs/icons';
 import { DIALOG_WIDTH } from '@decisio/domain';
-import { useLocale } from '@decisio/sdk-plugin';
+import { baseApi, menuAllows, useLocale } from '@decisio/sdk-plugin';
 import type { Workbench } from '../host/workbench';
 import { useWorkbench } from '../host/workbench-context';
 import { useWorkbenchT } from '../i18n/i18n';
@@ -19,7 +19,7 @@ export interface PaletteItem extends PaletteEntry {
 /**
  * What the palette offers now: every enabled command that plugins contribute (as data, with a
  * translated title, English keywords and an optional keybinding), then the side-menu entries
- * that open a page and are not commands already. Titles are in the current language; the
+ * that open a page (those the user's roles allow) and are not commands already. Titles are in the current language; the
  * English title is searched too.
  */
 export function paletteItems(wb: Workbench): PaletteItem[] {
@@ -39,8 +39,9 @@ export function paletteItems(wb: Workbench): PaletteItem[] {
       };
     });
   const ctx = wb.whenContext();
+  const user = baseApi.endpoints['core/getUser'].select()(wb.store.getState()).data;
   const pages: PaletteItem[] = wb.host.menuItems
-    .filter((m) => m.location === 'side' && m.to && (!m.when || m.when(ctx)))
+    .filter((m) => m.location === 'side' && m.to && (!m.when || m.when(ctx)) && menuAllows(user, m.to))
     .sort((a, b) => (a.order ?? 100) - (b.order ?? 100))
     .map((m) => {
       const key = `${m.pluginId}:${m.titleKey}`;

@@ -1,17 +1,21 @@
 import { Menu, MenuItem } from '@blueprintjs/core';
 import type { IconName } from '@blueprintjs/icons';
-import { useAppLocation, useLocale } from '@decisio/sdk-plugin';
+import { menuAllows, useAppLocation, useCurrentUser, useLocale } from '@decisio/sdk-plugin';
 import { useWorkbench } from '../host/workbench-context';
 import { useWorkbenchT } from '../i18n/i18n';
 
-/** The console's side menu, built from `location: 'side'` menu items of the plugins. */
+/**
+ * The console's side menu, built from `location: 'side'` menu items of the plugins; an entry to a
+ * page of the menu catalogue shows only when the user's roles allow that menu (`menuAllows`).
+ */
 export function SideMenu(props: { collapsed?: boolean }) {
   const wb = useWorkbench();
   const { t } = useWorkbenchT();
   const loc = useAppLocation();
   useLocale();
+  const user = useCurrentUser().data;
   const items = wb.host.menuItems
-    .filter((m) => m.location === 'side' && (!m.when || m.when(wb.whenContext())))
+    .filter((m) => m.location === 'side' && (!m.when || m.when(wb.whenContext())) && menuAllows(user, m.to))
     .sort((a, b) => (a.order ?? 100) - (b.order ?? 100));
   return (
     <nav className={`dc-side${props.collapsed ? ' dc-side-collapsed' : ''}`} aria-label={t('menu.title')} data-testid="side-menu">

@@ -25,6 +25,12 @@ export class AccessService {
     return RoleModel.query(this.db.executor()).whereNull('tenant_id').where('code', code).first();
   }
 
+  /** Paths of every page of the menu catalogue: the side-menu entries that roles decide. */
+  async menuPaths(): Promise<string[]> {
+    const rows = (await this.db.executor()('menus').whereNotNull('path').select('path')) as { path: string }[];
+    return rows.map((r) => r.path).sort();
+  }
+
   /** Union of the permissions of `roles`, sorted. */
   permissionsOf(roles: readonly { readonly permissions: readonly string[] }[]): string[] {
     return [...new Set(roles.flatMap((r) => r.permissions ?? []))].sort();

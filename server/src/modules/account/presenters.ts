@@ -8,6 +8,7 @@ export function presentCurrentUser(
   roles: readonly RoleModel[],
   permissions: string[],
   menus: MenuNode[],
+  menuPaths: string[] = [],
 ): GetUserResponse {
   return {
     userId: user.id,
@@ -26,5 +27,6 @@ export function presentCurrentUser(
     createdAt: user.createdAt.toISOString(),
     permissions,
     menus,
+    menuPaths,
   };
 }

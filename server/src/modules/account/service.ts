@@ -225,6 +225,6 @@ export class AccountService {
     if (!row) throw new AppError('userNotFound');
     const roles = await this.access.rolesOf(user.id);
     const menus = await this.access.menuTreeFor(roles, user.permissions);
-    return presentCurrentUser(row, roles, user.permissions, menus);
+    return presentCurrentUser(row, roles, user.permissions, menus, await this.access.menuPaths());
   }
 }

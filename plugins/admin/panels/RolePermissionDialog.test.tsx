@@ -1,0 +1,42 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
+import { createTestHost, renderPanel } from '@decisio/sdk-plugin/testing';
+import type { MenuItem, RoleItem } from '@decisio/domain';
+import { adminPlugin } from '../index';
+
+const panel = adminPlugin.panels.find((p) => p.id === 'admin.roles')!;
+const id = (c: string) => c.padEnd(32, '0');
+const viewer: RoleItem = { id: id('e1'), code: 'viewer', name: 'Viewer', tenantId: id('f1'), isSystem: false, permissions: ['dashboard:use'], sort: 100, createdAt: '2026-11-01T00:00:00.000Z' };
+const page = (code: string, parentId: string | null, permission: string | null): MenuItem => ({ id: id(code.length.toString(16) + code.charCodeAt(0).toString(16)), parentId, code, name: `menu.${code}`, path: `/${code}`, icon: null, sort: 1, permission, type: 'page', hidden: false, children: [] });
+const dashboard = page('dashboard', null, 'dashboard:use');
+const admin: MenuItem = { ...page('admin', null, null), id: id('aa'), path: null, type: 'group', children: [] };
+const users = page('admin.users', admin.id, 'users:read');
+admin.children = [users];
+
+describe('RolePermissionDialog', () => {
+  afterEach(() => cleanup());
+
+  it('ticks a group with its pages and saves menus with the write permissions', async () => {
+    const h = createTestHost({ plugins: [adminPlugin], locale: 'en-US', session: { token: 't', userId: 'u1' } });
+    h.mockCall('user/getUser', { data: { userId: 'u1', tenantId: id('f1'), isSystemRole: false, roleList: [], permissions: ['users:read', 'users:write', 'roles:write', 'dashboard:use'], menus: [] } });
+    h.mockCall('roles/list', { data: [viewer] });
+    h.mockCall('menus/tree', { data: [dashboard, admin] });
+    h.mockCall(`roles/menuIds/${viewer.id}`, { data: { roleId: viewer.id, menuIds: [dashboard.id], permissions: ['dashboard:use'] } });
+    h.mockCall('roles/permission', (body) => ({ data: { roleId: viewer.id, menuIds: (body as { menuIds: string[] }).menuIds, permissions: [] } }));
+    await renderPanel(panel, { host: h });
+    fireEvent.click(await screen.findByTestId('admin-role-matrix'));
+    const dash = (await screen.findByLabelText('Dashboard')) as HTMLInputElement;
+    expect(dash.checked).toBe(true);
+    fireEvent.click(screen.getByLabelText('Administration'));
+    expect((screen.getByLabelText('Users') as HTMLInputElement).checked).toBe(true);
+    // Only permissions the caller holds and no menu brings are offered apart.
+    expect(screen.getByLabelText('users:write')).toBeTruthy();
+    expect(screen.queryByLabelText('tenants:write')).toBeNull();
+    fireEvent.click(screen.getByLabelText('users:write'));
+    fireEvent.click(screen.getByTestId('admin-matrix-save'));
+    await waitFor(() => expect(h.calls.find((c) => c.url === 'roles/permission')).toBeTruthy());
+    const body = h.calls.find((c) => c.url === 'roles/permission')!.body as { menuIds: string[]; permissions: string[] };
+    expect([...body.menuIds].sort()).toEqual([dashboard.id, admin.id, users.id].sort());
+    expect(body.permissions).toEqual(['users:write']);
+  });
+});
