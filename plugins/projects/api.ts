@@ -30,6 +30,8 @@ import type {
   CreateTemplateProjectRequest,
   TemplateItem,
   TemplateProject,
+  SharedModuleView,
+  ShareModule,
 } from '@decisio/domain';
 import { definePluginApi, type PluginEndpointBuilder } from '@decisio/sdk-plugin';
 
@@ -97,6 +99,9 @@ export const projectsEndpoints = (build: PluginEndpointBuilder) => ({
   }),
   'projects/shared': build.query<SharedProject, { token: string }>({
     query: (body) => ({ url: 'project/getSharedProject', body }),
+  }),
+  'projects/sharedModule': build.query<SharedModuleView, { token: string; module: ShareModule }>({
+    query: (body) => ({ url: 'project/getSharedModule', body }),
   }),
   'projects/activity': build.query<Page<ActivityItem>, ActivityRequest>({
     query: (body) => ({ url: 'message/getActivity', body }),

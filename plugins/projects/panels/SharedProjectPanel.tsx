@@ -1,19 +1,24 @@
-import { Callout, Card, NonIdealState, Spinner, Tag } from '@blueprintjs/core';
+import { useState } from 'react';
+import { Callout, Card, NonIdealState, Spinner, Tab, Tabs } from '@blueprintjs/core';
+import type { ShareModule } from '@decisio/domain';
 import { useAppLocation } from '@decisio/sdk-plugin';
 import { projectsApi } from '../api';
 import { useProjectsT } from '../i18n';
 import { TAG_COLOUR_HEX } from '../model/colours';
+import { SharedModule } from './SharedModule';
 import './projects.css';
 
-/** A share link (`/shared-project?token=...`): a read-only view of the project and its chosen modules. */
+/** A share link (`/shared-project?token=...`): a read-only view of the project and its chosen modules, one tab each. */
 export function SharedProjectPanel() {
   const { t, locale } = useProjectsT();
   const token = useAppLocation().search.token ?? '';
   const shared = projectsApi.endpoints['projects/shared'].useQuery({ token }, { skip: !token });
+  const [chosen, setChosen] = useState<ShareModule | null>(null);
   if (!token) return <NonIdealState icon="link" title={t('shared.missingToken')} />;
   if (shared.isLoading) return <Spinner className="dc-gap-top" />;
   if (shared.isError || !shared.data) return <NonIdealState icon="error" title={t('shared.loadFailed')} description={(shared.error as { message?: string } | undefined)?.message} />;
   const { project, modules, solutions } = shared.data;
+  const module = chosen && modules.includes(chosen) ? chosen : (modules[0] ?? null);
   return (
     <div className="dc-page" data-testid="shared-project">
       <div className="dc-page-header">
@@ -27,13 +32,12 @@ export function SharedProjectPanel() {
         {t('shared.readOnly', { name: project.ownerName })}
       </Callout>
       <h4 className="dc-section-title">{t('shared.modules')}</h4>
-      <div className="dc-projects-tags">
+      <Tabs id="shared-modules" selectedTabId={module ?? undefined} onChange={(id) => setChosen(id as ShareModule)}>
         {modules.map((m) => (
-          <Tag key={m} minimal>
-            {t(`module.${m}`)}
-          </Tag>
+          <Tab key={m} id={m} title={t(`module.${m}`)} />
         ))}
-      </div>
+      </Tabs>
+      {module && <SharedModule token={token} module={module} />}
       <h4 className="dc-section-title">{t('shared.solutions')}</h4>
       {solutions.length === 0 ? (
         <p className="dc-muted">{t('shared.none')}</p>

@@ -10,6 +10,7 @@ import {
   projectListRequestSchema,
   saveShareSettingsRequestSchema,
   setFavouriteRequestSchema,
+  sharedModuleRequestSchema,
   sharedProjectRequestSchema,
 } from '@decisio/domain';
 import type { AppContext, AppState } from '../../http/context';
@@ -85,6 +86,17 @@ export function projectsRoutes(
     reply(async (ctx) => {
       const view = await projects.shared(user(ctx), sharedBody.input(ctx).token);
       return { ...view, solutions: await solutions.listOf(view.project.projectId) };
+    }),
+  );
+
+  const moduleBody = kit.validate(sharedModuleRequestSchema);
+  router.post(
+    '/project/getSharedModule',
+    ...read,
+    moduleBody,
+    reply(async (ctx) => {
+      const input = moduleBody.input(ctx);
+      return projects.sharedModule(user(ctx), input.token, input.module);
     }),
   );
 

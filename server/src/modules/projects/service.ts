@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Knex } from 'knex';
+import { sharedModule } from './shared-modules';
 import {
   AppError,
   type ActivityItem,
@@ -17,6 +18,8 @@ import {
   createProjectRequestSchema,
   editProjectRequestSchema,
   projectListRequestSchema,
+  type ShareModule,
+  type SharedModuleView,
 } from '@decisio/domain';
 import type { ServerCallUser } from '@decisio/sdk-plugin/server';
 import type { z } from 'zod';
@@ -356,6 +359,12 @@ export class ProjectsService {
     }
     const { favourite: _f, right: _r, ...project } = presentProject(row, 'view');
     return { project: { ...project, right: 'view' }, readOnly: true, modules: presentShareSettings(row).modules, solutions: [] };
+  }
+
+  /** One module of a share link, read-only (`shared-modules.ts`); a module the owner did not choose: `userNotPermission`. */
+  async sharedModule(user: ServerCallUser, token: string, module: ShareModule): Promise<SharedModuleView> {
+    const view = await this.shared(user, token);
+    return sharedModule(this.knex, user.tenantId, view.project.projectId, module, view.modules);
   }
 
   /** Recent activity of the projects the caller owns or collaborates on, newest first. */

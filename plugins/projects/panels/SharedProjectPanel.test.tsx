@@ -1,0 +1,58 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { cleanup, fireEvent, screen, within } from '@testing-library/react';
+import type { SharedModuleView, SharedProject } from '@decisio/domain';
+import { createTestHost, renderPanel } from '@decisio/sdk-plugin/testing';
+import { projectsPlugin } from '../index';
+
+const route = projectsPlugin.routes.find((r) => r.path === '/shared-project')!;
+const token = 'f'.repeat(32);
+const shared: SharedProject = {
+  project: {
+    projectId: 'a'.repeat(32),
+    name: 'Pricing',
+    colour: 'blue',
+    industryTemplate: null,
+    info: null,
+    imageVersion: null,
+    locked: false,
+    ownerId: 'b'.repeat(32),
+    ownerName: 'alice',
+    right: 'view',
+    solutionCount: 1,
+    createdAt: '2026-11-01T10:00:00.000Z',
+    updatedAt: '2026-11-01T10:00:00.000Z',
+  },
+  readOnly: true,
+  modules: ['simulator', 'workbench'],
+  solutions: [],
+};
+const simulators: SharedModuleView = {
+  module: 'simulator',
+  solutions: [{ solutionId: 'c'.repeat(32), name: 'Baseline', items: [{ id: 'd'.repeat(32), name: 'env-a', state: 'successful', algorithm: 'bc', score: 61.5, createdAt: '2026-11-02T10:00:00.000Z' }] }],
+};
+const graph: SharedModuleView = {
+  module: 'workbench',
+  solutions: [{ solutionId: 'c'.repeat(32), name: 'Baseline', items: [], graph: { nodes: [{ name: 'obs', role: 'state' }, { name: 'action', role: 'agent' }], edges: 2 } }],
+};
+
+describe('SharedProjectPanel', () => {
+  afterEach(() => cleanup());
+
+  it('shows each shared module read-only in its tab, in both languages', async () => {
+    for (const locale of ['en-US', 'zh-CN'] as const) {
+      const host = createTestHost({ plugins: [projectsPlugin], locale, session: { token: 't', userId: 'e'.repeat(32) }, location: { pathname: '/shared-project', search: { token } } });
+      host.mockCall('project/getSharedProject', { data: shared });
+      host.mockCall('project/getSharedModule', (body) => ({ data: (body as { module: string }).module === 'workbench' ? graph : simulators }));
+      await renderPanel(route, { host });
+      const table = await screen.findByTestId('shared-module-simulator');
+      expect(within(table).getByText('env-a')).toBeTruthy();
+      expect(within(table).getByText('61.5')).toBeTruthy();
+      expect(within(table).getByText(locale === 'en-US' ? 'Score' : '评分')).toBeTruthy();
+      fireEvent.click(screen.getAllByRole('tab')[1]!);
+      const nodes = await screen.findByTestId('shared-module-workbench');
+      expect(within(nodes).getByText('action')).toBeTruthy();
+      expect(host.calls.filter((c) => c.url === 'project/getSharedModule').map((c) => (c.body as { module: string }).module)).toEqual(['simulator', 'workbench']);
+      cleanup();
+    }
+  });
+});
