@@ -55,7 +55,7 @@ import { ImportService } from './modules/connections/imports';
 import { importJobKind, importTmpDir } from './modules/connections/job';
 import { DEFAULT_QUERY_MS } from './modules/connections/connector';
 import { HostGuard } from './net/host-guard';
-import { assertProjectAccess } from './modules/projects/access';
+import { assertProjectAccess, registerDeleteGuard } from './modules/projects/access';
 import { DeletedJobs } from './modules/projects/artefacts';
 import { AccountService } from './modules/account/service';
 import { SignInThrottle } from './modules/account/throttle';
@@ -87,6 +87,7 @@ import { solutionsRoutes } from './modules/solutions/routes';
 import { SolutionsService } from './modules/solutions/service';
 import { modellingJobKinds, modellingRoutes } from './modules/modelling/routes';
 import { modellingJobOwners } from './modules/modelling/job-owners';
+import { modellingDeleteGuard } from './modules/modelling/delete-guard';
 import { jobsRoutes } from './modules/jobs/routes';
 import { docsRoutes } from './modules/docs/routes';
 import { JobOwners } from './modules/jobs/sources';
@@ -290,6 +291,8 @@ export function createApp(config: ServerConfig, options: AppOptions = {}): Decis
   const schedules = new SchedulesService(db, clock, jobs, logger);
   schedulesRoutes(api, kit, { schedules });
   const scheduler = new Scheduler(db, clock, schedules, logger, options.scheduler);
+  // Project and solution deletes wait for the modelling jobs (the deploy module registers its own guard).
+  registerDeleteGuard(modellingDeleteGuard);
   const modelling = modellingRoutes(api, kit, { db, jobs, blobs, deletedJobs, tensorBoard: { bin: config.tensorBoardBin, idleMinutes: config.tensorBoardIdleMinutes } });
   templatesRoutes(api, kit, { db, blobs, clock, jobs, datasets, solutions });
   // A training that ends or fails writes its user a message (once per job).

@@ -13,12 +13,13 @@ export type CodeChannel = (typeof CODE_CHANNELS)[number];
 
 /**
  * What a code is for. `signUp` and `resetPassword` are asked before signing in; the others need
- * a session: `changeContact` proves a new e-mail or mobile number, `student` a campus e-mail.
+ * a session: `changeContact` proves a new e-mail or mobile number, `student` a campus e-mail,
+ * `licence` the contact of an SDK licence application.
  */
-export const CODE_PURPOSES = ['signUp', 'resetPassword', 'changeContact', 'student'] as const;
+export const CODE_PURPOSES = ['signUp', 'resetPassword', 'changeContact', 'student', 'licence'] as const;
 export type CodePurpose = (typeof CODE_PURPOSES)[number];
 /** Purposes that need a session token (the code is bound to the signed-in account). */
-export const SIGNED_IN_PURPOSES: readonly CodePurpose[] = ['changeContact', 'student'];
+export const SIGNED_IN_PURPOSES: readonly CodePurpose[] = ['changeContact', 'student', 'licence'];
 
 /** Lifetime and sending limits of codes (defaults; the server's configuration may change them). */
 export const CODE_LIMITS = {

@@ -1,8 +1,8 @@
 import type { CodePurpose, Locale } from '@decisio/domain';
 
 const PURPOSE: Record<Locale, Record<CodePurpose, string>> = {
-  'en-US': { signUp: 'sign up', resetPassword: 'reset your password', changeContact: 'change your contact details', student: 'certify your student status' },
-  'zh-CN': { signUp: '注册账号', resetPassword: '重置密码', changeContact: '修改联系方式', student: '学生认证' },
+  'en-US': { signUp: 'sign up', resetPassword: 'reset your password', changeContact: 'change your contact details', student: 'certify your student status', licence: 'confirm your SDK licence application' },
+  'zh-CN': { signUp: '注册账号', resetPassword: '重置密码', changeContact: '修改联系方式', student: '学生认证', licence: '确认 SDK 授权申请' },
 };
 
 /** Subject and text of a code message, in the asker's language. */

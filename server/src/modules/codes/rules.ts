@@ -33,5 +33,8 @@ export async function assertCodeAllowed(db: Database, target: CodeTarget & { pur
       if (other) throw new AppError('campusEmailUsed');
       return;
     }
+    case 'licence':
+      // Any address of the applicant's (bound to the signed-in account).
+      return;
   }
 }

@@ -4,10 +4,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AppError, ErrorCode } from '@decisio/domain';
-import { createUser, issueToken, type TestUser } from '../../test/factories';
+import { ErrorCode } from '@decisio/domain';
+import { createUser, issueCode, issueToken, outboxCode, solvedCaptcha, unique, type TestUser } from '../../test/factories';
 import { databases, startTestServer, type TestServer } from '../../test/server';
-import type { ContactCodeVerifier } from './codes';
+import { unavailableCodeVerifier } from './codes';
 import { systemClock } from '../../clock';
 import { MessagesService } from '../messages/service';
 import { ServiceManagementService } from '../service-management/service';
@@ -15,20 +15,6 @@ import { LicencesService } from './service';
 import { LicenceSigner } from './signing';
 
 const VERIFIER = path.resolve(__dirname, '../../../../docs/licence-verifier/verify.mjs');
-
-/** The account area's code service stands behind this interface; here: codes the test hands out, single use. */
-class CodeBook implements ContactCodeVerifier {
-  private readonly codes = new Map<string, string>();
-  issue(target: string): string {
-    const code = randomBytes(3).toString('hex');
-    this.codes.set(target, code);
-    return code;
-  }
-  async verify(_channel: 'email' | 'mobile', target: string, code: string): Promise<void> {
-    if (this.codes.get(target) !== code) throw new AppError('verifyCodeMismatch');
-    this.codes.delete(target);
-  }
-}
 
 function runVerifier(args: string[]) {
   const r = spawnSync(process.execPath, [VERIFIER, ...args], { encoding: 'utf8' });
@@ -41,9 +27,8 @@ describe.each(databases)('SDK licences on %s', (kind) => {
   let userToken: string;
   let adminToken: string;
   let dir: string;
-  const codes = new CodeBook();
   beforeAll(async () => {
-    server = await startTestServer(kind, { codeVerifier: codes });
+    server = await startTestServer(kind);
     user = await createUser(server);
     userToken = await issueToken(server, user);
     adminToken = await issueToken(server, await createUser(server, { roles: ['admin'] }));
@@ -54,23 +39,27 @@ describe.each(databases)('SDK licences on %s', (kind) => {
     if (dir) fs.rmSync(dir, { recursive: true, force: true });
   });
   const call = (name: string, token: string | undefined, body: unknown) => server.call(name, { token, body });
-  const contact = (target = 'me@example.com') => ({ channel: 'email', target, code: codes.issue(target) });
-  const offline = (device: Buffer, name = 'device.bin', edition = 'pro') => ({
+  /** A contact with a real code of the code service (purpose `licence`, bound to `who`). */
+  const contact = async (who: TestUser = user) => {
+    const target = `c${unique()}@example.com`;
+    return { channel: 'email', target, code: await issueCode(server, { channel: 'email', recipient: target, purpose: 'licence', userId: who.id }) };
+  };
+  const offline = async (device: Buffer, name = 'device.bin', edition = 'pro') => ({
     type: 'offline',
     edition,
-    contact: contact(),
+    contact: await contact(),
     deviceFile: { name, content: device.toString('base64') },
     termsAccepted: true,
   });
 
   it('issues an offline licence bound to the device file that the verifier checks without the server', async () => {
     const device = randomBytes(4096);
-    const applied = await call('sdkLicense/createSdkLicense', userToken, offline(device));
+    const applied = await call('sdkLicense/createSdkLicense', userToken, await offline(device));
     expect(applied.status).toBe(200);
     expect(applied.body.data).toMatchObject({ type: 'offline', edition: 'pro', status: 'audit', deviceFileName: 'device.bin', licenceFile: null, daysLeft: null });
     const id = applied.body.data.id as string;
     // The same device, again, while the first is on review.
-    expect((await call('sdkLicense/createSdkLicense', userToken, offline(device))).body.code).toBe(ErrorCode.sdkLicenceExists);
+    expect((await call('sdkLicense/createSdkLicense', userToken, await offline(device))).body.code).toBe(ErrorCode.sdkLicenceExists);
     expect((await call('sdkLicense/getLicenceFile', userToken, { id })).body.code).toBe(ErrorCode.licenceStateInvalid);
 
     const queue = await call('sdkLicense/getSdkLicenseList', adminToken, { scope: 'all', status: 'audit' });
@@ -119,10 +108,10 @@ describe.each(databases)('SDK licences on %s', (kind) => {
   });
 
   it('binds an online licence to the user key, and refuses it without one', async () => {
-    const body = { type: 'online', edition: 'pro', contact: contact(), termsAccepted: true };
+    const body = { type: 'online', edition: 'pro', contact: await contact(), termsAccepted: true };
     expect((await call('sdkLicense/createSdkLicense', userToken, body)).body.code).toBe(ErrorCode.userKeyMissing);
     const key = (await call('userCenter/createUserPrivateKey', userToken, {})).body.data.key as string;
-    const applied = await call('sdkLicense/createSdkLicense', userToken, { ...body, contact: contact() });
+    const applied = await call('sdkLicense/createSdkLicense', userToken, { ...body, contact: await contact() });
     expect(applied.body.data).toMatchObject({ type: 'online', status: 'audit', deviceFileName: null });
     const approved = await call('sdkLicense/reviewSdkLicense', adminToken, { id: applied.body.data.id, approve: true });
     expect(approved.body.data.daysLeft).toBe(365);
@@ -134,11 +123,11 @@ describe.each(databases)('SDK licences on %s', (kind) => {
 
   it('refuses a refused application, tells expiring and expired licences once, and renews', async () => {
     const device = randomBytes(100);
-    const refused = await call('sdkLicense/createSdkLicense', userToken, offline(device, 'a.bin', 'trial'));
+    const refused = await call('sdkLicense/createSdkLicense', userToken, await offline(device, 'a.bin', 'trial'));
     const ended = await call('sdkLicense/reviewSdkLicense', adminToken, { id: refused.body.data.id, approve: false, opinion: 'no' });
     expect(ended.body.data).toMatchObject({ status: 'end', licenceFile: null });
 
-    const applied = await call('sdkLicense/createSdkLicense', userToken, offline(device, 'a.bin', 'trial'));
+    const applied = await call('sdkLicense/createSdkLicense', userToken, await offline(device, 'a.bin', 'trial'));
     const id = applied.body.data.id as string;
     await call('sdkLicense/reviewSdkLicense', adminToken, { id, approve: true });
     expect((await call('sdkLicense/renewSdkLicense', userToken, { id })).body.code).toBe(ErrorCode.licenceRenewalTooEarly);
@@ -152,7 +141,7 @@ describe.each(databases)('SDK licences on %s', (kind) => {
     // The sweep (run at start and hourly) writes "expires in 3 days" once, then "expired" once.
     const db = server.app.db;
     const messages = new MessagesService(db, systemClock);
-    const sweeper = new LicencesService(db, systemClock, new LicenceSigner(db, systemClock), codes, new ServiceManagementService(db, systemClock, messages), messages);
+    const sweeper = new LicencesService(db, systemClock, new LicenceSigner(db, systemClock), unavailableCodeVerifier, new ServiceManagementService(db, systemClock, messages), messages);
     const noticesOf = async (kind: string) =>
       ((await call('message/getMessageList', userToken, { pageSize: 100 })).body.data.rows as { kind: string; params: Record<string, unknown> }[]).filter((m) => m.kind === kind && m.params.licenceId === id);
     await sweeper.sweep();
@@ -172,7 +161,7 @@ describe.each(databases)('SDK licences on %s', (kind) => {
     expect(rows.find((r) => r.id === id)!.status).toBe('end');
 
     // A licence past its end lists as expired, its file is refused, and the sweep says so once.
-    const other = await call('sdkLicense/createSdkLicense', userToken, offline(randomBytes(50), 'b.bin', 'trial'));
+    const other = await call('sdkLicense/createSdkLicense', userToken, await offline(randomBytes(50), 'b.bin', 'trial'));
     const otherId = other.body.data.id as string;
     await call('sdkLicense/reviewSdkLicense', adminToken, { id: otherId, approve: true });
     await knex('sdk_licences').where({ id: otherId }).update({ end_at: new Date(Date.now() - 1000) });
@@ -189,38 +178,49 @@ describe.each(databases)('SDK licences on %s', (kind) => {
     expect((await call('sdkLicense/renewSdkLicense', userToken, { id: otherId })).body.data).toMatchObject({ status: 'audit', renewalOf: otherId });
   });
 
-  it('refuses every code while no code service is plugged in', async () => {
-    const bare = await startTestServer(kind);
-    try {
-      const someone = await createUser(bare);
-      const r = await bare.call('sdkLicense/createSdkLicense', { token: await issueToken(bare, someone), body: offline(randomBytes(10)) });
-      expect(r.body.code).toBe(ErrorCode.verifyCodeUnavailable);
-      expect(Number((await bare.app.db.knex('sdk_licences').count({ n: '*' }).first())!.n)).toBe(0);
-    } finally {
-      await bare.stop();
-    }
+  it('checks the contact code with the code service: bound to the applicant, single use', async () => {
+    const mate = await createUser(server);
+    const mateToken = await issueToken(server, mate);
+    // A code asked by another account does not serve this one.
+    const foreign = { ...(await offline(randomBytes(30))), contact: await contact(mate) };
+    expect((await call('sdkLicense/createSdkLicense', mateToken, foreign)).body.code).toBe(0);
+    const stolen = { ...(await offline(randomBytes(31))), contact: foreign.contact };
+    expect((await call('sdkLicense/createSdkLicense', userToken, stolen)).body.code).toBe(ErrorCode.verifyCodeMismatch);
+    // Used once, a code does not serve again.
+    const reused = { ...(await offline(randomBytes(32))), contact: foreign.contact };
+    expect((await call('sdkLicense/createSdkLicense', mateToken, reused)).body.code).toBe(ErrorCode.codeUsed);
+    // Through HTTP end to end: captcha, code sent to the outbox (development mode), application.
+    const solved = await solvedCaptcha(server);
+    const email = `o${unique()}@example.com`;
+    const sent = await server.call('index/generateEmailCode', { token: mateToken, body: { email, purpose: 'licence', ...solved } });
+    expect(sent.body.code).toBe(0);
+    const code = await outboxCode(server, email);
+    const applied = await call('sdkLicense/createSdkLicense', mateToken, { ...(await offline(randomBytes(33))), contact: { channel: 'email', target: email, code } });
+    expect(applied.body.data).toMatchObject({ status: 'audit', contactTarget: email });
+    // A composition without a code service refuses every code.
+    await expect(unavailableCodeVerifier.verify('email', email, code, mate.id)).rejects.toMatchObject({ codeName: 'verifyCodeUnavailable' });
   });
 
   it('refuses bad input, calls without a token and administrator calls of ordinary users', async () => {
     const device = randomBytes(10);
     for (const body of [
-      { ...offline(device), deviceFile: undefined },
-      { ...offline(device), termsAccepted: false },
-      { ...offline(device), deviceFile: { name: `${'n'.repeat(51)}`, content: device.toString('base64') } },
-      { ...offline(device), contact: { channel: 'email', target: 'x', code: '123456' } },
-      { ...offline(device), contact: { channel: 'mobile', target: '13800000000', code: '12' } },
-      { type: 'online', edition: 'pro', contact: contact(), termsAccepted: true, deviceFile: { name: 'd', content: 'AA==' } },
+      { ...(await offline(device)), deviceFile: undefined },
+      { ...(await offline(device)), termsAccepted: false },
+      { ...(await offline(device)), deviceFile: { name: `${'n'.repeat(51)}`, content: device.toString('base64') } },
+      { ...(await offline(device)), contact: { channel: 'email', target: 'x', code: '123456' } },
+      { ...(await offline(device)), contact: { channel: 'mobile', target: '13800000000', code: '12' } },
+      { type: 'online', edition: 'pro', contact: await contact(), termsAccepted: true, deviceFile: { name: 'd', content: 'AA==' } },
     ]) {
       const r = await call('sdkLicense/createSdkLicense', userToken, body);
       expect(r.status, JSON.stringify(body).slice(0, 80)).toBe(400);
       expect(r.body.code).toBe(ErrorCode.paramInvalid);
     }
-    const empty = await call('sdkLicense/createSdkLicense', userToken, offline(Buffer.alloc(0)));
+    const empty = await call('sdkLicense/createSdkLicense', userToken, await offline(Buffer.alloc(0)));
     expect(empty.body.code).toBe(ErrorCode.licenceDeviceFileInvalid);
-    const big = await call('sdkLicense/createSdkLicense', userToken, offline(randomBytes(1024 * 1024 + 1)));
+    const big = await call('sdkLicense/createSdkLicense', userToken, await offline(randomBytes(1024 * 1024 + 1)));
     expect(big.body.code).toBe(ErrorCode.licenceDeviceFileInvalid);
-    expect((await call('sdkLicense/createSdkLicense', userToken, offline(randomBytes(1024 * 1024)))).body.code).toBe(0);
-    const wrongCode = await call('sdkLicense/createSdkLicense', userToken, { ...offline(randomBytes(20)), contact: { channel: 'email', target: 'me@example.com', code: 'zzzzzz' } });
+    expect((await call('sdkLicense/createSdkLicense', userToken, await offline(randomBytes(1024 * 1024)))).body.code).toBe(0);
+    const wrongCode = await call('sdkLicense/createSdkLicense', userToken, { ...(await offline(randomBytes(20))), contact: { channel: 'email', target: 'me@example.com', code: 'zzzzzz' } });
     expect(wrongCode.body.code).toBe(ErrorCode.verifyCodeMismatch);
 
     for (const name of ['sdkLicense/createSdkLicense', 'sdkLicense/getSdkLicenseList', 'sdkLicense/reviewSdkLicense', 'sdkLicense/renewSdkLicense', 'sdkLicense/getLicenceFile', 'sdkLicense/getLicencePublicKey']) {

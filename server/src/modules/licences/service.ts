@@ -130,7 +130,7 @@ export class LicencesService {
     const keySha = input.type === 'online' ? await this.userKeys.validKeySha256(actor.id) : null;
     if (input.type === 'online' && !keySha) throw new AppError('userKeyMissing');
     await this.assertNoLive(actor.id, input.type, input.edition, device?.sha256 ?? null);
-    await this.codes.verify(input.contact.channel, input.contact.target, input.contact.code);
+    await this.codes.verify(input.contact.channel, input.contact.target, input.contact.code, actor.id);
     const id = await this.insert(actor, {
       type: input.type,
       edition: input.edition,

@@ -21,7 +21,7 @@ describe.each(databases)('SDK versions on %s', (kind) => {
     server.fetch(`/api/sdkVersion/uploadSdkPackage?id=${id}&name=${encodeURIComponent(name)}`, {
       method: 'POST',
       headers: { 'Content-Type': 'application/octet-stream', ...(token ? { Authorization: token } : {}) },
-      body: bytes,
+      body: Buffer.from(bytes),
     });
 
   it('an administrator adds versions with notes and packages in the blob store; users list and download them', async () => {
