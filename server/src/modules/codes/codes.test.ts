@@ -97,6 +97,10 @@ describe.each(databases)('verification codes on %s', (kind) => {
       const wait = await server.call('index/expirationTime', { body: { channel: 'email', recipient: email } });
       expect(wait.body.data).toMatchObject({ codeTtlSeconds: 600, resendSeconds: 60 });
       expect(wait.body.data.resendInSeconds).toBeGreaterThan(50);
+      // Another purpose is not held up by the pause (its account exists only for resetPassword).
+      const user = await createUser(server);
+      expect((await sendEmail(user.email, 'resetPassword')).body.code).toBe(0);
+      expect((await sendEmail(user.email, 'resetPassword')).body.code).toBe(ErrorCode.tooManyRequests);
       // The address limit: rows of this client within the hour.
       const limited = await startTestServer(kind, { env: { CODE_ADDRESS_MAX_PER_HOUR: '2' } });
       try {

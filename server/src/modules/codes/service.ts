@@ -91,8 +91,9 @@ export class VerificationCodes {
     const recent = (await knex('verification_codes')
       .where({ channel: target.channel, recipient })
       .andWhere('created_at_ms', '>', now - HOUR_MS)
-      .select('created_at_ms')) as { created_at_ms: number | string }[];
-    if (recent.some((r) => Number(r.created_at_ms) > now - this.config.resendMs)) throw new AppError('tooManyRequests');
+      .select('created_at_ms', 'purpose')) as { created_at_ms: number | string; purpose: string }[];
+    // The resend pause is per purpose (a sign-up code does not delay a reset); the hourly number is not.
+    if (recent.some((r) => r.purpose === target.purpose && Number(r.created_at_ms) > now - this.config.resendMs)) throw new AppError('tooManyRequests');
     if (recent.length >= this.config.perRecipientPerHour) throw new AppError('tooManyRequests');
     const fromClient = (await knex('verification_codes').where('client_key', clientKey).andWhere('created_at_ms', '>', now - HOUR_MS).count({ n: '*' }).first()) as
       | { n: number | string }
