@@ -164,7 +164,7 @@ export function JobsPanel(_props: PanelProps) {
                   <td style={{ whiteSpace: 'nowrap' }}>{s.nextRunAt ? date.format(new Date(s.nextRunAt)) : '—'}</td>
                   <td style={{ whiteSpace: 'nowrap' }}>{s.lastRunAt ? date.format(new Date(s.lastRunAt)) : t('never')}</td>
                   <td>
-                    <ButtonGroup variant="minimal">
+                    <ButtonGroup variant="minimal" style={{ flexWrap: 'wrap' }}>
                       <Button size="small" icon="history" onClick={() => setHistoryOf(s)}>
                         {t('actions.history')}
                       </Button>
