@@ -4,6 +4,8 @@
  * `jobJdbcDatasource/all`) and the solution's table correlation (`solution/*TableCorrelation`).
  */
 import type {
+  CopyTableResult,
+  CopyTableToDataSourceRequest,
   DataConnection,
   Dataset,
   DatasetPreview,
@@ -16,6 +18,8 @@ import type {
   RemoteTable,
   SetTableCorrelationRequest,
   StartImportRequest,
+  TableAccessKey,
+  TableFilterRequest,
   UploadPartInitRequest,
   UploadState,
 } from '@decisio/domain';
@@ -55,6 +59,18 @@ export const dataAccessEndpoints = (build: PluginEndpointBuilder) => ({
   'data-access/preview': build.query<DatasetPreview, { tableId: string; rows?: number }>({
     query: (body) => ({ url: 'file/previewCSV', body, timeoutMs: 0 }),
   }),
+  'data-access/filter': build.query<DatasetPreview, Pick<TableFilterRequest, 'tableId' | 'conditions' | 'offset' | 'limit'>>({ query: (body) => ({ url: 'table/filter', body }) }),
+  'data-access/files': build.query<Page<FileItem>, { page: number; pageSize: number; keyword?: string }>({ query: (body) => ({ url: 'file/fileItemList', body }) }),
+  'data-access/append': build.mutation<Dataset, { tableId: string; fileId: string }>({
+    query: (body) => ({ url: 'table/append', body, timeoutMs: 0 }),
+    invalidatesTags: (_r, _e, a) => [DATASETS, { type: 'Dataset', id: a.tableId }],
+  }),
+  'data-access/replaceFile': build.mutation<Dataset, { tableId: string; fileId: string }>({
+    query: (body) => ({ url: 'table/updateTableFileUrl', body, timeoutMs: 0 }),
+    invalidatesTags: (_r, _e, a) => [DATASETS, { type: 'Dataset', id: a.tableId }],
+  }),
+  'data-access/accessKey': build.mutation<TableAccessKey, { tableId: string; ttlSeconds: number }>({ query: (body) => ({ url: 'table/getAccessKey', body }) }),
+  'data-access/copyOut': build.mutation<CopyTableResult, CopyTableToDataSourceRequest>({ query: (body) => ({ url: 'table/copyTableToDataSource', body, timeoutMs: 0 }) }),
   'data-access/freeSpace': build.query<FreeSpace, void>({ query: () => ({ url: 'file/getFreeSpace' }) }),
   'data-access/uploadInit': build.mutation<UploadState, UploadPartInitRequest>({ query: (body) => ({ url: 'file/uploadpartinit', body }) }),
   'data-access/uploadParts': build.mutation<UploadState, { uploadId: string }>({ query: (body) => ({ url: 'file/uploadPartList', body }) }),

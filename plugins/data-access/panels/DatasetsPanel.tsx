@@ -5,6 +5,7 @@ import { pageCount, Pager, useListSearch, useLocale, useNotify, useProjectLink, 
 import { dataAccessApi } from '../api';
 import { failureMessage, formatBytes } from '../format';
 import { useDataT } from '../i18n';
+import { DataOpsDialog } from './DataOpsDialog';
 import { DatasetDialog } from './DatasetDialog';
 import { ImportDialog } from './ImportDialog';
 import { UploadDialog } from './UploadDialog';
@@ -29,6 +30,7 @@ export function DatasetsPanel(_props: PanelProps) {
   const [importing, setImporting] = useState(false);
   const [opened, setOpened] = useState<string | null>(null);
   const [deleting, setDeleting] = useState<Dataset | null>(null);
+  const [operating, setOperating] = useState<Dataset | null>(null);
 
   const list = dataAccessApi.endpoints['data-access/list'].useQuery({
     page,
@@ -117,6 +119,7 @@ export function DatasetsPanel(_props: PanelProps) {
                 <td>
                   <ButtonGroup minimal>
                     <Button small icon="properties" text={t('actions.fields')} onClick={() => setOpened(d.tableId)} data-testid={`dataset-open-${d.name}`} />
+                    <Button small icon="th-filtered" text={t('actions.data')} onClick={() => setOperating(d)} data-testid={`dataset-ops-${d.name}`} />
                     <Button small icon="trash" intent="danger" text={t('actions.delete')} onClick={() => setDeleting(d)} />
                   </ButtonGroup>
                 </td>
@@ -147,6 +150,7 @@ export function DatasetsPanel(_props: PanelProps) {
         }}
       />
       <DatasetDialog tableId={opened} onClose={() => setOpened(null)} />
+      <DataOpsDialog dataset={operating} onClose={() => setOperating(null)} />
       <Alert
         isOpen={!!deleting}
         intent="danger"
