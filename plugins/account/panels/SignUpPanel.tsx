@@ -1,7 +1,7 @@
 import { useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { Button, Callout, Checkbox, FormGroup, HTMLSelect, InputGroup, SegmentedControl } from '@blueprintjs/core';
 import { emailSchema, encryptAccountPassword, mobileSchema, OCCUPATIONS, validationMessage, type CaptchaAnswer, type Occupation } from '@decisio/domain';
-import { isApiError, useNavigate, useNotify, VerificationCodeField } from '@decisio/sdk-plugin';
+import { isApiError, useAppLocation, useNavigate, useNotify, VerificationCodeField } from '@decisio/sdk-plugin';
 import { accountApi } from '../api';
 import { useAccountT } from '../i18n';
 import { EMPTY_SIGN_UP, serverErrorsToFields, STEP_FIELDS, toSignUpRequest, validateStep, type FieldErrors, type SignUpStep, type SignUpValues } from '../model/sign-up';
@@ -14,6 +14,8 @@ export function SignUpPanel() {
   const { t, locale } = useAccountT();
   const navigate = useNavigate();
   const notify = useNotify();
+  // A tenant's invitation link (`/sign-up?invite=<code>`): the account joins that tenant.
+  const invite = useAppLocation().search.invite;
   const [step, setStep] = useState<SignUpStep>(0);
   const [values, setValues] = useState<SignUpValues>(EMPTY_SIGN_UP);
   const [errors, setErrors] = useState<FieldErrors>({});
@@ -59,7 +61,7 @@ export function SignUpPanel() {
     try {
       const key = await getKey().unwrap();
       const encrypted = await encryptAccountPassword(key, values.password);
-      await signUp(toSignUpRequest(values, encrypted)).unwrap();
+      await signUp({ ...toSignUpRequest(values, encrypted), ...(invite ? { invite } : {}) }).unwrap();
       notify({ message: t('signUp.success'), intent: 'success', icon: 'tick-circle' });
       navigate('/sign-in', { search: { username: values.username.trim() } });
     } catch (err) {

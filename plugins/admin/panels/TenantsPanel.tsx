@@ -11,7 +11,7 @@ const GB = 1024 ** 3;
 
 /** The sign-up link of a tenant's invitation. */
 function inviteLink(code: string): string {
-  return `${window.location.origin}/?signUp=1&invite=${encodeURIComponent(code)}`;
+  return `${window.location.origin}/sign-up?invite=${encodeURIComponent(code)}`;
 }
 
 /**

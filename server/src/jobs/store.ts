@@ -3,6 +3,7 @@ import type { Database } from '../db/database';
 import { newId } from '../db/ids';
 import type { JobLogLevel } from './events';
 import { claimableStates, heldStates, JobState } from './states';
+import { assertTrainingQuota } from '../modules/tenancy/quotas';
 
 /** A job as stored. */
 export interface JobRecord {
@@ -154,8 +155,9 @@ export class JobStore {
     return this.db.executor();
   }
 
-  /** Inserts a `waiting` job. */
+  /** Inserts a `waiting` job; a training over its tenant's quota is refused (`resourceQuotaExceeded`). */
   async createJob(input: NewJob): Promise<JobRecord> {
+    await assertTrainingQuota(this.knex, input.tenantId, input.kind);
     const now = this.clock.now();
     const row = {
       id: newId(),

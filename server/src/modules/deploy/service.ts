@@ -36,6 +36,7 @@ import type { ServingIO } from './io';
 import { recordsTable, toCsv } from './records-table';
 import { findPolicy } from './policy-source';
 import { newAccessToken, type ServingRuntime } from './runtime';
+import { assertServiceQuota } from '../tenancy/quotas';
 
 /** A `model_services` row with the policy name. */
 export interface ServiceRecord {
@@ -204,6 +205,7 @@ export class DeployService {
         if (!policy) throw new AppError('policyNotFound');
         await assertProjectAccess(this.db.executor(), user, policy.projectId, 'edit');
         await this.assertFree(policy.projectId, policy.id, input.serviceName);
+        if (input.start) await assertServiceQuota(this.db.executor(), user.tenantId);
         await this.db.executor()('model_services').insert({
           id,
           tenant_id: user.tenantId,
@@ -330,6 +332,7 @@ export class DeployService {
     const s = await this.db.transaction(async () => {
       const s = await this.access(user, serviceId, 'edit');
       if (s.status !== 'waiting' && s.status !== 'failure') throw new AppError('deployStateInvalid');
+      await assertServiceQuota(this.db.executor(), user.tenantId);
       await this.db.executor()('model_services').where('id', s.id).update({ status: 'starting', failure_reason: null, updated_at: this.clock.now() });
       return s;
     });

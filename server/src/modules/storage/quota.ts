@@ -98,7 +98,8 @@ async function releaseRow(knex: Knex, scope: 'user' | 'tenant', ownerId: string,
 
 /**
  * Charges `bytes` to the owner's user and tenant quota (inside the caller's transaction when
- * `knex` is one), or throws `AppError('storageInsufficient')` and charges nothing.
+ * `knex` is one), or throws `AppError('storageInsufficient')` (the user's quota) or
+ * `AppError('poolQuotaExceeded')` (the tenant's pool) and charges nothing.
  */
 export async function chargeStorage(knex: Knex, owner: BlobOwner, bytes: number): Promise<void> {
   if (!Number.isFinite(bytes) || bytes < 0) throw new Error(`Invalid byte count ${bytes}`);
@@ -108,7 +109,8 @@ export async function chargeStorage(knex: Knex, owner: BlobOwner, bytes: number)
   if (!(await chargeRow(knex, 'user', owner.userId, bytes))) throw new AppError('storageInsufficient');
   if (!(await chargeRow(knex, 'tenant', owner.tenantId, bytes))) {
     await releaseRow(knex, 'user', owner.userId, bytes);
-    throw new AppError('storageInsufficient');
+    // The tenant's pool (set per tenant by its admins) is full: the spec's pool quota code.
+    throw new AppError('poolQuotaExceeded');
   }
 }
 

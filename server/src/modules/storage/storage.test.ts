@@ -223,7 +223,7 @@ describe.each(databases)('storage on %s', (kind) => {
     expect((await free(token)).tenant.totalBytes).toBe(1000 * MB);
     await server.app.db.knex('storage_quotas').where({ scope: 'tenant', owner_id: tenant }).update({ total_bytes: MB });
     const r = await server.call('file/uploadpartinit', { token, body: { name: 'a.csv', size: 2 * MB } });
-    expect(r.body.code).toBe(ErrorCode.storageInsufficient);
+    expect(r.body.code).toBe(ErrorCode.poolQuotaExceeded);
     const after = await free(token);
     expect(after).toMatchObject({ usedBytes: 0, freeBytes: MB, tenant: { usedBytes: 0 } });
     // Other users' uploads and upload lists are out of reach.

@@ -5,7 +5,7 @@
  * tenant row of `storage_quotas`), running trainings and running model services.
  */
 import { randomBytes } from 'node:crypto';
-import { AppError, type Page, type TenantCreateRequest, type TenantItem, type TenantUpdateRequest } from '@decisio/domain';
+import { AppError, LIMITS, type Page, type TenantCreateRequest, type TenantItem, type TenantUpdateRequest } from '@decisio/domain';
 import type { Knex } from 'knex';
 import type { Clock } from '../../clock';
 import type { Database } from '../../db/database';
@@ -103,11 +103,10 @@ export class TenantsService {
     return (await this.present(this.db.executor(), [row]))[0]!;
   }
 
-  private async setStorageQuota(knex: Knex, tenantId: string, bytes: number | null): Promise<void> {
-    if (bytes === null) {
-      await knex('storage_quotas').where({ scope: 'tenant', owner_id: tenantId }).delete();
-      return;
-    }
+  private async setStorageQuota(knex: Knex, tenantId: string, quota: number | null): Promise<void> {
+    let bytes = quota;
+    // No quota of its own: the platform cap (the row keeps what the tenant uses).
+    if (bytes === null) bytes = LIMITS.storageCapBytes;
     const existing = await knex('storage_quotas').where({ scope: 'tenant', owner_id: tenantId }).first('owner_id');
     if (existing) await knex('storage_quotas').where({ scope: 'tenant', owner_id: tenantId }).update({ total_bytes: bytes, updated_at: this.clock.now() });
     else await knex('storage_quotas').insert({ scope: 'tenant', owner_id: tenantId, tenant_id: tenantId, total_bytes: bytes, used_bytes: 0, updated_at: this.clock.now() });
@@ -137,7 +136,7 @@ export class TenantsService {
       if (isUniqueViolation(err)) throw new AppError('tenantCodeUsed');
       throw err;
     }
-    await this.setStorageQuota(knex, id, input.storageQuotaBytes);
+    if (input.storageQuotaBytes !== null) await this.setStorageQuota(knex, id, input.storageQuotaBytes);
     const row = (await knex('tenants').where('id', id).first()) as TenantRow;
     return (await this.present(knex, [row]))[0]!;
   }
