@@ -9,9 +9,20 @@ import type { ComputeWorkerApi, TrialPreview } from './api';
 import { chooseBackend } from './backend-choice';
 import { readTrialFile } from './trial-file';
 
-/** Yields to the event loop (so that a `cancel` message is handled between steps). */
+/**
+ * Yields to the event loop (so that a `cancel` message is handled between steps). A message on
+ * a fresh channel, not `setTimeout(0)`, which browsers clamp to 4 ms once timers nest.
+ */
 function macrotask(): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, 0));
+  if (typeof MessageChannel === 'undefined') return new Promise((resolve) => setTimeout(resolve, 0));
+  return new Promise((resolve) => {
+    const channel = new MessageChannel();
+    channel.port1.onmessage = () => {
+      channel.port1.close();
+      resolve();
+    };
+    channel.port2.postMessage(0);
+  });
 }
 
 function firstColumn(x: Float32Array, rows: number, dim: number): Float32Array {
