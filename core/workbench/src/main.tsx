@@ -37,6 +37,7 @@ import { feedbackControlPlugin } from '@decisio/plugin-feedback-control';
 import { messagesPlugin } from '@decisio/plugin-messages';
 import { userCentrePlugin } from '@decisio/plugin-user-centre';
 import { supportPlugin } from '@decisio/plugin-support';
+import { sdkLicencePlugin } from '@decisio/plugin-sdk-licence';
 import { createWorkbench, WorkbenchRoot } from './host/workbench';
 import { StartFailed } from './shell/StartFailed';
 import { installIconLoader } from './theme/icons';
@@ -48,7 +49,7 @@ import { installIconLoader } from './theme/icons';
  */
 export const APP_PLUGINS: readonly PluginManifest[] = [sdkPlugin, accountPlugin, dashboardPlugin, projectsPlugin, storagePlugin, deployPlugin, dataConnectionsPlugin, workflowPlugin, patternPlugin, dataAccessPlugin, logsPlugin, jobsPlugin, adminPlugin,
   trainingsKitPlugin, schemePlugin, environmentPlugin, rewardPlugin, policyPlugin, tuningPlugin, deductionPlugin, hyperparametersPlugin, projectLogPlugin, reportsPlugin, businessDecisionPlugin, policyUpdatePlugin, feedbackControlPlugin,
-  messagesPlugin, supportPlugin, userCentrePlugin];
+  messagesPlugin, supportPlugin, sdkLicencePlugin, userCentrePlugin];
 
 const container = typeof document !== 'undefined' ? document.getElementById('root') : null;
 if (container) {
