@@ -41,7 +41,6 @@ export const ROUTE_PERMISSIONS: Readonly<Record<string, readonly string[] | null
   atmVersion: ['projects:use'],
   virtualMachine: ['projects:use'],
   gfs: ['projects:use'],
-  pidData: ['projects:use'],
   // the job contract (job/get, wait, events) of trainings and imports
   job: ['projects:use', 'datasets:use', 'connections:use'],
   pidData: ['projects:use'],
