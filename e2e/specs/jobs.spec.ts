@@ -93,7 +93,7 @@ describe('scheduled jobs', () => {
     await page.getByText('Job history of "E2E log retention"').waitFor();
     // The history refreshes by itself; a run goes waiting -> running -> successful on a job thread.
     await expect
-      .poll(async () => page.getByTestId('job-run').filter({ hasText: 'Successful' }).count(), { timeout: 30_000, intervals: [500] })
+      .poll(async () => page.getByTestId('job-run').filter({ hasText: 'Successful' }).count(), { timeout: 30_000, interval: 500 })
       .toBeGreaterThan(0);
     const run = page.getByTestId('job-run').filter({ hasText: 'Successful' }).first();
     expect(await run.textContent()).toMatch(/Schedule/);
