@@ -175,7 +175,7 @@ describe('navigation: deploy, call records and deductions without typing an addr
     const rect = (testId: string) => page.getByTestId(testId).evaluate((e) => e.getBoundingClientRect().toJSON() as DOMRect);
     const mainRect = () => page.locator('.dc-console-main').evaluate((e) => e.getBoundingClientRect().toJSON() as DOMRect);
     const viewport = page.viewportSize()!;
-    await page.goto(`/project/deploy-detail?projectId=${ids.projectId}&serviceId=${ids.serviceId}&section=records&guide=true`);
+    await page.goto(`/project/deploy-detail?projectId=${ids.projectId}&solutionId=${ids.solutionId}&serviceId=${ids.serviceId}&section=records&guide=true`);
     const records = page.getByTestId('deploy-records-section');
     await records.waitFor();
     const toggle = page.getByTestId('workflow-guide-toggle');
