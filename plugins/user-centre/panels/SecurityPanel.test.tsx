@@ -4,7 +4,6 @@ import { ErrorCode } from '@decisio/domain';
 import { createTestHost, renderPanel } from '@decisio/sdk-plugin/testing';
 import { userCentrePlugin } from '../index';
 import { testKeyPair } from '../test/keys';
-import { SecurityPanel } from './SecurityPanel';
 
 const type = (id: string, value: string) => fireEvent.change(screen.getByTestId(id), { target: { value } });
 
@@ -23,7 +22,7 @@ describe('SecurityPanel', () => {
         { id: 's0', time: '2026-11-26T01:00:00Z', address: null, agent: null, current: false, active: false },
       ],
     });
-    await renderPanel({ path: '/user-center/security', titleKey: 'title.security', load: async () => SecurityPanel }, { host });
+    await renderPanel(userCentrePlugin.panels.find((p) => p.id === 'user-centre.security')!, { host });
     return { host, keys };
   }
 

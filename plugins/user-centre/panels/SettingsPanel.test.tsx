@@ -2,7 +2,6 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { createTestHost, renderPanel } from '@decisio/sdk-plugin/testing';
 import { userCentrePlugin } from '../index';
-import { SettingsPanel } from './SettingsPanel';
 
 const INFO = {
   userId: 'u1', username: 'alice_1', nickname: null, avatarUrl: null, email: 'a@example.com', mobile: null, industry: null, occupation: 'other', organisation: null,
@@ -19,7 +18,7 @@ describe('SettingsPanel', () => {
     host.mockCall('user/getDeleteImpact', { data: { projects: 2, files: 3, connections: 1, runningTrainings: 0, runningServices: 0, ...impact } });
     host.mockCall('user/deleteUser', { data: { userId: 'u1', deletedProjects: 2 } });
     host.mockCall('user/editUserInfo', (body) => ({ data: { ...INFO, settings: (body as { settings: object }).settings } }));
-    await renderPanel({ path: '/user-center/settings', titleKey: 'title.settings', load: async () => SettingsPanel }, { host });
+    await renderPanel(userCentrePlugin.panels.find((p) => p.id === 'user-centre.settings')!, { host });
     return host;
   }
 

@@ -139,7 +139,10 @@ export interface CurrentUser {
   menuGroupId: string | null;
   roleList: { id: string; code: string; name: string }[];
   isSystemRole: boolean;
+  /** A certified student whose certification is still valid (see `studentUntil`). */
   isStudent: boolean;
+  /** ISO date until which the student certification holds; null when never certified. */
+  studentUntil?: string | null;
   isOperation: boolean;
   occupation: Occupation | null;
   createdAt: string;

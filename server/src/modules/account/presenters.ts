@@ -21,7 +21,9 @@ export function presentCurrentUser(
     menuGroupId: null,
     roleList: roles.map((r) => ({ id: r.id, code: r.code, name: r.name })),
     isSystemRole: roles.some((r) => r.isSystem),
-    isStudent: user.isStudent || user.occupation === 'student',
+    // A certified student whose certification (campus e-mail code, user centre) is still valid.
+    isStudent: user.studentUntil !== null && user.studentUntil !== undefined && user.studentUntil.getTime() > Date.now(),
+    studentUntil: user.studentUntil?.toISOString() ?? null,
     isOperation: roles.some((r) => r.code === 'operation'),
     occupation: user.occupation,
     createdAt: user.createdAt.toISOString(),

@@ -85,9 +85,12 @@ describe.each(databases)('user centre on %s', (kind) => {
     const days = (new Date(ok.body.data.studentUntil).getTime() - Date.now()) / 86_400_000;
     expect(days).toBeGreaterThan(364);
     expect(days).toBeLessThanOrEqual(365);
+    // The signed-in user's flags carry it too (spec platform §3 isStudent).
+    expect((await server.call('user/getUser', { token })).body.data).toMatchObject({ isStudent: true, studentUntil: ok.body.data.studentUntil });
     // Expired certification: no longer a student.
     await server.app.db.knex('users').where('id', user.id).update({ student_until: new Date(Date.now() - 1000) });
     expect((await server.call('users/getUserInfo', { token })).body.data.isStudent).toBe(false);
+    expect((await server.call('user/getUser', { token })).body.data.isStudent).toBe(false);
   });
 
   it('changes the password with the old one; wrong or same passwords are refused; other sessions end', async () => {

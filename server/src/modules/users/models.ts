@@ -6,7 +6,7 @@ import { RoleModel } from '../access/models';
 /** An account. `passwordHash` is argon2id; it never leaves the server. */
 export class UserModel extends BaseModel {
   static override tableName = 'users';
-  static override dateAttributes = ['createdAt', 'updatedAt', 'lastSignInAt'];
+  static override dateAttributes = ['createdAt', 'updatedAt', 'lastSignInAt', 'studentUntil'];
   static override booleanAttributes = ['isStudent', 'mustChangePassword'];
   static override modifiers = {
     ofTenant(query: QueryBuilder<UserModel>, tenantId: string) {
@@ -40,6 +40,8 @@ export class UserModel extends BaseModel {
   university!: string | null;
   major!: string | null;
   campusEmail!: string | null;
+  /** End of the student certification (campus e-mail code); null when never certified. */
+  studentUntil!: Date | null;
   status!: UserStatus;
   mustChangePassword!: boolean;
   avatar!: string | null;
