@@ -74,6 +74,8 @@ import { SessionService } from './modules/sessions/service';
 import { createDeployModule } from './modules/deploy/routes';
 import { reportsRoutes } from './modules/reports/routes';
 import { pidDataRoutes } from './modules/pid-data/routes';
+import { sshRoutes } from './modules/ssh/routes';
+import { SshTerminals, type SshTerminalOptions } from './modules/ssh/terminals';
 import { BlobStore } from './modules/storage/blob-store';
 import { storageRoutes } from './modules/storage/routes';
 import { datasetsRoutes } from './modules/datasets/routes';
@@ -86,6 +88,7 @@ import { ProjectsService } from './modules/projects/service';
 import { solutionsRoutes } from './modules/solutions/routes';
 import { SolutionsService } from './modules/solutions/service';
 import { modellingJobKinds, modellingRoutes } from './modules/modelling/routes';
+import { reviveImportRoutes } from './modules/revive-import/routes';
 import { modellingJobOwners } from './modules/modelling/job-owners';
 import { modellingDeleteGuard } from './modules/modelling/delete-guard';
 import { jobsRoutes } from './modules/jobs/routes';
@@ -112,6 +115,8 @@ import { mountServerPlugins } from './plugins/host';
 export interface AppOptions {
   /** Server plugins to load (routes under `/api/`, migrations after the core ones). */
   plugins?: readonly ServerPlugin[];
+  /** SSH debug terminal: idle timeout and sweep interval (tests shorten them). */
+  ssh?: SshTerminalOptions;
   /** Checks the verification code of a licence application (the account area's code service). */
   codeVerifier?: ContactCodeVerifier;
   logger?: Logger;
@@ -260,6 +265,8 @@ export function createApp(config: ServerConfig, options: AppOptions = {}): Decis
   const deploy = createDeployModule(api, kit, { db, blobs, logger, clock, bodyLimitBytes: config.bodyLimitBytes, datasets, recordRetentionDays: config.recordRetentionDays, closing: () => closing !== null });
   const reports = reportsRoutes(api, kit, { db, blobs, clock, logger });
   pidDataRoutes(api, kit, { db, clock });
+  const sshTerminals = new SshTerminals(new HostGuard(config.connectionAllow), audit, options.ssh);
+  sshRoutes(api, kit, { terminals: sshTerminals });
   let jobKinds: Map<string, ServerJobKind>;
   try {
     const coreSegments = new Set(api.stack.map((l) => routeSegment(String(l.path))));
@@ -294,6 +301,7 @@ export function createApp(config: ServerConfig, options: AppOptions = {}): Decis
   // Project and solution deletes wait for the modelling jobs (the deploy module registers its own guard).
   registerDeleteGuard(modellingDeleteGuard);
   const modelling = modellingRoutes(api, kit, { db, jobs, blobs, deletedJobs, tensorBoard: { bin: config.tensorBoardBin, idleMinutes: config.tensorBoardIdleMinutes } });
+  reviveImportRoutes(api, kit, { db, jobs, blobs, datasets });
   templatesRoutes(api, kit, { db, blobs, clock, jobs, datasets, solutions });
   // A training that ends or fails writes its user a message (once per job).
   jobs.subscribe((e) => {
@@ -391,6 +399,10 @@ export function createApp(config: ServerConfig, options: AppOptions = {}): Decis
     listen() {
       if (server) throw new Error('Already listening');
       const s = http.createServer(handler);
+      // The SSH terminal's WebSocket (`/api/ssh/terminal`); other upgrades are refused.
+      s.on('upgrade', (req, socket, head) => {
+        if (!sshTerminals.handleUpgrade(req, socket, head)) socket.destroy();
+      });
       server = s;
       return new Promise((resolve, reject) => {
         s.once('error', reject);
@@ -404,6 +416,7 @@ export function createApp(config: ServerConfig, options: AppOptions = {}): Decis
     },
     close() {
       closing ??= (async () => {
+        sshTerminals.closeAll();
         if (server) {
           const s = server;
           const done = new Promise<void>((resolve) => s.close(() => resolve()));

@@ -3,7 +3,7 @@
  * starting or deploying) cannot be deleted, nor can a policy with a live (not deleted) service.
  */
 import type { Knex } from 'knex';
-import { deleteGuards } from '../projects/access';
+import { registerDeleteGuard } from '../projects/access';
 
 const ONLINE = ['running', 'starting', 'deploying'];
 
@@ -19,11 +19,7 @@ export async function onlineServiceGuard(knex: Knex, target: { projectId: string
   return (await q.first('id')) ? 'deployPolicyUsed' : null;
 }
 
-let registered = false;
-
-/** Adds the guard to the projects module's list (once per process). */
+/** Adds the guard to the projects module's list (once per process: `registerDeleteGuard` keeps one of each). */
 export function registerDeployGuards(): void {
-  if (registered) return;
-  registered = true;
-  deleteGuards.push(onlineServiceGuard);
+  registerDeleteGuard(onlineServiceGuard);
 }

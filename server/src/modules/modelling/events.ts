@@ -15,7 +15,7 @@ import type { AppState } from '../../http/context';
 import type { RouteKit } from '../../http/route';
 import { isFinalState, type JobState } from '../../jobs/states';
 import { iso, type ModellingDeps, type Row } from './common';
-import { TENSORS_LINE } from './engine/kinds';
+import { TENSORS_LINE } from './engine/job-run';
 import { stepOf, type TrainCalls } from './train';
 
 const POLL_MS = 2000;

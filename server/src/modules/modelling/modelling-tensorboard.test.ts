@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorCode, SOLUTION_DELETE_CONFIRMATIONS } from '@decisio/domain';
 import { createTenant, createUser, issueToken, type TestUser } from '../../test/factories';
 import { databases, startTestServer, type TestServer } from '../../test/server';
-import { artifactPrefix } from './engine/kinds';
+import { artifactPrefix } from '../storage/artefact-keys';
 import { readEventFile } from './engine/tfevents-testing';
 import { findTensorBoard } from './tensorboard';
 import { newId } from '../../db/ids';

@@ -23,7 +23,7 @@ import { WorkerUnavailableError } from '../../jobs/queue';
 import { releaseStorage } from '../storage/quota';
 import { parseJson, recordInScope, solutionScope, type ModellingDeps, type Row } from './common';
 import { assertCorrelation } from './correlation-check';
-import { artefactOwner } from './engine/kinds';
+import { artefactOwner } from '../storage/artefact-keys';
 import { presentRow } from './presenters';
 import { checkReward } from './reward-try';
 import { SchemeDataError, parseSchemeData, periodStart } from './engine/scheme';

@@ -24,36 +24,19 @@ import {
 import type { AppContext, AppMiddleware, AppState, AuthUser } from '../../http/context';
 import { reply } from '../../http/envelope';
 import type { RouteKit } from '../../http/route';
-import { deleteGuards } from '../projects/access';
 import type { ModellingDeps } from './common';
 import { trainEventsRoute } from './events';
 import { rewardTryRoute } from './reward-try';
 import { ModellingRecords } from './records';
 import { TensorBoards, tensorBoardDownloadRoute } from './tensorboard';
 import { TrainCalls } from './train';
-import { ACTIVE_STATES, Trainings } from './trainings';
+import { Trainings } from './trainings';
 
 export { modellingJobKinds } from './engine/kinds';
 
 const ackSchema = recordIdSchema.extend({ acknowledged: z.boolean() });
 const hyperListSchema = z.object({ trainType: z.enum(['environment', 'policy', 'parameter']).optional() });
 const overviewListSchema = z.object({ limit: z.number().int().min(1).max(100).optional(), running: z.boolean().optional() });
-
-/** Refuses deleting a project or solution while one of its modelling jobs waits or runs. */
-deleteGuards.push(async (knex, target) => {
-  for (const [table, col] of [
-    ['schemes', 'process_job_id'],
-    ['simulators', 'job_id'],
-    ['policies', 'job_id'],
-    ['parameter_searches', 'job_id'],
-    ['deductions', 'job_id'],
-  ] as const) {
-    const q = knex(`${table} as t`).join('jobs as j', 'j.id', `t.${col}`).where('t.project_id', target.projectId).whereIn('j.state', [...ACTIVE_STATES]);
-    if (target.solutionId) q.andWhere('t.solution_id', target.solutionId);
-    if (await q.first('t.id')) return 'projectHasTraining';
-  }
-  return null;
-});
 
 /** What `modellingRoutes` hands back to the composition root. */
 export interface ModellingModule {

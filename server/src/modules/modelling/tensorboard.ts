@@ -32,7 +32,7 @@ import type { RouteKit } from '../../http/route';
 import type { BlobOwner } from '../storage/blob-store';
 import { chargeStorage, releaseStorage } from '../storage/quota';
 import type { ModellingDeps } from './common';
-import { artifactPrefix } from './engine/kinds';
+import { artifactPrefix } from '../storage/artefact-keys';
 import { encodeEventFile, scalarPoints, type DisplayPoint } from './engine/tfevents';
 import { presentTraining } from './presenters';
 import type { TrainCalls } from './train';

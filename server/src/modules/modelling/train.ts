@@ -11,9 +11,10 @@ import { assertProjectAccess } from '../projects/access';
 import { readQuotas } from '../storage/quota';
 import { iso, paging, recordInScope, solutionScope, toDate, type ModellingDeps, type Row } from './common';
 import { loadVenv } from './engine/data';
-import { TENSORS_LINE } from './engine/kinds';
+import { TENSORS_LINE } from './engine/job-run';
 import { presentTraining } from './presenters';
-import { ACTIVE_STATES, TRAINING_RECORDS, Trainings, type TrainingTable } from './trainings';
+import { ACTIVE_STATES, TRAINING_RECORDS, type TrainingTable } from './training-rules';
+import type { Trainings } from './trainings';
 
 /** Kind of a training record as the lists show it. */
 function kindOf(table: string, row: Row): string {

@@ -3,25 +3,11 @@
  * (`policies`), parameter searches and deductions. Creating one checks every rule of the spec's
  * training section, then queues the job that trains it.
  */
-import fsp from 'node:fs/promises';
-import path from 'node:path';
-import type { Knex } from 'knex';
-import { systemClock } from '../../clock';
-import { SecretBox } from '../../db/secrets';
-import { policyDeployed } from '../deploy/guards';
 import {
   AppError,
-  DEFAULT_SEARCH_SPACE,
-  ErrorCode,
-  HYPERPARAMETER_SCHEMAS,
   MODELLING_JOB_KINDS,
-  SEARCHABLE_HYPERPARAMETERS,
-  algorithmHyperparameterIssues,
-  stopConditionsSchema,
-  type StopConditions,
   MODELLING_LIMITS,
   type DeductionRequest,
-  type ErrorCodeName,
   type Locale,
   type TrainParameterRequest,
   type TrainPolicyRequest,
@@ -30,110 +16,26 @@ import {
 import type { ServerCallUser } from '@decisio/sdk-plugin/server';
 import { newId } from '../../db/ids';
 import { WorkerUnavailableError } from '../../jobs/queue';
-import { finalStates, JobState } from '../../jobs/states';
+import { JobState } from '../../jobs/states';
 import { lockDatasets } from '../datasets/in-use';
-import type { BlobOwner, BlobStore } from '../storage/blob-store';
+import type { BlobOwner } from '../storage/blob-store';
 import { chargeStorage, releaseStorage } from '../storage/quota';
 import { copyName, iso, nameUsed, parseJson, recordInScope, solutionScope, type ModellingDeps, type Row, type Scope } from './common';
-import { artefactOwner, artifactPrefix, type TrainingConfig } from './engine/kinds';
-import { SearchSpaceError, searchDims, type SearchParam } from './engine/autosearch';
+import { artefactOwner, artifactPrefix } from '../storage/artefact-keys';
 import { presentTraining } from './presenters';
-import { checkReward } from './reward-try';
-
-/** The record tables of trainings and what is not found in each. */
-export const TRAINING_RECORDS = {
-  simulators: { notFound: 'simulatorNotFound', kind: 'environment' },
-  policies: { notFound: 'policyNotFound', kind: 'policy' },
-  parameter_searches: { notFound: 'trainNotFound', kind: 'parameter' },
-  deductions: { notFound: 'deductionNotFound', kind: 'deduction' },
-} as const satisfies Record<string, { notFound: ErrorCodeName; kind: string }>;
-export type TrainingTable = keyof typeof TRAINING_RECORDS;
-
-/** Jobs still running or waiting (they block deletes). */
-export const ACTIVE_STATES: readonly string[] = Object.values(JobState).filter((s) => !finalStates.includes(s));
-
-/**
- * Stop conditions with the catalogue codes of the spec (workflow §5 "Training"), for the calls
- * whose schema does not carry them (`train/createTrainUpdate`): the domain's one schema.
- */
-export function checkStopConditions(input: unknown): StopConditions {
-  const r = stopConditionsSchema.safeParse(input);
-  if (r.success) return r.data;
-  const message = r.error.issues[0]?.message ?? '';
-  throw new AppError(Object.hasOwn(ErrorCode, message) ? (message as ErrorCodeName) : 'trainNoStopCondition', { stopConditions: 'validation.invalid' });
-}
-
-/**
- * Hyperparameters of a kind checked by the domain's schema and the algorithm's rules
- * (`paramInvalid` naming `hyperparameters.<name>`): the merged settings of an update.
- */
-export function checkHyperparameters(kind: 'environment' | 'policy', algorithm: string, hp: Record<string, unknown>): void {
-  const r = HYPERPARAMETER_SCHEMAS[kind].safeParse(hp);
-  const issue = r.success ? null : r.error.issues[0];
-  if (issue) {
-    const key = issue.code === 'unrecognized_keys' ? String(issue.keys[0]) : issue.path.map(String).join('.');
-    throw new AppError('paramInvalid', { [`hyperparameters.${key}`]: 'validation.invalid' });
-  }
-  const [bad] = algorithmHyperparameterIssues(algorithm, hp);
-  if (bad) throw new AppError('paramInvalid', { [`hyperparameters.${bad[0]}`]: bad[1] });
-}
-
-interface CommonInput {
-  name: string;
-  workerId?: string | null | undefined;
-  stopConditions: StopConditions;
-  hyperparameters: Record<string, unknown>;
-  autoSearch?: { enabled: boolean; algorithm?: string | undefined; trials?: number | undefined; trialEpochs?: number | undefined; hyperparameterSetId?: string | undefined; params?: SearchParam[] | undefined } | undefined;
-  git?: { enabled: boolean; url?: string | undefined; commit?: string | undefined; username?: string | undefined; password?: string | undefined } | undefined;
-  mode: 'run' | 'debug';
-}
-
-/** The config to store of a request its schema checked (stop conditions, auto-search, git, hyperparameters). */
-export function checkTraining(input: CommonInput): TrainingConfig & Record<string, unknown> {
-  const { params: _params, ...autoSearch } = input.autoSearch ?? { enabled: false };
-  return { stopConditions: input.stopConditions, hyperparameters: input.hyperparameters, autoSearch: input.autoSearch ? autoSearch : undefined, git: input.git, mode: input.mode };
-}
-
-/** The files under a record's artefact prefix (`storeFiles` of the job kinds writes them flat), with their sizes. */
-export async function artefactFiles(blobs: BlobStore, prefix: string): Promise<Array<{ name: string; size: number }>> {
-  const dir = blobs.pathOf(prefix.replace(/\/+$/, ''));
-  let entries;
-  try {
-    entries = await fsp.readdir(dir, { withFileTypes: true });
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return [];
-    throw err;
-  }
-  const out: Array<{ name: string; size: number }> = [];
-  // Temporary files of a write in progress (`.tmp-*`) are not artefacts.
-  for (const e of entries) if (e.isFile() && !e.name.startsWith('.')) out.push({ name: e.name, size: (await fsp.stat(path.join(dir, e.name))).size });
-  return out.sort((a, b) => (a.name < b.name ? -1 : 1));
-}
-
-/** Joins the training's job for its live state. */
-function withJob(knex: Knex, table: string) {
-  return knex(`${table} as t`)
-    .leftJoin('jobs as j', 'j.id', 't.job_id')
-    .select('t.*', 'j.state as job_state', 'j.progress as job_progress', 'j.metrics as job_metrics', 'j.error as job_error', 'j.started_at as job_started_at', 'j.ended_at as job_ended_at', 'j.worker_id as job_worker_id');
-}
+import { ACTIVE_STATES, TRAINING_RECORDS, artefactFiles, checkHyperparameters, checkStopConditions, checkTraining, configOf, withJob, type TrainingTable } from './training-rules';
+import { TrainingChecks } from './training-checks';
 
 /** What runs after a record is deleted, with the jobs it ran that no other record refers to. */
 export type DeletedListener = (tenantId: string, jobIds: string[]) => Promise<void>;
 
 /** Training records and their jobs. */
 export class Trainings {
-  private readonly secrets: SecretBox;
+  private readonly checks: TrainingChecks;
   private readonly deletedListeners: DeletedListener[] = [];
 
   constructor(private readonly deps: ModellingDeps) {
-    this.secrets = new SecretBox(deps.db, systemClock);
-  }
-
-  /** The git password of a training is kept sealed (`SecretBox`); the job opens it for the checkout. */
-  private async sealGit<C extends TrainingConfig>(config: C): Promise<C> {
-    const pw = config.git?.password;
-    if (!pw || SecretBox.isSealed(pw)) return config;
-    return { ...config, git: { ...config.git!, password: await this.secrets.seal(pw) } };
+    this.checks = new TrainingChecks(deps);
   }
 
   private get knex() {
@@ -147,46 +49,6 @@ export class Trainings {
       if (err instanceof WorkerUnavailableError) throw new AppError('insufficientResources');
       throw err;
     }
-  }
-
-  /** Memory rule of the spec: about 20 GB of memory per 1 GB of data on the chosen (or largest) worker. */
-  private async checkMemory(dataBytes: number, workerId?: string | null) {
-    const workers = (await this.deps.jobs.workers()).filter((w) => w.status === 'online' && (!workerId || w.id === workerId));
-    if (workerId && workers.length === 0) throw new AppError('insufficientResources');
-    if (workers.length === 0) return; // BullMQ without a worker yet: the job waits for one
-    const largest = Math.max(...workers.map((w) => w.memory));
-    if (largest < dataBytes * 20) throw new AppError('insufficientResources');
-  }
-
-  /**
-   * Resolves the search values of an auto-search once, when the training is created: from the
-   * caller's hyperparameter set, else the request's `params`, else the default space of the kind.
-   */
-  private async resolveAutoSearch(user: ServerCallUser, config: TrainingConfig, input: CommonInput, kind: 'environment' | 'policy'): Promise<void> {
-    const auto = config.autoSearch;
-    if (!auto?.enabled) return;
-    let params = input.autoSearch?.params;
-    if (auto.hyperparameterSetId) {
-      const set = await this.knex('hyperparameter_sets').where({ id: auto.hyperparameterSetId, tenant_id: user.tenantId, user_id: user.id }).first('params');
-      if (!set) throw new AppError('hyperparameterNotFound');
-      params = parseJson<SearchParam[]>(set.params, []);
-    }
-    if (!params) {
-      auto.space = DEFAULT_SEARCH_SPACE[kind];
-      return;
-    }
-    try {
-      const { dims } = searchDims(params, SEARCHABLE_HYPERPARAMETERS[kind]);
-      if (dims.length === 0) throw new SearchSpaceError('', 'nothing to search');
-      auto.space = dims;
-    } catch (err) {
-      if (err instanceof Error) throw new AppError('paramInvalid', { autoSearch: 'validation.invalid' }, err.message);
-      throw err;
-    }
-  }
-
-  private async uniqueName(scope: Scope, table: TrainingTable, name: string, extra: Record<string, unknown> = {}) {
-    if (await nameUsed(this.knex, table, scope.project.id, name, extra)) throw new AppError(table === 'simulators' ? 'environmentNameUsed' : 'trainNameUsed', { name: 'validation.invalid' });
   }
 
   private async insertAndQueue(user: ServerCallUser, table: TrainingTable, kind: string, row: Row, workerId?: string | null) {
@@ -216,10 +78,10 @@ export class Trainings {
     input: { stopConditions?: Record<string, unknown> | undefined; hyperparameters?: Record<string, unknown> | undefined; datasetIds?: string[] | undefined },
   ) {
     const { row, scope } = await recordInScope(this.knex, user, table, id, 'edit', TRAINING_RECORDS[table].notFound);
-    await this.refuseServing(table, id);
+    await this.checks.refuseServing(table, id);
     const job = row.job_id ? await this.knex('jobs').where({ id: row.job_id }).first('state') : null;
     if (!job || ![JobState.successful, JobState.stoppedManually].includes(job.state)) throw new AppError('paramInvalid', { id: 'validation.invalid' });
-    if (table === 'policies') await this.usableReward(String(row.solution_id), String(row.objective_id), 'en-US');
+    if (table === 'policies') await this.checks.usableReward(String(row.solution_id), String(row.objective_id), 'en-US');
     const config = configOf(row);
     if (input.stopConditions) config.stopConditions = checkStopConditions(input.stopConditions);
     config.hyperparameters = { ...config.hyperparameters, ...(input.hyperparameters ?? {}) };
@@ -276,59 +138,25 @@ export class Trainings {
   async createSimulator(user: ServerCallUser, input: TrainSimulatorRequest) {
     const scope = await solutionScope(this.knex, user, input.solutionId, 'edit');
     const config = checkTraining(input);
-    await this.resolveAutoSearch(user, config, input, 'environment');
-    await this.uniqueName(scope, 'simulators', input.name);
+    await this.checks.resolveAutoSearch(user, config, input, 'environment');
+    await this.checks.uniqueName(scope, 'simulators', input.name);
     const scheme = await this.knex('schemes').where({ id: input.schemeId, solution_id: input.solutionId }).first();
     if (!scheme) throw new AppError('schemeNotFound');
     if (scheme.process_state !== 'completed' || !scheme.processed_key) throw new AppError('dataProcessUnfinished');
     const stat = await this.deps.blobs.stat(scheme.processed_key);
-    await this.checkMemory(stat?.size ?? 0, input.workerId);
-    const row = { ...this.base(user, scope, input.name), algorithm: input.algorithm, scheme_id: input.schemeId, config: JSON.stringify(await this.sealGit(config)), score: null, artifact_key: null };
+    await this.checks.checkMemory(stat?.size ?? 0, input.workerId);
+    const row = { ...this.base(user, scope, input.name), algorithm: input.algorithm, scheme_id: input.schemeId, config: JSON.stringify(await this.checks.sealGit(config)), score: null, artifact_key: null };
     return this.insertAndQueue(user, 'simulators', MODELLING_JOB_KINDS.environment, row, input.workerId);
-  }
-
-  /** A trained environment and a usable reward (see {@link usableReward}) of the same solution. */
-  private async environmentAndReward(input: { solutionId: string; simulatorId: string; objectiveId?: string | undefined }, locale: Locale) {
-    const sim = await this.knex('simulators').where({ id: input.simulatorId, solution_id: input.solutionId }).first();
-    if (!sim) throw new AppError('simulatorNotFound');
-    if (!sim.artifact_key) throw new AppError('dataProcessUnfinished', { simulatorId: 'validation.invalid' });
-    if (input.objectiveId) await this.usableReward(input.solutionId, input.objectiveId, locale);
-    return sim;
-  }
-
-  /**
-   * A reward a training may use: of the solution (`objectiveNotFound`) and not broken
-   * (`objectiveBroken`, detail `objectiveId`). A reward saved before the check existed, or left
-   * unchecked when saved (no data to sample then), is checked now and the result kept.
-   */
-  private async usableReward(solutionId: string, objectiveId: string, locale: Locale) {
-    const obj = await this.knex('objectives').where({ id: objectiveId, solution_id: solutionId }).first('id', 'tenant_id', 'files', 'check_state');
-    if (!obj) throw new AppError('objectiveNotFound');
-    let state = obj.check_state as string | null;
-    if (state !== 'checked' && state !== 'broken') {
-      const check = await checkReward(this.deps, String(obj.tenant_id), solutionId, parseJson<Record<string, string>>(obj.files, {}), locale);
-      await this.knex('objectives').where({ id: objectiveId }).update({ check_state: check.state, check_message: check.message });
-      state = check.state;
-    }
-    if (state === 'broken') throw new AppError('objectiveBroken', { objectiveId: 'validation.invalid' });
-  }
-
-  /** The chosen initial (search) dataset: a dataset of the record's project and tenant (`tableNotFound`, detail `datasetId`). */
-  private async initialDataset(user: ServerCallUser, scope: Scope, datasetId: string | undefined): Promise<string | null> {
-    if (!datasetId) return null;
-    const found = await this.knex('datasets').where({ id: datasetId, tenant_id: user.tenantId, project_id: scope.project.id }).first('id');
-    if (!found) throw new AppError('tableNotFound', { datasetId: 'validation.invalid' });
-    return datasetId;
   }
 
   async createPolicy(user: ServerCallUser, input: TrainPolicyRequest, locale: Locale = 'en-US') {
     const scope = await solutionScope(this.knex, user, input.solutionId, 'edit');
     const config = checkTraining(input);
-    await this.resolveAutoSearch(user, config, input, 'policy');
-    await this.uniqueName(scope, 'policies', input.name);
-    await this.environmentAndReward(input, locale);
-    await this.checkMemory(0, input.workerId);
-    const row = { ...this.base(user, scope, input.name), algorithm: input.algorithm, simulator_id: input.simulatorId, objective_id: input.objectiveId, config: JSON.stringify(await this.sealGit(config)), reward: null, artifact_key: null };
+    await this.checks.resolveAutoSearch(user, config, input, 'policy');
+    await this.checks.uniqueName(scope, 'policies', input.name);
+    await this.checks.environmentAndReward(input, locale);
+    await this.checks.checkMemory(0, input.workerId);
+    const row = { ...this.base(user, scope, input.name), algorithm: input.algorithm, simulator_id: input.simulatorId, objective_id: input.objectiveId, config: JSON.stringify(await this.checks.sealGit(config)), reward: null, artifact_key: null };
     return this.insertAndQueue(user, 'policies', MODELLING_JOB_KINDS.policy, row, input.workerId);
   }
 
@@ -339,27 +167,27 @@ export class Trainings {
       const trials = config.stopConditions.searchCount ?? (typeof input.hyperparameters['trials'] === 'number' ? (input.hyperparameters['trials'] as number) : undefined);
       if (trials !== undefined && trials < MODELLING_LIMITS.zooptMinTrials) throw new AppError('trainZooptTrials', { 'stopConditions.searchCount': 'validation.invalid' });
     }
-    await this.uniqueName(scope, 'parameter_searches', input.name);
-    await this.environmentAndReward(input, locale);
-    const datasetId = await this.initialDataset(user, scope, input.datasetId);
-    await this.checkMemory(0, input.workerId);
-    const row = { ...this.base(user, scope, input.name), algorithm: input.algorithm, simulator_id: input.simulatorId, objective_id: input.objectiveId, dataset_id: datasetId, config: JSON.stringify(await this.sealGit(config)), reward: null, result: null };
+    await this.checks.uniqueName(scope, 'parameter_searches', input.name);
+    await this.checks.environmentAndReward(input, locale);
+    const datasetId = await this.checks.initialDataset(user, scope, input.datasetId);
+    await this.checks.checkMemory(0, input.workerId);
+    const row = { ...this.base(user, scope, input.name), algorithm: input.algorithm, simulator_id: input.simulatorId, objective_id: input.objectiveId, dataset_id: datasetId, config: JSON.stringify(await this.checks.sealGit(config)), reward: null, result: null };
     return this.insertAndQueue(user, 'parameter_searches', MODELLING_JOB_KINDS.parameter, row, input.workerId);
   }
 
   async createDeduction(user: ServerCallUser, kind: 'simulation' | 'decision', input: DeductionRequest, locale: Locale = 'en-US') {
     const scope = await solutionScope(this.knex, user, input.solutionId, 'edit');
     if (await nameUsed(this.knex, 'deductions', scope.project.id, input.name, { kind })) throw new AppError('trainNameUsed', { name: 'validation.invalid' });
-    await this.environmentAndReward(input, locale);
+    await this.checks.environmentAndReward(input, locale);
     if (kind === 'decision') {
       if (!input.policyId) throw new AppError('paramInvalid', { policyId: 'validation.required' });
       const pol = await this.knex('policies').where({ id: input.policyId, solution_id: input.solutionId }).first();
       if (!pol) throw new AppError('policyNotFound');
       if (!pol.artifact_key) throw new AppError('dataProcessUnfinished', { policyId: 'validation.invalid' });
       // Without a reward of its own, the deduction scores with the policy's: it must be usable too.
-      if (!input.objectiveId) await this.usableReward(input.solutionId, String(pol.objective_id), locale);
+      if (!input.objectiveId) await this.checks.usableReward(input.solutionId, String(pol.objective_id), locale);
     }
-    const datasetId = await this.initialDataset(user, scope, input.datasetId);
+    const datasetId = await this.checks.initialDataset(user, scope, input.datasetId);
     const now = new Date();
     const row = {
       id: newId(),
@@ -420,16 +248,6 @@ export class Trainings {
     return jobIds.filter((j) => !used.has(j));
   }
 
-  /**
-   * A policy behind a model service (any state until the service is deleted) keeps the weights
-   * the service was started with: training it further in place would change what a restart of
-   * the service loads without anyone deciding to. It is copied and the copy trained; the service
-   * then takes the copy through its policy update (`modeldeploy/updatePolicy`).
-   */
-  private async refuseServing(table: TrainingTable, id: string): Promise<void> {
-    if (table === 'policies' && (await policyDeployed(this.knex, id))) throw new AppError('deployPolicyUsed');
-  }
-
   /** Deletes a record whose job is over, with its artefacts and its jobs' TensorBoards. */
   async delete(user: ServerCallUser, table: TrainingTable, id: string, kind?: string) {
     const { row } = await recordInScope(this.knex, user, table, id, 'edit', TRAINING_RECORDS[table].notFound);
@@ -443,7 +261,7 @@ export class Trainings {
     }
     if (table === 'policies' && (await this.knex('deductions').where({ policy_id: id }).first('id'))) throw new AppError('tableInUse');
     // A policy behind a model service stays (spec: a policy serving online cannot be deleted).
-    await this.refuseServing(table, id);
+    await this.checks.refuseServing(table, id);
     const runs = (await this.knex('training_runs').where({ record_id: id }).select('job_id')) as Row[];
     const jobIds = [...new Set([row.job_id, ...runs.map((r) => r.job_id)].filter((j): j is string => typeof j === 'string' && j !== ''))];
     // What the artefacts take now is what was charged for them (each record has its own
@@ -468,11 +286,11 @@ export class Trainings {
    */
   async restore(user: ServerCallUser, table: 'simulators' | 'policies', id: string, mode?: 'run' | 'debug') {
     const { row } = await recordInScope(this.knex, user, table, id, 'edit', TRAINING_RECORDS[table].notFound);
-    await this.refuseServing(table, id);
+    await this.checks.refuseServing(table, id);
     const job = row.job_id ? await this.knex('jobs').where({ id: row.job_id }).first('state') : null;
     if (!job || ![JobState.failure, JobState.stoppedManually].includes(job.state)) throw new AppError('paramInvalid', { id: 'validation.invalid' });
     // A policy trains again with its reward as it is now: a reward broken since is refused.
-    if (table === 'policies') await this.usableReward(String(row.solution_id), String(row.objective_id), 'en-US');
+    if (table === 'policies') await this.checks.usableReward(String(row.solution_id), String(row.objective_id), 'en-US');
     const config = configOf(row);
     if (mode) config.mode = mode;
     const kind = table === 'simulators' ? MODELLING_JOB_KINDS.environment : MODELLING_JOB_KINDS.policy;
@@ -501,7 +319,7 @@ export class Trainings {
   async copy(user: ServerCallUser, table: 'simulators' | 'policies', id: string, name?: string) {
     const { row, scope } = await recordInScope(this.knex, user, table, id, 'edit', TRAINING_RECORDS[table].notFound);
     const newName = name ?? (await copyName(this.knex, table, scope.project.id, row.name, 50));
-    await this.uniqueName(scope, table, newName);
+    await this.checks.uniqueName(scope, table, newName);
     const copyId = newId();
     const files = row.artifact_key ? await artefactFiles(this.deps.blobs, row.artifact_key) : [];
     const artifactKey: string | null = row.artifact_key ? artifactPrefix(user.id, table, copyId) : null;
@@ -544,9 +362,4 @@ export class Trainings {
     const scheme = await this.knex('schemes').where({ process_job_id: jobId }).first();
     return scheme ? { table: 'schemes', row: scheme } : null;
   }
-}
-
-/** Config of a record (for callers that need the stop conditions). */
-export function configOf(row: Row): TrainingConfig {
-  return parseJson<TrainingConfig>(row.config, { stopConditions: { system: true }, hyperparameters: {} });
 }

@@ -105,11 +105,22 @@ export async function assertSolutionAccess(
 export type DeleteGuard = (knex: Knex, target: { projectId: string; solutionId?: string }) => Promise<ErrorCodeName | null>;
 
 /**
- * The guards consulted before a project or solution is deleted. Modules push theirs at import
- * time (`deleteGuards.push(async (knex, t) => ...)`); the first refusal wins. A guard should
- * answer `projectHasTraining` while trainings run or policies serve online decisions.
+ * The guards consulted before a project or solution is deleted, in the order they were
+ * registered; the first refusal wins. A guard should answer `projectHasTraining` while
+ * trainings run or policies serve online decisions. The composition root (`app.ts`) registers
+ * each module's guard with {@link registerDeleteGuard} at start-up; nothing registers itself
+ * by being imported.
  */
 export const deleteGuards: DeleteGuard[] = [];
+
+/** Adds a guard once (a second registration of the same function is a no-op); returns how to take it back. */
+export function registerDeleteGuard(guard: DeleteGuard): () => void {
+  if (!deleteGuards.includes(guard)) deleteGuards.push(guard);
+  return () => {
+    const i = deleteGuards.indexOf(guard);
+    if (i >= 0) deleteGuards.splice(i, 1);
+  };
+}
 
 /** Runs the delete guards in order; resolves with the first refusal, or `null`. */
 export async function deleteRefusal(knex: Knex, target: { projectId: string; solutionId?: string }): Promise<ErrorCodeName | null> {

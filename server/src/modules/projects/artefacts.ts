@@ -16,7 +16,7 @@
 import fsp from 'node:fs/promises';
 import path from 'node:path';
 import type { Knex } from 'knex';
-import { artefactOwner, artifactPrefix } from '../modelling/engine/kinds';
+import { artefactOwner, artifactPrefix } from '../storage/artefact-keys';
 import type { Database } from '../../db/database';
 import type { BlobOwner, BlobStore } from '../storage/blob-store';
 import { releaseStorage } from '../storage/quota';
