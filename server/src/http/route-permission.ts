@@ -6,7 +6,7 @@ import type { AppContext, AppMiddleware } from './context';
  * Calls a user whose password an admin reset may still make: read who they are, change the
  * password, sign out. Every other signed-in call answers `passwordChangeRequired`.
  */
-const WHILE_PASSWORD_RESET = new Set(['/api/user/getUser', '/api/user/checkToken', '/api/user/signOut', '/api/user/modifyPassword']);
+const WHILE_PASSWORD_RESET = new Set(['/api/user/getUser', '/api/user/checkToken', '/api/user/signOut', '/api/user/modifyPassword', '/api/users/getUserInfo']);
 
 /**
  * The central permission check of every signed-in call, keyed by the route table

@@ -1,0 +1,185 @@
+/**
+ * Administration in real Chromium against the real server (issue 19): a system administrator
+ * creates a tenant, an organisation in it, a role that sees only the dashboard and the projects,
+ * and a user of that tenant, organisation and role (a temporary password, shown once). The user
+ * signs in, must change the password first, then sees only those menus in the side menu and is
+ * refused the other areas by the server (`userNotPermission`). Screenshots of the admin screens
+ * in both themes go to `e2e/artifacts/`.
+ */
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { newUser, signUpAndIn } from '../fixtures/account';
+import { launchBrowser, newContext, reportPageErrors, shot } from '../fixtures/browser';
+
+const baseUrl = inject('baseUrl');
+const admin = newUser('adm');
+const stamp = Date.now().toString(36);
+const tenantName = `Tenant ${stamp}`;
+const orgName = `Sales ${stamp}`;
+const roleName = `Viewer ${stamp}`;
+const member = { username: `mem_${stamp}`.slice(0, 20), email: `mem${stamp}@example.com` };
+
+let browser: Browser;
+let context: BrowserContext;
+let page: Page;
+let temporaryPassword = '';
+
+/** Gives the user the seeded system role `admin`, as an operator does on a fresh instance. */
+function promoteToAdmin(username: string): void {
+  const db = new Database(path.join(inject('dataDir'), 'decisio.sqlite'), { fileMustExist: true });
+  try {
+    const user = db.prepare('select id from users where username = ?').get(username) as { id: string };
+    const role = db.prepare("select id from roles where code = 'admin' and tenant_id is null").get() as { id: string };
+    db.prepare('insert or ignore into user_roles (user_id, role_id) values (?, ?)').run(user.id, role.id);
+  } finally {
+    db.close();
+  }
+}
+
+async function shotBoth(p: Page, name: string): Promise<void> {
+  const toggle = p.getByTestId('theme-switch');
+  const first = await toggle.getAttribute('data-theme');
+  await shot(p, `${name}-${first}`);
+  await toggle.click();
+  await expect.poll(() => toggle.getAttribute('data-theme')).not.toBe(first);
+  await shot(p, `${name}-${first === 'light' ? 'dark' : 'light'}`);
+  await toggle.click();
+  await expect.poll(() => toggle.getAttribute('data-theme')).toBe(first);
+}
+
+/** A call from the page with its kept token: the HTTP status and the envelope's code. */
+async function callFromPage(p: Page, url: string, method: 'GET' | 'POST' = 'POST'): Promise<{ status: number; code: number }> {
+  return p.evaluate(
+    async ([u, m]) => {
+      const res = await fetch(`/api/${u}`, {
+        method: m,
+        headers: { 'Content-Type': 'application/json', Authorization: localStorage.getItem('token') ?? '', UserId: localStorage.getItem('userId') ?? '' },
+        body: m === 'GET' ? undefined : '{}',
+      });
+      return { status: res.status, code: ((await res.json()) as { code: number }).code };
+    },
+    [url, method] as const,
+  );
+}
+
+beforeAll(async () => {
+  browser = await launchBrowser();
+  context = await newContext(browser, baseUrl);
+  page = await context.newPage();
+  reportPageErrors(page);
+  await signUpAndIn(page, admin);
+  promoteToAdmin(admin.username);
+  await page.reload();
+});
+
+afterAll(async () => {
+  await context?.close();
+  await browser?.close();
+});
+
+describe('administration', () => {
+  it('an admin creates a tenant, an organisation, a role with some menus and a user in them', async () => {
+    // Tenant, from the side menu.
+    await page.getByTestId('side-menu-admin.menu-tenants').click();
+    await page.waitForURL(/\/admin\/tenants/);
+    await page.getByTestId('admin-tenants-add').click();
+    await page.locator('#admin-tenant-name').fill(tenantName);
+    await page.locator('#admin-tenant-code').fill(`t-${stamp}`);
+    await page.locator('#admin-tenant-trainings').fill('2');
+    await page.getByTestId('admin-tenant-save').click();
+    await page.getByTestId('admin-tenant-row').filter({ hasText: tenantName }).waitFor();
+    await shotBoth(page, 'admin-tenants');
+
+    // Organisation of that tenant.
+    await page.getByTestId('side-menu-admin.menu-orgs').click();
+    await page.waitForURL(/\/admin\/orgs/);
+    await page.getByTestId('admin-orgs-tenant').selectOption({ label: tenantName });
+    await page.getByTestId('admin-orgs-add').click();
+    await page.locator('#admin-org-name').fill(orgName);
+    await page.getByTestId('admin-org-save').click();
+    await page.getByTestId('admin-org-row').filter({ hasText: orgName }).waitFor();
+
+    // A shared role that sees the dashboard and the projects; its matrix opens once it is made.
+    await page.getByTestId('side-menu-admin.menu-roles').click();
+    await page.waitForURL(/\/admin\/roles/);
+    await page.getByTestId('admin-roles-add').click();
+    await page.locator('#admin-role-name').fill(roleName);
+    await page.locator('#admin-role-code').fill(`viewer-${stamp}`);
+    await page.locator('input[type=radio][value=shared]').check({ force: true });
+    await page.getByTestId('admin-role-save').click();
+    await page.getByTestId('admin-matrix-menu-dashboard').check({ force: true });
+    await page.getByTestId('admin-matrix-menu-all-project').check({ force: true });
+    await shot(page, 'admin-role-matrix');
+    await page.getByTestId('admin-matrix-save').click();
+    const roleRow = page.getByTestId('admin-role-row').filter({ hasText: roleName });
+    await roleRow.waitFor();
+    await expect.poll(() => roleRow.textContent()).toContain('projects:use');
+    expect(await roleRow.textContent()).toContain('dashboard:use');
+
+    // The user, in that tenant, organisation and role.
+    await page.getByTestId('side-menu-admin.menu-users').click();
+    await page.waitForURL(/\/admin\/users/);
+    await page.getByTestId('admin-users-tenant').selectOption({ label: tenantName });
+    await page.getByTestId('admin-users-add').click();
+    await page.locator('#admin-user-username').fill(member.username);
+    await page.locator('#admin-user-email').fill(member.email);
+    await page.locator('#admin-user-org').selectOption({ label: orgName });
+    await page.getByTestId('admin-user-roles').getByLabel(roleName).check({ force: true });
+    await page.getByTestId('admin-user-save').click();
+    const field = page.getByTestId('admin-temporary-password');
+    await field.waitFor();
+    temporaryPassword = await field.inputValue();
+    expect(temporaryPassword).toMatch(/^(?=.*\d)(?=.*[a-z])(?=.*[A-Z]).{14}$/);
+    await page.keyboard.press('Escape');
+    const row = page.getByTestId('admin-user-row').filter({ hasText: member.username });
+    await row.waitFor();
+    expect(await row.textContent()).toContain(orgName);
+    await shotBoth(page, 'admin-users');
+  });
+
+  it('that user changes the temporary password, sees only those menus and is refused the others by the server', async () => {
+    expect(temporaryPassword).not.toBe('');
+    const ctx = await newContext(browser, baseUrl);
+    const p = await ctx.newPage();
+    reportPageErrors(p);
+    try {
+      await p.goto('/sign-in');
+      await p.getByTestId('signin-username').fill(member.username);
+      await p.getByTestId('signin-password').fill(temporaryPassword);
+      await p.getByTestId('signin-submit').click();
+      await p.waitForURL(/\/dashboard/);
+      // Until the password changes, the server answers nothing else.
+      expect(await callFromPage(p, 'project/getProjectList')).toEqual({ status: 403, code: 2056 });
+
+      await p.goto('/user-center/security');
+      const fresh = 'Fresh123pass';
+      await p.getByTestId('password-oriPassword').fill(temporaryPassword);
+      await p.getByTestId('password-password').fill(fresh);
+      await p.getByTestId('password-confirmPassword').fill(fresh);
+      await p.getByTestId('password-submit').click();
+      await expect.poll(async () => (await callFromPage(p, 'project/getProjectList')).code, { timeout: 15_000 }).toBe(0);
+
+      await p.goto('/dashboard');
+      const side = p.getByTestId('side-menu');
+      await side.waitFor();
+      await p.getByTestId('side-menu-dashboard.home').waitFor();
+      await p.getByTestId('side-menu-projects.all').waitFor();
+      for (const hidden of ['data-connections.menu', 'storage.manage', 'admin.menu-users', 'admin.menu-tenants']) {
+        expect(await p.getByTestId(`side-menu-${hidden}`).count(), hidden).toBe(0);
+      }
+      await shot(p, 'admin-member-side-menu');
+
+      // The server refuses what the role does not hold, whatever the page shows.
+      for (const [url, method] of [['users/getUserList', 'POST'], ['roles/list', 'GET'], ['template/getTemplateList', 'POST'], ['file/getFreeSpace', 'POST']] as const) {
+        const r = await callFromPage(p, url, method);
+        if (url === 'file/getFreeSpace') expect(r.code, url).toBe(0); // files of the projects it may use
+        else expect(r, url).toEqual({ status: 403, code: 1015 });
+      }
+      expect((await callFromPage(p, 'overview/getOverall')).code).toBe(0);
+    } finally {
+      await ctx.close();
+    }
+  });
+});
