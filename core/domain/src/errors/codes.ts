@@ -175,6 +175,10 @@ export const ErrorCode = {
   reportDecisionUnfinished: 8034,
   objectiveBroken: 8035,
   jobNotFound: 8036,
+  // REVIVE folder import (issue 22, 8050-8059)
+  reviveYamlInvalid: 8050,
+  reviveFeatureUnsupported: 8051,
+  reviveDataInvalid: 8052,
 
   // deploy
   deployAlreadyDeployed: 9001,
@@ -202,6 +206,14 @@ export const ErrorCode = {
   gfsNotNumeric: 10007,
   gfsUnknown: 10010,
   pidDataNotFound: 10011,
+
+  // SSH debug terminal (10020-10029, spec platform §8 SSH messages)
+  sshWrongPassword: 10020,
+  sshNoSession: 10021,
+  sshInfoFailed: 10022,
+  sshConnectFailed: 10023,
+  sshHostRefused: 10024,
+  sshTooManySessions: 10025,
 } as const;
 
 /** Name of an error code, e.g. `'tokenExpired'`. */
@@ -287,6 +299,7 @@ export function httpStatusOf(code: number): number {
     case ErrorCode.messageNotFound:
     case ErrorCode.workOrderNotFound:
     case ErrorCode.pidDataNotFound:
+    case ErrorCode.sshNoSession:
       return 404;
     case ErrorCode.bodyTooLarge:
       return 413;

@@ -162,6 +162,9 @@ const en: Catalogue = {
   reportDecisionUnfinished: 'The chosen decision has not finished successfully',
   objectiveBroken: 'The reward failed its check (see its message) and cannot be used: fix it and save it again',
   jobNotFound: 'Job not found',
+  reviveYamlInvalid: 'The REVIVE YAML cannot be read (see the field message)',
+  reviveFeatureUnsupported: 'The REVIVE folder uses a feature this platform does not run (named in the field message)',
+  reviveDataInvalid: 'The REVIVE data file does not fit its YAML (see the field message)',
   deployAlreadyDeployed: 'This policy is already deployed',
   deployPolicyUsed: 'A policy serving online cannot be deleted or trained further; copy it and train the copy',
   deployDeleted: 'The model service has been deleted',
@@ -184,6 +187,12 @@ const en: Catalogue = {
   gfsNotNumeric: 'The data has elements that are not numbers',
   gfsUnknown: 'The file could not be checked (unknown error)',
   pidDataNotFound: 'The saved trial result does not exist',
+  sshWrongPassword: 'SSH sign-in failed: wrong user name, password or key',
+  sshNoSession: 'There is no such SSH session (it ended, timed out or belongs to someone else)',
+  sshInfoFailed: 'Could not get the SSH information',
+  sshConnectFailed: 'Could not connect to the SSH server',
+  sshHostRefused: 'This host may not be reached: loopback, link-local and private addresses need the operator\'s permission (CONNECTION_ALLOW)',
+  sshTooManySessions: 'Too many open SSH sessions: close one first',
 };
 
 const zh: Catalogue = {
@@ -333,6 +342,9 @@ const zh: Catalogue = {
   reportDecisionUnfinished: '所选决策尚未成功完成',
   objectiveBroken: '奖励代码检查未通过（见其提示），不能使用：请修改后重新保存',
   jobNotFound: '任务不存在',
+  reviveYamlInvalid: '无法读取 REVIVE 的 YAML 文件（见字段提示）',
+  reviveFeatureUnsupported: 'REVIVE 文件夹使用了本平台不支持的功能（字段提示中给出名称）',
+  reviveDataInvalid: 'REVIVE 数据文件与其 YAML 不匹配（见字段提示）',
   deployAlreadyDeployed: '该策略已部署',
   deployPolicyUsed: '正在提供在线服务的策略不能删除或继续训练，请复制后训练副本',
   deployDeleted: '模型服务已被删除',
@@ -355,6 +367,12 @@ const zh: Catalogue = {
   gfsNotNumeric: '数据中存在非数值元素',
   gfsUnknown: '文件检查失败（未知错误）',
   pidDataNotFound: '保存的试用结果不存在',
+  sshWrongPassword: 'SSH 登录失败：用户名、密码或密钥错误',
+  sshNoSession: '不存在该 SSH 会话（已结束、已超时或属于他人）',
+  sshInfoFailed: '获取 SSH 信息失败',
+  sshConnectFailed: '连接 SSH 服务器失败',
+  sshHostRefused: '不允许连接该主机：回环、链路本地与私有地址需运维人员允许（CONNECTION_ALLOW）',
+  sshTooManySessions: '打开的 SSH 会话过多，请先关闭一个',
 };
 
 const catalogues: Record<Locale, Catalogue> = { 'zh-CN': zh, 'en-US': en };

@@ -2,3 +2,4 @@ export * from './schemas';
 export * from './training';
 export * from './tensors';
 export * from './correlation';
+export * from './revive-import';
