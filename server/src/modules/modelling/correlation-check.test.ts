@@ -61,7 +61,7 @@ describe.each(databases)('table correlation rules on %s', (kind) => {
     expect(loose.body.errors).toEqual({ 'correlation.relation.0': '请关联两张不同的表', 'correlation.table.1': '每张表都必须关联' });
     // Another user's dataset (same tenant, no shared project) reads as a table without structure.
     const foreign = await set({ primaryTableId: orders, relations: [{ from: orders, fromField: 'customer_id', to: theirs, toField: 'id' }] });
-    expect(Object.keys(foreign.body.errors).sort()).toEqual(['correlation.relation.0.toField', 'correlation.table.1']);
+    expect(Object.keys(foreign.body.errors ?? {}).sort()).toEqual(['correlation.relation.0.toField', 'correlation.table.1']);
     const missing = await set({ primaryTableId: 'f'.repeat(32) });
     expect(missing.body.errors).toMatchObject({ 'correlation.primary': expect.any(String) });
     // What was stored before is unchanged.

@@ -226,7 +226,7 @@ describe('scheme data processing through HTTP', () => {
     for (const [i, relations] of [[{ ...toStores, toField: 'nope' }], [toRegions], [{ ...toStores, to: foreignId }]].entries()) {
       const refused = await call('solution/setTableCorrelation', correlation(relations));
       expect(refused.body.code).toBe(ErrorCode.paramInvalid);
-      expect(Object.keys(refused.body.errors).sort()).toEqual(places[i]);
+      expect(Object.keys(refused.body.errors ?? {}).sort()).toEqual(places[i]);
       await server.app.db.knex('modelling_patterns').where({ solution_id: solutionId }).update({ correlation: JSON.stringify(correlation(relations).correlation) });
       const failed = await process(`bad${reasons.length}`, { filter: 'region == "north"' });
       expect(failed.processState).toBe('failed');
