@@ -315,7 +315,9 @@ describe.each(databases)('account calls on %s', (kind) => {
         roleList: [expect.objectContaining({ code: 'admin' })],
       });
       const codes = a.body.data.menus.map((m: { code: string }) => m.code);
-      expect(codes).toEqual(['dashboard', 'all-project', 'template-center', 'job', 'system-log', 'data-connection', 'hyperparameter', 'storage-manage', 'admin']);
+      expect(codes).toEqual(['dashboard', 'all-project', 'dataset-manage', 'template-center', 'job', 'system-log', 'data-connection', 'hyperparameter', 'storage-manage', 'admin']);
+      // Every page of the catalogue, so the client knows which side-menu entries the roles decide.
+      expect(a.body.data.menuPaths).toEqual(expect.arrayContaining(['/admin/users', '/dashboard', '/dataset-manage', '/job']));
       const adminGroup = a.body.data.menus.find((m: { code: string }) => m.code === 'admin');
       expect(adminGroup.children.map((m: { path: string }) => m.path)).toEqual([
         '/admin/users',
@@ -327,10 +329,15 @@ describe.each(databases)('account calls on %s', (kind) => {
 
       const user = await createUser(server);
       const u = await server.call('user/getUser', { token: await issueToken(server, user) });
-      expect(u.body.data).toMatchObject({ isSystemRole: false, permissions: [], roleList: [expect.objectContaining({ code: 'user' })] });
+      expect(u.body.data).toMatchObject({
+        isSystemRole: false,
+        permissions: ['connections:use', 'dashboard:use', 'datasets:use', 'hyperparameters:use', 'projects:use', 'storage:use', 'templates:use'],
+        roleList: [expect.objectContaining({ code: 'user' })],
+      });
       expect(u.body.data.menus.map((m: { code: string }) => m.code)).toEqual([
         'dashboard',
         'all-project',
+        'dataset-manage',
         'template-center',
         'data-connection',
         'hyperparameter',
