@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ADMIN_ROLE_ID, DEFAULT_TENANT_ID, USER_ROLE_ID } from './ids';
+import { ADMIN_ROLE_ID, DEFAULT_TENANT_ID, TENANT_ADMIN_ROLE_ID, USER_ROLE_ID } from './ids';
 import { migrationHistory, rollbackAll } from './migrator';
 import { coreMigrations } from './migrations';
 import { RoleModel, MenuModel } from '../modules/access/models';
@@ -30,7 +30,9 @@ describe.each(databases)('migrations on %s', (kind) => {
     expect(admin).toMatchObject({ code: 'admin', isSystem: true, permissions: ['*'] });
     expect(admin!.createdAt).toBeInstanceOf(Date);
     const user = await RoleModel.query(knex).findById(USER_ROLE_ID);
-    expect(user).toMatchObject({ code: 'user', isSystem: false, permissions: [] });
+    // The user role holds the permissions of the console pages it sees (the central route check).
+    expect(user).toMatchObject({ code: 'user', isSystem: false, permissions: ['dashboard:use', 'projects:use', 'datasets:use', 'connections:use', 'templates:use', 'hyperparameters:use', 'storage:use'] });
+    expect(await RoleModel.query(knex).findById(TENANT_ADMIN_ROLE_ID)).toMatchObject({ code: 'tenant-admin', isSystem: false, tenantId: null });
     const menus = await MenuModel.query(knex);
     expect(menus.map((m) => m.code).sort()).toEqual(
       [
@@ -43,6 +45,7 @@ describe.each(databases)('migrations on %s', (kind) => {
         'all-project',
         'dashboard',
         'data-connection',
+        'dataset-manage',
         'hyperparameter',
         'job',
         'storage-manage',
