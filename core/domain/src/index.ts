@@ -37,3 +37,4 @@ export * from './messages/index';
 export * from './support/index';
 export * from './licences/index';
 export * from './gfs/index';
+export * from './ssh/index';

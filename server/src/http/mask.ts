@@ -14,6 +14,7 @@ const SECRET_KEYS = new Set([
   'clientsecret',
   'key',
   'privatekey',
+  'passphrase',
   'userprivatekey',
   'apikey',
   'accesskey',

@@ -41,6 +41,7 @@ export const ROUTE_PERMISSIONS: Readonly<Record<string, readonly string[] | null
   atmVersion: ['projects:use'],
   virtualMachine: ['projects:use'],
   gfs: ['projects:use'],
+  ssh: ['projects:use'],
   // the job contract (job/get, wait, events) of trainings and imports
   job: ['projects:use', 'datasets:use', 'connections:use'],
   pidData: ['projects:use'],
