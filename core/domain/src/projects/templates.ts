@@ -26,6 +26,10 @@ export interface TemplateItem {
   /** Node names of the decision graph and the agent the policy decides. */
   nodes: string[];
   agent: string;
+  /** The table's columns the policy decides (the agent node's fields). */
+  decisionFields?: string[];
+  /** The first rows of the template's own data (its CSV cells, as written). */
+  sample?: { columns: string[]; rows: string[][] };
 }
 
 /**

@@ -109,6 +109,12 @@ describe.each(databases)('template projects through HTTP on %s', (kind) => {
     }
     expect(rows[0]!.nodes).toEqual(expect.arrayContaining(['temperature', 'door_open', 'action', 'next_temperature']));
     expect(rows[1]!.agent).toBe('decision');
+    // The preview: what the policy decides, and the first rows of the template's own CSV.
+    expect(rows[0]!.decisionFields).toEqual(['power_action']);
+    expect(rows[1]!.decisionFields).toEqual(['price', 'order_quantity']);
+    const csv = templateCsv(templateDef('electric')!).trimEnd().split('\n');
+    expect(rows[0]!.sample.columns).toEqual(csv[0]!.split(','));
+    expect(rows[0]!.sample.rows).toEqual(csv.slice(1, 9).map((l) => l.split(',')));
     expect((await call('template/getTemplateList', {})).body.data).toHaveLength(INDUSTRY_TEMPLATE_DEFS.length);
   });
 

@@ -173,5 +173,22 @@ export function presentTemplate(def: IndustryTemplateDef): TemplateItem {
     datetimeField: def.datetimeField,
     nodes: def.task.graph().nodes.map((n) => n.name),
     agent: def.task.agent,
+    decisionFields: def.columns.filter((c) => c.node === def.task.agent).map((c) => c.name),
+    sample: templateSample(def),
   };
+}
+
+/** Rows of the sample {@link presentTemplate} shows. */
+export const TEMPLATE_SAMPLE_ROWS = 8;
+const samples = new Map<string, { columns: string[]; rows: string[][] }>();
+
+/** The first {@link TEMPLATE_SAMPLE_ROWS} rows of the template's CSV (computed once per template). */
+export function templateSample(def: IndustryTemplateDef): { columns: string[]; rows: string[][] } {
+  let sample = samples.get(def.id);
+  if (!sample) {
+    const lines = templateCsv(def).trimEnd().split('\n');
+    sample = { columns: lines[0]!.split(','), rows: lines.slice(1, 1 + TEMPLATE_SAMPLE_ROWS).map((l) => l.split(',')) };
+    samples.set(def.id, sample);
+  }
+  return sample;
 }
