@@ -51,8 +51,23 @@ describe.each(databases)('modelling request defaults on %s', (kind) => {
     expect(done.body.data.processState).toBe('completed');
     // Every row kept: 6 trajectories of 12 steps give 6 x 11 transitions (the last step has no next state).
     expect(done.body.data.rows).toBe(6 * 11);
-    // A range with its start after its end is still refused; an aggregation still needs its period.
+    expect(done.body.data).toMatchObject({ schemeId, processJobId: expect.stringMatching(/^[0-9a-f]{32}$/), processError: null });
+    // A range with its start after its end is still refused.
     expect((await call('scheme/create', { solutionId, name: 'bad', startTime: '2026-03-01', endTime: '2026-02-01' })).body.code).toBe(ErrorCode.schemeTimeInvalid);
+  }, 60_000);
+
+  it("says why a scheme's processing failed, on the scheme and on its job", async () => {
+    const created = await call('scheme/create', { solutionId, name: 'no such column', data: { filter: 'nope > 1' } });
+    expect(created.body.code).toBe(0);
+    const id = created.body.data.id;
+    const processing = await call('scheme/schemeDataProcess', { id });
+    const job = await call('job/wait', { jobId: processing.body.data.jobId, timeoutSeconds: 30 });
+    expect(job.body.data).toMatchObject({ kind: 'scheme', state: 'failure', final: true, ownerId: id });
+    expect(job.body.data.error).toContain('nope');
+    const scheme = await call('scheme/get', { id });
+    expect(scheme.body.data.processState).toBe('failed');
+    expect(scheme.body.data.processError).toBe(job.body.data.error);
+    expect((await call('scheme/list', { solutionId })).body.data.rows.find((r: { id: string }) => r.id === id).processError).toBe(job.body.data.error);
   }, 60_000);
 
   it('trains with the system deciding when the stop conditions are left out', async () => {

@@ -7,6 +7,7 @@ import {
   MODELLING_JOB_KINDS,
   MODELLING_LIMITS,
   graphIssueMessage,
+  jobFailureText,
   parseDecisionGraph,
   validateGraph,
   validationMessage,
@@ -151,15 +152,31 @@ export class ModellingRecords {
     return this.getScheme(user, id);
   }
 
-  async getScheme(user: ServerCallUser, id: string) {
-    const { row } = await recordInScope(this.knex, user, 'schemes', id, 'view', 'schemeNotFound');
-    return presentRow(row, { omit: ['processed_key'], alias: 'schemeId' });
+  /**
+   * A scheme as the calls show it: with `processJobId` (follow it with `job/wait`) and, after a
+   * failed processing, `processError`, why it failed in the caller's language (the job's reason).
+   */
+  private async presentScheme(row: Row, locale: Locale): Promise<Record<string, unknown>> {
+    const out = presentRow(row, { omit: ['processed_key'], alias: 'schemeId' });
+    let error: string | null = null;
+    if (row.process_state === 'failed' && row.process_job_id) {
+      const job = await this.knex('jobs').where({ id: row.process_job_id }).first('error');
+      error = jobFailureText(job?.error ?? null, locale);
+    }
+    return { ...out, processError: error };
   }
 
-  async listSchemes(user: ServerCallUser, solutionId: string) {
+  async getScheme(user: ServerCallUser, id: string, locale: Locale = 'en-US') {
+    const { row } = await recordInScope(this.knex, user, 'schemes', id, 'view', 'schemeNotFound');
+    return this.presentScheme(row, locale);
+  }
+
+  async listSchemes(user: ServerCallUser, solutionId: string, locale: Locale = 'en-US') {
     await solutionScope(this.knex, user, solutionId, 'view');
     const rows = await this.knex('schemes').where({ solution_id: solutionId }).orderBy([{ column: 'created_at', order: 'desc' }, { column: 'id' }]);
-    return { rows: rows.map((r: Row) => presentRow(r, { omit: ['processed_key'], alias: 'schemeId' })), total: rows.length };
+    const out = [];
+    for (const r of rows as Row[]) out.push(await this.presentScheme(r, locale));
+    return { rows: out, total: rows.length };
   }
 
   async deleteScheme(user: ServerCallUser, id: string) {

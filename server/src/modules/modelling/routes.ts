@@ -74,8 +74,8 @@ export function modellingRoutes(router: Router<AppState>, kit: RouteKit, deps: M
   post('/scheme/create', schemeSchema, (i, u, ctx) => records.createScheme(u, i, ctx.state.locale));
   post('/scheme/set', schemeEdit, (i, u, ctx) => records.setScheme(u, i.id, i, ctx.state.locale));
   post('/scheme/edit', schemeEdit, (i, u, ctx) => records.setScheme(u, i.id, i, ctx.state.locale));
-  post('/scheme/get', recordIdSchema, (i, u) => records.getScheme(u, i.id));
-  post('/scheme/list', solutionRefSchema, (i, u) => records.listSchemes(u, i.solutionId));
+  post('/scheme/get', recordIdSchema, (i, u, ctx) => records.getScheme(u, i.id, ctx.state.locale));
+  post('/scheme/list', solutionRefSchema, (i, u, ctx) => records.listSchemes(u, i.solutionId, ctx.state.locale));
   post('/scheme/delete', recordIdSchema, (i, u) => records.deleteScheme(u, i.id));
   post('/scheme/schemeDataProcess', recordIdSchema, (i, u) => records.processScheme(u, i.id));
 
