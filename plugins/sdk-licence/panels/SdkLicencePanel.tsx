@@ -4,7 +4,6 @@ import type { SdkLicenceItem } from '@decisio/domain';
 import { isApiError, useLocale, useNotify, type PanelProps } from '@decisio/sdk-plugin';
 import { licenceApi } from '../api';
 import { useLicenceT } from '../i18n';
-import { saveText } from '../model/device-file';
 import { licenceNotices } from '../model/notices';
 import { ApplyDialog } from './ApplyDialog';
 import { QueryState, StatusTag } from './common';
@@ -20,28 +19,10 @@ export function SdkLicencePanel(_props: PanelProps) {
   const [applying, setApplying] = useState(false);
   const versions = licenceApi.endpoints['sdk-licence/versions'].useQuery({});
   const licences = licenceApi.endpoints['sdk-licence/licences'].useQuery({ page: 1, pageSize: 100 });
-  const [licenceFile] = licenceApi.endpoints['sdk-licence/licenceFile'].useMutation();
-  const [publicKey] = licenceApi.endpoints['sdk-licence/publicKey'].useMutation();
   const [renew] = licenceApi.endpoints['sdk-licence/renew'].useMutation();
   const date = new Intl.DateTimeFormat(locale, { dateStyle: 'medium' });
   const fail = (err: unknown) => {
     if (!isApiError(err) || !err.handled) notify({ message: isApiError(err) ? err.message : t('apply.failed'), intent: 'danger', icon: 'error' });
-  };
-  const download = async (l: SdkLicenceItem) => {
-    try {
-      const f = await licenceFile({ id: l.id }).unwrap();
-      saveText(f.fileName, f.content);
-    } catch (err) {
-      fail(err);
-    }
-  };
-  const downloadKey = async () => {
-    try {
-      const k = await publicKey().unwrap();
-      saveText('decisio-licence-key.pem', k.publicKeyPem, 'application/x-pem-file');
-    } catch (err) {
-      fail(err);
-    }
   };
   const askRenewal = async (l: SdkLicenceItem) => {
     try {
@@ -58,14 +39,14 @@ export function SdkLicencePanel(_props: PanelProps) {
   return (
     <div className="dc-panel" style={{ padding: 16, display: 'flex', flexDirection: 'column', gap: 16, height: '100%', overflow: 'auto' }} data-testid="sdk-licence-panel">
       {notices.map((n) => (
-        <Callout key={n.licence.id} intent={n.kind === 'expired' ? 'danger' : 'warning'} icon="time" data-testid={`licence-notice-${n.kind}`}>
+        <Callout key={n.licence.id} style={{ flexShrink: 0 }} intent={n.kind === 'expired' ? 'danger' : 'warning'} icon="time" data-testid={`licence-notice-${n.kind}`}>
           {n.kind === 'expired' ? t('licences.expired', label(n.licence)) : t('licences.expiring', { ...label(n.licence), days: n.days })}{' '}
           <Button size="small" intent="primary" onClick={() => void askRenewal(n.licence)}>
             {t('licences.renew')}
           </Button>
         </Callout>
       ))}
-      <section>
+      <section style={{ flexShrink: 0 }}>
         <H4>{t('versions.heading')}</H4>
         <p className="bp6-text-muted">{t('versions.env')}</p>
         <QueryState isLoading={versions.isLoading} error={versions.error} retry={() => void versions.refetch()} />
@@ -89,13 +70,13 @@ export function SdkLicencePanel(_props: PanelProps) {
           ))}
         </div>
         <p style={{ marginTop: 12 }}>
-          <Button icon="key" variant="outlined" size="small" onClick={() => void downloadKey()} data-testid="licence-public-key">
+          <AnchorButton icon="key" variant="outlined" size="small" href="/api/sdkLicense/downloadLicencePublicKey" download data-testid="licence-public-key">
             {t('versions.publicKey')}
-          </Button>{' '}
+          </AnchorButton>{' '}
           <span className="bp6-text-muted">{t('versions.verifierHelp')}</span>
         </p>
       </section>
-      <section>
+      <section style={{ flexShrink: 0 }}>
         <div style={{ display: 'flex', alignItems: 'center', gap: 8 }}>
           <H4 style={{ margin: 0, flex: 1 }}>{t('licences.heading')}</H4>
           <Button icon="refresh" onClick={() => void licences.refetch()} aria-label={t('licences.refresh')} title={t('licences.refresh')} />
@@ -134,9 +115,9 @@ export function SdkLicencePanel(_props: PanelProps) {
                   <td>{l.reviewOpinion ?? ''}</td>
                   <td>
                     {l.status === 'success' && (
-                      <Button size="small" icon="download" onClick={() => void download(l)} data-testid="licence-download">
+                      <AnchorButton size="small" icon="download" href={`/api/sdkLicense/downloadLicenceFile?id=${l.id}`} download data-testid="licence-download">
                         {t('licences.downloadFile')}
-                      </Button>
+                      </AnchorButton>
                     )}
                   </td>
                 </tr>

@@ -78,6 +78,16 @@ describe.each(databases)('SDK licences on %s', (kind) => {
     fs.writeFileSync(path.join(dir, 'other.bin'), randomBytes(4096));
     const base = ['--licence', path.join(dir, 'licence.json'), '--public-key', path.join(dir, 'key.pem')];
 
+    // The same files as downloads (what the page's links fetch).
+    const got = await server.fetch(`/api/sdkLicense/downloadLicenceFile?id=${id}`, { headers: { Authorization: userToken } });
+    expect(got.headers.get('content-disposition')).toBe(`attachment; filename="decisio-licence-${id}.json"`);
+    expect(await got.text()).toBe(file.body.data.content);
+    expect(await (await server.fetch('/api/sdkLicense/downloadLicencePublicKey', { headers: { Authorization: userToken } })).text()).toBe(key.body.data.publicKeyPem);
+    expect((await server.fetch(`/api/sdkLicense/downloadLicenceFile?id=${id}`)).status).toBe(401);
+    const stranger = await issueToken(server, await createUser(server));
+    expect((await server.fetch(`/api/sdkLicense/downloadLicenceFile?id=${id}`, { headers: { Authorization: stranger } })).status).toBe(404);
+    expect((await server.fetch('/api/sdkLicense/downloadLicenceFile?id=x', { headers: { Authorization: userToken } })).status).toBe(400);
+
     const good = runVerifier([...base, '--device', path.join(dir, 'device.bin')]);
     expect(good.stderr).toBe('');
     expect(good.status).toBe(0);

@@ -28,7 +28,8 @@ export const LICENCE_BODY_LIMIT = Math.ceil((LIMITS.deviceFileMaxBytes * 4) / 3)
  * and `sdkVersion/deleteSdkVersion` (`licences:write`), `sdkLicense/getSdkLicenseList` (own;
  * `scope: 'all'` needs `licences:write`), `sdkLicense/reviewSdkLicense` (`licences:write`),
  * `sdkLicense/renewSdkLicense`, `sdkLicense/getLicenceFile`, `sdkLicense/getLicencePublicKey`,
- * and GET `sdkVersion/downloadSdkVersion?id=`. On the returned raw router (mounted before the
+ * and the downloads GET `sdkVersion/downloadSdkVersion?id=`, `sdkLicense/downloadLicenceFile?id=`,
+ * `sdkLicense/downloadLicencePublicKey`. On the returned raw router (mounted before the
  * 1 MiB JSON parser): `sdkLicense/createSdkLicense` (device file up to 1 MB) and
  * `sdkVersion/uploadSdkPackage?id=&name=` (the package's bytes as the body).
  */
@@ -91,6 +92,20 @@ export function licencesRoutes(
   router.post('/sdkLicense/renewSdkLicense', kit.auth, kit.tenant, byId, kit.transaction, reply(async (ctx) => licences.renew(actor(ctx), byId.input(ctx).id)));
   router.post('/sdkLicense/getLicenceFile', kit.auth, kit.tenant, byId, reply(async (ctx) => licences.licenceFile(actor(ctx), byId.input(ctx).id)));
   router.post('/sdkLicense/getLicencePublicKey', kit.auth, kit.tenant, none, reply(async () => signer.publicKey()));
+  // The same two files as downloads (links the browser follows with the session cookie).
+  const byIdQuery = kit.validate(licenceIdSchema, 'query');
+  const attachment = (ctx: AppContext, name: string, type: string, content: string) => {
+    ctx.set('Content-Type', type);
+    ctx.set('Content-Disposition', `attachment; filename="${name}"`);
+    ctx.body = content;
+  };
+  router.get('/sdkLicense/downloadLicenceFile', kit.auth, kit.tenant, byIdQuery, async (ctx: AppContext) => {
+    const file = await licences.licenceFile(actor(ctx), byIdQuery.input(ctx).id);
+    attachment(ctx, file.fileName, 'application/json; charset=utf-8', file.content);
+  });
+  router.get('/sdkLicense/downloadLicencePublicKey', kit.auth, kit.tenant, async (ctx: AppContext) => {
+    attachment(ctx, 'decisio-licence-key.pem', 'application/x-pem-file', (await signer.publicKey()).publicKeyPem);
+  });
 
   const raw = new Router<AppState>({ prefix: '/api' });
   const create = kit.validate(createSdkLicenceSchema);

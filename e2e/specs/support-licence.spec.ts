@@ -1,0 +1,179 @@
+/**
+ * SDK licences and support in real Chromium against the real server (issue 18 part B): a user
+ * applies for an offline licence with a device file (contact proven by a code read from the
+ * outbox, development mode), an administrator approves it on the review screen, the user
+ * downloads the licence file and the public key, and the offline verifier
+ * (`docs/licence-verifier/verify.mjs`) accepts it for that device and refuses another. Then the
+ * user files a support ticket, the administrator answers it, and the answer reaches the user as a
+ * message (header bell, messages page, the ticket's answer). Screenshots in both themes go to
+ * `e2e/artifacts/`.
+ */
+import { spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { newUser, signUpAndIn } from '../fixtures/account';
+import { launchBrowser, newContext, reportPageErrors, shot } from '../fixtures/browser';
+import { fillCodeFromOutbox } from '../fixtures/outbox';
+
+const baseUrl = inject('baseUrl');
+const VERIFIER = path.resolve(import.meta.dirname, '../../docs/licence-verifier/verify.mjs');
+const adminUser = newUser('lcadm');
+const user = newUser('lcuser');
+
+let browser: Browser;
+let adminContext: BrowserContext;
+let userContext: BrowserContext;
+let admin: Page;
+let page: Page;
+let dir: string;
+
+/** Gives the user the seeded system role `admin`, as an operator does on a fresh instance. */
+function promoteToAdmin(username: string): void {
+  const db = new Database(path.join(inject('dataDir'), 'decisio.sqlite'), { fileMustExist: true });
+  try {
+    const u = db.prepare('select id from users where username = ?').get(username) as { id: string };
+    const role = db.prepare("select id from roles where code = 'admin' and tenant_id is null").get() as { id: string };
+    db.prepare('insert or ignore into user_roles (user_id, role_id) values (?, ?)').run(u.id, role.id);
+  } finally {
+    db.close();
+  }
+}
+
+async function shotBoth(p: Page, name: string): Promise<void> {
+  const toggle = p.getByTestId('theme-switch');
+  const first = await toggle.getAttribute('data-theme');
+  await shot(p, `${name}-${first}`);
+  await toggle.click();
+  await expect.poll(() => toggle.getAttribute('data-theme')).not.toBe(first);
+  await shot(p, `${name}-${first === 'light' ? 'dark' : 'light'}`);
+  await toggle.click();
+  await expect.poll(() => toggle.getAttribute('data-theme')).toBe(first);
+}
+
+/** Saves what a click downloads; resolves with the file path. */
+async function download(p: Page, testId: string, name: string): Promise<string> {
+  const [d] = await Promise.all([p.waitForEvent('download'), p.getByTestId(testId).first().click()]);
+  const file = path.join(dir, name);
+  await d.saveAs(file);
+  return file;
+}
+
+function verify(args: string[]) {
+  const r = spawnSync(process.execPath, [VERIFIER, ...args], { encoding: 'utf8' });
+  return { status: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+beforeAll(async () => {
+  dir = fs.mkdtempSync(path.join(os.tmpdir(), 'e2e-licence-'));
+  browser = await launchBrowser();
+  adminContext = await newContext(browser, baseUrl);
+  admin = await adminContext.newPage();
+  reportPageErrors(admin);
+  await signUpAndIn(admin, adminUser);
+  promoteToAdmin(adminUser.username);
+  await admin.reload();
+  userContext = await newContext(browser, baseUrl);
+  page = await userContext.newPage();
+  reportPageErrors(page);
+  await signUpAndIn(page, user);
+});
+
+afterAll(async () => {
+  await adminContext?.close();
+  await userContext?.close();
+  await browser?.close();
+  if (dir) fs.rmSync(dir, { recursive: true, force: true });
+});
+
+describe('SDK licences and support', () => {
+  it('applies for an offline licence, an administrator approves it, and the offline verifier accepts the file for that device only', async () => {
+    const device = path.join(dir, 'device.bin');
+    fs.writeFileSync(device, randomBytes(2048));
+    const otherDevice = path.join(dir, 'other.bin');
+    fs.writeFileSync(otherDevice, randomBytes(2048));
+
+    // From the side menu.
+    await page.getByTestId('side-menu-sdk-licence.menu').click();
+    await page.waitForURL(/\/sdk-licence$/);
+    await page.getByTestId('licence-apply').waitFor();
+    await shotBoth(page, 'licence-page');
+    await page.getByTestId('licence-apply').click();
+    await page.getByTestId('apply-device').setInputFiles(device);
+    await page.getByTestId('apply-target').fill(user.email);
+    await fillCodeFromOutbox(page, 'apply', user.email);
+    await page.check('[data-testid=apply-terms]', { force: true });
+    await shot(page, 'licence-apply');
+    await page.getByTestId('apply-submit').click();
+    await expect.poll(() => page.getByTestId('licence-row').first().getAttribute('data-status')).toBe('audit');
+
+    // The administrator approves it on the review screen.
+    await admin.goto('/dashboard');
+    await admin.getByTestId('side-menu-sdk-licence.admin-menu').click();
+    await admin.waitForURL(/\/admin\/licences$/);
+    await admin.getByTestId('admin-licence-row').first().waitFor();
+    await shotBoth(admin, 'licence-review');
+    await admin.getByTestId('admin-licence-row').filter({ hasText: user.username }).getByTestId('admin-licence-approve').click();
+    await admin.getByTestId('review-opinion').fill('OK for the lab machine');
+    await shot(admin, 'licence-review-dialog');
+    await admin.getByTestId('review-confirm').click();
+    await expect.poll(() => admin.getByTestId('admin-licence-row').filter({ hasText: user.username }).count()).toBe(0);
+
+    await page.reload();
+    await expect.poll(() => page.getByTestId('licence-row').first().getAttribute('data-status')).toBe('success');
+    await shotBoth(page, 'licence-issued');
+    const licence = await download(page, 'licence-download', 'licence.json');
+    const key = await download(page, 'licence-public-key', 'licence-key.pem');
+
+    const ok = verify(['--licence', licence, '--public-key', key, '--device', device]);
+    expect(ok.stderr).toBe('');
+    expect(ok.status).toBe(0);
+    expect(JSON.parse(ok.stdout)).toMatchObject({ type: 'offline', edition: 'pro', username: user.username });
+    const wrong = verify(['--licence', licence, '--public-key', key, '--device', otherDevice]);
+    expect([wrong.status, wrong.stderr.trim()]).toEqual([1, 'invalid licence: deviceMismatch']);
+  });
+
+  it('files a support ticket; the administrator\'s answer arrives as a message', async () => {
+    const description = `Training chart stays empty ${Date.now()}`;
+    await page.getByTestId('side-menu-support.menu').click();
+    await page.waitForURL(/\/support$/);
+    await page.getByTestId('tickets-create').click();
+    await page.getByTestId('ticket-type').selectOption('bug');
+    await page.getByTestId('ticket-email').fill(user.email);
+    await page.getByTestId('ticket-description').fill(description);
+    await page.getByTestId('ticket-submit').click();
+    const mine = page.getByTestId('ticket-row').filter({ hasText: description });
+    await expect.poll(() => mine.getAttribute('data-status')).toBe('submitted');
+    const unreadBefore = Number((await page.getByTestId('messages-unread').textContent({ timeout: 2000 }).catch(() => '0')) ?? '0');
+
+    await admin.getByTestId('side-menu-support.menu').click();
+    await admin.waitForURL(/\/support$/);
+    await admin.getByTestId('tickets-all').click();
+    await admin.getByTestId('ticket-row').filter({ hasText: description }).waitFor();
+    await shotBoth(admin, 'support-tickets');
+    await admin.getByTestId('ticket-row').filter({ hasText: description }).getByTestId('ticket-reply').click();
+    await admin.getByTestId('reply-text').fill('Fixed in 1.2.1: update the SDK.');
+    await shot(admin, 'support-answer');
+    await admin.getByTestId('reply-send').click();
+    await expect.poll(() => admin.getByTestId('ticket-row').filter({ hasText: description }).getAttribute('data-status')).toBe('replied');
+
+    // The user's bell counts the new message; the messages page words it; opening it leads to the ticket.
+    await page.reload();
+    await expect.poll(async () => Number((await page.getByTestId('messages-unread').textContent()) ?? '0'), { timeout: 10_000 }).toBe(unreadBefore + 1);
+    await page.getByTestId('messages-bell').click();
+    await page.waitForURL(/\/user-center\/message$/);
+    const message = page.getByTestId('message-row').filter({ hasText: description.slice(0, 20) });
+    await expect.poll(() => message.getAttribute('data-kind')).toBe('ticketAnswered');
+    expect(await message.getAttribute('data-read')).toBe('false');
+    await shotBoth(page, 'messages');
+    await message.getByTestId('message-open').click();
+    await page.waitForURL(/\/support$/);
+    await expect.poll(() => page.getByTestId('ticket-row').filter({ hasText: description }).getByTestId('ticket-answer').textContent()).toContain('Fixed in 1.2.1');
+    await page.goto('/user-center/message');
+    await expect.poll(() => page.getByTestId('message-row').filter({ hasText: description.slice(0, 20) }).getAttribute('data-read')).toBe('true');
+  });
+});
