@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { LIMITS } from '../common/limits';
 import {
   algorithmHyperparameterIssues,
   autoSearchSchema,
@@ -15,17 +16,18 @@ import {
 /**
  * Modelling workflow calls (spec workflow §3, §5, §7): solution pattern and table correlation,
  * schemes, environments (simulators), rewards (objectives), policies, hyperparameter sets,
- * deductions and the training calls. Business rules with their own error codes (stop
- * conditions, names, git, ...) are checked by the server after these shapes.
+ * deductions and the training calls. The rules of a training request (stop conditions,
+ * hyperparameters, auto-search, git) are in `training.ts` and name their catalogue codes;
+ * rules that need the database (names, records, memory) are the server's.
  */
 
-/** Limits of the modelling area (spec workflow §9). */
+/** Limits of the modelling area (spec workflow §9): the platform's `LIMITS` where it has them. */
 export const MODELLING_LIMITS = {
-  schemesPerSolution: 26,
-  objectiveName: 20,
+  schemesPerSolution: LIMITS.schemesPerSolution,
+  objectiveName: LIMITS.rewardNameMax,
   trainingName: 50,
-  description: 200,
-  deductionStepMax: 10_000,
+  description: LIMITS.descriptionMax,
+  deductionStepMax: LIMITS.simulationStepMax,
   /** Trials at least this many when the search algorithm is zoopt. */
   zooptMinTrials: TRAINING_LIMITS.zooptMinTrials,
 } as const;
