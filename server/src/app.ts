@@ -101,6 +101,8 @@ import { MessagesService } from './modules/messages/service';
 import { messagesRoutes } from './modules/messages/routes';
 import { SupportService } from './modules/support/service';
 import { supportRoutes } from './modules/support/routes';
+import { ElectricService } from './modules/electric/service';
+import { electricRoutes } from './modules/electric/routes';
 import type { ContactCodeVerifier } from './modules/licences/codes';
 import { LicenceSigner } from './modules/licences/signing';
 import { LicencesService } from './modules/licences/service';
@@ -250,6 +252,8 @@ export function createApp(config: ServerConfig, options: AppOptions = {}): Decis
   projectsRoutes(api, kit, { projects: new ProjectsService(db, clock, blobs, deletedJobs, messages), solutions });
   userCentreRoutes(api, kit, { centre: new UserCentreService(db, clock, codes, new AvatarStore(db, clock, blobs), new ProjectsService(db, clock, blobs, deletedJobs), blobs) });
   supportRoutes(api, kit, { support: new SupportService(db, clock, messages) });
+  // The public electric demo (no account, rate-limited per address).
+  electricRoutes(api, kit, { electric: new ElectricService(db, clock) });
   const serviceManagement = new ServiceManagementService(db, clock, messages);
   serviceManagementRoutes(api, kit, { services: serviceManagement });
   const licenceSigner = new LicenceSigner(db, clock);

@@ -37,4 +37,5 @@ export * from './messages/index';
 export * from './support/index';
 export * from './licences/index';
 export * from './gfs/index';
+export * from './electric/index';
 export * from './ssh/index';

@@ -29,6 +29,7 @@ import * as seedAreaPermissions from './20261127120100_seed_area_permissions';
 import * as createScheduledJobs from './20261127130000_create_scheduled_jobs';
 import * as createPidData from './20261127140000_create_pid_data';
 import * as optionalSchemeRange from './20261127160000_optional_scheme_range';
+import * as createElectricShow from './20261127180000_create_electric_show';
 
 /** One step of the migration history. */
 export interface NamedMigration {
@@ -69,4 +70,5 @@ export const coreMigrations: NamedMigration[] = [
   { name: '20261127130000_create_scheduled_jobs', ...createScheduledJobs },
   { name: '20261127140000_create_pid_data', ...createPidData },
   { name: '20261127160000_optional_scheme_range', ...optionalSchemeRange },
+  { name: '20261127180000_create_electric_show', ...createElectricShow },
 ];

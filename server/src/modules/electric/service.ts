@@ -1,0 +1,131 @@
+/**
+ * The public electric demo (`electricShow/*`): the demonstration rooms' logged series from the
+ * electric template's data, and decisions of the {@link ColdRoomModel} for a visitor's
+ * over-temperature state. No account: every call counts against the caller's address
+ * ({@link ELECTRIC_CALLS_PER_WINDOW} per {@link ELECTRIC_WINDOW_MS}); nothing private is kept
+ * with a decision (the address stays only in the call counter, for the window).
+ */
+import { AppError, type ElectricDecision, type ElectricPumpRow, type ElectricResult, type ElectricSeries, type ElectricSite, type ElectricTemperatureRow } from '@decisio/domain';
+import type { Clock } from '../../clock';
+import type { Database } from '../../db/database';
+import { newId } from '../../db/ids';
+import { templateData, templateDef } from '../templates/templates';
+import { ColdRoomModel } from './model';
+
+export const ELECTRIC_WINDOW_MS = 60_000;
+export const ELECTRIC_CALLS_PER_WINDOW = 30;
+/** The template room (1-based) behind each demonstration room. */
+export const ELECTRIC_SITE_ROOM: Record<ElectricSite, number> = { '330': 3, '600': 6 };
+
+interface RoomStep {
+  step: number;
+  time: string;
+  temperature: number;
+  doorOpen: boolean;
+  power: number;
+}
+
+interface DecisionRow {
+  id: string;
+  site: string;
+  temperature: number | string;
+  door_open: number | boolean;
+  power: number | string;
+  predicted_next: number | string;
+  result: string;
+  created_at: Date | string;
+}
+
+export class ElectricService {
+  private model: ColdRoomModel | undefined;
+  private comparison: ElectricResult['comparison'] | undefined;
+  private rooms = new Map<ElectricSite, RoomStep[]>();
+
+  constructor(
+    private readonly db: Database,
+    private readonly clock: Clock,
+  ) {}
+
+  private get knex() {
+    return this.db.executor();
+  }
+
+  /**
+   * Counts a call of `address`.
+   * @throws AppError `tooManyRequests` past {@link ELECTRIC_CALLS_PER_WINDOW} calls in {@link ELECTRIC_WINDOW_MS}.
+   */
+  async admit(address: string): Promise<void> {
+    const now = this.clock.now();
+    const since = new Date(now.getTime() - ELECTRIC_WINDOW_MS);
+    const key = address.slice(0, 64);
+    await this.knex('electric_show_calls').where('created_at', '<', since).delete();
+    const [{ n }] = (await this.knex('electric_show_calls').where({ address: key }).where('created_at', '>', since).count({ n: '*' })) as [{ n: number | string }];
+    if (Number(n) >= ELECTRIC_CALLS_PER_WINDOW) throw new AppError('tooManyRequests');
+    await this.knex('electric_show_calls').insert({ id: newId(), address: key, created_at: now });
+  }
+
+  /** The demonstration room's 200 logged quarter-hours (template data; computed once). */
+  private room(site: ElectricSite): RoomStep[] {
+    let steps = this.rooms.get(site);
+    if (!steps) {
+      const def = templateDef('electric')!;
+      const data = templateData(def);
+      const room = ELECTRIC_SITE_ROOM[site];
+      const begin = room === 1 ? 0 : data.index[room - 2]!;
+      const end = data.index[room - 1]!;
+      const v = (node: string, r: number) => Number(data.arrays[node]!.data[r]);
+      steps = [];
+      for (let r = begin; r < end; r++) {
+        const step = r - begin;
+        steps.push({ step, time: new Date(def.start.getTime() + step * def.stepMs).toISOString(), temperature: v('temperature', r), doorOpen: v('door_open', r) > 0.5, power: v('action', r) });
+      }
+      this.rooms.set(site, steps);
+    }
+    return steps;
+  }
+
+  pumpControlList(site: ElectricSite): ElectricSeries<ElectricPumpRow> {
+    return { site, room: ELECTRIC_SITE_ROOM[site], rows: this.room(site).map(({ step, time, power }) => ({ step, time, power })) };
+  }
+
+  temperatureControlList(site: ElectricSite): ElectricSeries<ElectricTemperatureRow> {
+    return { site, room: ELECTRIC_SITE_ROOM[site], rows: this.room(site).map(({ step, time, temperature, doorOpen }) => ({ step, time, temperature, doorOpen })) };
+  }
+
+  private fitted(): ColdRoomModel {
+    this.model ??= ColdRoomModel.fit();
+    return this.model;
+  }
+
+  /** Decides the cooling power for the state, keeps the decision and its result, answers the decision. */
+  async decide(input: { site: ElectricSite; temperature: number; doorOpen: boolean }): Promise<ElectricDecision> {
+    const model = this.fitted();
+    this.comparison ??= model.compare();
+    const { power, predictedNext } = model.decide(input.temperature, input.doorOpen);
+    const id = newId();
+    const createdAt = this.clock.now();
+    const decision: ElectricDecision = { decisionId: id, site: input.site, temperature: input.temperature, doorOpen: input.doorOpen, power, predictedNext, model: model.info(), createdAt: createdAt.toISOString() };
+    const result: ElectricResult = { ...decision, forecast: model.forecast(input.temperature, input.doorOpen), comparison: this.comparison };
+    await this.knex('electric_decisions').insert({
+      id,
+      site: input.site,
+      temperature: input.temperature,
+      door_open: input.doorOpen,
+      power,
+      predicted_next: predictedNext,
+      result: JSON.stringify(result),
+      created_at: createdAt,
+    });
+    return decision;
+  }
+
+  /**
+   * A decision with its forecast and the simulator comparison.
+   * @throws AppError `notFound` for an unknown id.
+   */
+  async result(decisionId: string): Promise<ElectricResult> {
+    const row = (await this.knex('electric_decisions').where({ id: decisionId }).first()) as DecisionRow | undefined;
+    if (!row) throw new AppError('notFound');
+    return JSON.parse(row.result) as ElectricResult;
+  }
+}
