@@ -148,7 +148,7 @@ export class JobRunner {
       if (!kind) throw new Error(`Unknown job kind "${job.kind}"`);
       await kind.run(ctx);
     } catch (err) {
-      error = jobErrorText(err);
+      error = jobErrorText(err, await this.store.userLanguage(job.userId).catch(() => null));
     } finally {
       this.running.delete(jobId);
     }
@@ -161,15 +161,17 @@ export class JobRunner {
 }
 
 /**
- * The failure text a job keeps: the error's message; an error that also speaks Chinese (the
- * learning engine's `LearningError.localized`) adds that line, so the training's error reads in
- * either interface language (the job does not know its reader's).
+ * The failure text a job keeps: the error's message. An error that speaks both interface
+ * languages (the learning engine's `LearningError.localized`) is kept in `language`, the
+ * language its user chose in their settings; without one, in English and then Chinese.
  */
-export function jobErrorText(err: unknown): string {
+export function jobErrorText(err: unknown, language: 'zh-CN' | 'en-US' | null = null): string {
   if (!(err instanceof Error)) return String(err);
   const text = err.message || err.name;
   const localized = (err as { localized?: unknown }).localized;
   if (typeof localized !== 'function') return text;
-  const zh = String((localized as (l: string) => string).call(err, 'zh-CN'));
+  const say = (l: string) => String((localized as (l: string) => string).call(err, l));
+  if (language) return say(language) || text;
+  const zh = say('zh-CN');
   return zh && zh !== text ? `${text}\n${zh}` : text;
 }

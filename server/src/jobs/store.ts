@@ -192,6 +192,21 @@ export class JobStore {
     return r ? jobOf(r) : null;
   }
 
+  /**
+   * The interface language a user chose in their settings (`users.settings.language`), null
+   * when none or unknown: a failed job's error is kept in it (`jobErrorText`).
+   */
+  async userLanguage(userId: string | null): Promise<'zh-CN' | 'en-US' | null> {
+    if (!userId) return null;
+    const row = await this.knex('users').where({ id: userId }).first('settings');
+    try {
+      const lang = (JSON.parse(String(row?.settings ?? 'null')) as { language?: unknown } | null)?.language;
+      return lang === 'zh-CN' || lang === 'en-US' ? lang : null;
+    } catch {
+      return null;
+    }
+  }
+
   /** A tenant's jobs, newest first. */
   async listJobs(query: JobListQuery): Promise<{ items: JobRecord[]; total: number }> {
     const limit = Math.min(Math.max(query.limit ?? 20, 1), 500);
