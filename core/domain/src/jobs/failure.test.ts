@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { messageOf } from '../errors/messages';
+import { validationMessage } from '../errors/validation';
 import { jobFailureText } from './failure';
 
 describe('jobFailureText', () => {
@@ -19,6 +20,10 @@ describe('jobFailureText', () => {
     expect(jobFailureText(messageOf('insufficientResources', 'en-US'), 'zh-CN')).toBe(messageOf('insufficientResources', 'zh-CN'));
     expect(jobFailureText('policyNotFound', 'en-US')).toBe(messageOf('policyNotFound', 'en-US'));
     expect(jobFailureText('policyNotFound', 'zh-CN')).toBe(messageOf('policyNotFound', 'zh-CN'));
+    // An AppError recorded with its detail: the message and a validation key translated, another detail kept.
+    expect(jobFailureText(`${messageOf('tableNotFound', 'en-US')}: validation.invalid`, 'zh-CN')).toBe(`${messageOf('tableNotFound', 'zh-CN')}：${validationMessage('validation.invalid', 'zh-CN')}`);
+    expect(jobFailureText(`${messageOf('tableNotFound', 'en-US')}: validation.invalid`, 'en-US')).toBe(`${messageOf('tableNotFound', 'en-US')}: Invalid value`);
+    expect(jobFailureText(`${messageOf('tableNotFound', 'en-US')}: sales`, 'zh-CN')).toBe(`${messageOf('tableNotFound', 'zh-CN')}：sales`);
   });
 
   it('passes unknown text as written', () => {

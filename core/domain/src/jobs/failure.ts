@@ -1,5 +1,6 @@
 import { ErrorCode, type ErrorCodeName } from '../errors/codes';
 import { messageOf, type Locale } from '../errors/messages';
+import { validationMessage } from '../errors/validation';
 
 /**
  * The reason a job failed, in the caller's language. Jobs record their failure as English text
@@ -60,6 +61,20 @@ function catalogueCodeOf(text: string): ErrorCodeName | null {
   return byEnglish.get(text) ?? null;
 }
 
+/**
+ * `"<catalogue message>: <detail>"` (how a job records an `AppError` with a detail) in
+ * `locale`: the message translated, a `validation.*` detail too, any other detail as written.
+ */
+function withDetail(text: string, locale: Locale): string | null {
+  const at = text.indexOf(': ');
+  if (at < 0) return null;
+  const code = catalogueCodeOf(text.slice(0, at));
+  if (!code) return null;
+  const detail = text.slice(at + 2);
+  const shown = /^validation\.\w+$/.test(detail) ? validationMessage(detail, locale) : detail;
+  return `${messageOf(code, locale)}${locale === 'zh-CN' ? '：' : ': '}${shown}`;
+}
+
 function zhOf(text: string): string | null {
   const code = catalogueCodeOf(text);
   if (code) return messageOf(code, 'zh-CN');
@@ -78,6 +93,8 @@ export function jobFailureText(error: string | null | undefined, locale: Locale)
   if (error === null || error === undefined || error === '') return null;
   // A catalogue code name (what model services record): its message.
   if (Object.hasOwn(ErrorCode, error)) return messageOf(error as ErrorCodeName, locale);
+  const detailed = withDetail(error, locale);
+  if (detailed) return detailed;
   if (locale === 'en-US') return error;
   const gaveUp = error.match(GAVE_UP);
   if (gaveUp) return `${zhOf(gaveUp[1]!) ?? gaveUp[1]}；尝试 ${gaveUp[2]} 次后放弃`;

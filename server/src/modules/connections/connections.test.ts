@@ -306,6 +306,10 @@ describe.each(databases)('data connections on %s', (kind) => {
       const qStatus = await server.call('metadata/getCopyStatusByTableId', { token: ownerToken, body: { tableId: byQuery.body.data.tableId } });
       expect(qStatus.body.data).toMatchObject({ state: 'successful', rowsCopied: src.kind === 'mariadb' ? 1 : 2 });
       expect((await server.call('metadata/getCopyStatusByTableId', { token: otherToken, body: { tableId: byQuery.body.data.tableId } })).status).toBe(404);
+      // The job contract follows an import like any job: its owner is the import, hidden from the other user.
+      const followed = await server.call('job/get', { token: ownerToken, body: { jobId: qStatus.body.data.jobId } });
+      expect(followed.body.data).toMatchObject({ kind: 'import', state: 'successful', final: true, owner: { type: 'import', id: byQuery.body.data.tableId }, ownerId: byQuery.body.data.tableId });
+      expect((await server.call('job/get', { token: otherToken, body: { jobId: qStatus.body.data.jobId } })).body.code).toBe(ErrorCode.jobNotFound);
 
       // A failing import (a table that is not there) ends failed and leaves no dataset.
       const before = (await server.call('table/list', { token: ownerToken, body: { pageSize: 100 } })).body.data.total;
@@ -314,6 +318,9 @@ describe.each(databases)('data connections on %s', (kind) => {
       const badStatus = await server.call('metadata/getCopyStatusByTableId', { token: ownerToken, body: { tableId: bad.body.data.tableId } });
       expect(badStatus.body.data).toMatchObject({ state: 'failed', errorCode: 'tableNotFound', datasetId: null });
       expect(await jobEnd(server, badStatus.body.data.jobId, owner.tenantId)).toMatchObject({ state: 'failure', error: expect.stringMatching(/Table not found/) });
+      const failedJob = await server.call('job/wait', { token: ownerToken, body: { jobId: badStatus.body.data.jobId, timeoutSeconds: 0 }, headers: { 'Accept-Language': 'zh-CN' } });
+      expect(failedJob.body.data).toMatchObject({ kind: 'import', state: 'failure', final: true });
+      expect(failedJob.body.data.error).toMatch(new RegExp(`^${messageOf('tableNotFound', 'zh-CN')}`));
       expect((await server.call('table/list', { token: ownerToken, body: { pageSize: 100 } })).body.data.total).toBe(before);
       const writes = await server.call('metadata/startImport', { token: ownerToken, body: { connectionId: saved.id, sql: 'delete from sales', name: 'nope' } });
       expect(writes.status).toBe(400);
