@@ -55,11 +55,18 @@ async function shotBoth(p: Page, name: string): Promise<void> {
   await expect.poll(() => toggle.getAttribute('data-theme')).toBe(first);
 }
 
-/** Saves what a click downloads; resolves with the file path. */
-async function download(p: Page, testId: string, name: string): Promise<string> {
-  const [d] = await Promise.all([p.waitForEvent('download'), p.getByTestId(testId).first().click()]);
+/**
+ * Fetches what a download link of the page offers, with the page's session (its HttpOnly
+ * cookie), checks it comes as an attachment, and saves it; resolves with the file path.
+ */
+async function fetchLink(p: Page, testId: string, name: string): Promise<string> {
+  const href = await p.getByTestId(testId).first().getAttribute('href');
+  expect(href).toMatch(/^\/api\//);
+  const r = await p.request.get(href!);
+  expect(r.status()).toBe(200);
+  expect(r.headers()['content-disposition']).toMatch(/^attachment; filename="/);
   const file = path.join(dir, name);
-  await d.saveAs(file);
+  fs.writeFileSync(file, await r.body());
   return file;
 }
 
@@ -126,8 +133,8 @@ describe('SDK licences and support', () => {
     await page.reload();
     await expect.poll(() => page.getByTestId('licence-row').first().getAttribute('data-status')).toBe('success');
     await shotBoth(page, 'licence-issued');
-    const licence = await download(page, 'licence-download', 'licence.json');
-    const key = await download(page, 'licence-public-key', 'licence-key.pem');
+    const licence = await fetchLink(page, 'licence-download', 'licence.json');
+    const key = await fetchLink(page, 'licence-public-key', 'licence-key.pem');
 
     const ok = verify(['--licence', licence, '--public-key', key, '--device', device]);
     expect(ok.stderr).toBe('');
