@@ -119,7 +119,13 @@ export function VerificationCodeField(props: VerificationCodeFieldProps) {
         label={t('code')}
         labelFor={`${testId}-code`}
         intent={error ? 'danger' : 'none'}
-        helperText={error ? <span data-testid={`${testId}-code-error`}>{error}</span> : sentTo ? <span data-testid={`${testId}-sent`}>{t('sent', { to: sentTo })}</span> : t(channel === 'sms' ? 'codeHelpSms' : 'codeHelpEmail')}
+        helperText={
+          <>
+            {error && <span data-testid={`${testId}-code-error`}>{error}</span>}
+            {error && sentTo ? ' · ' : null}
+            {sentTo ? <span data-testid={`${testId}-sent`}>{t('sent', { to: sentTo })}</span> : !error && t(channel === 'sms' ? 'codeHelpSms' : 'codeHelpEmail')}
+          </>
+        }
       >
         <InputGroup
           id={`${testId}-code`}
