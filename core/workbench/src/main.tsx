@@ -36,6 +36,7 @@ import { policyUpdatePlugin } from '@decisio/plugin-policy-update';
 import { feedbackControlPlugin } from '@decisio/plugin-feedback-control';
 import { sshTerminalPlugin } from '@decisio/plugin-ssh-terminal';
 import { templatesPlugin } from '@decisio/plugin-templates';
+import { electricPlugin } from '@decisio/plugin-electric';
 import { messagesPlugin } from '@decisio/plugin-messages';
 import { userCentrePlugin } from '@decisio/plugin-user-centre';
 import { supportPlugin } from '@decisio/plugin-support';
@@ -50,7 +51,7 @@ import { installIconLoader } from './theme/icons';
  * panel code.
  */
 export const APP_PLUGINS: readonly PluginManifest[] = [sdkPlugin, accountPlugin, dashboardPlugin, projectsPlugin, storagePlugin, deployPlugin, dataConnectionsPlugin, workflowPlugin, patternPlugin, dataAccessPlugin, logsPlugin, jobsPlugin, adminPlugin,
-  trainingsKitPlugin, schemePlugin, environmentPlugin, rewardPlugin, policyPlugin, tuningPlugin, deductionPlugin, hyperparametersPlugin, projectLogPlugin, reportsPlugin, businessDecisionPlugin, policyUpdatePlugin, feedbackControlPlugin, sshTerminalPlugin, templatesPlugin,
+  trainingsKitPlugin, schemePlugin, environmentPlugin, rewardPlugin, policyPlugin, tuningPlugin, deductionPlugin, hyperparametersPlugin, projectLogPlugin, reportsPlugin, businessDecisionPlugin, policyUpdatePlugin, feedbackControlPlugin, sshTerminalPlugin, templatesPlugin, electricPlugin,
   messagesPlugin, supportPlugin, sdkLicencePlugin, userCentrePlugin];
 
 const container = typeof document !== 'undefined' ? document.getElementById('root') : null;
