@@ -9,6 +9,7 @@ import type {
   SignInRequest,
   SignInResponse,
   SignUpRequest,
+  UserInfo,
 } from '@decisio/domain';
 import type { z } from 'zod';
 import type { signUpRequestSchema } from '@decisio/domain';
@@ -26,6 +27,7 @@ export const accountEndpoints = (build: PluginEndpointBuilder) => ({
   'account/captchaImage': build.mutation<CaptchaImageResponse, void>({ query: () => ({ url: 'captcha/captchaImage' }) }),
   'account/generateEmailCode': build.mutation<GenerateCodeResponse, GenerateEmailCodeRequest>({ query: (body) => ({ url: 'index/generateEmailCode', body }) }),
   'account/generateSmsCode': build.mutation<GenerateCodeResponse, GenerateSmsCodeRequest>({ query: (body) => ({ url: 'index/generateSmsCode', body }) }),
+  'account/userInfo': build.mutation<UserInfo, void>({ query: () => ({ url: 'users/getUserInfo' }) }),
   'account/resetPassword': build.mutation<{ userId: string }, ResetPasswordRequest>({ query: (body) => ({ url: 'index/resetPassword', body }) }),
 });
 

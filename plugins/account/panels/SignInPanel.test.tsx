@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { ErrorCode } from '@decisio/domain';
+import { localeServiceRef, themeServiceRef } from '@decisio/sdk-plugin';
 import { createTestHost, renderPanel } from '@decisio/sdk-plugin/testing';
 import { accountPlugin } from '../index';
 import { testKeyPair } from '../test/keys';
@@ -26,6 +27,21 @@ describe('SignInPanel', () => {
     // The one-time nonce of the key answer travels inside the ciphertext.
     expect(await keys.decrypt(body.password)).toBe('\u0000nonce-0123456789abcd\u0000Secret123');
     expect(host.session()).toEqual({ token: 'tok', userId: 'u1' });
+  });
+
+  it('applies the language and theme kept with the account after signing in', async () => {
+    const keys = await testKeyPair();
+    const host = createTestHost({ plugins: [accountPlugin], locale: 'en-US' });
+    host.mockCall('index/getPublicKey', { data: { keyId: 'k1', spki: keys.spki, algorithm: 'RSA-OAEP-256', nonce: 'nonce-0123456789abcd', nonceExpiresAt: '2030-01-01T00:00:00Z' } });
+    host.mockCall('index/signIn', { data: { accessToken: 'tok', userId: 'u1', expiresAt: '2030-01-01T00:00:00Z' } });
+    host.mockCall('users/getUserInfo', { data: { settings: { language: 'zh-CN', theme: 'dark', emailNotifications: false } } });
+    await renderPanel(signInRoute, { host });
+    fireEvent.change(screen.getByTestId('signin-username'), { target: { value: 'alice_1' } });
+    fireEvent.change(screen.getByTestId('signin-password'), { target: { value: 'Secret123' } });
+    fireEvent.click(screen.getByTestId('signin-submit'));
+    await waitFor(() => expect(host.location().pathname).toBe('/dashboard'));
+    expect(host.services.get(localeServiceRef).getLocale()).toBe('zh-CN');
+    expect(host.services.get(themeServiceRef).getTheme()).toBe('dark');
   });
 
   it('shows required-field errors in the current language and sends nothing', async () => {

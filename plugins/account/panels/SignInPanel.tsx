@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { Button, Callout, FormGroup, InputGroup } from '@blueprintjs/core';
 import { encryptAccountPassword, ErrorCode, validationMessage, type CaptchaImageResponse } from '@decisio/domain';
-import { isApiError, sessionServiceRef, useAppLocation, useNavigate, useNotify, useService } from '@decisio/sdk-plugin';
+import { isApiError, localeServiceRef, sessionServiceRef, themeServiceRef, useAppLocation, useNavigate, useNotify, useService } from '@decisio/sdk-plugin';
 import { accountApi } from '../api';
 import { useAccountT } from '../i18n';
 import { AuthFrame } from './AuthFrame';
@@ -12,6 +12,9 @@ export function SignInPanel() {
   const navigate = useNavigate();
   const notify = useNotify();
   const session = useService(sessionServiceRef);
+  const localeService = useService(localeServiceRef);
+  const themeService = useService(themeServiceRef);
+  const [userInfo] = accountApi.endpoints['account/userInfo'].useMutation();
   const location = useAppLocation();
   const [username, setUsername] = useState(location.search.username ?? '');
   const [password, setPassword] = useState('');
@@ -46,6 +49,13 @@ export function SignInPanel() {
       const withCaptcha = captcha ? { captchaId: captcha.captchaId, captchaCode: captchaCode.trim() } : {};
       const res = await signIn({ username: username.trim(), password: encrypted, ...withCaptcha }).unwrap();
       session.signIn(res);
+      // Settings kept with the account (user centre) follow the user to this device.
+      const settings = await userInfo()
+        .unwrap()
+        .then((u) => u.settings)
+        .catch(() => null);
+      if (settings?.language) localeService.setLocale(settings.language);
+      if (settings?.theme) themeService.setTheme(settings.theme);
       notify({ message: t('signIn.success'), intent: 'success', icon: 'tick-circle' });
       navigate('/dashboard');
     } catch (err) {
