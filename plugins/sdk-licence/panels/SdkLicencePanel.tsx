@@ -37,20 +37,20 @@ export function SdkLicencePanel(_props: PanelProps) {
   const label = (l: SdkLicenceItem) => ({ edition: t(`editions.${l.edition}`), type: t(`types.${l.type}`) });
 
   return (
-    <div className="dc-panel" style={{ padding: 16, display: 'flex', flexDirection: 'column', gap: 16, height: '100%', overflow: 'auto' }} data-testid="sdk-licence-panel">
+    <div className="dc-panel" style={{ padding: 16, height: '100%', overflow: 'auto', display: 'grid', gap: 16, alignContent: 'start' }} data-testid="sdk-licence-panel">
       {notices.map((n) => (
-        <Callout key={n.licence.id} style={{ flexShrink: 0 }} intent={n.kind === 'expired' ? 'danger' : 'warning'} icon="time" data-testid={`licence-notice-${n.kind}`}>
+        <Callout key={n.licence.id} intent={n.kind === 'expired' ? 'danger' : 'warning'} icon="time" data-testid={`licence-notice-${n.kind}`}>
           {n.kind === 'expired' ? t('licences.expired', label(n.licence)) : t('licences.expiring', { ...label(n.licence), days: n.days })}{' '}
           <Button size="small" intent="primary" onClick={() => void askRenewal(n.licence)}>
             {t('licences.renew')}
           </Button>
         </Callout>
       ))}
-      <section style={{ flexShrink: 0 }}>
+      <section>
         <H4>{t('versions.heading')}</H4>
         <p className="bp6-text-muted">{t('versions.env')}</p>
         <QueryState isLoading={versions.isLoading} error={versions.error} retry={() => void versions.refetch()} />
-        {versions.data && versions.data.total === 0 && <NonIdealState icon="box" title={t('versions.empty')} />}
+        {versions.data && versions.data.total === 0 && <p className="bp6-text-muted" data-testid="sdk-versions-empty">{t('versions.empty')}</p>}
         <div style={{ display: 'grid', gridTemplateColumns: 'repeat(auto-fill, minmax(260px, 1fr))', gap: 12 }}>
           {versions.data?.rows.map((v) => (
             <Card key={v.id} compact data-testid="sdk-version">
@@ -76,7 +76,7 @@ export function SdkLicencePanel(_props: PanelProps) {
           <span className="bp6-text-muted">{t('versions.verifierHelp')}</span>
         </p>
       </section>
-      <section style={{ flexShrink: 0 }}>
+      <section>
         <div style={{ display: 'flex', alignItems: 'center', gap: 8 }}>
           <H4 style={{ margin: 0, flex: 1 }}>{t('licences.heading')}</H4>
           <Button icon="refresh" onClick={() => void licences.refetch()} aria-label={t('licences.refresh')} title={t('licences.refresh')} />

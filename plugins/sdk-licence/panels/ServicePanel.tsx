@@ -51,7 +51,7 @@ export function ServicePanel(_props: PanelProps) {
   const key = list.data?.userKey ?? null;
   const rows = list.data?.rows ?? [];
   return (
-    <div className="dc-panel" style={{ padding: 16, display: 'flex', flexDirection: 'column', gap: 16, height: '100%', overflow: 'auto' }} data-testid="service-panel">
+    <div className="dc-panel" style={{ padding: 16, height: '100%', overflow: 'auto', display: 'grid', gap: 16, alignContent: 'start' }} data-testid="service-panel">
       <QueryState isLoading={list.isLoading} error={list.error} retry={() => void list.refetch()} />
       <Card>
         <H4>{t('service.keyHeading')}</H4>
