@@ -71,7 +71,9 @@ export async function setup(project: TestProject): Promise<void> {
     [path.join(root, 'node_modules/tsx/dist/cli.mjs'), path.join(root, 'server/src/main.ts')],
     {
       cwd: root,
-      env: { ...process.env, NODE_ENV: 'production', PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, DATABASE_URL: '', CONNECTION_ALLOW: testConnectionAllow() },
+      // Every spec signs its users up from this one address: the per-address code limit would
+      // otherwise count the whole suite's sign-ups (modules/codes/README.md).
+      env: { ...process.env, NODE_ENV: 'production', PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, DATABASE_URL: '', CONNECTION_ALLOW: testConnectionAllow(), CODE_ADDRESS_MAX_PER_HOUR: '1000' },
       stdio: ['ignore', log, log],
     },
   );
