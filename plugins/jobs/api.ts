@@ -1,5 +1,5 @@
 /** Scheduled-job calls (spec platform §7 "Admin": `jobs/page`, `saveOrUpdate`, `delete`, `trigger`, `pause`, `resume`, `check`; and `jobs/history`). */
-import type { Page, ScheduleCheckRequest, ScheduleCheckResponse, ScheduleHistoryRequest, ScheduleItem, SchedulePageRequest, ScheduleRunItem, ScheduleSaveRequest } from '@decisio/domain';
+import type { ImportStatus, Page, ScheduleCheckRequest, ScheduleCheckResponse, ScheduleHistoryRequest, ScheduleItem, SchedulePageRequest, ScheduleRunItem, ScheduleSaveRequest } from '@decisio/domain';
 import { definePluginApi, type PluginEndpointBuilder } from '@decisio/sdk-plugin';
 
 const TAG = 'Schedule';
@@ -14,6 +14,8 @@ export const jobsEndpoints = (build: PluginEndpointBuilder) => ({
   'jobs/resume': build.mutation<ScheduleItem, { id: string }>({ query: (body) => ({ url: 'jobs/resume', body }), invalidatesTags: [TAG] }),
   'jobs/check': build.query<ScheduleCheckResponse, ScheduleCheckRequest>({ query: (body) => ({ url: 'jobs/check', body }) }),
   'jobs/history': build.query<Page<ScheduleRunItem>, ScheduleHistoryRequest>({ query: (body) => ({ url: 'jobs/history', body }), providesTags: [RUNS] }),
+  /** The caller's imports from data connections (`metadata/getImportList`): the datasets a `datasets.refresh` job can refresh. */
+  'jobs/imports': build.query<Page<ImportStatus>, { page: number; pageSize: number }>({ query: (body) => ({ url: 'metadata/getImportList', body }) }),
 });
 
 export const jobsApi = definePluginApi('jobs', jobsEndpoints, { tagTypes: [TAG, RUNS] });

@@ -284,7 +284,7 @@ export function createApp(config: ServerConfig, options: AppOptions = {}): Decis
 
   const jobKindRegistry = new JobKindRegistry();
   try {
-    for (const k of [...builtinJobKinds, ...scheduledJobKinds({ db, blobs, clock }), ...modellingJobKinds({ db, blobs, hostGuard: new HostGuard(config.connectionAllow), logger }), importJobKind({ db, blobs, tmpDir: importTmpDir(config.dataDir), clock, connections: importConnectionSettings(config), logger }), ...(options.jobs?.kinds ?? [])]) jobKindRegistry.registerJobKind(k);
+    for (const k of [...builtinJobKinds, ...scheduledJobKinds({ db, blobs, clock, connections: importConnectionSettings(config) }), ...modellingJobKinds({ db, blobs, hostGuard: new HostGuard(config.connectionAllow), logger }), importJobKind({ db, blobs, tmpDir: importTmpDir(config.dataDir), clock, connections: importConnectionSettings(config), logger }), ...(options.jobs?.kinds ?? [])]) jobKindRegistry.registerJobKind(k);
     jobKindRegistry.registerPluginKinds(jobKinds.values());
   } catch (err) {
     void db.close();
@@ -300,7 +300,7 @@ export function createApp(config: ServerConfig, options: AppOptions = {}): Decis
       });
   let jobsStarted = false;
   const schedules = new SchedulesService(db, clock, jobs, logger);
-  schedulesRoutes(api, kit, { schedules });
+  schedulesRoutes(api, kit, { schedules, db });
   const scheduler = new Scheduler(db, clock, schedules, logger, options.scheduler);
   // Project and solution deletes wait for the modelling jobs (the deploy module registers its own guard).
   registerDeleteGuard(modellingDeleteGuard);

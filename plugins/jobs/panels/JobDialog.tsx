@@ -14,6 +14,40 @@ function localZone(): string {
   }
 }
 
+/** The dataset a `datasets.refresh` job refreshes: one of the caller's datasets imported from a data connection. */
+function DatasetField({ value, onChange, error }: { value: string; onChange(id: string): void; error?: string }) {
+  const { t } = useJobsT();
+  const imports = jobsApi.endpoints['jobs/imports'].useQuery({ page: 1, pageSize: 100 });
+  const seen = new Set<string>();
+  const options = (imports.data?.rows ?? []).filter((i) => i.state === 'successful' && i.datasetId && !seen.has(i.datasetId) && seen.add(i.datasetId));
+  if (imports.isLoading) return <Spinner size={16} aria-label={t('form.importsLoading')} />;
+  if (imports.isError)
+    return (
+      <Callout intent="danger" icon="error" compact>
+        {t('form.importsFailed')}
+      </Callout>
+    );
+  if (options.length === 0 && !value)
+    return (
+      <Callout intent="warning" icon="info-sign" compact data-testid="job-no-dataset">
+        {t('form.noImportedDataset')}
+      </Callout>
+    );
+  return (
+    <FormGroup label={t('form.dataset')} labelFor="job-dataset" intent={error ? 'danger' : 'none'} helperText={error}>
+      <HTMLSelect id="job-dataset" value={value} onChange={(e) => onChange(e.target.value)} fill data-testid="job-dataset">
+        <option value="">{t('form.chooseDataset')}</option>
+        {value && !options.some((o) => o.datasetId === value) && <option value={value}>{value}</option>}
+        {options.map((o) => (
+          <option key={o.datasetId!} value={o.datasetId!}>
+            {`${o.name} (${o.connectionName}: ${o.source.sql ? 'SQL' : [o.source.schema, o.source.table].filter(Boolean).join('.')})`}
+          </option>
+        ))}
+      </HTMLSelect>
+    </FormGroup>
+  );
+}
+
 /** Props of {@link JobDialog}. */
 export interface JobDialogProps {
   editing: ScheduleItem | null;
@@ -32,6 +66,7 @@ export function JobDialog({ editing, onClose }: JobDialogProps) {
   const [description, setDescription] = useState(editing?.description ?? '');
   const [hours, setHours] = useState<number>(Number((editing?.params as { olderThanHours?: number } | undefined)?.olderThanHours ?? 168));
   const [days, setDays] = useState<number | null>(((editing?.params as { days?: number } | undefined)?.days as number | undefined) ?? null);
+  const [datasetId, setDatasetId] = useState<string>(String((editing?.params as { datasetId?: string } | undefined)?.datasetId ?? ''));
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [save, saving] = jobsApi.endpoints['jobs/saveOrUpdate'].useMutation();
 
@@ -41,7 +76,8 @@ export function JobDialog({ editing, onClose }: JobDialogProps) {
   const checkError = check.error && isApiError(check.error) ? (check.error.errors?.cron ?? check.error.errors?.timezone ?? check.error.message) : null;
 
   const submit = async () => {
-    const params = kind === 'uploads.sweep' ? { olderThanHours: hours } : kind === 'logs.retention' && days ? { days } : {};
+    const params = kind === 'uploads.sweep' ? { olderThanHours: hours } : kind === 'logs.retention' && days ? { days } : kind === 'datasets.refresh' ? { datasetId } : {};
+    if (kind === 'datasets.refresh' && !datasetId) return setErrors({ 'params.datasetId': t('form.required') });
     const body = { id: editing?.id, name: name.trim(), kind, cron: cron.trim(), timezone: timezone.trim(), description: description.trim(), params } as ScheduleSaveRequest;
     if (!body.name) return setErrors({ name: t('form.required') });
     try {
@@ -81,6 +117,7 @@ export function JobDialog({ editing, onClose }: JobDialogProps) {
               <NumericInput id="job-hours" min={1} max={24 * 365} value={hours} onValueChange={(n) => setHours(Number.isFinite(n) ? Math.round(n) : 1)} />
             </FormGroup>
           )}
+          {kind === 'datasets.refresh' && <DatasetField value={datasetId} onChange={setDatasetId} error={errors['params.datasetId']} />}
           {kind === 'logs.retention' && (
             <FormGroup label={t('form.days')} labelFor="job-days" intent={errors['params.days'] ? 'danger' : 'none'} helperText={errors['params.days']}>
               <NumericInput id="job-days" min={1} max={3650} value={days ?? ''} onValueChange={(n) => setDays(Number.isFinite(n) && n > 0 ? Math.round(n) : null)} />

@@ -91,6 +91,54 @@ describe('JobsPanel', () => {
     await waitFor(() => expect(host.toasts.map((n) => n.message)).toContain('Scheduled job saved'));
   });
 
+  it('refreshes a dataset imported from a data connection: only successful imports are offered, the choice is required', async () => {
+    const host = createTestHost({ plugins: [jobsPlugin], locale: 'en-US', session: { token: 't', userId: 'u1' } });
+    host.mockCall('user/getUser', { data: admin });
+    host.mockCall('jobs/page', emptyPage);
+    host.mockCall('jobs/history', emptyPage);
+    host.mockCall('jobs/check', (body) => ({ data: { cron: (body as { cron: string }).cron, timezone: 'UTC', next: [] } }));
+    const imp = { connectionId: 'c1', connectionName: 'Shop DB', type: 'business', projectId: null, rowsCopied: 2, rowsExpected: 2, errorCode: null, error: null, createdAt: '2026-11-01T10:00:00.000Z', endedAt: '2026-11-01T10:01:00.000Z' };
+    host.mockCall('metadata/getImportList', {
+      data: {
+        rows: [
+          { ...imp, tableId: 'i1', name: 'sales', source: { table: 'sales', schema: 'shop' }, state: 'successful', datasetId: 'd'.repeat(32) },
+          { ...imp, tableId: 'i2', name: 'broken', source: { sql: 'select 1' }, state: 'failed', datasetId: null },
+        ],
+        total: 2,
+        page: 1,
+        pageSize: 100,
+      },
+    });
+    host.mockCall('jobs/saveOrUpdate', (body) => ({ data: { ...sweep, ...(body as object) } }));
+    await renderPanel(panel, { host });
+    fireEvent.click(await screen.findByTestId('jobs-create'));
+    fireEvent.change(screen.getByTestId('job-name'), { target: { value: 'Refresh' } });
+    fireEvent.change(screen.getByTestId('job-timezone'), { target: { value: 'UTC' } });
+    fireEvent.change(screen.getByTestId('job-kind'), { target: { value: 'datasets.refresh' } });
+    expect(screen.getByText(/replaces its rows/)).toBeTruthy();
+    const select = (await screen.findByTestId('job-dataset')) as HTMLSelectElement;
+    expect([...select.options].map((o) => o.textContent)).toEqual(['Choose a dataset…', 'sales (Shop DB: shop.sales)']);
+    fireEvent.click(screen.getByTestId('job-save'));
+    expect(await screen.findByText('Required')).toBeTruthy();
+    expect(host.calls.some((c) => c.url === 'jobs/saveOrUpdate')).toBe(false);
+    fireEvent.change(select, { target: { value: 'd'.repeat(32) } });
+    fireEvent.click(screen.getByTestId('job-save'));
+    await waitFor(() => expect(host.calls.find((c) => c.url === 'jobs/saveOrUpdate')?.body).toMatchObject({ name: 'Refresh', kind: 'datasets.refresh', params: { datasetId: 'd'.repeat(32) } }));
+  });
+
+  it('says when no dataset was imported from a data connection yet', async () => {
+    const host = createTestHost({ plugins: [jobsPlugin], locale: 'zh-CN', session: { token: 't', userId: 'u1' } });
+    host.mockCall('user/getUser', { data: admin });
+    host.mockCall('jobs/page', emptyPage);
+    host.mockCall('jobs/history', emptyPage);
+    host.mockCall('jobs/check', (body) => ({ data: { cron: (body as { cron: string }).cron, timezone: 'UTC', next: [] } }));
+    host.mockCall('metadata/getImportList', { data: { rows: [], total: 0, page: 1, pageSize: 100 } });
+    await renderPanel(panel, { host });
+    fireEvent.click(await screen.findByTestId('jobs-create'));
+    fireEvent.change(screen.getByTestId('job-kind'), { target: { value: 'datasets.refresh' } });
+    expect((await screen.findByTestId('job-no-dataset')).textContent).toContain('你还没有从数据连接导入的数据集');
+  });
+
   it('lists jobs with their history; runs once, pauses, and hides actions on host-wide kinds from tenant administrators', async () => {
     const host = createTestHost({ plugins: [jobsPlugin], locale: 'zh-CN', session: { token: 't', userId: 'u1' } });
     host.mockCall('user/getUser', { data: admin });

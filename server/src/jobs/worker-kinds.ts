@@ -41,7 +41,7 @@ export function registerWorkerJobKinds(
   // The blob store is the server's DATA_DIR (workers on other machines share it on a mount).
   const blobs = new BlobStore(`${config.dataDir}/blobs`);
   const logger = createLogger(config.logLevel);
-  for (const k of [...builtinJobKinds, ...scheduledJobKinds({ db, blobs, clock: systemClock }), ...modellingJobKinds({ db, blobs, hostGuard: new HostGuard(config.connectionAllow), logger }), importJobKind({ db, blobs, tmpDir: importTmpDir(config.dataDir), connections: importConnectionSettings(config), logger })]) registry.registerJobKind(k);
+  for (const k of [...builtinJobKinds, ...scheduledJobKinds({ db, blobs, clock: systemClock, connections: importConnectionSettings(config) }), ...modellingJobKinds({ db, blobs, hostGuard: new HostGuard(config.connectionAllow), logger }), importJobKind({ db, blobs, tmpDir: importTmpDir(config.dataDir), connections: importConnectionSettings(config), logger })]) registry.registerJobKind(k);
   registry.registerPluginKinds(plugins.flatMap((p) => p.jobKinds));
 }
 

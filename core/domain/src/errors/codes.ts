@@ -39,6 +39,7 @@ export const ErrorCode = {
   scheduleNotFound: 1030,
   cronInvalid: 1031,
   scheduleStateInvalid: 1032,
+  datasetNotImported: 1033,
 
   // user
   emailRegistered: 2001,

@@ -20,6 +20,8 @@ export const SCHEDULE_KINDS = {
   'logs.retention': { hostWide: true },
   /** Marks issued SDK licences past their end expired and sends the "expires in N days" / "expired" messages. */
   'licences.expiry': { hostWide: true },
+  /** Copies again the table or query a dataset was imported from and replaces the dataset's rows (same columns). */
+  'datasets.refresh': { hostWide: false },
 } as const;
 export type ScheduleKind = keyof typeof SCHEDULE_KINDS;
 export const SCHEDULE_KIND_NAMES = Object.keys(SCHEDULE_KINDS) as ScheduleKind[];
@@ -34,6 +36,8 @@ export const scheduleParamsSchemas = {
   'uploads.sweep': z.object({ olderThanHours: z.number().int().min(1).max(24 * 365).default(168) }).strict(),
   'logs.retention': z.object({ days: z.number().int().min(1).max(3650).optional() }).strict(),
   'licences.expiry': z.object({}).strict(),
+  /** A dataset of the schedule's author made by an import from a data connection. */
+  'datasets.refresh': z.object({ datasetId: idSchema }).strict(),
 } as const satisfies Record<ScheduleKind, z.ZodType>;
 export type ScheduleParams<K extends ScheduleKind = ScheduleKind> = z.infer<(typeof scheduleParamsSchemas)[K]>;
 
@@ -67,6 +71,7 @@ export const scheduleSaveRequestSchema = z.discriminatedUnion('kind', [
   z.object({ ...common, kind: z.literal('uploads.sweep'), params: scheduleParamsSchemas['uploads.sweep'].default({ olderThanHours: 168 }) }),
   z.object({ ...common, kind: z.literal('logs.retention'), params: scheduleParamsSchemas['logs.retention'].default({}) }),
   z.object({ ...common, kind: z.literal('licences.expiry'), params: scheduleParamsSchemas['licences.expiry'].default({}) }),
+  z.object({ ...common, kind: z.literal('datasets.refresh'), params: scheduleParamsSchemas['datasets.refresh'] }),
 ]);
 export type ScheduleSaveRequest = z.input<typeof scheduleSaveRequestSchema>;
 

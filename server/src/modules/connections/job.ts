@@ -84,6 +84,20 @@ export interface ImportRow {
   ended_at: Date | string | number | null;
 }
 
+/** What an import copies: its table (with schema) or its query. */
+export function copySourceOf(row: Pick<ImportRow, 'source_kind' | 'source' | 'source_schema'>): CopySource {
+  return row.source_kind === 'sql' ? { sql: row.source } : { table: row.source, ...(row.source_schema ? { schema: row.source_schema } : {}) };
+}
+
+/** The outside server of a tenant's data connection, its password opened. @throws AppError `dataSourceNotFound`. */
+export async function connectionTarget(db: Database, secrets: SecretBox, tenantId: string, connectionId: string): Promise<RemoteTarget> {
+  const conn = (await db.knex('data_connections').where({ id: connectionId, tenant_id: tenantId }).first()) as
+    | { type: ConnectionType; url: string; database_name: string; username: string; password_enc: string }
+    | undefined;
+  if (!conn) throw new AppError('dataSourceNotFound');
+  return { type: conn.type, url: conn.url, database: conn.database_name, username: conn.username, password: await secrets.open(conn.password_enc) };
+}
+
 /** Removes the partial files earlier attempts of an import left (a crashed thread or worker). */
 function removePartials(dir: string, importId: string): void {
   let names: string[] = [];
@@ -158,17 +172,12 @@ export function importJobKind(deps: {
       const timer = setTimeout(() => timeout.abort(), Math.max(1, ctx.payload.timeoutMs || DEFAULT_IMPORT_TIMEOUT_MS));
       timer.unref?.();
       const signal = AbortSignal.any([ctx.signal, timeout.signal]);
-      const source: CopySource =
-        row.source_kind === 'sql' ? { sql: row.source } : { table: row.source, ...(row.source_schema ? { schema: row.source_schema } : {}) };
+      const source = copySourceOf(row);
       let target: RemoteTarget | null = null;
       try {
         await update(importId, { state: 'copying', rows_copied: 0, job_id: ctx.jobId });
         if (ctx.attempt > 1) await ctx.log(`Copying again from the start (attempt ${ctx.attempt})`);
-        const conn = (await db.knex('data_connections').where({ id: row.connection_id, tenant_id: ctx.tenantId }).first()) as
-          | { type: ConnectionType; url: string; database_name: string; username: string; password_enc: string }
-          | undefined;
-        if (!conn) throw new AppError('dataSourceNotFound');
-        target = { type: conn.type, url: conn.url, database: conn.database_name, username: conn.username, password: await secrets.open(conn.password_enc) };
+        target = await connectionTarget(db, secrets, ctx.tenantId, row.connection_id);
         const remote = target;
         let expected: number | null = null;
         let lastWrite = 0;

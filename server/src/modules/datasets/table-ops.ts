@@ -202,95 +202,126 @@ export class TableOps {
       if (used) throw new AppError('tableInUse', { fileId: 'another dataset was made from this file' });
     }
     const incoming = this.tmpPath(before);
-    const merged = this.tmpPath(before);
     await fsp.mkdir(path.dirname(incoming), { recursive: true });
     try {
       const { file, fileType, result } = await this.ingestUpload(user, fileId, incoming);
-      const current = JSON.parse(before.columns) as DatasetColumn[];
-      checkSameColumns(current, result.columns);
-      const names = current.map((c) => sqlIdent(c.name)).join(', ');
-      await withDuck(async (c) => {
-        const fresh = `SELECT ${names} FROM read_parquet(${sqlString(incoming)})`;
-        const sql = mode === 'append' ? `SELECT ${names} FROM ${this.parquetOf(before)} UNION ALL BY NAME ${fresh}` : fresh;
-        try {
-          await c.run(`COPY (${sql}) TO ${sqlString(merged)} (FORMAT parquet, COMPRESSION zstd)`);
-        } catch (err) {
-          throw new AppError('tableFieldsMismatch', { types: duckMessage(err) });
-        }
-      });
-      const { rows, described } = await withDuck(async (c) => {
-        const from = `read_parquet(${sqlString(merged)})`;
-        const described = (await c.runAndReadAll(`DESCRIBE SELECT * FROM ${from}`)).getRowObjectsJS().map((r) => ({ name: String(r.column_name), type: String(r.column_type) }));
-        const rows = Number((await c.runAndReadAll(`SELECT count(*)::DOUBLE AS n FROM ${from}`)).getRowObjectsJS()[0]!.n);
-        return { rows, described };
-      });
-      const ranged = await this.datasets.withRanges(merged, described.map((d) => defaultColumn(d.name, d.type)));
-      const columns = current.map((col) => {
-        const fresh = ranged.find((r) => r.name === col.name)!;
-        const next: DatasetColumn = { ...col, type: fresh.type };
-        if (fresh.min !== null && fresh.max !== null && (col.kind === 'int' || col.kind === 'float')) {
-          next.min = mode === 'append' && col.min !== null ? Math.min(col.min, fresh.min) : fresh.min;
-          next.max = mode === 'append' && col.max !== null ? Math.max(col.max, fresh.max) : fresh.max;
-        }
-        return next;
-      });
-      const columnarSize = (await fsp.stat(merged)).size;
-      const key = `u/${before.user_id}/ds/${before.id}-${randomBytes(6).toString('hex')}.parquet`;
-      try {
-        await this.commitData(user, tableId, before, { key, merged, rows, columnarSize, columns, file, fileType, delimiter: result.delimiter, mode });
-      } catch (err) {
-        await this.blobs.remove(key);
-        throw err;
-      }
-      // Readers that opened the old copy keep it until they close it.
-      await this.blobs.remove(before.blob_key);
+      await swapDatasetData(
+        { db: this.db, blobs: this.blobs, clock: this.clock, datasets: this.datasets },
+        before,
+        incoming,
+        { mode, source: { file, fileType, delimiter: result.delimiter }, reread: () => this.datasets.row(user, tableId, 'owner') },
+      );
     } finally {
       await fsp.rm(incoming, { force: true });
-      await fsp.rm(merged, { force: true });
     }
     return this.datasets.get(user, tableId);
   }
+}
 
-  /** Locks the dataset, checks it is unchanged and not read by an environment, charges the growth and swaps its data. */
-  private async commitData(
-    user: ServerCallUser,
-    tableId: string,
-    before: DatasetRow,
-    next: {
-      key: string;
-      merged: string;
-      rows: number;
-      columnarSize: number;
-      columns: DatasetColumn[];
-      file: { id: string; name: string; size: number };
-      fileType: string;
-      delimiter: string | null;
-      mode: 'append' | 'replace';
-    },
-  ): Promise<void> {
-    const { key, merged, rows, columnarSize, columns, file, fileType, mode } = next;
+/** What `swapDatasetData` works with. */
+export interface DataSwapDeps {
+  db: Database;
+  blobs: BlobStore;
+  clock: Clock;
+  datasets: DatasetsService;
+}
+
+/** Where the new rows came from: an upload (its file becomes the dataset's source), or nothing to record (a re-import). */
+export interface DataSwapSource {
+  file: { id: string; name: string; size: number };
+  fileType: string;
+  delimiter: string | null;
+}
+
+/**
+ * Replaces (`replace`) or extends (`append`) the data of dataset `before` with the rows of the
+ * Parquet file `incoming`, under the same-columns rule (`checkSameColumns`; `tableFieldsMismatch`):
+ * column settings stay, numeric ranges follow the new rows (widen on append). Then, in one
+ * transaction with the dataset locked: `reread` (the caller's access check) finds it unchanged,
+ * no stored environment reads its rows (`tableInUse`), the quota is charged or released by the
+ * size change, and the data is swapped. Used by `table/append`, `table/updateTableFileUrl` and
+ * the scheduled refresh from a data connection. The caller removes `incoming`.
+ */
+export async function swapDatasetData(
+  deps: DataSwapDeps,
+  before: DatasetRow,
+  incoming: string,
+  opts: { mode: 'append' | 'replace'; source?: DataSwapSource; reread: () => Promise<DatasetRow> },
+): Promise<{ rowsBefore: number; rowsAfter: number }> {
+  const { db, blobs, clock, datasets } = deps;
+  const { mode, source } = opts;
+  const merged = `${blobs.tempPathOf(`u/${before.user_id}/ds/${before.id}-${randomBytes(6).toString('hex')}`)}.parquet`;
+  await fsp.mkdir(path.dirname(merged), { recursive: true });
+  try {
+    const current = JSON.parse(before.columns) as DatasetColumn[];
+    const incomingColumns = await withDuck(async (c) =>
+      (await c.runAndReadAll(`DESCRIBE SELECT * FROM read_parquet(${sqlString(incoming)})`)).getRowObjectsJS().map((r) => ({ name: String(r.column_name), type: String(r.column_type) })),
+    );
+    checkSameColumns(current, incomingColumns);
+    const names = current.map((c) => sqlIdent(c.name)).join(', ');
+    await withDuck(async (c) => {
+      const fresh = `SELECT ${names} FROM read_parquet(${sqlString(incoming)})`;
+      const sql = mode === 'append' ? `SELECT ${names} FROM read_parquet(${sqlString(blobs.pathOf(before.blob_key))}) UNION ALL BY NAME ${fresh}` : fresh;
+      try {
+        await c.run(`COPY (${sql}) TO ${sqlString(merged)} (FORMAT parquet, COMPRESSION zstd)`);
+      } catch (err) {
+        throw new AppError('tableFieldsMismatch', { types: duckMessage(err) });
+      }
+    });
+    const { rows, described } = await withDuck(async (c) => {
+      const from = `read_parquet(${sqlString(merged)})`;
+      const described = (await c.runAndReadAll(`DESCRIBE SELECT * FROM ${from}`)).getRowObjectsJS().map((r) => ({ name: String(r.column_name), type: String(r.column_type) }));
+      const rows = Number((await c.runAndReadAll(`SELECT count(*)::DOUBLE AS n FROM ${from}`)).getRowObjectsJS()[0]!.n);
+      return { rows, described };
+    });
+    const ranged = await datasets.withRanges(merged, described.map((d) => defaultColumn(d.name, d.type)));
+    const columns = current.map((col) => {
+      const fresh = ranged.find((r) => r.name === col.name)!;
+      const next: DatasetColumn = { ...col, type: fresh.type };
+      if (fresh.min !== null && fresh.max !== null && (col.kind === 'int' || col.kind === 'float')) {
+        next.min = mode === 'append' && col.min !== null ? Math.min(col.min, fresh.min) : fresh.min;
+        next.max = mode === 'append' && col.max !== null ? Math.max(col.max, fresh.max) : fresh.max;
+      }
+      return next;
+    });
+    const columnarSize = (await fsp.stat(merged)).size;
+    const key = `u/${before.user_id}/ds/${before.id}-${randomBytes(6).toString('hex')}.parquet`;
+    const knex = () => db.executor();
     const owner = { tenantId: before.tenant_id, userId: before.user_id };
-    await this.db.transaction(async () => {
-        await lockDatasets(this.knex, [before.id], { tenantId: before.tenant_id });
-        const row = await this.datasets.row(user, tableId, 'owner');
+    let rowsBefore = Number(before.amount);
+    try {
+      await db.transaction(async () => {
+        await lockDatasets(knex(), [before.id], { tenantId: before.tenant_id });
+        const row = await opts.reread();
         if (row.blob_key !== before.blob_key) throw new AppError('tableInUse', { tableId: 'changed meanwhile, try again' });
-        const env = await environmentUsingDataset(this.knex, this.blobs, { id: row.id, tenantId: row.tenant_id, projectId: row.project_id });
+        const env = await environmentUsingDataset(knex(), blobs, { id: row.id, tenantId: row.tenant_id, projectId: row.project_id });
         if (env) throw new AppError('tableInUse', { environment: env.name });
+        rowsBefore = Number(row.amount);
         const growth = columnarSize - Number(row.columnar_size);
-        if (growth > 0) await chargeStorage(this.knex, owner, growth);
-        else if (growth < 0) await releaseStorage(this.knex, owner, -growth);
-        await this.knex('datasets')
+        if (growth > 0) await chargeStorage(knex(), owner, growth);
+        else if (growth < 0) await releaseStorage(knex(), owner, -growth);
+        const size = source ? (mode === 'append' ? Number(row.size) + Number(source.file.size) : Number(source.file.size)) : mode === 'append' ? Number(row.size) + columnarSize : columnarSize;
+        await knex()('datasets')
           .where({ id: row.id })
           .update({
             blob_key: key,
             amount: rows,
             columnar_size: columnarSize,
-            size: mode === 'append' ? Number(row.size) + Number(file.size) : Number(file.size),
+            size,
             columns: JSON.stringify(columns),
-            ...(mode === 'replace' ? { source_file_id: file.id, file_name: file.name, file_type: fileType, delimiter: next.delimiter } : {}),
-            updated_at: this.clock.now(),
+            ...(mode === 'replace' && source ? { source_file_id: source.file.id, file_name: source.file.name, file_type: source.fileType, delimiter: source.delimiter } : {}),
+            updated_at: clock.now(),
           });
-        await this.blobs.adopt(key, merged);
-    });
+        await blobs.adopt(key, merged);
+      });
+    } catch (err) {
+      await blobs.remove(key);
+      throw err;
+    }
+    // Readers that opened the old copy keep it until they close it.
+    await blobs.remove(before.blob_key);
+    return { rowsBefore, rowsAfter: rows };
+  } finally {
+    await fsp.rm(merged, { force: true });
   }
 }

@@ -5,7 +5,7 @@
  * outcome, so the run shows in the system log even when no API call started it.
  */
 import os from 'node:os';
-import { ErrorCode, scheduleParamsSchemas, type ScheduleKind, type ScheduleParams, type ScheduleTrigger } from '@decisio/domain';
+import { AppError, ErrorCode, messageOf, scheduleParamsSchemas, type ScheduleKind, type ScheduleParams, type ScheduleTrigger } from '@decisio/domain';
 import type { Clock } from '../../clock';
 import type { Database } from '../../db/database';
 import { newId } from '../../db/ids';
@@ -15,6 +15,8 @@ import { StorageService } from '../storage/service';
 import { LogsService } from '../logs/service';
 import { LicencesService } from '../licences/service';
 import { MessagesService } from '../messages/service';
+import type { ImportConnectionSettings } from '../connections/job';
+import { refreshDataset } from './refresh';
 
 /** Payload of every scheduled run. */
 export interface ScheduledRunPayload {
@@ -41,6 +43,8 @@ export interface ScheduledKindsDeps {
   db: Database;
   blobs: BlobStore;
   clock: Clock;
+  /** How `datasets.refresh` reaches outside servers (`CONNECTION_ALLOW` ...); default: public hosts only. */
+  connections?: Partial<ImportConnectionSettings>;
 }
 
 function scheduledKind<K extends ScheduleKind>(
@@ -128,6 +132,17 @@ export function scheduledJobKinds(deps: ScheduledKindsDeps): JobKind<any>[] {
     scheduledKind('licences.expiry', deps, async () => {
       const notices = await licences.sweep();
       return { metrics: { notices }, summary: `sent ${notices} licence expiry notices` };
+    }),
+    scheduledKind('datasets.refresh', deps, async (params, ctx) => {
+      const r = await refreshDataset(deps, ctx.tenantId, params.datasetId, { signal: ctx.signal, log: (line) => ctx.log(line) }).catch((err: unknown) => {
+        // The history and the system log say what was refused (e.g. the columns, the environment).
+        if (!(err instanceof AppError)) throw err;
+        throw new Error([messageOf(err.codeName, 'en-US'), ...Object.values(err.details ?? {})].join(': '), { cause: err });
+      });
+      return {
+        metrics: { rowsBefore: r.rowsBefore, rowsAfter: r.rowsAfter },
+        summary: `dataset ${params.datasetId} refreshed from its data connection: ${r.rowsBefore} rows before, ${r.rowsAfter} after`,
+      };
     }),
   ];
 }

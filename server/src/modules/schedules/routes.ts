@@ -3,7 +3,9 @@ import { AppError, scheduleCheckRequestSchema, scheduleHistoryRequestSchema, sch
 import type { AppContext, AppState } from '../../http/context';
 import { reply } from '../../http/envelope';
 import type { RouteKit } from '../../http/route';
+import type { Database } from '../../db/database';
 import { authorize } from './policy';
+import { checkRefreshParams } from './refresh';
 import type { SchedulesService } from './service';
 
 /**
@@ -11,7 +13,7 @@ import type { SchedulesService } from './service';
  * `pause`, `resume`, `check`) and `jobs/history` (the runs, with their job's state and report).
  * All POST with JSON.
  */
-export function schedulesRoutes(router: Router<AppState>, kit: RouteKit, { schedules }: { schedules: SchedulesService }): void {
+export function schedulesRoutes(router: Router<AppState>, kit: RouteKit, { schedules, db }: { schedules: SchedulesService; db: Database }): void {
   const read = [kit.auth, kit.tenant, kit.requirePermission('jobs:read')] as const;
   const write = [kit.auth, kit.tenant, kit.requirePermission('jobs:write')] as const;
 
@@ -67,6 +69,7 @@ export function schedulesRoutes(router: Router<AppState>, kit: RouteKit, { sched
       const actor = { id: user.id, username: user.username, tenantId: ctx.state.tenantId! };
       if (!input.id) {
         authorize(user, 'jobs:write', { tenantId: actor.tenantId, kind: input.kind });
+        if (input.kind === 'datasets.refresh') await checkRefreshParams(db, actor, input.params.datasetId);
         return schedules.save(actor, input);
       }
       const target = await schedules.resource(input.id);
@@ -74,6 +77,7 @@ export function schedulesRoutes(router: Router<AppState>, kit: RouteKit, { sched
       authorize(user, 'jobs:write', target);
       // Turning a schedule into a host-wide kind needs the same right as creating one.
       authorize(user, 'jobs:write', { tenantId: target.tenantId, kind: input.kind });
+      if (input.kind === 'datasets.refresh') await checkRefreshParams(db, actor, input.params.datasetId);
       return schedules.save(actor, input, target.row);
     }),
   );
