@@ -1,4 +1,4 @@
-import { useState, type ReactNode } from 'react';
+import { useMemo, useState, type ReactNode } from 'react';
 import { Button, Callout, Card, Classes, FormGroup, H2, H4, HTMLTable, InputGroup, NonIdealState, NumericInput, Switch, TextArea } from '@blueprintjs/core';
 import type { ElectricResult, ElectricSite } from '@decisio/domain';
 import { ELECTRIC_TEMPERATURE_MAX, ELECTRIC_TEMPERATURE_MIN } from '@decisio/domain';
@@ -37,12 +37,14 @@ function Frame({ title, children }: { title: string; children: ReactNode }) {
 
 /** A line chart of one or two series over steps. */
 function Lines({ xs, series, testId }: { xs: number[]; series: { label: string; values: number[]; colour: string }[]; testId: string }) {
+  // Redraw only when what is drawn changes (the parents rebuild the arrays on every render).
+  const key = useMemo(() => JSON.stringify([xs, series]), [xs, series]);
   const box = useUPlot(
     (_UPlot, axis) => ({
       options: { height: 220, scales: { x: { time: false } }, axes: [axis, axis], series: [{}, ...series.map((s) => ({ label: s.label, stroke: s.colour, width: 2 }))] },
       data: [xs, ...series.map((s) => s.values)],
     }),
-    [xs, series],
+    [key],
   );
   return <div ref={box} data-testid={testId} />;
 }
