@@ -2,7 +2,8 @@
  * `npm run flow -- --url http://127.0.0.1:8080`: the modelling workflow end to end through the
  * HTTP API of a running server, the way a person goes through it in the workbench:
  *
- *  1. signs up a fresh user and signs in (or signs in with `--username` / `--password`);
+ *  1. signs in with `--username` / `--password` (an existing account: sign-up needs a code sent
+ *     to an e-mail or a mobile, which a script cannot read);
  *  2. creates a project and a policy-search solution;
  *  3. uploads a generated CSV of a room heating task (state: room temperature, action: heater
  *     power, tunable: the thermostat's setpoint; several trajectories, one row an hour) in parts,
@@ -16,8 +17,7 @@
  * state; any error (an API error, a failed job, a time-out) stops the run with the reason and the
  * job's last log lines, and the process exits with status 1.
  *
- * Options: `--url` (or `FLOW_URL`), `--username` and `--password` (sign in instead of signing
- * up), `--epochs` (environment steps, default 20), `--policy-epochs` (default 10), `--spread`
+ * Options: `--url` (or `FLOW_URL`), `--username` and `--password` (required), `--epochs` (environment steps, default 20), `--policy-epochs` (default 10), `--spread`
  * (pin the trainings to the online workers in turn, to see them shared), `--timeout` (seconds a
  * job may take, default 900), `--quiet`.
  */
@@ -190,14 +190,11 @@ export async function runFlow(options: FlowOptions): Promise<FlowResult> {
   // ---- account --------------------------------------------------------------------------
   // Every account password carries the one-time nonce of a fresh key answer.
   const sealed = async (plain: string) => encryptAccountPassword(await call<PublicKeyResponse>('index/getPublicKey'), plain);
-  let username = options.username;
-  let password = options.password;
-  if (!username || !password) {
-    username = `flow_${tag}`.slice(0, 20);
-    password = `Flow${tag}9x`;
-    await call('index/signUp', { username, email: `${username}@example.com`, occupation: 'algorithmEngineer', agreement: true, password: await sealed(password) });
-    step(`signed up ${username}`);
-  }
+  // Sign-up proves an e-mail or a mobile with a code sent to it (and a captcha): a script signs in
+  // to an account made for it (the workbench's sign-up, or an administrator's users/addUser).
+  const username = options.username;
+  const password = options.password;
+  if (!username || !password) throw new FlowError('--username and --password are required: sign-up needs a code sent to an e-mail or a mobile, so the flow signs in to an existing account');
   const session = await call<{ accessToken: string }>('index/signIn', { username, password: await sealed(password) });
   token = session.accessToken;
   step(`signed in as ${username}`);
@@ -399,7 +396,7 @@ function parseArgs(argv: string[]): FlowOptions & { quiet: boolean } {
     return n;
   };
   const url = get('url') ?? process.env.FLOW_URL;
-  if (!url) throw new FlowError('usage: npm run flow -- --url http://127.0.0.1:8080 [--username u --password p] [--epochs 20] [--policy-epochs 10] [--spread] [--timeout 900]');
+  if (!url) throw new FlowError('usage: npm run flow -- --url http://127.0.0.1:8080 --username u --password p [--epochs 20] [--policy-epochs 10] [--spread] [--timeout 900]');
   const timeout = int('timeout');
   const epochs = int('epochs');
   const policyEpochs = int('policy-epochs');

@@ -18,6 +18,7 @@ import { redisPrefix } from '../src/jobs/testing';
 import { startTestServer, type TestServer } from '../src/test/server';
 import { skipWithout } from '../src/test/services';
 import { runFlow, type FlowResult } from '../scripts/flow';
+import { createUser } from '../src/test/factories';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..', '..');
 const TINY = { epochs: 4, policyEpochs: 2, jobTimeoutMs: 8 * 60_000, log: () => undefined };
@@ -54,7 +55,8 @@ describe('the scripted modelling flow on the embedded server (in-process workers
   });
 
   it('goes from an uploaded CSV to a trained environment, policy, tuning and both deductions', async () => {
-    const result = await runFlow({ url: server.url, ...TINY });
+    const user = await createUser(server);
+    const result = await runFlow({ url: server.url, ...TINY, username: user.username, password: user.password });
     const rows = await expectFinished(server, result);
     const workers = await server.app.db.knex('workers').select('id');
     expect(workers).toHaveLength(1); // the server's own in-process worker
@@ -132,7 +134,8 @@ describe.skipIf(skipWithout('redis', import.meta.url))('the scripted modelling f
 
     let result: FlowResult;
     try {
-      result = await runFlow({ url: server.url, ...TINY, spread: true });
+      const user = await createUser(server);
+      result = await runFlow({ url: server.url, ...TINY, spread: true, username: user.username, password: user.password });
     } catch (err) {
       throw new Error(`${(err as Error).message}\nworker output:\n${procs.map((p) => p.output.join('')).join('\n---\n')}`);
     }

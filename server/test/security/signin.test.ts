@@ -33,10 +33,18 @@ async function sessionsOf(server: TestServer, user: TestUser): Promise<number> {
   return (await server.app.db.knex('sessions').where('user_id', user.id)).length;
 }
 
+
+/**
+ * These tests are about the throttle (the lock per account and per address): the captcha that
+ * sign-in asks for after a few failures (LOGIN_CAPTCHA_AFTER, tested in account.test.ts) is off,
+ * so each try reaches the password check.
+ */
+const NO_CAPTCHA = { LOGIN_CAPTCHA_AFTER: '0' };
+
 describe.each(databases)('sign-in hardening on %s', (kind) => {
   let server: TestServer;
   beforeAll(async () => {
-    server = await startTestServer(kind);
+    server = await startTestServer(kind, { env: NO_CAPTCHA });
   });
   afterAll(async () => {
     await server?.stop();
@@ -120,7 +128,7 @@ describe.each(databases)('sign-in hardening on %s', (kind) => {
 
     it('accepts a nonce once across two servers of one database', async () => {
       const user = await createUser(server);
-      const other = await startTestServer(kind, { databaseUrl: server.databaseUrl, migrate: false });
+      const other = await startTestServer(kind, { databaseUrl: server.databaseUrl, migrate: false, env: NO_CAPTCHA });
       try {
         const body = { username: user.username, password: await encryptedPassword(server, PASSWORD) };
         const onOther = await other.call('index/signIn', { body });
@@ -142,7 +150,7 @@ describe.each(databases)('sign-in hardening on %s', (kind) => {
     const clock = movableClock();
     let timed: TestServer;
     beforeAll(async () => {
-      timed = await startTestServer(kind, { clock });
+      timed = await startTestServer(kind, { clock, env: NO_CAPTCHA });
     });
     afterAll(async () => {
       await timed?.stop();
@@ -166,7 +174,7 @@ describe.each(databases)('sign-in hardening on %s', (kind) => {
     // The address limit has its own probe (own server); here it must not get in the way.
     let server: TestServer;
     beforeAll(async () => {
-      server = await startTestServer(kind, { env: { LOGIN_ADDRESS_MAX_FAILURES: '1000' } });
+      server = await startTestServer(kind, { env: { ...NO_CAPTCHA, LOGIN_ADDRESS_MAX_FAILURES: '1000' } });
     });
     afterAll(async () => {
       await server?.stop();
@@ -210,16 +218,16 @@ describe.each(databases)('sign-in hardening on %s', (kind) => {
       let restarted: TestServer | undefined;
       let second: TestServer | undefined;
       try {
-        const first = await startTestServer(kind, { databaseUrl });
+        const first = await startTestServer(kind, { databaseUrl, env: NO_CAPTCHA });
         const user = await createUser(first);
         for (let i = 0; i < first.config.loginMaxFailures; i++) await signInAs(first, user.email, 'Wrong1234');
         expect((await signInAs(first, user.username, PASSWORD)).body.code).toBe(ErrorCode.userLocked);
         // Restart: a new server over the same database (the first one is stopped, its memory gone).
         await first.stop();
-        restarted = await startTestServer(kind, { databaseUrl, migrate: false });
+        restarted = await startTestServer(kind, { databaseUrl, migrate: false, env: NO_CAPTCHA });
         expect((await signInAs(restarted, user.username, PASSWORD)).body.code).toBe(ErrorCode.userLocked);
         // A second server process of the same database, running alongside.
-        second = await startTestServer(kind, { databaseUrl, migrate: false });
+        second = await startTestServer(kind, { databaseUrl, migrate: false, env: NO_CAPTCHA });
         expect((await signInAs(second, user.email, PASSWORD)).body.code).toBe(ErrorCode.userLocked);
         expect(await sessionsOf(restarted, user)).toBe(0);
       } finally {
@@ -231,7 +239,7 @@ describe.each(databases)('sign-in hardening on %s', (kind) => {
 
     it('unlocks after the lock time', async () => {
       const clock = movableClock();
-      const timed = await startTestServer(kind, { clock });
+      const timed = await startTestServer(kind, { clock, env: NO_CAPTCHA });
       try {
         const user = await createUser(timed);
         for (let i = 0; i < timed.config.loginMaxFailures; i++) await signInAs(timed, user.username, 'Wrong1234');
@@ -254,7 +262,7 @@ describe.each(databases)('sign-in hardening on %s', (kind) => {
     });
 
     it('limits one client address over many login names (tooManyRequests), also for a right password', async () => {
-      const own = await startTestServer(kind);
+      const own = await startTestServer(kind, { env: NO_CAPTCHA });
       try {
         const victim = await createUser(own);
         const max = own.config.loginAddressMaxFailures;
@@ -278,7 +286,7 @@ describe.each(databases)('sign-in hardening on %s', (kind) => {
     });
 
     it('behind a trusted proxy, counts each forwarded client address on its own', async () => {
-      const proxied = await startTestServer(kind, { env: { TRUST_PROXY: '127.0.0.1', LOGIN_ADDRESS_MAX_FAILURES: '3' } });
+      const proxied = await startTestServer(kind, { env: { ...NO_CAPTCHA, TRUST_PROXY: '127.0.0.1', LOGIN_ADDRESS_MAX_FAILURES: '3' } });
       try {
         const user = await createUser(proxied);
         const attacker = { 'X-Forwarded-For': '198.51.100.7' };
@@ -309,7 +317,7 @@ describe.each(databases)('sign-in hardening on %s', (kind) => {
 
   describe('users/unlockUser', () => {
     it('lets an administrator unlock an account; a plain user cannot', async () => {
-      const own = await startTestServer(kind);
+      const own = await startTestServer(kind, { env: NO_CAPTCHA });
       try {
         const admin = await createUser(own, { roles: ['admin'] });
         const adminToken = await issueToken(own, admin);

@@ -40,6 +40,8 @@ export const ROUTE_PERMISSIONS: Readonly<Record<string, readonly string[] | null
   report: ['projects:use'],
   atmVersion: ['projects:use'],
   virtualMachine: ['projects:use'],
+  // the TensorBoard proxy of a training (`/api/tensorboard/<jobId>/...`, mounted ahead of the router)
+  tensorboard: ['projects:use'],
   gfs: ['projects:use'],
   ssh: ['projects:use'],
   // the job contract (job/get, wait, events) of trainings and imports
