@@ -21,6 +21,8 @@ export const ROUTE_PERMISSIONS: Readonly<Record<string, readonly string[] | null
   sdkLicense: null,
   sdkVersion: null,
   captcha: null,
+  // the electric demo's public calls (no sign-in, rate-limited)
+  electricShow: null,
   // console areas (one side-menu page each)
   overview: ['dashboard:use'],
   project: ['projects:use'],
