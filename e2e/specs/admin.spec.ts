@@ -109,8 +109,17 @@ describe('administration', () => {
     await page.locator('#admin-role-code').fill(`viewer-${stamp}`);
     await page.locator('input[type=radio][value=shared]').check({ force: true });
     await page.getByTestId('admin-role-save').click();
-    await page.getByTestId('admin-matrix-menu-dashboard').check({ force: true });
-    await page.getByTestId('admin-matrix-menu-all-project').check({ force: true });
+    // The matrix opens as the role list refetches after the save; a tick made during that render
+    // can be lost, so each box is ticked until it shows ticked (the saved matrix is checked below).
+    for (const code of ['dashboard', 'all-project']) {
+      const box = page.getByTestId(`admin-matrix-menu-${code}`);
+      await expect
+        .poll(async () => {
+          if (!(await box.isChecked())) await box.check({ force: true }).catch(() => undefined);
+          return box.isChecked();
+        })
+        .toBe(true);
+    }
     await shot(page, 'admin-role-matrix');
     await page.getByTestId('admin-matrix-save').click();
     const roleRow = page.getByTestId('admin-role-row').filter({ hasText: roleName });
