@@ -206,17 +206,20 @@ export function arrayColumns(arrays: Record<string, NdArray>): { rows: number; c
   return { rows, columns };
 }
 
-/** npz or h5 -> Parquet: the arrays become DOUBLE columns, appended in chunks. */
-export async function ingestArrays(src: string, kind: 'npz' | 'h5', out: string): Promise<IngestResult> {
+/** The arrays of an npz or h5 file: `datasetEmpty` for no bytes, `tableFileFormatError` when unreadable. */
+async function readArrayFile(src: string, kind: 'npz' | 'h5'): Promise<Record<string, NdArray>> {
   const bytes = await fsp.readFile(src);
   if (bytes.length === 0) throw new AppError('datasetEmpty');
-  let arrays: Record<string, NdArray>;
   try {
-    arrays = kind === 'npz' ? readNpz(bytes) : await readH5(bytes);
+    return kind === 'npz' ? readNpz(bytes) : await readH5(bytes);
   } catch (err) {
     throw new AppError('tableFileFormatError', { file: duckMessage(err) });
   }
-  const { rows, columns } = arrayColumns(arrays);
+}
+
+/** npz or h5 -> Parquet: the arrays become DOUBLE columns, appended in chunks. */
+export async function ingestArrays(src: string, kind: 'npz' | 'h5', out: string): Promise<IngestResult> {
+  const { rows, columns } = arrayColumns(await readArrayFile(src, kind));
   return withDuck(async (c) => {
     const table = `ingest_${randomBytes(6).toString('hex')}`;
     await c.run(`CREATE TABLE ${table} (${columns.map((col) => `${sqlIdent(col.name)} DOUBLE`).join(', ')})`);
@@ -257,13 +260,5 @@ export async function checkDataFile(file: string, kind: 'csv' | 'npz' | 'h5'): P
     if (!hasRows) throw new AppError('datasetEmpty');
     return;
   }
-  const bytes = await fsp.readFile(file);
-  if (bytes.length === 0) throw new AppError('datasetEmpty');
-  let arrays: Record<string, NdArray>;
-  try {
-    arrays = kind === 'npz' ? readNpz(bytes) : await readH5(bytes);
-  } catch (err) {
-    throw new AppError('tableFileFormatError', { file: duckMessage(err) });
-  }
-  arrayColumns(arrays);
+  arrayColumns(await readArrayFile(file, kind));
 }

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { AppError, type ShareModule, type SharedDataAccess, type SharedGraph, type SharedModuleItem, type SharedModuleView } from '@decisio/domain';
+import { toDate } from '../storage/service';
 
 /**
  * The read-only content of one shared module (`project/getSharedModule`), after the share
@@ -11,8 +12,8 @@ import { AppError, type ShareModule, type SharedDataAccess, type SharedGraph, ty
 type Row = Record<string, unknown>;
 
 const iso = (v: unknown): string => {
-  const d = v instanceof Date ? v : new Date(String(v).replace(' ', 'T') + (typeof v === 'string' && !/Z|[+-]\d\d:?\d\d$/.test(v) ? 'Z' : ''));
-  return Number.isNaN(d.getTime()) ? '' : d.toISOString();
+  const d = toDate(v);
+  return d && !Number.isNaN(d.getTime()) ? d.toISOString() : '';
 };
 const num = (v: unknown): number | null => (v === null || v === undefined || !Number.isFinite(Number(v)) ? null : Number(v));
 
