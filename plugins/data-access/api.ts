@@ -70,6 +70,7 @@ export const dataAccessEndpoints = (build: PluginEndpointBuilder) => ({
     invalidatesTags: (_r, _e, a) => [DATASETS, { type: 'Dataset', id: a.tableId }],
   }),
   'data-access/accessKey': build.mutation<TableAccessKey, { tableId: string; ttlSeconds: number }>({ query: (body) => ({ url: 'table/getAccessKey', body }) }),
+  'data-access/revokeAccessKeys': build.mutation<{ tableId: string; revokedAt: string }, { tableId: string }>({ query: (body) => ({ url: 'table/revokeAccessKeys', body }) }),
   'data-access/copyOut': build.mutation<CopyTableResult, CopyTableToDataSourceRequest>({ query: (body) => ({ url: 'table/copyTableToDataSource', body, timeoutMs: 0 }) }),
   'data-access/freeSpace': build.query<FreeSpace, void>({ query: () => ({ url: 'file/getFreeSpace' }) }),
   'data-access/uploadInit': build.mutation<UploadState, UploadPartInitRequest>({ query: (body) => ({ url: 'file/uploadpartinit', body }) }),

@@ -73,4 +73,21 @@ describe('DataOpsDialog', () => {
     await waitFor(() => expect((within(key).getByLabelText('csv 地址') as HTMLInputElement).value).toMatch(/\/api\/table\/data\?accessKey=tak1\.x&format=csv$/));
     expect(h.calls.find((c) => c.url === 'table/getAccessKey')!.body).toEqual({ tableId: 'd1', ttlSeconds: 600 });
   });
+
+  it('revokes every key of the dataset after a confirmation and hides the revoked addresses', async () => {
+    const h = host('en-US');
+    h.mockCall('table/getAccessKey', { data: { accessKey: 'tak1.x', url: '/api/table/data?accessKey=tak1.x', csvUrl: '/api/table/data?accessKey=tak1.x&format=csv', expiresAt: '2026-11-27T10:00:00.000Z' } });
+    h.mockCall('table/revokeAccessKeys', { data: { tableId: 'd1', revokedAt: '2026-11-27T09:00:00.000Z' } });
+    await renderPanel(panel, { host: h });
+    fireEvent.click(await screen.findByTestId('dataset-ops-orders'));
+    fireEvent.click(await screen.findByRole('tab', { name: 'Read key' }));
+    fireEvent.click(await screen.findByTestId('ops-make-key'));
+    await screen.findByTestId('ops-key');
+    fireEvent.click(screen.getByTestId('ops-revoke'));
+    expect(h.calls.some((c) => c.url === 'table/revokeAccessKeys')).toBe(false);
+    fireEvent.click(await screen.findByTestId('ops-revoke-confirm'));
+    expect((await screen.findByTestId('ops-revoked')).textContent).toContain('no longer reads this dataset');
+    expect(screen.queryByTestId('ops-key')).toBeNull();
+    expect(h.calls.find((c) => c.url === 'table/revokeAccessKeys')!.body).toEqual({ tableId: 'd1' });
+  });
 });

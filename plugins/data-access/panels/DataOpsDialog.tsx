@@ -198,6 +198,8 @@ function KeyTab({ dataset }: { dataset: Dataset }) {
   const { t, locale } = useDataT();
   const [ttl, setTtl] = useState(600);
   const [make, making] = dataAccessApi.endpoints['data-access/accessKey'].useMutation();
+  const [revoke, revoking] = dataAccessApi.endpoints['data-access/revokeAccessKeys'].useMutation();
+  const [confirming, setConfirming] = useState(false);
   const key = making.data;
   const absolute = (u: string) => new URL(u, window.location.origin).toString();
   return (
@@ -217,6 +219,34 @@ function KeyTab({ dataset }: { dataset: Dataset }) {
           <p>{t('ops.keyUntil', { time: new Date(key.expiresAt).toLocaleString(locale) })}</p>
           <InputGroup readOnly value={absolute(key.csvUrl)} aria-label={t('ops.csvUrl')} onFocus={(e) => e.currentTarget.select()} />
           <InputGroup readOnly value={absolute(key.url)} aria-label={t('ops.parquetUrl')} onFocus={(e) => e.currentTarget.select()} style={{ marginTop: 4 }} />
+        </Callout>
+      )}
+      <div style={{ marginTop: 16, display: 'flex', gap: 8, alignItems: 'center', flexWrap: 'wrap' }}>
+        <span>{t('ops.revokeHelp')}</span>
+        {confirming ? (
+          <>
+            <Button
+              intent="danger"
+              icon="disable"
+              text={t('ops.revokeConfirm')}
+              loading={revoking.isLoading}
+              data-testid="ops-revoke-confirm"
+              onClick={() => {
+                setConfirming(false);
+                making.reset();
+                void revoke({ tableId: dataset.tableId });
+              }}
+            />
+            <Button text={t('ops.revokeCancel')} onClick={() => setConfirming(false)} />
+          </>
+        ) : (
+          <Button icon="disable" text={t('ops.revoke')} onClick={() => setConfirming(true)} data-testid="ops-revoke" />
+        )}
+      </div>
+      {revoking.isError && <Callout intent="danger">{failureMessage(revoking.error, t('ops.failed'))}</Callout>}
+      {revoking.isSuccess && !making.data && (
+        <Callout intent="success" data-testid="ops-revoked">
+          {t('ops.revoked', { time: new Date(revoking.data.revokedAt).toLocaleString(locale) })}
         </Callout>
       )}
     </div>

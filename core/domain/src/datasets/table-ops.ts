@@ -51,6 +51,17 @@ export const tableAccessKeySchema = z.object({
   ttlSeconds: z.number().int().min(60).max(ACCESS_KEY_MAX_SECONDS).default(600),
 });
 
+/**
+ * `table/revokeAccessKeys`: every access key of the dataset issued so far stops reading (the
+ * dataset's owner only). Keys issued afterwards read again.
+ */
+export const tableRevokeAccessKeysSchema = z.object({ tableId: idSchema });
+
+/** Most reads of `GET /api/table/data` one address makes per {@link TABLE_DATA_WINDOW_MS} (then `tooManyRequests`). */
+export const TABLE_DATA_READS_PER_WINDOW = 30;
+/** The window of {@link TABLE_DATA_READS_PER_WINDOW}: one minute. */
+export const TABLE_DATA_WINDOW_MS = 60_000;
+
 /** What `table/getAccessKey` answers: the key, the address it opens (csv or Parquet) and its end. */
 export interface TableAccessKey {
   accessKey: string;

@@ -47,6 +47,8 @@ export interface DatasetRow {
   columnar_size: number | string;
   columns: string;
   status: string;
+  /** Raised by `table/revokeAccessKeys`: access keys issued under an older epoch stop reading. */
+  access_epoch?: number | string;
   created_at: unknown;
   updated_at: unknown;
 }

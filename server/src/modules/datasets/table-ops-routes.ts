@@ -3,13 +3,24 @@ import fsp from 'node:fs/promises';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { Router } from '@koa/router';
-import { AppError, copyTableToDataSourceSchema, tableAccessKeySchema, tableFileSchema, tableFilterSchema } from '@decisio/domain';
+import {
+  AppError,
+  copyTableToDataSourceSchema,
+  TABLE_DATA_READS_PER_WINDOW,
+  TABLE_DATA_WINDOW_MS,
+  tableAccessKeySchema,
+  tableFileSchema,
+  tableFilterSchema,
+  tableRevokeAccessKeysSchema,
+} from '@decisio/domain';
 import type { ServerCallUser } from '@decisio/sdk-plugin/server';
 import type { Clock } from '../../clock';
 import type { Database } from '../../db/database';
 import type { SecretBox } from '../../db/secrets';
 import type { AppState } from '../../http/context';
 import { reply } from '../../http/envelope';
+import { clientAddress } from '../../http/proxy';
+import { RateWindow } from '../../http/rate-window';
 import type { RouteKit } from '../../http/route';
 import type { ConnectorOptions, RemoteTarget } from '../connections/connector';
 import type { BlobStore } from '../storage/blob-store';
@@ -34,7 +45,8 @@ export interface TableOpsDeps {
 }
 
 /**
- * `table/filter`, `table/getAccessKey` (+ `GET /api/table/data?accessKey=`), `table/append`,
+ * `table/filter`, `table/getAccessKey` (+ `GET /api/table/data?accessKey=`, rate-limited per address),
+ * `table/revokeAccessKeys`, `table/append`,
  * `table/updateTableFileUrl`, `table/copyTableToDataSource`.
  */
 export function tableOpsRoutes(router: Router<AppState>, kit: RouteKit, deps: TableOpsDeps): TableOps {
@@ -56,6 +68,9 @@ export function tableOpsRoutes(router: Router<AppState>, kit: RouteKit, deps: Ta
       return ops.accessKey(ctx.state.user!, input.tableId, input.ttlSeconds);
     }),
   );
+
+  const revoke = kit.validate(tableRevokeAccessKeysSchema);
+  router.post('/table/revokeAccessKeys', ...guard, revoke, reply(async (ctx) => ops.revokeAccessKeys(ctx.state.user!, revoke.input(ctx).tableId)));
 
   const file = kit.validate(tableFileSchema);
   router.post(
@@ -80,8 +95,11 @@ export function tableOpsRoutes(router: Router<AppState>, kit: RouteKit, deps: Ta
   const copy = kit.validate(copyTableToDataSourceSchema);
   router.post('/table/copyTableToDataSource', ...guard, copy, reply(async (ctx) => copyOut.copy(ctx.state.user!, copy.input(ctx))));
 
-  // The key is the credential: no session. Parquet (the server's copy) or csv.
+  // The key is the credential: no session. Parquet (the server's copy) or csv. Reads are counted
+  // per address before the key is opened, so guessing keys or scraping costs the same.
+  const reads = new RateWindow(deps.db, deps.clock, { bucket: 'table-data', max: TABLE_DATA_READS_PER_WINDOW, windowMs: TABLE_DATA_WINDOW_MS });
   router.get('/table/data', async (ctx) => {
+    await reads.hit(clientAddress(ctx));
     const accessKey = typeof ctx.query.accessKey === 'string' ? ctx.query.accessKey : '';
     if (!accessKey) throw new AppError('accessKeyFailed');
     const row = await ops.byAccessKey(accessKey);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import knexFactory from 'knex';
-import { ErrorCode } from '@decisio/domain';
+import { ErrorCode, TABLE_DATA_READS_PER_WINDOW, TABLE_DATA_WINDOW_MS } from '@decisio/domain';
 import { createTenant, createUser, encrypted, issueToken, type TestUser } from '../../test/factories';
 import { databases, startTestServer, type TestServer } from '../../test/server';
 import { skipWithout } from '../../test/services';
@@ -115,6 +115,44 @@ describe.each(databases)('table calls on %s', (kind) => {
     now += 121_000;
     const late = await server.fetch(url);
     expect((await late.json()).code).toBe(ErrorCode.accessKeyFailed);
+  });
+
+  it('revokes every access key issued so far (owner only); a key issued afterwards reads again', async () => {
+    now += 61_000; // a fresh read window
+    const { tableId } = await dataset('Revoked', 'a\n1\n');
+    const first = (await server.call('table/getAccessKey', { token: aliceToken, body: { tableId } })).body.data;
+    const second = (await server.call('table/getAccessKey', { token: aliceToken, body: { tableId } })).body.data;
+    expect((await server.fetch(first.csvUrl)).status).toBe(200);
+
+    expect((await server.call('table/revokeAccessKeys', { token: bobToken, body: { tableId } })).body.code).toBe(ErrorCode.tableNotFound);
+    expect((await server.call('table/revokeAccessKeys', { token: strangerToken, body: { tableId } })).body.code).toBe(ErrorCode.tableNotFound);
+    expect((await server.call('table/revokeAccessKeys', { body: { tableId } })).status).toBe(401);
+    expect((await server.call('table/revokeAccessKeys', { token: aliceToken, body: {} })).body.code).toBe(ErrorCode.paramInvalid);
+    expect((await server.fetch(second.csvUrl)).status).toBe(200);
+
+    const revoked = await server.call('table/revokeAccessKeys', { token: aliceToken, body: { tableId } });
+    expect(revoked.status).toBe(200);
+    expect(revoked.body.data.tableId).toBe(tableId);
+    for (const key of [first, second]) {
+      const refused = await server.fetch(key.csvUrl);
+      expect((await refused.json()).code).toBe(ErrorCode.accessKeyFailed);
+    }
+    const third = (await server.call('table/getAccessKey', { token: aliceToken, body: { tableId } })).body.data;
+    expect((await (await server.fetch(third.csvUrl)).text()).trim()).toBe('a\n1');
+  });
+
+  it('counts the reads of an address: past the window\'s reads it answers tooManyRequests, even for a bad key', async () => {
+    now += 61_000; // a fresh read window
+    const { tableId } = await dataset('Scraped', 'a\n1\n');
+    const { url } = (await server.call('table/getAccessKey', { token: aliceToken, body: { tableId } })).body.data;
+    for (let i = 0; i < TABLE_DATA_READS_PER_WINDOW - 1; i++) expect((await server.fetch(url)).status).toBe(200);
+    // The last read of the window is a guess: it is counted too.
+    expect((await (await server.fetch('/api/table/data?accessKey=tak1.guess')).json()).code).toBe(ErrorCode.accessKeyFailed);
+    const limited = await server.fetch(url);
+    expect(limited.status).toBe(429);
+    expect((await limited.json()).code).toBe(ErrorCode.tooManyRequests);
+    now += TABLE_DATA_WINDOW_MS + 1;
+    expect((await server.fetch(url)).status).toBe(200);
   });
 
   it('appends the rows of another upload with the same columns; refuses other columns and keeps the data', async () => {

@@ -34,6 +34,8 @@ interface AccessClaims {
   t: string;
   n: string;
   e: number;
+  /** The dataset's `access_epoch` when issued (absent: 0); a revocation raises the epoch. */
+  v?: number;
 }
 
 const ACCESS_PREFIX = 'tak1.';
@@ -138,7 +140,7 @@ export class TableOps {
   async accessKey(user: ServerCallUser, tableId: string, ttlSeconds: number): Promise<TableAccessKey> {
     const row = await this.datasets.row(user, tableId);
     const expires = this.clock.now().getTime() + ttlSeconds * 1000;
-    const claims: AccessClaims = { t: row.id, n: row.tenant_id, e: expires };
+    const claims: AccessClaims = { t: row.id, n: row.tenant_id, e: expires, v: Number(row.access_epoch ?? 0) };
     const sealed = await this.secrets.seal(JSON.stringify(claims));
     const accessKey = ACCESS_PREFIX + Buffer.from(sealed, 'utf8').toString('base64url');
     const url = `/api/table/data?accessKey=${encodeURIComponent(accessKey)}`;
@@ -157,7 +159,15 @@ export class TableOps {
     if (!(claims.e > this.clock.now().getTime())) throw new AppError('accessKeyFailed', { accessKey: 'expired' });
     const row = (await this.knex('datasets').where({ id: claims.t, tenant_id: claims.n }).first()) as DatasetRow | undefined;
     if (!row) throw new AppError('accessKeyFailed');
+    if (Number(row.access_epoch ?? 0) !== (claims.v ?? 0)) throw new AppError('accessKeyFailed', { accessKey: 'revoked' });
     return row;
+  }
+
+  /** Every access key of the dataset issued so far stops reading (owner only). */
+  async revokeAccessKeys(user: ServerCallUser, tableId: string): Promise<{ tableId: string; revokedAt: string }> {
+    const row = await this.datasets.row(user, tableId, 'owner');
+    await this.knex('datasets').where({ id: row.id }).increment('access_epoch', 1);
+    return { tableId: row.id, revokedAt: this.clock.now().toISOString() };
   }
 
   /** Writes a dataset as csv into `out` (the Parquet copy is sent as is). */
