@@ -3,3 +3,5 @@ export * from './training';
 export * from './tensors';
 export * from './correlation';
 export * from './revive-import';
+export * from './scheme-fields';
+export * from './hyperparameter-sets';
