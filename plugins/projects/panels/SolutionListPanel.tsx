@@ -3,13 +3,14 @@ import { Button, ButtonGroup, Callout, Card, NonIdealState, Spinner, Tag } from 
 import type { SolutionItem } from '@decisio/domain';
 import { useAppLocation, useNavigate, useNotify } from '@decisio/sdk-plugin';
 import { projectsApi } from '../api';
+import { CopySolutionDialog } from '../components/CopySolutionDialog';
 import { DeleteSolutionDialog } from '../components/DeleteSolutionDialog';
 import { describeFailure } from '../components/errors';
 import { SolutionDialog } from '../components/SolutionDialog';
 import { useProjectsT } from '../i18n';
 import './projects.css';
 
-type Open = { kind: 'create' } | { kind: 'edit' | 'delete'; solution: SolutionItem } | null;
+type Open = { kind: 'create' } | { kind: 'edit' | 'delete' | 'copy'; solution: SolutionItem } | null;
 
 /**
  * The solutions of the project selected in the list (`projectId` in the location): pinned
@@ -24,7 +25,6 @@ export function SolutionListPanel() {
   const [open, setOpen] = useState<Open>(null);
   const project = projectsApi.endpoints['projects/get'].useQuery({ projectId: projectId ?? '' }, { skip: !projectId });
   const list = projectsApi.endpoints['projects/solutions'].useQuery({ projectId: projectId ?? '' }, { skip: !projectId });
-  const [copy] = projectsApi.endpoints['projects/copySolution'].useMutation();
   const [pin] = projectsApi.endpoints['projects/pinSolution'].useMutation();
 
   if (!projectId) {
@@ -111,7 +111,7 @@ export function SolutionListPanel() {
                     icon="duplicate"
                     aria-label={t('solutions.copy')}
                     title={t('solutions.copy')}
-                    onClick={() => void act(() => copy({ solutionId: s.solutionId }).unwrap(), t('solutions.copied'))}
+                    onClick={() => setOpen({ kind: 'copy', solution: s })}
                   />
                   <Button
                     icon="trash"
@@ -148,6 +148,7 @@ export function SolutionListPanel() {
       {open?.kind === 'create' && <SolutionDialog projectId={projectId} onClose={() => setOpen(null)} />}
       {open?.kind === 'edit' && <SolutionDialog projectId={projectId} solution={open.solution} onClose={() => setOpen(null)} />}
       {open?.kind === 'delete' && <DeleteSolutionDialog solution={open.solution} onClose={() => setOpen(null)} />}
+      {open?.kind === 'copy' && <CopySolutionDialog solution={open.solution} onClose={() => setOpen(null)} />}
     </div>
   );
 }

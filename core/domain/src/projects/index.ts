@@ -248,8 +248,12 @@ export type EditSolutionRequest = z.input<typeof editSolutionRequestSchema>;
 export const solutionIdRequestSchema = z.object({ solutionId: idSchema });
 export type SolutionIdRequest = z.input<typeof solutionIdRequestSchema>;
 
-/** `solution/copy`: a new solution with the same settings; name defaults to "<name> (copy)". */
-export const copySolutionRequestSchema = z.object({ solutionId: idSchema, name: name(LIMITS.solutionNameMax).optional() });
+/**
+ * `solution/copy`: a new solution with the same settings and content (graph, correlation,
+ * schemes, rewards); name defaults to "<name> (copy)". `withModels`: also the finished
+ * environment and policy trainings, with their artefact files copied (charged to the caller).
+ */
+export const copySolutionRequestSchema = z.object({ solutionId: idSchema, name: name(LIMITS.solutionNameMax).optional(), withModels: z.boolean().optional() });
 export type CopySolutionRequest = z.input<typeof copySolutionRequestSchema>;
 
 /** `solution/delete`: `confirm` must be one of `SOLUTION_DELETE_CONFIRMATIONS` ("I am sure"). */

@@ -18,7 +18,7 @@ import { assertProjectAccess, assertSolutionAccess, deleteRefusal, type ProjectR
 import { deleteWithArtefacts, type DeletedJobs } from '../projects/artefacts';
 import { recordActivity } from '../projects/activity';
 import { likePattern } from '../projects/service';
-import { copySolutionContent } from './copy-content';
+import { copySolutionContent, copyTrainedModels } from './copy-content';
 import { presentSolution, type SolutionRow } from './presenters';
 
 /**
@@ -143,7 +143,8 @@ export class SolutionsService {
 
   /**
    * Copies a solution into a new, unpinned solution of the same project: its settings, decision
-   * graph, table correlation, schemes and rewards (`copy-content.ts`), in one transaction.
+   * graph, table correlation, schemes and rewards (`copy-content.ts`), in one transaction; with
+   * `withModels` also its finished environments and policies with copies of their artefacts.
    */
   async copy(user: ServerCallUser, input: z.output<typeof copySolutionRequestSchema>): Promise<SolutionItem> {
     const { project, solution } = await assertSolutionAccess(this.knex, user, input.solutionId, 'edit');
@@ -154,26 +155,35 @@ export class SolutionsService {
       name = input.name;
     } else name = await this.copyName(project.id, solution.name);
     const source = await this.knex('solutions').where('id', solution.id).first('description');
+    if (input.withModels && !this.blobs) throw new Error('Copying trained models needs the blob store');
     const now = this.clock.now();
     const id = newId();
-    await this.db.transaction(async () => {
-      await this.knex('solutions').insert({
-        id,
-        tenant_id: project.tenantId,
-        project_id: project.id,
-        name,
-        data_type: solution.dataType,
-        goal_type: solution.goalType,
-        description: source?.description ?? null,
-        pinned: false,
-        pinned_at: null,
-        creator_id: user.id,
-        copied_from: solution.id,
-        created_at: now,
-        updated_at: now,
+    // Blobs written for the copied models: removed again when the transaction fails.
+    const written: string[] = [];
+    try {
+      await this.db.transaction(async () => {
+        await this.knex('solutions').insert({
+          id,
+          tenant_id: project.tenantId,
+          project_id: project.id,
+          name,
+          data_type: solution.dataType,
+          goal_type: solution.goalType,
+          description: source?.description ?? null,
+          pinned: false,
+          pinned_at: null,
+          creator_id: user.id,
+          copied_from: solution.id,
+          created_at: now,
+          updated_at: now,
+        });
+        const { ids } = await copySolutionContent(this.knex, solution.id, id, user, now);
+        if (input.withModels) await copyTrainedModels(this.knex, this.blobs!, { from: solution.id, to: id, owner: { tenantId: project.tenantId, userId: user.id }, now, ids, written });
       });
-      await copySolutionContent(this.knex, solution.id, id, user, now);
-    });
+    } catch (err) {
+      for (const key of written) await this.blobs?.removePrefix(key).catch(() => undefined);
+      throw err;
+    }
     await this.touch(project, now);
     await recordActivity(this.knex, user, { action: 'solution.copy', projectId: project.id, solutionId: id, targetName: name }, now);
     return this.get(user, id);
