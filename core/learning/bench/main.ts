@@ -33,7 +33,7 @@ import { Generator } from '@decisio/compute';
 import { buildDataset, type Dataset } from '../src/data/dataset';
 import { Rng } from '../src/data/split';
 import { runTrainer, type Trainer } from '../src/trainer/contract';
-import { REFERENCE_TASKS, offlineToRaw, pendulumExpertPolicy, thermalExpertPolicy, inventoryExpertPolicy, type TaskPolicy } from '../src/tasks/index';
+import { REFERENCE_TASKS, offlineToRaw, pendulumExpertPolicy, thermalExpertPolicy, inventoryExpertPolicy, hoverExpertPolicy, plantExpertPolicy, type TaskPolicy } from '../src/tasks/index';
 import { BcTrainer, evaluateVenv, type VirtualEnvironment } from '../src/venv/bc';
 import { ReviveTrainer } from '../src/venv/revive';
 import { EnsembleTrainer, type EnsembleCheckpoint, type VenvEnsemble } from '../src/venv/ensemble';
@@ -48,7 +48,7 @@ import { taskReward } from '../src/policy/task-reward';
 console.info = (...a: unknown[]) => console.error(...a);
 const quick = process.argv.includes('--quick');
 const only = process.argv.find((a) => a.startsWith('--task='))?.slice(7);
-const EXPERTS: Record<string, TaskPolicy> = { pendulum: pendulumExpertPolicy, thermal: thermalExpertPolicy, inventory: inventoryExpertPolicy };
+const EXPERTS: Record<string, TaskPolicy> = { pendulum: pendulumExpertPolicy, thermal: thermalExpertPolicy, inventory: inventoryExpertPolicy, hover: hoverExpertPolicy, plant: plantExpertPolicy };
 const SEEDS = 5;
 const HORIZON = Number(process.argv.find((a) => a.startsWith('--horizon='))?.slice(10) ?? 50);
 /** Shifts every seed of the run (data, venv, policy, true-simulator PPO); the test episodes stay the same. */
@@ -100,7 +100,7 @@ if (POLICY_ALGO === 'sac') {
     if (only && id !== only) continue;
     const ds = buildDataset(task.graph(), offlineToRaw(task.generate({ trajectories: 2, steps: task.horizon, seed: 1 })));
     const discrete = [...AgentPolicy.forDataset(ds, [1], new Generator(0)).heads.values()].filter((h) => h.blocks.length > 0).map((h) => h.name);
-    if (discrete.length > 0) throw new Error(`--policy-algo=sac: task '${id}' has discrete or category agent fields (${discrete.join(', ')}); SAC takes continuous ones only, use --policy-algo=ppo or --task=pendulum|thermal`);
+    if (discrete.length > 0) throw new Error(`--policy-algo=sac: task '${id}' has discrete or category agent fields (${discrete.join(', ')}); SAC takes continuous ones only, use --policy-algo=ppo or --task=pendulum|thermal|plant`);
   }
 }
 

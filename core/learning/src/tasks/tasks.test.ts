@@ -5,9 +5,9 @@ import { fromNdArrays } from '../data/raw';
 import { validateGraph } from '../graph/index';
 import { PythonSandbox } from '../sandbox/python-sandbox';
 import { offlineToNpz, offlineToRaw, type ReferenceTask, type TaskPolicy } from './common';
-import { REFERENCE_TASKS, inventoryExpertPolicy, pendulumExpertPolicy, thermalExpertPolicy } from './index';
+import { REFERENCE_TASKS, hoverExpertPolicy, inventoryExpertPolicy, pendulumExpertPolicy, plantExpertPolicy, thermalExpertPolicy } from './index';
 
-const experts: Record<string, TaskPolicy> = { pendulum: pendulumExpertPolicy, thermal: thermalExpertPolicy, inventory: inventoryExpertPolicy };
+const experts: Record<string, TaskPolicy> = { pendulum: pendulumExpertPolicy, thermal: thermalExpertPolicy, inventory: inventoryExpertPolicy, hover: hoverExpertPolicy, plant: plantExpertPolicy };
 const tasks = Object.values(REFERENCE_TASKS) as ReferenceTask[];
 const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 
