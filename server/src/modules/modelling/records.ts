@@ -7,6 +7,8 @@ import {
   MODELLING_JOB_KINDS,
   MODELLING_LIMITS,
   graphIssueMessage,
+  hyperparameterSetIssueMessage,
+  hyperparameterSetIssues,
   jobFailureText,
   parseDecisionGraph,
   validateGraph,
@@ -28,6 +30,8 @@ import { artefactOwner } from '../storage/artefact-keys';
 import { presentRow } from './presenters';
 import { checkReward } from './reward-try';
 import { SchemeDataError, parseSchemeData, periodStart } from './engine/scheme';
+import { describeCorrelationTable } from './correlation-table';
+import type { Correlation } from './engine/data';
 
 /** Records of a solution's modelling setup. */
 export class ModellingRecords {
@@ -71,10 +75,13 @@ export class ModellingRecords {
     return { solutionId: input.solutionId, graph, warnings: validateGraph(graph).filter((i) => i.severity === 'warning').length };
   }
 
-  async getTableCorrelation(user: ServerCallUser, solutionId: string) {
+  /** With `withTable`, also the correlation's table as the scheme form starts from it (`describeCorrelationTable`; null without a correlation). */
+  async getTableCorrelation(user: ServerCallUser, solutionId: string, withTable = false) {
     await solutionScope(this.knex, user, solutionId, 'view');
     const row = await this.knex('modelling_patterns').where({ solution_id: solutionId }).first('correlation');
-    return { solutionId, correlation: parseJson(row?.correlation, null) };
+    const correlation = parseJson<Correlation | null>(row?.correlation, null);
+    if (!withTable) return { solutionId, correlation };
+    return { solutionId, correlation, table: correlation ? await describeCorrelationTable(this.knex, this.deps.blobs, user.tenantId, correlation) : null };
   }
 
   async setTableCorrelation(user: ServerCallUser, input: SetTableCorrelationRequest, locale: Locale = 'en-US') {
@@ -299,7 +306,14 @@ export class ModellingRecords {
     return row;
   }
 
-  async createHyperparameters(user: ServerCallUser, input: HyperparameterRequest) {
+  /** A set's params checked against its algorithm's schema (`hyperparameterSetIssues`): `paramInvalid` with one message per place. */
+  private checkSet(input: HyperparameterRequest, locale: Locale): void {
+    const issues = hyperparameterSetIssues(input.trainType, input.algorithm, input.params);
+    if (issues.length > 0) throw new AppError('paramInvalid', Object.fromEntries(issues.map((i) => [i.path, hyperparameterSetIssueMessage(i, locale)])));
+  }
+
+  async createHyperparameters(user: ServerCallUser, input: HyperparameterRequest, locale: Locale = 'en-US') {
+    this.checkSet(input, locale);
     if (await this.knex('hyperparameter_sets').where({ tenant_id: user.tenantId, user_id: user.id, name: input.name }).first('id')) throw new AppError('hyperparameterNameUsed');
     const now = new Date();
     const row = { id: newId(), tenant_id: user.tenantId, user_id: user.id, name: input.name, description: input.description ?? null, train_type: input.trainType, algorithm: input.algorithm, params: JSON.stringify(input.params), created_at: now, updated_at: now };
@@ -307,8 +321,9 @@ export class ModellingRecords {
     return presentRow(row, { alias: 'hyperparameterSetId' });
   }
 
-  async editHyperparameters(user: ServerCallUser, input: HyperparameterRequest & { id: string }) {
+  async editHyperparameters(user: ServerCallUser, input: HyperparameterRequest & { id: string }, locale: Locale = 'en-US') {
     await this.ownSet(user, input.id);
+    this.checkSet(input, locale);
     if (await this.knex('hyperparameter_sets').where({ tenant_id: user.tenantId, user_id: user.id, name: input.name }).whereNot({ id: input.id }).first('id')) throw new AppError('hyperparameterNameUsed');
     await this.knex('hyperparameter_sets').where({ id: input.id }).update({ name: input.name, description: input.description ?? null, train_type: input.trainType, algorithm: input.algorithm, params: JSON.stringify(input.params), updated_at: new Date() });
     return presentRow(await this.ownSet(user, input.id), { alias: 'hyperparameterSetId' });

@@ -4,6 +4,7 @@ import {
   copySchema,
   deductionSchema,
   deleteRecordsSchema,
+  getTableCorrelationSchema,
   hyperparameterEditSchema,
   hyperparameterSchema,
   objectiveEditSchema,
@@ -66,7 +67,7 @@ export function modellingRoutes(router: Router<AppState>, kit: RouteKit, deps: M
   // solution
   post('/solution/getPattern', solutionRefSchema, (i, u) => records.getPattern(u, i.solutionId));
   post('/solution/setPattern', setPatternSchema, (i, u, ctx) => records.setPattern(u, i, ctx.state.locale));
-  post('/solution/getTableCorrelation', solutionRefSchema, (i, u) => records.getTableCorrelation(u, i.solutionId));
+  post('/solution/getTableCorrelation', getTableCorrelationSchema, (i, u) => records.getTableCorrelation(u, i.solutionId, i.withTable));
   post('/solution/setTableCorrelation', setTableCorrelationSchema, (i, u, ctx) => records.setTableCorrelation(u, i, ctx.state.locale));
 
   // scheme
@@ -88,8 +89,8 @@ export function modellingRoutes(router: Router<AppState>, kit: RouteKit, deps: M
   rewardTryRoute(router, kit, deps);
 
   // hyperparameter sets
-  post('/hyperparameter/create', hyperparameterSchema, (i, u) => records.createHyperparameters(u, i));
-  post('/hyperparameter/edit', hyperparameterEditSchema, (i, u) => records.editHyperparameters(u, i));
+  post('/hyperparameter/create', hyperparameterSchema, (i, u, ctx) => records.createHyperparameters(u, i, ctx.state.locale));
+  post('/hyperparameter/edit', hyperparameterEditSchema, (i, u, ctx) => records.editHyperparameters(u, i, ctx.state.locale));
   post('/hyperparameter/delete', recordIdSchema, (i, u) => records.deleteHyperparameters(u, i.id));
   post('/hyperparameter/list', hyperListSchema, (i, u) => records.listHyperparameters(u, i.trainType));
   post('/hyperparameter/get', recordIdSchema, (i, u) => records.getHyperparameters(u, i.id));

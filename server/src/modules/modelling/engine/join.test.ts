@@ -52,7 +52,7 @@ describe('joinTables', () => {
     expect(table.Store_list_name).toEqual(['South', 'North', 'South', '', '']);
     expect(Array.from(table.size as Float64Array)).toEqual([100, 200, 100, NaN, NaN]);
     expect(table.size).toBeInstanceOf(Float64Array);
-    expect(report.steps).toEqual([{ id: 'stores', name: 'Store list', rows: 3, matched: 3, on: ['orders.store = Store list.id'], renamed: { name: 'Store_list_name' } }]);
+    expect(report.steps).toEqual([{ id: 'stores', name: 'Store list', rows: 3, matched: 3, on: ['orders.store = Store list.id'], renamed: { name: 'Store_list_name' }, added: ['Store_list_name', 'region', 'size'] }]);
   });
 
   it('takes a relation in either direction and chains joins (orders -> stores -> regions)', () => {

@@ -69,6 +69,8 @@ export interface JoinStep {
   on: string[];
   /** Columns that were renamed because of a clash: original -> new name. */
   renamed: Record<string, string>;
+  /** The columns it added, in order (its key columns left out), by their name in the joined table. */
+  added: string[];
 }
 
 /** What the join did, table by table (in join order). */
@@ -204,6 +206,7 @@ export function joinTables(primary: JoinTable, others: readonly JoinTable[], rel
       const kept = Object.keys(t.columns).filter((c) => !keys.has(c));
       const taken = new Set([...Object.keys(table), ...kept.filter((c) => !(c in table))]);
       const renamed: Record<string, string> = {};
+      const added: string[] = [];
       const prefix = prefixOf(t.name) || prefixOf(t.id);
       for (const c of kept) {
         let name = c;
@@ -214,6 +217,7 @@ export function joinTables(primary: JoinTable, others: readonly JoinTable[], rel
           renamed[c] = name;
         }
         table[name] = gather(t.columns[c]!, index);
+        added.push(name);
       }
       let matched = 0;
       for (let r = 0; r < n; r++) if (index[r]! >= 0) matched++;
@@ -224,6 +228,7 @@ export function joinTables(primary: JoinTable, others: readonly JoinTable[], rel
         matched,
         on: terms.map((k) => `${tables.get(k.source)!.name}.${k.sourceField} = ${t.name}.${k.field}`),
         renamed,
+        added,
       });
     }
   }
