@@ -3,7 +3,7 @@ import type { JobState } from './states';
 /** A change of a job, as announced to subscribers of a queue. */
 export type JobEvent =
   | { type: 'state'; jobId: string; tenantId: string; state: JobState; workerId: string | null; error?: string | null }
-  | { type: 'metrics'; jobId: string; tenantId: string; progress: number; metrics: Record<string, number> }
+  | { type: 'metrics'; jobId: string; tenantId: string; progress: number; metrics: Record<string, number>; step?: number; point?: number }
   | { type: 'log'; jobId: string; tenantId: string; level: JobLogLevel; message: string }
   | { type: 'checkpoint'; jobId: string; tenantId: string; ref: string; size: number };
 

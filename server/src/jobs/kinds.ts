@@ -13,8 +13,12 @@ export interface JobContext<P = unknown> {
   signal: AbortSignal;
   /** True once a stop is asked. */
   shouldStop(): boolean;
-  /** Records progress in [0, 1] and the latest value of some metrics. */
-  reportMetrics(progress: number, metrics?: Record<string, number>): Promise<void>;
+  /**
+   * Records progress in [0, 1] and the latest value of some metrics. With `step`, the report is
+   * also a point of the job's series (structured rows of `job_metrics`, see `jobs/metrics.ts`):
+   * what charts read by range and live streams send as it comes.
+   */
+  reportMetrics(progress: number, metrics?: Record<string, number>, step?: number): Promise<void>;
   /** Appends a line to the job's log. */
   log(message: string, level?: JobLogLevel): Promise<void>;
   /** Saves the state to resume from if the worker is lost; resolves with its reference. */

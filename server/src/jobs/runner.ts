@@ -109,11 +109,13 @@ export class JobRunner {
       payload: job.payload,
       signal: controller.signal,
       shouldStop: () => controller.signal.aborted,
-      reportMetrics: async (progress, metrics = {}) => {
+      reportMetrics: async (progress, metrics = {}, step) => {
         guard();
         const p = Math.min(Math.max(Number.isFinite(progress) ? progress : 0, 0), 1);
         if (await this.store.reportMetrics(jobId, this.workerId, p, metrics)) {
-          this.events.emit({ type: 'metrics', jobId, tenantId: job.tenantId, progress: p, metrics });
+          // A point of the series: its rows are written before the event, so a listener reads them.
+          const point = step !== undefined && Number.isFinite(step) ? await this.store.writePoint(jobId, job.tenantId, step, metrics) : undefined;
+          this.events.emit({ type: 'metrics', jobId, tenantId: job.tenantId, progress: p, metrics, ...(point !== undefined ? { step, point } : {}) });
         }
       },
       log: async (message: string, level: JobLogLevel = 'info') => {

@@ -2,6 +2,7 @@ import type { Clock } from '../clock';
 import type { Database } from '../db/database';
 import { newId } from '../db/ids';
 import type { JobLogLevel } from './events';
+import { writePoint } from './metrics';
 import { claimableStates, heldStates, JobState } from './states';
 import { assertTrainingQuota } from '../modules/tenancy/quotas';
 
@@ -303,6 +304,11 @@ export class JobStore {
       .whereIn('state', heldStates)
       .update({ progress, metrics: JSON.stringify(merged), updated_at: this.clock.now() });
     return n === 1;
+  }
+
+  /** Writes a point of a job's metrics series (`jobs/metrics.ts`); answers its number. */
+  async writePoint(jobId: string, tenantId: string, step: number, metrics: Record<string, number>): Promise<number> {
+    return writePoint(this.knex, tenantId, jobId, step, metrics, this.clock.now());
   }
 
   /** Appends a log line to a job. */

@@ -35,7 +35,7 @@ export const API_CALLS: Record<string, ApiCallDoc> = {
   'POST /trainParameter/create': { summary: 'Start a tunable-parameter search: answers the record with `jobId`' },
   'POST /simulation/create': { summary: 'Start a simulation deduction: answers the record with `jobId`' },
   'POST /decision/create': { summary: 'Start a decision deduction: answers the record with `jobId`' },
-  'POST /train/getTrainDisplayDataList': { summary: "A job's metrics series (`points`, the shape of the `metrics` events of job/events)" },
+  'POST /train/getTrainDisplayDataList': { summary: "A job's metrics series by range (`points` after `afterPoint`, from `fromStep`, only `names`; the shape of the `metrics` events of job/events)" },
   'POST /train/stopTrain': { summary: 'Stop a training in progress' },
   'POST /modeldeploy/create': { summary: 'Deploy a policy as a model service (`start: true` starts it too; `waitSeconds` answers once settled); the access token is shown once' },
   'POST /modeldeploy/start': { summary: 'Start a model service (waiting or failed): follow it with job/wait on its id' },
@@ -43,5 +43,5 @@ export const API_CALLS: Record<string, ApiCallDoc> = {
   'POST /modeldeploy/queryDetail': { summary: "A model service with its inputs and outputs (the decision call's fields)" },
   'POST /job/get': { summary: 'Any job (training, scheme processing, deduction, import) or model service by id: state, progress, failure reason, kind, owner', reply: jobViewSchema },
   'POST /job/wait': { summary: 'Long poll: answers once the state differs from `state` (or is final), or after `timeoutSeconds` (at most 60)', reply: jobWaitReplySchema },
-  'GET /job/events': { summary: 'Server-Sent Events of a job (`?jobId=`): `state` (a job view) on every change, `metrics` (one new point each); ends after a final state' },
+  'GET /job/events': { summary: 'Server-Sent Events of a job (`?jobId=`, `&logs=1` for its log lines): `state` (a job view) on every change, `metrics` (one new point each, to append); the SSE id is the cursor for `Last-Event-ID`; ends after a final state' },
 };

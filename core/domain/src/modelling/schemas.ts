@@ -182,6 +182,17 @@ export const copySchema = z.object({ id, name: name(50).optional() });
 
 /** `train/*` calls on one training job. */
 export const trainJobSchema = z.object({ jobId: id });
+/**
+ * `train/getTrainDisplayDataList`: a job's metrics series by range (its `job_metrics` rows):
+ * points after `afterPoint` (the last one the caller has), from `fromStep` (closing points, step
+ * -1, always), only `names`; `step`: the tensor summaries of that debug-mode breakpoint.
+ */
+export const trainDisplaySchema = trainJobSchema.extend({
+  step: z.number().int().min(-1).max(100_000_000).optional(),
+  afterPoint: z.number().int().min(0).optional(),
+  fromStep: z.number().int().min(-1).max(100_000_000).optional(),
+  names: z.array(z.string().min(1).max(128)).min(1).max(50).optional(),
+});
 export const trainLogSchema = z.object({ jobId: id, afterId: z.number().int().min(0).optional(), limit: z.number().int().min(1).max(1000).optional() });
 export const trainListSchema = z.object({
   /** Only the trainings of this project (the project log). */

@@ -30,6 +30,7 @@ import * as createScheduledJobs from './20261127130000_create_scheduled_jobs';
 import * as createPidData from './20261127140000_create_pid_data';
 import * as optionalSchemeRange from './20261127160000_optional_scheme_range';
 import * as createElectricShow from './20261127180000_create_electric_show';
+import * as createJobMetrics from './20261128170000_create_job_metrics';
 import * as tableAccessRevocation from './20261128180000_table_access_revocation';
 
 /** One step of the migration history. */
@@ -72,5 +73,6 @@ export const coreMigrations: NamedMigration[] = [
   { name: '20261127140000_create_pid_data', ...createPidData },
   { name: '20261127160000_optional_scheme_range', ...optionalSchemeRange },
   { name: '20261127180000_create_electric_show', ...createElectricShow },
+  { name: '20261128170000_create_job_metrics', ...createJobMetrics },
   { name: '20261128180000_table_access_revocation', ...tableAccessRevocation },
 ];

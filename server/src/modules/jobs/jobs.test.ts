@@ -102,6 +102,15 @@ describe.each(databases)('job contract on %s', (kind) => {
     expect(points.every((p) => p.id === String(p.data.id) && typeof p.data.step === 'number' && typeof p.data.time === 'string')).toBe(true);
     const display = (await call('train/getTrainDisplayDataList', { jobId: envJobId })).body.data;
     expect(points.map((p) => p.data.id)).toEqual(display.points.map((p: { id: number }) => p.id));
+    // The series is structured rows (step, name, value) of the job's tenant, read by range.
+    const rows = await m.server.app.db.knex('job_metrics').where({ job_id: envJobId });
+    expect(rows.length).toBeGreaterThanOrEqual(points.length);
+    expect(await m.server.app.db.knex('job_logs').where({ job_id: envJobId }).andWhere('message', 'like', 'metrics %')).toHaveLength(0);
+    const name = Object.keys(display.points[0]).find((k) => !['id', 'time', 'step'].includes(k))!;
+    const ranged = (await call('train/getTrainDisplayDataList', { jobId: envJobId, fromStep: 2, names: [name], afterPoint: points[0]!.data.id })).body.data.points as Array<Record<string, number>>;
+    expect(ranged.length).toBeGreaterThan(0);
+    expect(ranged.every((p) => (p.step! >= 2 || p.step! < 0) && p.id! > points[0]!.data.id && Object.keys(p).sort().join() === ['id', name, 'step', 'time'].sort().join())).toBe(true);
+    expect((await call('train/getTrainDisplayDataList', { jobId: envJobId, names: [] })).body.code).toBe(ErrorCode.paramInvalid);
     expect(events.at(-1)).toMatchObject({ event: 'state', data: { state: 'successful', final: true, jobId: envJobId } });
 
     // Resuming after the second point sends only the ones after it.

@@ -7,6 +7,7 @@
 import type { JobOwner } from '@decisio/domain';
 import type { ServerCallUser } from '@decisio/sdk-plugin/server';
 import type { JobRecord } from '../../jobs/store';
+import type { LineEvent } from './stream';
 
 /** What a job works for, once the caller's right to see it is checked. */
 export interface ResolvedOwner {
@@ -23,6 +24,8 @@ export interface ResolvedOwner {
 export interface JobOwnerResolver {
   kinds: readonly string[];
   resolve(user: ServerCallUser, job: JobRecord): Promise<ResolvedOwner | null>;
+  /** What a log line of these kinds is on the event stream (`stream.ts`); every line a `log` event when absent. */
+  lineEvent?: LineEvent;
 }
 
 /** Something followed like a job that has no job row (a model service's state). */

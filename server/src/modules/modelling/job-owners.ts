@@ -2,6 +2,7 @@
  * What a modelling job works for, for the job contract (`modules/jobs`): the scheme it
  * processes, or the training or deduction record that ran it (its current job, or an earlier
  * run of a restored or updated training). The caller needs the view right on its project.
+ * On the event stream, a breakpoint's tensor summaries are a `tensors` notice.
  */
 import { AppError, MODELLING_JOB_KINDS } from '@decisio/domain';
 import type { ServerCallUser } from '@decisio/sdk-plugin/server';
@@ -9,6 +10,7 @@ import type { Database } from '../../db/database';
 import type { JobRecord } from '../../jobs/store';
 import type { JobOwnerResolver, ResolvedOwner } from '../jobs/sources';
 import { recordInScope, type Row } from './common';
+import { stepOf, TENSORS_LINE } from './engine/job-run';
 
 const OWNER_TYPE: Record<string, string> = { schemes: 'scheme', simulators: 'simulator', policies: 'policy', parameter_searches: 'parameterSearch', deductions: 'deduction' };
 const KIND_OF_JOB = new Map<string, string>(Object.entries(MODELLING_JOB_KINDS).map(([k, v]) => [v, k]));
@@ -48,5 +50,9 @@ export function modellingJobOwners(db: Database): JobOwnerResolver {
         owner: { type: OWNER_TYPE[rec.table] ?? rec.table, id: String(rec.row.id), projectId: String(rec.row.project_id), solutionId: String(rec.row.solution_id) },
       };
     },
+    // A debug-mode breakpoint's tensor summaries (up to 60,000 characters, `recordTensors`) are
+    // not sent to every client: a small notice with the step tells the debug page to fetch them
+    // (`train/getTrainDisplayDataList`).
+    lineEvent: (line) => (line.level === 'debug' && line.message.startsWith(TENSORS_LINE) ? { event: 'tensors', data: { step: stepOf(line.message), time: line.time } } : undefined),
   };
 }

@@ -22,15 +22,16 @@ interface Display {
 }
 
 /** The events of an SSE text: `{id, event, data}` each. */
-function eventsOf(text: string): Array<{ id: number | null; event: string; data: unknown }> {
-  const out: Array<{ id: number | null; event: string; data: unknown }> = [];
+/** The events of a stream; `line`: the log line part of the stream's cursor (`<point>.<line>`). */
+function eventsOf(text: string): Array<{ id: string | null; line: number | null; event: string; data: unknown }> {
+  const out: Array<{ id: string | null; line: number | null; event: string; data: unknown }> = [];
   for (const block of text.split('\n\n')) {
     const lines = block.split('\n');
     const event = lines.find((l) => l.startsWith('event: '))?.slice(7);
     if (!event) continue;
     const id = lines.find((l) => l.startsWith('id: '))?.slice(4);
     const data = lines.find((l) => l.startsWith('data: '))?.slice(6);
-    out.push({ id: id === undefined ? null : Number(id), event, data: data === undefined ? null : JSON.parse(data) });
+    out.push({ id: id ?? null, line: id === undefined ? null : Number(id.split('.')[1]), event, data: data === undefined ? null : JSON.parse(data) });
   }
   return out;
 }
@@ -101,7 +102,7 @@ describe.each(databases)('debug breakpoints history and live events on %s', (kin
     const lines = (await server.app.db.knex('job_logs').where({ job_id: jobId, level: 'debug' }).andWhere('message', 'like', 'tensors %').orderBy('id').select('id', 'message')) as Array<{ id: number; message: string }>;
     expect(lines).toHaveLength(2);
     const notices = events.filter((e) => e.event === 'tensors');
-    expect(notices.map((e) => e.id)).toEqual(lines.map((l) => Number(l.id)));
+    expect(notices.map((e) => e.line)).toEqual(lines.map((l) => Number(l.id)));
     expect(notices.map((e) => (e.data as { step: number }).step)).toEqual([1, 2]);
     expect(notices.every((e) => typeof (e.data as { time: string }).time === 'string')).toBe(true);
     // No summary went out: not as a log event, nor anywhere in the stream.
@@ -114,6 +115,9 @@ describe.each(databases)('debug breakpoints history and live events on %s', (kin
     expect(text).toContain('"state":"successful by manual stop"');
     // Resuming after the first notice sends the second one, not the first.
     const resumed = eventsOf(await (await server.fetch(`/api/train/events?jobId=${jobId}`, { headers: { Authorization: token, 'Last-Event-ID': String(notices[0]!.id) } })).text());
-    expect(resumed.filter((e) => e.event === 'tensors').map((e) => e.id)).toEqual([notices[1]!.id]);
+    expect(resumed.filter((e) => e.event === 'tensors').map((e) => e.line)).toEqual([notices[1]!.line]);
+    // Nor the metrics points sent before the first notice.
+    const pointOf = (id: string | null) => Number(String(id).split('.')[0]);
+    expect(resumed.filter((e) => e.event === 'metrics').every((e) => pointOf(e.id) > pointOf(notices[0]!.id))).toBe(true);
   });
 });

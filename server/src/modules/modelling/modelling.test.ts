@@ -152,7 +152,9 @@ describe.each(databases)('modelling on %s', (kind) => {
     const text = await res.text();
     expect(text).toContain('event: metrics');
     expect(text).toContain('"state":"successful"');
-    const ids = [...text.matchAll(/^id: (\d+)$/gm)].map((m) => Number(m[1]));
+    // Every event's id is the stream's cursor: the last point and the last log line sent.
+    const ids = [...text.matchAll(/^id: (\d+)\.(\d+)$/gm)].map((m) => m[0].slice(4));
+    expect(ids.length).toBeGreaterThan(0);
     const last = ids[ids.length - 1]!;
     const resumed = await (await server.fetch(`/api/train/events?jobId=${simulatorJobId}`, { headers: { Authorization: token, 'Last-Event-ID': String(last) } })).text();
     expect(resumed).not.toMatch(/^id: /m);

@@ -14,6 +14,7 @@ import {
   setPatternSchema,
   setTableCorrelationSchema,
   solutionRefSchema,
+  trainDisplaySchema,
   trainJobSchema,
   trainListSchema,
   trainLogSchema,
@@ -26,7 +27,6 @@ import type { AppContext, AppMiddleware, AppState, AuthUser } from '../../http/c
 import { reply } from '../../http/envelope';
 import type { RouteKit } from '../../http/route';
 import type { ModellingDeps } from './common';
-import { trainEventsRoute } from './events';
 import { rewardTryRoute } from './reward-try';
 import { ModellingRecords } from './records';
 import { TensorBoards, tensorBoardDownloadRoute } from './tensorboard';
@@ -50,8 +50,8 @@ export interface ModellingModule {
 /**
  * The modelling calls (spec workflow §7): solution pattern and table correlation, scheme,
  * objective, hyperparameter, simulator, policy, simulation, decision, trainSimulator,
- * trainPolicy, trainParameter, train, virtualMachine, atmVersion, overview, and the live
- * events stream `GET train/events`. Every call is `POST` with a JSON body, authenticated and
+ * trainPolicy, trainParameter, train, virtualMachine, atmVersion, overview (the live events
+ * stream `GET train/events` is the job contract's, `modules/jobs`). Every call is `POST` with a JSON body, authenticated and
  * tenant scoped; rights are checked on the record's project (view to read, edit to change).
  */
 export function modellingRoutes(router: Router<AppState>, kit: RouteKit, deps: ModellingDeps): ModellingModule {
@@ -144,8 +144,8 @@ export function modellingRoutes(router: Router<AppState>, kit: RouteKit, deps: M
 
   // train/*
   // `step`: the tensor summaries of that breakpoint (debug mode) instead of the latest.
-  const displaySchema = trainJobSchema.extend({ step: z.number().int().min(-1).max(100_000_000).optional() });
-  post('/train/getTrainDisplayDataList', displaySchema, (i, u) => train.displayData(u, i.jobId, i.step));
+  // `afterPoint`, `fromStep`, `names`: the range of the metrics points (`job_metrics` rows).
+  post('/train/getTrainDisplayDataList', trainDisplaySchema, (i, u) => train.displayData(u, i.jobId, i.step, { afterPoint: i.afterPoint, fromStep: i.fromStep, names: i.names }));
   post('/train/stopTrain', trainJobSchema, (i, u) => train.stop(u, i.jobId));
   const picSchema = recordIdSchema.extend({ trajectory: z.number().int().min(0).default(0), horizon: z.number().int().min(1).max(10_000).default(50) });
   post('/train/getPicBySimulatorNum', picSchema, (i, u) => train.simulatorPictures(u, i.id, i.trajectory, i.horizon));
@@ -156,7 +156,6 @@ export function modellingRoutes(router: Router<AppState>, kit: RouteKit, deps: M
   post('/train/getAllTrainList', trainListSchema, (i, u) => train.allList(u, i));
   post('/train/getRunningModelPolicyList', solutionRefSchema, (i, u) => train.runningPolicies(u, i.solutionId));
   post('/train/deleteRecords', deleteRecordsSchema, (i, u) => train.deleteRecords(u, i.jobIds, i.acknowledged));
-  trainEventsRoute(router, kit, deps, train);
   const tensorBoards = new TensorBoards(deps, train);
   trainings.onDeleted((tenantId, jobIds) => tensorBoards.forget(tenantId, jobIds));
   deps.deletedJobs?.listen((jobIds) => tensorBoards.stopJobs(jobIds));

@@ -5,13 +5,14 @@
 import { AppError, type OverviewResource } from '@decisio/domain';
 import { decodeStep, durationBucket, scoreBucket } from '@decisio/learning';
 import type { ServerCallUser } from '@decisio/sdk-plugin/server';
+import { readPoints, type PointsQuery } from '../../jobs/metrics';
 import { JobNotStoppableError } from '../../jobs/queue';
 import { JobState } from '../../jobs/states';
 import { assertProjectAccess } from '../projects/access';
 import { readQuotas } from '../storage/quota';
 import { iso, paging, recordInScope, solutionScope, toDate, type ModellingDeps, type Row } from './common';
 import { loadVenv } from './engine/data';
-import { TENSORS_LINE } from './engine/job-run';
+import { stepOf, TENSORS_LINE } from './engine/job-run';
 import { presentTraining } from './presenters';
 import { ACTIVE_STATES, TRAINING_RECORDS, type TrainingTable } from './training-rules';
 import type { Trainings } from './trainings';
@@ -25,11 +26,6 @@ function kindOf(table: string, row: Row): string {
 
 const LIST_TABLES: Record<string, TrainingTable> = { environment: 'simulators', policy: 'policies', parameter: 'parameter_searches', simulation: 'deductions', decision: 'deductions' };
 
-/** The breakpoint step of a tensors line's head (`tensors {"step":N,...`); null when unreadable. */
-export function stepOf(line: string): number | null {
-  const m = /^tensors \{"step":(-?\d+)[,}]/.exec(line);
-  return m ? Number(m[1]) : null;
-}
 
 /** A tensors line of the log (see `recordTensors` of the job kinds): served by `displayData`, left out of the log pages. */
 const isTensorsLine = (level: string, message: string) => level === 'debug' && message.startsWith(TENSORS_LINE);
@@ -87,21 +83,14 @@ export class TrainCalls {
    * a training in debug mode, the tensor summaries kept at a breakpoint (`tensors`:
    * `{ id, time, step, tensors, omitted }`): the latest, or with `step` that breakpoint's (the
    * latest line of that step; null when it has none, or before the first), and `tensorSteps`,
-   * the breakpoint steps that have summaries, in the order they were kept.
+   * the breakpoint steps that have summaries, in the order they were kept. The points are the
+   * job's `job_metrics` rows, by range: after a point (`afterPoint`, the last one the caller
+   * has), from a step (`fromStep`), some metrics (`names`); at most 10,000.
    */
-  async displayData(user: ServerCallUser, jobId: string, step?: number) {
+  async displayData(user: ServerCallUser, jobId: string, step?: number, range: Omit<PointsQuery, 'limit'> = {}) {
     const { job } = await this.jobInScope(user, jobId, 'view');
     if (!VIEWABLE_STATES.includes(job.state)) throw new AppError('trainNotFound');
-    const rows = await this.knex('job_logs').where({ job_id: jobId, level: 'debug' }).andWhere('message', 'like', 'metrics %').orderBy('id').limit(10_000).select('id', 'message', 'created_at');
-    const points = rows.map((r: Row) => {
-      let values: Record<string, number> = {};
-      try {
-        values = JSON.parse(String(r.message).slice('metrics '.length)) as Record<string, number>;
-      } catch {
-        // a malformed line is skipped
-      }
-      return { id: Number(r.id), time: iso(r.created_at), ...values };
-    });
+    const points = await readPoints(this.knex, jobId, range);
     const tensorLines = () => this.knex('job_logs').where({ job_id: jobId, level: 'debug' });
     // The steps from the head of each line only (`tensors {"step":N,...`): the lines are large.
     const heads = (await tensorLines()

@@ -1,6 +1,6 @@
 /**
  * What every modelling job kind does around its trainer: the record it works for (`need`),
- * metrics points (latest values on the job and one `metrics {...}` debug log line each, the
+ * metrics points (latest values on the job and one structured `job_metrics` row per metric, the
  * series of `train/getTrainDisplayDataList` and of the job events stream), debug-mode tensor
  * summaries at breakpoints, checkpoints and resuming, running a trainer as the job (stop
  * request, stop conditions, step budget), the hyperparameter auto-search step, and storing
@@ -19,6 +19,12 @@ import { artefactOwner } from '../../storage/artefact-keys';
 
 /** Prefix of the `debug` log line that keeps a breakpoint's tensor summaries. */
 export const TENSORS_LINE = 'tensors ';
+
+/** The breakpoint step of a tensors line's head (`tensors {"step":N,...`); null when unreadable. */
+export function stepOf(line: string): number | null {
+  const m = /^tensors \{"step":(-?\d+)[,}]/.exec(line);
+  return m ? Number(m[1]) : null;
+}
 
 /** Payload of every modelling job: the record it works for. */
 export interface RecordPayload {
@@ -65,11 +71,13 @@ export function someMetrics(m: Record<string, number>): Record<string, number> {
   return out;
 }
 
-/** Records a metrics point: latest values on the job and one `metrics {...}` debug log line. */
+/**
+ * Records a metrics point: latest values on the job and the point's structured rows
+ * (`job_metrics`: step, name, value; `server/src/jobs/metrics.ts`), the series of
+ * `train/getTrainDisplayDataList` and of the job events stream.
+ */
 export async function point(ctx: JobContext<unknown>, progress: number, step: number, metrics: Record<string, number>): Promise<void> {
-  const m = someMetrics(metrics);
-  await ctx.reportMetrics(Math.max(0, Math.min(1, progress)), m);
-  await ctx.log(`metrics ${JSON.stringify({ step, ...m })}`, 'debug');
+  await ctx.reportMetrics(Math.max(0, Math.min(1, progress)), someMetrics(metrics), step);
 }
 
 /**

@@ -1,7 +1,7 @@
 /**
  * The modelling job kinds: they really train with `@decisio/learning`. Every handler reads its
- * record by id from the payload, reports progress and metrics (each metrics report is also kept
- * as a `debug` log line `metrics {...}`, the series of `train/getTrainDisplayDataList`), saves a
+ * record by id from the payload, reports progress and metrics (each metrics report is also a
+ * point of structured `job_metrics` rows, the series of `train/getTrainDisplayDataList`), saves a
  * checkpoint every few steps (a job restored on another worker resumes from it), in debug mode
  * keeps the tensor summaries of its networks at each breakpoint (a `debug` log line
  * `tensors {...}`), and stores its artefacts in the blob store, charged to the job owner's
