@@ -34,7 +34,9 @@ import { scheduledJobKinds } from './modules/schedules/kinds';
 import { schedulesRoutes } from './modules/schedules/routes';
 import { Scheduler, type SchedulerOptions } from './modules/schedules/scheduler';
 import { SchedulesService } from './modules/schedules/service';
+import { PolicyUpdates } from './modules/schedules/policy-update';
 import { BullMqQueue, InProcessQueue, JobKindRegistry, JobStore, type JobKind, type JobQueue, type JobThreadsOptions } from './jobs/queue';
+import { machineInfo } from './jobs/machine';
 import { importConnectionSettings, workerKindsModule, type WorkerKindsConfig } from './jobs/worker-kinds';
 import { createLogger, type Logger } from './logger';
 import { AccessService } from './modules/access/service';
@@ -74,8 +76,9 @@ import { SessionService } from './modules/sessions/service';
 import { createDeployModule } from './modules/deploy/routes';
 import { reportsRoutes } from './modules/reports/routes';
 import { pidDataRoutes } from './modules/pid-data/routes';
-import { sshRoutes } from './modules/ssh/routes';
+import { sshRoutes, trainSshRoutes } from './modules/ssh/routes';
 import { SshTerminals, type SshTerminalOptions } from './modules/ssh/terminals';
+import { HostKeys } from './modules/ssh/host-keys';
 import { BlobStore } from './modules/storage/blob-store';
 import { storageRoutes } from './modules/storage/routes';
 import { datasetsRoutes } from './modules/datasets/routes';
@@ -97,6 +100,7 @@ import { JobOwners } from './modules/jobs/sources';
 import { importJobOwner } from './modules/connections/job-owner';
 import { serviceJobSource } from './modules/deploy/job-source';
 import { templatesRoutes } from './modules/templates/routes';
+import { storehouseRoutes } from './modules/storehouse/routes';
 import { MessagesService } from './modules/messages/service';
 import { messagesRoutes } from './modules/messages/routes';
 import { SupportService } from './modules/support/service';
@@ -112,6 +116,7 @@ import { ServiceManagementService } from './modules/service-management/service';
 import { serviceManagementRoutes } from './modules/service-management/routes';
 import { isFinalState } from './jobs/states';
 import { mountServerPlugins } from './plugins/host';
+import { TemplateRegistry } from './modules/templates/registry';
 
 /** Optional collaborators of `createApp` (tests replace the clock, logger or audit batching). */
 export interface AppOptions {
@@ -156,6 +161,8 @@ export interface DecisioApp {
   blobs: BlobStore;
   /** Job kinds contributed by plugins, by kind. */
   jobKinds: ReadonlyMap<string, ServerJobKind>;
+  /** Industry templates contributed by plugins. */
+  templates: TemplateRegistry;
   /** The job queue: BullMQ on `config.redisUrl` when set, else in-process. */
   jobs: JobQueue;
   /** Background copies from data connections into datasets (`metadata/startImport`). */
@@ -252,8 +259,16 @@ export function createApp(config: ServerConfig, options: AppOptions = {}): Decis
   projectsRoutes(api, kit, { projects: new ProjectsService(db, clock, blobs, deletedJobs, messages), solutions });
   userCentreRoutes(api, kit, { centre: new UserCentreService(db, clock, codes, new AvatarStore(db, clock, blobs), new ProjectsService(db, clock, blobs, deletedJobs), blobs) });
   supportRoutes(api, kit, { support: new SupportService(db, clock, messages) });
-  // The public electric demo (no account, rate-limited per address).
-  electricRoutes(api, kit, { electric: new ElectricService(db, clock) });
+  // Industry templates: contributed by the plugins (e.g. plugins/template-electric), none built in.
+  let templateRegistry: TemplateRegistry;
+  try {
+    templateRegistry = new TemplateRegistry(plugins);
+  } catch (err) {
+    void db.close();
+    throw err;
+  }
+  // The public electric demo (no account, rate-limited per address), on the electric template's data.
+  electricRoutes(api, kit, { electric: new ElectricService(db, clock, templateRegistry) });
   const serviceManagement = new ServiceManagementService(db, clock, messages);
   serviceManagementRoutes(api, kit, { services: serviceManagement });
   const licenceSigner = new LicenceSigner(db, clock);
@@ -269,8 +284,10 @@ export function createApp(config: ServerConfig, options: AppOptions = {}): Decis
   const deploy = createDeployModule(api, kit, { db, blobs, logger, clock, bodyLimitBytes: config.bodyLimitBytes, datasets, recordRetentionDays: config.recordRetentionDays, closing: () => closing !== null });
   const reports = reportsRoutes(api, kit, { db, blobs, clock, logger });
   pidDataRoutes(api, kit, { db, clock });
-  const sshTerminals = new SshTerminals(new HostGuard(config.connectionAllow), audit, options.ssh);
-  sshRoutes(api, kit, { terminals: sshTerminals });
+  // SSH: host keys checked against SSH_KNOWN_HOSTS, else trusted on first use per user.
+  const hostKeys = new HostKeys(db, config.ssh.knownHostsFile);
+  const sshTerminals = new SshTerminals(new HostGuard(config.connectionAllow), hostKeys, audit, options.ssh);
+  sshRoutes(api, kit, { terminals: sshTerminals, hostKeys });
   let jobKinds: Map<string, ServerJobKind>;
   try {
     const coreSegments = new Set(api.stack.map((l) => routeSegment(String(l.path))));
@@ -295,18 +312,27 @@ export function createApp(config: ServerConfig, options: AppOptions = {}): Decis
     ? new BullMqQueue(jobStore, { redisUrl: config.redisUrl, prefix: options.jobs?.prefix })
     : new InProcessQueue(jobStore, jobKindRegistry, {
         concurrency: options.jobs?.concurrency,
+        // The server's own worker row carries its SSH address (WORKER_SSH_ADDRESS) for trainSSH/getTrainSSH.
+        machine: { ...machineInfo(), sshAddress: config.ssh.workerAddress },
         logger,
         threads: jobThreads(config, options.jobs),
       });
   let jobsStarted = false;
+  // A terminal into the worker of a running training (TRAIN_SSH, off by default).
+  trainSshRoutes(api, kit, { terminals: sshTerminals, config: config.ssh.train, job: (id, tenantId) => jobs.get(id, { tenantId }), worker: (id) => jobStore.getWorker(id) });
   const schedules = new SchedulesService(db, clock, jobs, logger);
-  schedulesRoutes(api, kit, { schedules, db });
+  schedulesRoutes(api, kit, { schedules, db, deploy: deploy.service });
   const scheduler = new Scheduler(db, clock, schedules, logger, options.scheduler);
   // Project and solution deletes wait for the modelling jobs (the deploy module registers its own guard).
   registerDeleteGuard(modellingDeleteGuard);
   const modelling = modellingRoutes(api, kit, { db, jobs, blobs, deletedJobs, tensorBoard: { bin: config.tensorBoardBin, idleMinutes: config.tensorBoardIdleMinutes } });
+  // Policy updates from recorded calls: every tick takes the next step of the loops whose job ended.
+  const policyUpdates = new PolicyUpdates({ db, clock, logger, jobs, deploy: deploy.service, trainings: modelling.trainings, datasets, messages, access });
+  scheduler.addTask(() => policyUpdates.advance());
   reviveImportRoutes(api, kit, { db, jobs, blobs, datasets });
-  templatesRoutes(api, kit, { db, blobs, clock, jobs, datasets, solutions });
+  templatesRoutes(api, kit, { db, blobs, clock, jobs, datasets, solutions, templates: templateRegistry });
+  // The template storehouse (issue 20 item 3): a user's table matched to the templates, and a project from one.
+  storehouseRoutes(api, kit, { db, blobs, clock, jobs, datasets, solutions });
   // A training that ends or fails writes its user a message (once per job).
   jobs.subscribe((e) => {
     if (e.type === 'state' && isFinalState(e.state)) void messages.onJobFinal(e.jobId, e.state).catch((err: unknown) => logger.warn('job message failed', { err, jobId: e.jobId }));
@@ -381,6 +407,7 @@ export function createApp(config: ServerConfig, options: AppOptions = {}): Decis
     config,
     blobs,
     jobKinds,
+    templates: templateRegistry,
     jobs,
     jobKindRegistry,
     imports,

@@ -29,6 +29,8 @@ export * from './jobs/index';
 export * from './api/calls';
 export * from './projects/index';
 export * from './projects/templates';
+export * from './storehouse/index';
+export * from './market/index';
 export * from './projects/shared-modules';
 export * from './deploy/index';
 export * from './connections/schemas';

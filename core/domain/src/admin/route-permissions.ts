@@ -37,6 +37,7 @@ export const ROUTE_PERMISSIONS: Readonly<Record<string, readonly string[] | null
   trainParameter: ['projects:use'],
   trainPolicy: ['projects:use'],
   trainSimulator: ['projects:use'],
+  trainSSH: ['projects:use'],
   modeldeploy: ['projects:use'],
   businessDecision: ['projects:use'],
   report: ['projects:use'],
@@ -56,6 +57,9 @@ export const ROUTE_PERMISSIONS: Readonly<Record<string, readonly string[] | null
   metadata: ['connections:use', 'projects:use', 'datasets:use'],
   jobJdbcDatasource: ['connections:use', 'projects:use', 'datasets:use'],
   template: ['templates:use'],
+  // the template storehouse (issue 20 item 3) and the model market (item 5)
+  templateWarehouse: ['templates:use'],
+  market: ['projects:use'],
   hyperparameter: ['hyperparameters:use', 'projects:use'],
   // admin area
   users: ['users:read'],

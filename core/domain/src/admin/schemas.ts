@@ -38,6 +38,8 @@ export const PERMISSIONS = [
   'templates:use',
   'hyperparameters:use',
   'storage:use',
+  // Publishing to the model market for every tenant (issue 20 item 5); tenant admins hold it.
+  'market:public',
 ] as const;
 /** A permission name, `<resource>:<read|write|use>`. */
 export type Permission = (typeof PERMISSIONS)[number];

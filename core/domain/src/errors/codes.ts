@@ -72,6 +72,10 @@ export const ErrorCode = {
   workOrderNotFound: 2041,
   workOrderAlreadyReplied: 2042,
   contactMethodRequired: 2043,
+  // student trial and contact-form entries (2060-2069)
+  studentCertificationExpired: 2060,
+  contactRequestNotFound: 2061,
+  contactRequestHandled: 2062,
 
   // tenant
   tenantNotExists: 3001,
@@ -94,6 +98,19 @@ export const ErrorCode = {
   projectNameUsed: 4004,
   projectHasTraining: 4005,
   projectNoRight: 4006,
+  // template storehouse and model market (issue 20, 4020-4039)
+  recognitionNotFound: 4020,
+  templateMappingInvalid: 4021,
+  storehouseTemplateNotFound: 4022,
+  marketModelNotFound: 4023,
+  marketVersionNotFound: 4024,
+  marketSourceNotTrained: 4025,
+  marketSourceUnsupported: 4026,
+  marketNameUsed: 4027,
+  marketNoRight: 4028,
+  marketOnnxMissing: 4029,
+  marketPublicNotAllowed: 4030,
+  marketKindMismatch: 4031,
 
   // table / dataset
   tableParamError: 5001,
@@ -215,6 +232,9 @@ export const ErrorCode = {
   sshConnectFailed: 10023,
   sshHostRefused: 10024,
   sshTooManySessions: 10025,
+  // SSH host keys (10026-10029): trust on first use per user and host, or the operator's known hosts
+  sshHostKeyUnknown: 10026,
+  sshHostKeyChanged: 10027,
 } as const;
 
 /** Name of an error code, e.g. `'tokenExpired'`. */
@@ -270,6 +290,8 @@ export function httpStatusOf(code: number): number {
     case ErrorCode.userLocked:
     case ErrorCode.tenantNotExists:
     case ErrorCode.projectNoRight:
+    case ErrorCode.marketNoRight:
+    case ErrorCode.marketPublicNotAllowed:
     case ErrorCode.passwordChangeRequired:
       return 403;
     case ErrorCode.notFound:
@@ -279,6 +301,11 @@ export function httpStatusOf(code: number): number {
     case ErrorCode.menuNotFound:
     case ErrorCode.orgNotFound:
     case ErrorCode.projectNotFound:
+    case ErrorCode.recognitionNotFound:
+    case ErrorCode.storehouseTemplateNotFound:
+    case ErrorCode.marketModelNotFound:
+    case ErrorCode.marketVersionNotFound:
+    case ErrorCode.marketOnnxMissing:
     case ErrorCode.tableNotFound:
     case ErrorCode.fileNotFound:
     case ErrorCode.solutionNotFound:
@@ -299,6 +326,7 @@ export function httpStatusOf(code: number): number {
     case ErrorCode.serviceManagementNotFound:
     case ErrorCode.messageNotFound:
     case ErrorCode.workOrderNotFound:
+    case ErrorCode.contactRequestNotFound:
     case ErrorCode.pidDataNotFound:
     case ErrorCode.sshNoSession:
       return 404;

@@ -30,6 +30,12 @@ import * as createScheduledJobs from './20261127130000_create_scheduled_jobs';
 import * as createPidData from './20261127140000_create_pid_data';
 import * as optionalSchemeRange from './20261127160000_optional_scheme_range';
 import * as createElectricShow from './20261127180000_create_electric_show';
+import * as createSshHostKeys from './20261128120000_create_ssh_host_keys';
+import * as workerSshAddress from './20261128120100_add_worker_ssh_address';
+import * as createPolicyUpdateRuns from './20261128110000_create_policy_update_runs';
+import * as createStorehouseMarket from './20261128140000_create_storehouse_market';
+import * as grantMarketPublic from './20261128140100_grant_market_public';
+import * as simulatorNodeScores from './20261128160000_add_simulator_node_scores';
 import * as createJobMetrics from './20261128170000_create_job_metrics';
 import * as tableAccessRevocation from './20261128180000_table_access_revocation';
 
@@ -73,6 +79,12 @@ export const coreMigrations: NamedMigration[] = [
   { name: '20261127140000_create_pid_data', ...createPidData },
   { name: '20261127160000_optional_scheme_range', ...optionalSchemeRange },
   { name: '20261127180000_create_electric_show', ...createElectricShow },
+  { name: '20261128110000_create_policy_update_runs', ...createPolicyUpdateRuns },
+  { name: '20261128120000_create_ssh_host_keys', ...createSshHostKeys },
+  { name: '20261128120100_add_worker_ssh_address', ...workerSshAddress },
+  { name: '20261128140000_create_storehouse_market', ...createStorehouseMarket },
+  { name: '20261128140100_grant_market_public', ...grantMarketPublic },
+  { name: '20261128160000_add_simulator_node_scores', ...simulatorNodeScores },
   { name: '20261128170000_create_job_metrics', ...createJobMetrics },
   { name: '20261128180000_table_access_revocation', ...tableAccessRevocation },
 ];
