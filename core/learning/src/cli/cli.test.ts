@@ -18,13 +18,13 @@ const cli = (args: string[], input?: string) => spawnSync(process.execPath, [tsx
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('learn CLI', () => {
-  it('trains an ensemble of 5 BC venvs by default and a PPO policy in it on the thermal task, then answers infer lines', () => {
+  it('trains an ensemble of 5 BC venvs and a PPO policy in it by default (no --venv-algo, no --policy-algo) on the thermal task, then answers infer lines', () => {
     const task = REFERENCE_TASKS.thermal;
     writeFileSync(join(dir, 'data.npz'), offlineToNpz(task.generate({ trajectories: 8, steps: 40, seed: 1 })));
     writeFileSync(join(dir, 'graph.yaml'), task.yaml);
     writeFileSync(join(dir, 'reward.py'), task.rewardPy);
     const out = join(dir, 'out');
-    const r = cli(['train', '--data', join(dir, 'data.npz'), '--graph', join(dir, 'graph.yaml'), '--reward', join(dir, 'reward.py'), '--venv-algo', 'bc', '--policy-algo', 'ppo', '--out', out, '--venv-epochs', '4', '--policy-epochs', '2', '--seed', '1']);
+    const r = cli(['train', '--data', join(dir, 'data.npz'), '--graph', join(dir, 'graph.yaml'), '--reward', join(dir, 'reward.py'), '--out', out, '--venv-epochs', '4', '--policy-epochs', '2', '--seed', '1']);
     expect(r.stderr).toContain('[venv]');
     expect(r.status).toBe(0);
     for (const f of ['venv.json', 'venv.weights', 'policy.weights', 'policy.json', 'policy.onnx', 'metrics.json']) expect(existsSync(join(out, f))).toBe(true);
@@ -32,6 +32,7 @@ describe('learn CLI', () => {
     expect(m.venv.score).toBeGreaterThanOrEqual(0);
     expect(Number.isFinite(m.policy.bestReturn)).toBe(true);
     expect(m.wallSeconds).toBeGreaterThan(0);
+    expect([m.venvAlgo, m.policyAlgo]).toEqual(['bc', 'ppo']);
     // the default: 5 members, all saved, and the policy trained and selected in all of them
     expect(r.stderr).toContain('ensemble of 5 BC venvs');
     expect(m.venv.members).toBe(5);

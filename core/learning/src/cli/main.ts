@@ -1,8 +1,8 @@
 /**
  * `npm run -s learn -- <command>`: the learning engine from the command line (Node only).
  *
- * - `train --data F --graph G.yaml --reward R.py --venv-algo bc|revive-p|revive-t
- *   --policy-algo ppo|sac --out DIR [--venv-epochs N] [--venv-ensemble K] [--policy-epochs N]
+ * - `train --data F --graph G.yaml --reward R.py --out DIR [--venv-algo bc|revive-p|revive-t]
+ *   [--policy-algo ppo|sac] [--venv-epochs N] [--venv-ensemble K] [--policy-epochs N]
  *   [--seed S] [--horizon H] [--adversarial-epochs N]`: learns a virtual environment from the
  *   data (npz / h5 / csv by extension) and the REVIVE YAML graph (bc: an ensemble of
  *   `--venv-ensemble` BC venvs, default {@link DEFAULT_ENSEMBLE_SIZE}, 1 = one venv; revive-p /
@@ -67,10 +67,11 @@ export function parseArgs(argv: string[]): { command: string | undefined; flags:
 }
 
 const USAGE = `usage:
-  learn train --data F --graph G.yaml --reward R.py --venv-algo bc|revive-p|revive-t --policy-algo ppo|sac --out DIR
+  learn train --data F --graph G.yaml --reward R.py --out DIR [--venv-algo bc|revive-p|revive-t] [--policy-algo ppo|sac]
               [--venv-epochs N] [--venv-ensemble K] [--adversarial-epochs N] [--policy-epochs N] [--seed S] [--horizon H]
               [--matcher-reward M.py]
-              (--venv-ensemble: BC venvs trained for the policy, 1..10, default 5 for bc; revive-p / revive-t: 1 only;
+              (--venv-algo default bc (an ensemble), --policy-algo default ppo: the bench's best combination, see the README;
+               --venv-ensemble: BC venvs trained for the policy, 1..10, default 5 for bc; revive-p / revive-t: 1 only;
                --matcher-reward: revive-p only, REVIVE's rule-based matcher reward get_reward(data) added to every node's reward)
   learn tune --data F --graph G.yaml --reward R.py --out DIR [--algo sracos|random] [--trials N] [--venv-algo A] [--venv-epochs N] [--horizon H] [--seed S]
   learn hyper --data F --graph G.yaml --out DIR [--target venv|policy] [--reward R.py] [--policy-algo ppo|sac] [--algo sracos|random]
