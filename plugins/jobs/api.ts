@@ -1,5 +1,5 @@
 /** Scheduled-job calls (spec platform §7 "Admin": `jobs/page`, `saveOrUpdate`, `delete`, `trigger`, `pause`, `resume`, `check`; and `jobs/history`). */
-import type { ImportStatus, Page, ScheduleCheckRequest, ScheduleCheckResponse, ScheduleHistoryRequest, ScheduleItem, SchedulePageRequest, ScheduleRunItem, ScheduleSaveRequest } from '@decisio/domain';
+import type { ImportStatus, ModelServiceItem, Page, ProjectItem, ScheduleCheckRequest, ScheduleCheckResponse, ScheduleHistoryRequest, ScheduleItem, SchedulePageRequest, ScheduleRunItem, ScheduleSaveRequest } from '@decisio/domain';
 import { definePluginApi, type PluginEndpointBuilder } from '@decisio/sdk-plugin';
 
 const TAG = 'Schedule';
@@ -16,6 +16,9 @@ export const jobsEndpoints = (build: PluginEndpointBuilder) => ({
   'jobs/history': build.query<Page<ScheduleRunItem>, ScheduleHistoryRequest>({ query: (body) => ({ url: 'jobs/history', body }), providesTags: [RUNS] }),
   /** The caller's imports from data connections (`metadata/getImportList`): the datasets a `datasets.refresh` job can refresh. */
   'jobs/imports': build.query<Page<ImportStatus>, { page: number; pageSize: number }>({ query: (body) => ({ url: 'metadata/getImportList', body }) }),
+  /** The caller's projects and their model services: the service a `policies.update` job retrains. */
+  'jobs/projects': build.query<Page<ProjectItem>, { page: number; pageSize: number }>({ query: (body) => ({ url: 'project/getProjectList', body }) }),
+  'jobs/services': build.query<Page<ModelServiceItem>, { projectId: string; page: number; pageSize: number }>({ query: (body) => ({ url: 'modeldeploy/queryPage', body }) }),
 });
 
 export const jobsApi = definePluginApi('jobs', jobsEndpoints, { tagTypes: [TAG, RUNS] });

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { Button, Callout, HTMLTable, NonIdealState, Spinner, Tag, type Intent } from '@blueprintjs/core';
-import type { ScheduleItem, ScheduleRunItem } from '@decisio/domain';
+import type { PolicyUpdateReport, ScheduleItem, ScheduleRunItem } from '@decisio/domain';
 import { isApiError, pageCount, Pager, useLocale } from '@decisio/sdk-plugin';
 import { jobsApi } from '../api';
 import { useJobsT } from '../i18n';
@@ -31,6 +31,18 @@ export function HistorySection({ schedule, onShowAll }: { schedule: ScheduleItem
     Object.entries(r.metrics)
       .map(([k, v]) => `${k}: ${v}`)
       .join(', ');
+  const score = (v: number | null) => (v === null ? '?' : Number(v.toPrecision(5)).toString());
+  /** A policy update's loop, as it stands: outcome, the calls used, the scores before and after, why. */
+  const loop = (l: PolicyUpdateReport) => (
+    <div data-testid="job-run-loop" style={{ marginTop: 4 }}>
+      <Tag minimal intent={l.state === 'swapped' ? 'success' : l.state === 'failed' ? 'danger' : l.state === 'running' ? 'primary' : 'none'} data-testid="job-run-loop-state">
+        {l.state === 'running' ? t('history.loop.running', { step: l.step }) : t(`history.loop.${l.state}`)}
+      </Tag>{' '}
+      {l.calls !== null && <span>{t('history.loop.calls', { calls: l.calls, dataset: l.datasetId?.slice(0, 8) ?? '' })} </span>}
+      {(l.scoreBefore !== null || l.scoreAfter !== null) && <span>{t('history.loop.scores', { before: score(l.scoreBefore), after: score(l.scoreAfter) })} </span>}
+      {l.reason && <div style={{ opacity: 0.8 }}>{t('history.loop.reason', { reason: l.reason })}</div>}
+    </div>
+  );
 
   return (
     <section aria-labelledby="job-history-title" data-testid="job-history">
@@ -78,7 +90,10 @@ export function HistorySection({ schedule, onShowAll }: { schedule: ScheduleItem
                       {t(`states.${(r.state ?? 'none') as 'none'}`)}
                     </Tag>
                   </td>
-                  <td style={{ wordBreak: 'break-word' }}>{report(r)}</td>
+                  <td style={{ wordBreak: 'break-word' }}>
+                    {report(r)}
+                    {r.report && loop(r.report)}
+                  </td>
                   <td style={{ whiteSpace: 'nowrap' }}>{r.endedAt ? date.format(new Date(r.endedAt)) : ''}</td>
                   <td>
                     <code>{r.jobId?.slice(0, 8) ?? ''}</code>

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Button, Callout, Classes, Dialog, DialogBody, DialogFooter, FormGroup, HTMLSelect, InputGroup, NumericInput, Spinner, TextArea } from '@blueprintjs/core';
+import { Button, Callout, Checkbox, Classes, Dialog, DialogBody, DialogFooter, FormGroup, HTMLSelect, InputGroup, NumericInput, Spinner, TextArea } from '@blueprintjs/core';
 import { SCHEDULE_KIND_NAMES, SCHEDULE_LIMITS, type ScheduleItem, type ScheduleKind, type ScheduleSaveRequest } from '@decisio/domain';
 import { isApiError, useDebounced, useLocale, useNotify } from '@decisio/sdk-plugin';
 import { jobsApi } from '../api';
@@ -48,6 +48,54 @@ function DatasetField({ value, onChange, error }: { value: string; onChange(id: 
   );
 }
 
+/** The model service a `policies.update` job retrains: a project of the caller, then one of its services. */
+function ServiceField({ value, onChange, error }: { value: string; onChange(id: string): void; error?: string }) {
+  const { t } = useJobsT();
+  const [projectId, setProjectId] = useState('');
+  const projects = jobsApi.endpoints['jobs/projects'].useQuery({ page: 1, pageSize: 100 });
+  const services = jobsApi.endpoints['jobs/services'].useQuery({ projectId, page: 1, pageSize: 100 }, { skip: !projectId });
+  if (projects.isLoading) return <Spinner size={16} aria-label={t('form.servicesLoading')} />;
+  if (projects.isError || services.isError)
+    return (
+      <Callout intent="danger" icon="error" compact>
+        {t('form.servicesFailed')}
+      </Callout>
+    );
+  const rows = services.data?.rows ?? [];
+  return (
+    <>
+      <FormGroup label={t('form.project')} labelFor="job-project" intent={error && !value && rows.length === 0 ? 'danger' : 'none'} helperText={!value && rows.length === 0 ? error : undefined}>
+        <HTMLSelect id="job-project" value={projectId} onChange={(e) => (setProjectId(e.target.value), onChange(''))} fill data-testid="job-project">
+          <option value="">{t('form.chooseProject')}</option>
+          {(projects.data?.rows ?? []).map((p) => (
+            <option key={p.projectId} value={p.projectId}>
+              {p.name}
+            </option>
+          ))}
+        </HTMLSelect>
+      </FormGroup>
+      {projectId && services.data && rows.length === 0 && (
+        <Callout intent="warning" icon="info-sign" compact data-testid="job-no-service">
+          {t('form.noService')}
+        </Callout>
+      )}
+      {(value || rows.length > 0) && (
+        <FormGroup label={t('form.service')} labelFor="job-service" intent={error ? 'danger' : 'none'} helperText={error}>
+          <HTMLSelect id="job-service" value={value} onChange={(e) => onChange(e.target.value)} fill data-testid="job-service">
+            <option value="">{t('form.chooseService')}</option>
+            {value && !rows.some((s) => s.id === value) && <option value={value}>{value}</option>}
+            {rows.map((s) => (
+              <option key={s.id} value={s.id}>
+                {`${s.serviceName} (${s.status})`}
+              </option>
+            ))}
+          </HTMLSelect>
+        </FormGroup>
+      )}
+    </>
+  );
+}
+
 /** Props of {@link JobDialog}. */
 export interface JobDialogProps {
   editing: ScheduleItem | null;
@@ -67,6 +115,12 @@ export function JobDialog({ editing, onClose }: JobDialogProps) {
   const [hours, setHours] = useState<number>(Number((editing?.params as { olderThanHours?: number } | undefined)?.olderThanHours ?? 168));
   const [days, setDays] = useState<number | null>(((editing?.params as { days?: number } | undefined)?.days as number | undefined) ?? null);
   const [datasetId, setDatasetId] = useState<string>(String((editing?.params as { datasetId?: string } | undefined)?.datasetId ?? ''));
+  const loop = (editing?.kind === 'policies.update' ? editing.params : {}) as { serviceId?: string; windowDays?: number; withOutcomeOnly?: boolean; epochs?: number; minGain?: number };
+  const [serviceId, setServiceId] = useState(String(loop.serviceId ?? ''));
+  const [windowDays, setWindowDays] = useState(loop.windowDays ?? 30);
+  const [withOutcomeOnly, setWithOutcomeOnly] = useState(loop.withOutcomeOnly ?? true);
+  const [epochs, setEpochs] = useState(loop.epochs ?? 2);
+  const [minGain, setMinGain] = useState(loop.minGain ?? 0);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [save, saving] = jobsApi.endpoints['jobs/saveOrUpdate'].useMutation();
 
@@ -76,8 +130,18 @@ export function JobDialog({ editing, onClose }: JobDialogProps) {
   const checkError = check.error && isApiError(check.error) ? (check.error.errors?.cron ?? check.error.errors?.timezone ?? check.error.message) : null;
 
   const submit = async () => {
-    const params = kind === 'uploads.sweep' ? { olderThanHours: hours } : kind === 'logs.retention' && days ? { days } : kind === 'datasets.refresh' ? { datasetId } : {};
+    const params =
+      kind === 'uploads.sweep'
+        ? { olderThanHours: hours }
+        : kind === 'logs.retention' && days
+          ? { days }
+          : kind === 'datasets.refresh'
+            ? { datasetId }
+            : kind === 'policies.update'
+              ? { serviceId, windowDays, withOutcomeOnly, epochs, minGain }
+              : {};
     if (kind === 'datasets.refresh' && !datasetId) return setErrors({ 'params.datasetId': t('form.required') });
+    if (kind === 'policies.update' && !serviceId) return setErrors({ 'params.serviceId': t('form.required') });
     const body = { id: editing?.id, name: name.trim(), kind, cron: cron.trim(), timezone: timezone.trim(), description: description.trim(), params } as ScheduleSaveRequest;
     if (!body.name) return setErrors({ name: t('form.required') });
     try {
@@ -118,6 +182,23 @@ export function JobDialog({ editing, onClose }: JobDialogProps) {
             </FormGroup>
           )}
           {kind === 'datasets.refresh' && <DatasetField value={datasetId} onChange={setDatasetId} error={errors['params.datasetId']} />}
+          {kind === 'policies.update' && (
+            <>
+              <ServiceField value={serviceId} onChange={setServiceId} error={errors['params.serviceId']} />
+              <div style={{ display: 'flex', gap: 12 }}>
+                <FormGroup label={t('form.windowDays')} labelFor="job-window" intent={errors['params.windowDays'] ? 'danger' : 'none'} helperText={errors['params.windowDays']} style={{ flex: 1 }}>
+                  <NumericInput id="job-window" min={1} max={365} value={windowDays} onValueChange={(n) => setWindowDays(Number.isFinite(n) ? Math.round(n) : 1)} data-testid="job-window" />
+                </FormGroup>
+                <FormGroup label={t('form.epochs')} labelFor="job-epochs" intent={errors['params.epochs'] ? 'danger' : 'none'} helperText={errors['params.epochs']} style={{ flex: 1 }}>
+                  <NumericInput id="job-epochs" min={1} max={1000} value={epochs} onValueChange={(n) => setEpochs(Number.isFinite(n) ? Math.round(n) : 1)} data-testid="job-epochs" />
+                </FormGroup>
+                <FormGroup label={t('form.minGain')} labelFor="job-min-gain" intent={errors['params.minGain'] ? 'danger' : 'none'} helperText={errors['params.minGain']} style={{ flex: 1 }}>
+                  <NumericInput id="job-min-gain" value={minGain} minorStepSize={0.0001} onValueChange={(n) => setMinGain(Number.isFinite(n) ? n : 0)} data-testid="job-min-gain" />
+                </FormGroup>
+              </div>
+              <Checkbox checked={withOutcomeOnly} onChange={(e) => setWithOutcomeOnly(e.currentTarget.checked)} label={t('form.withOutcomeOnly')} data-testid="job-outcome-only" />
+            </>
+          )}
           {kind === 'logs.retention' && (
             <FormGroup label={t('form.days')} labelFor="job-days" intent={errors['params.days'] ? 'danger' : 'none'} helperText={errors['params.days']}>
               <NumericInput id="job-days" min={1} max={3650} value={days ?? ''} onValueChange={(n) => setDays(Number.isFinite(n) && n > 0 ? Math.round(n) : null)} />

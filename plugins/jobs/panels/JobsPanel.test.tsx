@@ -170,4 +170,72 @@ describe('JobsPanel', () => {
     expect(within(theirs).queryByText('Run once')).toBeNull();
     expect(within(theirs).queryByText('Delete')).toBeNull();
   });
+  it('retrains a service from its calls: a project then one of its services, the loop settings; the history shows the loop report in both languages', async () => {
+    const host = createTestHost({ plugins: [jobsPlugin], locale: 'en-US', session: { token: 't', userId: 'u1' } });
+    host.mockCall('user/getUser', { data: tenantAdmin });
+    host.mockCall('jobs/page', emptyPage);
+    const loopRun: ScheduleRunItem = {
+      ...run,
+      kind: 'policies.update',
+      metrics: { started: 1, skipped: 0 },
+      report: {
+        id: 'l1',
+        serviceId: 's'.repeat(32),
+        serviceName: 'coupon',
+        state: 'swapped',
+        step: 'done',
+        datasetId: 'e'.repeat(32),
+        calls: 42,
+        environmentId: 'v1',
+        environmentJobId: 'j1',
+        policyBeforeId: 'p1',
+        policyAfterId: 'p2',
+        policyJobId: 'j2',
+        evaluateJobId: 'j3',
+        scoreBefore: -1.234567,
+        scoreAfter: -0.5,
+        minGain: 0,
+        swapped: true,
+        reason: 'the retrained copy scores better',
+        createdAt: '2026-11-27T03:00:00.000Z',
+        endedAt: '2026-11-27T03:10:00.000Z',
+      },
+    };
+    host.mockCall('jobs/history', { data: { rows: [loopRun], total: 1, page: 1, pageSize: 10 } });
+    host.mockCall('jobs/check', (body) => ({ data: { cron: (body as { cron: string }).cron, timezone: 'UTC', next: [] } }));
+    host.mockCall('project/getProjectList', { data: { rows: [{ projectId: 'p'.repeat(32), name: 'Coupons' }], total: 1, page: 1, pageSize: 100 } });
+    host.mockCall('modeldeploy/queryPage', { data: { rows: [{ id: 's'.repeat(32), serviceName: 'coupon', status: 'running' }], total: 1, page: 1, pageSize: 100 } });
+    host.mockCall('jobs/saveOrUpdate', (body) => ({ data: { ...sweep, ...(body as object) } }));
+    await renderPanel(panel, { host });
+    const loop = await screen.findByTestId('job-run-loop');
+    expect(within(loop).getByText('Swapped: the service now serves the retrained copy')).toBeTruthy();
+    expect(loop.textContent).toContain('42 calls (dataset eeeeeeee)');
+    expect(loop.textContent).toContain('score -1.2346 → -0.5');
+
+    fireEvent.click(await screen.findByTestId('jobs-create'));
+    fireEvent.change(screen.getByTestId('job-name'), { target: { value: 'Retrain' } });
+    fireEvent.change(screen.getByTestId('job-kind'), { target: { value: 'policies.update' } });
+    expect(screen.getByText(/serves the copy only if it scores better/)).toBeTruthy();
+    fireEvent.click(screen.getByTestId('job-save'));
+    expect(await screen.findByText('Required')).toBeTruthy();
+    expect(host.calls.some((c) => c.url === 'jobs/saveOrUpdate')).toBe(false);
+    fireEvent.change(await screen.findByTestId('job-project'), { target: { value: 'p'.repeat(32) } });
+    const service = (await screen.findByTestId('job-service')) as HTMLSelectElement;
+    expect([...service.options].map((o) => o.textContent)).toEqual(['Choose a service…', 'coupon (running)']);
+    await waitFor(() => expect(host.calls.find((c) => c.url === 'modeldeploy/queryPage')?.body).toMatchObject({ projectId: 'p'.repeat(32) }));
+    fireEvent.change(service, { target: { value: 's'.repeat(32) } });
+    fireEvent.click(screen.getByTestId('job-outcome-only'));
+    fireEvent.click(screen.getByTestId('job-save'));
+    await waitFor(() =>
+      expect(host.calls.find((c) => c.url === 'jobs/saveOrUpdate')?.body).toMatchObject({ name: 'Retrain', kind: 'policies.update', params: { serviceId: 's'.repeat(32), windowDays: 30, withOutcomeOnly: false, epochs: 2, minGain: 0 } }),
+    );
+    cleanup();
+
+    const zh = createTestHost({ plugins: [jobsPlugin], locale: 'zh-CN', session: { token: 't', userId: 'u1' } });
+    zh.mockCall('user/getUser', { data: tenantAdmin });
+    zh.mockCall('jobs/page', emptyPage);
+    zh.mockCall('jobs/history', { data: { rows: [{ ...loopRun, report: { ...loopRun.report!, state: 'kept', swapped: false } }], total: 1, page: 1, pageSize: 10 } });
+    await renderPanel(panel, { host: zh });
+    expect(within(await screen.findByTestId('job-run-loop')).getByText('保留：继续使用原策略')).toBeTruthy();
+  });
 });

@@ -22,5 +22,16 @@ describe('message wording', () => {
     expect(wordingOf(msg('licenceReviewed', { approved: false, edition: 'trial', opinion: null })).key).toBe('kinds.licenceRefused');
     expect(wordingOf(msg('projectShared', { projectName: 'P', by: 'ann', permission: 'edit' }))).toMatchObject({ params: { project: 'P', by: 'ann', permission: 'edit' }, to: '/all-project' });
     expect(wordingOf(msg('ticketAnswered', { excerpt: 'chart' })).to).toBe('/support');
+    expect(wordingOf(msg('policyUpdated', { outcome: 'swapped', service: 'loop', policy: 'p_copy', scoreBefore: -1.234567, scoreAfter: -0.5, calls: 4 }))).toEqual({
+      key: 'kinds.policyUpdated_swapped',
+      params: { service: 'loop', policy: 'p_copy', before: -1.235, after: -0.5, calls: 4 },
+      to: '/job',
+    });
+    for (const outcome of ['kept', 'skipped', 'failed']) {
+      const key = wordingOf(msg('policyUpdated', { outcome, service: 'loop' })).key;
+      expect(key).toBe(`kinds.policyUpdated_${outcome}`);
+      expect(enUS.kinds[key.replace('kinds.', '') as keyof typeof enUS.kinds]).toBeTypeOf('string');
+      expect(zhCN.kinds[key.replace('kinds.', '') as keyof typeof zhCN.kinds]).toBeTypeOf('string');
+    }
   });
 });

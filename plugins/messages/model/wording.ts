@@ -24,6 +24,11 @@ export function wordingOf(m: MessageItem): { key: string; params: Record<string,
       return { key: 'kinds.ticketAnswered', params: { excerpt: s(p.excerpt) }, to: '/support' };
     case 'projectShared':
       return { key: 'kinds.projectShared', params: { project: s(p.projectName), by: s(p.by), permission: s(p.permission) }, to: '/all-project' };
+    case 'policyUpdated': {
+      const score = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? Number(v.toPrecision(4)) : '?');
+      const outcome = ['swapped', 'kept', 'skipped', 'failed'].includes(String(p.outcome)) ? String(p.outcome) : 'failed';
+      return { key: `kinds.policyUpdated_${outcome}`, params: { service: s(p.service), policy: s(p.policy), before: score(p.scoreBefore), after: score(p.scoreAfter), calls: Number(p.calls ?? 0) }, to: '/job' };
+    }
     default:
       return { key: 'kinds.unknown', params: {}, to: null };
   }

@@ -18,6 +18,8 @@ export const MESSAGE_KINDS = [
   'serviceReviewed',
   'ticketAnswered',
   'projectShared',
+  /** A policy update from recorded calls ended (`policies.update`): swapped, kept, skipped or failed. */
+  'policyUpdated',
 ] as const;
 export type MessageKind = (typeof MESSAGE_KINDS)[number];
 

@@ -22,6 +22,13 @@ export const SCHEDULE_KINDS = {
   'licences.expiry': { hostWide: true },
   /** Copies again the table or query a dataset was imported from and replaces the dataset's rows (same columns). */
   'datasets.refresh': { hostWide: false },
+  /**
+   * The closed loop of a deployed service: its recorded calls (with outcomes) update the
+   * environment, a copy of the serving policy is trained further in it, both are scored in the
+   * updated environment with the same reward and seeds, and the service is swapped to the copy
+   * only when it scores better (by at least `minGain`).
+   */
+  'policies.update': { hostWide: false },
 } as const;
 export type ScheduleKind = keyof typeof SCHEDULE_KINDS;
 export const SCHEDULE_KIND_NAMES = Object.keys(SCHEDULE_KINDS) as ScheduleKind[];
@@ -38,6 +45,23 @@ export const scheduleParamsSchemas = {
   'licences.expiry': z.object({}).strict(),
   /** A dataset of the schedule's author made by an import from a data connection. */
   'datasets.refresh': z.object({ datasetId: idSchema }).strict(),
+  /** A model service of the schedule's author's tenant that the author may edit. */
+  'policies.update': z
+    .object({
+      serviceId: idSchema,
+      /** Calls of the last `windowDays` days. */
+      windowDays: z.number().int().min(1).max(365).default(30),
+      /** Only calls whose caller reported an outcome (the environment learns from the outcome). */
+      withOutcomeOnly: z.boolean().default(true),
+      /** Training steps of the environment update and of the policy update (a small default budget). */
+      epochs: z.number().int().min(1).max(1000).default(2),
+      /** Score difference (new minus serving) needed to swap; the new policy must score strictly better by it. */
+      minGain: z.number().finite().min(-1e12).max(1e12).default(0),
+      /** Rollout windows and steps of the evaluation (the same for both policies, seed 0). */
+      evalWindows: z.number().int().min(1).max(1024).default(64),
+      evalHorizon: z.number().int().min(1).max(1000).default(10),
+    })
+    .strict(),
 } as const satisfies Record<ScheduleKind, z.ZodType>;
 export type ScheduleParams<K extends ScheduleKind = ScheduleKind> = z.infer<(typeof scheduleParamsSchemas)[K]>;
 
@@ -72,6 +96,7 @@ export const scheduleSaveRequestSchema = z.discriminatedUnion('kind', [
   z.object({ ...common, kind: z.literal('logs.retention'), params: scheduleParamsSchemas['logs.retention'].default({}) }),
   z.object({ ...common, kind: z.literal('licences.expiry'), params: scheduleParamsSchemas['licences.expiry'].default({}) }),
   z.object({ ...common, kind: z.literal('datasets.refresh'), params: scheduleParamsSchemas['datasets.refresh'] }),
+  z.object({ ...common, kind: z.literal('policies.update'), params: scheduleParamsSchemas['policies.update'] }),
 ]);
 export type ScheduleSaveRequest = z.input<typeof scheduleSaveRequestSchema>;
 
@@ -139,5 +164,41 @@ export interface ScheduleRunItem {
   metrics: Record<string, number>;
   error: string | null;
   startedAt: string | null;
+  endedAt: string | null;
+  /** `policies.update`: what the loop did (it goes on after the run's own job, through trainings of its own). */
+  report?: PolicyUpdateReport | null;
+}
+
+/** Where a policy update from recorded calls stands. */
+export type PolicyUpdateState = 'running' | 'swapped' | 'kept' | 'skipped' | 'failed';
+/** Its steps, in order. */
+export type PolicyUpdateStep = 'start' | 'environment' | 'policy' | 'evaluate' | 'done';
+
+/** The report of one policy update from recorded calls (`policies.update`). */
+export interface PolicyUpdateReport {
+  id: string;
+  serviceId: string;
+  serviceName: string | null;
+  state: PolicyUpdateState;
+  step: PolicyUpdateStep;
+  /** The dataset made of the calls, and how many calls (rows) it holds. */
+  datasetId: string | null;
+  calls: number | null;
+  /** The environment updated with them and its update job. */
+  environmentId: string | null;
+  environmentJobId: string | null;
+  /** The policy that served, and the copy trained further (its update job). */
+  policyBeforeId: string | null;
+  policyAfterId: string | null;
+  policyJobId: string | null;
+  evaluateJobId: string | null;
+  /** Mean return of each policy in the updated environment (same reward, windows and seed). */
+  scoreBefore: number | null;
+  scoreAfter: number | null;
+  minGain: number;
+  swapped: boolean;
+  /** Why it was skipped, kept or failed (English; the codes of the steps). */
+  reason: string | null;
+  createdAt: string;
   endedAt: string | null;
 }

@@ -45,6 +45,8 @@ export interface ModellingModule {
   tensorBoardProxy: AppMiddleware;
   /** Ends the TensorBoard processes (server shutdown). */
   close(): Promise<void>;
+  /** The training records and their jobs (the scheduled policy updates train through them). */
+  trainings: Trainings;
 }
 
 /**
@@ -177,5 +179,5 @@ export function modellingRoutes(router: Router<AppState>, kit: RouteKit, deps: M
   deps.jobs.subscribe((e) => {
     if (e.type === 'state') void trainings.syncState(e.jobId, e.state).catch(() => undefined);
   });
-  return { tensorBoardProxy: tensorBoards.proxy(kit), close: () => tensorBoards.close() };
+  return { tensorBoardProxy: tensorBoards.proxy(kit), close: () => tensorBoards.close(), trainings };
 }

@@ -17,6 +17,7 @@ import { LicencesService } from '../licences/service';
 import { MessagesService } from '../messages/service';
 import type { ImportConnectionSettings } from '../connections/job';
 import { refreshDataset } from './refresh';
+import { openPolicyUpdate, policyUpdateEvaluateKind } from './policy-update';
 
 /** Payload of every scheduled run. */
 export interface ScheduledRunPayload {
@@ -144,5 +145,8 @@ export function scheduledJobKinds(deps: ScheduledKindsDeps): JobKind<any>[] {
         summary: `dataset ${params.datasetId} refreshed from its data connection: ${r.rowsBefore} rows before, ${r.rowsAfter} after`,
       };
     }),
+    // Opens the loop; the servers' scheduler takes its steps (policy-update.ts).
+    scheduledKind('policies.update', deps, (params, ctx) => openPolicyUpdate(deps.db, deps.clock, ctx, params)),
+    policyUpdateEvaluateKind({ db: deps.db, blobs: deps.blobs, allow: deps.connections?.allow ?? [] }),
   ];
 }

@@ -6,6 +6,8 @@ import type { RouteKit } from '../../http/route';
 import type { Database } from '../../db/database';
 import { authorize } from './policy';
 import { checkRefreshParams } from './refresh';
+import { checkPolicyUpdateParams } from './policy-update';
+import type { DeployService } from '../deploy/service';
 import type { SchedulesService } from './service';
 
 /**
@@ -13,7 +15,7 @@ import type { SchedulesService } from './service';
  * `pause`, `resume`, `check`) and `jobs/history` (the runs, with their job's state and report).
  * All POST with JSON.
  */
-export function schedulesRoutes(router: Router<AppState>, kit: RouteKit, { schedules, db }: { schedules: SchedulesService; db: Database }): void {
+export function schedulesRoutes(router: Router<AppState>, kit: RouteKit, { schedules, db, deploy }: { schedules: SchedulesService; db: Database; /** Checks the service of a `policies.update` schedule. */ deploy: DeployService }): void {
   const read = [kit.auth, kit.tenant, kit.requirePermission('jobs:read')] as const;
   const write = [kit.auth, kit.tenant, kit.requirePermission('jobs:write')] as const;
 
@@ -70,6 +72,7 @@ export function schedulesRoutes(router: Router<AppState>, kit: RouteKit, { sched
       if (!input.id) {
         authorize(user, 'jobs:write', { tenantId: actor.tenantId, kind: input.kind });
         if (input.kind === 'datasets.refresh') await checkRefreshParams(db, actor, input.params.datasetId);
+        if (input.kind === 'policies.update') await checkPolicyUpdateParams(db, deploy, user, input.params.serviceId);
         return schedules.save(actor, input);
       }
       const target = await schedules.resource(input.id);
@@ -78,6 +81,7 @@ export function schedulesRoutes(router: Router<AppState>, kit: RouteKit, { sched
       // Turning a schedule into a host-wide kind needs the same right as creating one.
       authorize(user, 'jobs:write', { tenantId: target.tenantId, kind: input.kind });
       if (input.kind === 'datasets.refresh') await checkRefreshParams(db, actor, input.params.datasetId);
+      if (input.kind === 'policies.update') await checkPolicyUpdateParams(db, deploy, user, input.params.serviceId);
       return schedules.save(actor, input, target.row);
     }),
   );

@@ -24,6 +24,7 @@ export class Scheduler {
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<unknown> = Promise.resolve();
   private stopped = false;
+  private readonly tasks: Array<() => Promise<unknown>> = [];
 
   constructor(
     private readonly db: Database,
@@ -42,6 +43,11 @@ export class Scheduler {
     this.timer.unref();
   }
 
+  /** Work done after the due schedules at every tick (e.g. advancing the policy updates). */
+  addTask(task: () => Promise<unknown>): void {
+    this.tasks.push(task);
+  }
+
   async stop(): Promise<void> {
     this.stopped = true;
     if (this.timer) clearInterval(this.timer);
@@ -49,7 +55,7 @@ export class Scheduler {
     await this.running;
   }
 
-  /** One tick: claims and fires every due schedule this server wins; resolves with how many. */
+  /** One tick: claims and fires every due schedule this server wins, then runs the tasks; resolves with how many fired. */
   async tick(): Promise<number> {
     const now = this.clock.now();
     const due = (await this.db
@@ -79,6 +85,13 @@ export class Scheduler {
         fired += 1;
       } catch (err) {
         this.logger.error('scheduled job could not fire', { scheduleId: row.id, err });
+      }
+    }
+    for (const task of this.tasks) {
+      try {
+        await task();
+      } catch (err) {
+        this.logger.warn('scheduler task failed', { err });
       }
     }
     return fired;

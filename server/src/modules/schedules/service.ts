@@ -10,6 +10,7 @@ import { nextRun, nextRuns } from './cron';
 import type { ScheduledRunPayload } from './kinds';
 import type { ScheduleResource } from './policy';
 import { presentRun, presentSchedule } from './presenters';
+import { presentPolicyUpdate } from './policy-update';
 
 type SaveInput = z.output<typeof scheduleSaveRequestSchema>;
 type Row = Record<string, any>;
@@ -164,6 +165,19 @@ export class SchedulesService {
       .orderBy([{ column: 'r.created_at', order: 'desc' }, { column: 'r.id', order: 'desc' }])
       .offset((q.page - 1) * q.pageSize)
       .limit(q.pageSize);
-    return { rows: rows.map(presentRun), total: Number(n), page: q.page, pageSize: q.pageSize };
+    // `policies.update` runs: the loop each one opened, as it stands.
+    const loops = rows.length
+      ? ((await this.knex('policy_update_runs as u')
+          .leftJoin('model_services as s', 's.id', 'u.service_id')
+          .whereIn('u.schedule_run_id', rows.map((r: Row) => r.id))
+          .select('u.*', 's.name as service_name')) as Row[])
+      : [];
+    const byRun = new Map(loops.map((l) => [l.schedule_run_id as string, presentPolicyUpdate(l)]));
+    return {
+      rows: rows.map((r: Row) => (r.kind === 'policies.update' ? { ...presentRun(r), report: byRun.get(r.id) ?? null } : presentRun(r))),
+      total: Number(n),
+      page: q.page,
+      pageSize: q.pageSize,
+    };
   }
 }
