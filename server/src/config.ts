@@ -2,6 +2,7 @@ import path from 'node:path';
 import { parseAllowList } from './net/host-guard';
 import { proxyMatcher } from './http/proxy';
 import { loadCodesConfig, type CodesConfig } from './modules/codes/config';
+import { loadSshConfig, type SshConfig } from './modules/ssh/config';
 
 /** Log levels, most verbose first; `silent` logs nothing. */
 export const LOG_LEVELS = ['debug', 'info', 'warn', 'error', 'silent'] as const;
@@ -61,6 +62,8 @@ export interface ServerConfig {
   trustProxy: boolean | string[];
   /** Verification codes: transports (`SMTP_URL`, `SMS_URL`) and limits (see modules/codes/config.ts). */
   codes: CodesConfig;
+  /** SSH terminal: known hosts, this process's worker SSH address, the terminal into a training's worker (modules/ssh/config.ts). */
+  ssh: SshConfig;
 }
 
 function int(value: string | undefined, fallback: number, name: string): number {
@@ -130,5 +133,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env, cwd: string = p
     importTimeoutMs: Math.round(positive(env.IMPORT_TIMEOUT_MINUTES, 30, 'IMPORT_TIMEOUT_MINUTES') * 60_000),
     trustProxy: trustProxyOf(env.TRUST_PROXY),
     codes: loadCodesConfig(env),
+    ssh: loadSshConfig(env, cwd),
   };
 }

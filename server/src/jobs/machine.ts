@@ -9,9 +9,14 @@ export interface MachineInfo {
   memory: number;
   gpuAdapter: string | null;
   engineVersion: string;
+  /**
+   * Where the worker's SSH server answers (`host:port`, from `WORKER_SSH_ADDRESS`), for a
+   * terminal into a training it runs (`trainSSH/getTrainSSH`); null: none.
+   */
+  sshAddress?: string | null;
 }
 
-/** This machine's resources (the GPU adapter comes from `DECISIO_GPU_ADAPTER` when set). */
+/** This machine's resources (the GPU adapter comes from `DECISIO_GPU_ADAPTER`, the SSH address from `WORKER_SSH_ADDRESS`, when set). */
 export function machineInfo(env: NodeJS.ProcessEnv = process.env): MachineInfo {
   return {
     host: os.hostname(),
@@ -19,6 +24,7 @@ export function machineInfo(env: NodeJS.ProcessEnv = process.env): MachineInfo {
     memory: os.totalmem(),
     gpuAdapter: env.DECISIO_GPU_ADAPTER || null,
     engineVersion: SERVER_VERSION,
+    sshAddress: env.WORKER_SSH_ADDRESS?.trim() || null,
   };
 }
 

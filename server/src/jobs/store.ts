@@ -42,6 +42,8 @@ export interface WorkerRecord {
   memory: number;
   gpuAdapter: string | null;
   engineVersion: string;
+  /** `host:port` of the worker's SSH server (`WORKER_SSH_ADDRESS`), null: none. */
+  sshAddress?: string | null;
   concurrency: number;
   status: 'online' | 'dead' | 'stopped';
   startedAt: Date;
@@ -134,6 +136,7 @@ function workerOf(r: Row): WorkerRecord {
     memory: Number(r.memory),
     gpuAdapter: r.gpu_adapter ?? null,
     engineVersion: r.engine_version,
+    sshAddress: r.ssh_address ?? null,
     concurrency: Number(r.concurrency),
     status: r.status,
     startedAt: toDate(r.started_at)!,
@@ -398,6 +401,7 @@ export class JobStore {
       memory: w.memory,
       gpu_adapter: w.gpuAdapter?.slice(0, 255) ?? null,
       engine_version: w.engineVersion,
+      ssh_address: w.sshAddress?.slice(0, 300) ?? null,
       concurrency: w.concurrency,
       status: 'online',
       started_at: now,

@@ -20,6 +20,12 @@ export const SSH_LIMITS = {
   perUser: 4,
 } as const;
 
+/**
+ * A host key fingerprint as OpenSSH prints it: `SHA256:` and the unpadded base64 of the SHA-256
+ * of the key blob (`ssh-keygen -lf`).
+ */
+export const sshFingerprintSchema = z.string().regex(/^SHA256:[A-Za-z0-9+/]{43}$/, 'validation.invalid');
+
 export const SSH_AUTH_TYPES = ['password', 'key'] as const;
 export type SshAuthType = (typeof SSH_AUTH_TYPES)[number];
 
@@ -35,9 +41,41 @@ export const sshConnectSchema = z
     passphrase: z.string().max(SSH_LIMITS.secretMax, 'validation.tooLong').optional(),
     cols: z.coerce.number().int().min(10).max(500).default(80),
     rows: z.coerce.number().int().min(5).max(200).default(24),
+    /**
+     * The host key the user checked and trusts (first connection to a host): the server goes on
+     * only when the host presents this very key, and keeps it for this user and host.
+     */
+    trustFingerprint: sshFingerprintSchema.optional(),
   })
   .refine((v) => (v.authType === 'password' ? !!v.password : !!v.privateKey), { message: 'validation.required', path: ['password'] });
 export type SshConnectRequest = z.input<typeof sshConnectSchema>;
+
+/**
+ * How the server trusted the host's key: `knownHosts` the operator's known-hosts file
+ * (`SSH_KNOWN_HOSTS`), `stored` the key this user trusted before, `new` trusted just now (the
+ * user confirmed its fingerprint).
+ */
+export type SshHostKeyTrust = 'knownHosts' | 'stored' | 'new';
+
+/** The host key of a session. */
+export interface SshHostKey {
+  /** Key type, e.g. `ssh-ed25519`. */
+  type: string;
+  fingerprint: string;
+  trust: SshHostKeyTrust;
+}
+
+/**
+ * Details of the `sshHostKeyUnknown` / `sshHostKeyChanged` errors (the envelope's `errors`): the
+ * key the host presented; `storedFingerprint` the key trusted before (changed key only).
+ */
+export interface SshHostKeyErrorDetails {
+  host: string;
+  port: string;
+  keyType: string;
+  fingerprint: string;
+  storedFingerprint?: string;
+}
 
 /** `ssh/connect` answer. */
 export interface SshConnectReply {
@@ -45,6 +83,37 @@ export interface SshConnectReply {
   /** Single-use, valid `SSH_LIMITS.ticketSeconds`: `/api/ssh/terminal?ticket=<ticket>`. */
   ticket: string;
   idleMinutes: number;
+  hostKey: SshHostKey;
+}
+
+/** `ssh/forgetHostKey`: drops the key the caller trusted for a host (e.g. after a reinstall). */
+export const sshForgetHostKeySchema = z.object({
+  host: z.string({ message: 'validation.required' }).trim().min(1, 'validation.required').max(SSH_LIMITS.hostMax, 'validation.tooLong'),
+  port: z.coerce.number().int().min(1).max(65535).default(22),
+});
+export type SshForgetHostKeyRequest = z.input<typeof sshForgetHostKeySchema>;
+
+/**
+ * `trainSSH/getTrainSSH` (spec workflow §7): a terminal into the worker that runs one of the
+ * caller's trainings, while it runs, when the operator enabled it (`TRAIN_SSH`). The server signs
+ * in with the operator's account and key; the browser never sees them. Refused with
+ * `sshInfoFailed` when disabled, when the training is not the caller's or not running, or when its
+ * worker has no SSH address.
+ */
+export const trainSshSchema = z.object({
+  jobId: z.string().regex(/^[0-9a-f]{32}$/, 'validation.invalid'),
+  cols: z.coerce.number().int().min(10).max(500).default(80),
+  rows: z.coerce.number().int().min(5).max(200).default(24),
+  trustFingerprint: sshFingerprintSchema.optional(),
+});
+export type TrainSshRequest = z.input<typeof trainSshSchema>;
+
+/** `trainSSH/getTrainSSH` answer: a session like `ssh/connect`'s, and where it goes. */
+export interface TrainSshReply extends SshConnectReply {
+  /** `user@host:port` of the worker. */
+  target: string;
+  /** The worker's id (`virtualMachine/getVirtualMachineList`). */
+  workerId: string;
 }
 
 /** `ssh/close`. */

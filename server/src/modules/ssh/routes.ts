@@ -1,18 +1,23 @@
+import fs from 'node:fs/promises';
 import type { Router } from '@koa/router';
-import { sshCloseSchema, sshConnectSchema } from '@decisio/domain';
+import { AppError, MODELLING_JOB_KINDS, sshCloseSchema, sshConnectSchema, sshForgetHostKeySchema, trainSshSchema, type TrainSshReply } from '@decisio/domain';
 import type { AppContext, AppState } from '../../http/context';
 import { reply } from '../../http/envelope';
 import type { RouteKit } from '../../http/route';
+import type { JobRecord, WorkerRecord } from '../../jobs/store';
+import { parseSshAddress, type TrainSshConfig } from './config';
+import type { HostKeys } from './host-keys';
 import type { SshTerminals } from './terminals';
 
 /**
  * `ssh/connect` (host, port, username, password or key -> a session of the caller and a
- * single-use ticket for the terminal socket) and `ssh/close`. Signed-in users only; the
- * password and key are masked in the system log.
+ * single-use ticket for the terminal socket), `ssh/close` and `ssh/forgetHostKey`. Signed-in users
+ * only; the password and key are masked in the system log.
  */
-export function sshRoutes(router: Router<AppState>, kit: RouteKit, deps: { terminals: SshTerminals }): void {
+export function sshRoutes(router: Router<AppState>, kit: RouteKit, deps: { terminals: SshTerminals; hostKeys: HostKeys }): void {
   const connect = kit.validate(sshConnectSchema);
   const close = kit.validate(sshCloseSchema);
+  const forget = kit.validate(sshForgetHostKeySchema);
   router.post(
     '/ssh/connect',
     kit.auth,
@@ -31,6 +36,84 @@ export function sshRoutes(router: Router<AppState>, kit: RouteKit, deps: { termi
     reply(async (ctx: AppContext) => {
       deps.terminals.close(ctx.state.user!.id, close.input(ctx).sessionId);
       return null;
+    }),
+  );
+  router.post(
+    '/ssh/forgetHostKey',
+    kit.auth,
+    kit.tenant,
+    forget,
+    reply(async (ctx: AppContext) => {
+      const u = ctx.state.user!;
+      const { host, port } = forget.input(ctx);
+      return { removed: await deps.hostKeys.forget({ id: u.id, tenantId: u.tenantId }, host, port) };
+    }),
+  );
+}
+
+/** Job kinds that are trainings or deductions (not a scheme's data processing). */
+const TRAINING_KINDS: ReadonlySet<string> = new Set([MODELLING_JOB_KINDS.environment, MODELLING_JOB_KINDS.policy, MODELLING_JOB_KINDS.parameter, MODELLING_JOB_KINDS.simulation, MODELLING_JOB_KINDS.decision]);
+/** States in which a job runs on a worker. */
+const RUNNING: ReadonlySet<string> = new Set(['processing', 'debugging']);
+
+/** What `trainSSH/getTrainSSH` reads of the job queue. */
+export interface TrainSshDeps {
+  terminals: SshTerminals;
+  /** The operator's setting (`TRAIN_SSH`); null: off. */
+  config: TrainSshConfig | null;
+  /** A job of the tenant, or null. */
+  job(jobId: string, tenantId: string): Promise<Pick<JobRecord, 'userId' | 'kind' | 'state' | 'workerId'> | null>;
+  /** A worker row, or null. */
+  worker(workerId: string): Promise<Pick<WorkerRecord, 'id' | 'sshAddress'> | null>;
+}
+
+/**
+ * `trainSSH/getTrainSSH` (spec workflow §7): a terminal into the worker that runs one of the
+ * caller's trainings, while it runs (`processing` or at a breakpoint), when the operator enabled
+ * it. The server signs in as `TRAIN_SSH_USER` with `TRAIN_SSH_KEY_FILE` at the worker's
+ * `WORKER_SSH_ADDRESS`; host keys are checked as for `ssh/connect`. Every refusal other than the
+ * host key's answers `sshInfoFailed` (nothing tells whether the job exists).
+ */
+export function trainSshRoutes(router: Router<AppState>, kit: RouteKit, deps: TrainSshDeps): void {
+  const body = kit.validate(trainSshSchema);
+  router.post(
+    '/trainSSH/getTrainSSH',
+    kit.auth,
+    kit.tenant,
+    body,
+    reply(async (ctx: AppContext): Promise<TrainSshReply> => {
+      const u = ctx.state.user!;
+      const input = body.input(ctx);
+      const cfg = deps.config;
+      if (!cfg) throw new AppError('sshInfoFailed');
+      const job = await deps.job(input.jobId, u.tenantId);
+      if (!job || job.userId !== u.id || !TRAINING_KINDS.has(job.kind) || !RUNNING.has(job.state) || !job.workerId) throw new AppError('sshInfoFailed');
+      const worker = await deps.worker(job.workerId);
+      const address = worker?.sshAddress ? parseSshAddress(worker.sshAddress) : null;
+      if (!worker || !address) throw new AppError('sshInfoFailed');
+      let privateKey: string;
+      try {
+        privateKey = await fs.readFile(cfg.keyFile, 'utf8');
+      } catch {
+        throw new AppError('sshInfoFailed');
+      }
+      const session = await deps.terminals.open(
+        { id: u.id, username: u.username, tenantId: u.tenantId },
+        {
+          host: address.host,
+          port: address.port,
+          username: cfg.username,
+          authType: 'key',
+          privateKey,
+          ...(cfg.passphrase ? { passphrase: cfg.passphrase } : {}),
+          cols: input.cols,
+          rows: input.rows,
+          ...(input.trustFingerprint ? { trustFingerprint: input.trustFingerprint } : {}),
+        },
+        { operatorHost: true, detail: { jobId: input.jobId, workerId: worker.id } },
+      );
+      const host = address.host.includes(':') ? `[${address.host}]` : address.host;
+      return { ...session, target: `${cfg.username}@${host}:${address.port}`, workerId: worker.id };
     }),
   );
 }

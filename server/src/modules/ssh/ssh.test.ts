@@ -1,59 +1,21 @@
 /**
  * The SSH debug terminal against a real SSH server: ssh2's own server implementation, started
- * by the test on 127.0.0.1 with a fresh host key, a password account and a tiny line shell.
+ * by the test on 127.0.0.1 with a fresh host key, a password account and a tiny line shell
+ * (`testing.ts`). Host keys: trust on first use per user (the fingerprint shown, confirmed, kept;
+ * a changed key refused before any credential is sent) and the operator's known-hosts file.
  */
 import { once } from 'node:events';
 import net from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Server, utils, type Connection } from 'ssh2';
 import { WebSocket } from 'ws';
-import { ErrorCode, SSH_CLOSE } from '@decisio/domain';
+import { ErrorCode, SSH_CLOSE, messageOf } from '@decisio/domain';
 import { createUser, issueToken } from '../../test/factories';
 import { databases, startTestServer, type TestServer } from '../../test/server';
+import { startSshServer, type TestSshServer } from './testing';
 
 const USER = 'dev';
 const PASSWORD = 'right-pass';
-
-/** An SSH server whose shell answers every line with `out:<line>`. */
-async function startSshServer(): Promise<{ port: number; close(): void }> {
-  const hostKey = utils.generateKeyPairSync('ed25519').private;
-  const server = new Server({ hostKeys: [hostKey] }, (client: Connection) => {
-    client.on('authentication', (ctx) => {
-      if (ctx.method === 'password' && ctx.username === USER && ctx.password === PASSWORD) ctx.accept();
-      else ctx.reject(['password']);
-    });
-    client.on('ready', () => {
-      client.on('session', (accept) => {
-        const session = accept();
-        session.on('pty', (ok) => ok?.());
-        session.on('window-change', (ok) => ok?.());
-        session.on('shell', (ok) => {
-          const stream = ok();
-          stream.write('welcome\r\n');
-          let line = '';
-          stream.on('data', (d: Buffer) => {
-            for (const ch of d.toString('utf8')) {
-              if (ch === '\r') {
-                if (line === 'exit') {
-                  stream.exit(0);
-                  stream.end();
-                  return;
-                }
-                stream.write(`\r\nout:${line}\r\n`);
-                line = '';
-              } else line += ch;
-            }
-          });
-        });
-      });
-    });
-    client.on('error', () => undefined);
-  });
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  return { port: (server.address() as AddressInfo).port, close: () => server.close() };
-}
 
 /** A port with nothing listening. */
 async function closedPort(): Promise<number> {
@@ -83,14 +45,16 @@ async function until(check: () => boolean, ms = 5000): Promise<void> {
 
 describe.each(databases)('SSH terminal on %s', (kind) => {
   let server: TestServer;
-  let ssh: { port: number; close(): void };
+  let ssh: TestSshServer;
   let token: string;
   let otherToken: string;
   let ownerId: string;
-  const connect = (body: Record<string, unknown>, as: string | null = token) => server.call('ssh/connect', { ...(as ? { token: as } : {}), body: { host: '127.0.0.1', port: ssh.port, username: USER, password: PASSWORD, ...body } });
+  // The owner trusts the test server's key (confirmed in the host-key test below, first).
+  const connect = (body: Record<string, unknown>, as: string | null = token) =>
+    server.call('ssh/connect', { ...(as ? { token: as } : {}), body: { host: '127.0.0.1', port: ssh.port, username: USER, password: PASSWORD, trustFingerprint: ssh.fingerprint, ...body } });
 
   beforeAll(async () => {
-    ssh = await startSshServer();
+    ssh = await startSshServer({ username: USER, password: PASSWORD });
     // The operator allows this loopback address only.
     server = await startTestServer(kind, { env: { CONNECTION_ALLOW: '127.0.0.1/32' }, ssh: { idleMs: 1500, sweepMs: 100 } });
     const owner = await createUser(server);
@@ -100,7 +64,53 @@ describe.each(databases)('SSH terminal on %s', (kind) => {
   }, 120_000);
   afterAll(async () => {
     await server?.stop();
-    ssh?.close();
+    await ssh?.close();
+  });
+
+  it('shows an unknown host key before sending credentials, keeps it per user once confirmed, refuses a changed one', async () => {
+    const call = (body: Record<string, unknown>, as = token) => server.call('ssh/connect', { token: as, body: { host: '127.0.0.1', port: ssh.port, username: USER, password: PASSWORD, ...body } });
+    const before = ssh.authAttempts();
+    const first = await call({});
+    expect(first.body.code).toBe(ErrorCode.sshHostKeyUnknown);
+    expect(first.body.errors).toMatchObject({ host: '127.0.0.1', port: String(ssh.port), keyType: 'ssh-ed25519', fingerprint: ssh.fingerprint });
+    // A fingerprint that is not the host's key trusts nothing.
+    const wrong = await call({ trustFingerprint: `SHA256:${'A'.repeat(43)}` });
+    expect(wrong.body.code).toBe(ErrorCode.sshHostKeyUnknown);
+    expect(ssh.authAttempts()).toBe(before); // no password went to an unverified host
+    const trusted = await call({ trustFingerprint: ssh.fingerprint });
+    expect(trusted.body.code).toBe(0);
+    expect(trusted.body.data.hostKey).toEqual({ type: 'ssh-ed25519', fingerprint: ssh.fingerprint, trust: 'new' });
+    await server.call('ssh/close', { token, body: { sessionId: trusted.body.data.sessionId } });
+    const again = await call({});
+    expect(again.body.code).toBe(0);
+    expect(again.body.data.hostKey.trust).toBe('stored');
+    await server.call('ssh/close', { token, body: { sessionId: again.body.data.sessionId } });
+    // Per user: another user is asked again.
+    expect((await call({}, otherToken)).body.code).toBe(ErrorCode.sshHostKeyUnknown);
+    // The host comes back on the same port with another key: refused, both fingerprints named, no credential sent.
+    const port = ssh.port;
+    const oldFingerprint = ssh.fingerprint;
+    await ssh.close();
+    ssh = await startSshServer({ port, username: USER, password: PASSWORD });
+    expect(ssh.fingerprint).not.toBe(oldFingerprint);
+    const changed = await call({ trustFingerprint: ssh.fingerprint });
+    expect(changed.body.code).toBe(ErrorCode.sshHostKeyChanged);
+    expect(changed.body.errors).toMatchObject({ fingerprint: ssh.fingerprint, storedFingerprint: oldFingerprint });
+    expect(changed.body.message).toBe(messageOf('sshHostKeyChanged', 'zh-CN'));
+    expect(ssh.authAttempts()).toBe(0);
+    // Forgetting the stored key (the server was reinstalled) lets the user trust the new one.
+    const forgot = await server.call('ssh/forgetHostKey', { token, body: { host: '127.0.0.1', port } });
+    expect(forgot.body.data).toEqual({ removed: true });
+    expect((await server.call('ssh/forgetHostKey', { token, body: { host: '127.0.0.1', port } })).body.data).toEqual({ removed: false });
+    expect((await call({})).body.code).toBe(ErrorCode.sshHostKeyUnknown);
+    const retrusted = await call({ trustFingerprint: ssh.fingerprint });
+    expect(retrusted.body.code).toBe(0);
+    await server.call('ssh/close', { token, body: { sessionId: retrusted.body.data.sessionId } });
+    await server.app.flush();
+    const refusal = await server.app.db.knex('logs').where({ user_id: ownerId, title: 'ssh/open', response_code: ErrorCode.sshHostKeyChanged }).first();
+    expect(String(refusal.params)).toContain(ssh.fingerprint);
+    expect((await server.call('ssh/forgetHostKey', { body: { host: '127.0.0.1' } })).status).toBe(401);
+    expect((await server.call('ssh/forgetHostKey', { token, body: { host: '' } })).body.code).toBe(ErrorCode.paramInvalid);
   });
 
   it('runs a command in a shell over the WebSocket, once per ticket, and logs the session', async () => {

@@ -12,11 +12,12 @@ import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { Client, type ClientChannel, type ConnectConfig } from 'ssh2';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { AppError, SSH_CLOSE, SSH_LIMITS, type sshConnectSchema } from '@decisio/domain';
+import { AppError, ErrorCode, SSH_CLOSE, SSH_LIMITS, type SshConnectReply, type SshHostKey, type sshConnectSchema } from '@decisio/domain';
 import type { z } from 'zod';
 import type { AuditLog } from '../../http/audit';
 import { newId } from '../../db/ids';
 import { HostRefusedError, type HostGuard } from '../../net/host-guard';
+import type { HostKeys } from './host-keys';
 
 /** Who acts. */
 export interface SshActor {
@@ -61,6 +62,7 @@ export class SshTerminals {
 
   constructor(
     private readonly guard: HostGuard,
+    private readonly hostKeys: HostKeys,
     private readonly audit: AuditLog,
     private readonly options: SshTerminalOptions = {},
   ) {
@@ -99,24 +101,53 @@ export class SshTerminals {
   }
 
   /**
-   * Connects, signs in and starts a shell for `actor`.
-   * @throws AppError `sshHostRefused`, `sshWrongPassword`, `sshConnectFailed`, `sshTooManySessions`.
+   * Connects, checks the host's key (`HostKeys`: before any credential is sent), signs in and
+   * starts a shell for `actor`. `how.operatorHost`: the host comes from the operator's settings
+   * (a training's worker), not from the user, so the host guard does not apply; `how.detail` goes
+   * to the system log with the session.
+   * @throws AppError `sshHostRefused`, `sshHostKeyUnknown`, `sshHostKeyChanged`, `sshWrongPassword`, `sshConnectFailed`, `sshTooManySessions`.
    */
-  async open(actor: SshActor, input: z.output<typeof sshConnectSchema>): Promise<{ sessionId: string; ticket: string; idleMinutes: number }> {
+  async open(
+    actor: SshActor,
+    input: z.output<typeof sshConnectSchema>,
+    how: { operatorHost?: boolean; detail?: Record<string, unknown> } = {},
+  ): Promise<SshConnectReply> {
     if (this.countOf(actor.id) >= SSH_LIMITS.perUser) throw new AppError('sshTooManySessions');
-    let address: string;
-    try {
-      address = (await this.guard.check(input.host, input.port)).address;
-    } catch (e) {
-      if (e instanceof HostRefusedError) throw new AppError('sshHostRefused');
-      throw e;
+    const logged = { host: input.host, port: input.port, username: input.username, ...how.detail };
+    let address = input.host;
+    if (!how.operatorHost) {
+      try {
+        address = (await this.guard.check(input.host, input.port)).address;
+      } catch (e) {
+        if (e instanceof HostRefusedError) {
+          this.log(actor, 'ssh/open', ErrorCode.sshHostRefused, logged);
+          throw new AppError('sshHostRefused');
+        }
+        throw e;
+      }
     }
     const client = new Client();
+    let hostKey: SshHostKey | null = null;
+    let keyError: AppError | null = null;
     const config: ConnectConfig = {
       host: address,
       port: input.port,
       username: input.username,
       readyTimeout: this.options.readyTimeoutMs ?? 10_000,
+      // Checked before authentication: an unknown or changed key never sees the password or key.
+      hostVerifier: (key: Buffer, verify: (valid: boolean) => void) => {
+        this.hostKeys.check(actor, input.host, input.port, key, input.trustFingerprint).then(
+          (v) => {
+            if (v.ok) hostKey = v.hostKey;
+            else keyError = v.error;
+            verify(v.ok);
+          },
+          () => {
+            keyError = new AppError('sshConnectFailed');
+            verify(false);
+          },
+        );
+      },
       ...(input.authType === 'password' ? { password: input.password, tryKeyboard: false } : { privateKey: input.privateKey, passphrase: input.passphrase }),
     };
     const shell = await new Promise<ClientChannel>((resolve, reject) => {
@@ -124,7 +155,7 @@ export class SshTerminals {
         client.shell({ term: 'xterm-256color', cols: input.cols, rows: input.rows }, (err, stream) => (err ? reject(new AppError('sshConnectFailed')) : resolve(stream)));
       });
       client.once('error', (err: Error & { level?: string }) => {
-        reject(new AppError(err.level === 'client-authentication' ? 'sshWrongPassword' : 'sshConnectFailed'));
+        reject(keyError ?? new AppError(err.level === 'client-authentication' ? 'sshWrongPassword' : 'sshConnectFailed'));
       });
       try {
         client.connect(config);
@@ -133,9 +164,15 @@ export class SshTerminals {
       }
     }).catch((e: unknown) => {
       client.end();
-      this.log(actor, 'ssh/open', e instanceof AppError ? e.code : 1000, { host: input.host, port: input.port, username: input.username });
+      this.log(actor, 'ssh/open', e instanceof AppError ? e.code : 1000, e instanceof AppError && e.details?.fingerprint ? { ...logged, fingerprint: e.details.fingerprint } : logged);
       throw e;
     });
+    const key = hostKey as SshHostKey | null;
+    if (!key) {
+      // ssh2 checks every host key through `hostVerifier` before `ready`; never reached.
+      client.end();
+      throw new AppError('sshConnectFailed');
+    }
     const ticket = randomBytes(24);
     const s: Session = { id: newId(), actor, host: input.host, port: input.port, client, shell, ticket, ticketExpires: Date.now() + SSH_LIMITS.ticketSeconds * 1000, socket: null, pending: [], lastActive: Date.now(), opened: Date.now() };
     this.sessions.set(s.id, s);
@@ -143,8 +180,8 @@ export class SshTerminals {
     shell.on('data', (d: Buffer) => this.output(s, d));
     shell.stderr.on('data', (d: Buffer) => this.output(s, d));
     shell.on('close', () => this.end(s, 'shell ended'));
-    this.log(actor, 'ssh/open', 0, { sessionId: s.id, host: input.host, port: input.port, username: input.username, authType: input.authType });
-    return { sessionId: s.id, ticket: `${s.id}.${ticket.toString('base64url')}`, idleMinutes: Math.round(this.idleMs / 60_000) };
+    this.log(actor, 'ssh/open', 0, { sessionId: s.id, ...logged, authType: input.authType, hostKey: key });
+    return { sessionId: s.id, ticket: `${s.id}.${ticket.toString('base64url')}`, idleMinutes: Math.round(this.idleMs / 60_000), hostKey: key };
   }
 
   private output(s: Session, d: Buffer): void {

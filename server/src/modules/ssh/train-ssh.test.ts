@@ -1,0 +1,108 @@
+/**
+ * `trainSSH/getTrainSSH` (issue 21 item 4): a terminal into the worker that runs a training. A
+ * real environment training in debug mode (it waits at its breakpoint, still running on the
+ * server's in-process worker) and an SSH server started by the test as that worker's SSH server
+ * (`WORKER_SSH_ADDRESS`), signed in with the operator's key (`TRAIN_SSH_KEY_FILE`). Off by default.
+ */
+import { once } from 'node:events';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { utils } from 'ssh2';
+import { WebSocket } from 'ws';
+import { ErrorCode, SSH_CLOSE } from '@decisio/domain';
+import { createUser, issueToken } from '../../test/factories';
+import { startTestServer, type TestServer } from '../../test/server';
+import { TINY_BC, modellingTestServer, until } from '../modelling/testing';
+import { startSshServer, type TestSshServer } from './testing';
+
+const JOB = '0123456789abcdef0123456789abcdef';
+
+describe('trainSSH/getTrainSSH when the operator has not enabled it', () => {
+  let server: TestServer;
+  let token: string;
+  beforeAll(async () => {
+    server = await startTestServer('sqlite');
+    token = await issueToken(server, await createUser(server));
+  });
+  afterAll(async () => {
+    await server?.stop();
+  });
+
+  it('answers "get SSH information failed", and checks the caller and the input', async () => {
+    const r = await server.call('trainSSH/getTrainSSH', { token, body: { jobId: JOB } });
+    expect(r.body.code).toBe(ErrorCode.sshInfoFailed);
+    expect((await server.call('trainSSH/getTrainSSH', { body: { jobId: JOB } })).status).toBe(401);
+    expect((await server.call('trainSSH/getTrainSSH', { token, body: { jobId: 'x' } })).body.code).toBe(ErrorCode.paramInvalid);
+  });
+});
+
+describe('trainSSH/getTrainSSH into the worker of a running training', () => {
+  let server: TestServer;
+  let worker: TestSshServer;
+  let token: string;
+  let otherToken: string;
+  let dir: string;
+  let jobId: string;
+  let simulatorId: string;
+  const get = (body: Record<string, unknown>, as = token) => server.call('trainSSH/getTrainSSH', { token: as, body: { jobId, ...body } });
+
+  beforeAll(async () => {
+    const operatorKey = utils.generateKeyPairSync('ed25519');
+    worker = await startSshServer({ username: 'trainer', publicKey: operatorKey.public });
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'decisio-train-ssh-'));
+    const keyFile = path.join(dir, 'id_ed25519');
+    fs.writeFileSync(keyFile, operatorKey.private, { mode: 0o600 });
+    const m = await modellingTestServer('sqlite', {
+      env: { TRAIN_SSH: 'on', TRAIN_SSH_USER: 'trainer', TRAIN_SSH_KEY_FILE: keyFile, WORKER_SSH_ADDRESS: `127.0.0.1:${worker.port}` },
+    });
+    ({ server, token } = m);
+    const created = await server.call('trainSimulator/create', { token, body: { solutionId: m.solutionId, schemeId: m.schemeId, name: 'env-ssh', stopConditions: { system: true }, hyperparameters: { ...TINY_BC, epochs: 4 }, mode: 'debug' } });
+    if (created.body.code !== 0) throw new Error(JSON.stringify(created.body));
+    ({ id: simulatorId, jobId } = created.body.data as { id: string; jobId: string });
+    otherToken = await issueToken(server, await createUser(server));
+    await until(() => server.call('trainSimulator/get', { token, body: { id: simulatorId } }), (r) => r.body.data.state === 'debugging');
+  }, 180_000);
+  afterAll(async () => {
+    await server?.stop();
+    await worker?.close();
+    if (dir) fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('opens a shell on the worker for the training\'s owner, after the worker\'s host key is confirmed', async () => {
+    const row = await server.app.db.knex('workers').where({ status: 'online' }).first();
+    expect(row.ssh_address).toBe(`127.0.0.1:${worker.port}`);
+    // Someone else's training: the same answer as a missing one.
+    expect((await get({}, otherToken)).body.code).toBe(ErrorCode.sshInfoFailed);
+    // First time: the worker's key fingerprint, and no sign-in attempted yet.
+    const first = await get({});
+    expect(first.body.code).toBe(ErrorCode.sshHostKeyUnknown);
+    expect(first.body.errors).toMatchObject({ fingerprint: worker.fingerprint, host: '127.0.0.1', port: String(worker.port) });
+    expect(worker.authAttempts()).toBe(0);
+    const r = await get({ trustFingerprint: worker.fingerprint, cols: 100, rows: 30 });
+    expect(r.body.code).toBe(0);
+    expect(r.body.data).toMatchObject({ target: `trainer@127.0.0.1:${worker.port}`, workerId: row.id, hostKey: { fingerprint: worker.fingerprint, trust: 'new' } });
+    const ws = new WebSocket(`${server.url.replace(/^http/, 'ws')}/api/ssh/terminal?ticket=${encodeURIComponent(r.body.data.ticket as string)}`);
+    let text = '';
+    ws.on('message', (d: Buffer) => (text += d.toString('utf8')));
+    const closed = new Promise<number>((resolve) => ws.on('close', (code) => resolve(code)));
+    await once(ws, 'open');
+    ws.send('nvidia-smi\r');
+    await until(async () => text, (t) => t.includes('out:nvidia-smi'), 5000);
+    ws.send('exit\r');
+    expect(await closed).toBe(SSH_CLOSE.ended);
+    await server.app.flush();
+    const opened = await server.app.db.knex('logs').where({ title: 'ssh/open', response_code: 0 }).orderBy('created_at', 'desc').first();
+    expect(JSON.parse(String(opened.params))).toMatchObject({ jobId, workerId: row.id, username: 'trainer' });
+    // The operator's private key never reaches the log.
+    const all = (await server.app.db.knex('logs').where('title', 'like', '%SSH%').orWhere('title', 'like', 'ssh/%').select('params')).map((x: { params: string }) => String(x.params)).join('\n');
+    expect(all).not.toContain('PRIVATE KEY');
+  });
+
+  it('refuses once the training no longer runs', async () => {
+    expect((await server.call('train/stopTrain', { token, body: { jobId } })).body.code).toBe(0);
+    await until(() => server.call('trainSimulator/get', { token, body: { id: simulatorId } }), (r) => !['debugging', 'stopping', 'processing'].includes(r.body.data.state as string));
+    expect((await get({})).body.code).toBe(ErrorCode.sshInfoFailed);
+  });
+});
