@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { AnchorButton, Button, Callout, Card, H5, HTMLTable, NonIdealState, NumericInput, Spinner } from '@blueprintjs/core';
 import { isApiError, useLocale, useNotify } from '../index';
 import { trainingsApi, type LogPage, type TensorBoardReply, type TrainingArea, type TrainingRow } from './api';
@@ -260,8 +260,8 @@ export function resultFigures(result: Record<string, unknown> | null): [string, 
   return out.slice(0, 60);
 }
 
-/** Detail of one training or deduction: record, live curves from measured points, result, log. */
-export function TrainingDetail({ area, id, onClose }: { area: TrainingArea; id: string; onClose: () => void }) {
+/** Detail of one training or deduction: record, live curves from measured points, result, log; `extra`: an area's own section under the figures. */
+export function TrainingDetail({ area, id, onClose, extra }: { area: TrainingArea; id: string; onClose: () => void; extra?: (row: TrainingRow) => ReactNode }) {
   const { t } = useTrainingsT();
   const locale = useLocale();
   const solutionId = useSolutionId();
@@ -325,6 +325,7 @@ export function TrainingDetail({ area, id, onClose }: { area: TrainingArea; id: 
           )}
         </tbody>
       </HTMLTable>
+      {extra?.(row)}
       {row.error && (
         <Callout intent="danger" icon="error" title={t('detail.error')}>
           {row.error}

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { Button, ButtonGroup, HTMLTable } from '@blueprintjs/core';
 import { isApiError, projectLinkSearch, useAppLocation, useLocale, useNavigate, useNotify } from '../index';
 import { trainingsApi, type TrainingArea, type TrainingRow } from './api';
@@ -23,9 +23,10 @@ const CONFIG: Record<TrainingScreen, { area: TrainingArea; train?: TrainKind; co
 /**
  * The screen of one kind of training or deduction: its list with the form, detail, stop, copy,
  * restore and delete; `openForm` opens the new-training (or new-deduction) form at once (the
- * `/train` addresses).
+ * `/train` addresses). `detailExtra` adds an area's own section to a record's detail (the
+ * environment area's per-node scores), under the record's figures.
  */
-export function TrainingsScreen({ screen, openForm = false }: { screen: TrainingScreen; openForm?: boolean }) {
+export function TrainingsScreen({ screen, openForm = false, detailExtra }: { screen: TrainingScreen; openForm?: boolean; detailExtra?: (row: TrainingRow) => ReactNode }) {
   const { t } = useTrainingsT();
   const locale = useLocale();
   const notify = useNotify();
@@ -157,7 +158,7 @@ export function TrainingsScreen({ screen, openForm = false }: { screen: Training
           </tbody>
         </HTMLTable>
       </ListStates>
-      {selected && <TrainingDetail key={selected} area={cfg.area} id={selected} onClose={() => setSelected(null)} />}
+      {selected && <TrainingDetail key={selected} area={cfg.area} id={selected} onClose={() => setSelected(null)} {...(detailExtra ? { extra: detailExtra } : {})} />}
       {formOpen && cfg.train && <TrainFormDialog kind={cfg.train} solutionId={solutionId} onClose={() => setFormOpen(false)} />}
       {formOpen && !cfg.train && <DeductionDialog kind={screen as 'simulation' | 'decision'} solutionId={solutionId} onClose={() => setFormOpen(false)} />}
       <DeleteConfirm

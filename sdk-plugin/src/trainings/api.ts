@@ -5,7 +5,7 @@
  * offer (schemes, rewards, hyperparameter sets, datasets, workers). The area plugins add their own
  * writes (scheme, reward, hyperparameter set) with the same tags, so a save refreshes these lists.
  */
-import type { Dataset, DeductionRequest, HyperparameterRequest, TrainParameterRequest, TrainPolicyRequest, TrainSimulatorRequest } from '@decisio/domain';
+import type { Dataset, DeductionRequest, EnvironmentNodeScores, HyperparameterRequest, TrainParameterRequest, TrainPolicyRequest, TrainSimulatorRequest } from '@decisio/domain';
 import { definePluginApi, type PluginEndpointBuilder } from '../api';
 
 /** A training record as the server presents it (`presentTraining`). */
@@ -31,6 +31,8 @@ export interface TrainingRow {
   error?: string | null;
   config?: Record<string, unknown> | null;
   result?: Record<string, unknown> | null;
+  /** Environment trainings: the per-node validation scores measured when the training ended (null before, or for older trainings). */
+  nodeScores?: EnvironmentNodeScores | null;
   startTime?: string | null;
   endTime?: string | null;
   createdAt?: string;

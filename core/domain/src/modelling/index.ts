@@ -5,3 +5,4 @@ export * from './correlation';
 export * from './revive-import';
 export * from './scheme-fields';
 export * from './hyperparameter-sets';
+export * from './node-scores';

@@ -23,6 +23,25 @@ describe('step score', () => {
     expect(r.nodes['b']!.count).toBe(1);
     expect(r.mae).toBeCloseTo(0.175);
     expect(r.score).toBeCloseTo(stepScore(0.175));
+    // Node a: column 1 is constant (1, 1) and fitted exactly; column 0 targets 0.1, 0.1 (constant too): no spread.
+    expect(r.nodes['a']!.r2).toBeNaN();
+  });
+
+  it('gives R² per node against each column\'s own mean', () => {
+    const acc = new ErrorAccumulator();
+    // Column 0 around 0 and column 1 around 10: predicting each exactly gives 1.
+    acc.add('exact', [-1, 9, 1, 11], [-1, 9, 1, 11], 2);
+    // Predicting the mean gives 0; predictions off by twice the spread give a negative R².
+    acc.add('mean', [0, 0, 0], [-1, 0, 1], 1);
+    acc.add('worse', [1, 0, -1], [-1, 0, 1], 1);
+    // Two batches accumulate: targets 0, 2 then 4 (mean 2, SST 8), errors 1, 1, 0 (SSE 2).
+    acc.add('batches', [1, 1], [0, 2], 1);
+    acc.add('batches', [4], [4], 1);
+    const r = acc.report();
+    expect(r.nodes['exact']!.r2).toBeCloseTo(1, 12);
+    expect(r.nodes['mean']!.r2).toBeCloseTo(0, 12);
+    expect(r.nodes['worse']!.r2).toBeCloseTo(1 - 8 / 2, 12);
+    expect(r.nodes['batches']!.r2).toBeCloseTo(1 - 2 / 8, 12);
   });
 });
 

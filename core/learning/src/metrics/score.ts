@@ -15,12 +15,19 @@ export function stepScore(mae: number): number {
   return 100 * Math.min(1, Math.max(0, s));
 }
 
-/** Error of one node: MAE, MSE, rows counted, score. */
+/** Error of one node: MAE, MSE, values counted, score, R². */
 export interface NodeError {
   mae: number;
   mse: number;
   count: number;
   score: number;
+  /**
+   * Coefficient of determination of the counted values, `1 - SSE / SST` with `SST` the squared
+   * deviations from each column's own mean (so a node of several fields is not credited for
+   * their different levels); 1 is a perfect fit, 0 no better than each column's mean, below 0
+   * worse. NaN when the targets do not vary (SST = 0).
+   */
+  r2: number;
 }
 
 /** Per-node errors and the overall figures. */
@@ -38,18 +45,23 @@ export interface ScoreReport {
  * MAE, MSE and scores. `mask` (per column, 1 = counted) leaves out columns that are not fitted.
  */
 export class ErrorAccumulator {
-  private readonly sums = new Map<string, { abs: number; sq: number; n: number }>();
+  private readonly sums = new Map<string, { abs: number; sq: number; n: number; cols: { n: number; sum: number; sq: number }[] }>();
 
   /** Adds `[rows, width]` predictions against targets. */
   add(node: string, predicted: ArrayLike<number>, target: ArrayLike<number>, width: number, mask?: ArrayLike<number>): void {
-    const s = this.sums.get(node) ?? { abs: 0, sq: 0, n: 0 };
+    const s = this.sums.get(node) ?? { abs: 0, sq: 0, n: 0, cols: [] };
     const len = Math.min(predicted.length, target.length);
     for (let i = 0; i < len; i++) {
-      if (mask && !mask[i % width]) continue;
+      const c = i % width;
+      if (mask && !mask[c]) continue;
       const d = predicted[i]! - target[i]!;
       s.abs += Math.abs(d);
       s.sq += d * d;
       s.n += 1;
+      const col = (s.cols[c] ??= { n: 0, sum: 0, sq: 0 });
+      col.n += 1;
+      col.sum += target[i]!;
+      col.sq += target[i]! * target[i]!;
     }
     this.sums.set(node, s);
   }
@@ -66,7 +78,9 @@ export class ErrorAccumulator {
     let k = 0;
     for (const [name, s] of this.sums) {
       if (s.n === 0) continue;
-      const e = { mae: s.abs / s.n, mse: s.sq / s.n, count: s.n, score: stepScore(s.abs / s.n) };
+      let sst = 0;
+      for (const col of s.cols) if (col && col.n > 0) sst += Math.max(0, col.sq - (col.sum * col.sum) / col.n);
+      const e = { mae: s.abs / s.n, mse: s.sq / s.n, count: s.n, score: stepScore(s.abs / s.n), r2: sst > 1e-12 ? 1 - s.sq / sst : NaN };
       nodes[name] = e;
     }
     const counted = Object.keys(nodes);

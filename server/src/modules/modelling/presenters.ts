@@ -1,6 +1,6 @@
 import { iso, parseJson, type Row } from './common';
 
-const JSON_COLUMNS = new Set(['config', 'data', 'files', 'params', 'result', 'graph', 'correlation', 'job_metrics']);
+const JSON_COLUMNS = new Set(['config', 'data', 'files', 'params', 'result', 'graph', 'correlation', 'job_metrics', 'node_scores']);
 const DATE_COLUMNS = new Set(['created_at', 'updated_at', 'start_time', 'end_time', 'job_started_at', 'job_ended_at']);
 const HIDDEN = new Set(['tenant_id']);
 

@@ -9,7 +9,7 @@
  * functions, git) in `user-code.ts`; this file holds the kinds themselves.
  */
 import os from 'node:os';
-import { HYPERPARAMETER_DEFAULTS, MODELLING_JOB_KINDS, MODELLING_LIMITS, parseDecisionGraph } from '@decisio/domain';
+import { HYPERPARAMETER_DEFAULTS, MODELLING_JOB_KINDS, MODELLING_LIMITS, environmentNodeScores, parseDecisionGraph } from '@decisio/domain';
 import {
   BcTrainer,
   ReviveTrainer,
@@ -220,8 +220,10 @@ export function modellingJobKinds({ db, blobs, hostGuard, logger }: { db: Databa
       // Trained again (restore, update, maybe by another user): the files stay in the record's folder.
       const prefix = sim.artifact_key ?? artifactPrefix(ctx.userId, 'simulators', sim.id);
       await storeFiles(db, blobs, ctx, prefix, { 'venv.json': Buffer.from(JSON.stringify(artifact)) });
-      await knex()('simulators').where({ id: sim.id }).update({ artifact_key: prefix, score: artifact.score, updated_at: new Date() });
+      // Per-node figures of the same held-out evaluation, kept with the record (the environment detail's table).
+      await knex()('simulators').where({ id: sim.id }).update({ artifact_key: prefix, score: artifact.score, node_scores: JSON.stringify(environmentNodeScores(report)), updated_at: new Date() });
       await ctx.log(`environment score ${report.score.toFixed(2)}`);
+      await ctx.log(`node scores: ${Object.entries(report.nodes).map(([n, e]) => `${n} ${e.score.toFixed(2)} (MAE ${e.mae.toPrecision(3)}, R² ${Number.isFinite(e.r2) ? e.r2.toFixed(3) : '-'})`).join('; ')}`);
     },
   };
 
