@@ -36,7 +36,6 @@ import * as createPolicyUpdateRuns from './20261128110000_create_policy_update_r
 import * as createStorehouseMarket from './20261128140000_create_storehouse_market';
 import * as grantMarketPublic from './20261128140100_grant_market_public';
 import * as simulatorNodeScores from './20261128160000_add_simulator_node_scores';
-import * as simulatorNodeScores from './20261128160000_add_simulator_node_scores';
 import * as createJobMetrics from './20261128170000_create_job_metrics';
 import * as tableAccessRevocation from './20261128180000_table_access_revocation';
 
@@ -85,7 +84,6 @@ export const coreMigrations: NamedMigration[] = [
   { name: '20261128120100_add_worker_ssh_address', ...workerSshAddress },
   { name: '20261128140000_create_storehouse_market', ...createStorehouseMarket },
   { name: '20261128140100_grant_market_public', ...grantMarketPublic },
-  { name: '20261128160000_add_simulator_node_scores', ...simulatorNodeScores },
   { name: '20261128160000_add_simulator_node_scores', ...simulatorNodeScores },
   { name: '20261128170000_create_job_metrics', ...createJobMetrics },
   { name: '20261128180000_table_access_revocation', ...tableAccessRevocation },
