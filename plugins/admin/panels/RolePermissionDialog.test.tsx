@@ -1,8 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
-import { createTestHost, renderPanel } from '@decisio/sdk-plugin/testing';
+import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { createTestHost, renderPanel, withHost } from '@decisio/sdk-plugin/testing';
 import type { MenuItem, RoleItem } from '@decisio/domain';
 import { adminPlugin } from '../index';
+import { adminApi } from '../api';
+import { RolePermissionDialog } from './RolePermissionDialog';
 
 const panel = adminPlugin.panels.find((p) => p.id === 'admin.roles')!;
 const id = (c: string) => c.padEnd(32, '0');
@@ -38,5 +40,56 @@ describe('RolePermissionDialog', () => {
     const body = h.calls.find((c) => c.url === 'roles/permission')!.body as { menuIds: string[]; permissions: string[] };
     expect([...body.menuIds].sort()).toEqual([dashboard.id, admin.id, users.id].sort());
     expect(body.permissions).toEqual(['users:write']);
+  });
+  it("keeps the user's ticks while the role list and the role's menus are fetched again (state kept by role id), and drops them on cancel", async () => {
+    const h = createTestHost({ plugins: [adminPlugin], locale: 'en-US', session: { token: 't', userId: 'u1' } });
+    h.mockCall('user/getUser', { data: { userId: 'u1', tenantId: id('f1'), isSystemRole: false, roleList: [], permissions: ['users:read', 'users:write', 'roles:write', 'dashboard:use'], menus: [] } });
+    let listCalls = 0;
+    h.mockCall('roles/list', () => ((listCalls += 1), { data: [{ ...viewer, name: `Viewer ${listCalls}` }] }));
+    h.mockCall('menus/tree', { data: [dashboard, admin] });
+    let menuCalls = 0;
+    // Each refetch answers the saved state (only the dashboard), as the server would before a save.
+    h.mockCall(`roles/menuIds/${viewer.id}`, () => ((menuCalls += 1), { data: { roleId: viewer.id, menuIds: [dashboard.id], permissions: ['dashboard:use'] } }));
+    h.mockCall('roles/permission', (body) => ({ data: { roleId: viewer.id, menuIds: (body as { menuIds: string[] }).menuIds, permissions: [] } }));
+    await renderPanel(panel, { host: h });
+    fireEvent.click(await screen.findByTestId('admin-role-matrix'));
+    expect(((await screen.findByLabelText('Dashboard')) as HTMLInputElement).checked).toBe(true);
+    fireEvent.click(screen.getByLabelText('Users'));
+    fireEvent.click(screen.getByLabelText('Dashboard'));
+    fireEvent.click(screen.getByLabelText('users:write'));
+    const before = { list: listCalls, menus: menuCalls };
+    // What a role save (or any role change) does: every query of the roles' tag is fetched again.
+    h.store.dispatch(adminApi.util.invalidateTags(['AdminRole']));
+    await waitFor(() => expect(listCalls).toBeGreaterThan(before.list));
+    await waitFor(() => expect(menuCalls).toBeGreaterThan(before.menus));
+    expect(await screen.findByText('Viewer 2')).toBeTruthy();
+    expect((screen.getByLabelText('Users') as HTMLInputElement).checked).toBe(true);
+    expect((screen.getByLabelText('Dashboard') as HTMLInputElement).checked).toBe(false);
+    expect((screen.getByLabelText('users:write') as HTMLInputElement).checked).toBe(true);
+    // Cancel drops the draft: opened again, the matrix shows the server's state.
+    fireEvent.click(screen.getByText('Cancel'));
+    await waitFor(() => expect(screen.queryByLabelText('Users')).toBeNull());
+    fireEvent.click(screen.getByTestId('admin-role-matrix'));
+    expect(((await screen.findByLabelText('Dashboard')) as HTMLInputElement).checked).toBe(true);
+    expect((screen.getByLabelText('Users') as HTMLInputElement).checked).toBe(false);
+    fireEvent.click(screen.getByLabelText('Users'));
+    fireEvent.click(screen.getByTestId('admin-matrix-save'));
+    await waitFor(() => expect(h.calls.find((c) => c.url === 'roles/permission')).toBeTruthy());
+    expect([...(h.calls.find((c) => c.url === 'roles/permission')!.body as { menuIds: string[] }).menuIds].sort()).toEqual([dashboard.id, users.id].sort());
+  });
+  it('keeps the ticks when the dialog of the same role mounts again (the draft lives by role id, not in the component)', async () => {
+    const h = createTestHost({ plugins: [adminPlugin], locale: 'en-US', session: { token: 't', userId: 'u1' } });
+    h.mockCall('user/getUser', { data: { userId: 'u1', tenantId: id('f1'), isSystemRole: false, roleList: [], permissions: ['users:read', 'roles:write', 'dashboard:use'], menus: [] } });
+    h.mockCall('menus/tree', { data: [dashboard, admin] });
+    h.mockCall(`roles/menuIds/${viewer.id}`, { data: { roleId: viewer.id, menuIds: [dashboard.id], permissions: ['dashboard:use'] } });
+    const onClose = () => undefined;
+    const view = render(withHost(h, <RolePermissionDialog key="first" role={viewer} onClose={onClose} />));
+    fireEvent.click(await screen.findByLabelText('Users'));
+    expect((screen.getByLabelText('Users') as HTMLInputElement).checked).toBe(true);
+    // Mounted again (a parent re-rendering it under another key, as a refetch-driven re-layout does).
+    view.rerender(withHost(h, <RolePermissionDialog key="second" role={{ ...viewer }} onClose={onClose} />));
+    expect(((await screen.findByLabelText('Users')) as HTMLInputElement).checked).toBe(true);
+    expect((screen.getByLabelText('Dashboard') as HTMLInputElement).checked).toBe(true);
+    fireEvent.click(screen.getByText('Cancel'));
   });
 });

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useSyncExternalStore } from 'react';
 import { Button, Checkbox, Dialog, DialogBody, DialogFooter, H6, NonIdealState, Spinner } from '@blueprintjs/core';
 import { DIALOG_WIDTH, PERMISSIONS, type MenuItem, type RoleItem } from '@decisio/domain';
 import { useCurrentUser, useNotify } from '@decisio/sdk-plugin';
@@ -10,6 +10,37 @@ import { errorText, flattenTree } from './shared';
 /** Every id in a subtree. */
 function subtreeIds(node: MenuItem): string[] {
   return [node.id, ...(node.children ?? []).flatMap(subtreeIds)];
+}
+
+/** What the user ticked in a role's matrix: the menus and the permissions apart. */
+interface Draft {
+  menuIds: ReadonlySet<string>;
+  extra: ReadonlySet<string>;
+}
+
+/**
+ * The matrix drafts, by role id, outside any component: a refetch of the role list, of the
+ * role's menus or of the menu tree, or the dialog mounting again, never replaces what the user
+ * ticked. A draft starts from the server's answer the first time it arrives and ends when the
+ * matrix is saved or closed.
+ */
+const drafts = new Map<string, Draft>();
+const listeners = new Set<() => void>();
+const subscribe = (fn: () => void) => (listeners.add(fn), () => void listeners.delete(fn));
+function setDraft(roleId: string, draft: Draft | undefined): void {
+  if (draft) drafts.set(roleId, draft);
+  else drafts.delete(roleId);
+  for (const fn of listeners) fn();
+}
+
+/** The draft of `roleId` (undefined until the role's menus first arrive) and its setter. */
+function useDraft(roleId: string): [Draft | undefined, (change: (d: Draft) => Draft) => void] {
+  const draft = useSyncExternalStore(subscribe, () => drafts.get(roleId));
+  const update = (change: (d: Draft) => Draft) => {
+    const d = drafts.get(roleId);
+    if (d) setDraft(roleId, change(d));
+  };
+  return [draft, update];
 }
 
 /**
@@ -24,43 +55,52 @@ export function RolePermissionDialog(props: { role: RoleItem; onClose(): void })
   const tree = adminApi.endpoints['admin/menuTree'].useQuery();
   const current = adminApi.endpoints['admin/roleMenus'].useQuery(props.role.id);
   const [save, saving] = adminApi.endpoints['admin/setRolePermission'].useMutation();
-  const [menuIds, setMenuIds] = useState<Set<string> | null>(null);
-  const [extra, setExtra] = useState<Set<string>>(new Set());
+  const roleId = props.role.id;
+  const [draft, update] = useDraft(roleId);
+  const menuIds = draft?.menuIds ?? null;
+  const extra = draft?.extra ?? new Set<string>();
   const rows = flattenTree(tree.data ?? []);
   const menuPermissions = new Set(rows.map((r) => r.node.permission).filter((p): p is string => p !== null));
   // What a matrix can grant besides menus: the permissions no menu carries (writes), held by the caller.
   const mine = me?.permissions ?? [];
   const grantable = PERMISSIONS.filter((p) => !menuPermissions.has(p) && (mine.includes('*') || mine.includes(p)));
 
+  // The first answer for this role starts its draft; later answers (refetches) leave it alone.
+  const serverData = current.data && current.data.roleId === roleId ? current.data : undefined;
+  const treeReady = tree.data !== undefined;
   useEffect(() => {
-    if (current.data && menuIds === null) {
-      setMenuIds(new Set(current.data.menuIds));
-      setExtra(new Set(current.data.permissions.filter((p) => !menuPermissions.has(p))));
+    if (serverData && treeReady && !drafts.has(roleId)) {
+      setDraft(roleId, { menuIds: new Set(serverData.menuIds), extra: new Set(serverData.permissions.filter((p) => !menuPermissions.has(p))) });
     }
-  }, [current.data, menuIds, menuPermissions]);
+  }, [serverData, treeReady, roleId, menuPermissions]);
+
+  const close = () => {
+    setDraft(roleId, undefined);
+    props.onClose();
+  };
 
   const toggle = (node: MenuItem, on: boolean) =>
-    setMenuIds((ids) => {
-      const next = new Set(ids ?? []);
+    update((d) => {
+      const next = new Set(d.menuIds);
       for (const id of subtreeIds(node)) {
         if (on) next.add(id);
         else next.delete(id);
       }
-      return next;
+      return { ...d, menuIds: next };
     });
 
   const submit = async () => {
     try {
-      await save({ roleId: props.role.id, menuIds: [...(menuIds ?? [])], permissions: [...extra] }).unwrap();
+      await save({ roleId, menuIds: [...(menuIds ?? [])], permissions: [...extra] }).unwrap();
       notify({ message: t('common.saved'), intent: 'success', icon: 'tick' });
-      props.onClose();
+      close();
     } catch (err) {
       notify({ message: errorText(err, t('common.failed')), intent: 'danger', icon: 'error' });
     }
   };
 
   return (
-    <Dialog isOpen onClose={props.onClose} title={t('roles.matrixTitle', { name: props.role.name })} style={{ width: DIALOG_WIDTH.lg }}>
+    <Dialog isOpen onClose={close} title={t('roles.matrixTitle', { name: props.role.name })} style={{ width: DIALOG_WIDTH.lg }}>
       <DialogBody>
         {(tree.isLoading || current.isLoading || menuIds === null) && !tree.error && !current.error ? (
           <NonIdealState icon={<Spinner size={32} />} title={t('common.loading')} />
@@ -89,14 +129,15 @@ export function RolePermissionDialog(props: { role: RoleItem; onClose(): void })
                   key={p}
                   label={p}
                   checked={extra.has(p)}
-                  onChange={(e) =>
-                    setExtra((s) => {
-                      const next = new Set(s);
-                      if ((e.target as HTMLInputElement).checked) next.add(p);
+                  onChange={(e) => {
+                    const on = (e.target as HTMLInputElement).checked;
+                    update((d) => {
+                      const next = new Set(d.extra);
+                      if (on) next.add(p);
                       else next.delete(p);
-                      return next;
-                    })
-                  }
+                      return { ...d, extra: next };
+                    });
+                  }}
                 />
               ))}
             </div>
@@ -106,7 +147,7 @@ export function RolePermissionDialog(props: { role: RoleItem; onClose(): void })
       <DialogFooter
         actions={
           <>
-            <Button onClick={props.onClose}>{t('common.cancel')}</Button>
+            <Button onClick={close}>{t('common.cancel')}</Button>
             <Button intent="primary" loading={saving.isLoading} disabled={menuIds === null} onClick={() => void submit()} data-testid="admin-matrix-save">
               {t('common.save')}
             </Button>

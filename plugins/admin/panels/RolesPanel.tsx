@@ -80,7 +80,7 @@ export function RolesPanel(_props: PanelProps) {
         </HTMLTable>
       )}
       {editing && <RoleDialog role={editing.role} onClose={() => setEditing(null)} onCreated={(r) => setMatrix(r)} />}
-      {matrix && <RolePermissionDialog role={matrix} onClose={() => setMatrix(null)} />}
+      {matrix && <RolePermissionDialog key={matrix.id} role={matrix} onClose={() => setMatrix(null)} />}
       <Alert
         isOpen={deleting !== null}
         intent="danger"
