@@ -99,7 +99,7 @@ export function TrainFormDialog({ kind, solutionId, onClose, initial }: { kind: 
                 <option value="">{t('common.any')}</option>
                 {(workers.data?.rows ?? []).map((w) => (
                   <option key={w.id} value={w.id} disabled={w.status !== 'online'}>
-                    {w.name} ({w.cores} / {Math.round(w.memory / 1024 ** 3)} GB)
+                    {w.cores !== null && w.memory !== null ? `${w.name} (${w.cores} / ${Math.round(w.memory / 1024 ** 3)} GB)` : `${w.name}${w.gpuAdapter ? ' (GPU)' : ''}`}
                   </option>
                 ))}
               </HTMLSelect>

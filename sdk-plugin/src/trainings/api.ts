@@ -84,11 +84,14 @@ export interface HyperparameterRow {
   updatedAt?: string;
 }
 
+/** A worker of `virtualMachine/getVirtualMachineList`: cores and memory are the host's figures, shown to system roles only (null for others). */
 export interface WorkerRow {
   id: string;
   name: string;
-  cores: number;
-  memory: number;
+  cores: number | null;
+  memory: number | null;
+  gpuAdapter?: string | null;
+  /** The caller's tenant's running jobs on it (every tenant's for system roles). */
   runningJobs: number;
   status: string;
 }

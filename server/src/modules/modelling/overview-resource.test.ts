@@ -5,7 +5,7 @@ import { createTenant, createUser, issueToken, type TestUser } from '../../test/
 import { databases, startTestServer, type TestServer } from '../../test/server';
 import { createRoleUser } from '../logs/testing';
 
-/** `overview/getResource`: the tenant's figures for everyone, the host's machines for system roles only. */
+/** `overview/getResource` and `virtualMachine/getVirtualMachineList`: the tenant's figures for everyone, the host's machines for system roles only. */
 describe.each(databases)('overview/getResource on %s', (kind) => {
   let server: TestServer;
   let user: TestUser;
@@ -53,6 +53,43 @@ describe.each(databases)('overview/getResource on %s', (kind) => {
     });
     expect(admin.body.data.host.workers).toBeGreaterThan(0);
     await server.app.jobs.stop(job.id, { tenantId: user.tenantId });
+  });
+
+  it("virtualMachine/getVirtualMachineList: host figures for system roles only; others see their tenant's running jobs per worker", async () => {
+    const job = await server.app.jobs.enqueue('system.count', { steps: 400, stepMs: 50 }, { tenantId: user.tenantId, userId: user.id });
+    await waitUntil(async () => (await server.app.jobs.get(job.id, { tenantId: user.tenantId }))?.state === 'processing', 10_000, 'the job to run');
+    const workers = await server.app.jobs.workers();
+    const workerId = (await server.app.jobs.get(job.id, { tenantId: user.tenantId }))!.workerId!;
+
+    const admin = await server.call('virtualMachine/getVirtualMachineList', { token: adminToken, body: {} });
+    expect(admin.status).toBe(200);
+    expect(admin.body.data.scope).toBe('host');
+    expect(admin.body.data.rows).toHaveLength(workers.length);
+    for (const row of admin.body.data.rows) {
+      const w = workers.find((x) => x.id === row.id)!;
+      expect(row).toMatchObject({ host: w.host, name: w.host, cores: w.cores, memory: w.memory, concurrency: w.concurrency });
+    }
+    expect(admin.body.data.rows.find((r: { id: string }) => r.id === workerId).runningJobs).toBe(1);
+
+    const mine = await server.call('virtualMachine/getVirtualMachineList', { token: userToken, body: {} });
+    expect(mine.status).toBe(200);
+    expect(mine.body.data.scope).toBe('tenant');
+    expect(mine.body.data.rows.map((r: { id: string }) => r.id).sort()).toEqual(workers.map((w) => w.id).sort());
+    for (const row of mine.body.data.rows) {
+      expect(row).toMatchObject({ host: null, cores: null, memory: null, concurrency: null });
+      expect(workers.some((w) => w.host === row.name)).toBe(false);
+    }
+    expect(mine.body.data.rows.find((r: { id: string }) => r.id === workerId).runningJobs).toBe(1);
+    // Another tenant's user sees no running job of this tenant, and no host figure either.
+    const other = await server.call('virtualMachine/getVirtualMachineList', { token: strangerToken, body: {} });
+    expect(other.body.data.scope).toBe('tenant');
+    expect(other.body.data.rows.every((r: { runningJobs: number; cores: unknown }) => r.runningJobs === 0 && r.cores === null)).toBe(true);
+    await server.app.jobs.stop(job.id, { tenantId: user.tenantId });
+    await waitUntil(async () => (await server.app.jobs.get(job.id, { tenantId: user.tenantId }))?.state !== 'stopping', 10_000, 'the job to stop');
+
+    expect((await server.call('virtualMachine/getVirtualMachineList', { body: {} })).status).toBe(401);
+    const denied = await server.call('virtualMachine/getVirtualMachineList', { token: await issueToken(server, await createRoleUser(server, ['logs:read'])), body: {} });
+    expect(denied.status).toBe(403);
   });
 
   it('answers 400 for a body that is not JSON, 401 without a token, 403 without the dashboard permission', async () => {

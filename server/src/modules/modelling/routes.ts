@@ -166,7 +166,7 @@ export function modellingRoutes(router: Router<AppState>, kit: RouteKit, deps: M
   tensorBoardDownloadRoute(router, kit, tensorBoards);
 
   // machines and engine versions
-  post('/virtualMachine/getVirtualMachineList', z.object({}).loose(), () => train.virtualMachines());
+  post('/virtualMachine/getVirtualMachineList', z.object({}).loose(), (_i, u) => train.virtualMachines(u));
   post('/atmVersion/getAtmVersionList', z.object({}).loose(), () => train.engineVersions());
 
   // overview (dashboard)

@@ -293,20 +293,31 @@ export class TrainCalls {
     return { deleted };
   }
 
-  async virtualMachines() {
+  /**
+   * `virtualMachine/getVirtualMachineList`: the workers a training can be pinned to. System roles
+   * see the host's figures (host name, cores, memory, slots, every tenant's running jobs; `scope:
+   * 'host'`); everyone else sees each worker's id, status, engine version and GPU with their own
+   * tenant's running jobs on it, and no host figure (`host`, `cores`, `memory`, `concurrency`
+   * null; `scope: 'tenant'`).
+   */
+  async virtualMachines(user: ServerCallUser) {
     const workers = await this.deps.jobs.workers();
-    const running = (await this.deps.db.executor()('jobs').whereIn('state', [JobState.processing, JobState.stopping, JobState.debugging]).groupBy('worker_id').select('worker_id').count({ n: '*' })) as Array<{ worker_id: string; n: number | string }>;
+    const host = user.isSystemRole;
+    const q = this.deps.db.executor()('jobs').whereIn('state', [JobState.processing, JobState.stopping, JobState.debugging]);
+    if (!host) q.where('tenant_id', user.tenantId);
+    const running = (await q.groupBy('worker_id').select('worker_id').count({ n: '*' })) as Array<{ worker_id: string; n: number | string }>;
     const busy = new Map(running.map((r) => [r.worker_id, Number(r.n)]));
     return {
-      rows: workers.map((w) => ({
+      scope: host ? ('host' as const) : ('tenant' as const),
+      rows: workers.map((w, i) => ({
         id: w.id,
-        name: w.host,
-        host: w.host,
-        cores: w.cores,
-        memory: w.memory,
+        name: host ? w.host : `#${i + 1}`,
+        host: host ? w.host : null,
+        cores: host ? w.cores : null,
+        memory: host ? w.memory : null,
         gpuAdapter: w.gpuAdapter,
         engineVersion: w.engineVersion,
-        concurrency: w.concurrency,
+        concurrency: host ? w.concurrency : null,
         runningJobs: busy.get(w.id) ?? 0,
         status: w.status,
         heartbeatAt: w.heartbeatAt.toISOString(),
