@@ -1,6 +1,10 @@
 import { z } from 'zod';
 import { pageRequestSchema } from '../admin/schemas';
 import { LIMITS } from '../common/limits';
+import type { DecisionTally, ReportComparison } from './compare';
+
+export * from './measures';
+export * from './compare';
 
 /**
  * Analysis reports (spec workflow §3 "Analysis report", §4 report states, §5 "Report", §7
@@ -109,6 +113,10 @@ export interface ReportDecisionFigures {
   upliftOverBehaviour: number | null;
   /** The deduction's score as stored. */
   score: number | null;
+  /** The deduction's initial dataset (null: the environment's data). */
+  datasetId?: string | null;
+  /** Per-field means and measures the deduction tallied (absent for deductions run before they were kept). */
+  tally?: DecisionTally | null;
 }
 
 /** `getAnalysisReportView`: the measured figures (null until the analysis finished). */
@@ -120,6 +128,12 @@ export interface AnalysisReportView {
   decisions: { a: ReportDecisionFigures; b: ReportDecisionFigures } | null;
   /** B minus A, for each measured figure both decisions have. */
   difference: { totalReward: number; meanRewardPerStep: number; behaviourReward: number | null; upliftOverBehaviour: number | null } | null;
+  /**
+   * Both decisions against the data as logged, per-field means, the scenario's measures and the
+   * real totals projected by them (`compareDecisions`); null until finished, or when a decision
+   * ran before deductions kept their tallies.
+   */
+  comparison: ReportComparison | null;
   analysedAt: string | null;
 }
 

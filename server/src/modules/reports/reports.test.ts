@@ -3,7 +3,7 @@ import { ErrorCode } from '@decisio/domain';
 import { newId } from '../../db/ids';
 import { createTenant, createUser, issueToken, type TestUser } from '../../test/factories';
 import { databases, startTestServer, type TestServer } from '../../test/server';
-import { REWARD_PY, createSolution, processedScheme, until } from '../modelling/testing';
+import { REWARD_PY, createSolution, processedScheme, tinyCsv, until } from '../modelling/testing';
 
 const STOP = { system: true };
 const TINY_BC = { epochs: 3, hidden: [16], updatesPerStep: 4, batchSize: 32 };
@@ -141,6 +141,28 @@ describe.each(databases)('analysis reports on %s', (kind) => {
     expect(v.difference.totalReward).toBeCloseTo(b.reward - a.reward, 10);
     expect(v.difference.meanRewardPerStep).toBeCloseTo(b.reward / 6 - a.reward / 3, 10);
     expect(typeof v.analysedAt).toBe('string');
+
+    // The comparison with the data as logged (issue 17 item 7): rewards per step, per-field means.
+    const c = v.comparison;
+    expect(c).not.toBeNull();
+    expect(c.sameData).toBe(true);
+    expect(c.rewards.a.decided).toBeCloseTo(a.reward / 3, 5);
+    expect(c.rewards.b.decided).toBeCloseTo(b.reward / 6, 5);
+    expect(c.rewards.a.behaviour).toBeCloseTo(a.behaviourReward / 3, 5);
+    // The reward (−|next_obs|) on the logged rows: negative, and the change is measured against it.
+    expect(c.rewards.a.logged).toBeLessThan(0);
+    expect(c.rewards.a.changeOverLogged).toBeCloseTo((c.rewards.a.decided - c.rewards.a.logged) / Math.abs(c.rewards.a.logged), 9);
+    // Logged means are the data's: obs over the first 3 steps of each of the 6 trajectories of the CSV.
+    const csv = tinyCsv().trim().split('\n').slice(1).map((l) => l.split(','));
+    const firstSteps = csv.filter((r) => Number(r[1]) < 3).map((r) => Number(r[3]));
+    const obs = c.fields.find((f: { node: string }) => f.node === 'obs');
+    expect(obs.logged).toBeCloseTo(firstSteps.reduce((x, y) => x + y, 0) / firstSteps.length, 4);
+    expect(c.fields.map((f: { node: string }) => f.node)).toEqual(expect.arrayContaining(['obs', 'action', 'next_obs']));
+    for (const f of c.fields) for (const k of ['a', 'b', 'logged']) expect(Number.isFinite(f[k])).toBe(true);
+    // A coupon report on a graph without the coupon's nodes says so instead of inventing measures.
+    expect(c.measures).toBeNull();
+    expect(c.measuresMissing).toBe(true);
+    expect(c.realTotals).toEqual([]);
 
     const dup = await call('report/createAnalysisReport', report({ name: 'COUPON week 1' }));
     expect(dup.body.code).toBe(ErrorCode.reportNameUsed);

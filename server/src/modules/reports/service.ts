@@ -1,5 +1,7 @@
 import {
   AppError,
+  compareDecisions,
+  decisionTallyOf,
   type AnalysisReport,
   type AnalysisReportView,
   type Page,
@@ -54,6 +56,8 @@ export function figuresOf(row: Row): ReportDecisionFigures {
     behaviourReward,
     upliftOverBehaviour: behaviourReward === null ? null : totalReward - behaviourReward,
     score: finite(row.score === null || row.score === undefined ? null : Number(row.score)),
+    datasetId: typeof result.datasetId === 'string' ? result.datasetId : null,
+    tally: decisionTallyOf(result),
   };
 }
 
@@ -218,6 +222,10 @@ export class ReportsService {
             upliftOverBehaviour: diff(stored.a.upliftOverBehaviour, stored.b.upliftOverBehaviour),
           }
         : null,
+      comparison:
+        stored?.a.tally && stored.b.tally
+          ? compareDecisions(report.type, { revenue: report.realRevenue, orders: report.realOrders, cost: report.realCost }, stored.a.tally, stored.b.tally, (stored.a.datasetId ?? null) === (stored.b.datasetId ?? null))
+          : null,
       analysedAt: row.analysed_at ? iso(row.analysed_at) : null,
     };
   }

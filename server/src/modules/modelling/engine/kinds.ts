@@ -9,7 +9,7 @@
  * functions, git) in `user-code.ts`; this file holds the kinds themselves.
  */
 import os from 'node:os';
-import { HYPERPARAMETER_DEFAULTS, MODELLING_JOB_KINDS, MODELLING_LIMITS, environmentNodeScores, parseDecisionGraph } from '@decisio/domain';
+import { DeductionTally, HYPERPARAMETER_DEFAULTS, MODELLING_JOB_KINDS, MODELLING_LIMITS, environmentNodeScores, parseDecisionGraph } from '@decisio/domain';
 import {
   BcTrainer,
   ReviveTrainer,
@@ -44,6 +44,7 @@ import { applyScheme, describeReport, parseSchemeData } from './scheme';
 import { datasetOf, environmentData, loadCorrelationTable, loadVenv, neededColumns, type Correlation, type VenvArtifact } from './data';
 import { VenvEnsembleTrainer, ensembleSize, policyEnsembleOptions, POLICY_ENSEMBLE_KEYS } from './ensemble';
 import { HeldDataset, initialDataset } from './initial-data';
+import { fieldNamesOf, loggedTally, tallied } from './decision-tally';
 import { autoSearch, ints, need, num, point, resumedCheckpoint, runAsJob, storeFiles, type RecordPayload, type TrainingConfig } from './job-run';
 import { withCode, withReward, type CodeEnv } from './user-code';
 import { artifactPrefix } from '../../storage/artefact-keys';
@@ -378,10 +379,17 @@ export function modellingJobKinds({ db, blobs, hostGuard, logger }: { db: Databa
             return out;
           };
           try {
-            const withPolicy = await evaluateInVenv(venv, held, modePolicy(policy), reward, { horizon: steps, windows: WINDOWS, seed: 0, nodeFunction });
-            const behaviour = await evaluateInVenv(venv, held, undefined, reward, { horizon: steps, windows: WINDOWS, seed: 0, nodeFunction });
+            // Per-field means and scenario measures of each rollout and of the logged data (`decision-tally.ts`).
+            const tallies = { policy: new DeductionTally(), behaviour: new DeductionTally() };
+            const withPolicy = await evaluateInVenv(venv, held, modePolicy(policy), tallied(reward, tallies.policy), { horizon: steps, windows: WINDOWS, seed: 0, nodeFunction });
+            const behaviour = await evaluateInVenv(venv, held, undefined, tallied(reward, tallies.behaviour), { horizon: steps, windows: WINDOWS, seed: 0, nodeFunction });
             const trajectory = await decidedTrajectory(venv, held, modePolicy(policy), reward, steps, nodeFunction);
-            result = { reward: withPolicy, behaviourReward: behaviour, horizon: steps, steps, datasetId: rec.dataset_id ?? null, trajectory };
+            const logged = await loggedTally(held, async (batch) => {
+              if (ctx.shouldStop()) throw halt;
+              return inner(batch);
+            }, (line) => ctx.log(line, 'warn'), halt);
+            const tally = { policy: tallies.policy.summary(), behaviour: tallies.behaviour.summary(), logged, fieldNames: fieldNamesOf(graph) };
+            result = { reward: withPolicy, behaviourReward: behaviour, horizon: steps, steps, datasetId: rec.dataset_id ?? null, trajectory, tally };
             score = withPolicy;
             return false;
           } catch (err) {
