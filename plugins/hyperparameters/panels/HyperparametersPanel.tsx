@@ -1,71 +1,146 @@
-import { useState } from 'react';
-import { Button, ButtonGroup, Callout, Dialog, DialogBody, HTMLSelect, HTMLTable, InputGroup } from '@blueprintjs/core';
+import { useMemo, useState } from 'react';
+import { Button, ButtonGroup, Callout, Dialog, DialogBody, FormGroup, HTMLSelect, HTMLTable, InputGroup, Switch, TextArea } from '@blueprintjs/core';
+import { algorithmHyperparameters, hyperparameterSetIssueMessage, hyperparameterSetIssues, hyperparameterTakes, HYPERPARAMETER_SEARCH_MODES, TRAINING_ALGORITHMS, type HyperparameterSearchMode, type HyperparameterSetParam, type HyperparameterSpec } from '@decisio/domain';
 import { isApiError, useLocale, useNotify, type PanelProps } from '@decisio/sdk-plugin';
 import { hyperparametersApi } from '../api';
 import { useHyperparametersT } from '../i18n';
-import { ALGORITHMS, DeleteConfirm, Field, formatTime, ListStates, serverErrors, FormDialogFooter, trainingsApi, type FormErrors, type HyperparameterRow } from '@decisio/sdk-plugin/trainings';
+import { formParams, formRows, parseParamsJson, type HyperRow } from '../model/hyper-form';
+import { DeleteConfirm, Field, formatTime, ListStates, serverErrors, FormDialogFooter, trainingsApi, type FormErrors, type HyperparameterRow } from '@decisio/sdk-plugin/trainings';
 
 type TrainType = HyperparameterRow['trainType'];
 const TRAIN_TYPES: TrainType[] = ['environment', 'policy', 'parameter'];
-interface ParamRow {
-  name: string;
-  type: string;
-  default: string;
-  searchMode: string;
-  searchValues: string;
+
+/** One hyperparameter's inputs: the default as the schema takes it, the search mode and values. */
+function HyperRowInputs(props: { spec: HyperparameterSpec; row: HyperRow; error: string | undefined; onChange: (patch: Partial<HyperRow>) => void }) {
+  const { t } = useHyperparametersT();
+  const locale = useLocale();
+  const { spec, row } = props;
+  const label = t(`hyper.fields.${spec.name}` as Parameters<typeof t>[0]);
+  const takes = hyperparameterTakes(spec, locale);
+  const aria = (what: string) => `${what}: ${spec.name}`;
+  const input = (what: string, value: string, onChange: (v: string) => void, placeholder?: string) => (
+    <InputGroup small aria-label={aria(what)} value={value} placeholder={placeholder} onChange={(e) => onChange(e.target.value)} intent={props.error ? 'danger' : 'none'} />
+  );
+  const select = (what: string, value: string, options: readonly string[], onChange: (v: string) => void) => (
+    <HTMLSelect aria-label={aria(what)} value={value} onChange={(e) => onChange(e.target.value)}>
+      <option value="">{t('hyper.unset')}</option>
+      {options.map((o) => (
+        <option key={o} value={o}>
+          {o}
+        </option>
+      ))}
+    </HTMLSelect>
+  );
+  return (
+    <tr data-testid="hyper-row">
+      <td>
+        <code>{spec.name}</code>
+        <div className="bp6-text-muted bp6-text-small">{label === `hyper.fields.${spec.name}` ? takes : `${label} · ${takes}`}</div>
+      </td>
+      <td>
+        {spec.input === 'bool'
+          ? select(t('hyper.paramDefault'), row.default, ['true', 'false'], (v) => props.onChange({ default: v }))
+          : spec.input === 'choice'
+            ? select(t('hyper.paramDefault'), row.default, spec.options ?? [], (v) => props.onChange({ default: v }))
+            : input(t('hyper.paramDefault'), row.default, (v) => props.onChange({ default: v }), spec.input === 'intList' ? '64, 64' : undefined)}
+      </td>
+      <td>
+        <HTMLSelect aria-label={aria(t('hyper.searchMode'))} value={row.searchMode} disabled={!spec.searchable && row.searchMode === 'fixed'} title={spec.searchable ? undefined : t('hyper.notSearchable')} onChange={(e) => props.onChange({ searchMode: e.target.value as HyperparameterSearchMode })}>
+          {HYPERPARAMETER_SEARCH_MODES.map((m) => (
+            <option key={m} value={m}>
+              {t(`hyper.searchModes.${m}`)}
+            </option>
+          ))}
+        </HTMLSelect>
+      </td>
+      <td>
+        {row.searchMode === 'continuous' && (
+          <ButtonGroup>
+            {input(t('hyper.min'), row.min, (v) => props.onChange({ min: v }), t('hyper.min'))}
+            {input(t('hyper.max'), row.max, (v) => props.onChange({ max: v }), t('hyper.max'))}
+          </ButtonGroup>
+        )}
+        {(row.searchMode === 'grid' || row.searchMode === 'choice') && input(t('hyper.searchValues'), row.values, (v) => props.onChange({ values: v }), spec.input === 'intList' ? '32, 32; 64, 64' : '1, 2, 3')}
+        {props.error && (
+          <div className="bp6-form-helper-text bp6-intent-danger" role="alert">
+            {props.error}
+          </div>
+        )}
+      </td>
+    </tr>
+  );
 }
 
-const show = (v: unknown) => (v === undefined ? '' : JSON.stringify(v));
-
-/** Parses the rows; a row whose default or search values are not JSON is an error (spec: parsing errors rejected). */
-export function parseParams(rows: ParamRow[]): { params: { name: string; type?: string; default?: unknown; searchMode?: string; searchValues?: unknown[] }[]; error: { row: number; what: string } | null } {
-  const params = [];
-  for (const [i, r] of rows.entries()) {
-    if (!r.name.trim()) return { params: [], error: { row: i + 1, what: 'name' } };
-    const p: { name: string; type?: string; default?: unknown; searchMode?: string; searchValues?: unknown[] } = { name: r.name.trim() };
-    if (r.type) p.type = r.type;
-    if (r.default.trim()) {
-      try {
-        p.default = JSON.parse(r.default);
-      } catch {
-        return { params: [], error: { row: i + 1, what: 'default' } };
-      }
+/** Errors of the params by hyperparameter name (form) and as a list (JSON), from the check or the server. */
+function paramErrors(params: readonly HyperparameterSetParam[], errors: FormErrors): { byName: Record<string, string>; list: string[]; rest: FormErrors } {
+  const byName: Record<string, string> = {};
+  const list: string[] = [];
+  const rest: FormErrors = {};
+  for (const [place, message] of Object.entries(errors)) {
+    const m = /^params\.(\d+)\./.exec(place);
+    if (!m) {
+      rest[place] = message;
+      continue;
     }
-    if (r.searchMode) p.searchMode = r.searchMode;
-    if (r.searchValues.trim()) {
-      try {
-        const v: unknown = JSON.parse(r.searchValues);
-        if (!Array.isArray(v)) throw new Error('not an array');
-        p.searchValues = v;
-      } catch {
-        return { params: [], error: { row: i + 1, what: 'searchValues' } };
-      }
-    }
-    params.push(p);
+    const name = params[Number(m[1])]?.name ?? place;
+    byName[name] ??= message;
+    list.push(message);
   }
-  return { params, error: null };
+  return { byName, list, rest };
 }
 
 function HyperDialog({ set, onClose }: { set: HyperparameterRow | null; onClose: () => void }) {
   const { t } = useHyperparametersT();
+  const locale = useLocale();
   const notify = useNotify();
   const [name, setName] = useState(set?.name ?? '');
   const [description, setDescription] = useState(set?.description ?? '');
   const [trainType, setTrainType] = useState<TrainType>(set?.trainType ?? 'environment');
-  const [algorithm, setAlgorithm] = useState(set?.algorithm ?? ALGORITHMS.environment[0]!);
-  const [rows, setRows] = useState<ParamRow[]>(() => (set?.params ?? []).map((p) => ({ name: p.name, type: p.type ?? 'float', default: show(p.default), searchMode: p.searchMode ?? 'fixed', searchValues: show(p.searchValues) })));
+  const [algorithm, setAlgorithm] = useState<string>(set?.algorithm ?? TRAINING_ALGORITHMS.environment[0]);
+  const specs = useMemo(() => algorithmHyperparameters(trainType, algorithm), [trainType, algorithm]);
+  const [form, setForm] = useState(() => formRows(algorithmHyperparameters(set?.trainType ?? 'environment', set?.algorithm ?? TRAINING_ALGORITHMS.environment[0]), set?.params ?? []));
+  const [json, setJson] = useState<string | null>(null);
   const [errors, setErrors] = useState<FormErrors>({});
+  const [sent, setSent] = useState<HyperparameterSetParam[]>([]);
   const [create, c] = hyperparametersApi.endpoints['hyperparameters/create'].useMutation();
   const [edit, e2] = hyperparametersApi.endpoints['hyperparameters/edit'].useMutation();
-  const upd = (i: number, k: keyof ParamRow, v: string) => setRows((rs) => rs.map((r, j) => (j === i ? { ...r, [k]: v } : r)));
+  const current = () => formParams(specs, form.rows, form.extra);
+  /** Another algorithm: its rows, keeping what was typed for the names it shares. */
+  const switchTo = (tt: TrainType, algo: string) => {
+    const params = json === null ? current() : [];
+    setTrainType(tt);
+    setAlgorithm(algo);
+    if (json === null) setForm(formRows(algorithmHyperparameters(tt, algo), params));
+  };
+  /** The params of the JSON text, or an error shown under it. */
+  const fromJson = (text: string): HyperparameterSetParam[] | null => {
+    const r = parseParamsJson(text);
+    if ('params' in r) return r.params;
+    setErrors({ params: r.error === 'json' ? t('hyper.jsonInvalid', { message: r.message }) : t('hyper.jsonShape') });
+    return null;
+  };
+  const toggleJson = (on: boolean) => {
+    if (on) {
+      setJson(JSON.stringify(current(), null, 2));
+      setErrors({});
+      return;
+    }
+    const params = fromJson(json ?? '[]');
+    if (!params) return;
+    setForm(formRows(specs, params));
+    setJson(null);
+    setErrors({});
+  };
   const submit = async () => {
     const e: FormErrors = {};
     if (!name.trim()) e.name = 'errors.required';
-    const parsed = parseParams(rows);
-    if (parsed.error) e.params = t('hyper.parseError', { row: parsed.error.row, what: parsed.error.what });
+    const params = json === null ? current() : fromJson(json);
+    if (!params) return;
+    for (const issue of hyperparameterSetIssues(trainType, algorithm, params)) e[issue.path] = hyperparameterSetIssueMessage(issue, locale);
+    setSent(params);
     setErrors(e);
     if (Object.keys(e).length) return;
-    const body = { name: name.trim(), description, trainType, algorithm, params: parsed.params };
+    const body = { name: name.trim(), description, trainType, algorithm, params };
     try {
       if (set) await edit({ ...body, id: set.id }).unwrap();
       else await create(body).unwrap();
@@ -75,8 +150,10 @@ function HyperDialog({ set, onClose }: { set: HyperparameterRow | null; onClose:
       setErrors(serverErrors(err));
     }
   };
+  const shown = paramErrors(sent, errors);
+  const extraNames = form.extra.map((p) => p.name).join(', ');
   return (
-    <Dialog isOpen onClose={onClose} title={set ? set.name : t('hyper.new')} style={{ width: 860 }} canEscapeKeyClose>
+    <Dialog isOpen onClose={onClose} title={set ? set.name : t('hyper.new')} style={{ width: 900 }} canEscapeKeyClose>
       <form
         noValidate
         onSubmit={(ev) => {
@@ -85,25 +162,16 @@ function HyperDialog({ set, onClose }: { set: HyperparameterRow | null; onClose:
         }}
       >
         <DialogBody>
-          {errors._form && <Callout intent="danger">{errors._form}</Callout>}
+          {shown.rest._form && <Callout intent="danger">{shown.rest._form}</Callout>}
           <div className="modelling-form-grid">
-            <Field label={t('common.name')} id="hyper-name" name="name" errors={errors}>
+            <Field label={t('common.name')} id="hyper-name" name="name" errors={shown.rest}>
               <InputGroup id="hyper-name" autoFocus value={name} onChange={(e) => setName(e.target.value)} />
             </Field>
-            <Field label={t('common.description')} id="hyper-desc" name="description" errors={errors}>
+            <Field label={t('common.description')} id="hyper-desc" name="description" errors={shown.rest}>
               <InputGroup id="hyper-desc" value={description} maxLength={200} onChange={(e) => setDescription(e.target.value)} />
             </Field>
-            <Field label={t('hyper.trainType')} id="hyper-type" name="trainType" errors={errors}>
-              <HTMLSelect
-                id="hyper-type"
-                fill
-                value={trainType}
-                onChange={(e) => {
-                  const tt = e.target.value as TrainType;
-                  setTrainType(tt);
-                  setAlgorithm(ALGORITHMS[tt][0]!);
-                }}
-              >
+            <Field label={t('hyper.trainType')} id="hyper-type" name="trainType" errors={shown.rest}>
+              <HTMLSelect id="hyper-type" fill value={trainType} onChange={(e) => switchTo(e.target.value as TrainType, TRAINING_ALGORITHMS[e.target.value as TrainType][0])}>
                 {TRAIN_TYPES.map((x) => (
                   <option key={x} value={x}>
                     {t(`hyper.trainTypes.${x}`)}
@@ -111,9 +179,9 @@ function HyperDialog({ set, onClose }: { set: HyperparameterRow | null; onClose:
                 ))}
               </HTMLSelect>
             </Field>
-            <Field label={t('common.algorithm')} id="hyper-algo" name="algorithm" errors={errors}>
-              <HTMLSelect id="hyper-algo" fill value={algorithm} onChange={(e) => setAlgorithm(e.target.value)}>
-                {ALGORITHMS[trainType].map((a) => (
+            <Field label={t('common.algorithm')} id="hyper-algo" name="algorithm" errors={shown.rest}>
+              <HTMLSelect id="hyper-algo" fill value={algorithm} onChange={(e) => switchTo(trainType, e.target.value)}>
+                {TRAINING_ALGORITHMS[trainType].map((a) => (
                   <option key={a} value={a}>
                     {t(`algorithms.${a}` as Parameters<typeof t>[0])}
                   </option>
@@ -121,57 +189,68 @@ function HyperDialog({ set, onClose }: { set: HyperparameterRow | null; onClose:
               </HTMLSelect>
             </Field>
           </div>
-          <Field label={t('hyper.params')} id="hyper-params" name="params" errors={errors}>
-            <HTMLTable compact id="hyper-params" style={{ width: '100%' }}>
-              <thead>
-                <tr>
-                  <th>{t('hyper.paramName')}</th>
-                  <th>{t('hyper.paramType')}</th>
-                  <th>{t('hyper.paramDefault')}</th>
-                  <th>{t('hyper.searchMode')}</th>
-                  <th>{t('hyper.searchValues')}</th>
-                  <th />
-                </tr>
-              </thead>
-              <tbody>
-                {rows.map((r, i) => (
-                  <tr key={i}>
-                    <td>
-                      <InputGroup aria-label={t('hyper.paramName')} value={r.name} onChange={(e) => upd(i, 'name', e.target.value)} />
-                    </td>
-                    <td>
-                      <HTMLSelect aria-label={t('hyper.paramType')} value={r.type} onChange={(e) => upd(i, 'type', e.target.value)}>
-                        {['int', 'float', 'bool', 'string'].map((x) => (
-                          <option key={x}>{x}</option>
-                        ))}
-                      </HTMLSelect>
-                    </td>
-                    <td>
-                      <InputGroup aria-label={t('hyper.paramDefault')} value={r.default} onChange={(e) => upd(i, 'default', e.target.value)} />
-                    </td>
-                    <td>
-                      <HTMLSelect aria-label={t('hyper.searchMode')} value={r.searchMode} onChange={(e) => upd(i, 'searchMode', e.target.value)}>
-                        {['fixed', 'grid', 'choice', 'continuous'].map((x) => (
-                          <option key={x}>{x}</option>
-                        ))}
-                      </HTMLSelect>
-                    </td>
-                    <td>
-                      <InputGroup aria-label={t('hyper.searchValues')} value={r.searchValues} onChange={(e) => upd(i, 'searchValues', e.target.value)} />
-                    </td>
-                    <td>
-                      <Button small minimal icon="cross" aria-label={t('common.delete')} onClick={() => setRows((rs) => rs.filter((_, j) => j !== i))} />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </HTMLTable>
-          </Field>
-          <Button icon="add" onClick={() => setRows((rs) => [...rs, { name: '', type: 'float', default: '', searchMode: 'fixed', searchValues: '' }])}>
-            {t('hyper.addParam')}
-          </Button>
+          <Switch checked={json !== null} label={t('hyper.rawJson')} onChange={(e) => toggleJson(e.currentTarget.checked)} data-testid="hyper-json-toggle" />
+          {json !== null ? (
+            <FormGroup label={t('hyper.params')} labelFor="hyper-json" helperText={t('hyper.rawJsonHint')}>
+              <TextArea id="hyper-json" fill value={json} onChange={(e) => setJson(e.target.value)} className="modelling-code" style={{ minHeight: 220 }} />
+              {(shown.rest.params || shown.list.length > 0) && (
+                <Callout intent="danger" compact data-testid="hyper-json-errors">
+                  <ul className="bp6-list">
+                    {shown.rest.params && <li>{shown.rest.params}</li>}
+                    {shown.list.map((m, i) => (
+                      <li key={i}>{m}</li>
+                    ))}
+                  </ul>
+                </Callout>
+              )}
+            </FormGroup>
+          ) : (
+            <>
+              {form.extra.length > 0 && (
+                <Callout intent="warning" compact>
+                  {t('hyper.extra', { names: extraNames })}{' '}
+                  <Button small minimal onClick={() => setForm((f) => ({ ...f, extra: [] }))}>
+                    {t('hyper.removeExtra')}
+                  </Button>
+                  {form.extra.some((p) => shown.byName[p.name]) && (
+                    <ul className="bp6-list">
+                      {form.extra.filter((p) => shown.byName[p.name]).map((p) => (
+                        <li key={p.name}>{shown.byName[p.name]}</li>
+                      ))}
+                    </ul>
+                  )}
+                </Callout>
+              )}
+              {shown.rest.params && <Callout intent="danger">{shown.rest.params}</Callout>}
+              {specs.length === 0 ? (
+                <Callout>{t('hyper.noParams')}</Callout>
+              ) : (
+                <HTMLTable compact striped style={{ width: '100%' }} data-testid="hyper-form">
+                  <thead>
+                    <tr>
+                      <th>{t('hyper.paramName')}</th>
+                      <th>{t('hyper.paramDefault')}</th>
+                      <th>{t('hyper.searchMode')}</th>
+                      <th title={t('hyper.searchHint')}>{t('hyper.searchValues')}</th>
+                    </tr>
+                  </thead>
+                  <tbody>
+                    {specs.map((spec) => (
+                      <HyperRowInputs
+                        key={spec.name}
+                        spec={spec}
+                        row={form.rows[spec.name]!}
+                        error={shown.byName[spec.name]}
+                        onChange={(patch) => setForm((f) => ({ ...f, rows: { ...f.rows, [spec.name]: { ...f.rows[spec.name]!, ...patch } } }))}
+                      />
+                    ))}
+                  </tbody>
+                </HTMLTable>
+              )}
+            </>
+          )}
         </DialogBody>
-        <FormDialogFooter onClose={onClose} loading={c.isLoading || e2.isLoading} submitLabel={t('common.save')} />
+        <FormDialogFooter onClose={onClose} loading={c.isLoading || e2.isLoading} submitLabel={t('common.save')} testId="hyper-submit" />
       </form>
     </Dialog>
   );
