@@ -210,20 +210,19 @@ describe('debug page', () => {
     expect(screen.getAllByText('The training is not at a breakpoint.')).toHaveLength(1);
   });
 
-  it('refreshes at once on the live tensors notice of the job', async () => {
+  it('follows the job live: lines appended, the summary fetched on a tensors notice, the record on a change of state', async () => {
     const sources: FakeEventSource[] = [];
     class FakeEventSource {
-      readonly listeners = new Map<string, Array<() => void>>();
-      onerror: (() => void) | null = null;
+      readonly listeners = new Map<string, Array<(e: { data?: string }) => void>>();
       closed = false;
       constructor(readonly url: string) {
         sources.push(this);
       }
-      addEventListener(type: string, fn: () => void) {
+      addEventListener(type: string, fn: (e: { data?: string }) => void) {
         this.listeners.set(type, [...(this.listeners.get(type) ?? []), fn]);
       }
-      emit(type: string) {
-        for (const fn of this.listeners.get(type) ?? []) fn();
+      emit(type: string, data?: unknown) {
+        for (const fn of this.listeners.get(type) ?? []) fn(data === undefined ? {} : { data: JSON.stringify(data) });
       }
       close() {
         this.closed = true;
@@ -237,14 +236,21 @@ describe('debug page', () => {
       h.mockCall('train/getTrainDisplayDataList', { data: { jobId: JOB, state: 'processing', progress: 0.5, metrics: {}, points: [], tensors: null, tensorSteps: [] } });
       await renderPanel(panel('environment.debug'), { host: h });
       await waitFor(() => expect(sources).toHaveLength(1));
-      expect(sources[0]!.url).toBe(`/api/train/events?jobId=${JOB}`);
+      expect(sources[0]!.url).toBe(`/api/job/events?jobId=${JOB}&logs=1`);
       await waitFor(() => expect(h.calls.filter((c) => c.url === 'train/getTrainDisplayDataList').length).toBeGreaterThan(0));
-      const displays = () => h.calls.filter((c) => c.url === 'train/getTrainDisplayDataList').length;
-      const records = () => h.calls.filter((c) => c.url === 'trainSimulator/get').length;
-      const [d0, r0] = [displays(), records()];
-      sources[0]!.emit('tensors');
-      // well before the 2 s poll
-      await waitFor(() => expect([displays(), records()]).toEqual([d0 + 1, r0 + 1]), { timeout: 1000 });
+      sources[0]!.emit('open');
+      const count = (url: string) => h.calls.filter((c) => c.url === url).length;
+      const [d0, r0, l0] = [count('train/getTrainDisplayDataList'), count('trainSimulator/get'), count('train/getTrainLog')];
+      // A breakpoint: its line is appended from the stream, its summary fetched once.
+      sources[0]!.emit('log', { id: 7, level: 'info', message: 'breakpoint after step 1', time: '2026-11-28T17:00:00.000Z' });
+      sources[0]!.emit('tensors', { step: 1, time: '2026-11-28T17:00:00.000Z' });
+      await waitFor(() => expect(count('train/getTrainDisplayDataList')).toBe(d0 + 1), { timeout: 1000 });
+      // A change of state reads the record again; the same state does not.
+      sources[0]!.emit('state', { jobId: JOB, state: 'processing', progress: 0.6, final: false });
+      sources[0]!.emit('state', { jobId: JOB, state: 'debugging', progress: 0.6, final: false });
+      await waitFor(() => expect(count('trainSimulator/get')).toBe(r0 + 1), { timeout: 1000 });
+      // The line came from the stream, not from another log page.
+      expect(count('train/getTrainLog')).toBe(l0);
       cleanup();
       expect(sources[0]!.closed).toBe(true);
     } finally {

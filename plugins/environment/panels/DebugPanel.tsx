@@ -16,7 +16,7 @@ import { Button, Callout, Card, H5, HTMLSelect, HTMLTable, InputGroup, NonIdealS
 import type { TensorSummary } from '@decisio/domain';
 import { isApiError, projectLinkSearch, useAppLocation, useLocale, useNavigate, useNotify, type PanelProps } from '@decisio/sdk-plugin';
 import { useEnvironmentT } from '../i18n';
-import { ACTIVE, Curves, formatTime, NoSolution, ProgressCell, StateTag, trainingsApi, useJobEvents, useSolutionId, type DisplayData, type LogPage, type TrainingRow } from '@decisio/sdk-plugin/trainings';
+import { ACTIVE, Curves, formatTime, NoSolution, ProgressCell, StateTag, trainingsApi, useJobEvents, useSolutionId, type DisplayData, type JobLogLine, type LogPage, type TrainingRow } from '@decisio/sdk-plugin/trainings';
 
 const POLL_MS = 2000;
 const BREAKPOINT = /^breakpoint after step (\d+)$/;
@@ -144,39 +144,54 @@ function TensorTable({ snapshot }: { snapshot: TensorSnapshot }) {
   );
 }
 
-/** Calls `onEvent` on each `tensors` notice (a breakpoint's summaries were kept) and state change of the job's live events while it is active. */
-const useDebugEvents = (jobId: string | null, active: boolean, onEvent: () => void) => useJobEvents(jobId, active, ['tensors', 'state'], onEvent);
 
 /** Whether a training runs in debug mode. */
 const isDebug = (r: TrainingRow) => (r.config as { mode?: string } | null | undefined)?.mode === 'debug';
 
-/** The whole log of a job, refreshed while it is active. */
-function useJobLog(jobId: string | null, active: boolean): LogPage['items'] {
+/** The whole log of a job, refreshed while it is active: `streamed` lines of the live stream are appended, and it is polled only while the stream is down. */
+function useJobLog(jobId: string | null, active: boolean, live: boolean, streamed: readonly JobLogLine[]): LogPage['items'] {
   const [fetchLog] = trainingsApi.endpoints['trainings/log'].useLazyQuery();
   const [items, setItems] = useState<LogPage['items']>([]);
+  const last = useRef<number | undefined>(undefined);
+  const pull = useRef<(() => Promise<void>) | null>(null);
+  // The whole log when the job is known, then new pages while it is active and not streamed.
   useEffect(() => {
     setItems([]);
+    last.current = undefined;
+    pull.current = null;
     if (!jobId) return;
     let cancelled = false;
-    let last: number | undefined;
-    const pull = async () => {
+    const read = async () => {
       for (let i = 0; i < 20 && !cancelled; i++) {
-        const page = await fetchLog({ jobId, limit: 500, ...(last !== undefined ? { afterId: last } : {}) })
+        const page = await fetchLog({ jobId, limit: 500, ...(last.current !== undefined ? { afterId: last.current } : {}) })
           .unwrap()
           .catch(() => null);
         if (!page || page.items.length === 0) break;
-        last = page.items[page.items.length - 1]!.id;
+        last.current = page.items[page.items.length - 1]!.id;
         setItems((old) => [...old, ...page.items.filter((x) => !old.some((o) => o.id === x.id))]);
         if (page.nextAfterId === null) break;
       }
     };
-    void pull();
-    const h = active ? setInterval(() => void pull(), POLL_MS) : undefined;
+    pull.current = read;
+    void read();
     return () => {
       cancelled = true;
-      if (h) clearInterval(h);
     };
-  }, [jobId, active, fetchLog]);
+  }, [jobId, fetchLog]);
+  useEffect(() => {
+    if (!jobId || !active || live) return;
+    const h = setInterval(() => void pull.current?.(), POLL_MS);
+    return () => clearInterval(h);
+  }, [jobId, active, live]);
+  useEffect(() => {
+    if (streamed.length === 0) return;
+    setItems((old) => {
+      const seen = new Set(old.map((o) => o.id));
+      const fresh = streamed.filter((l) => !seen.has(l.id));
+      return fresh.length ? [...old, ...fresh] : old;
+    });
+    last.current = Math.max(last.current ?? 0, streamed[streamed.length - 1]!.id);
+  }, [streamed]);
   return items;
 }
 
@@ -184,23 +199,43 @@ function DebugView({ area, id }: { area: 'trainSimulator' | 'trainPolicy'; id: s
   const { t } = useEnvironmentT();
   const notify = useNotify();
   const [active, setActive] = useState(true);
-  const rec = trainingsApi.endpoints['trainings/training'].useQuery({ area, id }, { pollingInterval: active ? POLL_MS : 0 });
+  // While the job's live stream is open nothing is polled (see `useJobEvents` below).
+  const [streaming, setStreaming] = useState(false);
+  const [streamed, setStreamed] = useState<JobLogLine[]>([]);
+  const rec = trainingsApi.endpoints['trainings/training'].useQuery({ area, id }, { pollingInterval: active && !streaming ? POLL_MS : 0 });
   const row = rec.data;
   useEffect(() => {
     if (row) setActive(ACTIVE.has(row.state));
   }, [row]);
   const jobId = row?.jobId ?? null;
-  const items = useJobLog(jobId, active);
+  useEffect(() => setStreamed([]), [jobId]);
+  const items = useJobLog(jobId, active, streaming, streamed);
   const breakpoints = useMemo(() => breakpointsOf(items), [items]);
-  const display = trainingsApi.endpoints['trainings/display'].useQuery({ jobId: jobId ?? '' }, { skip: !jobId || row?.state === 'waiting', pollingInterval: active ? POLL_MS : 0 });
+  const display = trainingsApi.endpoints['trainings/display'].useQuery({ jobId: jobId ?? '' }, { skip: !jobId || row?.state === 'waiting', pollingInterval: active && !streaming ? POLL_MS : 0 });
   // An earlier breakpoint's summary (null: the current one's); it does not change, no polling.
   const [picked, setPicked] = useState<number | null>(null);
   const pickId = useId();
   const history = trainingsApi.endpoints['trainings/display'].useQuery({ jobId: jobId ?? '', step: picked ?? 0 }, { skip: !jobId || picked === null });
-  useDebugEvents(jobId, active, () => {
-    void rec.refetch();
-    if (jobId && row?.state !== 'waiting') void display.refetch();
-  });
+  // The live stream: log lines appended; a breakpoint's tensors notice fetches its summary (and
+  // the points up to it); a change of state reads the record again.
+  const live = useJobEvents(
+    jobId,
+    active,
+    {
+      onLines: (lines) => setStreamed((old) => [...old, ...lines]),
+      onTensors: () => {
+        if (jobId && row?.state !== 'waiting') void display.refetch();
+      },
+      onState: (view) => {
+        if (view.state !== row?.state) {
+          void rec.refetch();
+          if (jobId && row?.state !== 'waiting') void display.refetch();
+        }
+      },
+    },
+    { logs: true },
+  );
+  useEffect(() => setStreaming(live), [live]);
   const [skip, skipping] = trainingsApi.endpoints['trainings/skip'].useMutation();
   const [stop, stopping] = trainingsApi.endpoints['trainings/stop'].useMutation();
 

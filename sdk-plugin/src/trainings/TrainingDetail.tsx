@@ -3,20 +3,21 @@ import { AnchorButton, Button, Callout, Card, H5, HTMLTable, NonIdealState, Nume
 import { isApiError, useLocale, useNotify } from '../index';
 import { trainingsApi, type LogPage, type TensorBoardReply, type TrainingArea, type TrainingRow } from './api';
 import { useTrainingsT } from './i18n';
-import { useJobEvents } from './events';
+import { useJobEvents, type JobLogLine, type JobMetricsPoint } from './events';
 import { ACTIVE, formatDuration, STOPPED_MANUALLY } from './forms';
 import { Curves } from './Curves';
 import { formatTime, ProgressCell, StateTag, useSolutionId } from './shared';
 
+/** The fallback poll while the job's live stream is down (or where there is none). */
 const POLL_MS = 3000;
-
-/** Live events of a running job: a refresh on each metrics point or state change, at most once a second. */
-const useTrainEvents = (jobId: string | null, running: boolean, onChange: () => void) => useJobEvents(jobId, running, ['metrics', 'state'], onChange, 1000);
 /** States in which the server shows curves (logs also after a failure). */
 const VIEWABLE = new Set(['processing', 'stopping', 'debugging', 'restoring', 'successful', STOPPED_MANUALLY]);
 
-/** Paged log of a job: first page on open, older/next pages on demand, new lines while it runs. */
-function JobLog({ jobId, running }: { jobId: string; running: boolean }) {
+/**
+ * Paged log of a job: first page on open, older/next pages on demand, new lines while it runs
+ * (`streamed`: the lines of the job's live stream; polled only while the stream is down).
+ */
+function JobLog({ jobId, running, live, streamed }: { jobId: string; running: boolean; live: boolean; streamed: readonly JobLogLine[] }) {
   const { t } = useTrainingsT();
   const [fetchLog] = trainingsApi.endpoints['trainings/log'].useLazyQuery();
   const [items, setItems] = useState<LogPage['items']>([]);
@@ -53,10 +54,22 @@ function JobLog({ jobId, running }: { jobId: string; running: boolean }) {
   }, [load]);
 
   useEffect(() => {
-    if (!running) return;
+    if (!running || live) return;
     const h = setInterval(() => void load(last.current), POLL_MS);
     return () => clearInterval(h);
-  }, [running, load]);
+  }, [running, live, load]);
+
+  // Lines of the live stream are appended as they come.
+  useEffect(() => {
+    if (streamed.length === 0) return;
+    setItems((old) => {
+      const seen = new Set(old.map((i) => i.id));
+      const fresh = streamed.filter((l) => !seen.has(l.id)).map((l) => ({ id: l.id, level: l.level, message: l.message, time: l.time }));
+      return fresh.length ? [...old, ...fresh] : old;
+    });
+    last.current = Math.max(last.current ?? 0, streamed[streamed.length - 1]!.id);
+    setLoading(false);
+  }, [streamed]);
 
   if (loading) return <Spinner size={20} />;
   return (
@@ -266,18 +279,49 @@ export function TrainingDetail({ area, id, onClose, extra }: { area: TrainingAre
   const locale = useLocale();
   const solutionId = useSolutionId();
   const [active, setActive] = useState(true);
-  const rec = trainingsApi.endpoints['trainings/training'].useQuery({ area, id }, { pollingInterval: active ? POLL_MS : 0 });
-  const row: TrainingRow | undefined = rec.data;
+  // While the job's live stream is open nothing is polled: its events carry the new points, log
+  // lines and state; the record is read again only when the state changes.
+  const [streaming, setStreaming] = useState(false);
+  const rec = trainingsApi.endpoints['trainings/training'].useQuery({ area, id }, { pollingInterval: active && !streaming ? POLL_MS : 0 });
+  const fetched: TrainingRow | undefined = rec.data;
   useEffect(() => {
-    if (row) setActive(ACTIVE.has(row.state));
-  }, [row]);
-  const jobId = row?.jobId ?? null;
-  const canView = !!row && !!jobId && VIEWABLE.has(row.state);
-  const display = trainingsApi.endpoints['trainings/display'].useQuery({ jobId: jobId ?? '' }, { skip: !canView, pollingInterval: active ? POLL_MS : 0 });
-  useTrainEvents(jobId, active, () => {
-    void rec.refetch();
-    if (canView) void display.refetch();
-  });
+    if (fetched) setActive(ACTIVE.has(fetched.state));
+  }, [fetched]);
+  const jobId = fetched?.jobId ?? null;
+  const canView = !!fetched && !!jobId && VIEWABLE.has(fetched.state);
+  const display = trainingsApi.endpoints['trainings/display'].useQuery({ jobId: jobId ?? '' }, { skip: !canView, pollingInterval: active && !streaming ? POLL_MS : 0 });
+  const [progress, setProgress] = useState<{ state: string; progress: number } | null>(null);
+  const [streamedPoints, setStreamedPoints] = useState<JobMetricsPoint[]>([]);
+  const [streamedLines, setStreamedLines] = useState<JobLogLine[]>([]);
+  useEffect(() => {
+    setStreamedPoints([]);
+    setStreamedLines([]);
+    setProgress(null);
+  }, [jobId]);
+  const live = useJobEvents(
+    jobId,
+    active,
+    {
+      onState: (view) => {
+        setProgress({ state: view.state, progress: view.progress });
+        if (view.state !== fetched?.state) void rec.refetch();
+      },
+      onPoints: (points) => setStreamedPoints((old) => [...old, ...points]),
+      onLines: (lines) => setStreamedLines((old) => [...old, ...lines]),
+    },
+    { logs: true },
+  );
+  useEffect(() => setStreaming(live), [live]);
+  // The fetched series, then the streamed points after its last one.
+  const points = useMemo(() => {
+    const base = display.data?.points ?? [];
+    const lastId = base.length ? base[base.length - 1]!.id : 0;
+    const seen = new Set<number>();
+    const extra = streamedPoints.filter((p) => p.id > lastId && !seen.has(p.id) && (seen.add(p.id), true));
+    return extra.length ? [...base, ...extra] : base;
+  }, [display.data, streamedPoints]);
+  // The live progress of the state the record shows.
+  const row: TrainingRow | undefined = fetched && progress && progress.state === fetched.state ? { ...fetched, progress: progress.progress } : fetched;
 
   if (rec.isLoading) return <NonIdealState icon={<Spinner size={24} />} title={t('common.loading')} />;
   if (!row) return <Callout intent="danger" title={t('common.loadFailed')} />;
@@ -355,7 +399,7 @@ export function TrainingDetail({ area, id, onClose, extra }: { area: TrainingAre
           <H5>
             {t('detail.curves')} {active && <small className="bp6-text-muted">({t('detail.live')})</small>}
           </H5>
-          <Curves chartId={area} loading={canView && display.isLoading} points={display.data?.points ?? []} stepLabel={t('detail.step')} />
+          <Curves chartId={area} loading={canView && display.isLoading} points={points} stepLabel={t('detail.step')} />
         </>
       )}
       {canView && jobId && <TensorBoardControl key={jobId} jobId={jobId} />}
@@ -364,7 +408,7 @@ export function TrainingDetail({ area, id, onClose, extra }: { area: TrainingAre
       {jobId && (
         <>
           <H5>{t('detail.logs')}</H5>
-          <JobLog key={jobId} jobId={jobId} running={active} />
+          <JobLog key={jobId} jobId={jobId} running={active} live={live} streamed={streamedLines} />
         </>
       )}
     </Card>

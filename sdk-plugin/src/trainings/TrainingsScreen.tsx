@@ -1,4 +1,4 @@
-import { useEffect, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useState, type ReactNode } from 'react';
 import { Button, ButtonGroup, HTMLTable } from '@blueprintjs/core';
 import { isApiError, projectLinkSearch, useAppLocation, useLocale, useNavigate, useNotify } from '../index';
 import { trainingsApi, type TrainingArea, type TrainingRow } from './api';
@@ -8,6 +8,19 @@ import { DeductionDialog } from './DeductionDialog';
 import { TrainFormDialog } from './TrainFormDialog';
 import { TrainingDetail } from './TrainingDetail';
 import { DeleteConfirm, formatTime, ListStates, NoSolution, ProgressCell, StateTag, useSolutionId } from './shared';
+import { useJobEvents } from './events';
+
+/** At most this many running jobs of a list are followed live (each is a stream); more rows poll. */
+export const LIST_STREAMS = 2;
+/** The fallback poll of a list while some running job is not followed live. */
+const LIST_POLL_MS = 5000;
+
+/** Follows one running job of a list through its live stream (renders nothing). */
+function FollowJob({ jobId, onState, onLive }: { jobId: string; onState: (jobId: string, state: string, progress: number) => void; onLive: (jobId: string, live: boolean) => void }) {
+  const live = useJobEvents(jobId, true, { onState: (v) => onState(jobId, v.state, v.progress) });
+  useEffect(() => onLive(jobId, live), [jobId, live, onLive]);
+  return null;
+}
 
 /** The kinds of training (and deduction) screens. */
 export type TrainingScreen = 'environment' | 'policy' | 'parameter' | 'simulation' | 'decision';
@@ -40,8 +53,27 @@ export function TrainingsScreen({ screen, openForm = false, detailExtra }: { scr
   const [ack, setAck] = useState(false);
   const [poll, setPoll] = useState(0);
   const list = trainingsApi.endpoints['trainings/trainings'].useQuery({ solutionId: solutionId ?? '', area: cfg.area }, { skip: !solutionId, pollingInterval: poll });
-  // Progress refreshes while a job of the list waits or runs.
-  useEffect(() => setPoll(list.data?.rows.some((r) => ACTIVE.has(r.state)) ? 5000 : 0), [list.data]);
+  // The running jobs of the list follow their live streams (state and progress as they change;
+  // the list is read again only when a state changes); the list polls while one is not followed.
+  const running = (list.data?.rows ?? []).filter((r) => ACTIVE.has(r.state) && r.jobId);
+  const followed = running.slice(0, LIST_STREAMS);
+  const [liveJobs, setLiveJobs] = useState<Record<string, boolean>>({});
+  const [liveProgress, setLiveProgress] = useState<Record<string, { state: string; progress: number }>>({});
+  const onLive = useCallback((jobId: string, live: boolean) => setLiveJobs((old) => (old[jobId] === live ? old : { ...old, [jobId]: live })), []);
+  const rows = list.data?.rows;
+  const onState = useCallback(
+    (jobId: string, state: string, progress: number) => {
+      setLiveProgress((old) => ({ ...old, [jobId]: { state, progress } }));
+      if (rows?.find((r) => r.jobId === jobId)?.state !== state) void list.refetch();
+    },
+    [rows, list],
+  );
+  const allLive = running.length <= LIST_STREAMS && followed.every((r) => liveJobs[r.jobId!]);
+  useEffect(() => setPoll(running.length > 0 && !allLive ? LIST_POLL_MS : 0), [running.length, allLive]);
+  const progressOf = (r: TrainingRow) => {
+    const l = r.jobId ? liveProgress[r.jobId] : undefined;
+    return l && l.state === r.state ? l.progress : r.progress;
+  };
   const [stop] = trainingsApi.endpoints['trainings/stop'].useMutation();
   const [copy] = trainingsApi.endpoints['trainings/trainingCopy'].useMutation();
   const [restore] = trainingsApi.endpoints['trainings/restore'].useMutation();
@@ -114,7 +146,7 @@ export function TrainingsScreen({ screen, openForm = false, detailExtra }: { scr
                   <StateTag state={r.state} />
                 </td>
                 <td>
-                  <ProgressCell state={r.state} progress={r.progress} durationMs={r.durationMs} />
+                  <ProgressCell state={r.state} progress={progressOf(r)} durationMs={r.durationMs} />
                 </td>
                 <td>{scoreOf(r)}</td>
                 <td>{formatTime(r.createdAt, locale)}</td>
@@ -158,6 +190,9 @@ export function TrainingsScreen({ screen, openForm = false, detailExtra }: { scr
           </tbody>
         </HTMLTable>
       </ListStates>
+      {followed.map((r) => (
+        <FollowJob key={r.jobId} jobId={r.jobId!} onState={onState} onLive={onLive} />
+      ))}
       {selected && <TrainingDetail key={selected} area={cfg.area} id={selected} onClose={() => setSelected(null)} {...(detailExtra ? { extra: detailExtra } : {})} />}
       {formOpen && cfg.train && <TrainFormDialog kind={cfg.train} solutionId={solutionId} onClose={() => setFormOpen(false)} />}
       {formOpen && !cfg.train && <DeductionDialog kind={screen as 'simulation' | 'decision'} solutionId={solutionId} onClose={() => setFormOpen(false)} />}

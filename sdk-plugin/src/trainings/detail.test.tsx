@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { createTestHost, renderPanel } from '@decisio/sdk-plugin/testing';
 import { trainingsKitPlugin } from './plugin';
@@ -38,6 +38,93 @@ describe('training detail', () => {
     fireEvent.click(await screen.findByText('queued'));
     expect(await screen.findByText('No measured points yet')).toBeTruthy();
     expect(h.calls.some((c) => c.url === 'train/getTrainDisplayDataList')).toBe(false);
+  });
+});
+
+/** A stand-in for the browser's `EventSource` the tests drive by hand. */
+class FakeEventSource {
+  static all: FakeEventSource[] = [];
+  readonly listeners = new Map<string, Array<(e: { data?: string }) => void>>();
+  closed = false;
+  constructor(readonly url: string) {
+    FakeEventSource.all.push(this);
+  }
+  addEventListener(type: string, fn: (e: { data?: string }) => void) {
+    this.listeners.set(type, [...(this.listeners.get(type) ?? []), fn]);
+  }
+  emit(type: string, data?: unknown) {
+    for (const fn of this.listeners.get(type) ?? []) fn(data === undefined ? {} : { data: JSON.stringify(data) });
+  }
+  close() {
+    this.closed = true;
+  }
+}
+
+describe('live training detail and list', () => {
+  afterEach(() => {
+    cleanup();
+    vi.unstubAllGlobals();
+    FakeEventSource.all = [];
+  });
+
+  it('appends the streamed points and log lines, shows the streamed progress, and reads the record again only when the state changes', async () => {
+    vi.stubGlobal('EventSource', FakeEventSource);
+    const h = host();
+    const jobId = 'c'.repeat(32);
+    const row = { id: 'b'.repeat(32), code: 'E-B', name: 'running env', state: 'processing', progress: 0.25, durationMs: 1000, jobId, algorithm: 'bc', createdAt: '2026-11-23T10:00:00.000Z' };
+    h.mockCall('trainSimulator/list', { data: { rows: [row], total: 1 } });
+    h.mockCall('trainSimulator/get', { data: row });
+    h.mockCall('train/getTrainDisplayDataList', { data: { jobId, state: 'processing', progress: 0.25, metrics: {}, points: [{ id: 1, time: null, step: 0, loss: 3 }, { id: 2, time: null, step: 1, loss: 2 }] } });
+    h.mockCall('train/getTrainLog', { data: { jobId, state: 'processing', error: null, items: [{ id: 5, level: 'info', message: 'epoch 0', time: '2026-11-23T10:00:01.000Z' }], nextAfterId: null } });
+    await renderPanel(screenOf('environment'), { host: h });
+    // The list follows the running job.
+    await waitFor(() => expect(FakeEventSource.all.map((e) => e.url)).toContain(`/api/job/events?jobId=${jobId}`));
+    fireEvent.click(await screen.findByText('running env'));
+    // The legend shows each series' latest value.
+    const latest = () => screen.getByTestId('chart-legend-value').textContent;
+    await waitFor(() => expect(latest()).toBe('2'));
+    expect((await screen.findByTestId('modelling-log')).textContent).toContain('epoch 0');
+    const stream = FakeEventSource.all.find((e) => e.url === `/api/job/events?jobId=${jobId}&logs=1`)!;
+    expect(stream).toBeTruthy();
+    stream.emit('open');
+    const count = (url: string) => h.calls.filter((c) => c.url === url).length;
+    const [d0, r0, l0] = [count('train/getTrainDisplayDataList'), count('trainSimulator/get'), count('train/getTrainLog')];
+
+    // Points (one already fetched) and lines come with the events: appended, nothing asked again.
+    stream.emit('metrics', { id: 2, time: null, step: 1, loss: 2 });
+    stream.emit('metrics', { id: 3, time: null, step: 2, loss: 1.5 });
+    stream.emit('metrics', { id: 4, time: null, step: 3, loss: 1 });
+    stream.emit('log', { id: 6, level: 'info', message: 'epoch 3 streamed', time: '2026-11-23T10:00:04.000Z' });
+    stream.emit('state', { jobId, state: 'processing', progress: 0.75, final: false, metrics: {} });
+    await waitFor(() => expect(latest()).toBe('1'));
+    await waitFor(() => expect(screen.getByTestId('modelling-log').textContent).toContain('epoch 3 streamed'));
+    await waitFor(() => expect((screen.getByTestId('training-detail').querySelector('.bp6-progress-meter') as HTMLElement | null)?.style.width).toBe('75%'));
+    expect([count('train/getTrainDisplayDataList'), count('trainSimulator/get'), count('train/getTrainLog')]).toEqual([d0, r0, l0]);
+
+    // A new state: the record is read again; a final one closes the stream.
+    h.mockCall('trainSimulator/get', { data: { ...row, state: 'successful', progress: 1, score: 81 } });
+    stream.emit('state', { jobId, state: 'successful', progress: 1, final: true, metrics: {} });
+    await waitFor(() => expect(count('trainSimulator/get')).toBeGreaterThan(r0));
+    expect(stream.closed).toBe(true);
+    expect(await screen.findByText('81.00')).toBeTruthy();
+  });
+
+  it('polls as before where there is no EventSource', async () => {
+    vi.stubGlobal('EventSource', undefined);
+    const h = host();
+    const jobId = 'c'.repeat(32);
+    const row = { id: 'b'.repeat(32), code: 'E-B', name: 'running env', state: 'processing', progress: 0.25, durationMs: 1000, jobId, algorithm: 'bc', createdAt: '2026-11-23T10:00:00.000Z' };
+    h.mockCall('trainSimulator/list', { data: { rows: [row], total: 1 } });
+    h.mockCall('trainSimulator/get', { data: row });
+    h.mockCall('train/getTrainDisplayDataList', { data: { jobId, state: 'processing', progress: 0.25, metrics: {}, points: [] } });
+    h.mockCall('train/getTrainLog', { data: { jobId, state: 'processing', error: null, items: [], nextAfterId: null } });
+    await renderPanel(screenOf('environment'), { host: h });
+    fireEvent.click(await screen.findByText('running env'));
+    const count = () => h.calls.filter((c) => c.url === 'trainSimulator/get').length;
+    await waitFor(() => expect(count()).toBeGreaterThan(0));
+    const r0 = count();
+    // The 3 s fallback poll reads the record again.
+    await waitFor(() => expect(count()).toBeGreaterThan(r0), { timeout: 8000 });
   });
 });
 
