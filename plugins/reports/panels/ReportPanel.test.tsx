@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import type { AnalysisReport, AnalysisReportView, Page } from '@decisio/domain';
+import type { AnalysisReport, AnalysisReportView, Page, ReportComparison } from '@decisio/domain';
 import { createTestHost, renderPanel } from '@decisio/sdk-plugin/testing';
 import { reportsPlugin } from '../index';
 import { trainingsKitPlugin } from '@decisio/sdk-plugin/trainings/plugin';
@@ -128,6 +128,7 @@ describe('ReportPanel', () => {
         b: { id: decB, name: 'dec-b', policyId: null, horizon: 4, totalReward: 3, meanRewardPerStep: 0.75, behaviourReward: 1, upliftOverBehaviour: 2, score: 3 },
       },
       difference: { totalReward: 1, meanRewardPerStep: 0.25, behaviourReward: 0, upliftOverBehaviour: 1 },
+      comparison: null,
       analysedAt: '2026-11-01T10:00:01.000Z',
     };
     h.mockCall('report/getAnalysisReportView', { data: view });
@@ -138,6 +139,81 @@ describe('ReportPanel', () => {
     expect(within(total).getAllByRole('cell').map((c) => c.textContent)).toEqual(['Total reward per episode', '2', '3', '1']);
     expect(screen.getByText('Coupon cost')).toBeTruthy();
     expect(screen.getByText('1000.5')).toBeTruthy();
+    // Decisions run before deductions kept their tallies: said, not invented.
+    expect(screen.getByTestId('report-no-comparison').textContent).toContain('run them again');
+  });
+
+  const comparison: ReportComparison = {
+    sameData: true,
+    rewards: { a: { decided: 0.5, behaviour: 0.25, logged: 0.4, changeOverLogged: 0.25 }, b: { decided: 0.75, behaviour: 0.25, logged: 0.4, changeOverLogged: 0.875 } },
+    fields: [
+      { node: 'decision', field: 'price', a: 10, b: 12, logged: 9.5 },
+      { node: 'sales', field: 'units_sold', a: 18, b: 15, logged: 20 },
+    ],
+    measures: {
+      scenario: 'coupon',
+      rows: [
+        { key: 'revenue', a: 180, b: 180, logged: 190, changeA: -10 / 190, changeB: -10 / 190 },
+        { key: 'couponCost', a: 72, b: 30, logged: 90, changeA: -0.2, changeB: -2 / 3 },
+        { key: 'redemption', a: 0.9, b: 0.5, logged: 1, changeA: -0.1, changeB: -0.5 },
+      ],
+    },
+    measuresMissing: false,
+    realTotals: [
+      { total: 'revenue', real: '1000.5', measure: 'revenue', projectedA: 947.84, projectedB: 947.84 },
+      { total: 'cost', real: '10', measure: 'couponCost', projectedA: 8, projectedB: 3.33 },
+    ],
+  };
+  const finishedView = (c: ReportComparison | null): AnalysisReportView => ({
+    report,
+    terms: 'coupon',
+    real: { revenue: '1000.5', orders: '42', cost: '10' },
+    decisions: {
+      a: { id: decA, name: 'dec-a', policyId: null, horizon: 4, totalReward: 2, meanRewardPerStep: 0.5, behaviourReward: 1, upliftOverBehaviour: 1, score: 2 },
+      b: { id: decB, name: 'dec-b', policyId: null, horizon: 4, totalReward: 3, meanRewardPerStep: 0.75, behaviourReward: 1, upliftOverBehaviour: 2, score: 3 },
+    },
+    difference: { totalReward: 1, meanRewardPerStep: 0.25, behaviourReward: 0, upliftOverBehaviour: 1 },
+    comparison: c,
+    analysedAt: '2026-11-01T10:00:01.000Z',
+  });
+
+  it('compares both decisions with the logged data, shows the coupon measures and the projected real totals, in both languages', async () => {
+    for (const [locale, view, logged, couponCost, projected] of [
+      ['en-US', 'View', 'Logged data', 'Coupon cost ((full price − price) × units sold)', 'Real totals projected'],
+      ['zh-CN', '查看', '记录数据', '优惠券成本（（原价 − 价格）× 销量）', '实际总额推算'],
+    ] as const) {
+      const h = host(locale, [report]);
+      h.mockCall('report/getAnalysisReportView', { data: finishedView(comparison) });
+      await renderPanel(panel, { host: h });
+      fireEvent.click(await screen.findByRole('button', { name: view }));
+      const rewards = await screen.findByTestId('report-compare-rewards');
+      expect(within(rewards).getByText(logged)).toBeTruthy();
+      const perStep = within(rewards).getAllByRole('row')[1]!;
+      const cells = within(perStep).getAllByRole('cell').map((c) => c.textContent);
+      expect(cells.slice(1, 4)).toEqual(['0.5', '0.75', '0.4']);
+      expect(cells[4]).toMatch(/^\+25(\.0)?\s?%$/);
+      expect(cells[5]).toMatch(/^\+87\.5\s?%$/);
+      const coupon = within(screen.getByTestId('report-measures')).getByTestId('report-measure-couponCost');
+      expect(within(coupon).getAllByRole('cell').map((c) => c.textContent).slice(0, 4)).toEqual([couponCost, '72', '30', '90']);
+      expect(within(coupon).getAllByRole('cell')[4]!.textContent).toMatch(/^-20(\.0)?\s?%$|^−20(\.0)?\s?%$/);
+      expect(screen.getByText(projected)).toBeTruthy();
+      const cost = screen.getByTestId('report-real-cost');
+      expect(within(cost).getAllByRole('cell').map((c) => c.textContent).slice(1)).toEqual(['10', '8', '3.33']);
+      const fields = screen.getByTestId('report-fields');
+      expect(within(fields).getByText('decision · price')).toBeTruthy();
+      cleanup();
+    }
+  });
+
+  it('says when the graph lacks the scenario\'s nodes and when the decisions started from different data', async () => {
+    const h = host('en-US', [report]);
+    h.mockCall('report/getAnalysisReportView', { data: finishedView({ ...comparison, sameData: false, measures: null, measuresMissing: true, realTotals: [] }) });
+    await renderPanel(panel, { host: h });
+    fireEvent.click(await screen.findByRole('button', { name: 'View' }));
+    expect((await screen.findByTestId('report-measures-missing')).textContent).toContain('Coupon');
+    expect(screen.queryByTestId('report-measures')).toBeNull();
+    expect(screen.queryByTestId('report-real-projected')).toBeNull();
+    expect(screen.getByText(/started from different initial datasets/)).toBeTruthy();
   });
 
   it('checks the report rules', () => {

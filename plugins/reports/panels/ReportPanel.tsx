@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Alert, Button, ButtonGroup, Callout, Dialog, DialogBody, DialogFooter, FormGroup, HTMLSelect, HTMLTable, InputGroup, NonIdealState, Spinner, Tag, TextArea, type Intent } from '@blueprintjs/core';
-import { REPORT_LIMITS, REPORT_TYPES, isReportAmount, type AnalysisReport, type ReportStatus, type ReportType } from '@decisio/domain';
+import { REPORT_LIMITS, REPORT_TYPES, isReportAmount, type AnalysisReport, type ReportComparison, type ReportStatus, type ReportType } from '@decisio/domain';
 import { Pager, pageCount, useNotify, useProjectLink, fieldErrorsOf, useFailureNotice, ChoiceField, DataTable, ListBody, PanelPage } from '@decisio/sdk-plugin';
 import { reportsApi } from '../api';
 import { useReportsT } from '../i18n';
@@ -178,8 +178,143 @@ function RenameDialog({ report, onClose }: { report: AnalysisReport | null; onCl
 }
 
 const num = (v: number | null, locale: string) => (v === null ? '—' : v.toLocaleString(locale, { maximumFractionDigits: 4 }));
+const pct = (v: number | null, locale: string) => (v === null ? '—' : v.toLocaleString(locale, { style: 'percent', maximumFractionDigits: 1, signDisplay: 'exceptZero' }));
 
-/** The online report: measured figures of both decisions, their difference, the real totals and a chart. */
+/**
+ * The comparison of a finished report (`view.comparison`): both decisions against the data as
+ * logged (reward per step), the scenario's own measures, the real totals projected by them, and
+ * per-field means. Every figure is the server's (`compareDecisions` of `@decisio/domain`).
+ */
+function ReportComparisonView({ c, terms, real, nameA, nameB }: { c: ReportComparison; terms: ReportType; real: Record<'revenue' | 'orders' | 'cost', string>; nameA: string; nameB: string }) {
+  const { t, locale } = useReportsT();
+  const head = (
+    <thead>
+      <tr>
+        <th>{t('report.compare.figure')}</th>
+        <th>A: {nameA}</th>
+        <th>B: {nameB}</th>
+        <th>{t('report.compare.logged')}</th>
+        <th>{t('report.compare.changeA')}</th>
+        <th>{t('report.compare.changeB')}</th>
+      </tr>
+    </thead>
+  );
+  return (
+    <>
+      <h4 style={{ margin: 0 }}>{t('report.compare.title')}</h4>
+      <p className="bp6-text-muted" style={{ margin: 0 }}>
+        {t('report.compare.explain')}
+      </p>
+      {!c.sameData && <Callout intent="warning" icon="warning-sign">{t('report.compare.differentData')}</Callout>}
+      <HTMLTable compact striped data-testid="report-compare-rewards">
+        {head}
+        <tbody>
+          <tr>
+            <td>{t('report.compare.rewardPerStep')}</td>
+            <td>{num(c.rewards.a.decided, locale)}</td>
+            <td>{num(c.rewards.b.decided, locale)}</td>
+            <td>{num(c.rewards.a.logged, locale)}</td>
+            <td>{pct(c.rewards.a.changeOverLogged, locale)}</td>
+            <td>{pct(c.rewards.b.changeOverLogged, locale)}</td>
+          </tr>
+          <tr>
+            <td>{t('report.compare.behaviourPerStep')}</td>
+            <td>{num(c.rewards.a.behaviour, locale)}</td>
+            <td>{num(c.rewards.b.behaviour, locale)}</td>
+            <td>—</td>
+            <td>—</td>
+            <td>—</td>
+          </tr>
+        </tbody>
+      </HTMLTable>
+      {c.measuresMissing && (
+        <Callout icon="info-sign" data-testid="report-measures-missing">
+          {t('report.compare.measuresMissing', { type: t(`report.type.${terms}`) })}
+        </Callout>
+      )}
+      {c.measures && (
+        <>
+          <h4 style={{ margin: 0 }}>{t(`report.measures.${c.measures.scenario}.title`)}</h4>
+          <HTMLTable compact striped data-testid="report-measures">
+            {head}
+            <tbody>
+              {c.measures.rows.map((r) => (
+                <tr key={r.key} data-testid={`report-measure-${r.key}`}>
+                  <td>{t(`report.measures.${c.measures!.scenario}.${r.key}` as Parameters<typeof t>[0])}</td>
+                  <td>{num(r.a, locale)}</td>
+                  <td>{num(r.b, locale)}</td>
+                  <td>{num(r.logged, locale)}</td>
+                  <td>{pct(r.changeA, locale)}</td>
+                  <td>{pct(r.changeB, locale)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </HTMLTable>
+        </>
+      )}
+      {c.realTotals.length > 0 && (
+        <>
+          <h4 style={{ margin: 0 }}>{t('report.compare.realTitle')}</h4>
+          <HTMLTable compact striped data-testid="report-real-projected">
+            <thead>
+              <tr>
+                <th>{t('report.compare.realTotal')}</th>
+                <th>{t('report.compare.entered')}</th>
+                <th>A: {nameA}</th>
+                <th>B: {nameB}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {c.realTotals.map((r) => (
+                <tr key={r.total} data-testid={`report-real-${r.total}`}>
+                  <td>
+                    {t(`report.terms.${terms}.${r.total}`)}
+                    <div className="bp6-text-muted">{t('report.compare.movesWith', { measure: t(`report.measures.${c.measures!.scenario}.${r.measure}` as Parameters<typeof t>[0]) })}</div>
+                  </td>
+                  <td style={{ fontVariantNumeric: 'tabular-nums' }}>{real[r.total]}</td>
+                  <td style={{ fontVariantNumeric: 'tabular-nums' }}>{num(r.projectedA, locale)}</td>
+                  <td style={{ fontVariantNumeric: 'tabular-nums' }}>{num(r.projectedB, locale)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </HTMLTable>
+          <p className="bp6-text-muted" style={{ margin: 0 }}>
+            {t('report.compare.projection')}
+          </p>
+        </>
+      )}
+      {c.fields.length > 0 && (
+        <>
+          <h4 style={{ margin: 0 }}>{t('report.compare.fieldsTitle')}</h4>
+          <HTMLTable compact striped data-testid="report-fields">
+            <thead>
+              <tr>
+                <th>{t('report.compare.field')}</th>
+                <th>A: {nameA}</th>
+                <th>B: {nameB}</th>
+                <th>{t('report.compare.logged')}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {c.fields.map((f) => (
+                <tr key={`${f.node}.${f.field}`}>
+                  <td>
+                    {f.node} · {f.field}
+                  </td>
+                  <td>{num(f.a, locale)}</td>
+                  <td>{num(f.b, locale)}</td>
+                  <td>{num(f.logged, locale)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </HTMLTable>
+        </>
+      )}
+    </>
+  );
+}
+
+/** The online report: measured figures of both decisions, their difference, the real totals, a chart, and the comparison with the logged data. */
 function ReportView({ id, onClose }: { id: string | null; onClose(): void }) {
   const { t, locale } = useReportsT();
   const [polling, setPolling] = useState(false);
@@ -247,7 +382,13 @@ function ReportView({ id, onClose }: { id: string | null; onClose(): void }) {
             <div aria-label={t('report.detail.chart')}>
               <ReportChart a={d.a} b={d.b} nameA={`A: ${d.a.name}`} nameB={`B: ${d.b.name}`} labels={[t('report.detail.totalReward'), t('report.detail.meanRewardPerStep'), t('report.detail.behaviourReward')]} />
             </div>
-            <p className="bp6-text-muted">{t('report.detail.notMeasured')}</p>
+            {v.comparison ? (
+              <ReportComparisonView c={v.comparison} terms={terms} real={v.real} nameA={d.a.name} nameB={d.b.name} />
+            ) : (
+              <Callout icon="info-sign" data-testid="report-no-comparison">
+                {t('report.compare.none')}
+              </Callout>
+            )}
           </>
         )}
         {v.report.remark && (

@@ -17,6 +17,9 @@ describe('scenario measures', () => {
     expect(m.unitsSold).toBeCloseTo(6, 9);
     expect(m.sellThrough).toBeCloseTo((10 / 30 + 2 / 4) / 2, 6);
     expect(m.price).toBeCloseTo(11, 9);
+    // Coupon: 6 below the full price 14 on 10 units, none at the full price; one of the two store-days sold under a coupon.
+    expect(m.couponCost).toBeCloseTo((6 * 10 + 0) / 2, 9);
+    expect(m.redemption).toBeCloseTo(1 / 2, 9);
   });
 
   it('computes the electricity measures: energy of a quarter-hour, violations outside ±1 °C of −2 °C', () => {

@@ -21,9 +21,10 @@ export type MeasureScenario = (typeof MEASURE_SCENARIOS)[number];
 /**
  * The coupon template's economics (`core/learning/src/tasks/inventory.ts`, its `reward.py`):
  * node `decision` = [price, order quantity], `sales` = [units sold], `stock` and `next_stock` =
- * [stock level]; profit = price · sales − 6 · order − 0.2 · next stock.
+ * [stock level]; profit = price · sales − 6 · order − 0.2 · next stock. The price levels 8–14
+ * are the coupon's depth: the full price is 14, a lower price is a coupon.
  */
-export const COUPON_ECONOMICS = { unitCost: 6, holdingCost: 0.2 } as const;
+export const COUPON_ECONOMICS = { unitCost: 6, holdingCost: 0.2, fullPrice: 14 } as const;
 
 /**
  * The electricity template's plant (`core/learning/src/tasks/thermal.ts`): node `action` =
@@ -35,8 +36,12 @@ export const ELECTRICITY_PLANT = { stepHours: 0.25, targetC: -2, toleranceC: 1, 
 
 /** Measures of each scenario, in display order. */
 export const SCENARIO_MEASURE_KEYS = {
-  /** revenue = price · units sold; cost = purchase + holding; profit = revenue − cost; sell-through = units sold / (stock + order). */
-  coupon: ['revenue', 'cost', 'profit', 'unitsSold', 'sellThrough', 'price'],
+  /**
+   * revenue = price · units sold; coupon cost = (full price − price) · units sold; redemption =
+   * share of steps that sold under a coupon; cost = purchase + holding; profit = revenue − cost;
+   * sell-through = units sold / (stock + order).
+   */
+  coupon: ['revenue', 'couponCost', 'redemption', 'unitsSold', 'cost', 'profit', 'sellThrough', 'price'],
   /** energy (kWh), power cost in reward units, share of steps outside the band, mean |T − target|, mean temperature. */
   electricity: ['energy', 'powerCost', 'violations', 'deviation', 'temperature'],
 } as const satisfies Record<MeasureScenario, readonly string[]>;
@@ -79,7 +84,10 @@ export function scenarioMeasuresOfBatch(scenario: MeasureScenario, batch: Measur
     for (let r = 0; r < n; r++) {
       const revenue = price(r) * sales(r);
       const cost = COUPON_ECONOMICS.unitCost * order(r) + COUPON_ECONOMICS.holdingCost * next(r);
+      const couponed = price(r) < COUPON_ECONOMICS.fullPrice;
       add('revenue', revenue);
+      add('couponCost', Math.max(0, COUPON_ECONOMICS.fullPrice - price(r)) * sales(r));
+      add('redemption', couponed && sales(r) > 0 ? 1 : 0);
       add('cost', cost);
       add('profit', revenue - cost);
       add('unitsSold', sales(r));
@@ -196,11 +204,11 @@ export function relativeChange(decided: number | null | undefined, logged: numbe
 /**
  * Which scenario measure each real total of a report moves with: the entered total scaled by
  * the decided measure over the logged one gives the total the decision would have made of the
- * same period (a projection, shown as such). Coupon: revenue, orders = units sold, cost;
+ * same period (a projection, shown as such). Coupon: revenue, orders = units sold, coupon cost;
  * electricity: the power purchase cost moves with the energy. `general` has none.
  */
 export const REAL_TOTAL_MEASURES: Record<MeasureScenario, Partial<Record<'revenue' | 'orders' | 'cost', string>>> = {
-  coupon: { revenue: 'revenue', orders: 'unitsSold', cost: 'cost' },
+  coupon: { revenue: 'revenue', orders: 'unitsSold', cost: 'couponCost' },
   electricity: { cost: 'energy' },
 };
 
