@@ -57,6 +57,8 @@ const FIELD_TABLES: Record<string, string> = {
   decisionAId: 'deductions',
   decisionBId: 'deductions',
   pidDataId: 'pid_data',
+  recognitionId: 'template_recognitions',
+  modelId: 'market_models',
 };
 
 /** Table of a plain `id` (body field or `:id`), by the call's segment. */

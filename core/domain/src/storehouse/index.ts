@@ -8,9 +8,11 @@
 import { z } from 'zod';
 import { LIMITS } from '../common/limits';
 import type { Locale } from '../errors/messages';
-import { INDUSTRY_TEMPLATES, projectColourSchema, type IndustryTemplate, type ProjectItem } from '../projects/index';
+import { projectColourSchema, type ProjectItem } from '../projects/index';
 
 const id = z.string().regex(/^[0-9a-f]{32}$/, 'validation.invalid');
+/** A template id or an industry: lower-case kebab words, at most 32 characters (as plugins name them). */
+const kebab = z.string().max(32, 'validation.invalid').regex(/^[a-z][a-z0-9]*(-[a-z0-9]+)*$/, 'validation.invalid');
 
 /** Limits of the storehouse. */
 export const STOREHOUSE_LIMITS = {
@@ -40,13 +42,20 @@ export interface StorehouseField {
   distinct: number;
   /** The policy decides it (a column of the agent node). */
   decision: boolean;
+  /**
+   * A project needs a column for it: the key columns and the graph's fields. The template's
+   * `next_<field>` columns are optional: without one, data processing takes the next row's value.
+   */
+  required: boolean;
 }
 
 /** A template of the storehouse (`templateWarehouse/getList`). */
 export interface StorehouseTemplate {
-  templateId: IndustryTemplate;
+  templateId: string;
   /** The industry (`templateWarehouse/getTemplateTypeList`). */
-  type: IndustryTemplate;
+  type: string;
+  /** The server plugin that contributed it. */
+  plugin: string;
   name: Record<Locale, string>;
   description: Record<Locale, string>;
   colour: string;
@@ -58,14 +67,14 @@ export interface StorehouseTemplate {
 
 /** An industry of the storehouse with its template count. */
 export interface StorehouseTemplateType {
-  type: IndustryTemplate;
+  type: string;
   name: Record<Locale, string>;
   count: number;
 }
 
 /** `templateWarehouse/getList`: filter by industry and by a keyword (name, description, field names). */
 export const storehouseListSchema = z.object({
-  type: z.enum(INDUSTRY_TEMPLATES, { error: 'validation.invalid' }).optional(),
+  type: kebab.optional(),
   keyword: z.string().trim().max(STOREHOUSE_LIMITS.keywordMax).optional(),
 });
 export type StorehouseListRequest = z.input<typeof storehouseListSchema>;
@@ -73,7 +82,7 @@ export type StorehouseListRequest = z.input<typeof storehouseListSchema>;
 /** `templateWarehouse/recognizerUsed`: match a dataset of the caller to every template (or to one). */
 export const recognizerUsedSchema = z.object({
   tableId: id,
-  templateId: z.enum(INDUSTRY_TEMPLATES, { error: 'validation.invalid' }).optional(),
+  templateId: kebab.optional(),
 });
 export type RecognizerUsedRequest = z.input<typeof recognizerUsedSchema>;
 
@@ -104,20 +113,21 @@ export interface FieldMatchScore {
 export interface FieldMatch {
   field: string;
   role: StorehouseFieldRole;
+  required: boolean;
   column: string | null;
   score: FieldMatchScore | null;
 }
 
 /** How well the table fits one template. */
 export interface TemplateMatch {
-  templateId: IndustryTemplate;
+  templateId: string;
   name: Record<Locale, string>;
-  /** 0..100: the mean of the fields' scores, unmatched fields counting 0. */
+  /** 0..100: the mean of the required fields' scores, unmatched ones counting 0. */
   score: number;
-  /** Every field has a column: a project can be made with the proposed mapping. */
+  /** Every required field has a column: a project can be made with the proposed mapping. */
   complete: boolean;
   mapping: FieldMatch[];
-  /** Template fields no column fits. */
+  /** Required template fields no column fits. */
   missing: string[];
 }
 
@@ -141,11 +151,12 @@ export type FieldMapping = z.infer<typeof fieldMappingSchema>;
 
 /**
  * `templateWarehouse/createProject`: a project from the template with the user's table mapped
- * onto its fields (every field of the template needs one column; a column fills one field).
+ * onto its fields (every required field needs one column, optional ones may have one; a column
+ * fills one field).
  */
 export const createStorehouseProjectSchema = z.object({
   recognitionId: id,
-  templateId: z.enum(INDUSTRY_TEMPLATES, { error: 'validation.invalid' }),
+  templateId: kebab,
   mapping: z.array(fieldMappingSchema).min(1).max(STOREHOUSE_LIMITS.mappingMax),
   name: z.string().trim().max(LIMITS.projectNameMax).optional().transform((v) => (v ? v : undefined)),
   colour: projectColourSchema.optional(),
@@ -156,7 +167,7 @@ export type CreateStorehouseProjectInput = z.output<typeof createStorehouseProje
 /** What `templateWarehouse/createProject` answers. */
 export interface StorehouseProject {
   project: ProjectItem;
-  templateId: IndustryTemplate;
+  templateId: string;
   solutionId: string;
   /** The project's dataset: the user's rows, columns renamed to the template's fields. */
   datasetId: string;

@@ -16,7 +16,8 @@
  *   type fits.
  * The mapping takes the best pairs first (greedy on the score, each column used once) and
  * proposes nothing under {@link STOREHOUSE_LIMITS.matchThreshold}. The template's score is the
- * mean of its fields' scores × 100, a field without a column counting 0.
+ * mean of its required fields' scores × 100, a field without a column counting 0 (optional
+ * fields, the `next_` columns, are proposed when a column fits but do not count).
  */
 import { STOREHOUSE_LIMITS, type FieldMatch, type FieldMatchScore, type RecognizedColumn, type StorehouseField, type StorehouseValueType } from '@decisio/domain';
 
@@ -171,9 +172,10 @@ export function matchTemplate(fields: readonly StorehouseField[], columns: reado
   }
   const mapping: FieldMatch[] = fields.map((field, f) => {
     const hit = byField.get(f);
-    return { field: field.name, role: field.role, column: hit ? columns[hit.c]!.name : null, score: hit ? hit.score : null };
+    return { field: field.name, role: field.role, required: field.required, column: hit ? columns[hit.c]!.name : null, score: hit ? hit.score : null };
   });
-  const total = mapping.reduce((s, m) => s + (m.score?.total ?? 0), 0);
-  const score = fields.length ? Math.round((1000 * total) / fields.length) / 10 : 0;
-  return { mapping, score, missing: mapping.filter((m) => !m.column).map((m) => m.field) };
+  const required = mapping.filter((m) => m.required);
+  const total = required.reduce((s, m) => s + (m.score?.total ?? 0), 0);
+  const score = required.length ? Math.round((1000 * total) / required.length) / 10 : 0;
+  return { mapping, score, missing: required.filter((m) => !m.column).map((m) => m.field) };
 }

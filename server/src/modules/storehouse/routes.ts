@@ -11,6 +11,7 @@ import { ModellingRecords } from '../modelling/records';
 import { ProjectsService } from '../projects/service';
 import type { SolutionsService } from '../solutions/service';
 import type { BlobStore } from '../storage/blob-store';
+import { StorehouseCatalogue, type TemplateSource } from './catalogue';
 import { authorize } from './policy';
 import { StorehouseService } from './service';
 
@@ -23,7 +24,7 @@ import { StorehouseService } from './service';
 export function storehouseRoutes(
   router: Router<AppState>,
   kit: RouteKit,
-  deps: { db: Database; blobs: BlobStore; clock: Clock; jobs: JobQueue; datasets: DatasetsService; solutions: SolutionsService },
+  deps: { db: Database; blobs: BlobStore; clock: Clock; jobs: JobQueue; datasets: DatasetsService; solutions: SolutionsService; templates: TemplateSource },
 ): StorehouseService {
   const storehouse = new StorehouseService({
     db: deps.db,
@@ -33,6 +34,7 @@ export function storehouseRoutes(
     solutions: deps.solutions,
     datasets: deps.datasets,
     records: new ModellingRecords({ db: deps.db, jobs: deps.jobs, blobs: deps.blobs }),
+    catalogue: new StorehouseCatalogue(deps.templates),
   });
   const user = (ctx: AppContext) => ctx.state.user!;
   const chain = [kit.auth, kit.tenant, kit.requirePermission('templates:use')] as const;

@@ -19,7 +19,8 @@ import {
   type StorehouseTemplate,
   type StorehouseTemplateType,
   type StorehouseValueType,
-  type TagColour,
+  INDUSTRY_TEMPLATES,
+  type IndustryTemplate,
   type TemplateMatch,
 } from '@decisio/domain';
 import type { ServerCallUser } from '@decisio/sdk-plugin/server';
@@ -34,7 +35,7 @@ import type { SolutionsService } from '../solutions/service';
 import type { BlobStore } from '../storage/blob-store';
 import { toDate } from '../storage/service';
 import { numberedName } from '../templates/service';
-import { catalogue, presentStorehouseTemplate, templateTypes, type CatalogueTemplate } from './catalogue';
+import { presentStorehouseTemplate, type CatalogueTemplate, type StorehouseCatalogue } from './catalogue';
 import { matchTemplate, typeScore } from './recognizer';
 
 /** Numbered names are tried up to this count. */
@@ -48,6 +49,7 @@ export interface StorehouseDeps {
   solutions: SolutionsService;
   datasets: DatasetsService;
   records: ModellingRecords;
+  catalogue: StorehouseCatalogue;
 }
 
 interface RecognitionRow {
@@ -119,9 +121,9 @@ export class StorehouseService {
   }
 
   /** Templates, filtered by industry and by a keyword in their names, descriptions or field names. */
-  list(q: StorehouseListRequest): StorehouseTemplate[] {
+  async list(q: StorehouseListRequest): Promise<StorehouseTemplate[]> {
     const keyword = q.keyword?.trim().toLowerCase();
-    return catalogue()
+    return (await this.deps.catalogue.all())
       .filter((t) => !q.type || t.type === q.type)
       .filter(
         (t) =>
@@ -132,7 +134,7 @@ export class StorehouseService {
   }
 
   types(): StorehouseTemplateType[] {
-    return templateTypes();
+    return this.deps.catalogue.types();
   }
 
   /**
@@ -142,7 +144,7 @@ export class StorehouseService {
   async recognize(user: ServerCallUser, input: { tableId: string; templateId?: string }): Promise<Recognition> {
     const dataset = await this.deps.datasets.row(user, input.tableId, 'view');
     const { rows, columns } = await describeColumns(this.deps.blobs.pathOf(dataset.blob_key));
-    const matches: TemplateMatch[] = catalogue()
+    const matches: TemplateMatch[] = (await this.deps.catalogue.all())
       .filter((t) => !input.templateId || t.templateId === input.templateId)
       .map((t) => {
         const m = matchTemplate(t.fields, columns);
@@ -188,7 +190,7 @@ export class StorehouseService {
    */
   async createProject(user: ServerCallUser, input: CreateStorehouseProjectInput, locale: Locale): Promise<StorehouseProject> {
     const rec = await this.row(user, input.recognitionId);
-    const template = catalogue().find((t) => t.templateId === input.templateId);
+    const template = await this.deps.catalogue.get(input.templateId);
     if (!template) throw new AppError('storehouseTemplateNotFound');
     const columns = JSON.parse(rec.columns) as RecognizedColumn[];
     const pairs = checkMapping(template, columns, input.mapping);
@@ -212,7 +214,7 @@ export class StorehouseService {
         const project = await this.createProjectRow(user, template, input, locale);
         const solution = await this.deps.solutions.create(user, {
           projectId: project.projectId,
-          name: template.solutionName[locale],
+          name: template.def.solutionName[locale],
           dataType: 'data_driven',
           goalType: 'policy_search',
           description: template.name[locale],
@@ -222,7 +224,7 @@ export class StorehouseService {
           try {
             await this.deps.datasets.adoptParquet(owner, tmp, {
               id: datasetId,
-              name: numberedName(`${template.datasetName[locale]}`, n, 30),
+              name: numberedName(`${template.def.datasetName[locale]}`, n, 30),
               type: 'business',
               fileType: dataset.file_type,
               fileName: dataset.file_name,
@@ -241,18 +243,18 @@ export class StorehouseService {
             correlation: {
               primaryTableId: datasetId,
               datasetId,
-              trajectoryField: template.trajectoryField,
-              sequenceField: template.sequenceField,
-              datetimeField: template.datetimeField,
+              trajectoryField: template.def.data.trajectoryField,
+              sequenceField: template.def.data.sequenceField,
+              datetimeField: template.def.data.datetimeField,
               relations: [],
             },
           },
           locale,
         );
-        await this.deps.records.setPattern(user, { solutionId, graph: template.graph() }, locale);
+        await this.deps.records.setPattern(user, { solutionId, graph: structuredClone(template.def.graphDocument) }, locale);
         const objective = await this.deps.records.createObjective(
           user,
-          { solutionId, name: template.rewardName[locale], description: template.rewardDescription[locale], files: { 'reward.py': template.rewardPy } },
+          { solutionId, name: template.def.rewardName[locale], description: template.def.rewardDescription[locale], files: { 'reward.py': template.def.reward } },
           locale,
         );
         await this.knex('template_recognitions').where({ id: rec.id }).update({ project_id: project.projectId });
@@ -274,11 +276,13 @@ export class StorehouseService {
 
   /** The project row: the given name, else the template's default name numbered while taken. */
   private async createProjectRow(user: ServerCallUser, t: CatalogueTemplate, input: CreateStorehouseProjectInput, locale: Locale): Promise<ProjectItem> {
-    const fields = { colour: input.colour ?? (t.colour as TagColour), industryTemplate: t.templateId, info: t.name[locale], imageVersion: null };
+    // The project records the template's industry where it is one the project form knows.
+    const industryTemplate = (INDUSTRY_TEMPLATES as readonly string[]).includes(t.type) ? (t.type as IndustryTemplate) : null;
+    const fields = { colour: input.colour ?? t.def.colour, industryTemplate, info: t.name[locale], imageVersion: null };
     if (input.name) return this.deps.projects.create(user, { ...fields, name: input.name });
     for (let n = 1; ; n++) {
       try {
-        return await this.deps.projects.create(user, { ...fields, name: numberedName(t.projectName[locale], n, 20) });
+        return await this.deps.projects.create(user, { ...fields, name: numberedName(t.def.projectName[locale], n, 20) });
       } catch (err) {
         if (!isCode(err, 'projectNameUsed') || n >= NAME_TRIES) throw err;
       }
@@ -287,8 +291,9 @@ export class StorehouseService {
 }
 
 /**
- * Checks an accepted mapping against the template and the recognised columns: every field gets
- * exactly one known column whose type can fill it, and no column fills two fields.
+ * Checks an accepted mapping against the template and the recognised columns: every required
+ * field (optional ones when mapped) gets exactly one known column whose type can fill it, and no
+ * column fills two fields.
  * @throws AppError `templateMappingInvalid` naming the first field at fault.
  */
 export function checkMapping(
@@ -305,13 +310,13 @@ export function checkMapping(
     if (!template.fields.some((f) => f.name === m.field) || seen.has(m.field)) fail(m.field);
     seen.add(m.field);
   }
-  return template.fields.map((field) => {
+  return template.fields.flatMap((field) => {
     const m = mapping.find((p) => p.field === field.name);
-    if (!m) return fail(field.name);
+    if (!m) return field.required ? fail(field.name) : [];
     const column = columns.find((c) => c.name === m.column);
     if (!column || used.has(column.name) || typeScore(field, column) === 0) return fail(field.name);
     used.add(column.name);
-    return { field, column };
+    return [{ field, column }];
   });
 }
 

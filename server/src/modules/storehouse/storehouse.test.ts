@@ -4,13 +4,22 @@ import { newId } from '../../db/ids';
 import { createTenant, createUser, issueToken, type TestUser } from '../../test/factories';
 import { databases, startTestServer, type TestServer } from '../../test/server';
 import { until } from '../modelling/testing';
-import { templateCsv, templateDef } from '../templates/templates';
-import { catalogue } from './catalogue';
+import { loadServerPlugins } from '../../plugins/registry';
+import { TemplateRegistry } from '../templates/registry';
+import { StorehouseCatalogue, type CatalogueTemplate } from './catalogue';
 import { fieldScore, matchTemplate, nameScore, nameWords } from './recognizer';
+
+/** The templates the workspace's plugins contribute (the electric and coupon template plugins). */
+let registry: TemplateRegistry;
+let electricCsv: string;
+beforeAll(async () => {
+  registry = new TemplateRegistry(await loadServerPlugins());
+  electricCsv = (await registry.dataOf('electric')).csv.toString('utf8');
+});
 
 /** The electric template's rows (first `rooms` rooms) with the user's own column names, in another order, plus a column of theirs. */
 function electricTableOfUser(names: Record<string, string>, rooms = 3): string {
-  const lines = templateCsv(templateDef('electric')!).trimEnd().split('\n');
+  const lines = electricCsv.trimEnd().split('\n');
   const header = lines[0]!.split(',');
   const order = [3, 0, 2, 1, 5, 4, 6]; // obs_temp, room, time, step, power_action, factor_door_state, next_obs_temp
   const out = [[...order.map((i) => names[header[i]!]!), 'operator'].join(',')];
@@ -25,7 +34,10 @@ const ENGLISH = { room: 'cold_room_id', step: 't', time: 'timestamp', obs_temp: 
 const CHINESE = { room: '冷库编号', step: '序号', time: '时间', obs_temp: '温度', factor_door_state: '开门状态', power_action: '制冷功率', next_obs_temp: '下一时刻温度' };
 
 describe('the recognizer', () => {
-  const electric = catalogue().find((t) => t.templateId === 'electric')!;
+  let electric: CatalogueTemplate;
+  beforeAll(async () => {
+    electric = (await new StorehouseCatalogue(registry).get('electric'))!;
+  });
   const col = (name: string, valueType: RecognizedColumn['valueType'], min: number | null, max: number | null, distinct: number): RecognizedColumn => ({ name, type: 'DOUBLE', valueType, min, max, distinct });
 
   it('reads names through synonyms, case, separators and Chinese', () => {
@@ -105,7 +117,7 @@ describe.each(databases)('template storehouse through HTTP on %s', (kind) => {
   }
 
   beforeAll(async () => {
-    server = await startTestServer(kind);
+    server = await startTestServer(kind, { plugins: await loadServerPlugins() });
     await server.app.startJobs();
     owner = await createUser(server);
     token = await issueToken(server, owner);
@@ -126,22 +138,27 @@ describe.each(databases)('template storehouse through HTTP on %s', (kind) => {
   it('lists the templates with their fields, filters them, and lists the industries', async () => {
     const all = await call('templateWarehouse/getList', {});
     expect(all.status).toBe(200);
-    expect(all.body.data.map((t: { templateId: string }) => t.templateId).sort()).toEqual(['coupon', 'electric']);
+    // Every template a plugin contributes (the workspace has a third one beside electric and coupon).
+    expect(all.body.data.map((t: { templateId: string }) => t.templateId)).toEqual(expect.arrayContaining(['coupon', 'electric']));
+    expect(all.body.data.map((t: { templateId: string }) => t.templateId)).toEqual(registry.all().map((t) => t.def.id));
     const electric = all.body.data.find((t: { templateId: string }) => t.templateId === 'electric');
     expect(electric.fields.map((f: { name: string }) => f.name)).toEqual(['room', 'step', 'time', 'obs_temp', 'factor_door_state', 'power_action', 'next_obs_temp']);
-    expect(electric.fields.find((f: { name: string }) => f.name === 'power_action')).toMatchObject({ role: 'field', node: 'action', decision: true, valueType: 'number' });
+    expect(electric.fields.find((f: { name: string }) => f.name === 'power_action')).toMatchObject({ role: 'field', node: 'action', decision: true, valueType: 'number', required: true });
+    // The state after the step is in the template's table; without it, processing shifts the next row's.
+    expect(electric.fields.find((f: { name: string }) => f.name === 'next_obs_temp')).toMatchObject({ required: false, node: null });
+    expect(electric.plugin).toBe('decisio.template-electric');
     expect((await call('templateWarehouse/getList', { type: 'coupon' })).body.data.map((t: { templateId: string }) => t.templateId)).toEqual(['coupon']);
-    expect((await call('templateWarehouse/getList', { keyword: 'units_sold' })).body.data.map((t: { templateId: string }) => t.templateId)).toEqual(['coupon']);
+    expect((await call('templateWarehouse/getList', { keyword: 'next_obs_temp' })).body.data.map((t: { templateId: string }) => t.templateId)).toEqual(['electric']);
     expect((await call('templateWarehouse/getList', { keyword: 'nothing-like-it' })).body.data).toEqual([]);
-    const bad = await call('templateWarehouse/getList', { type: 'bakery' });
+    const bad = await call('templateWarehouse/getList', { type: 'Not An Industry!' });
     expect(bad.status).toBe(400);
     expect(bad.body.code).toBe(ErrorCode.paramInvalid);
 
     const types = await server.call('templateWarehouse/getTemplateTypeList', { method: 'GET', token });
-    expect(types.body.data).toEqual([
-      { type: 'electric', name: { 'zh-CN': '电力', 'en-US': 'Electric power' }, count: 1 },
-      { type: 'coupon', name: { 'zh-CN': '零售优惠券', 'en-US': 'Retail coupons' }, count: 1 },
-    ]);
+    const industries = new Map<string, number>();
+    for (const t of registry.all()) industries.set(t.def.industry, (industries.get(t.def.industry) ?? 0) + 1);
+    expect(types.body.data.map((t: { type: string; count: number }) => [t.type, t.count])).toEqual([...industries]);
+    expect(types.body.data.find((t: { type: string }) => t.type === 'electric').name).toEqual(registry.get('electric')!.def.industryName);
 
     expect((await server.call('templateWarehouse/getList', { body: {} })).status).toBe(401);
     const refused = await call('templateWarehouse/getTemplateTypeList', {}, limitedToken);
