@@ -2,9 +2,11 @@
  * SSH debug terminal in real Chromium (issue 21 item 5): a signed-in user opens `/ssh` from the
  * side menu, is refused a private host (host guard), then opens a session to an SSH server the
  * test starts on 127.0.0.1 (ssh2's server, password account, a line shell), runs a command in
- * xterm and sees its output, and disconnects. The session part needs the e2e server to allow
+ * xterm and sees its output, and disconnects. The first connection shows the server's host key
+ * fingerprint (computed here from the key) to be trusted; the second finds it stored. The session part needs the e2e server to allow
  * 127.0.0.1 (`CONNECTION_ALLOW` is the test databases' hosts: `TEST_MYSQL_URL` on 127.0.0.1).
  */
+import { createHash } from 'node:crypto';
 import { once } from 'node:events';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
@@ -26,10 +28,15 @@ let browser: Browser;
 let page: Page;
 let ssh: Server;
 let sshPort = 0;
+let fingerprint = '';
 
 function startSsh(): Server {
-  const hostKey = utils.generateKeyPairSync('ed25519').private;
-  return new Server({ hostKeys: [hostKey] }, (client: Connection) => {
+  const pair = utils.generateKeyPairSync('ed25519');
+  const parsed = utils.parseKey(pair.public);
+  if (parsed instanceof Error) throw parsed;
+  const blob = (Array.isArray(parsed) ? parsed[0]! : parsed).getPublicSSH();
+  fingerprint = `SHA256:${createHash('sha256').update(blob).digest('base64').replace(/=+$/, '')}`;
+  return new Server({ hostKeys: [pair.private] }, (client: Connection) => {
     client.on('authentication', (ctx) => (ctx.method === 'password' && ctx.username === 'dev' && ctx.password === 'right-pass' ? ctx.accept() : ctx.reject(['password'])));
     client.on('ready', () =>
       client.on('session', (accept) => {
@@ -101,11 +108,20 @@ describe('SSH debug terminal', () => {
     await page.getByTestId('ssh-port').fill(String(sshPort));
     await page.getByTestId('ssh-password').fill('wrong');
     await page.getByTestId('ssh-connect').click();
+    // First connection: the host key's fingerprint, to trust before any password is sent.
+    const notice = page.getByTestId('ssh-host-key-unknown');
+    await expect.poll(() => notice.getAttribute('data-fingerprint')).toBe(fingerprint);
+    expect(await notice.textContent()).toContain(fingerprint);
+    await shot(page, 'ssh-host-key');
+    await page.getByTestId('ssh-trust').click();
     await expect.poll(() => page.getByTestId('ssh-error').getAttribute('data-code')).toBe('10020');
     await page.getByTestId('ssh-password').fill('right-pass');
     await page.getByTestId('ssh-connect').click();
     const rows = page.getByTestId('ssh-xterm').locator('.xterm-rows');
     await expect.poll(() => rows.textContent(), { timeout: 20_000 }).toContain('welcome to the test box');
+    // The key trusted a moment ago was found stored.
+    expect(await page.getByTestId('ssh-host-key').getAttribute('data-trust')).toBe('stored');
+    expect(await page.getByTestId('ssh-host-key').getAttribute('data-fingerprint')).toBe(fingerprint);
     await page.getByTestId('ssh-xterm').click();
     await page.keyboard.type('echo decisio-e2e');
     await page.keyboard.press('Enter');

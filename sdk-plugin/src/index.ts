@@ -24,6 +24,7 @@ export * from './react';
 export * from './ui';
 export * from './verification';
 export * from './code-editor';
+export * from './terminal';
 export * from './upload';
 export * from './upload-transport';
 export * from './list';

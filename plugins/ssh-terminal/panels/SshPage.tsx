@@ -5,7 +5,7 @@
 import { useState, type FormEvent } from 'react';
 import { Button, Callout, FormGroup, HTMLSelect, InputGroup, NonIdealState, NumericInput, TextArea } from '@blueprintjs/core';
 import { SSH_LIMITS, type SshAuthType, type SshConnectReply } from '@decisio/domain';
-import { useNavigate, useSession, type ApiError } from '@decisio/sdk-plugin';
+import { HostKeyNotice, hostKeyProblem, useNavigate, useSession, type ApiError } from '@decisio/sdk-plugin';
 import { sshApi } from '../api';
 import { useSshT } from '../i18n';
 import { TerminalView } from './TerminalView';
@@ -31,6 +31,8 @@ export function SshPage() {
   const [open, setOpen] = useState<(SshConnectReply & { target: string }) | null>(null);
   const [connect, state] = sshApi.endpoints['ssh-terminal/connect'].useMutation();
   const [close] = sshApi.endpoints['ssh-terminal/close'].useMutation();
+  const [forgetKey, forgetting] = sshApi.endpoints['ssh-terminal/forgetHostKey'].useMutation();
+  const [forgotten, setForgotten] = useState(false);
   const set = <K extends keyof Form>(k: K, v: Form[K]) => setForm((f) => ({ ...f, [k]: v }));
 
   if (!session.token) {
@@ -41,8 +43,9 @@ export function SshPage() {
     );
   }
 
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
+  const submit = async (e: FormEvent | null, trustFingerprint?: string) => {
+    e?.preventDefault();
+    setForgotten(false);
     const need: string[] = [];
     if (!form.host.trim()) need.push(t('form.host'));
     if (!form.username.trim()) need.push(t('form.username'));
@@ -57,6 +60,7 @@ export function SshPage() {
       ...(form.authType === 'password' ? { password: form.password } : { privateKey: form.privateKey, ...(form.passphrase ? { passphrase: form.passphrase } : {}) }),
       cols: 100,
       rows: 30,
+      ...(trustFingerprint ? { trustFingerprint } : {}),
     });
     if ('data' in r && r.data) {
       setForm((f) => ({ ...f, password: '', passphrase: '' }));
@@ -65,6 +69,16 @@ export function SshPage() {
   };
 
   const error = state.error as ApiError | undefined;
+  const keyProblem = hostKeyProblem(error);
+  const forget = async () => {
+    if (!keyProblem) return;
+    // The very host and port whose stored key was refused.
+    const r = await forgetKey({ host: keyProblem.host || form.host.trim(), port: Number(keyProblem.port) || form.port });
+    if ('data' in r) {
+      state.reset();
+      setForgotten(true);
+    }
+  };
   return (
     <div style={{ padding: 16, display: 'flex', flexDirection: 'column', gap: 12, height: '100%', boxSizing: 'border-box' }} data-testid="ssh-page">
       <h2 style={{ margin: 0 }}>{t('title')}</h2>
@@ -74,6 +88,7 @@ export function SshPage() {
           ticket={open.ticket}
           target={open.target}
           idleMinutes={open.idleMinutes}
+          hostKey={open.hostKey}
           onDisconnect={() => void close({ sessionId: open.sessionId })}
           onNew={() => {
             state.reset();
@@ -115,9 +130,31 @@ export function SshPage() {
               {missing.map((f) => t('form.required', { field: f })).join(' · ')}
             </Callout>
           ) : null}
-          {error ? (
+          {keyProblem ? (
+            <HostKeyNotice
+              problem={keyProblem}
+              busy={state.isLoading || forgetting.isLoading}
+              labels={{
+                unknownTitle: t('hostKey.unknownTitle'),
+                unknownHint: t('hostKey.unknownHint'),
+                trust: t('hostKey.trust'),
+                changedTitle: t('hostKey.changedTitle'),
+                changedHint: error!.message,
+                presented: t('hostKey.presented'),
+                stored: t('hostKey.stored'),
+                forget: t('hostKey.forget'),
+              }}
+              onTrust={(fingerprint) => void submit(null, fingerprint)}
+              onForget={() => void forget()}
+            />
+          ) : error ? (
             <Callout intent="danger" data-testid="ssh-error" data-code={error.code}>
               {error.message}
+            </Callout>
+          ) : null}
+          {forgotten ? (
+            <Callout intent="success" data-testid="ssh-key-forgotten">
+              {t('hostKey.forgotten')}
             </Callout>
           ) : null}
           <Button type="submit" intent="primary" icon="console" loading={state.isLoading} style={{ marginTop: 8 }} data-testid="ssh-connect">

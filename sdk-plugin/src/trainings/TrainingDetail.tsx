@@ -7,6 +7,7 @@ import { useJobEvents, type JobLogLine, type JobMetricsPoint } from './events';
 import { ACTIVE, formatDuration, STOPPED_MANUALLY } from './forms';
 import { Curves } from './Curves';
 import { formatTime, ProgressCell, StateTag, useSolutionId } from './shared';
+import { WORKER_TERMINAL_STATES, WorkerTerminal } from './WorkerTerminal';
 
 /** The fallback poll while the job's live stream is down (or where there is none). */
 const POLL_MS = 3000;
@@ -403,6 +404,7 @@ export function TrainingDetail({ area, id, onClose, extra }: { area: TrainingAre
         </>
       )}
       {canView && jobId && <TensorBoardControl key={jobId} jobId={jobId} />}
+      {jobId && WORKER_TERMINAL_STATES.has(row.state) && <WorkerTerminal key={jobId} jobId={jobId} />}
       {area === 'trainSimulator' && (row.state === 'successful' || row.state === STOPPED_MANUALLY) && <Rollout id={row.id} solutionId={solutionId} />}
       {(area === 'simulation' || area === 'decision') && <DeductionCharts row={row} area={area} solutionId={solutionId} />}
       {jobId && (

@@ -51,7 +51,8 @@ describe('connections checked against SSH_KNOWN_HOSTS', () => {
   const connect = (ssh: TestSshServer, extra: Record<string, unknown> = {}) => server.call('ssh/connect', { token, body: { host: '127.0.0.1', port: ssh.port, username: 'dev', password: 'pw', ...extra } });
 
   beforeAll(async () => {
-    [listed, impostor, unlisted] = await Promise.all([0, 1, 2].map(() => startSshServer({ username: 'dev', password: 'pw' })));
+    const started = await Promise.all([0, 1, 2].map(() => startSshServer({ username: 'dev', password: 'pw' })));
+    [listed, impostor, unlisted] = started as [TestSshServer, TestSshServer, TestSshServer];
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'decisio-known-hosts-'));
     const file = path.join(dir, 'known_hosts');
     const key = (s: TestSshServer) => s.hostPublic.trim().split(/\s+/).slice(0, 2).join(' ');
@@ -78,6 +79,6 @@ describe('connections checked against SSH_KNOWN_HOSTS', () => {
     expect(impostor.authAttempts()).toBe(0);
     const unknown = await connect(unlisted);
     expect(unknown.body.code).toBe(ErrorCode.sshHostKeyUnknown);
-    expect(unknown.body.errors.fingerprint).toBe(unlisted.fingerprint);
+    expect(unknown.body.errors?.fingerprint).toBe(unlisted.fingerprint);
   });
 });
