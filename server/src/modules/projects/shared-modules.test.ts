@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ErrorCode } from '@decisio/domain';
+import { ErrorCode, SHARE_MODULES } from '@decisio/domain';
 import { newId } from '../../db/ids';
 import { createTenant, createUser, issueToken, type TestUser } from '../../test/factories';
 import { databases, startTestServer, type TestServer } from '../../test/server';
@@ -57,5 +57,44 @@ describe.each(databases)('shared modules on %s', (kind) => {
     expect((await open('simulator', strangerToken)).body.code).toBe(ErrorCode.projectNotFound);
     expect((await open('everything')).body.code).toBe(ErrorCode.paramInvalid);
     expect((await server.call('project/getSharedModule', { body: { token, module: 'simulator' } })).status).toBe(401);
+  });
+
+  it('opens every module of the project area read-only once the owner chooses them all', async () => {
+    const knex = server.app.db.knex;
+    const now = new Date();
+    const projectId = (await knex('solutions').where({ id: solutionId }).first('project_id')).project_id as string;
+    const base = { tenant_id: owner.tenantId, project_id: projectId, solution_id: solutionId, created_at: now, updated_at: now };
+    const simulatorId = newId();
+    const policyId = newId();
+    await knex('policies').insert({ ...base, creator_id: owner.id, id: policyId, name: 'pol-a', algorithm: 'ppo', state: 'successful', config: '{}', simulator_id: simulatorId, objective_id: newId(), reward: 4.25, artifact_key: 'p' });
+    await knex('parameter_searches').insert({ ...base, creator_id: owner.id, id: newId(), name: 'tune-a', algorithm: 'sracos', state: 'failure', config: '{}', simulator_id: simulatorId, objective_id: newId(), reward: null });
+    for (const [k, name, score] of [['simulation', 'sim-a', 71.5], ['decision', 'dec-a', 3.5]] as const) {
+      await knex('deductions').insert({ ...base, creator_id: owner.id, id: newId(), kind: k, name, simulator_id: simulatorId, step_size: 10, state: 'successful', score, result: '{"secret":"x"}' });
+    }
+    await knex('analysis_reports').insert({ ...base, creator_id: owner.id, id: newId(), name: 'report-a', name_key: 'report-a', type: 'coupon', status: 'finished', decision_a_id: newId(), decision_b_id: newId(), real_revenue: '1', real_orders: '1', real_cost: '1' });
+    await knex('model_services').insert({ ...base, id: newId(), policy_id: policyId, name: 'svc-a', status: 'running', token_hash: 'f'.repeat(64), token_hint: 'abcd', created_by: owner.id });
+    const all = await server.call('project/saveShareSettings', { token: ownerToken, body: { projectId, scope: 'all', modules: [...SHARE_MODULES] } });
+    expect(all.body.code).toBe(0);
+    const openAll = (module: string) => server.call('project/getSharedModule', { token: viewerToken, body: { token: all.body.data.token, module } });
+    const expected: Record<string, object> = {
+      simulator: { name: 'env-a', score: 61.5 },
+      policy: { name: 'pol-a', state: 'successful', algorithm: 'ppo', score: 4.25 },
+      parameter: { name: 'tune-a', state: 'failure', algorithm: 'sracos', score: null },
+      simulation: { name: 'sim-a', score: 71.5 },
+      decision: { name: 'dec-a', score: 3.5 },
+      report: { name: 'report-a', state: 'finished', algorithm: 'coupon' },
+      deploy: { name: 'svc-a', state: 'running' },
+    };
+    for (const module of SHARE_MODULES) {
+      const r = await openAll(module);
+      expect(r.body.code, module).toBe(0);
+      expect(r.body.data.module).toBe(module);
+      const [first] = r.body.data.solutions;
+      if (module === 'workbench') expect(first.graph.nodes.length).toBeGreaterThan(0);
+      else if (module === 'data-source') expect(first.dataAccess.tables).toHaveLength(1);
+      else expect(first.items, module).toEqual([expect.objectContaining(expected[module])]);
+      // Nothing to act with leaves the server: no configurations, results, token hashes.
+      expect(JSON.stringify(r.body.data), module).not.toMatch(/secret|f{64}|abcd/);
+    }
   });
 });
