@@ -34,6 +34,8 @@ const menuItems: MenuItemContribution[] = WORKFLOW_MENU.map((m, i) => ({
   location: 'side',
   icon: m.icon,
   command: `workflow.open-${m.id}`,
+  // Decided by the page it opens: the projects menu for the steps, the dashboard for "back".
+  menu: m.to,
   // The deductions, deploy, reports, ... of other plugins come between the steps and "back".
   order: m.id === 'back' ? 290 : 200 + i,
   activeOn: m.id === 'back' ? undefined : [m.to],

@@ -1,23 +1,33 @@
 import { describe, expect, it } from 'vitest';
+import { menuKeyOf } from '@decisio/domain';
 import { menuAllows, type WorkbenchUser } from './services';
 
-const user = (menus: WorkbenchUser['menus'], menuPaths: string[]) => ({ menus, menuPaths }) as WorkbenchUser;
+const user = (menus: WorkbenchUser['menus']) => ({ menus, menuPaths: [] }) as unknown as WorkbenchUser;
 
 describe('menuAllows', () => {
-  it('shows catalogue pages only when the user menus hold them, other entries always', () => {
-    const u = user(
-      [
-        { path: '/dashboard', children: [] },
-        { path: null, children: [{ path: '/admin/users', children: [] }] },
-      ],
-      ['/admin/roles', '/admin/users', '/all-project', '/dashboard'],
-    );
+  it("shows an entry only when the user's menus hold its catalogue page; an entry naming no page is hidden", () => {
+    const u = user([
+      { path: '/dashboard', children: [] },
+      { path: null, children: [{ path: '/admin/users', children: [] }] },
+    ]);
     expect(menuAllows(u, '/dashboard')).toBe(true);
     expect(menuAllows(u, '/admin/users')).toBe(true);
     expect(menuAllows(u, '/admin/roles')).toBe(false);
     expect(menuAllows(u, '/all-project')).toBe(false);
-    expect(menuAllows(u, '/support')).toBe(true); // not a catalogue page
-    expect(menuAllows(u, undefined)).toBe(true); // a command entry
+    expect(menuAllows(u, '/support')).toBe(false); // every page is role-controlled now
+    expect(menuAllows(u, undefined)).toBe(false);
     expect(menuAllows(undefined, '/admin/roles')).toBe(true); // user not loaded yet
+  });
+
+  it('decides an entry by its menu, else its page; the project area by the projects menu', () => {
+    expect(menuKeyOf({ to: '/support' })).toBe('/support');
+    expect(menuKeyOf({ menu: '/admin/licences', to: '/somewhere' })).toBe('/admin/licences');
+    expect(menuKeyOf({ activeOn: ['/project/deploy', '/project/deploy-detail'] })).toBe('/all-project');
+    expect(menuKeyOf({ to: '/workflow/pattern' })).toBe('/all-project');
+    expect(menuKeyOf({ to: '/workflow' })).toBe('/all-project');
+    expect(menuKeyOf({})).toBeUndefined();
+    const projects = user([{ path: '/all-project', children: [] }]);
+    expect(menuAllows(projects, menuKeyOf({ activeOn: ['/project/report'] }))).toBe(true);
+    expect(menuAllows(user([{ path: '/dashboard', children: [] }]), menuKeyOf({ activeOn: ['/project/report'] }))).toBe(false);
   });
 });

@@ -141,6 +141,12 @@ export interface MenuItemContribution {
   to?: string;
   /** Command id to run. */
   command?: string;
+  /**
+   * The page of the menu catalogue whose role right decides this entry (`MENU_CATALOGUE_PAGES`
+   * of `@decisio/domain`); default `to`, else the first `activeOn`, the project area's pages
+   * being decided by the projects menu (`menuKeyOf`).
+   */
+  menu?: string;
   /** Sort order inside its location (lower first). Default 100. */
   order?: number;
   when?: WhenPredicate;

@@ -206,20 +206,22 @@ export type WorkbenchUser = CurrentUser & {
   permissions?: string[];
   /** The menu tree the user's roles allow (`user/getUser`). */
   menus?: { path: string | null; children: unknown[] }[];
-  /** Every page path of the menu catalogue (roles decide those side-menu entries). */
+  /** Every page path of the menu catalogue. */
   menuPaths?: string[];
 };
 
 /**
- * Whether a side-menu entry going to `to` shows for `user`: entries to a page of the menu
- * catalogue (`menuPaths`) show only when the user's menus hold that page; other entries (and
- * every entry before the user is known) always.
+ * Whether a side-menu entry decided by the catalogue page `key` (`menuKeyOf(entry)` of
+ * `@decisio/domain`: its `menu`, `to` or first `activeOn`, the project area by the projects menu)
+ * shows for `user`: only when the user's menus (their roles' menus) hold that page. An entry that
+ * names no page is hidden. Before the user is known every entry shows (the server refuses what
+ * the roles do not allow anyway).
  */
-export function menuAllows(user: WorkbenchUser | undefined, to: string | undefined): boolean {
-  if (!to || !user?.menuPaths || !user.menus) return true;
-  if (!user.menuPaths.includes(to)) return true;
+export function menuAllows(user: WorkbenchUser | undefined, key: string | undefined): boolean {
+  if (!user?.menus) return true;
+  if (!key) return false;
   const walk = (nodes: readonly { path: string | null; children: unknown[] }[]): boolean =>
-    nodes.some((n) => n.path === to || walk(n.children as { path: string | null; children: unknown[] }[]));
+    nodes.some((n) => n.path === key || walk(n.children as { path: string | null; children: unknown[] }[]));
   return walk(user.menus);
 }
 

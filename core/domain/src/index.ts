@@ -15,6 +15,7 @@ export * from './account/crypto';
 export * from './admin/schemas';
 export * from './admin/management';
 export * from './admin/route-permissions';
+export * from './admin/menu-catalogue';
 export * from './logs/schemas';
 export * from './schedules/schemas';
 export * from './overview/schemas';

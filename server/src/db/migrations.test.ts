@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ADMIN_ROLE_ID, DEFAULT_TENANT_ID, TENANT_ADMIN_ROLE_ID, USER_ROLE_ID } from './ids';
 import { migrationHistory, rollbackAll } from './migrator';
+import { MENU_CATALOGUE_PAGES } from '@decisio/domain';
 import { coreMigrations } from './migrations';
 import { RoleModel, MenuModel } from '../modules/access/models';
 import { databases, startTestServer, type TestServer } from '../test/server';
@@ -37,6 +38,8 @@ describe.each(databases)('migrations on %s', (kind) => {
     expect(menus.map((m) => m.code).sort()).toEqual(
       [
         'admin',
+        'admin.contacts',
+        'admin.licences',
         'admin.menus',
         'admin.orgs',
         'admin.roles',
@@ -46,14 +49,34 @@ describe.each(databases)('migrations on %s', (kind) => {
         'dashboard',
         'data-connection',
         'dataset-manage',
+        'feedback-control',
         'hyperparameter',
         'job',
+        'messages',
+        'sdk-licence',
+        'ssh',
         'storage-manage',
+        'support',
         'system-log',
         'template-center',
       ].sort(),
     );
     expect(menus.every((m) => m.id.length === 32 && typeof m.hidden === 'boolean')).toBe(true);
+  });
+
+  it('catalogues every page that decides a side-menu entry (MENU_CATALOGUE_PAGES), each held by the system administrator; the pages everyone saw go to every role', async () => {
+    const knex = server.app.db.executor();
+    const paths = ((await knex('menus').whereNotNull('path').select('path')) as { path: string }[]).map((r) => r.path);
+    for (const page of MENU_CATALOGUE_PAGES) expect(paths, page).toContain(page);
+    const held = async (roleId: string) =>
+      ((await knex('role_menus as rm').join('menus as m', 'm.id', 'rm.menu_id').where('rm.role_id', roleId).whereNotNull('m.path').select('m.path')) as { path: string }[]).map((r) => r.path).sort();
+    expect(await held(ADMIN_ROLE_ID)).toEqual([...MENU_CATALOGUE_PAGES].sort());
+    for (const roleId of [USER_ROLE_ID, TENANT_ADMIN_ROLE_ID]) {
+      const pages = await held(roleId);
+      for (const page of ['/gfs/online-trial', '/ssh', '/sdk-licence', '/support', '/user-center/message']) expect(pages, `${roleId} ${page}`).toContain(page);
+      expect(pages).not.toContain('/admin/licences');
+      expect(pages).not.toContain('/admin/contacts');
+    }
   });
 
   it('rolls back completely and migrates again', async () => {

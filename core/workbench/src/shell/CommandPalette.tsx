@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { Dialog, DialogBody, DialogFooter, InputGroup, Menu, MenuItem, NonIdealState } from '@blueprintjs/core';
 import type { IconName } from '@blueprintjs/icons';
-import { DIALOG_WIDTH } from '@decisio/domain';
+import { DIALOG_WIDTH, menuKeyOf } from '@decisio/domain';
 import { baseApi, menuAllows, useLocale } from '@decisio/sdk-plugin';
 import type { Workbench } from '../host/workbench';
 import { useWorkbench } from '../host/workbench-context';
@@ -41,7 +41,7 @@ export function paletteItems(wb: Workbench): PaletteItem[] {
   const ctx = wb.whenContext();
   const user = baseApi.endpoints['core/getUser'].select()(wb.store.getState()).data;
   const pages: PaletteItem[] = wb.host.menuItems
-    .filter((m) => m.location === 'side' && m.to && (!m.when || m.when(ctx)) && menuAllows(user, m.to))
+    .filter((m) => m.location === 'side' && m.to && (!m.when || m.when(ctx)) && menuAllows(user, menuKeyOf(m)))
     .sort((a, b) => (a.order ?? 100) - (b.order ?? 100))
     .map((m) => {
       const key = `${m.pluginId}:${m.titleKey}`;

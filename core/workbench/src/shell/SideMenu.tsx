@@ -1,12 +1,14 @@
 import { Menu, MenuItem } from '@blueprintjs/core';
 import type { IconName } from '@blueprintjs/icons';
+import { menuKeyOf } from '@decisio/domain';
 import { menuAllows, useAppLocation, useCurrentUser, useLocale } from '@decisio/sdk-plugin';
 import { useWorkbench } from '../host/workbench-context';
 import { useWorkbenchT } from '../i18n/i18n';
 
 /**
- * The console's side menu, built from `location: 'side'` menu items of the plugins; an entry to a
- * page of the menu catalogue shows only when the user's roles allow that menu (`menuAllows`).
+ * The console's side menu, built from `location: 'side'` menu items of the plugins; every entry is
+ * decided by a page of the menu catalogue (`menuKeyOf`) and shows only when the user's roles
+ * allow that menu (`menuAllows`).
  */
 export function SideMenu(props: { collapsed?: boolean }) {
   const wb = useWorkbench();
@@ -15,7 +17,7 @@ export function SideMenu(props: { collapsed?: boolean }) {
   useLocale();
   const user = useCurrentUser().data;
   const items = wb.host.menuItems
-    .filter((m) => m.location === 'side' && (!m.when || m.when(wb.whenContext())) && menuAllows(user, m.to))
+    .filter((m) => m.location === 'side' && (!m.when || m.when(wb.whenContext())) && menuAllows(user, menuKeyOf(m)))
     .sort((a, b) => (a.order ?? 100) - (b.order ?? 100));
   return (
     <nav className={`dc-side${props.collapsed ? ' dc-side-collapsed' : ''}`} aria-label={t('menu.title')} data-testid="side-menu">

@@ -33,6 +33,7 @@ import * as createElectricShow from './20261127180000_create_electric_show';
 import * as createSshHostKeys from './20261128120000_create_ssh_host_keys';
 import * as workerSshAddress from './20261128120100_add_worker_ssh_address';
 import * as createPolicyUpdateRuns from './20261128110000_create_policy_update_runs';
+import * as catalogueSideMenus from './20261128110100_catalogue_side_menus';
 import * as createStorehouseMarket from './20261128140000_create_storehouse_market';
 import * as grantMarketPublic from './20261128140100_grant_market_public';
 import * as simulatorNodeScores from './20261128160000_add_simulator_node_scores';
@@ -80,6 +81,7 @@ export const coreMigrations: NamedMigration[] = [
   { name: '20261127160000_optional_scheme_range', ...optionalSchemeRange },
   { name: '20261127180000_create_electric_show', ...createElectricShow },
   { name: '20261128110000_create_policy_update_runs', ...createPolicyUpdateRuns },
+  { name: '20261128110100_catalogue_side_menus', ...catalogueSideMenus },
   { name: '20261128120000_create_ssh_host_keys', ...createSshHostKeys },
   { name: '20261128120100_add_worker_ssh_address', ...workerSshAddress },
   { name: '20261128140000_create_storehouse_market', ...createStorehouseMarket },

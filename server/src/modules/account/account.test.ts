@@ -315,7 +315,7 @@ describe.each(databases)('account calls on %s', (kind) => {
         roleList: [expect.objectContaining({ code: 'admin' })],
       });
       const codes = a.body.data.menus.map((m: { code: string }) => m.code);
-      expect(codes).toEqual(['dashboard', 'all-project', 'dataset-manage', 'template-center', 'job', 'system-log', 'data-connection', 'hyperparameter', 'storage-manage', 'admin']);
+      expect(codes).toEqual(['dashboard', 'all-project', 'dataset-manage', 'template-center', 'job', 'system-log', 'data-connection', 'hyperparameter', 'storage-manage', 'feedback-control', 'ssh', 'sdk-licence', 'admin', 'messages', 'support']);
       // Every page of the catalogue, so the client knows which side-menu entries the roles decide.
       expect(a.body.data.menuPaths).toEqual(expect.arrayContaining(['/admin/users', '/dashboard', '/dataset-manage', '/job']));
       const adminGroup = a.body.data.menus.find((m: { code: string }) => m.code === 'admin');
@@ -325,6 +325,8 @@ describe.each(databases)('account calls on %s', (kind) => {
         '/admin/menus',
         '/admin/orgs',
         '/admin/tenants',
+        '/admin/licences',
+        '/admin/contacts',
       ]);
 
       const user = await createUser(server);
@@ -342,6 +344,11 @@ describe.each(databases)('account calls on %s', (kind) => {
         'data-connection',
         'hyperparameter',
         'storage-manage',
+        'feedback-control',
+        'ssh',
+        'sdk-licence',
+        'messages',
+        'support',
       ]);
     });
 
