@@ -5,7 +5,7 @@
  * and the datasets whose fields are dragged into nodes (`table/list`, `table/get`, module
  * `datasets`).
  */
-import type { Dataset, DecisionGraph, Page, SolutionItem } from '@decisio/domain';
+import type { Dataset, DecisionGraph, FileItem, Page, ReviveImportReply, ReviveImportRequest, SolutionItem, UploadPartInitRequest, UploadState } from '@decisio/domain';
 import { definePluginApi, type PluginEndpointBuilder } from '@decisio/sdk-plugin';
 
 /** `solution/getPattern`: the stored graph (null before the first save) and the names of its Python files. */
@@ -46,6 +46,15 @@ export const patternEndpoints = (build: PluginEndpointBuilder) => ({
     query: (body) => ({ url: 'table/list', body }),
   }),
   'pattern/dataset': build.query<Dataset, { tableId: string }>({ query: (body) => ({ url: 'table/get', body }) }),
+  // REVIVE folder import (server module revive-import): the data file goes up as a resumable upload first.
+  'pattern/uploadInit': build.mutation<UploadState, UploadPartInitRequest>({ query: (body) => ({ url: 'file/uploadpartinit', body }) }),
+  'pattern/uploadParts': build.mutation<UploadState, { uploadId: string }>({ query: (body) => ({ url: 'file/uploadPartList', body }) }),
+  'pattern/uploadComplete': build.mutation<FileItem, { uploadId: string }>({ query: (body) => ({ url: 'file/uploadPartComplete', body, timeoutMs: 0 }) }),
+  'pattern/importRevive': build.mutation<ReviveImportReply, ReviveImportRequest>({
+    // Reading and checking a large data file takes a while: no 30 s timeout.
+    query: (body) => ({ url: 'solution/importRevive', body, timeoutMs: 0 }),
+    invalidatesTags: (r, _e, a) => (r?.status === 'imported' ? [{ type: TAG, id: a.solutionId }] : []),
+  }),
 });
 
 export const patternApi = definePluginApi('pattern', patternEndpoints, { tagTypes: [TAG] });

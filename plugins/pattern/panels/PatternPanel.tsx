@@ -16,6 +16,7 @@ import { usePatternT } from '../i18n';
 import { FieldPalette } from './FieldPalette';
 import { Inspector } from './Inspector';
 import { YamlDialog } from './YamlDialog';
+import { ReviveImportDialog } from './ReviveImportDialog';
 
 const GraphCanvas = lazy(() => import('./GraphCanvas').then((m) => ({ default: m.GraphCanvas })));
 
@@ -50,6 +51,7 @@ export function PatternPanel(_props: PanelProps) {
       initial={pattern.data}
       primaryTableId={c?.datasetId ?? c?.primaryTableId}
       guide={link.guide}
+      onReviveImported={() => void corr.refetch()}
     />
   );
 }
@@ -61,6 +63,8 @@ interface WorkspaceProps {
   initial: PatternReply;
   primaryTableId?: string;
   guide: boolean;
+  /** After a REVIVE folder import (the graph reloads by itself; the primary dataset changed). */
+  onReviveImported(): void;
 }
 
 const isTyping = (el: EventTarget | null) => {
@@ -91,6 +95,7 @@ function Workspace(props: WorkspaceProps) {
   const [lineStyle, setLineStyle] = useState<LineStyle>('bezier');
   const [fullscreen, setFullscreen] = useState(false);
   const [yamlOpen, setYamlOpen] = useState(false);
+  const [reviveOpen, setReviveOpen] = useState(false);
   const [fitSignal, setFitSignal] = useState(0);
   const [save, saving] = patternApi.endpoints['pattern/set'].useMutation();
   const root = useRef<HTMLDivElement>(null);
@@ -254,6 +259,14 @@ function Workspace(props: WorkspaceProps) {
         />
         <Button icon="import" text={t('toolbar.yaml')} onClick={() => setYamlOpen(true)} data-testid="pattern-yaml" />
         <Button
+          icon="folder-shared-open"
+          text={t('toolbar.revive')}
+          disabled={dirty}
+          title={dirty ? t('toolbar.reviveDirty') : t('revive.title')}
+          onClick={() => setReviveOpen(true)}
+          data-testid="pattern-revive"
+        />
+        <Button
           icon="export"
           text={t('toolbar.exportYaml')}
           disabled={editor.graph.nodes.length === 0}
@@ -326,6 +339,15 @@ function Workspace(props: WorkspaceProps) {
           </section>
         </aside>
       </div>
+      <ReviveImportDialog
+        solutionId={props.solutionId}
+        isOpen={reviveOpen}
+        onClose={() => setReviveOpen(false)}
+        onImported={() => {
+          setSelection({});
+          props.onReviveImported();
+        }}
+      />
       <YamlDialog
         editor={editor}
         isOpen={yamlOpen}
