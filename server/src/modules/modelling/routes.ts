@@ -26,11 +26,13 @@ import {
 import type { AppContext, AppMiddleware, AppState, AuthUser } from '../../http/context';
 import { reply } from '../../http/envelope';
 import type { RouteKit } from '../../http/route';
+import { reconcileStates } from '../../jobs/record-state';
 import type { ModellingDeps } from './common';
 import { rewardTryRoute } from './reward-try';
 import { ModellingRecords } from './records';
 import { TensorBoards, tensorBoardDownloadRoute } from './tensorboard';
 import { TrainCalls } from './train';
+import { TRAINING_RECORDS } from './training-rules';
 import { Trainings } from './trainings';
 
 export { modellingJobKinds } from './engine/kinds';
@@ -175,9 +177,11 @@ export function modellingRoutes(router: Router<AppState>, kit: RouteKit, deps: M
   post('/overview/getResource', z.object({}).loose(), (_i, u) => train.overviewResource(u));
   post('/overview/getStatistics', z.object({}).loose(), (_i, u) => train.overviewStatistics(u));
 
-  // Keep the records' state in step with their jobs.
+  // One state per training: its job's (reads join it). The records' `state` column mirrors it
+  // on each change, and is brought back in step at start-up for changes no process heard.
   deps.jobs.subscribe((e) => {
     if (e.type === 'state') void trainings.syncState(e.jobId, e.state).catch(() => undefined);
   });
+  void reconcileStates(deps.db.knex, Object.keys(TRAINING_RECORDS)).catch(() => undefined);
   return { tensorBoardProxy: tensorBoards.proxy(kit), close: () => tensorBoards.close(), trainings };
 }

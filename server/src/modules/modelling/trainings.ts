@@ -16,6 +16,7 @@ import {
 import type { ServerCallUser } from '@decisio/sdk-plugin/server';
 import { newId } from '../../db/ids';
 import { WorkerUnavailableError } from '../../jobs/queue';
+import { mirrorJobState } from '../../jobs/record-state';
 import { JobState } from '../../jobs/states';
 import { lockDatasets } from '../datasets/in-use';
 import type { BlobOwner } from '../storage/blob-store';
@@ -345,9 +346,13 @@ export class Trainings {
     return this.get(user, table, copyId);
   }
 
-  /** Keeps a record's `state` in step with its job (deploy reads `policies.state`). */
+  /**
+   * On a job's change of state: the mirror `state` of its record (the job's state is the one
+   * source, `server/src/jobs/record-state.ts`; deploy's contract names `policies.state`), and a
+   * scheme processing that ended without a result.
+   */
   async syncState(jobId: string, state: string) {
-    for (const table of Object.keys(TRAINING_RECORDS)) await this.deps.db.knex(table).where({ job_id: jobId }).whereNot({ state }).update({ state });
+    await mirrorJobState(this.deps.db.knex, Object.keys(TRAINING_RECORDS), jobId, state);
     if (state === JobState.failure || state === JobState.stoppedManually) {
       await this.deps.db.knex('schemes').where({ process_job_id: jobId, process_state: 'processing' }).update({ process_state: 'failed' });
     }

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import { AppError, type ShareModule, type SharedDataAccess, type SharedGraph, type SharedModuleItem, type SharedModuleView } from '@decisio/domain';
+import { stateOf, withJobState } from '../../jobs/record-state';
 import { toDate } from '../storage/service';
 
 /**
@@ -19,11 +20,11 @@ const num = (v: unknown): number | null => (v === null || v === undefined || !Nu
 
 /** Each module's records: table, filter, and how a row becomes an item. */
 const SOURCES: Partial<Record<ShareModule, { table: string; where?: Row; item: (r: Row) => Omit<SharedModuleItem, 'id' | 'name' | 'createdAt'> }>> = {
-  simulator: { table: 'simulators', item: (r) => ({ state: String(r.state), algorithm: String(r.algorithm), score: num(r.score) }) },
-  policy: { table: 'policies', item: (r) => ({ state: String(r.state), algorithm: String(r.algorithm), score: num(r.reward) }) },
-  parameter: { table: 'parameter_searches', item: (r) => ({ state: String(r.state), algorithm: String(r.algorithm), score: num(r.reward) }) },
-  simulation: { table: 'deductions', where: { kind: 'simulation' }, item: (r) => ({ state: String(r.state), algorithm: null, score: num(r.score) }) },
-  decision: { table: 'deductions', where: { kind: 'decision' }, item: (r) => ({ state: String(r.state), algorithm: null, score: num(r.score) }) },
+  simulator: { table: 'simulators', item: (r) => ({ state: stateOf(r), algorithm: String(r.algorithm), score: num(r.score) }) },
+  policy: { table: 'policies', item: (r) => ({ state: stateOf(r), algorithm: String(r.algorithm), score: num(r.reward) }) },
+  parameter: { table: 'parameter_searches', item: (r) => ({ state: stateOf(r), algorithm: String(r.algorithm), score: num(r.reward) }) },
+  simulation: { table: 'deductions', where: { kind: 'simulation' }, item: (r) => ({ state: stateOf(r), algorithm: null, score: num(r.score) }) },
+  decision: { table: 'deductions', where: { kind: 'decision' }, item: (r) => ({ state: stateOf(r), algorithm: null, score: num(r.score) }) },
   report: { table: 'analysis_reports', item: (r) => ({ state: String(r.status), algorithm: r.type == null ? null : String(r.type), score: null }) },
   deploy: { table: 'model_services', item: (r) => ({ state: String(r.status), algorithm: null, score: null }) },
 };
@@ -66,9 +67,12 @@ export async function sharedModule(knex: Knex, tenantId: string, projectId: stri
   for (const s of solutions) {
     const entry: SharedModuleView['solutions'][number] = { solutionId: String(s.id), name: String(s.name), items: [] };
     if (source) {
-      const q = knex(source.table).where({ solution_id: s.id, tenant_id: tenantId, ...(source.where ?? {}) });
-      if (source.table === 'model_services') q.whereNull('deleted_at');
-      const rows = (await q.orderBy('created_at', 'desc')) as Row[];
+      // A training's state is its job's (`withJobState`); reports and services have their own.
+      const trained = source.table !== 'model_services' && source.table !== 'analysis_reports';
+      const q = trained ? withJobState(knex, source.table) : knex(`${source.table} as t`);
+      q.where(Object.fromEntries(Object.entries({ solution_id: s.id, tenant_id: tenantId, ...(source.where ?? {}) }).map(([k, v]) => [`t.${k}`, v])));
+      if (source.table === 'model_services') q.whereNull('t.deleted_at');
+      const rows = (await q.orderBy('t.created_at', 'desc')) as Row[];
       entry.items = rows.map((r) => ({ id: String(r.id), name: String(r.name), createdAt: iso(r.created_at), ...source.item(r) }));
     } else {
       const pattern = (await knex('modelling_patterns').where({ solution_id: s.id }).first('graph', 'correlation')) as Row | undefined;
