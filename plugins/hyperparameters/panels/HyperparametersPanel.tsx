@@ -77,6 +77,7 @@ function paramErrors(params: readonly HyperparameterSetParam[], errors: FormErro
   const list: string[] = [];
   const rest: FormErrors = {};
   for (const [place, message] of Object.entries(errors)) {
+    if (message === undefined) continue;
     const m = /^params\.(\d+)\./.exec(place);
     if (!m) {
       rest[place] = message;

@@ -100,7 +100,7 @@ describe.each(databases)('scheme form data and hyperparameter sets on %s', (kind
       'params.2.searchValues': 'batchSize: continuous search takes [min, max], min below max, each a whole number, at least 1',
     });
     const zh = await call('hyperparameter/create', bad, token, 'zh-CN');
-    expect(zh.body.errors['params.0.default']).toBe('lr：数值，大于 0');
+    expect(zh.body.errors?.['params.0.default']).toBe('lr：数值，大于 0');
     expect((await call('hyperparameter/create', { ...bad, algorithm: 'ppo', params: [] })).body.errors).toEqual({ algorithm: 'Choose an algorithm of this training type' });
 
     const good = { name: 'good set', trainType: 'environment', algorithm: 'bc', params: [{ name: 'lr', type: 'float', default: 0.001, searchMode: 'continuous', searchValues: [1e-4, 1e-2] }, { name: 'hidden', type: 'intList', default: [32, 32] }] };
