@@ -12,7 +12,7 @@ const panels: Owned<PanelContribution>[] = [
   { id: 'demo.beta', pluginId: 'demo', titleKey: 'beta', load: async () => () => <p>beta body</p> },
 ];
 
-function mount(defaultPanels: string[], onController?: (c: DockController | null) => void) {
+function mount(defaultPanels: string[], onController?: (c: DockController | null) => void, contributed: Owned<PanelContribution>[] = panels) {
   const i18n = createI18n('en-US');
   return render(
     <I18nextProvider i18n={i18n}>
@@ -20,7 +20,7 @@ function mount(defaultPanels: string[], onController?: (c: DockController | null
         <DockLayout
           layoutId="/demo"
           defaultPanels={defaultPanels}
-          panels={panels}
+          panels={contributed}
           userId="u1"
           theme="light"
           translate={(k) => k.split(':')[1] ?? k}
@@ -55,6 +55,36 @@ describe('DockLayout', () => {
     mount(['demo.alpha']);
     await waitFor(() => expect(document.querySelectorAll('.dv-tab').length).toBe(2));
     expect(screen.queryByTestId('layout-fallback-notice')).toBeNull();
+  });
+
+  it('opens a layout saved with the modelling plugin\'s panel ids with the per-area panels', async () => {
+    // The layout as the workbench saved it before the split: the one modelling plugin's panels.
+    const before: Owned<PanelContribution>[] = [
+      { id: 'modelling.environments', pluginId: 'modelling', titleKey: 'environments', load: async () => () => <p>old environments</p> },
+      { id: 'modelling.rewards', pluginId: 'modelling', titleKey: 'rewards', load: async () => () => <p>old rewards</p> },
+    ];
+    let ctl: DockController | null = null;
+    const first = mount(['modelling.environments'], (c) => (ctl = c ?? ctl), before);
+    await screen.findByText('old environments');
+    act(() => ctl!.openPanel('modelling.rewards', { floating: false }));
+    await waitFor(() => {
+      const r = readLayout(localStorage, 'u1', '/demo');
+      expect(r.kind === 'ok' && Object.keys(r.doc.dockview.panels).sort()).toEqual(['modelling.environments', 'modelling.rewards']);
+    });
+    first.unmount();
+    const key = layoutStorageKey('u1', '/demo');
+    localStorage.setItem(key, JSON.stringify({ ...JSON.parse(localStorage.getItem(key)!), schemaVersion: 2 }));
+
+    // After the split: the per-area plugins' panels open in the saved places.
+    const after: Owned<PanelContribution>[] = [
+      { id: 'environment.list', pluginId: 'environment', titleKey: 'environments', load: async () => () => <p>environments per area</p> },
+      { id: 'reward.list', pluginId: 'reward', titleKey: 'rewards', load: async () => () => <p>rewards per area</p> },
+    ];
+    mount(['environment.list'], undefined, after);
+    await waitFor(() => expect(document.querySelectorAll('.dv-tab').length).toBe(2));
+    expect(await screen.findByText(/per area/)).toBeTruthy();
+    expect(screen.queryByTestId('layout-fallback-notice')).toBeNull();
+    expect([...document.querySelectorAll('.dv-tab')].map((t) => t.textContent).sort()).toEqual(['environments', 'rewards']);
   });
 
   it('falls back to the default layout with a notice when the saved one is broken', async () => {

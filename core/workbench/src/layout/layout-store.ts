@@ -7,7 +7,7 @@
 import type { SerializedDockview } from 'dockview';
 
 /** Current version of {@link LayoutDocument}. */
-export const LAYOUT_SCHEMA_VERSION = 2;
+export const LAYOUT_SCHEMA_VERSION = 3;
 
 /** What is saved. */
 export interface LayoutDocument {
@@ -33,6 +33,8 @@ export interface LayoutMigration {
  * - v0: the raw `api.toJSON()` object (prototype builds saved it unwrapped).
  * - v1: `{schemaVersion: 1, dockview}`.
  * - v2: adds `layoutId` and `savedAt`.
+ * - v3: the panels of the one `modelling` plugin carry the ids of the per-area plugins that
+ *   replaced it (issue 16: {@link MODELLING_PANEL_RENAMES}).
  */
 export const LAYOUT_MIGRATIONS: readonly LayoutMigration[] = [
   { name: 'wrap-raw-dockview', from: 0, migrate: (doc) => ({ schemaVersion: 1, dockview: doc }) },
@@ -41,7 +43,54 @@ export const LAYOUT_MIGRATIONS: readonly LayoutMigration[] = [
     from: 1,
     migrate: (doc, layoutId) => ({ ...doc, schemaVersion: 2, layoutId, savedAt: new Date(0).toISOString() }),
   },
+  {
+    name: 'rename-modelling-panels-per-area',
+    from: 2,
+    migrate: (doc) => ({ ...doc, schemaVersion: 3, dockview: renamePanels(doc.dockview, MODELLING_PANEL_RENAMES) }),
+  },
 ];
+
+/**
+ * The panel ids of the `modelling` plugin (before the split into one plugin per area) and the
+ * ids that replaced them: a layout saved with the old ids opens with the new ones (step
+ * `rename-modelling-panels-per-area`). History: never edit, only add.
+ */
+export const MODELLING_PANEL_RENAMES: Readonly<Record<string, string>> = {
+  'modelling.schemes': 'scheme.list',
+  'modelling.environments': 'environment.list',
+  'modelling.environmentTrain': 'environment.train',
+  'modelling.debug': 'environment.debug',
+  'modelling.rewards': 'reward.list',
+  'modelling.policies': 'policy.list',
+  'modelling.policyTrain': 'policy.train',
+  'modelling.parameters': 'tuning.list',
+  'modelling.parameterTrain': 'tuning.train',
+  'modelling.simulations': 'deduction.simulations',
+  'modelling.decisions': 'deduction.decisions',
+  'modelling.hyperparameters': 'hyperparameters.sets',
+  'modelling.projectLog': 'project-log.log',
+};
+
+/**
+ * A dockview serialisation with panel ids renamed: the keys of `panels`, and every string that is
+ * exactly an old id (a panel's `id` and `contentComponent`, the views and active view of the
+ * grid's groups, the active panel). Titles and other text are left alone.
+ */
+export function renamePanels(dockview: unknown, renames: Readonly<Record<string, string>>): unknown {
+  const walk = (x: unknown, key: string | null): unknown => {
+    if (typeof x === 'string') return Object.prototype.hasOwnProperty.call(renames, x) ? renames[x] : x;
+    if (Array.isArray(x)) return x.map((v) => walk(v, null));
+    if (!isObject(x)) return x;
+    const out: Record<string, unknown> = {};
+    for (const [k, v] of Object.entries(x)) {
+      // Only the keys of the `panels` map are ids; a panel's `title` is text.
+      const name = key === 'panels' && Object.prototype.hasOwnProperty.call(renames, k) ? renames[k]! : k;
+      out[name] = k === 'title' ? v : walk(v, k);
+    }
+    return out;
+  };
+  return walk(dockview, null);
+}
 
 /** Local-storage key of a layout: per user (by `userId`) and per route. */
 export function layoutStorageKey(userId: string | null, layoutId: string): string {
