@@ -329,6 +329,8 @@ export function httpStatusOf(code: number): number {
     case ErrorCode.contactRequestNotFound:
     case ErrorCode.pidDataNotFound:
     case ErrorCode.sshNoSession:
+    // trainSSH/getTrainSSH: nothing tells a job of another user or tenant from a missing one
+    case ErrorCode.sshInfoFailed:
       return 404;
     case ErrorCode.bodyTooLarge:
       return 413;

@@ -33,6 +33,7 @@ describe('trainSSH/getTrainSSH when the operator has not enabled it', () => {
   it('answers "get SSH information failed", and checks the caller and the input', async () => {
     const r = await server.call('trainSSH/getTrainSSH', { token, body: { jobId: JOB } });
     expect(r.body.code).toBe(ErrorCode.sshInfoFailed);
+    expect(r.status).toBe(404);
     expect((await server.call('trainSSH/getTrainSSH', { body: { jobId: JOB } })).status).toBe(401);
     expect((await server.call('trainSSH/getTrainSSH', { token, body: { jobId: 'x' } })).body.code).toBe(ErrorCode.paramInvalid);
   });
