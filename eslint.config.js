@@ -1,7 +1,7 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import tseslint from 'typescript-eslint';
-import { checkImport } from './scripts/boundaries.mjs';
+import { checkImport, checkTemplateImport } from './scripts/boundaries.mjs';
 
 const root = path.dirname(fileURLToPath(import.meta.url));
 
@@ -24,14 +24,38 @@ const boundaries = {
   },
 };
 
+/**
+ * Local rule: industry template plugins (`plugins/template-*`) import only `@decisio/sdk-plugin`,
+ * `@decisio/domain` and their own files, as a third party would (scripts/boundaries.mjs,
+ * `checkTemplateImport`; test: scripts/template-imports.test.ts).
+ */
+const templateImports = {
+  meta: { type: 'problem', schema: [], messages: { wrong: '{{text}}' } },
+  create(context) {
+    const rel = path.relative(root, context.filename).split(path.sep).join('/');
+    const check = (node, source) => {
+      if (!source || typeof source.value !== 'string') return;
+      const text = checkTemplateImport(rel, source.value);
+      if (text) context.report({ node, messageId: 'wrong', data: { text } });
+    };
+    return {
+      ImportDeclaration: (n) => check(n, n.source),
+      ExportNamedDeclaration: (n) => check(n, n.source),
+      ExportAllDeclaration: (n) => check(n, n.source),
+      ImportExpression: (n) => check(n, n.source),
+    };
+  },
+};
+
 export default [
   { ignores: ['**/node_modules/**', 'dist/**', '.data/**', 'e2e/artifacts/**', '**/*.generated.ts', '**/generated/**'] },
   {
     files: ['**/*.ts', '**/*.tsx', '**/*.mts'],
     languageOptions: { parser: tseslint.parser, sourceType: 'module' },
-    plugins: { decisio: { rules: { boundaries } } },
+    plugins: { decisio: { rules: { boundaries, 'template-imports': templateImports } } },
     rules: {
       'decisio/boundaries': 'error',
+      'decisio/template-imports': 'error',
       'no-debugger': 'error',
       'no-restricted-syntax': [
         'error',

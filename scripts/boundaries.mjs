@@ -77,3 +77,28 @@ export function checkImport(fromRel, spec) {
   if (!allowed.includes(to)) return `${from} must not depend on ${to} (${spec})`;
   return null;
 }
+
+/** Folders of industry template plugins (`plugins/template-<name>/`). */
+const TEMPLATE_PLUGIN = /^plugins\/(template-[^/]+)\//;
+/** What a template plugin may import besides its own files. */
+const TEMPLATE_ALLOWED = /^@decisio\/(sdk-plugin|domain)(\/.*)?$/;
+
+/**
+ * Industry template plugins (`plugins/template-*`) are written as a third party would: their
+ * code may import only `@decisio/sdk-plugin` (and its entries), `@decisio/domain` and the
+ * plugin's own files; no other package (not even `node:*`, React or zod: the SDK hands over
+ * what a template needs) and nothing outside the folder. Tests (`*.test.ts(x)`) and the
+ * plugin's `vitest.config.ts` are not shipped code and are left to `checkImport`.
+ * Returns an error text or null (null also for files outside template plugins).
+ */
+export function checkTemplateImport(fromRel, spec) {
+  const m = TEMPLATE_PLUGIN.exec(fromRel);
+  if (!m || /\.test\.tsx?$/.test(fromRel) || fromRel.endsWith('/vitest.config.ts')) return null;
+  if (TEMPLATE_ALLOWED.test(spec)) return null;
+  if (spec.startsWith('.')) {
+    const rel = path.posix.normalize(path.posix.join(path.posix.dirname(fromRel), spec));
+    if (rel.startsWith(`plugins/${m[1]}/`)) return null;
+    return `a template plugin may import only its own files, @decisio/sdk-plugin and @decisio/domain, not ${spec} (outside plugins/${m[1]})`;
+  }
+  return `a template plugin may import only @decisio/sdk-plugin, @decisio/domain and its own files, not ${spec}`;
+}

@@ -7,9 +7,10 @@ vi.mock('./panels/TemplateCentrePanel', async (orig) => (loaded.push('TemplateCe
 describe('templates manifest', () => {
   it('declares the spec routes, the side menu and palette commands, and loads no panel when imported', async () => {
     const { templatesPlugin } = await import('./index');
-    expect(templatesPlugin.routes.map((r) => r.path)).toEqual(['/template-center', '/template-center/industry/coupon', '/template-center/industry/electric']);
+    // One route per industry of the listed templates (`$industry`): no industry is built in.
+    expect(templatesPlugin.routes.map((r) => r.path)).toEqual(['/template-center', '/template-center/industry/$industry']);
     expect(templatesPlugin.menuItems.map((m) => m.to)).toEqual(['/template-center']);
-    expect(templatesPlugin.commands.map((c) => c.id)).toEqual(['templates.open-centre', 'templates.open-electric', 'templates.open-coupon']);
+    expect(templatesPlugin.commands.map((c) => c.id)).toEqual(['templates.open-centre']);
     expect(loaded).toEqual([]);
     await templatesPlugin.panels[0]!.load();
     expect(loaded).toEqual(['TemplateCentrePanel']);

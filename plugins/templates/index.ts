@@ -1,9 +1,11 @@
 /**
  * The template centre (spec platform §1, workflow "Template routes"): `/template-center` lists
- * the industry templates, `/template-center/industry/coupon|electric` filters them by industry;
- * each card previews its decision graph, a sample of its own data, what the policy decides and
- * (only when the server reports it) the results it reached, and creates a project from it with
- * `template/createProject`. Manifest only: the panel loads with `import()`.
+ * the industry templates that the server's plugins contribute (`template/getTemplateList`),
+ * `/template-center/industry/<industry>` filters them by industry (the tabs are the industries
+ * of the list); each card previews its decision graph, a sample of its own data, what the policy
+ * decides and the results its report renderer measured on the data (or a template plugin's own
+ * report view), and creates a project from it with `template/createProject`. Manifest only: the
+ * panel loads with `import()`.
  */
 import { definePlugin, openPageCommand, type WhenContext } from '@decisio/sdk-plugin';
 import zhCN from './locales/zh-CN.json';
@@ -12,11 +14,9 @@ import { templatesEndpoints } from './api';
 
 const signedIn = (c: WhenContext) => c.signedIn;
 
-/** Commands of the area (palette, side menu). */
+/** Commands of the area (palette, side menu); each template plugin adds one for its industry. */
 export const TEMPLATE_COMMANDS = [
   openPageCommand({ id: 'templates.open-centre', titleKey: 'commands.centre', to: '/template-center', icon: 'applications', keywords: ['template', 'industry', 'electric', 'coupon', '模板'], when: signedIn }),
-  openPageCommand({ id: 'templates.open-electric', titleKey: 'commands.electric', to: '/template-center/industry/electric', icon: 'flash', keywords: ['template', 'electric', 'cold room'], when: signedIn }),
-  openPageCommand({ id: 'templates.open-coupon', titleKey: 'commands.coupon', to: '/template-center/industry/coupon', icon: 'tag', keywords: ['template', 'coupon', 'pricing'], when: signedIn }),
 ];
 
 export const templatesPlugin = definePlugin({
@@ -25,12 +25,9 @@ export const templatesPlugin = definePlugin({
   endpoints: templatesEndpoints,
   routes: [
     { path: '/template-center', titleKey: 'title', panels: ['templates.centre'] },
-    { path: '/template-center/industry/coupon', titleKey: 'couponTitle', panels: ['templates.centre'] },
-    { path: '/template-center/industry/electric', titleKey: 'electricTitle', panels: ['templates.centre'] },
+    { path: '/template-center/industry/$industry', titleKey: 'industryTitle', panels: ['templates.centre'] },
   ],
   panels: [{ id: 'templates.centre', titleKey: 'panels.centre', icon: 'applications', load: () => import('./panels/TemplateCentrePanel').then((m) => m.TemplateCentrePanel) }],
   commands: TEMPLATE_COMMANDS,
-  menuItems: [
-    { id: 'templates.menu', titleKey: 'menu', location: 'side', icon: 'applications', to: '/template-center', order: 25, activeOn: ['/template-center/industry/coupon', '/template-center/industry/electric'] },
-  ],
+  menuItems: [{ id: 'templates.menu', titleKey: 'menu', location: 'side', icon: 'applications', to: '/template-center', order: 25 }],
 });

@@ -6,7 +6,7 @@
 import type { ComponentType } from 'react';
 import type { $ZodType, output } from 'zod/v4/core';
 import type { Dispatch } from '@reduxjs/toolkit';
-import type { Locale } from '@decisio/domain';
+import type { Locale, TemplateItem } from '@decisio/domain';
 import type { Disposable } from './lifecycle';
 import type { ServiceAccessor, ServiceRef, ThemeName } from './services';
 import type { PluginEndpointBuilder } from './api';
@@ -214,16 +214,36 @@ export function validateSetting(
   return { ok: true, value: r.value };
 }
 
-/** An industry template or project template offered in the template centre. */
+/**
+ * The client side of an industry template offered in the template centre. The template itself
+ * (data file, graph, reward, report renderer) is the server plugin's
+ * (`@decisio/sdk-plugin/server`, `templates`); the template centre lists what the server
+ * answers (`template/getTemplateList`), so a template needs no client part to show. This
+ * contribution names it to the workbench (title and description in the plugin's bundles) and may
+ * bring a view of its report.
+ */
 export interface TemplateContribution {
   /** Namespaced id `<pluginId>.<name>`. */
   id: string;
+  /** Id of the server template (`ServerTemplateDefinition.id`), e.g. `electric`. */
+  templateId?: string;
   titleKey: string;
   descriptionKey?: string;
   /** Industry tag, e.g. `electric`, `coupon`. */
   industry?: string;
-  /** Loads the template's content (graph, sample data descriptors...). */
-  load: () => Promise<unknown>;
+  /**
+   * A view of the template's report (the figures its report renderer measured) that replaces
+   * the template centre's table of figures.
+   */
+  reportView?: ComponentLoader<TemplateReportViewProps>;
+  /** Loads more content of the template (kept for manifests written before `templateId`). */
+  load?: () => Promise<unknown>;
+}
+
+/** Props of a template's report view. */
+export interface TemplateReportViewProps {
+  /** The template as `template/getTemplateList` answered it (its `report` is not null). */
+  template: TemplateItem;
 }
 
 /** Translation bundles of a plugin, one per language, with the same keys (nested objects of strings). */

@@ -8,6 +8,7 @@
  */
 import type { CurrentUser, Locale } from '@decisio/domain';
 import type { Disposable, Event } from './lifecycle';
+import type { TemplateContribution } from './plugin';
 
 /**
  * A typed, named handle on a service. Ids are namespaced and stable: `<plugin>.<service>`.
@@ -188,8 +189,27 @@ export const layoutServiceRef = createServiceRef<LayoutService>('workbench.layou
 /** Provided by the workbench: settings. */
 export const settingsServiceRef = createServiceRef<SettingsService>('workbench.settings');
 
+/** A template contribution with the id of the plugin that made it. */
+export type OwnedTemplateContribution = TemplateContribution & { readonly pluginId: string };
+
+/** The template contributions of every plugin (`templates` of the manifests), read-only. */
+export interface TemplateCatalogService {
+  /** Every contribution, in plugin order. */
+  list(): readonly OwnedTemplateContribution[];
+  /** The contribution for a server template id (`templateId`), if a plugin made one. */
+  forTemplate(templateId: string): OwnedTemplateContribution | undefined;
+}
+/** Provided by the workbench: the plugins' template contributions (the template centre reads them). */
+export const templateCatalogServiceRef = createServiceRef<TemplateCatalogService>('workbench.templates');
+
+/** A {@link TemplateCatalogService} over a list of contributions. */
+export function templateCatalog(list: readonly OwnedTemplateContribution[]): TemplateCatalogService {
+  return { list: () => list, forTemplate: (id) => list.find((t) => t.templateId === id) };
+}
+
 /** Ids of the services every host provides before any plugin activates. */
 export const WORKBENCH_SERVICE_IDS: readonly string[] = [
+  templateCatalogServiceRef.id,
   sessionServiceRef.id,
   notificationServiceRef.id,
   navigationServiceRef.id,

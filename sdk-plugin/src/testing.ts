@@ -29,6 +29,8 @@ import {
   notificationServiceRef,
   sessionServiceRef,
   settingsServiceRef,
+  templateCatalog,
+  templateCatalogServiceRef,
   themeServiceRef,
   type AppLocation,
   type Notification,
@@ -248,6 +250,7 @@ export function createTestHost(options: TestHostOptions = {}): TestHost {
   registry.set(commandServiceRef.id, commands);
   registry.set(layoutServiceRef.id, layout);
   registry.set(settingsServiceRef.id, settings);
+  registry.set(templateCatalogServiceRef.id, templateCatalog(plugins.flatMap((p) => (p.templates ?? []).map((t) => ({ ...t, pluginId: p.id })))));
 
   return {
     store,

@@ -5,13 +5,14 @@
 import { createApp } from './app';
 import { loadConfig } from './config';
 import { createLogger } from './logger';
-import { serverPlugins } from './plugins/registry';
+import { loadServerPlugins } from './plugins/registry';
 import { checkSandbox } from './sandbox-check';
 
 const config = loadConfig();
 const logger = createLogger(config.logLevel);
 // `JOB_QUEUE_PREFIX`: the BullMQ key prefix, the same one `npm run worker` reads (default `decisio`).
-const decisio = createApp(config, { logger, plugins: serverPlugins, jobs: { prefix: process.env.JOB_QUEUE_PREFIX || undefined } });
+// Plugins: those under plugins/* with a server entry (templates, ...), found at start.
+const decisio = createApp(config, { logger, plugins: await loadServerPlugins(), jobs: { prefix: process.env.JOB_QUEUE_PREFIX || undefined } });
 
 try {
   await checkSandbox(logger);

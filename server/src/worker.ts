@@ -15,7 +15,7 @@ import { systemClock } from './clock';
 import { JobKindRegistry, JobStore, JobWorker } from './jobs/queue';
 import { registerWorkerJobKinds } from './jobs/worker-kinds';
 import { createLogger } from './logger';
-import { serverPlugins } from './plugins/registry';
+import { loadServerPlugins } from './plugins/registry';
 import { checkSandbox } from './sandbox-check';
 
 function optionalInt(name: string): number | undefined {
@@ -37,7 +37,7 @@ const db = Database.open(config.databaseUrl);
 const kinds = new JobKindRegistry();
 // The same kinds as the server's job threads; the blob store is the server's DATA_DIR (workers on
 // other machines must share it: a network mount).
-registerWorkerJobKinds(kinds, { db, config, plugins: serverPlugins });
+registerWorkerJobKinds(kinds, { db, config, plugins: await loadServerPlugins() });
 
 const worker = new JobWorker(new JobStore(db, systemClock), kinds, {
   redisUrl: config.redisUrl,

@@ -36,7 +36,12 @@ import { policyUpdatePlugin } from '@decisio/plugin-policy-update';
 import { feedbackControlPlugin } from '@decisio/plugin-feedback-control';
 import { sshTerminalPlugin } from '@decisio/plugin-ssh-terminal';
 import { templatesPlugin } from '@decisio/plugin-templates';
+import { storehousePlugin } from '@decisio/plugin-storehouse';
+import { marketPlugin } from '@decisio/plugin-market';
 import { electricPlugin } from '@decisio/plugin-electric';
+import { templateElectricPlugin } from '@decisio/plugin-template-electric';
+import { templateCouponPlugin } from '@decisio/plugin-template-coupon';
+import { templateInventoryPlugin } from '@decisio/plugin-template-inventory';
 import { messagesPlugin } from '@decisio/plugin-messages';
 import { userCentrePlugin } from '@decisio/plugin-user-centre';
 import { supportPlugin } from '@decisio/plugin-support';
@@ -51,7 +56,7 @@ import { installIconLoader } from './theme/icons';
  * panel code.
  */
 export const APP_PLUGINS: readonly PluginManifest[] = [sdkPlugin, accountPlugin, dashboardPlugin, projectsPlugin, storagePlugin, deployPlugin, dataConnectionsPlugin, workflowPlugin, patternPlugin, dataAccessPlugin, logsPlugin, jobsPlugin, adminPlugin,
-  trainingsKitPlugin, schemePlugin, environmentPlugin, rewardPlugin, policyPlugin, tuningPlugin, deductionPlugin, hyperparametersPlugin, projectLogPlugin, reportsPlugin, businessDecisionPlugin, policyUpdatePlugin, feedbackControlPlugin, sshTerminalPlugin, templatesPlugin, electricPlugin,
+  trainingsKitPlugin, schemePlugin, environmentPlugin, rewardPlugin, policyPlugin, tuningPlugin, deductionPlugin, hyperparametersPlugin, projectLogPlugin, reportsPlugin, businessDecisionPlugin, policyUpdatePlugin, feedbackControlPlugin, sshTerminalPlugin, templatesPlugin, storehousePlugin, marketPlugin, templateElectricPlugin, templateCouponPlugin, templateInventoryPlugin, electricPlugin,
   messagesPlugin, supportPlugin, sdkLicencePlugin, userCentrePlugin];
 
 const container = typeof document !== 'undefined' ? document.getElementById('root') : null;

@@ -1,11 +1,21 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { definePlugin, type PluginManifest } from '@decisio/sdk-plugin';
 import { createTestHost, withHost } from '@decisio/sdk-plugin/testing';
 import { templatesPlugin } from '../index';
 import { industryOf, TemplateCentrePanel } from './TemplateCentrePanel';
 
+const INDUSTRY_NAMES = { electric: { 'zh-CN': '电力', 'en-US': 'Electric' }, coupon: { 'zh-CN': '优惠券', 'en-US': 'Coupon' } };
+const REPORT = {
+  title: { 'zh-CN': '历史控制器', 'en-US': 'The logged controller' },
+  basis: { 'zh-CN': '在 4000 行上测得', 'en-US': 'Measured on 4000 rows' },
+  figures: [{ id: 'meanPower', label: { 'zh-CN': '平均功率', 'en-US': 'Mean power' }, value: 2.34567, digits: 3 }],
+};
 const template = (id: 'electric' | 'coupon', agent: string, decisionFields: string[]) => ({
   id,
+  industry: id,
+  industryName: INDUSTRY_NAMES[id],
+  report: id === 'electric' ? REPORT : null,
   name: { 'zh-CN': `${id} 模板`, 'en-US': `${id} template` },
   description: { 'zh-CN': '说明', 'en-US': 'About it' },
   task: id === 'electric' ? 'thermal' : 'inventory',
@@ -24,8 +34,8 @@ const template = (id: 'electric' | 'coupon', agent: string, decisionFields: stri
 });
 const TEMPLATES = [template('electric', 'action', ['power_action']), template('coupon', 'decision', ['price', 'order_quantity'])];
 
-function setup(opts: { pathname?: string; locale?: 'en-US' | 'zh-CN'; list?: unknown } = {}) {
-  const host = createTestHost({ plugins: [templatesPlugin], locale: opts.locale ?? 'en-US', session: { token: 't', userId: 'u' }, location: { pathname: opts.pathname ?? '/template-center' } });
+function setup(opts: { pathname?: string; locale?: 'en-US' | 'zh-CN'; list?: unknown; plugins?: PluginManifest[] } = {}) {
+  const host = createTestHost({ plugins: [templatesPlugin, ...(opts.plugins ?? [])], locale: opts.locale ?? 'en-US', session: { token: 't', userId: 'u' }, location: { pathname: opts.pathname ?? '/template-center' } });
   host.mockCall('template/getTemplateList', opts.list ?? { code: 0, data: TEMPLATES });
   render(withHost(host, <TemplateCentrePanel panelId="templates.centre" />));
   return host;
@@ -46,7 +56,39 @@ describe('TemplateCentrePanel', () => {
     expect(screen.getByTestId('template-electric-nodes').textContent).toBe('temperatureaction');
     expect(screen.getByTestId('template-coupon-decides').textContent).toBe('The policy decides the node decision: price, order_quantity');
     expect(screen.getByTestId('template-electric-sample').textContent).toContain('3.1416');
-    expect(screen.getByTestId('template-electric-results').textContent).toMatch(/^Not measured/);
+    // The electric template's report renderer measured figures; the coupon one here has none.
+    expect(screen.getByTestId('template-electric-results').textContent).toContain('The logged controller');
+    expect(screen.getByTestId('template-electric-figure-meanPower').textContent).toBe('Mean power2.346');
+    expect(screen.getByTestId('template-coupon-results').textContent).toMatch(/^Not measured/);
+  });
+
+  it('shows a template plugin\'s own report view in place of the figures', async () => {
+    const acme = definePlugin({
+      id: 'acme-template',
+      templates: [
+        {
+          id: 'acme-template.electric',
+          templateId: 'electric',
+          titleKey: 'x',
+          reportView: async () =>
+            function AcmeReport({ template }) {
+              return <p data-testid="acme-report">custom view of {template.id}: {template.report!.figures.length} figures</p>;
+            },
+        },
+      ],
+    });
+    setup({ plugins: [acme] });
+    expect((await screen.findByTestId('acme-report')).textContent).toBe('custom view of electric: 1 figures');
+    expect(screen.queryByTestId('template-electric-figure-meanPower')).toBeNull();
+  });
+
+  it('takes its industry tabs from the templates the server lists', async () => {
+    const retail = { ...template('coupon', 'decision', ['order']), id: 'inventory', industry: 'retail', industryName: { 'zh-CN': '零售', 'en-US': 'Retail' } };
+    const host = setup({ list: { code: 0, data: [...TEMPLATES, retail] } });
+    expect(await screen.findByRole('tab', { name: 'Retail' })).toBeTruthy();
+    expect(screen.getAllByRole('tab').map((t) => t.textContent)).toEqual(['All industries', 'Electric', 'Coupon', 'Retail']);
+    fireEvent.click(screen.getByRole('tab', { name: 'Retail' }));
+    expect(host.navigations.at(-1)?.pathname).toBe('/template-center/industry/retail');
   });
 
   it('filters by industry from the route, and the tabs navigate', async () => {
@@ -90,6 +132,8 @@ describe('TemplateCentrePanel', () => {
   it('renders the preview in Chinese', async () => {
     setup({ locale: 'zh-CN' });
     expect(await screen.findByText('electric 模板')).toBeTruthy();
-    expect(screen.getByTestId('template-electric-results').textContent).toMatch(/^未测量/);
+    expect(screen.getByRole('tab', { name: '电力' })).toBeTruthy();
+    expect(screen.getByTestId('template-electric-results').textContent).toContain('历史控制器');
+    expect(screen.getByTestId('template-coupon-results').textContent).toMatch(/^未测量/);
   });
 });

@@ -1,7 +1,7 @@
-import { useState } from 'react';
+import { useEffect, useState, type ComponentType } from 'react';
 import { Button, Callout, Card, Classes, H4, H6, HTMLTable, NonIdealState, Tab, Tabs, Tag } from '@blueprintjs/core';
-import type { TemplateItem } from '@decisio/domain';
-import { isApiError, useAppLocation, useNavigate } from '@decisio/sdk-plugin';
+import type { TemplateItem, TemplateReport } from '@decisio/domain';
+import { isApiError, templateCatalogServiceRef, useAppLocation, useNavigate, useService, type TemplateReportViewProps } from '@decisio/sdk-plugin';
 import { templatesApi } from '../api';
 import { useTemplatesT } from '../i18n';
 
@@ -13,6 +13,67 @@ const INDUSTRY_PATH = '/template-center/industry/';
 /** The industry of a `/template-center/industry/<id>` path, or `all`. */
 export function industryOf(pathname: string): string {
   return pathname.startsWith(INDUSTRY_PATH) ? pathname.slice(INDUSTRY_PATH.length).replace(/\/.*$/, '') : ALL;
+}
+
+/** The figures a template's report renderer measured on its data. */
+function ReportFigures({ tpl, report }: { tpl: TemplateItem; report: TemplateReport }) {
+  const { t, locale } = useTemplatesT();
+  return (
+    <div data-testid={`template-${tpl.id}-results`}>
+      <p style={{ marginBottom: 4 }}>{report.title[locale]}</p>
+      <p className={Classes.TEXT_MUTED}>{report.basis[locale]}</p>
+      <HTMLTable compact striped>
+        <thead>
+          <tr>
+            <th>{t('preview.figure')}</th>
+            <th>{t('preview.value')}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {report.figures.map((f) => (
+            <tr key={f.id} data-testid={`template-${tpl.id}-figure-${f.id}`}>
+              <td>{f.label[locale]}</td>
+              <td>
+                {f.value.toLocaleString(locale, { minimumFractionDigits: f.digits ?? 2, maximumFractionDigits: f.digits ?? 2 })}
+                {f.unit ? ` ${f.unit}` : ''}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </HTMLTable>
+    </div>
+  );
+}
+
+/** The results a template reached: its plugin's report view, else the measured figures, else "not measured". */
+function TemplateResults({ tpl }: { tpl: TemplateItem }) {
+  const { t } = useTemplatesT();
+  const contribution = useService(templateCatalogServiceRef).forTemplate(tpl.id);
+  const load = tpl.report ? contribution?.reportView : undefined;
+  const [View, setView] = useState<ComponentType<TemplateReportViewProps> | null | 'failed'>(null);
+  useEffect(() => {
+    if (!load) return;
+    let live = true;
+    load().then(
+      (c) => live && setView(() => c),
+      () => live && setView('failed'),
+    );
+    return () => {
+      live = false;
+    };
+  }, [load]);
+  if (!tpl.report) {
+    // No report renderer: say so rather than show a figure the server did not measure.
+    return (
+      <p className={Classes.TEXT_MUTED} data-testid={`template-${tpl.id}-results`}>
+        {t('preview.notMeasured')}
+      </p>
+    );
+  }
+  if (View === 'failed') return <Callout intent="warning">{t('preview.reportFailed')}</Callout>;
+  if (load && !View) return <div className={Classes.SKELETON} style={{ height: 60 }} aria-busy="true" />;
+  if (View) return <View template={tpl} />;
+  return <ReportFigures tpl={tpl} report={tpl.report} />;
 }
 
 /** One template: description, graph nodes, decided fields, data sample, results, create button. */
@@ -34,7 +95,7 @@ function TemplateCard({ tpl }: { tpl: TemplateItem }) {
     <Card className="dc-template-card" data-testid={`template-${tpl.id}`} style={{ marginBottom: 16 }}>
       <H4>
         <Tag minimal intent="primary" style={{ marginRight: 8 }}>
-          {t(`industry.${tpl.id}` as 'industry.electric')}
+          {tpl.industryName?.[locale] ?? tpl.industry ?? tpl.id}
         </Tag>
         {tpl.name[locale]}
       </H4>
@@ -75,10 +136,7 @@ function TemplateCard({ tpl }: { tpl: TemplateItem }) {
         <p className={Classes.TEXT_MUTED}>{t('preview.noSample')}</p>
       )}
       <H6 style={{ marginTop: 12 }}>{t('preview.results')}</H6>
-      {/* The server reports no measured results for templates yet: say so rather than show a figure. */}
-      <p className={Classes.TEXT_MUTED} data-testid={`template-${tpl.id}-results`}>
-        {t('preview.notMeasured')}
-      </p>
+      <TemplateResults tpl={tpl} />
       {failure && (
         <Callout intent="danger" style={{ marginBottom: 8 }}>
           {failure}
@@ -93,10 +151,17 @@ function TemplateCard({ tpl }: { tpl: TemplateItem }) {
 
 /** The template centre: industry tabs (each its own route), then one card per template. */
 export function TemplateCentrePanel(_props: { panelId: string }) {
-  const { t } = useTemplatesT();
+  const { t, locale } = useTemplatesT();
   const navigate = useNavigate();
   const industry = industryOf(useAppLocation().pathname);
   const list = templatesApi.endpoints['templates/list'].useQuery();
+  // The tabs: the industries of the templates the server lists, in list order.
+  const industries = new Map<string, string>();
+  for (const tpl of list.data ?? []) {
+    const id = tpl.industry ?? tpl.id;
+    if (!industries.has(id)) industries.set(id, tpl.industryName?.[locale] ?? id);
+  }
+  if (industry !== ALL && !industries.has(industry)) industries.set(industry, industry);
 
   let body;
   if (list.isError) {
@@ -114,15 +179,16 @@ export function TemplateCentrePanel(_props: { panelId: string }) {
   } else if (!list.data) {
     body = <div className={Classes.SKELETON} style={{ height: 160 }} aria-busy="true" aria-label={t('loading')} />;
   } else {
-    const shown = list.data.filter((tpl) => industry === ALL || tpl.id === industry);
+    const shown = list.data.filter((tpl) => industry === ALL || (tpl.industry ?? tpl.id) === industry);
     body = shown.length ? shown.map((tpl) => <TemplateCard key={tpl.id} tpl={tpl} />) : <NonIdealState icon="search" title={t('empty')} data-testid="templates-empty" />;
   }
   return (
     <div style={{ padding: 16, overflow: 'auto', height: '100%' }} data-testid="template-centre">
       <Tabs id="template-industry" selectedTabId={industry} onChange={(id) => navigate(id === ALL ? '/template-center' : `${INDUSTRY_PATH}${String(id)}`)}>
         <Tab id={ALL} title={t('industry.all')} />
-        <Tab id="electric" title={t('industry.electric')} />
-        <Tab id="coupon" title={t('industry.coupon')} />
+        {[...industries].map(([id, name]) => (
+          <Tab key={id} id={id} title={name} />
+        ))}
       </Tabs>
       <div style={{ marginTop: 12 }}>{body}</div>
     </div>

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { ServerPlugin } from '@decisio/sdk-plugin/server';
+import { seedFiles } from '../plugins/files';
 import type { Database } from './database';
 import { coreMigrations, type NamedMigration } from './migrations';
 
@@ -18,7 +19,7 @@ export function migrationHistory(plugins: readonly ServerPlugin[]): NamedMigrati
       });
     }
     for (const s of p.seeds) {
-      all.push({ name: `${p.id}/seed_${s.name}`, up: async (knex) => s.run(knex), down: async () => undefined });
+      all.push({ name: `${p.id}/seed_${s.name}`, up: async (knex) => s.run(knex, seedFiles(p.id, s.name, s.files)), down: async () => undefined });
     }
   }
   const seen = new Set<string>();

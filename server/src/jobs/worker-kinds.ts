@@ -13,7 +13,7 @@ import { importJobKind, importTmpDir, type ImportConnectionSettings } from '../m
 import { modellingJobKinds } from '../modules/modelling/routes';
 import { BlobStore } from '../modules/storage/blob-store';
 import { configureQuotaDefaults } from '../modules/storage/quota';
-import { serverPlugins } from '../plugins/registry';
+import { loadServerPlugins } from '../plugins/registry';
 import { builtinJobKinds } from './builtin';
 import { systemClock } from '../clock';
 import { scheduledJobKinds } from '../modules/schedules/kinds';
@@ -46,8 +46,8 @@ export function registerWorkerJobKinds(
 }
 
 /** `ThreadJobKindsModule` of the server: `env.data` is the server's configuration. */
-export function registerThreadJobKinds(registry: JobKindRegistry, env: ThreadJobEnv): void {
-  registerWorkerJobKinds(registry, { db: env.db, config: env.data as WorkerKindsConfig, plugins: serverPlugins });
+export async function registerThreadJobKinds(registry: JobKindRegistry, env: ThreadJobEnv): Promise<void> {
+  registerWorkerJobKinds(registry, { db: env.db, config: env.data as WorkerKindsConfig, plugins: await loadServerPlugins() });
 }
 
 /** File URL of this module, for `JobThreadsOptions.modules`. */

@@ -19,6 +19,9 @@ import type { Envelope } from '@decisio/domain';
 import { createApp, type AppOptions, type DecisioApp } from '../app';
 import { loadConfig, type ServerConfig } from '../config';
 import { knexConfigOf, parseDatabaseUrl, type DatabaseKind } from '../db/database';
+import { loadServerPlugins } from '../plugins/registry';
+
+let workspacePlugins: ReturnType<typeof loadServerPlugins> | undefined;
 
 /** The databases every data-layer test runs on: `describe.each(databases)`. */
 export const databases: DatabaseKind[] = process.env.TEST_MYSQL_URL ? ['sqlite', 'mysql'] : ['sqlite'];
@@ -122,7 +125,11 @@ export async function createTestDatabase(kind: DatabaseKind): Promise<{ url: str
   };
 }
 
-/** Starts a migrated server on a fresh database of `kind` (or on `options.databaseUrl`). */
+/**
+ * Starts a migrated server on a fresh database of `kind` (or on `options.databaseUrl`). Without
+ * `options.plugins` it loads the plugins `npm start` loads (the workspace's `plugins/*` with a
+ * server entry: the industry templates).
+ */
 export async function startTestServer(kind: DatabaseKind, options: TestServerOptions = {}): Promise<TestServer> {
   const owned = options.databaseUrl ? null : await createTestDatabase(kind);
   const databaseUrl = options.databaseUrl ?? owned!.url;
@@ -143,7 +150,7 @@ export async function startTestServer(kind: DatabaseKind, options: TestServerOpt
   let started: DecisioApp | undefined;
   let url: string;
   try {
-    started = createApp(config, options);
+    started = createApp(config, { ...options, plugins: options.plugins ?? (await (workspacePlugins ??= loadServerPlugins())) });
     if (options.migrate !== false) await started.migrate();
     ({ url } = await started.listen());
   } catch (err) {

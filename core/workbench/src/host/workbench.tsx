@@ -19,6 +19,8 @@ import {
   ServicesProvider,
   sessionServiceRef,
   settingsServiceRef,
+  templateCatalog,
+  templateCatalogServiceRef,
   themeServiceRef,
   DisposableStore,
   toDisposable,
@@ -138,6 +140,8 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
       [commandServiceRef.id, commands],
       [layoutServiceRef.id, layout],
       [settingsServiceRef.id, settings],
+      // The plugins' template contributions, read after `register` below.
+      [templateCatalogServiceRef.id, templateCatalog(options.plugins.flatMap((p) => (p.templates ?? []).map((t) => ({ ...t, pluginId: p.id }))))],
     ]),
     dispatch: store.dispatch,
     registerLocales: (ns, bundles) => addPluginLocales(i18n, ns, bundles),

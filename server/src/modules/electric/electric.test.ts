@@ -2,12 +2,16 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ErrorCode } from '@decisio/domain';
 import { thermalTask } from '@decisio/learning';
 import { databases, startTestServer, type TestServer } from '../../test/server';
-import { templateCsv, templateDef } from '../templates/templates';
-import { ColdRoomModel } from './model';
+import { discoverServerPlugins } from '../../plugins/discover';
+import { TemplateRegistry } from '../templates/registry';
+import { ColdRoomModel, coldRoomData } from './model';
 import { ELECTRIC_CALLS_PER_WINDOW } from './service';
 
+/** The electric template's data file (plugins/template-electric), as the server reads it. */
+const electric = await new TemplateRegistry(await discoverServerPlugins()).dataOf('electric');
+
 describe('cold-room model', () => {
-  const model = ColdRoomModel.fit();
+  const model = ColdRoomModel.fit(coldRoomData(electric.table));
 
   it('fits the template data closely on held-out rooms and decides by the template reward', () => {
     // The template's dynamics are linear in these features, up to noise of sd 0.1 °C.
@@ -51,7 +55,7 @@ describe.each(databases)('electricShow through HTTP on %s', (kind) => {
     expect(pumps.body.data.rows).toHaveLength(200);
     const temps = await call('electricShow/getTemperatureControlList', { site: '330' });
     // Room 3 of the template CSV, row by row.
-    const csv = templateCsv(templateDef('electric')!).trimEnd().split('\n').slice(1).map((l) => l.split(','));
+    const csv = electric.csv.toString('utf8').trimEnd().split('\n').slice(1).map((l) => l.split(','));
     const room3 = csv.filter((r) => r[0] === '3');
     expect(temps.body.data.rows[5].temperature.toFixed(4)).toBe(room3[5]![3]);
     expect(temps.body.data.rows[5].doorOpen).toBe(room3[5]![4] === '1');
@@ -76,6 +80,16 @@ describe.each(databases)('electricShow through HTTP on %s', (kind) => {
     const row = await server.app.db.knex('electric_decisions').where({ id: d.decisionId }).first();
     expect(Object.keys(row).sort()).toEqual(['created_at', 'door_open', 'id', 'power', 'predicted_next', 'result', 'site', 'temperature']);
     expect(JSON.stringify(result.body.data)).not.toContain('127.0.0.1');
+  });
+
+  it('answers notFound while no plugin contributes the electric template', async () => {
+    const bare = await startTestServer(kind, { plugins: [] });
+    try {
+      const r = await bare.call('electricShow/getPumpControlList', { body: { site: '330' } });
+      expect(r.body.code).toBe(ErrorCode.notFound);
+    } finally {
+      await bare.stop();
+    }
   });
 
   it('refuses bad input (400) and answers notFound for an unknown decision', async () => {

@@ -3,12 +3,47 @@
  * to the electric template's own data (`next = c0 + c1·t + c2·door + c3·door·t + c4·power`,
  * rooms 1–18 to fit, rooms 19–20 held out), and a controller that picks the cooling power whose
  * predicted next step scores best on the template's reward (one-step lookahead over a 0.01 grid).
- * Everything is computed once, at first use, from the template's seeded data; the comparison runs
+ * Everything is computed once, at first use, from the template's data (read from the electric
+ * template plugin through the template registry); the comparison runs
  * the controller and the template's logged (behaviour) controller in the template's true simulator.
  */
 import type { ElectricEpisodeScore, ElectricModelInfo } from '@decisio/domain';
 import { thermalTask, type TaskPolicy } from '@decisio/learning';
-import { templateData, templateDef } from '../templates/templates';
+import type { ServerTemplateTable } from '@decisio/sdk-plugin/server';
+
+/** The electric template's table as columns of numbers (one entry per logged quarter-hour). */
+export interface ColdRoomData {
+  /** 1-based room of each row, its step within the room and its time (ISO). */
+  room: number[];
+  step: number[];
+  time: string[];
+  temperature: number[];
+  doorOpen: number[];
+  power: number[];
+  nextTemperature: number[];
+  /** Cumulative row ends of the rooms, in order (REVIVE's `index`). */
+  ends: number[];
+}
+
+/**
+ * The columns of the electric template's data file (`plugins/template-electric`): `room, step,
+ * time, obs_temp, factor_door_state, power_action, next_obs_temp`.
+ * @throws Error when a column is missing.
+ */
+export function coldRoomData(table: ServerTemplateTable): ColdRoomData {
+  const time = table.columns.indexOf('time');
+  if (time < 0) throw new Error('electric template data: no column "time"');
+  return {
+    room: table.numbers('room'),
+    step: table.numbers('step'),
+    time: table.rows.map((r) => r[time]!),
+    temperature: table.numbers('obs_temp'),
+    doorOpen: table.numbers('factor_door_state'),
+    power: table.numbers('power_action'),
+    nextTemperature: table.numbers('next_obs_temp'),
+    ends: table.trajectories.map((t) => t.end),
+  };
+}
 
 const FIT_TRAJECTORIES = 18;
 const POWER_MAX = 10;
@@ -46,12 +81,12 @@ export class ColdRoomModel {
     readonly trainingRows: number,
   ) {}
 
-  /** Fits the model to the electric template's data. */
-  static fit(): ColdRoomModel {
-    const data = templateData(templateDef('electric')!);
-    const col = (node: string, row: number) => Number(data.arrays[node]!.data[row]);
-    const fitEnd = data.index[FIT_TRAJECTORIES - 1]!;
-    const rows = data.index[data.index.length - 1]!;
+  /** Fits the model to the electric template's data (its first 18 rooms; the others are held out). */
+  static fit(data: ColdRoomData): ColdRoomModel {
+    const columns = { temperature: data.temperature, door_open: data.doorOpen, action: data.power, next_temperature: data.nextTemperature };
+    const col = (node: keyof typeof columns, row: number) => columns[node][row]!;
+    const fitEnd = data.ends[FIT_TRAJECTORIES - 1]!;
+    const rows = data.ends[data.ends.length - 1]!;
     const xtx = Array.from({ length: 5 }, () => new Array<number>(5).fill(0));
     const xty = new Array<number>(5).fill(0);
     for (let r = 0; r < fitEnd; r++) {

@@ -9,8 +9,11 @@ import { AppError, type ElectricDecision, type ElectricPumpRow, type ElectricRes
 import type { Clock } from '../../clock';
 import type { Database } from '../../db/database';
 import { newId } from '../../db/ids';
-import { templateData, templateDef } from '../templates/templates';
-import { ColdRoomModel } from './model';
+import type { TemplateRegistry } from '../templates/registry';
+import { ColdRoomModel, coldRoomData, type ColdRoomData } from './model';
+
+/** Id of the template whose data the demo shows (contributed by `plugins/template-electric`). */
+export const ELECTRIC_TEMPLATE_ID = 'electric';
 
 export const ELECTRIC_WINDOW_MS = 60_000;
 export const ELECTRIC_CALLS_PER_WINDOW = 30;
@@ -40,11 +43,25 @@ export class ElectricService {
   private model: ColdRoomModel | undefined;
   private comparison: ElectricResult['comparison'] | undefined;
   private rooms = new Map<ElectricSite, RoomStep[]>();
+  private data: ColdRoomData | undefined;
 
   constructor(
     private readonly db: Database,
     private readonly clock: Clock,
+    private readonly templates: TemplateRegistry,
   ) {}
+
+  /**
+   * The electric template's data (read once).
+   * @throws AppError `notFound` when no plugin contributes the electric template.
+   */
+  private async coldRooms(): Promise<ColdRoomData> {
+    if (!this.data) {
+      if (!this.templates.get(ELECTRIC_TEMPLATE_ID)) throw new AppError('notFound');
+      this.data = coldRoomData((await this.templates.dataOf(ELECTRIC_TEMPLATE_ID)).table);
+    }
+    return this.data;
+  }
 
   private get knex() {
     return this.db.executor();
@@ -65,41 +82,37 @@ export class ElectricService {
   }
 
   /** The demonstration room's 200 logged quarter-hours (template data; computed once). */
-  private room(site: ElectricSite): RoomStep[] {
+  private async room(site: ElectricSite): Promise<RoomStep[]> {
     let steps = this.rooms.get(site);
     if (!steps) {
-      const def = templateDef('electric')!;
-      const data = templateData(def);
+      const data = await this.coldRooms();
       const room = ELECTRIC_SITE_ROOM[site];
-      const begin = room === 1 ? 0 : data.index[room - 2]!;
-      const end = data.index[room - 1]!;
-      const v = (node: string, r: number) => Number(data.arrays[node]!.data[r]);
       steps = [];
-      for (let r = begin; r < end; r++) {
-        const step = r - begin;
-        steps.push({ step, time: new Date(def.start.getTime() + step * def.stepMs).toISOString(), temperature: v('temperature', r), doorOpen: v('door_open', r) > 0.5, power: v('action', r) });
+      for (let r = 0; r < data.room.length; r++) {
+        if (data.room[r] !== room) continue;
+        steps.push({ step: data.step[r]!, time: data.time[r]!, temperature: data.temperature[r]!, doorOpen: data.doorOpen[r]! > 0.5, power: data.power[r]! });
       }
       this.rooms.set(site, steps);
     }
     return steps;
   }
 
-  pumpControlList(site: ElectricSite): ElectricSeries<ElectricPumpRow> {
-    return { site, room: ELECTRIC_SITE_ROOM[site], rows: this.room(site).map(({ step, time, power }) => ({ step, time, power })) };
+  async pumpControlList(site: ElectricSite): Promise<ElectricSeries<ElectricPumpRow>> {
+    return { site, room: ELECTRIC_SITE_ROOM[site], rows: (await this.room(site)).map(({ step, time, power }) => ({ step, time, power })) };
   }
 
-  temperatureControlList(site: ElectricSite): ElectricSeries<ElectricTemperatureRow> {
-    return { site, room: ELECTRIC_SITE_ROOM[site], rows: this.room(site).map(({ step, time, temperature, doorOpen }) => ({ step, time, temperature, doorOpen })) };
+  async temperatureControlList(site: ElectricSite): Promise<ElectricSeries<ElectricTemperatureRow>> {
+    return { site, room: ELECTRIC_SITE_ROOM[site], rows: (await this.room(site)).map(({ step, time, temperature, doorOpen }) => ({ step, time, temperature, doorOpen })) };
   }
 
-  private fitted(): ColdRoomModel {
-    this.model ??= ColdRoomModel.fit();
+  private async fitted(): Promise<ColdRoomModel> {
+    this.model ??= ColdRoomModel.fit(await this.coldRooms());
     return this.model;
   }
 
   /** Decides the cooling power for the state, keeps the decision and its result, answers the decision. */
   async decide(input: { site: ElectricSite; temperature: number; doorOpen: boolean }): Promise<ElectricDecision> {
-    const model = this.fitted();
+    const model = await this.fitted();
     this.comparison ??= model.compare();
     const { power, predictedNext } = model.decide(input.temperature, input.doorOpen);
     const id = newId();

@@ -12,16 +12,18 @@ import { ProjectsService } from '../projects/service';
 import type { SolutionsService } from '../solutions/service';
 import type { BlobStore } from '../storage/blob-store';
 import { StorageService } from '../storage/service';
+import type { TemplateRegistry } from './registry';
 import { TemplatesService } from './service';
 
 /**
- * Industry templates (`template/*`): the list of built-in templates, and a project created from
- * one with its first solution seeded (data, table correlation, decision graph, reward).
+ * Industry templates (`template/*`): the list of the templates the plugins contribute, and a
+ * project created from one with its first solution seeded (data, table correlation, decision
+ * graph, reward).
  */
 export function templatesRoutes(
   router: Router<AppState>,
   kit: RouteKit,
-  deps: { db: Database; blobs: BlobStore; clock: Clock; jobs: JobQueue; datasets: DatasetsService; solutions: SolutionsService },
+  deps: { db: Database; blobs: BlobStore; clock: Clock; jobs: JobQueue; datasets: DatasetsService; solutions: SolutionsService; templates: TemplateRegistry },
 ): TemplatesService {
   const templates = new TemplatesService({
     db: deps.db,
@@ -31,6 +33,7 @@ export function templatesRoutes(
     storage: new StorageService(deps.db, deps.blobs, deps.clock),
     datasets: deps.datasets,
     records: new ModellingRecords({ db: deps.db, jobs: deps.jobs, blobs: deps.blobs }),
+    templates: deps.templates,
   });
   const user = (ctx: AppContext) => ctx.state.user!;
 

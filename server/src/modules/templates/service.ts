@@ -5,8 +5,8 @@
  */
 import path from 'node:path';
 import { Readable } from 'node:stream';
-import { AppError, type CreateTemplateProjectInput, type Locale, type ProjectItem, type TemplateItem, type TemplateProject } from '@decisio/domain';
-import type { ServerCallUser } from '@decisio/sdk-plugin/server';
+import { AppError, INDUSTRY_TEMPLATES, type CreateTemplateProjectInput, type IndustryTemplate, type Locale, type ProjectItem, type TemplateItem, type TemplateProject } from '@decisio/domain';
+import type { ServerCallUser, ServerTemplate } from '@decisio/sdk-plugin/server';
 import type { Database } from '../../db/database';
 import type { DatasetsService } from '../datasets/service';
 import type { ModellingRecords } from '../modelling/records';
@@ -14,7 +14,7 @@ import type { ProjectsService } from '../projects/service';
 import type { SolutionsService } from '../solutions/service';
 import type { BlobStore } from '../storage/blob-store';
 import { dataKey, type StorageService } from '../storage/service';
-import { INDUSTRY_TEMPLATE_DEFS, presentTemplate, templateCsv, templateDef, type IndustryTemplateDef } from './templates';
+import type { TemplateRegistry } from './registry';
 
 /** Numbered names are tried up to this count (`name`, `name 2`, ... `name 50`). */
 const NAME_TRIES = 50;
@@ -44,13 +44,16 @@ export interface TemplatesDeps {
   storage: StorageService;
   datasets: DatasetsService;
   records: ModellingRecords;
+  /** The templates the server's plugins contribute. */
+  templates: TemplateRegistry;
 }
 
 export class TemplatesService {
   constructor(private readonly deps: TemplatesDeps) {}
 
-  list(): TemplateItem[] {
-    return INDUSTRY_TEMPLATE_DEFS.map(presentTemplate);
+  /** Every template of the loaded plugins, in plugin order. */
+  list(): Promise<TemplateItem[]> {
+    return Promise.all(this.deps.templates.all().map((t) => this.deps.templates.present(t.def.id)));
   }
 
   /**
@@ -63,11 +66,13 @@ export class TemplatesService {
    * nothing behind.
    */
   async createProject(user: ServerCallUser, input: CreateTemplateProjectInput, locale: Locale): Promise<TemplateProject> {
-    const def = templateDef(input.templateId);
+    const def = this.deps.templates.get(input.templateId)?.def;
     if (!def) throw new AppError('paramInvalid', { templateId: 'validation.invalid' });
+    // Read (and checked) before anything is written.
+    const { csv } = await this.deps.templates.dataOf(def.id);
     const written: Written = { keys: [], prefixes: [] };
     try {
-      return await this.deps.db.transaction(() => this.seed(user, def, input, locale, written));
+      return await this.deps.db.transaction(() => this.seed(user, def, csv, input, locale, written));
     } catch (err) {
       for (const prefix of written.prefixes) await this.deps.blobs.removePrefix(prefix).catch(() => undefined);
       for (const key of written.keys) await this.deps.blobs.remove(key).catch(() => undefined);
@@ -76,7 +81,7 @@ export class TemplatesService {
   }
 
   /** The steps of `createProject`, noting in `written` each file they store as soon as it may exist. */
-  private async seed(user: ServerCallUser, def: IndustryTemplateDef, input: CreateTemplateProjectInput, locale: Locale, written: Written): Promise<TemplateProject> {
+  private async seed(user: ServerCallUser, def: ServerTemplate, csv: Buffer, input: CreateTemplateProjectInput, locale: Locale, written: Written): Promise<TemplateProject> {
     const project = await this.createProjectRow(user, def, input, locale);
     const projectId = project.projectId;
     const solution = await this.deps.solutions.create(user, {
@@ -88,8 +93,7 @@ export class TemplatesService {
     });
     const solutionId = solution.solutionId;
 
-    // The data: an upload of the CSV (as the browser would send it), then a dataset of it.
-    const csv = Buffer.from(templateCsv(def), 'utf8');
+    // The data: an upload of the template's CSV file (as the browser would send it), then a dataset of it.
     const owner = { tenantId: user.tenantId, userId: user.id };
     const upload = await this.deps.storage.initUpload(owner, { name: `${def.id}-template.csv`, size: csv.length, purpose: 'dataset' });
     // The upload's folder (its parts' data file, moved out when it completes).
@@ -115,25 +119,27 @@ export class TemplatesService {
       correlation: {
         primaryTableId: datasetId,
         datasetId,
-        trajectoryField: def.trajectoryField,
-        sequenceField: def.sequenceField,
-        datetimeField: def.datetimeField,
+        trajectoryField: def.data.trajectoryField,
+        sequenceField: def.data.sequenceField,
+        datetimeField: def.data.datetimeField,
         relations: [],
       },
     });
-    await this.deps.records.setPattern(user, { solutionId, graph: def.task.graph() }, locale);
+    await this.deps.records.setPattern(user, { solutionId, graph: structuredClone(def.graphDocument) }, locale);
     const objective = await this.deps.records.createObjective(user, {
       solutionId,
       name: def.rewardName[locale],
       description: def.rewardDescription[locale],
-      files: { 'reward.py': def.task.rewardPy },
+      files: { 'reward.py': def.reward },
     });
     return { project: await this.deps.projects.get(user, projectId), templateId: def.id, solutionId, datasetId, fileId: file.fileId, objectiveId: String(objective.id) };
   }
 
   /** The project; without a name, the template's default name, numbered while taken. */
-  private async createProjectRow(user: ServerCallUser, def: IndustryTemplateDef, input: CreateTemplateProjectInput, locale: Locale): Promise<ProjectItem> {
-    const fields = { colour: input.colour ?? def.colour, industryTemplate: def.id, info: input.info ?? def.name[locale], imageVersion: input.imageVersion ?? null };
+  private async createProjectRow(user: ServerCallUser, def: ServerTemplate, input: CreateTemplateProjectInput, locale: Locale): Promise<ProjectItem> {
+    // The project records the template's industry where it is one the project form knows.
+    const industryTemplate = (INDUSTRY_TEMPLATES as readonly string[]).includes(def.industry) ? (def.industry as IndustryTemplate) : null;
+    const fields = { colour: input.colour ?? def.colour, industryTemplate, info: input.info ?? def.name[locale], imageVersion: input.imageVersion ?? null };
     if (input.name) return this.deps.projects.create(user, { ...fields, name: input.name });
     for (let n = 1; ; n++) {
       try {

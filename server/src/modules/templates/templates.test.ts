@@ -1,62 +1,99 @@
+import fs from 'node:fs';
 import fsp from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { ErrorCode, LIMITS } from '@decisio/domain';
+import { ErrorCode } from '@decisio/domain';
+import { defineServerPlugin } from '@decisio/sdk-plugin/server';
+import { inventoryTask, thermalTask } from '@decisio/learning';
 import { createUser, issueToken, type TestUser } from '../../test/factories';
 import { databases, startTestServer, type TestServer } from '../../test/server';
+import { discoverServerPlugins } from '../../plugins/discover';
 import { ModellingRecords } from '../modelling/records';
 import { StorageService } from '../storage/service';
 import { until } from '../modelling/testing';
 import { numberedName } from './service';
-import { INDUSTRY_TEMPLATE_DEFS, templateCsv, templateDef } from './templates';
+import { referenceDataDef, templateCsv } from './reference-data';
+import { TemplateRegistry } from './registry';
 
-describe('template data', () => {
-  it('is the reference task generated from a fixed seed, one CSV row per step with every graph field', () => {
-    const electric = templateDef('electric')!;
-    const csv = templateCsv(electric);
-    expect(templateCsv(electric)).toBe(csv);
-    const lines = csv.trimEnd().split('\n');
+/** The templates the workspace's plugins contribute, as the server reads them. */
+const registry = new TemplateRegistry(await discoverServerPlugins());
+/** A template's data file as text. */
+const dataText = async (id: string) => (await registry.dataOf(id)).csv.toString('utf8');
+
+describe('template plugins', () => {
+  it('are found as plugins under plugins/*: no template is built into the server', async () => {
+    expect(registry.all().map((t) => [t.pluginId, t.def.id, t.def.industry])).toEqual([
+      ['decisio.template-coupon', 'coupon', 'coupon'],
+      ['decisio.template-electric', 'electric', 'electric'],
+      ['decisio.template-inventory', 'inventory', 'retail'],
+    ]);
+    // No server module imports a template plugin.
+    const sources = fs.readdirSync(new URL('../../', import.meta.url), { recursive: true, encoding: 'utf8' }).filter((f) => /\.ts$/.test(f) && !f.endsWith('.test.ts'));
+    expect(sources.length).toBeGreaterThan(100);
+    for (const f of sources) expect(fs.readFileSync(new URL(`../../${f}`, import.meta.url), 'utf8'), f).not.toMatch(/(from|import)\s*\(?\s*['"][^'"]*template-(electric|coupon|inventory)/);
+  });
+
+  it('ship the electric and coupon data generated from the learning engine\'s reference tasks, graphs and rewards included', async () => {
+    for (const [id, task] of [['electric', thermalTask], ['coupon', inventoryTask]] as const) {
+      // The same bytes as the task's behaviour policy in its true simulator from seed 2026.
+      expect(await dataText(id), id).toBe(templateCsv(referenceDataDef(id)!));
+      const def = registry.get(id)!.def;
+      expect(def.reward).toBe(task.rewardPy);
+      expect(def.graphDocument).toEqual(task.graph());
+      expect(def.agent).toBe(task.agent);
+    }
+    const lines = (await dataText('electric')).trimEnd().split('\n');
     expect(lines[0]).toBe('room,step,time,obs_temp,factor_door_state,power_action,next_obs_temp');
     expect(lines).toHaveLength(1 + 20 * 200);
-    // Trajectory 1 starts at step 0 at the template's start; the next row's temperature is this row's next one.
     const [first, second] = [lines[1]!.split(','), lines[2]!.split(',')];
     expect(first.slice(0, 3)).toEqual(['1', '0', '2026-01-01T00:00:00.000Z']);
-    expect(second.slice(0, 3)).toEqual(['1', '1', '2026-01-01T00:15:00.000Z']);
     expect(second[3]).toBe(first[6]);
-    expect(lines[201]!.split(',').slice(0, 2)).toEqual(['2', '0']);
-
-    const coupon = templateCsv(templateDef('coupon')!).trimEnd().split('\n');
+    const coupon = (await dataText('coupon')).trimEnd().split('\n');
     expect(coupon[0]).toBe('store,period,date,stock_level,season_index,price,order_quantity,units_sold,next_stock_level');
-    expect(coupon).toHaveLength(1 + 20 * 100);
     for (const line of coupon.slice(1, 200)) {
       const [, , , stock, , price, order, sold, next] = line.split(',').map(Number);
       expect([8, 10, 12, 14]).toContain(price);
-      expect(order! % 10).toBe(0);
       // Stock flow of the simulator: next = min(100, stock + order - sales).
       expect(next).toBe(Math.min(100, stock! + order! - sold!));
     }
   });
 
-  it('names everything within the limits of the calls that create it (MariaDB refuses longer text)', () => {
-    for (const def of INDUSTRY_TEMPLATE_DEFS) {
-      for (const locale of ['zh-CN', 'en-US'] as const) {
-        expect(def.projectName[locale].length).toBeLessThanOrEqual(LIMITS.projectNameMax);
-        expect(def.name[locale].length).toBeLessThanOrEqual(LIMITS.projectInfoMax);
-        expect(def.solutionName[locale].length).toBeLessThanOrEqual(LIMITS.solutionNameMax);
-        expect(def.datasetName[locale].length).toBeLessThanOrEqual(LIMITS.datasetNameMax);
-        expect(def.rewardName[locale].length).toBeLessThanOrEqual(LIMITS.rewardNameMax);
-        expect(def.rewardDescription[locale].length).toBeLessThanOrEqual(LIMITS.descriptionMax);
-      }
-      // The key columns lead the table.
-      expect(def.columns.slice(0, 3).map((c) => c.name)).toEqual([def.trajectoryField, def.sequenceField, def.datetimeField]);
-    }
+  it('measure their reports on their own data with their rewards', async () => {
+    const electric = (await registry.reportOf('electric'))!;
+    const rows = (await dataText('electric')).trimEnd().split('\n').slice(1).map((l) => l.split(',').map(Number));
+    const rewards = rows.map((r) => thermalTask.reward({ next_temperature: [r[6]!], action: [r[5]!] }));
+    expect(electric.figures.find((f) => f.id === 'meanReward')!.value).toBeCloseTo(rewards.reduce((a, b) => a + b, 0) / rewards.length, 10);
+    expect(electric.basis['en-US']).toContain('4000 quarter-hours of 20 rooms');
+    const coupon = (await registry.reportOf('coupon'))!;
+    const crow = (await dataText('coupon')).trimEnd().split('\n').slice(1).map((l) => l.split(',').map(Number));
+    const profits = crow.map((r) => inventoryTask.reward({ decision: [r[5]!, r[6]!], sales: [r[7]!], next_stock: [r[8]!] }));
+    expect(coupon.figures.find((f) => f.id === 'meanProfit')!.value).toBeCloseTo(profits.reduce((a, b) => a + b, 0) / profits.length, 10);
   });
 
-  it('leaves only the template task\'s decision to the policy (an output that reads it, such as the coupon\'s sales, is the environment\'s)', () => {
-    for (const def of INDUSTRY_TEMPLATE_DEFS) {
-      const agents = def.task.graph().nodes.filter((n) => n.role === 'agent').map((n) => n.name);
-      expect(agents, def.id).toEqual([def.task.agent]);
-    }
-    expect(templateDef('coupon')!.task.graph().nodes.find((n) => n.name === 'sales')!.role).toBe('environment');
+  it('refuses malformed templates when the plugin is defined, and a template id given twice when the server starts', () => {
+    const good = registry.get('inventory')!.def;
+    const tpl = { ...good, id: 'x' };
+    expect(() => defineServerPlugin({ id: 'acme.t', templates: [{ ...tpl, projectName: { 'zh-CN': '名', 'en-US': 'A project name longer than twenty' } }] })).toThrow(/projectName \(en-US\) is longer than 20/);
+    expect(() => defineServerPlugin({ id: 'acme.t', templates: [{ ...tpl, rewardName: { 'zh-CN': '', 'en-US': 'x' } }] })).toThrow(/rewardName needs text in zh-CN/);
+    expect(() => defineServerPlugin({ id: 'acme.t', templates: [{ ...tpl, graph: 'metadata: [' }] })).toThrow(/not valid REVIVE YAML/);
+    const twoAgents = 'metadata:\n  graph:\n    a:\n    - b\n    c:\n    - b\n  columns:\n  - x: {dim: b, type: continuous, min: 0, max: 1}\n  - y: {dim: a, type: continuous, min: 0, max: 1}\n  - z: {dim: c, type: continuous, min: 0, max: 1}\n';
+    expect(() => defineServerPlugin({ id: 'acme.t', templates: [{ ...tpl, graph: twoAgents }] })).toThrow(/exactly one agent node \(found 2\)/);
+    const noAgent = 'metadata:\n  graph:\n    next_b:\n    - b\n  columns:\n  - x: {dim: b, type: continuous, min: 0, max: 1}\n';
+    expect(() => defineServerPlugin({ id: 'acme.t', templates: [{ ...tpl, graph: noAgent }] })).toThrow(/exactly one agent node \(found 0\)/);
+    expect(() => defineServerPlugin({ id: 'acme.t', templates: [{ ...tpl, reward: 'def reward(x): pass' }] })).toThrow(/get_reward/);
+    expect(() => defineServerPlugin({ id: 'acme.t', templates: [{ ...tpl, id: 'Bad Id' }] })).toThrow(/kebab-case/);
+    expect(() => defineServerPlugin({ id: 'acme.t', templates: [{ ...tpl, data: { ...tpl.data, file: 'data.csv' as unknown as URL } }] })).toThrow(/data.file must be a URL/);
+    expect(() => defineServerPlugin({ id: 'acme.t', templates: [tpl, tpl] })).toThrow(/duplicate template "x"/);
+    const copy = defineServerPlugin({ id: 'acme.copy', templates: [{ ...good }] });
+    expect(() => new TemplateRegistry([...registry.all().map((t) => ({ id: t.pluginId, templates: [t.def], migrations: [], seeds: [], jobKinds: [], routes: null })), copy])).toThrow(/"inventory" is contributed by both "decisio.template-inventory" and "acme.copy"/);
+  });
+
+  it('refuse a data file without the graph\'s columns at first use', async () => {
+    const broken = defineServerPlugin({
+      id: 'acme.broken',
+      templates: [{ ...registry.get('inventory')!.def, id: 'broken', data: { ...registry.get('inventory')!.def.data, file: registry.get('coupon')!.def.data.file } }],
+    });
+    const r = new TemplateRegistry([broken]);
+    await expect(r.dataOf('broken')).rejects.toThrow(/no column "shop"/);
   });
 
   it('numbers names within their length', () => {
@@ -94,28 +131,37 @@ describe.each(databases)('template projects through HTTP on %s', (kind) => {
     await server?.stop();
   });
 
-  it('lists the built-in templates in both languages, signed-in only', async () => {
+  it('lists the templates of the plugins in both languages, signed-in only', async () => {
     expect((await server.call('template/getTemplateList', { method: 'GET' })).status).toBe(401);
     const list = await server.call('template/getTemplateList', { method: 'GET', token });
     expect(list.body.code).toBe(0);
     const rows = list.body.data as Array<Record<string, any>>;
-    expect(rows.map((t) => [t.id, t.task])).toEqual([
-      ['electric', 'thermal'],
-      ['coupon', 'inventory'],
+    expect(rows.map((t) => [t.id, t.task, t.plugin, t.industry])).toEqual([
+      ['coupon', 'inventory', 'decisio.template-coupon', 'coupon'],
+      ['electric', 'thermal', 'decisio.template-electric', 'electric'],
+      ['inventory', 'generated (seed 7)', 'decisio.template-inventory', 'retail'],
     ]);
     for (const t of rows) {
       expect(Object.keys(t.name).sort()).toEqual(['en-US', 'zh-CN']);
       expect(t.description['zh-CN']).not.toBe(t.description['en-US']);
     }
-    expect(rows[0]!.nodes).toEqual(expect.arrayContaining(['temperature', 'door_open', 'action', 'next_temperature']));
-    expect(rows[1]!.agent).toBe('decision');
+    const [coupon, electric, inventory] = rows;
+    expect(electric!.nodes).toEqual(expect.arrayContaining(['temperature', 'door_open', 'action', 'next_temperature']));
+    expect(coupon!.agent).toBe('decision');
+    expect(electric!.industryName).toEqual({ 'zh-CN': '电力', 'en-US': 'Electric' });
     // The preview: what the policy decides, and the first rows of the template's own CSV.
-    expect(rows[0]!.decisionFields).toEqual(['power_action']);
-    expect(rows[1]!.decisionFields).toEqual(['price', 'order_quantity']);
-    const csv = templateCsv(templateDef('electric')!).trimEnd().split('\n');
-    expect(rows[0]!.sample.columns).toEqual(csv[0]!.split(','));
-    expect(rows[0]!.sample.rows).toEqual(csv.slice(1, 9).map((l) => l.split(',')));
-    expect((await call('template/getTemplateList', {})).body.data).toHaveLength(INDUSTRY_TEMPLATE_DEFS.length);
+    expect(electric!.decisionFields).toEqual(['power_action']);
+    expect(coupon!.decisionFields).toEqual(['price', 'order_quantity']);
+    expect(inventory!.decisionFields).toEqual(['order_qty']);
+    const csv = (await dataText('electric')).trimEnd().split('\n');
+    expect(electric!.sample.columns).toEqual(csv[0]!.split(','));
+    expect(electric!.sample.rows).toEqual(csv.slice(1, 9).map((l) => l.split(',')));
+    expect([electric!.rows, electric!.trajectories, electric!.steps]).toEqual([4000, 20, 200]);
+    expect([inventory!.rows, inventory!.trajectories, inventory!.steps]).toEqual([300, 5, 60]);
+    // The results each report renderer measured on the data.
+    expect(electric!.report.figures.map((f: { id: string }) => f.id)).toEqual(['meanReward', 'meanDeviation', 'meanPower', 'doorOpenShare']);
+    expect(electric!.report).toEqual(await registry.reportOf('electric'));
+    expect((await call('template/getTemplateList', {})).body.data).toHaveLength(3);
   });
 
   it('creates a seeded project whose data, correlation, graph and reward read back, and whose scheme processes', async () => {
@@ -139,9 +185,9 @@ describe.each(databases)('template projects through HTTP on %s', (kind) => {
     const projectTables = (await call('table/list', { page: 1, pageSize: 20, projectId: project.projectId })).body.data;
     expect(projectTables.total).toBe(1);
     const after = (await call('file/getFreeSpace', {})).body.data.usedBytes as number;
-    expect(after - before).toBeGreaterThanOrEqual(Buffer.byteLength(templateCsv(templateDef('electric')!)));
+    expect(after - before).toBeGreaterThanOrEqual(Buffer.byteLength(await dataText('electric')));
     const preview = (await call('file/previewCSV', { tableId: datasetId, rows: 2 })).body.data;
-    const firstLine = templateCsv(templateDef('electric')!).split('\n')[1]!.split(',');
+    const firstLine = (await dataText('electric')).split('\n')[1]!.split(',');
     expect(preview.total).toBe(4000);
     expect(Number(preview.rows[0][3])).toBeCloseTo(Number(firstLine[3]), 4);
 
@@ -185,7 +231,7 @@ describe.each(databases)('template projects through HTTP on %s', (kind) => {
     const files = (await call('objective/detail', { id: zh.body.data.objectiveId })).body.data.files;
     const tried = (await call('objective/tryReward', { solutionId, files, rows: 2048 })).body.data;
     expect(tried).toMatchObject({ ok: true, rows: 2000, source: { kind: 'table' } });
-    const profits = templateCsv(templateDef('coupon')!)
+    const profits = (await dataText('coupon'))
       .trimEnd()
       .split('\n')
       .slice(1)
@@ -207,11 +253,37 @@ describe.each(databases)('template projects through HTTP on %s', (kind) => {
     expect(named.body.code).toBe(ErrorCode.projectNameUsed);
   });
 
-  it('refuses an unknown template, and leaves nothing behind when the quota is short', async () => {
-    const bad = await call('template/createProject', { templateId: 'steel' });
-    expect(bad.status).toBe(400);
-    expect(bad.body.code).toBe(ErrorCode.paramInvalid);
-    expect(Object.keys(bad.body.errors ?? {})).toEqual(['templateId']);
+  it('creates a project from the template written from the SDK docs alone (inventory)', async () => {
+    const made = await call('template/createProject', { templateId: 'inventory' });
+    expect(made.body.code).toBe(0);
+    const { project, solutionId, datasetId, objectiveId } = made.body.data;
+    // Its industry (retail) is not one the project form knows: the project records none.
+    expect(project).toMatchObject({ name: 'Restocking demo', colour: 'green', industryTemplate: null });
+    expect((await call('table/get', { tableId: datasetId })).body.data).toMatchObject({ amount: 300, name: 'Shop history' });
+    expect((await call('solution/getTableCorrelation', { solutionId })).body.data.correlation).toMatchObject({ trajectoryField: 'shop', sequenceField: 'day', datetimeField: 'date' });
+    const pattern = (await call('solution/getPattern', { solutionId })).body.data;
+    expect(pattern.graph.nodes.map((n: { name: string; role: string }) => [n.name, n.role]).sort()).toEqual([
+      ['next_stock', 'environment'],
+      ['order', 'agent'],
+      ['sales', 'environment'],
+      ['stock', 'state'],
+      ['weekday', 'external'],
+    ]);
+    // Its reward.py runs in the sandbox on its table and gives the margins its report measured.
+    const files = (await call('objective/detail', { id: objectiveId })).body.data.files;
+    const tried = (await call('objective/tryReward', { solutionId, files, rows: 2048 })).body.data;
+    expect(tried).toMatchObject({ ok: true, rows: 300 });
+    const report = (await registry.reportOf('inventory'))!;
+    expect(tried.summary.mean).toBeCloseTo(report.figures.find((f) => f.id === 'meanMargin')!.value, 3);
+  });
+
+  it('refuses an unknown or malformed template id, and leaves nothing behind when the quota is short', async () => {
+    for (const templateId of ['steel', 'Bad Id', 'x'.repeat(33), 7]) {
+      const bad = await call('template/createProject', { templateId });
+      expect(bad.status, String(templateId)).toBe(400);
+      expect(bad.body.code).toBe(ErrorCode.paramInvalid);
+      expect(Object.keys(bad.body.errors ?? {})).toEqual(['templateId']);
+    }
 
     const poor = await createUser(server);
     const poorToken = await issueToken(server, poor);

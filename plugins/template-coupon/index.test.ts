@@ -1,0 +1,31 @@
+import fs from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import zhCN from './locales/zh-CN.json';
+import enUS from './locales/en-US.json';
+import { templateCouponPlugin } from './index';
+import { serverPlugin } from './server/index';
+
+/** Every key path of a bundle with the placeholders of its text. */
+function shape(bundle: unknown, prefix = ''): string[] {
+  if (typeof bundle === 'string') return [`${prefix} ${(bundle.match(/\{\{\w+\}\}/g) ?? []).sort().join(',')}`];
+  return Object.entries(bundle as Record<string, unknown>).flatMap(([k, v]) => shape(v, prefix ? `${prefix}.${k}` : k));
+}
+
+describe('template-coupon plugin', () => {
+  it('has the same keys and placeholders in both languages', () => {
+    expect(shape(enUS)).toEqual(shape(zhCN));
+  });
+
+  it('declares its template on the server (checked on import) and names it to the workbench', () => {
+    const [tpl] = serverPlugin.templates;
+    expect(serverPlugin.templates).toHaveLength(1);
+    expect(tpl!.id).toBe('coupon');
+    expect(tpl!.agent).toBe('decision');
+    expect(tpl!.decisionFields).toEqual(['price', 'order_quantity']);
+    expect(tpl!.name['en-US']).toBe(enUS.template.name);
+    expect(tpl!.name['zh-CN']).toBe(zhCN.template.name);
+    expect(fs.existsSync(tpl!.data.file)).toBe(true);
+    expect(templateCouponPlugin.templates.map((t) => t.templateId)).toEqual(['coupon']);
+    expect(templateCouponPlugin.commands[0]!.id).toBe('template-coupon.open');
+  });
+});
