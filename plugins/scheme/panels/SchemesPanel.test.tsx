@@ -167,7 +167,7 @@ describe('scheme.list', () => {
     });
   });
 
-  it('says when the solution has no data yet, and when the data cannot be read', async () => {
+  it('says when the solution has no data yet, when the data cannot be read and when it has no time range', async () => {
     const h = host('en-US');
     h.mockCall('scheme/list', empty);
     h.mockCall('solution/getTableCorrelation', { data: { solutionId: SOLUTION, correlation: null, table: null } });
@@ -184,5 +184,20 @@ describe('scheme.list', () => {
     await renderPanel(panel, { host: h2 });
     fireEvent.click(await screen.findByTestId('modelling-new'));
     expect(await screen.findByText('Could not read the data: Table not found')).toBeTruthy();
+    cleanup();
+
+    // A time field none of whose values reads as a time, and a table without one.
+    for (const [datetimeField, text] of [['time', 'No value of the time field time reads as a time'], [undefined, 'The data names no time field: every row is kept whatever the range']] as const) {
+      const h3 = host('en-US');
+      h3.mockCall('scheme/list', empty);
+      h3.mockCall('solution/getTableCorrelation', { data: { solutionId: SOLUTION, correlation: { primaryTableId: 'd'.repeat(32), trajectoryField: 'room', sequenceField: 'step', datetimeField }, table: { ...TEMPLATE_TABLE, dateRange: null } } });
+      h3.mockCall('solution/getPattern', { data: { solutionId: SOLUTION, graph: null } });
+      await renderPanel(panel, { host: h3 });
+      fireEvent.click(await screen.findByTestId('modelling-new'));
+      expect(await screen.findByText(text)).toBeTruthy();
+      // Without a range to start from, the dates are the user's to give.
+      expect((screen.getByLabelText('Range start') as HTMLInputElement).value).toBe('');
+      cleanup();
+    }
   });
 });

@@ -20,7 +20,7 @@ function SchemeDialog({ solutionId, scheme, onClose }: { solutionId: string; sch
   return (
     <Dialog isOpen onClose={onClose} title={scheme ? scheme.name : t('scheme.new')} style={{ width: 920 }} canEscapeKeyClose>
       {ready ? (
-        <SchemeEditor solutionId={solutionId} scheme={scheme} table={table.data?.table ?? null} tableError={table.error} graph={(pattern.data?.graph as GraphNodes | null | undefined) ?? null} onClose={onClose} />
+        <SchemeEditor solutionId={solutionId} scheme={scheme} table={table.data?.table ?? null} timeField={(table.data?.correlation as { datetimeField?: string } | null | undefined)?.datetimeField ?? null} tableError={table.error} graph={(pattern.data?.graph as GraphNodes | null | undefined) ?? null} onClose={onClose} />
       ) : (
         <DialogBody>
           <NonIdealState icon={<Spinner size={24} />} title={t('scheme.loadingData')} />
@@ -30,7 +30,7 @@ function SchemeDialog({ solutionId, scheme, onClose }: { solutionId: string; sch
   );
 }
 
-function SchemeEditor(props: { solutionId: string; scheme: SchemeRow | null; table: CorrelationTable | null; tableError: unknown; graph: GraphNodes | null; onClose: () => void }) {
+function SchemeEditor(props: { solutionId: string; scheme: SchemeRow | null; table: CorrelationTable | null; timeField: string | null; tableError: unknown; graph: GraphNodes | null; onClose: () => void }) {
   const { solutionId, scheme, table, onClose } = props;
   const { t } = useSchemeT();
   const notify = useNotify();
@@ -108,7 +108,7 @@ function SchemeEditor(props: { solutionId: string; scheme: SchemeRow | null; tab
                   </Button>
                 </p>
               ) : (
-                <p>{t('scheme.noDateRange')}</p>
+                <p>{props.timeField ? t('scheme.noTimes', { field: props.timeField }) : t('scheme.noDateRange')}</p>
               )}
             </>
           )}
