@@ -1,17 +1,24 @@
 import { useState, type FormEvent } from 'react';
 import { Button, Callout, Checkbox, Dialog, DialogBody, DialogFooter, FileInput, FormGroup, HTMLSelect, InputGroup, Radio, RadioGroup } from '@blueprintjs/core';
-import { SDK_EDITIONS, type LicenceType, type SdkEdition } from '@decisio/domain';
-import { isApiError, useNotify, VerificationCodeField } from '@decisio/sdk-plugin';
+import { SDK_EDITIONS, STUDENT_TRIAL_DAYS, STUDENT_TRIAL_RULES, type LicenceType, type SdkEdition } from '@decisio/domain';
+import { isApiError, useCurrentUser, useLocale, useNotify, VerificationCodeField } from '@decisio/sdk-plugin';
 import { licenceApi } from '../api';
 import { useLicenceT } from '../i18n';
 import { deviceFileProblem, toBase64 } from '../model/device-file';
 
 const PROBLEM_KEY = { empty: 'apply.deviceEmpty', tooLarge: 'apply.deviceTooLarge', nameTooLong: 'apply.deviceNameTooLong' } as const;
 
-/** Applies for a licence: online (the user key) or offline (a device file), contact with a code, terms. */
+/**
+ * Applies for a licence: online (the user key), offline (a device file) or, for a certified
+ * student, the free student trial (trial edition, issued at once; a device file or the user key);
+ * contact with a code, terms.
+ */
 export function ApplyDialog(props: { isOpen: boolean; onClose: () => void }) {
   const { t } = useLicenceT();
   const notify = useNotify();
+  const locale = useLocale();
+  const me = useCurrentUser().data;
+  const studentUntil = me?.isStudent && me.studentUntil ? new Intl.DateTimeFormat(locale, { dateStyle: 'medium' }).format(new Date(me.studentUntil)) : null;
   const [type, setType] = useState<LicenceType>('offline');
   const [edition, setEdition] = useState<SdkEdition>('pro');
   const [file, setFile] = useState<File | null>(null);
@@ -33,13 +40,14 @@ export function ApplyDialog(props: { isOpen: boolean; onClose: () => void }) {
     setFailure(null);
     const local: Record<string, string> = {};
     if (type === 'offline' && !file) local.deviceFile = t('apply.deviceRequired');
-    if (problem) local.deviceFile = t(PROBLEM_KEY[problem]);
+    if (problem && type !== 'online') local.deviceFile = t(PROBLEM_KEY[problem]);
     if (!terms) local.termsAccepted = t('apply.termsRequired');
     if (Object.keys(local).length > 0) return setErrors(local);
     try {
-      const deviceFile = type === 'offline' && file ? { name: file.name, content: toBase64(new Uint8Array(await file.arrayBuffer())) } : undefined;
-      await apply({ type, edition, contact: { channel, target: target.trim(), code: code.trim() }, deviceFile, termsAccepted: true }).unwrap();
-      notify({ message: t('apply.submitted'), intent: 'success', icon: 'tick-circle' });
+      const deviceFile = type !== 'online' && file ? { name: file.name, content: toBase64(new Uint8Array(await file.arrayBuffer())) } : undefined;
+      const chosenEdition = type === 'student' ? STUDENT_TRIAL_RULES.edition : edition;
+      const made = await apply({ type, edition: chosenEdition, contact: { channel, target: target.trim(), code: code.trim() }, deviceFile, termsAccepted: true }).unwrap();
+      notify({ message: made.status === 'success' ? t('apply.issued') : t('apply.submitted'), intent: 'success', icon: 'tick-circle' });
       setFile(null);
       setCode('');
       props.onClose();
@@ -63,9 +71,19 @@ export function ApplyDialog(props: { isOpen: boolean; onClose: () => void }) {
           <RadioGroup label={t('apply.type')} inline selectedValue={type} onChange={(e) => setType(e.currentTarget.value as LicenceType)}>
             <Radio value="offline" label={t('types.offline')} data-testid="apply-offline" />
             <Radio value="online" label={t('types.online')} data-testid="apply-online" />
+            <Radio value="student" label={t('types.student')} disabled={!studentUntil} data-testid="apply-student" />
           </RadioGroup>
+          <Callout intent={type === 'student' ? 'primary' : 'none'} icon="learning" style={{ marginBottom: 12 }} data-testid="apply-student-note">
+            {studentUntil ? t('apply.studentHelp', { days: STUDENT_TRIAL_DAYS, date: studentUntil }) : t('apply.studentOnly')}
+          </Callout>
           <FormGroup label={t('apply.edition')} labelFor="apply-edition">
-            <HTMLSelect id="apply-edition" value={edition} onChange={(e) => setEdition(e.target.value as SdkEdition)} data-testid="apply-edition">
+            <HTMLSelect
+              id="apply-edition"
+              value={type === 'student' ? STUDENT_TRIAL_RULES.edition : edition}
+              disabled={type === 'student'}
+              onChange={(e) => setEdition(e.target.value as SdkEdition)}
+              data-testid="apply-edition"
+            >
               {SDK_EDITIONS.map((ed) => (
                 <option key={ed} value={ed}>
                   {t(`editions.${ed}`)}
@@ -73,8 +91,13 @@ export function ApplyDialog(props: { isOpen: boolean; onClose: () => void }) {
               ))}
             </HTMLSelect>
           </FormGroup>
-          {type === 'offline' ? (
-            <FormGroup label={t('apply.deviceFile')} labelFor="apply-device" intent={errors.deviceFile || problem ? 'danger' : 'none'} helperText={errors.deviceFile || (problem ? t(PROBLEM_KEY[problem]) : t('apply.deviceHelp'))}>
+          {type !== 'online' ? (
+            <FormGroup
+              label={type === 'student' ? t('apply.deviceFileOptional') : t('apply.deviceFile')}
+              labelFor="apply-device"
+              intent={errors.deviceFile || problem ? 'danger' : 'none'}
+              helperText={errors.deviceFile || (problem ? t(PROBLEM_KEY[problem]) : type === 'student' ? t('apply.studentDeviceHelp') : t('apply.deviceHelp'))}
+            >
               <FileInput
                 fill
                 text={file?.name ?? t('apply.deviceFile')}

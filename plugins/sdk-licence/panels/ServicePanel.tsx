@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { Button, Callout, Card, Dialog, DialogBody, DialogFooter, FormGroup, H4, HTMLSelect, HTMLTable, InputGroup, NonIdealState, TextArea } from '@blueprintjs/core';
 import { SERVICE_TYPES, type CreateUserKeyResponse, type ServiceType } from '@decisio/domain';
-import { isApiError, useLocale, useNotify, type PanelProps } from '@decisio/sdk-plugin';
+import { isApiError, useCurrentUser, useLocale, useNotify, type PanelProps } from '@decisio/sdk-plugin';
 import { licenceApi } from '../api';
 import { useLicenceT } from '../i18n';
 import { QueryState, StatusTag } from './common';
@@ -18,6 +18,8 @@ export function ServicePanel(_props: PanelProps) {
   const [applying, setApplying] = useState(false);
   const [form, setForm] = useState<{ type: ServiceType; company: string; description: string }>({ type: 'common', company: '', description: '' });
   const [failure, setFailure] = useState<string | null>(null);
+  // A student authorisation needs a valid student certification (the server checks it too).
+  const me = useCurrentUser().data;
   const date = new Intl.DateTimeFormat(locale, { dateStyle: 'medium' });
   const fail = (err: unknown) => {
     if (!isApiError(err) || !err.handled) notify({ message: isApiError(err) ? err.message : t('apply.failed'), intent: 'danger', icon: 'error' });
@@ -122,12 +124,17 @@ export function ServicePanel(_props: PanelProps) {
             <FormGroup label={t('service.type')} labelFor="service-type">
               <HTMLSelect id="service-type" value={form.type} onChange={(e) => setForm({ ...form, type: e.target.value as ServiceType })}>
                 {SERVICE_TYPES.map((ty) => (
-                  <option key={ty} value={ty}>
+                  <option key={ty} value={ty} disabled={ty === 'student' && !me?.isStudent}>
                     {t(`serviceTypes.${ty}`)}
                   </option>
                 ))}
               </HTMLSelect>
             </FormGroup>
+            <p className="bp6-text-muted bp6-text-small" data-testid="service-student-note">
+              {me?.isStudent && me.studentUntil
+                ? t('service.studentNote', { date: new Intl.DateTimeFormat(locale, { dateStyle: 'medium' }).format(new Date(me.studentUntil)) })
+                : t('service.studentOnly')}
+            </p>
             <FormGroup label={t('service.company')} labelFor="service-company">
               <InputGroup id="service-company" value={form.company} maxLength={100} onChange={(e) => setForm({ ...form, company: e.target.value })} />
             </FormGroup>

@@ -70,6 +70,42 @@ describe('SdkLicencePanel', () => {
   });
 });
 
+describe('ApplyDialog: the student trial', () => {
+  afterEach(() => cleanup());
+
+  it('offers the student trial only to a certified student, says its terms and applies for the trial edition', async () => {
+    const h = host('en-US', []);
+    await renderPanel(panel('sdk-licence.main'), { host: h });
+    fireEvent.click(await screen.findByTestId('licence-apply'));
+    expect(((await screen.findByTestId('apply-student')) as HTMLInputElement).disabled).toBe(true);
+    expect(screen.getByTestId('apply-student-note').textContent).toContain('certify with a campus e-mail');
+    cleanup();
+
+    const s = host('zh-CN', []);
+    s.mockCall('user/getUser', { data: { ...me([]).data, isStudent: true, studentUntil: '2027-06-30T00:00:00.000Z' } });
+    s.mockCall('sdkLicense/createSdkLicense', { data: licence({ type: 'student', edition: 'trial', status: 'success', deviceFileName: null }) });
+    await renderPanel(panel('sdk-licence.main'), { host: s });
+    fireEvent.click(await screen.findByTestId('licence-apply'));
+    await waitFor(() => expect(((screen.getByTestId('apply-student')) as HTMLInputElement).disabled).toBe(false));
+    fireEvent.click(screen.getByTestId('apply-student'));
+    expect(screen.getByTestId('apply-student-note').textContent).toContain('有效期 30 天');
+    expect((screen.getByTestId('apply-edition') as HTMLSelectElement).disabled).toBe(true);
+    fireEvent.change(screen.getByTestId('apply-target'), { target: { value: 'me@example.com' } });
+    fireEvent.change(screen.getByTestId('apply-code'), { target: { value: 'ABC123' } });
+    fireEvent.click(screen.getByTestId('apply-terms'));
+    fireEvent.click(screen.getByTestId('apply-submit'));
+    await waitFor(() =>
+      expect(s.calls.find((c) => c.url === 'sdkLicense/createSdkLicense')?.body).toEqual({
+        type: 'student',
+        edition: 'trial',
+        contact: { channel: 'email', target: 'me@example.com', code: 'ABC123' },
+        termsAccepted: true,
+      }),
+    );
+    await waitFor(() => expect(s.toasts.some((n) => n.message === '授权已签发：请在列表中下载授权文件')).toBe(true));
+  });
+});
+
 describe('ServicePanel', () => {
   afterEach(() => cleanup());
   it('creates the user key and shows it once', async () => {

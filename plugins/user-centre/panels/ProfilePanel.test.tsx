@@ -74,5 +74,7 @@ describe('ProfilePanel', () => {
     await waitFor(() => expect(screen.getByTestId('profile-avatar-help').textContent).toBe('The picture is larger than 256 KB'));
     expect(h.calls.some((c) => c.url === 'user/editUserInfo')).toBe(false);
     expect(screen.getByTestId('student-status').textContent).toMatch(/expired on/);
+    // What the certification gives (the student trial rules), with the trial's days from the domain.
+    expect(screen.getByTestId('student-rules').textContent).toContain('issued at once without review, valid 30 days and never past the certification');
   });
 });

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Button, Callout, Card, FormGroup, H4, InputGroup } from '@blueprintjs/core';
-import { campusEmailSchema, ErrorCode, validationMessage, type CaptchaAnswer, type UserInfo } from '@decisio/domain';
+import { campusEmailSchema, ErrorCode, STUDENT_TRIAL_DAYS, validationMessage, type CaptchaAnswer, type UserInfo } from '@decisio/domain';
 import { isApiError, useLocale, useNotify, VerificationCodeField } from '@decisio/sdk-plugin';
 import { userCentreApi } from '../api';
 import { useUserCentreT } from '../i18n';
@@ -61,6 +61,14 @@ export function StudentCard(props: { info: UserInfo }) {
       <Callout intent={info.isStudent ? 'success' : until ? 'warning' : 'none'} icon="learning" className="dc-gap" data-testid="student-status">
         {info.isStudent ? t('student.certified', { date: day.format(until!) }) : until ? t('student.expired', { date: day.format(until) }) : t('student.none')}
       </Callout>
+      <div className="dc-gap" data-testid="student-rules">
+        <strong>{t('student.rulesHeading')}</strong>
+        <ul style={{ margin: '4px 0 12px', paddingLeft: 20 }}>
+          <li>{t('student.ruleLicence', { days: STUDENT_TRIAL_DAYS })}</li>
+          <li>{t('student.ruleService')}</li>
+          <li>{t('student.ruleEnd')}</li>
+        </ul>
+      </div>
       <div style={{ maxWidth: 420 }}>
         {text('university', t('student.university'))}
         {text('major', t('student.major'))}

@@ -18,9 +18,43 @@ const id32 = z.string().regex(/^[0-9a-f]{32}$/);
 export const SDK_EDITIONS = ['trial', 'pro'] as const;
 export type SdkEdition = (typeof SDK_EDITIONS)[number];
 
-/** Licence kinds: online (bound to the user key) or offline (bound to a device file). */
-export const LICENCE_TYPES = ['online', 'offline'] as const;
+/**
+ * Licence kinds (spec platform §3: offline, student, online): online (bound to the user key),
+ * offline (bound to a device file), or student: the free trial a student certificate gives
+ * (spec §6), see {@link STUDENT_TRIAL_RULES}.
+ */
+export const LICENCE_TYPES = ['online', 'offline', 'student'] as const;
 export type LicenceType = (typeof LICENCE_TYPES)[number];
+
+/**
+ * The student trial (spec platform §6 "A student certificate gives a free trial; student
+ * authorisation is verified with a validity date", §9 "trial SDK licence valid 30 days"):
+ * - only a user whose student certification (campus e-mail code) is valid today may apply for a
+ *   `student` licence or a `student` authorisation (`studentOnly`; `studentCertificationExpired`
+ *   once it ended); a self-declared occupation "student" is no certificate;
+ * - a student licence is of the trial edition, free: it is issued at once, without review, bound
+ *   to the device file when one is given, else to the user key;
+ * - it is valid {@link STUDENT_TRIAL_DAYS} days and never past the certification's end; a
+ *   student authorisation is valid a year and never past the certification's end either;
+ * - renewal is offered while the certification is valid, on the same terms;
+ * - one student licence at a time (`sdkLicenceExists`).
+ */
+export const STUDENT_TRIAL_RULES = {
+  edition: 'trial' as const,
+  reviewed: false,
+};
+
+/** Days a student trial licence lasts at most (the trial SDK licence's 30 days). */
+export const STUDENT_TRIAL_DAYS = 30;
+
+/**
+ * End of a student's licence or authorisation: `start + days`, cut at the certification's end.
+ * `null` when the certification is not valid at `start`.
+ */
+export function studentGrantEnd(start: Date, days: number, studentUntil: Date | null): Date | null {
+  if (!studentUntil || studentUntil.getTime() <= start.getTime()) return null;
+  return new Date(Math.min(start.getTime() + days * 86_400_000, studentUntil.getTime()));
+}
 
 /** Licence states (spec §4): on review (`audit`), `success`, finished (`end`), `expired`. */
 export const LICENCE_STATUSES = ['audit', 'success', 'end', 'expired'] as const;
@@ -28,6 +62,7 @@ export type LicenceStatus = (typeof LICENCE_STATUSES)[number];
 
 /** Validity of an issued licence in days (spec §9): offline 30, online one year, trial SDK 30. */
 export function licenceValidityDays(type: LicenceType, edition: SdkEdition): number {
+  if (type === 'student') return STUDENT_TRIAL_DAYS;
   if (edition === 'trial' || type === 'offline') return 30;
   return 365;
 }
@@ -91,7 +126,10 @@ export const licenceContactSchema = z.discriminatedUnion('channel', [
 ]);
 export type LicenceContact = z.infer<typeof licenceContactSchema>;
 
-/** `sdkLicense/createSdkLicense`. Offline needs the device file; online uses the caller's user key. */
+/**
+ * `sdkLicense/createSdkLicense`. Offline needs the device file; online uses the caller's user key
+ * (no device file); student is of the trial edition and takes a device file or the user key.
+ */
 export const createSdkLicenceSchema = z
   .object({
     type: z.enum(LICENCE_TYPES),
@@ -102,7 +140,8 @@ export const createSdkLicenceSchema = z
     termsAccepted: z.literal(true),
   })
   .strict()
-  .refine((v) => (v.type === 'offline') === !!v.deviceFile, { message: 'validation.required', path: ['deviceFile'] });
+  .refine((v) => v.type === 'student' || (v.type === 'offline') === !!v.deviceFile, { message: 'validation.required', path: ['deviceFile'] })
+  .refine((v) => v.type !== 'student' || v.edition === STUDENT_TRIAL_RULES.edition, { message: 'validation.invalid', path: ['edition'] });
 export type CreateSdkLicenceRequest = z.input<typeof createSdkLicenceSchema>;
 
 /** `sdkLicense/getSdkLicenseList`: the caller's licences; `scope: 'all'` (licences:write) the tenant's. */

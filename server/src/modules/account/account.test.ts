@@ -67,7 +67,9 @@ describe.each(databases)('account calls on %s', (kind) => {
       );
       const row = await server.app.db.knex('users').where('id', second.body.data.userId).first();
       expect(row.password_hash).toMatch(/^\$argon2id\$/);
-      expect(Boolean(row.is_student)).toBe(true);
+      // Occupation "student" typed at sign-up is no certificate (student trial rules).
+      expect(Boolean(row.is_student)).toBe(false);
+      expect(row.student_until).toBeNull();
     });
 
     it('answers 400 with translated field errors for bad input, and writes nothing', async () => {
@@ -122,10 +124,15 @@ describe.each(databases)('account calls on %s', (kind) => {
       expect(await countRows(server, 'user_roles')).toBe(before + 1);
     });
 
-    it('refuses a campus e-mail already used', async () => {
+    it('refuses a campus e-mail already used, once an account proved it (a typed one is unproven)', async () => {
       const campusEmail = `stu_${unique()}@pku.edu.cn`;
       const first = await server.call('index/signUp', { body: await signUpBody(server, { occupation: 'student', campusEmail }) });
       expect(first.body.code).toBe(0);
+      // Typed at sign-up, not proven by a code: it takes nothing from the address's owner.
+      const second = await server.call('index/signUp', { body: await signUpBody(server, { occupation: 'student', campusEmail }) });
+      expect(second.body.code).toBe(0);
+      // Proven (the user centre's certification sets its end date): taken.
+      await server.app.db.knex('users').where('id', first.body.data.userId).update({ student_until: new Date(Date.now() + 86_400_000) });
       const again = await server.call('index/signUp', { body: await signUpBody(server, { occupation: 'student', campusEmail }) });
       expect(again.body.code).toBe(ErrorCode.campusEmailUsed);
     });

@@ -116,7 +116,8 @@ export class AccountService {
       }
       if (await trx('users').where('email', email).first('id')) throw new AppError('emailRegistered');
       if (mobile && (await trx('users').where('mobile', mobile).first('id'))) throw new AppError('mobileRegistered');
-      if (campusEmail && (await trx('users').where('campus_email', campusEmail).first('id'))) throw new AppError('campusEmailUsed');
+      // Only a campus e-mail proven by its code (a certification) is taken; one typed at sign-up is not.
+      if (campusEmail && (await trx('users').where('campus_email', campusEmail).whereNotNull('student_until').first('id'))) throw new AppError('campusEmailUsed');
 
       const existing = (await trx('users').count({ n: '*' }).first()) as { n: number | string } | undefined;
       const first = Number(existing?.n ?? 0) === 0;
@@ -139,7 +140,9 @@ export class AccountService {
         industry: input.industry ?? null,
         occupation: input.occupation,
         organisation: input.organisation ?? null,
-        is_student: input.occupation === 'student',
+        // A student is made by the certification (campus e-mail code, user centre), not by the
+        // occupation typed here (the student trial rules, STUDENT_TRIAL_RULES).
+        is_student: false,
         university: input.university ?? null,
         major: input.major ?? null,
         campus_email: campusEmail,

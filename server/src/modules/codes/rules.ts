@@ -29,7 +29,7 @@ export async function assertCodeAllowed(db: Database, target: CodeTarget & { pur
       if (target.channel !== 'email' || !campusEmailSchema.safeParse(recipient).success) {
         throw new AppError('paramInvalid', { email: 'validation.campusEmail' });
       }
-      const other = await knex('users').where('campus_email', recipient).whereNot('id', target.userId ?? '').first('id');
+      const other = await knex('users').where('campus_email', recipient).whereNotNull('student_until').whereNot('id', target.userId ?? '').first('id');
       if (other) throw new AppError('campusEmailUsed');
       return;
     }

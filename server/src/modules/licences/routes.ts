@@ -89,7 +89,7 @@ export function licencesRoutes(
       return licences.review(actor(ctx), id, approve, opinion);
     }),
   );
-  router.post('/sdkLicense/renewSdkLicense', kit.auth, kit.tenant, byId, kit.transaction, reply(async (ctx) => licences.renew(actor(ctx), byId.input(ctx).id)));
+  router.post('/sdkLicense/renewSdkLicense', kit.auth, kit.tenant, byId, signingKey, kit.transaction, reply(async (ctx) => licences.renew(actor(ctx), byId.input(ctx).id)));
   router.post('/sdkLicense/getLicenceFile', kit.auth, kit.tenant, byId, reply(async (ctx) => licences.licenceFile(actor(ctx), byId.input(ctx).id)));
   router.post('/sdkLicense/getLicencePublicKey', kit.auth, kit.tenant, none, reply(async () => signer.publicKey()));
   // The same two files as downloads (links the browser follows with the session cookie).
@@ -115,6 +115,8 @@ export function licencesRoutes(
     kit.tenant,
     jsonBody(LICENCE_BODY_LIMIT),
     create,
+    // A student licence is signed at once (see the review's note on the signing key).
+    signingKey,
     kit.transaction,
     reply(async (ctx) => licences.apply(actor(ctx), create.input(ctx))),
   );

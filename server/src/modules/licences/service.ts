@@ -5,13 +5,18 @@
  *
  * States (spec platform §4): `audit` (on review) -> `success` (issued) -> `expired` (past its
  * end); `end` (finished) when refused or replaced by an approved renewal.
+ *
+ * Student licences follow `STUDENT_TRIAL_RULES`: a certified student's free trial, issued at once
+ * (no review) for at most `STUDENT_TRIAL_DAYS` days and never past the certification's end.
  */
 import { createHash } from 'node:crypto';
 import {
   AppError,
   LICENCE_NOTICE_DAYS,
   LIMITS,
+  STUDENT_TRIAL_DAYS,
   licenceDaysLeft,
+  studentGrantEnd,
   licenceValidityDays,
   type LicenceContact,
   type LicencePayload,
@@ -26,6 +31,7 @@ import type { Database } from '../../db/database';
 import { newId } from '../../db/ids';
 import { isoDate, isoDateOrNull } from '../../db/iso';
 import type { Notifier } from '../messages/service';
+import { validStudentUntil } from '../user-centre/student';
 import type { ContactCodeVerifier } from './codes';
 import type { LicenceSigner } from './signing';
 
@@ -112,23 +118,28 @@ export class LicencesService {
   }
 
   /**
-   * Applies for a licence.
-   * @throws AppError `licenceDeviceFileInvalid` (empty or over 1 MB device file), the code
-   *   verifier's codes, `userKeyMissing` (online without a valid user key), `sdkLicenceExists`
-   *   (the same device or key already has a licence on review or valid of this edition).
+   * Applies for a licence. A student licence (trial edition; the schema checks it) is issued at
+   * once, bound to the device file when one is given, else to the user key.
+   * @throws AppError `studentOnly` / `studentCertificationExpired` (student licence without a
+   *   valid student certification), `licenceDeviceFileInvalid` (empty or over 1 MB device file),
+   *   the code verifier's codes, `userKeyMissing` (online, or student without a device file,
+   *   without a valid user key), `sdkLicenceExists` (the same device or key already has a
+   *   licence on review or valid of this edition; a student one student licence at a time).
    */
   async apply(
     actor: LicenceActor,
     input: { type: LicenceType; edition: SdkEdition; contact: LicenceContact; deviceFile?: { name: string; content: string } },
   ): Promise<SdkLicenceItem> {
+    const studentUntil = input.type === 'student' ? await validStudentUntil(this.knex, actor.id, this.clock.now()) : null;
     let device: { name: string; sha256: string; size: number } | null = null;
-    if (input.type === 'offline') {
+    if (input.deviceFile) {
       const bytes = Buffer.from(input.deviceFile!.content, 'base64');
       if (bytes.length === 0 || bytes.length > LIMITS.deviceFileMaxBytes) throw new AppError('licenceDeviceFileInvalid', { deviceFile: 'validation.invalid' });
       device = { name: input.deviceFile!.name, sha256: createHash('sha256').update(bytes).digest('hex'), size: bytes.length };
     }
-    const keySha = input.type === 'online' ? await this.userKeys.validKeySha256(actor.id) : null;
-    if (input.type === 'online' && !keySha) throw new AppError('userKeyMissing');
+    const byKey = input.type === 'online' || (input.type === 'student' && !device);
+    const keySha = byKey ? await this.userKeys.validKeySha256(actor.id) : null;
+    if (byKey && !keySha) throw new AppError('userKeyMissing');
     await this.assertNoLive(actor.id, input.type, input.edition, device?.sha256 ?? null);
     await this.codes.verify(input.contact.channel, input.contact.target, input.contact.code, actor.id);
     const id = await this.insert(actor, {
@@ -139,7 +150,42 @@ export class LicencesService {
       contact: input.contact,
       renewalOf: null,
     });
+    if (studentUntil) await this.issueStudentTrial(id, this.clock.now(), studentUntil);
     return this.present((await this.row(id))!);
+  }
+
+  /**
+   * Issues a student licence at once (the certificate is the review): from `start` for
+   * {@link STUDENT_TRIAL_DAYS} days, cut at the certification's end.
+   * @throws AppError `studentCertificationExpired` when the certification ends before `start`.
+   */
+  private async issueStudentTrial(id: string, start: Date, studentUntil: Date): Promise<void> {
+    const end = studentGrantEnd(start, STUDENT_TRIAL_DAYS, studentUntil);
+    if (!end) throw new AppError('studentCertificationExpired');
+    const r = (await this.row(id))!;
+    const changed = await this.knex('sdk_licences')
+      .where({ id, status: 'audit' })
+      .update({ ...(await this.issued(r, start, end)), review_opinion: null, reviewed_by: null, updated_at: this.clock.now() });
+    if (changed !== 1) throw new AppError('licenceStateInvalid');
+    if (r.renewal_of) await this.knex('sdk_licences').where({ id: r.renewal_of }).whereIn('status', ['success', 'expired']).update({ status: 'end', updated_at: this.clock.now() });
+  }
+
+  /** The columns of an issued licence: state, dates and the signed licence file. */
+  private async issued(r: LicenceRow, start: Date, end: Date): Promise<Record<string, unknown>> {
+    const payload: LicencePayload = {
+      licenceId: r.id,
+      type: r.type,
+      edition: r.edition,
+      userId: r.user_id,
+      username: r.username,
+      issuedAt: this.clock.now().toISOString(),
+      notBefore: start.toISOString(),
+      notAfter: end.toISOString(),
+      ...(r.device_sha256 ? { deviceSha256: r.device_sha256 } : {}),
+      ...(r.user_key_sha256 ? { userKeySha256: r.user_key_sha256 } : {}),
+    };
+    const file = await this.signer.sign(payload);
+    return { status: 'success', start_at: start, end_at: end, licence_file: JSON.stringify(file, null, 2) };
   }
 
   private async assertNoLive(userId: string, type: LicenceType, edition: SdkEdition, deviceSha: string | null) {
@@ -227,20 +273,7 @@ export class LicencesService {
         if (old?.end_at && new Date(isoDate(old.end_at)).getTime() > now.getTime()) start = new Date(isoDate(old.end_at));
       }
       const end = new Date(start.getTime() + licenceValidityDays(r.type, r.edition) * DAY_MS);
-      const payload: LicencePayload = {
-        licenceId: r.id,
-        type: r.type,
-        edition: r.edition,
-        userId: r.user_id,
-        username: r.username,
-        issuedAt: now.toISOString(),
-        notBefore: start.toISOString(),
-        notAfter: end.toISOString(),
-        ...(r.device_sha256 ? { deviceSha256: r.device_sha256 } : {}),
-        ...(r.user_key_sha256 ? { userKeySha256: r.user_key_sha256 } : {}),
-      };
-      const file = await this.signer.sign(payload);
-      Object.assign(patch, { status: 'success', start_at: start, end_at: end, licence_file: JSON.stringify(file, null, 2) });
+      Object.assign(patch, await this.issued(r, start, end));
       if (r.renewal_of) await this.knex('sdk_licences').where({ id: r.renewal_of }).whereIn('status', ['success', 'expired']).update({ status: 'end', updated_at: now });
     } else {
       patch.status = 'end';
@@ -253,18 +286,24 @@ export class LicencesService {
 
   /**
    * Applies to renew one of the caller's licences: in its last {@link LICENCE_NOTICE_DAYS} days
-   * or after it expired; the new application keeps its device or key and contact.
+   * or after it expired; the new application keeps its device or key and contact. A student
+   * licence is renewed at once while the certification is valid (from the old end when that is
+   * later, cut at the certification's end).
    * @throws AppError `licenceNotFound`, `licenceStateInvalid` (never issued, finished, or already
-   *   being renewed), `licenceRenewalTooEarly`, `userKeyMissing` (online, no valid key now).
+   *   being renewed), `licenceRenewalTooEarly`, `userKeyMissing` (bound to the key, no valid key
+   *   now), `studentOnly` / `studentCertificationExpired` (student licence).
    */
   async renew(actor: LicenceActor, id: string): Promise<SdkLicenceItem> {
     const r = await this.find(actor, id, 'own');
     if ((r.status !== 'success' && r.status !== 'expired') || r.end_at === null) throw new AppError('licenceStateInvalid');
-    const left = licenceDaysLeft(isoDate(r.end_at), this.clock.now());
+    const now = this.clock.now();
+    const left = licenceDaysLeft(isoDate(r.end_at), now);
     if (left > LICENCE_NOTICE_DAYS) throw new AppError('licenceRenewalTooEarly');
     if (await this.knex('sdk_licences').where({ renewal_of: id, status: 'audit' }).first('id')) throw new AppError('licenceStateInvalid');
-    const keySha = r.type === 'online' ? await this.userKeys.validKeySha256(actor.id) : null;
-    if (r.type === 'online' && !keySha) throw new AppError('userKeyMissing');
+    const studentUntil = r.type === 'student' ? await validStudentUntil(this.knex, actor.id, now) : null;
+    const byKey = r.user_key_sha256 !== null;
+    const keySha = byKey ? await this.userKeys.validKeySha256(actor.id) : null;
+    if (byKey && !keySha) throw new AppError('userKeyMissing');
     const newId = await this.insert(actor, {
       type: r.type,
       edition: r.edition,
@@ -273,6 +312,10 @@ export class LicencesService {
       contact: { channel: r.contact_channel, target: r.contact_target },
       renewalOf: id,
     });
+    if (studentUntil) {
+      const oldEnd = new Date(isoDate(r.end_at));
+      await this.issueStudentTrial(newId, oldEnd.getTime() > now.getTime() ? oldEnd : now, studentUntil);
+    }
     return this.present((await this.row(newId))!);
   }
 

@@ -7,6 +7,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import {
   AppError,
+  studentGrantEnd,
   USER_KEY_VALIDITY_DAYS,
   type CreateUserKeyResponse,
   type LicenceStatus,
@@ -20,6 +21,7 @@ import type { Database } from '../../db/database';
 import { newId } from '../../db/ids';
 import { isoDate, isoDateOrNull } from '../../db/iso';
 import type { Notifier } from '../messages/service';
+import { validStudentUntil } from '../user-centre/student';
 
 const DAY_MS = 86_400_000;
 /** Validity of an approved authorisation, days (online authorisation: one year). */
@@ -85,13 +87,11 @@ export class ServiceManagementService {
   /**
    * Applies for the authorisation service.
    * @throws AppError `studentOnly` (student type without a student certificate),
-   *   `serviceManagementExists` (same type on review or valid).
+   *   `studentCertificationExpired` (its certificate ended), `serviceManagementExists` (same
+   *   type on review or valid).
    */
   async create(actor: ServiceActor, input: { type: ServiceType; company: string; description: string }): Promise<ServiceManagementItem> {
-    if (input.type === 'student') {
-      const u = await this.knex('users').where({ id: actor.id }).first('is_student');
-      if (!u || !u.is_student) throw new AppError('studentOnly');
-    }
+    if (input.type === 'student') await validStudentUntil(this.knex, actor.id, this.clock.now());
     const live = await this.knex('service_managements')
       .where({ user_id: actor.id, type: input.type })
       .where((w) => w.where('status', 'audit').orWhere((s) => s.where('status', 'success').where('end_at', '>', this.clock.now())))
@@ -134,18 +134,20 @@ export class ServiceManagementService {
   }
 
   /**
-   * Approves (valid one year from now) or refuses an application of the tenant; the applicant
-   * gets a message.
-   * @throws AppError `serviceManagementNotFound`, `licenceStateInvalid` (not on review).
+   * Approves (valid one year from now; a student authorisation never past the applicant's
+   * student certification) or refuses an application of the tenant; the applicant gets a message.
+   * @throws AppError `serviceManagementNotFound`, `licenceStateInvalid` (not on review),
+   *   `studentOnly` / `studentCertificationExpired` (approving a student authorisation whose
+   *   applicant is no longer a certified student).
    */
   async review(actor: ServiceActor, id: string, approve: boolean, opinion: string): Promise<ServiceManagementItem> {
     const r = (await this.rows().where('service_managements.id', id).first('service_managements.*', 'users.username')) as ServiceRow | undefined;
     if (!r || r.tenant_id !== actor.tenantId) throw new AppError('serviceManagementNotFound');
     if (r.status !== 'audit') throw new AppError('licenceStateInvalid');
     const now = this.clock.now();
-    const patch = approve
-      ? { status: 'success', start_at: now, end_at: new Date(now.getTime() + SERVICE_VALIDITY_DAYS * DAY_MS) }
-      : { status: 'end' };
+    let end = new Date(now.getTime() + SERVICE_VALIDITY_DAYS * DAY_MS);
+    if (approve && r.type === 'student') end = studentGrantEnd(now, SERVICE_VALIDITY_DAYS, await validStudentUntil(this.knex, r.user_id, now))!;
+    const patch = approve ? { status: 'success', start_at: now, end_at: end } : { status: 'end' };
     const changed = await this.knex('service_managements')
       .where({ id, status: 'audit' })
       .update({ ...patch, review_opinion: opinion || null, reviewed_by: actor.id, updated_at: now });

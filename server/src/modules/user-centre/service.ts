@@ -131,7 +131,8 @@ export class UserCentreService {
         await this.knex('users').where('id', user.id).update({ mobile, updated_at: now });
       } else {
         const campusEmail = input.campusEmail.trim().toLowerCase();
-        if (await this.knex('users').where('campus_email', campusEmail).whereNot('id', user.id).first('id')) throw new AppError('campusEmailUsed');
+        // Taken only by another account that proved it (a campus e-mail typed at sign-up is unproven).
+        if (await this.knex('users').where('campus_email', campusEmail).whereNotNull('student_until').whereNot('id', user.id).first('id')) throw new AppError('campusEmailUsed');
         await this.codes.consume({ channel: 'email', recipient: campusEmail, purpose: 'student', userId: user.id }, input.code);
         await this.knex('users')
           .where('id', user.id)
