@@ -70,6 +70,8 @@ export const ROUTE_PERMISSIONS: Readonly<Record<string, readonly string[] | null
   logs: ['logs:read'],
   jobs: ['jobs:read'],
   outbox: ['outbox:read'],
+  // the public contact form's entries (contact/getContactList; contact/handleContact also needs contacts:write)
+  contact: ['contacts:read'],
 };
 
 /**

@@ -30,6 +30,9 @@ export const PERMISSIONS = [
   'outbox:read',
   'support:write',
   'licences:write',
+  // Administrators read the public contact form's entries (platform-wide) and mark them handled.
+  'contacts:read',
+  'contacts:write',
   // Areas of the console: the calls behind a side-menu page (see ROUTE_PERMISSIONS).
   'dashboard:use',
   'projects:use',

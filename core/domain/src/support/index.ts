@@ -80,3 +80,39 @@ export type ContactRequest = z.input<typeof contactSchema>;
 export function hasContactMethod(v: { email?: string | undefined; mobile?: string | undefined }): boolean {
   return !!(v.email && v.email.length > 0) || !!(v.mobile && v.mobile.length > 0);
 }
+
+/**
+ * Contact-form entries for administrators (`contact/getContactList`, permission `contacts:read`):
+ * every entry of the platform (the form is public, so entries belong to no tenant), newest first;
+ * `handled` filters by the handled mark, `keyword` searches name, company, e-mail, mobile and text.
+ */
+export const contactListSchema = pageRequestSchema
+  .extend({
+    handled: z.boolean().optional(),
+    keyword: z.string().trim().max(100).optional(),
+  })
+  .strict();
+export type ContactListRequest = z.input<typeof contactListSchema>;
+
+/** `contact/handleContact` (`contacts:write`): marks an entry handled, with an optional note. */
+export const handleContactSchema = z
+  .object({ id: z.string().regex(/^[0-9a-f]{32}$/), note: z.string().trim().max(500).default('') })
+  .strict();
+export type HandleContactRequest = z.input<typeof handleContactSchema>;
+
+/** A contact-form entry as administrators list it. */
+export interface ContactItem {
+  id: string;
+  name: string;
+  company: string | null;
+  email: string | null;
+  mobile: string | null;
+  content: string;
+  /** Sent, ISO. */
+  createdAt: string;
+  /** Marked handled, ISO, or `null`. */
+  handledAt: string | null;
+  /** Username of who marked it handled. */
+  handledBy: string | null;
+  handledNote: string | null;
+}

@@ -30,6 +30,7 @@ import * as createScheduledJobs from './20261127130000_create_scheduled_jobs';
 import * as createPidData from './20261127140000_create_pid_data';
 import * as optionalSchemeRange from './20261127160000_optional_scheme_range';
 import * as createElectricShow from './20261127180000_create_electric_show';
+import * as contactRequestsHandled from './20261128100000_contact_requests_handled';
 import * as createSshHostKeys from './20261128120000_create_ssh_host_keys';
 import * as workerSshAddress from './20261128120100_add_worker_ssh_address';
 import * as createPolicyUpdateRuns from './20261128110000_create_policy_update_runs';
@@ -80,6 +81,7 @@ export const coreMigrations: NamedMigration[] = [
   { name: '20261127140000_create_pid_data', ...createPidData },
   { name: '20261127160000_optional_scheme_range', ...optionalSchemeRange },
   { name: '20261127180000_create_electric_show', ...createElectricShow },
+  { name: '20261128100000_contact_requests_handled', ...contactRequestsHandled },
   { name: '20261128110000_create_policy_update_runs', ...createPolicyUpdateRuns },
   { name: '20261128110100_catalogue_side_menus', ...catalogueSideMenus },
   { name: '20261128120000_create_ssh_host_keys', ...createSshHostKeys },

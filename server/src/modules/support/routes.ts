@@ -1,5 +1,5 @@
 import type { Router } from '@koa/router';
-import { contactSchema, createWorkOrderSchema, replyWorkOrderSchema, workOrderIdSchema, workOrderListSchema, AppError } from '@decisio/domain';
+import { contactListSchema, contactSchema, createWorkOrderSchema, handleContactSchema, replyWorkOrderSchema, workOrderIdSchema, workOrderListSchema, AppError } from '@decisio/domain';
 import type { AppContext, AppState } from '../../http/context';
 import { reply } from '../../http/envelope';
 import { clientAddress } from '../../http/proxy';
@@ -10,7 +10,9 @@ import type { SupportService } from './service';
 /**
  * Support calls: `workOrder/createContact` (public contact-us form), and the tickets
  * `workOrder/createFeedBackWorkOrder`, `deleteFeedBackWorkOrder`, `getFeedBackWorkOrderList`
- * (own tickets; `scope: 'all'` needs `support:write`), `replyFeedBackWorkOrder` (`support:write`).
+ * (own tickets; `scope: 'all'` needs `support:write`), `replyFeedBackWorkOrder` (`support:write`),
+ * and the contact form's entries for administrators: `contact/getContactList` (`contacts:read`,
+ * from the route table) and `contact/handleContact` (`contacts:write` on top).
  */
 export function supportRoutes(router: Router<AppState>, kit: RouteKit, { support }: { support: SupportService }): void {
   const contact = kit.validate(contactSchema);
@@ -18,6 +20,8 @@ export function supportRoutes(router: Router<AppState>, kit: RouteKit, { support
   const byId = kit.validate(workOrderIdSchema);
   const list = kit.validate(workOrderListSchema);
   const answer = kit.validate(replyWorkOrderSchema);
+  const contacts = kit.validate(contactListSchema);
+  const handle = kit.validate(handleContactSchema);
   const actor = (ctx: AppContext) => ({ id: ctx.state.user!.id, tenantId: ctx.state.tenantId! });
 
   router.post('/workOrder/createContact', contact, kit.transaction, reply(async (ctx) => support.contact(contact.input(ctx), clientAddress(ctx))));
@@ -44,6 +48,20 @@ export function supportRoutes(router: Router<AppState>, kit: RouteKit, { support
     reply(async (ctx) => {
       const { id, reply: text } = answer.input(ctx);
       return support.reply(actor(ctx), id, text);
+    }),
+  );
+
+  router.post('/contact/getContactList', kit.auth, kit.tenant, kit.requirePermission('contacts:read'), contacts, reply(async (ctx) => support.listContacts(contacts.input(ctx))));
+  router.post(
+    '/contact/handleContact',
+    kit.auth,
+    kit.tenant,
+    kit.requirePermission('contacts:write'),
+    handle,
+    kit.transaction,
+    reply(async (ctx) => {
+      const { id, note } = handle.input(ctx);
+      return support.handleContact(ctx.state.user!.id, id, note);
     }),
   );
 }

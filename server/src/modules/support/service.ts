@@ -3,12 +3,13 @@
  * it; an administrator (`support:write`) answers it once, which writes the user a
  * `ticketAnswered` message.
  */
-import { AppError, hasContactMethod, type ContactRequest, type Page, type WorkOrderItem, type WorkOrderStatus, type WorkOrderType } from '@decisio/domain';
+import { AppError, hasContactMethod, type ContactItem, type ContactRequest, type Page, type WorkOrderItem, type WorkOrderStatus, type WorkOrderType } from '@decisio/domain';
 import type { Clock } from '../../clock';
 import type { Database } from '../../db/database';
 import { newId } from '../../db/ids';
 import { isoDate, isoDateOrNull } from '../../db/iso';
 import type { Notifier } from '../messages/service';
+import { likePattern } from '../projects/service';
 
 /** Contact forms one client address may send per window. */
 export const CONTACT_MAX_PER_WINDOW = 5;
@@ -42,6 +43,34 @@ function present(r: WorkOrderRow): WorkOrderItem {
     createdAt: isoDate(r.created_at),
     repliedAt: isoDateOrNull(r.replied_at),
     username: r.username,
+  };
+}
+
+interface ContactRow {
+  id: string;
+  name: string;
+  company: string | null;
+  email: string | null;
+  mobile: string | null;
+  content: string;
+  created_at: unknown;
+  handled_at: unknown;
+  handled_note: string | null;
+  handled_by_name: string | null;
+}
+
+function presentContact(r: ContactRow): ContactItem {
+  return {
+    id: r.id,
+    name: r.name,
+    company: r.company,
+    email: r.email,
+    mobile: r.mobile,
+    content: r.content,
+    createdAt: isoDate(r.created_at),
+    handledAt: isoDateOrNull(r.handled_at),
+    handledBy: r.handled_by_name,
+    handledNote: r.handled_note,
   };
 }
 
@@ -84,6 +113,56 @@ export class SupportService {
       created_at: this.clock.now(),
     });
     return { id };
+  }
+
+  private contacts() {
+    return this.knex('contact_requests').leftJoin('users', 'users.id', 'contact_requests.handled_by');
+  }
+
+  private contactColumns() {
+    return ['contact_requests.*', 'users.username as handled_by_name'];
+  }
+
+  /**
+   * The contact form's entries, newest first (administrators, `contacts:read`). The form is
+   * public, so its entries belong to the platform, not to a tenant.
+   */
+  async listContacts(input: { page: number; pageSize: number; handled?: boolean | undefined; keyword?: string | undefined }): Promise<Page<ContactItem>> {
+    const base = () => {
+      const q = this.contacts();
+      if (input.handled === true) q.whereNotNull('contact_requests.handled_at');
+      if (input.handled === false) q.whereNull('contact_requests.handled_at');
+      if (input.keyword) {
+        const like = likePattern(input.keyword);
+        q.where((w) => {
+          for (const col of ['name', 'company', 'email', 'mobile', 'content']) w.orWhereRaw(`lower(??) like ? escape '!'`, [`contact_requests.${col}`, like]);
+        });
+      }
+      return q;
+    };
+    const [{ n }] = (await base().count({ n: '*' })) as [{ n: number | string }];
+    const rows = (await base()
+      .orderBy([{ column: 'contact_requests.created_at', order: 'desc' }, { column: 'contact_requests.id', order: 'desc' }])
+      .offset((input.page - 1) * input.pageSize)
+      .limit(input.pageSize)
+      .select(this.contactColumns())) as ContactRow[];
+    return { rows: rows.map(presentContact), total: Number(n), page: input.page, pageSize: input.pageSize };
+  }
+
+  /**
+   * Marks a contact-form entry handled by `actorId`, with an optional note.
+   * @throws AppError `contactRequestNotFound`, `contactRequestHandled` (already marked).
+   */
+  async handleContact(actorId: string, id: string, note: string): Promise<ContactItem> {
+    const found = await this.knex('contact_requests').where({ id }).first('id', 'handled_at');
+    if (!found) throw new AppError('contactRequestNotFound');
+    if (found.handled_at !== null) throw new AppError('contactRequestHandled');
+    const changed = await this.knex('contact_requests')
+      .where({ id })
+      .whereNull('handled_at')
+      .update({ handled_at: this.clock.now(), handled_by: actorId, handled_note: note || null });
+    if (changed !== 1) throw new AppError('contactRequestHandled');
+    return presentContact((await this.contacts().where('contact_requests.id', id).first(this.contactColumns())) as ContactRow);
   }
 
   /**
