@@ -79,6 +79,9 @@ interface ObjectiveCopy {
   files: Record<string, string>;
 }
 
+/** States of a training that ended with its model kept (a manual stop keeps the best so far). */
+const TRAINED = new Set(['successful', 'successful by manual stop']);
+
 const iso = (v: unknown): string => toDate(v)?.toISOString() ?? '';
 const num = (v: unknown): number | null => (v === null || v === undefined || !Number.isFinite(Number(v)) ? null : Number(v));
 
@@ -212,13 +215,13 @@ export class MarketService {
     let simulator: Row;
     if (kind === 'policy') {
       policy = (await recordInScope(this.knex, user, 'policies', recordId, 'edit', 'policyNotFound')).row;
-      if (policy.state !== 'successful' || !policy.artifact_key) throw new AppError('marketSourceNotTrained');
+      if (!TRAINED.has(String(policy.state)) || !policy.artifact_key) throw new AppError('marketSourceNotTrained');
       simulator = (await this.knex('simulators').where({ id: policy.simulator_id, tenant_id: user.tenantId }).first()) as Row;
       if (!simulator) throw new AppError('marketSourceNotTrained');
     } else {
       simulator = (await recordInScope(this.knex, user, 'simulators', recordId, 'edit', 'simulatorNotFound')).row;
     }
-    if (simulator.state !== 'successful' || !simulator.artifact_key) throw new AppError('marketSourceNotTrained');
+    if (!TRAINED.has(String(simulator.state)) || !simulator.artifact_key) throw new AppError('marketSourceNotTrained');
     const venvKey = `${simulator.artifact_key}/venv.json`;
     if (!(await this.deps.blobs.stat(venvKey))) throw new AppError('marketSourceNotTrained');
     const venv = parseJson<Record<string, unknown>>((await this.deps.blobs.get(venvKey)).toString('utf8'), {});
@@ -477,7 +480,7 @@ export class MarketService {
           name: (name || fallback).slice(0, 50 - suffix.length).trimEnd() + suffix,
           dataType: 'data_driven',
           goalType: 'policy_search',
-          description: description.slice(0, 200) || undefined,
+          description: description.slice(0, 200) || null,
         });
       } catch (err) {
         if (!(err instanceof AppError && err.codeName === 'solutionNameUsed') || n === 50) throw err;

@@ -1,0 +1,167 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import type { MarketModel, MarketModelDetail } from '@decisio/domain';
+import { createTestHost, withHost } from '@decisio/sdk-plugin/testing';
+import { marketPlugin } from '../index';
+import { MarketPanel } from './MarketPanel';
+
+const M = 'a'.repeat(32);
+const V1 = 'b'.repeat(32);
+const V2 = 'c'.repeat(32);
+const P = 'd'.repeat(32);
+const model = (over: Partial<MarketModel> = {}): MarketModel => ({
+  modelId: M,
+  name: 'Cold room policy',
+  description: 'keeps the room cold',
+  kind: 'policy',
+  visibility: 'tenant',
+  publisherName: 'alice',
+  mine: true,
+  ownTenant: true,
+  latestVersion: 2,
+  latestVersionId: V2,
+  score: 81.5,
+  reward: -0.42,
+  algorithm: 'ppo',
+  imports: 3,
+  createdAt: '2026-11-28T08:00:00.000Z',
+  updatedAt: '2026-11-28T09:00:00.000Z',
+  ...over,
+});
+const report = (reward: number | null) => ({
+  algorithm: 'ppo',
+  score: 81.5,
+  reward,
+  hyperparameters: {},
+  memberScores: [],
+  rows: 4000,
+  nodes: ['temperature', 'action', 'next_temperature'],
+  agent: 'action',
+  rewardName: 'Temperature & power',
+  trainedAt: '2026-11-28T07:00:00.000Z',
+  environment: { name: 'env-1', score: 81.5 },
+});
+const DETAIL: MarketModelDetail = {
+  ...model(),
+  graph: null,
+  versions: [
+    { versionId: V2, version: 2, note: 'more steps', report: report(-0.42), size: 40960, hasOnnx: true, createdAt: '2026-11-28T09:00:00.000Z' },
+    { versionId: V1, version: 1, note: null, report: report(null), size: 40000, hasOnnx: true, createdAt: '2026-11-28T08:00:00.000Z' },
+  ],
+};
+const PROJECTS = {
+  rows: [
+    { projectId: P, name: 'My project', right: 'owner' },
+    { projectId: 'e'.repeat(32), name: 'Read only', right: 'view' },
+  ],
+  total: 2,
+  page: 1,
+  pageSize: 100,
+};
+
+function setup(opts: { locale?: 'en-US' | 'zh-CN'; search?: Record<string, string>; list?: unknown; detail?: unknown } = {}) {
+  const host = createTestHost({ plugins: [marketPlugin], locale: opts.locale ?? 'en-US', session: { token: 't', userId: 'u' }, location: { pathname: '/model-market', search: opts.search } });
+  host.mockCall('market/list', opts.list ?? { code: 0, data: { rows: [model()], total: 1, page: 1, pageSize: 20 } });
+  host.mockCall('market/get', opts.detail ?? { code: 0, data: DETAIL });
+  host.mockCall('project/getProjectList', { code: 0, data: PROJECTS });
+  host.mockCall('train/getAllTrainList', {
+    code: 0,
+    data: {
+      rows: [
+        { id: 'f'.repeat(32), name: 'policy-ok', state: 'successful', solutionId: 'S', reward: -0.5 },
+        { id: '1'.repeat(32), name: 'policy-failed', state: 'failure', solutionId: 'S', reward: null },
+      ],
+      total: 2,
+    },
+  });
+  render(withHost(host, <MarketPanel panelId="market.main" />));
+  return host;
+}
+
+describe('MarketPanel', () => {
+  afterEach(cleanup);
+
+  it('lists the models with the figures the server measured and filters by search, kind and scope', async () => {
+    const host = setup();
+    const row = await screen.findByTestId(`market-row-${M}`);
+    expect(row.textContent).toContain('Cold room policy');
+    expect(row.textContent).toContain('81.50');
+    expect(row.textContent).toContain('-0.42');
+    fireEvent.change(screen.getByLabelText('Search models'), { target: { value: 'cold' } });
+    fireEvent.change(screen.getByLabelText('All kinds'), { target: { value: 'policy' } });
+    fireEvent.click(screen.getByRole('tab', { name: 'Public' }));
+    await waitFor(() => expect(host.calls.filter((c) => c.url === 'market/list').at(-1)!.body).toEqual({ page: 1, pageSize: 20, scope: 'public', keyword: 'cold', kind: 'policy' }));
+  });
+
+  it('opens a model: versions with their scores (a dash where none was measured), graph, ONNX download', async () => {
+    const host = setup();
+    fireEvent.click(await screen.findByText('Cold room policy'));
+    await waitFor(() => expect(host.location().search).toEqual({ modelId: M }));
+    const detail = await screen.findByTestId('market-detail');
+    expect(within(detail).getByTestId('market-graph').textContent).toBe('temperatureactionnext_temperature');
+    expect(screen.getByTestId('market-version-2-reward').textContent).toBe('-0.42');
+    expect(screen.getByTestId('market-version-1-reward').textContent).toBe('—');
+    host.mockCall('market/getOnnxDownloadUrl', { code: 0, data: { url: `/api/market/download/${V2}`, name: 'Cold_room_policy-v2.onnx', size: 10 } });
+    fireEvent.click(screen.getByTestId('market-onnx-2'));
+    await waitFor(() => expect(host.calls.find((c) => c.url === 'market/getOnnxDownloadUrl')?.body).toEqual({ versionId: V2 }));
+  });
+
+  it('imports a version into a project the user may edit and opens it', async () => {
+    const host = setup({ search: { modelId: M } });
+    fireEvent.click(await screen.findByTestId('market-import-1'));
+    const select = (await screen.findByLabelText(/Into project/)) as HTMLSelectElement;
+    await waitFor(() => expect(select.options.length).toBe(2)); // "choose" + the editable project only
+    fireEvent.change(select, { target: { value: P } });
+    host.mockCall('market/import', { code: 0, data: { projectId: P, solutionId: 'S9', schemeId: 'X', simulatorId: 'E', policyId: 'PO', objectiveId: 'O' } });
+    fireEvent.click(screen.getByTestId('market-import-submit'));
+    await screen.findByTestId('market-import-done');
+    expect(host.calls.find((c) => c.url === 'market/import')!.body).toEqual({ versionId: V1, projectId: P });
+    fireEvent.click(screen.getByTestId('market-import-open'));
+    expect(host.navigations.at(-1)).toEqual({ pathname: '/workflow/policy', search: { projectId: P, solutionId: 'S9' } });
+  });
+
+  it('publishes a trained policy (only trained ones offered) and shows a refusal in Chinese', async () => {
+    const host = setup({ locale: 'zh-CN' });
+    fireEvent.click(await screen.findByTestId('market-publish'));
+    const project = (await screen.findByLabelText(/^项目/)) as HTMLSelectElement;
+    await waitFor(() => expect(project.options.length).toBe(2));
+    fireEvent.change(project, { target: { value: P } });
+    const record = screen.getByLabelText(/已训练模型/) as HTMLSelectElement;
+    await waitFor(() => expect(record.options.length).toBe(2));
+    expect(record.options[1]!.textContent).toBe('policy-ok (-0.50)');
+    fireEvent.click(screen.getByTestId('market-publish-submit'));
+    expect((await screen.findAllByText('必填')).length).toBeGreaterThan(0);
+    expect(host.calls.some((c) => c.url === 'market/publish')).toBe(false);
+    fireEvent.change(record, { target: { value: 'f'.repeat(32) } });
+    fireEvent.change(screen.getByLabelText(/^名称/), { target: { value: 'My policy' } });
+    fireEvent.change(screen.getByLabelText('共享范围'), { target: { value: 'public' } });
+    host.mockCall('market/publish', { code: 4030, data: null, message: '您无权发布给所有租户' });
+    fireEvent.click(screen.getByTestId('market-publish-submit'));
+    expect((await screen.findByTestId('market-publish-failure')).textContent).toContain('您无权发布给所有租户');
+    expect(host.calls.find((c) => c.url === 'market/publish')!.body).toEqual({ kind: 'policy', recordId: 'f'.repeat(32), name: 'My policy', visibility: 'public' });
+  });
+
+  it("lets the publisher unpublish a version after confirming, and shows others' models without those actions", async () => {
+    const host = setup({ search: { modelId: M } });
+    fireEvent.click(await screen.findByTestId('market-unpublish-1'));
+    host.mockCall('market/unpublish', { code: 0, data: { modelId: M, removed: false } });
+    const alert = await screen.findByRole('alertdialog');
+    expect(alert.textContent).toContain('Unpublish version 1? Copies already imported stay.');
+    fireEvent.click(within(alert).getByRole('button', { name: 'Unpublish' }));
+    await waitFor(() => expect(host.calls.find((c) => c.url === 'market/unpublish')?.body).toEqual({ modelId: M, versionId: V1 }));
+    cleanup();
+    setup({ search: { modelId: M }, detail: { code: 0, data: { ...DETAIL, mine: false } } });
+    await screen.findByTestId('market-detail');
+    expect(screen.queryByTestId('market-unpublish')).toBeNull();
+    expect(screen.queryByTestId('market-new-version')).toBeNull();
+    expect(screen.getByTestId('market-import-2')).toBeTruthy();
+  });
+
+  it('shows the empty and failed states', async () => {
+    setup({ list: { code: 0, data: { rows: [], total: 0, page: 1, pageSize: 20 } }, locale: 'zh-CN' });
+    expect(await screen.findByText('没有符合条件的模型')).toBeTruthy();
+    cleanup();
+    setup({ list: { code: 1, data: null, message: 'boom' } });
+    expect(await screen.findByText('The models could not be loaded.')).toBeTruthy();
+  });
+});
