@@ -15,6 +15,7 @@ import type {
   ModelServiceWithToken,
   MonitorUnit,
   Page,
+  PolicyUpdateReport,
 } from '@decisio/domain';
 import { definePluginApi, type PluginEndpointBuilder } from '@decisio/sdk-plugin';
 
@@ -49,6 +50,10 @@ export const deployEndpoints = (build: PluginEndpointBuilder) => ({
   'deploy/deleteRecords': build.mutation<{ deleted: number }, { id: string; recordIds: string[] }>({
     query: (body) => ({ url: 'modeldeploy/deleteModelServiceRecord', body }),
     invalidatesTags: (_r, _e, a) => [records(a.id), one(a.id)],
+  }),
+  /** The service's policy updates from its recorded calls (scheduled `policies.update` loops). */
+  'deploy/policyUpdates': build.query<Page<PolicyUpdateReport>, { id: string; page: number; pageSize: number }>({
+    query: (body) => ({ url: 'modeldeploy/queryPolicyUpdates', body }),
   }),
   'deploy/batches': build.query<Page<ModelServiceBatch>, { id: string; page: number; pageSize: number }>({
     query: (body) => ({ url: 'modeldeploy/queryBatchDecisionPage', body }),

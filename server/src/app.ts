@@ -35,6 +35,7 @@ import { schedulesRoutes } from './modules/schedules/routes';
 import { Scheduler, type SchedulerOptions } from './modules/schedules/scheduler';
 import { SchedulesService } from './modules/schedules/service';
 import { PolicyUpdates } from './modules/schedules/policy-update';
+import { policyUpdateRoutes } from './modules/schedules/policy-update-routes';
 import { BullMqQueue, InProcessQueue, JobKindRegistry, JobStore, type JobKind, type JobQueue, type JobThreadsOptions } from './jobs/queue';
 import { machineInfo } from './jobs/machine';
 import { importConnectionSettings, workerKindsModule, type WorkerKindsConfig } from './jobs/worker-kinds';
@@ -322,6 +323,8 @@ export function createApp(config: ServerConfig, options: AppOptions = {}): Decis
   trainSshRoutes(api, kit, { terminals: sshTerminals, config: config.ssh.train, job: (id, tenantId) => jobs.get(id, { tenantId }), worker: (id) => jobStore.getWorker(id) });
   const schedules = new SchedulesService(db, clock, jobs, logger);
   schedulesRoutes(api, kit, { schedules, db, deploy: deploy.service });
+  // A service's page lists its policy updates from recorded calls (`modeldeploy/queryPolicyUpdates`).
+  policyUpdateRoutes(api, kit, { db, deploy: deploy.service });
   const scheduler = new Scheduler(db, clock, schedules, logger, options.scheduler);
   // Project and solution deletes wait for the modelling jobs (the deploy module registers its own guard).
   registerDeleteGuard(modellingDeleteGuard);

@@ -8,6 +8,7 @@ import { useDeployT } from '../i18n';
 import { StatusTag, TokenDialog, TRANSIENT } from './common';
 import { KeepPayloadsSwitch, RecordPayload, RecordsDatasetButton, outcomeExample } from './Feedback';
 import { MonitorChart } from './MonitorChart';
+import { PolicyUpdates } from './PolicyUpdates';
 import { NEVER, TokenExpiry, TokenValidityField, expiryOf, type Validity } from './TokenValidity';
 
 const RECORDS_PAGE = 20;
@@ -377,6 +378,7 @@ export function DeployDetailPanel() {
       <Monitor id={s.id} />
       <Batches id={s.id} running={s.status === 'running'} />
       <Records service={s} />
+      <PolicyUpdates id={s.id} />
       <TokenDialog service={shown} onClose={() => setShown(null)} />
       <Alert
         isOpen={rotating}

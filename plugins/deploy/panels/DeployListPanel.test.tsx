@@ -288,4 +288,41 @@ describe('DeployDetailPanel', () => {
     expect(expiry.textContent).toContain('请重新生成令牌');
     expect(screen.getByText('令牌有效期至')).toBeTruthy();
   });
+  it('lists the policy updates from the service\'s calls in both languages (outcome, calls, both scores, why)', async () => {
+    for (const [locale, title, swapped, kept] of [
+      ['en-US', 'Policy updates from calls', 'Swapped', 'Kept'],
+      ['zh-CN', '根据调用记录更新策略', '已切换', '保留'],
+    ] as const) {
+      const detail: ModelServiceDetail = { ...item(), inputs: [], outputs: [], totals: { calls: 3, failures: 0 } };
+      const h = createTestHost({ plugins: [trainingsKitPlugin, deployPlugin], locale, location: { pathname: '/project/deploy-detail', search: { projectId, serviceId } } });
+      h.mockCall('modeldeploy/queryDetail', { data: detail });
+      h.mockCall('modeldeploy/queryMonitor', { data: { unit: 'day', buckets: [] } });
+      h.mockCall('modeldeploy/queryBatchDecisionPage', { data: { rows: [], total: 0, page: 1, pageSize: 10 } });
+      h.mockCall('modeldeploy/queryModelServiceRecordsPage', { data: { rows: [], total: 0, page: 1, pageSize: 10 } });
+      const base = { serviceId, serviceName: 'svc', step: 'done' as const, datasetId: 'd'.repeat(32), environmentId: null, environmentJobId: null, policyBeforeId: null, policyAfterId: null, policyJobId: null, evaluateJobId: null, minGain: 0, createdAt: '2026-11-27T03:00:00.000Z', endedAt: '2026-11-27T03:05:00.000Z' };
+      h.mockCall('modeldeploy/queryPolicyUpdates', {
+        data: {
+          rows: [
+            { ...base, id: 'u2', state: 'kept', calls: 40, scoreBefore: -0.25, scoreAfter: -0.75, swapped: false, reason: 'the serving policy stays' },
+            { ...base, id: 'u1', state: 'swapped', calls: 12, scoreBefore: -1.234567, scoreAfter: -0.5, swapped: true, reason: 'the service now serves it' },
+          ],
+          total: 2,
+          page: 1,
+          pageSize: 5,
+        },
+      });
+      await renderPanel(detailPanel, { host: h });
+      const section = await screen.findByTestId('deploy-policy-updates');
+      expect(within(section).getByText(title)).toBeTruthy();
+      const rows = await within(section).findAllByTestId('deploy-policy-update');
+      expect(rows).toHaveLength(2);
+      expect(within(rows[0]!).getByText(kept)).toBeTruthy();
+      expect(rows[0]!.textContent).toContain('40');
+      expect(within(rows[1]!).getByText(swapped)).toBeTruthy();
+      expect(rows[1]!.textContent).toContain('-1.2346');
+      expect(rows[1]!.textContent).toContain('the service now serves it');
+      expect(h.calls.find((c) => c.url === 'modeldeploy/queryPolicyUpdates')?.body).toMatchObject({ id: serviceId, page: 1 });
+      cleanup();
+    }
+  });
 });

@@ -179,5 +179,19 @@ describe.each(databases)('policy update from recorded calls on %s', (kind) => {
     expect(empty.report.reason).toMatch(/no kept call with an outcome in the last 30 days/);
     const kinds = (await server.app.db.knex('messages').where({ user_id: owner.id, kind: 'policyUpdated' })).map((m: { params: string }) => JSON.parse(m.params).outcome).sort();
     expect(kinds).toEqual(['kept', 'skipped', 'swapped']);
+
+    // The service's page lists its loops, newest first; others' services are not found.
+    const listed = await call('modeldeploy/queryPolicyUpdates', { id: serviceId, page: 1, pageSize: 10 });
+    expect(listed.body.code, JSON.stringify(listed.body)).toBe(0);
+    expect(listed.body.data.total).toBe(3);
+    expect(listed.body.data.rows.map((r: { state: string }) => r.state)).toEqual(['skipped', 'kept', 'swapped']);
+    expect(listed.body.data.rows[0]).toMatchObject({ serviceId, serviceName: 'loop', id: empty.report.id });
+    const stranger = await createRoleUser(server, ['projects:use'], await createTenant(server));
+    expect((await call('modeldeploy/queryPolicyUpdates', { id: serviceId }, await issueToken(server, stranger))).body.code).toBe(ErrorCode.deployNotFound);
+    const colleague = await createRoleUser(server, ['projects:use'], owner.tenantId);
+    expect([ErrorCode.projectNotFound, ErrorCode.projectNoRight]).toContain((await call('modeldeploy/queryPolicyUpdates', { id: serviceId }, await issueToken(server, colleague))).body.code);
+    expect((await call('modeldeploy/queryPolicyUpdates', { id: 'nope' })).status).toBe(400);
+    expect((await server.call('modeldeploy/queryPolicyUpdates', { body: { id: serviceId } })).status).toBe(401);
+    expect((await call('modeldeploy/queryPolicyUpdates', { id: serviceId }, await issueToken(server, await createRoleUser(server, ['logs:read'], owner.tenantId)))).status).toBe(403);
   }, 500_000);
 });
