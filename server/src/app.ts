@@ -107,6 +107,7 @@ import { messagesRoutes } from './modules/messages/routes';
 import { SupportService } from './modules/support/service';
 import { supportRoutes } from './modules/support/routes';
 import { ElectricService } from './modules/electric/service';
+import { marketRoutes } from './modules/market/routes';
 import { electricRoutes } from './modules/electric/routes';
 import type { ContactCodeVerifier } from './modules/licences/codes';
 import { LicenceSigner } from './modules/licences/signing';
@@ -335,7 +336,9 @@ export function createApp(config: ServerConfig, options: AppOptions = {}): Decis
   reviveImportRoutes(api, kit, { db, jobs, blobs, datasets });
   templatesRoutes(api, kit, { db, blobs, clock, jobs, datasets, solutions, templates: templateRegistry });
   // The template storehouse (issue 20 item 3): a user's table matched to the templates, and a project from one.
-  storehouseRoutes(api, kit, { db, blobs, clock, jobs, datasets, solutions });
+  storehouseRoutes(api, kit, { db, blobs, clock, jobs, datasets, solutions, templates: templateRegistry });
+  // The model market (issue 20 item 5): trained environments and policies published, imported as copies.
+  marketRoutes(api, kit, { db, blobs, clock, jobs, solutions });
   // A training that ends or fails writes its user a message (once per job).
   jobs.subscribe((e) => {
     if (e.type === 'state' && isFinalState(e.state)) void messages.onJobFinal(e.jobId, e.state).catch((err: unknown) => logger.warn('job message failed', { err, jobId: e.jobId }));
