@@ -60,7 +60,7 @@ function host(locale: 'en-US' | 'zh-CN' = 'en-US') {
     const b = body as { name: string; size: number };
     return { data: { uploadId: 'u'.repeat(32), name: b.name, purpose: 'file', size: b.size, partSize: 8 << 20, partCount: 1, state: 'uploading', parts: [1], receivedBytes: b.size, fileId: null, createdAt: '2026-11-27T00:00:00.000Z' } };
   });
-  h.mockCall('file/uploadPartComplete', { data: { id: FILE_ID, name: 'refrigerator.csv' } });
+  h.mockCall('file/uploadPartComplete', { data: { fileId: FILE_ID, name: 'refrigerator.csv', path: '/refrigerator.csv', kind: 'upload', size: CSV.length, userId: 'u1', createdAt: '2026-11-27T00:00:00.000Z', updatedAt: '2026-11-27T00:00:00.000Z', deletedAt: null } });
   const mark = () => (done = true);
   return { h, mark };
 }

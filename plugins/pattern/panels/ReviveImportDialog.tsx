@@ -49,7 +49,7 @@ function useStorageUpload(): ReviveUpload {
   const transport = useUploadTransport(init, parts, complete);
   return async (file, onProgress, signal) => {
     const stored: FileItem = await uploadResumable(file, transport, { purpose: 'file', partSize: partSizeFor(file.size), compress: true, store: window.localStorage, signal, onProgress: (p) => onProgress(p.sent, p.total) });
-    return stored.id;
+    return stored.fileId;
   };
 }
 
