@@ -62,9 +62,7 @@ function HyperRowInputs(props: { spec: HyperparameterSpec; row: HyperRow; error:
         )}
         {(row.searchMode === 'grid' || row.searchMode === 'choice') && input(t('hyper.searchValues'), row.values, (v) => props.onChange({ values: v }), spec.input === 'intList' ? '32, 32; 64, 64' : '1, 2, 3')}
         {props.error && (
-          <div className="bp6-form-helper-text bp6-intent-danger" role="alert">
-            {props.error}
-          </div>
+          <FormGroup intent="danger" helperText={props.error} style={{ margin: 0 }} />
         )}
       </td>
     </tr>

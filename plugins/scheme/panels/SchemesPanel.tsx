@@ -192,9 +192,7 @@ function SchemeEditor(props: { solutionId: string; scheme: SchemeRow | null; tab
                       <InputGroup small aria-label={`${t('scheme.values')}: ${name}`} placeholder={t('scheme.values')} value={choice.values} onChange={(e) => choose(i, { values: e.target.value })} intent={err ? 'danger' : 'none'} />
                     )}
                     {err && (
-                      <div className="bp6-form-helper-text bp6-intent-danger" role="alert">
-                        {err}
-                      </div>
+                      <FormGroup intent="danger" helperText={err} style={{ margin: 0 }} />
                     )}
                   </td>
                   <td>
@@ -228,9 +226,7 @@ function SchemeEditor(props: { solutionId: string; scheme: SchemeRow | null; tab
               {dimensionSelect(d.dimension, `${t('scheme.dimension')}: ${t('scheme.derivedName')} ${i + 1}`, (v) => derive(i, { dimension: v }))}
               <Button minimal icon="cross" aria-label={`${t('scheme.removeDerived')} ${i + 1}`} onClick={() => setF((o) => ({ ...o, derived: o.derived.filter((_, j) => j !== i) }))} />
               {errors[`derived.${i}`] && (
-                <span className="bp6-form-helper-text bp6-intent-danger" role="alert">
-                  {errors[`derived.${i}`]}
-                </span>
+                <FormGroup intent="danger" helperText={errors[`derived.${i}`]} style={{ margin: 0 }} />
               )}
             </div>
           ))}
