@@ -5,8 +5,11 @@
  * downloads the licence file and the public key, and the offline verifier
  * (`docs/licence-verifier/verify.mjs`) accepts it for that device and refuses another. Then the
  * user files a support ticket, the administrator answers it, and the answer reaches the user as a
- * message (header bell, messages page, the ticket's answer). Screenshots in both themes go to
- * `e2e/artifacts/`.
+ * message (header bell, messages page, the ticket's answer). A user certified as a student
+ * (campus e-mail code from the outbox) gets the free student trial licence at once and the
+ * verifier accepts it. A visitor writes through the public contact form and an administrator
+ * finds the entry on the contact messages screen (side menu, palette) and marks it handled.
+ * Screenshots in both themes go to `e2e/artifacts/`.
  */
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -182,5 +185,87 @@ describe('SDK licences and support', () => {
     await expect.poll(() => page.getByTestId('ticket-row').filter({ hasText: description }).getByTestId('ticket-answer').textContent()).toContain('Fixed in 1.2.1');
     await page.goto('/user-center/message');
     await expect.poll(() => page.getByTestId('message-row').filter({ hasText: description.slice(0, 20) }).getAttribute('data-read')).toBe('true');
+  });
+
+  it('certifies a student by a campus e-mail code; the free student trial licence is issued at once and the verifier accepts it', async () => {
+    const campus = `${user.username}@pku.edu.cn`.toLowerCase();
+    await page.goto('/user-center/info');
+    await page.getByTestId('student-card').waitFor();
+    // The page speaks the workbench's language (zh-CN unless switched): either wording counts.
+    expect(await page.getByTestId('student-rules').textContent()).toMatch(/valid 30 days|有效期 30 天/);
+    await page.getByTestId('student-university').fill('Peking University');
+    await page.getByTestId('student-major').fill('Control engineering');
+    await page.getByTestId('student-campusEmail').fill(campus);
+    await fillCodeFromOutbox(page, 'student', campus);
+    await page.getByTestId('student-submit').click();
+    await expect.poll(() => page.getByTestId('student-status').textContent()).toMatch(/Certified student until|已认证学生/);
+    await shotBoth(page, 'student-certified');
+
+    const device = path.join(dir, 'laptop.bin');
+    fs.writeFileSync(device, randomBytes(1024));
+    // The workbench reads the new certification with the user at the next load.
+    await page.goto('/sdk-licence');
+    await page.getByTestId('licence-apply').click();
+    await expect.poll(() => page.getByTestId('apply-student').isDisabled()).toBe(false);
+    await page.check('[data-testid=apply-student]', { force: true });
+    expect(await page.getByTestId('apply-student-note').textContent()).toMatch(/issued at once without review|提交即签发/);
+    await page.getByTestId('apply-device').setInputFiles(device);
+    const contact = `trial_${user.username}@example.com`.toLowerCase();
+    await page.getByTestId('apply-target').fill(contact);
+    await fillCodeFromOutbox(page, 'apply', contact);
+    await page.check('[data-testid=apply-terms]', { force: true });
+    await shot(page, 'licence-apply-student');
+    await page.getByTestId('apply-submit').click();
+    // No review: the newest row is the student licence, already valid.
+    const newest = page.getByTestId('licence-row').first();
+    await expect.poll(() => newest.textContent()).toMatch(/Student trial|学生试用/);
+    expect(await newest.getAttribute('data-status')).toBe('success');
+    const licence = await fetchLink(page, 'licence-download', 'student-licence.json');
+    const key = await fetchLink(page, 'licence-public-key', 'student-key.pem');
+    const ok = verify(['--licence', licence, '--public-key', key, '--device', device]);
+    expect(ok.stderr).toBe('');
+    expect(JSON.parse(ok.stdout)).toMatchObject({ type: 'student', edition: 'trial', username: user.username });
+  });
+
+  it('a visitor writes through the contact form; an administrator finds it under contact messages and marks it handled', async () => {
+    const visitorContext = await newContext(browser, baseUrl);
+    try {
+      const visitor = await visitorContext.newPage();
+      reportPageErrors(visitor);
+      const text = `Pilot for 3 pump rooms ${Date.now()}`;
+      await visitor.goto('/contact-us');
+      await visitor.getByTestId('contact-name').fill('Ada Visitor');
+      await visitor.getByTestId('contact-email').fill('ada.visitor@example.com');
+      await visitor.getByTestId('contact-content').fill(text);
+      await visitor.getByTestId('contact-send').click();
+      await visitor.getByTestId('contact-sent').waitFor();
+
+      await admin.goto('/dashboard');
+      await admin.getByTestId('side-menu-support.contacts-menu').click();
+      await admin.waitForURL(/\/admin\/contacts$/);
+      const row = admin.getByTestId('contact-row').filter({ hasText: text });
+      await row.waitFor();
+      expect(await row.textContent()).toContain('ada.visitor@example.com');
+      await shotBoth(admin, 'contact-messages');
+      await row.getByTestId('contact-handle').click();
+      await admin.getByTestId('contact-note').fill('Called back, demo booked');
+      await admin.getByTestId('contact-handle-confirm').click();
+      // Open entries are shown by default: the handled one leaves the list, and shows under "Handled".
+      await expect.poll(() => admin.getByTestId('contact-row').filter({ hasText: text }).count()).toBe(0);
+      await admin.getByTestId('contacts-filter').selectOption('handled');
+      const handled = admin.getByTestId('contact-row').filter({ hasText: text });
+      await expect.poll(() => handled.getAttribute('data-handled')).toBe('yes');
+      expect(await handled.getByTestId('contact-state').textContent()).toContain('Called back, demo booked');
+
+      // The palette reaches the same screen.
+      await admin.goto('/dashboard');
+      await admin.getByTestId('side-menu').waitFor();
+      await admin.keyboard.press('F1');
+      await admin.getByTestId('command-palette-input').fill('contact messages');
+      await admin.getByTestId('command-support.contacts').click();
+      await admin.waitForURL(/\/admin\/contacts$/);
+    } finally {
+      await visitorContext.close();
+    }
   });
 });

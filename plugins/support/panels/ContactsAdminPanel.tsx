@@ -51,7 +51,7 @@ export function ContactsAdminPanel(_props: PanelProps) {
           <option value="handled">{t('contacts.filters.handled')}</option>
           <option value="all">{t('contacts.filters.all')}</option>
         </HTMLSelect>
-        <InputGroup leftIcon="search" placeholder={t('contacts.search')} aria-label={t('contacts.search')} value={typed} maxLength={100} onValueChange={setTyped} data-testid="contacts-search" />
+        <InputGroup leftIcon="search" placeholder={t('contacts.search')} aria-label={t('contacts.search')} value={typed} maxLength={100} onValueChange={setTyped} style={{ width: 320 }} data-testid="contacts-search" />
         <Button type="submit">{t('contacts.searchButton')}</Button>
         <span style={{ flex: 1 }} />
         <Button icon="refresh" onClick={() => void list.refetch()} aria-label={t('contacts.refresh')} title={t('contacts.refresh')} />
