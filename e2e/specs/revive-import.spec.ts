@@ -4,7 +4,8 @@
  * CSV with node-named columns and pandas' unnamed row-number column, reward.py), a signed-in user
  * opens the decision-graph editor of a new solution, picks the three files in "REVIVE folder",
  * answers the unnamed-column question (drop it), reads what was mapped and sees the graph drawn.
- * The server's records are checked too (graph, table of the YAML's fields, reward).
+ * The server's records are checked too (graph, table of the YAML's fields, reward). The workbench
+ * runs in its default language, Chinese (the panel tests cover English).
  */
 import fs from 'node:fs';
 import os from 'node:os';
@@ -116,18 +117,18 @@ describe('REVIVE folder import in the decision-graph editor', () => {
     // the question, or a refusal whose text says why
     await page.locator('[data-testid="revive-index-question"], [data-testid="revive-error"], [data-testid="revive-problem"]').first().waitFor({ timeout: 60_000 });
     expect(await page.locator('[data-testid="revive-error"], [data-testid="revive-problem"]').allTextContents()).toEqual([]);
-    expect(await question.textContent()).toContain('Column 1 has no name');
+    expect(await question.textContent()).toContain('第 1 列没有名称');
     await shot(page, 'revive-import-question');
-    // "Drop it" is the default answer
+    // "Drop it" (删除) is the default answer
     await page.getByTestId('revive-import').click();
     const report = page.getByTestId('revive-report');
     await report.waitFor({ timeout: 60_000 });
-    expect(await report.textContent()).toContain('24 rows in 3 trajectories');
+    expect(await report.textContent()).toContain('共 24 行，3 条轨迹');
     const mapped = (await page.getByTestId('revive-mapped').textContent()) ?? '';
     for (const s of ['temperature', 'obs_temp', 'next_temperature', 'next_obs_temp', 'door_open', 'factor_door_state', 'power_action']) expect(mapped).toContain(s);
-    expect(await page.getByTestId('revive-index-column').textContent()).toBe('The unnamed column 1 was dropped.');
+    expect(await page.getByTestId('revive-index-column').textContent()).toBe('已删除未命名的第 1 列。');
     const tempBounds = page.getByTestId('revive-bounds').locator('tr', { hasText: 'obs_temp' }).first();
-    expect(await tempBounds.textContent()).toMatch(/-20.*20.*YAML \(kept\)/);
+    expect(await tempBounds.textContent()).toMatch(/-20.*20.*YAML（保留）/);
     await shot(page, 'revive-import-report');
     await page.getByTestId('revive-close').click();
     for (const n of ['temperature', 'action', 'next_temperature', 'door_open']) await page.getByTestId(`pattern-node-${n}`).waitFor({ timeout: 30_000 });
