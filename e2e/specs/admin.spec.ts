@@ -208,7 +208,7 @@ describe('administration', () => {
     // Its runs in the job history: fired by the schedule (not by hand), run to success by a worker.
     await row.getByText('历史').click();
     const run = page.getByTestId('job-run').filter({ hasText: jobName }).filter({ hasText: '计划' });
-    await expect.poll(async () => (await run.getByTestId('job-run-state').allTextContents()).includes('成功'), { timeout: 60_000, intervals: [1000] }).toBe(true);
+    await expect.poll(async () => (await run.getByTestId('job-run-state').allTextContents()).includes('成功'), { timeout: 60_000, interval: 1000 }).toBe(true);
     expect(await run.first().textContent()).toMatch(/aborted: \d+/);
     await shotBoth(page, 'admin-job-history');
     await row.getByText('暂停', { exact: true }).click();
