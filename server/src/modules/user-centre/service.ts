@@ -206,7 +206,7 @@ export class UserCentreService {
    * Deletes the caller's account (`user/deleteUser`) after the username was typed again: refused
    * while a training of theirs runs or a service of theirs serves (`accountBusy`); their projects
    * go as a project delete does (solutions, trainings, policies, stopped services, files); their
-   * data connections, storage files and datasets' data are deleted; the account keeps no personal data, no role
+   * data connections, storage files and datasets (rows and data) are deleted; the account keeps no personal data, no role
    * and no session, and its name and addresses are free again.
    * @throws AppError `paramInvalid` (confirmation), `accountBusy`.
    */
@@ -226,6 +226,11 @@ export class UserCentreService {
       const files = (await knex('storage_files').where('user_id', user.id).whereNull('deleted_at').sum({ bytes: 'size' }).first()) as { bytes: number | string | null } | undefined;
       await knex('storage_files').where('user_id', user.id).whereNull('deleted_at').update({ deleted_at: now, updated_at: now });
       await releaseStorage(knex, { tenantId: user.tenantId, userId: user.id }, Number(files?.bytes ?? 0));
+      // Their datasets go too (their Parquet copies are under the prefix removed below): a row
+      // left behind would point at a removed file.
+      const datasets = (await knex('datasets').where('user_id', user.id).sum({ bytes: 'columnar_size' }).first()) as { bytes: number | string | null } | undefined;
+      await knex('datasets').where('user_id', user.id).delete();
+      await releaseStorage(knex, { tenantId: user.tenantId, userId: user.id }, Number(datasets?.bytes ?? 0));
       await knex('user_roles').where('user_id', user.id).delete();
       await knex('sessions').where('user_id', user.id).delete();
       await knex('users')

@@ -130,6 +130,15 @@ describe.each(databases)('user centre on %s', (kind) => {
     expect((await server.call('user/getDeleteImpact', { token })).body.data).toMatchObject({ projects: 1, runningTrainings: 0, runningServices: 0 });
     expect((await server.call('user/deleteUser', { token, body: { confirm: 'someone else' } })).body.errors).toHaveProperty('confirm');
     expect((await server.call('user/deleteUser', { token, body: {} })).status).toBe(400);
+    // a dataset of theirs (a project-less upload turned into a table)
+    const bytes = new TextEncoder().encode('a,b\n1,2\n3,4\n');
+    const init = await server.call('file/uploadpartinit', { token, body: { name: 'mine.csv', size: bytes.length, purpose: 'dataset' } });
+    const uploadId = init.body.data.uploadId as string;
+    const put = await server.fetch(`/api/file/uploadOneFile?uploadId=${uploadId}&partNumber=1`, { method: 'PUT', headers: { Authorization: token, 'Content-Type': 'application/octet-stream' }, body: bytes as unknown as BodyInit });
+    expect(put.status).toBe(200);
+    const fileId = (await server.call('file/uploadPartComplete', { token, body: { uploadId } })).body.data.fileId as string;
+    expect((await server.call('table/create', { token, body: { fileId, name: 'mine', type: 'business' } })).body.code).toBe(0);
+    expect(await server.app.db.knex('datasets').where('user_id', user.id)).toHaveLength(1);
     const now = new Date();
     await server.app.db.knex('jobs').insert({ id: 'j'.repeat(32), kind: 'test', name: 'running', state: 'processing', user_id: user.id, tenant_id: user.tenantId, payload: '{}', created_at: now, updated_at: now });
     const busy = await server.call('user/deleteUser', { token, body: { confirm: user.username } });
@@ -141,6 +150,10 @@ describe.each(databases)('user centre on %s', (kind) => {
     const row = await server.app.db.knex('users').where('id', user.id).first();
     expect(row).toMatchObject({ email: null, status: 'disabled', username: `deleted_${user.id}` });
     expect(await server.app.db.knex('projects').where('owner_id', user.id).whereNull('deleted_at')).toHaveLength(0);
+    // no dataset row is left pointing at the removed files, and the user's space is free again
+    expect(await server.app.db.knex('datasets').where('user_id', user.id)).toHaveLength(0);
+    const quota = await server.app.db.knex('storage_quotas').where({ scope: 'user', owner_id: user.id }).first();
+    expect(Number(quota?.used_bytes ?? 0)).toBe(0);
     const again = await server.call('index/signIn', { body: { username: user.username, password: await encryptedPassword(server, PASSWORD) } });
     expect(again.body.code).toBe(ErrorCode.wrongLoginNameOrPassword);
   });
