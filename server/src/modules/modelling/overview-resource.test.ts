@@ -53,6 +53,8 @@ describe.each(databases)('overview/getResource on %s', (kind) => {
     });
     expect(admin.body.data.host.workers).toBeGreaterThan(0);
     await server.app.jobs.stop(job.id, { tenantId: user.tenantId });
+    // The next test counts running jobs again: this one has ended first.
+    await waitUntil(async () => !['processing', 'stopping'].includes((await server.app.jobs.get(job.id, { tenantId: user.tenantId }))?.state ?? ''), 10_000, 'the job to stop');
   });
 
   it("virtualMachine/getVirtualMachineList: host figures for system roles only; others see their tenant's running jobs per worker", async () => {
@@ -86,6 +88,13 @@ describe.each(databases)('overview/getResource on %s', (kind) => {
     expect(other.body.data.rows.every((r: { runningJobs: number; cores: unknown }) => r.runningJobs === 0 && r.cores === null)).toBe(true);
     await server.app.jobs.stop(job.id, { tenantId: user.tenantId });
     await waitUntil(async () => (await server.app.jobs.get(job.id, { tenantId: user.tenantId }))?.state !== 'stopping', 10_000, 'the job to stop');
+
+    // Engine versions: the number of workers running each is a host figure too.
+    const versions = (await server.call('atmVersion/getAtmVersionList', { token: userToken, body: {} })).body.data.rows;
+    expect(versions.length).toBeGreaterThan(0);
+    expect(versions.every((v: { version: string; workers: unknown }) => typeof v.version === 'string' && v.workers === null)).toBe(true);
+    const hostVersions = (await server.call('atmVersion/getAtmVersionList', { token: adminToken, body: {} })).body.data.rows;
+    expect(hostVersions.reduce((s: number, v: { workers: number }) => s + v.workers, 0)).toBe(workers.filter((w) => w.status === 'online').length);
 
     expect((await server.call('virtualMachine/getVirtualMachineList', { body: {} })).status).toBe(401);
     const denied = await server.call('virtualMachine/getVirtualMachineList', { token: await issueToken(server, await createRoleUser(server, ['logs:read'])), body: {} });

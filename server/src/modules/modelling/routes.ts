@@ -169,7 +169,7 @@ export function modellingRoutes(router: Router<AppState>, kit: RouteKit, deps: M
 
   // machines and engine versions
   post('/virtualMachine/getVirtualMachineList', z.object({}).loose(), (_i, u) => train.virtualMachines(u));
-  post('/atmVersion/getAtmVersionList', z.object({}).loose(), () => train.engineVersions());
+  post('/atmVersion/getAtmVersionList', z.object({}).loose(), (_i, u) => train.engineVersions(u));
 
   // overview (dashboard)
   post('/overview/getTrainingList', overviewListSchema, (i, u) => train.overviewTrainings(u, i.limit, i.running));

@@ -325,10 +325,11 @@ export class TrainCalls {
     };
   }
 
-  async engineVersions() {
+  /** `atmVersion/getAtmVersionList`: engine versions of the online workers; how many workers run each (a host figure) for system roles only (null for others). */
+  async engineVersions(user: ServerCallUser) {
     const workers = (await this.deps.jobs.workers()).filter((w) => w.status === 'online');
     const versions = [...new Set(workers.map((w) => w.engineVersion))].sort();
-    return { rows: versions.map((v) => ({ version: v, workers: workers.filter((w) => w.engineVersion === v).length })) };
+    return { rows: versions.map((v) => ({ version: v, workers: user.isSystemRole ? workers.filter((w) => w.engineVersion === v).length : null })) };
   }
 
   // ---- overview (dashboard) ----------------------------------------------------------------
