@@ -92,7 +92,7 @@ function SchemeEditor(props: { solutionId: string; scheme: SchemeRow | null; tab
     >
       <DialogBody>
         {errors._form && <Callout intent="danger">{errors._form}</Callout>}
-        <Callout intent={props.tableError || !table ? 'warning' : 'primary'} icon="database" title={t('scheme.data')} data-testid="scheme-data">
+        <Callout intent={props.tableError || !table ? 'warning' : 'primary'} icon="database" title={t('scheme.data')} data-testid="scheme-data" style={{ marginBottom: 12 }}>
           {props.tableError ? (
             <p>{t('scheme.tableFailed', { message: isApiError(props.tableError) ? props.tableError.message : String(props.tableError) })}</p>
           ) : !table ? (
