@@ -10,6 +10,7 @@
  */
 import type { Knex } from 'knex';
 import { AppError, type CorrelationField, type CorrelationTable, type DatasetColumn } from '@decisio/domain';
+import type { TableColumns } from '@decisio/learning';
 import { isNumericType, sqlIdent, sqlString, withDuck } from '../datasets/duck';
 import { checkCsv } from '../datasets/ingest';
 import type { BlobStore } from '../storage/blob-store';
@@ -22,7 +23,7 @@ interface TableMeta {
   name: string;
   columns: Array<Omit<CorrelationField, 'name' | 'table' | 'column'> & { name: string }>;
   rows: number;
-  /** Dataset: its columnar copy. */
+  /** Dataset: its columnar copy; null for an uploaded csv file (whose `rows` is then unknown, -1). */
   parquet: string | null;
 }
 
@@ -41,8 +42,8 @@ async function tableMeta(knex: Knex, blobs: BlobStore, tenantId: string, id: str
   return { id, name: String(file.name).replace(/\.csv$/i, ''), columns: header.map((name) => ({ name, type: 'VARCHAR', kind: null, min: null, max: null })), rows: -1, parquet: null };
 }
 
-/** First and last time of `field` over every row of the table (null when none reads as a time). */
-async function timeRange(knex: Knex, blobs: BlobStore, tenantId: string, t: TableMeta, field: string): Promise<{ min: string; max: string } | null> {
+/** First and last time of `field` over every row of the table (null when none reads as a time); `loaded`: an uploaded csv file's columns, read once. */
+async function timeRange(t: TableMeta, field: string, loaded: TableColumns | null): Promise<{ min: string; max: string } | null> {
   const col = t.columns.find((c) => c.name === field);
   if (!col) return null;
   let lo = Infinity;
@@ -74,7 +75,7 @@ async function timeRange(knex: Knex, blobs: BlobStore, tenantId: string, t: Tabl
       }
     });
   } else {
-    const values = (await loadTable(knex, blobs, tenantId, t.id)).columns[field];
+    const values = loaded?.[field];
     if (values) for (let i = 0; i < values.length; i++) see(values[i]);
   }
   return Number.isFinite(lo) ? { min: new Date(lo).toISOString(), max: new Date(hi).toISOString() } : null;
@@ -107,9 +108,10 @@ export async function describeCorrelationTable(knex: Knex, blobs: BlobStore, ten
       fields.push({ ...col, name, table: m.name, column });
     }
   }
+  // An uploaded csv file has no row count or columnar copy: read once for both.
+  const loaded = primary.parquet ? null : (await loadTable(knex, blobs, tenantId, primary.id)).columns;
+  const rows = loaded ? (Object.values(loaded)[0]?.length ?? 0) : primary.rows;
   const field = c.datetimeField;
-  const range = field ? await timeRange(knex, blobs, tenantId, primary, field) : null;
-  let rows = primary.rows;
-  if (rows < 0) rows = Object.values((await loadTable(knex, blobs, tenantId, primary.id)).columns)[0]?.length ?? 0;
+  const range = field ? await timeRange(primary, field, loaded) : null;
   return { primary: primary.name, rows, fields, dateRange: field && range ? { field, ...range } : null };
 }

@@ -76,6 +76,14 @@ describe.each(databases)('scheme form data and hyperparameter sets on %s', (kind
       { name: 'zone', table: 'tiny', column: 'zone', type: 'VARCHAR', kind: null, min: null, max: null },
     ]);
 
+    // An uploaded csv file as the primary table: rows counted, times read as the processing reads them (mixed forms).
+    const { solutionId: csvSolution } = await createSolution(server, owner);
+    const file = await uploadCsv(server, owner, 'traj,step,when,x\n1,0,2026-03-02 06:00:00,1\n1,1,2026-03-01T23:30:00Z,2\n2,0,,3\n2,1,2026-03-04T12:00:00+02:00,4\n');
+    expect((await call('solution/setTableCorrelation', { solutionId: csvSolution, correlation: { primaryTableId: file, trajectoryField: 'traj', sequenceField: 'step', datetimeField: 'when', relations: [] } })).body.code).toBe(0);
+    const csv = (await call('solution/getTableCorrelation', { solutionId: csvSolution, withTable: true })).body.data.table;
+    expect(csv).toMatchObject({ primary: 'tiny', rows: 4, dateRange: { field: 'when', min: '2026-03-01T23:30:00.000Z', max: '2026-03-04T10:00:00.000Z' } });
+    expect(csv.fields.map((f: { name: string; type: string }) => `${f.name}:${f.type}`)).toEqual(['traj:VARCHAR', 'step:VARCHAR', 'when:VARCHAR', 'x:VARCHAR']);
+
     // A solution without a correlation has no table yet.
     const { solutionId: bare } = await createSolution(server, owner);
     expect((await call('solution/getTableCorrelation', { solutionId: bare, withTable: true })).body.data).toEqual({ solutionId: bare, correlation: null, table: null });
