@@ -31,6 +31,7 @@ import * as createPidData from './20261127140000_create_pid_data';
 import * as optionalSchemeRange from './20261127160000_optional_scheme_range';
 import * as createElectricShow from './20261127180000_create_electric_show';
 import * as contactRequestsHandled from './20261128100000_contact_requests_handled';
+import * as studentFlagFromCertification from './20261128100100_student_flag_from_certification';
 import * as createSshHostKeys from './20261128120000_create_ssh_host_keys';
 import * as workerSshAddress from './20261128120100_add_worker_ssh_address';
 import * as createPolicyUpdateRuns from './20261128110000_create_policy_update_runs';
@@ -82,6 +83,7 @@ export const coreMigrations: NamedMigration[] = [
   { name: '20261127160000_optional_scheme_range', ...optionalSchemeRange },
   { name: '20261127180000_create_electric_show', ...createElectricShow },
   { name: '20261128100000_contact_requests_handled', ...contactRequestsHandled },
+  { name: '20261128100100_student_flag_from_certification', ...studentFlagFromCertification },
   { name: '20261128110000_create_policy_update_runs', ...createPolicyUpdateRuns },
   { name: '20261128110100_catalogue_side_menus', ...catalogueSideMenus },
   { name: '20261128120000_create_ssh_host_keys', ...createSshHostKeys },

@@ -11,6 +11,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorCode } from '@decisio/domain';
 import { DEFAULT_TENANT_ID } from '../../db/ids';
+import { up as studentFlagFromCertification } from '../../db/migrations/20261128100100_student_flag_from_certification';
 import { createUser, issueCode, issueToken, signUpBody, unique, type TestUser } from '../../test/factories';
 import { databases, startTestServer, type TestServer } from '../../test/server';
 
@@ -163,6 +164,18 @@ describe.each(databases)('the student trial on %s', (kind) => {
     expect((await certify(squatter, squatterToken, campusEmail)).body.code).toBe(ErrorCode.campusEmailUsed);
     const again = await server.call('index/signUp', { body: await signUpBody(server, { occupation: 'student', campusEmail }) });
     expect(again.body.code).toBe(ErrorCode.campusEmailUsed);
+  });
+
+  it('clears the student flag the old sign-up set from the occupation; a certified account keeps it', async () => {
+    const knex = server.app.db.knex;
+    const declared = await createUser(server);
+    await knex('users').where('id', declared.id).update({ is_student: true, occupation: 'student' });
+    const certified = await createUser(server);
+    const token = await issueToken(server, certified);
+    await certify(certified, token);
+    await studentFlagFromCertification(knex);
+    expect(Boolean((await knex('users').where('id', declared.id).first('is_student')).is_student)).toBe(false);
+    expect(Boolean((await knex('users').where('id', certified.id).first('is_student')).is_student)).toBe(true);
   });
 
   it('refuses bad input, calls without a token, and non-students', async () => {
