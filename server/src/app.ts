@@ -92,6 +92,11 @@ import { ProjectsService } from './modules/projects/service';
 import { solutionsRoutes } from './modules/solutions/routes';
 import { SolutionsService } from './modules/solutions/service';
 import { modellingJobKinds, modellingRoutes } from './modules/modelling/routes';
+import { TrainingKinds } from './modules/modelling/training-kinds';
+import { environmentTraining } from './modules/modelling/areas/environment';
+import { policyTraining } from './modules/modelling/areas/policy';
+import { tuningTraining } from './modules/modelling/areas/tuning';
+import { decisionDeduction, simulationDeduction } from './modules/modelling/areas/deduction';
 import { reviveImportRoutes } from './modules/revive-import/routes';
 import { modellingJobOwners } from './modules/modelling/job-owners';
 import { modellingDeleteGuard } from './modules/modelling/delete-guard';
@@ -329,7 +334,9 @@ export function createApp(config: ServerConfig, options: AppOptions = {}): Decis
   const scheduler = new Scheduler(db, clock, schedules, logger, options.scheduler);
   // Project and solution deletes wait for the modelling jobs (the deploy module registers its own guard).
   registerDeleteGuard(modellingDeleteGuard);
-  const modelling = modellingRoutes(api, kit, { db, jobs, blobs, deletedJobs, tensorBoard: { bin: config.tensorBoardBin, idleMinutes: config.tensorBoardIdleMinutes } });
+  // The trainings core's kinds, one descriptor per area (its calls, table, rules and job kind).
+  const trainingKinds = new TrainingKinds().register(environmentTraining).register(policyTraining).register(tuningTraining).register(simulationDeduction).register(decisionDeduction);
+  const modelling = modellingRoutes(api, kit, { db, jobs, blobs, deletedJobs, tensorBoard: { bin: config.tensorBoardBin, idleMinutes: config.tensorBoardIdleMinutes } }, trainingKinds);
   // Policy updates from recorded calls: every tick takes the next step of the loops whose job ended.
   const policyUpdates = new PolicyUpdates({ db, clock, logger, jobs, deploy: deploy.service, trainings: modelling.trainings, datasets, messages, access });
   scheduler.addTask(() => policyUpdates.advance());

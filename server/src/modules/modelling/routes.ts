@@ -1,8 +1,6 @@
 import type { Router } from '@koa/router';
 import { z } from 'zod';
 import {
-  copySchema,
-  deductionSchema,
   deleteRecordsSchema,
   getTableCorrelationSchema,
   hyperparameterEditSchema,
@@ -18,12 +16,9 @@ import {
   trainJobSchema,
   trainListSchema,
   trainLogSchema,
-  trainParameterSchema,
-  trainPolicySchema,
-  trainSimulatorSchema,
   trainUpdateSchema,
 } from '@decisio/domain';
-import type { AppContext, AppMiddleware, AppState, AuthUser } from '../../http/context';
+import type { AppMiddleware, AppState } from '../../http/context';
 import { reply } from '../../http/envelope';
 import type { RouteKit } from '../../http/route';
 import { reconcileStates } from '../../jobs/record-state';
@@ -32,12 +27,13 @@ import { rewardTryRoute } from './reward-try';
 import { ModellingRecords } from './records';
 import { TensorBoards, tensorBoardDownloadRoute } from './tensorboard';
 import { TrainCalls } from './train';
+import type { TrainingKinds } from './training-kinds';
+import { trainingRoutes, type PostRoute } from './training-routes';
 import { TRAINING_RECORDS } from './training-rules';
 import { Trainings } from './trainings';
 
 export { modellingJobKinds } from './engine/kinds';
 
-const ackSchema = recordIdSchema.extend({ acknowledged: z.boolean() });
 const hyperListSchema = z.object({ trainType: z.enum(['environment', 'policy', 'parameter']).optional() });
 const overviewListSchema = z.object({ limit: z.number().int().min(1).max(100).optional(), running: z.boolean().optional() });
 
@@ -55,15 +51,17 @@ export interface ModellingModule {
  * The modelling calls (spec workflow §7): solution pattern and table correlation, scheme,
  * objective, hyperparameter, simulator, policy, simulation, decision, trainSimulator,
  * trainPolicy, trainParameter, train, virtualMachine, atmVersion, overview (the live events
- * stream `GET train/events` is the job contract's, `modules/jobs`). Every call is `POST` with a JSON body, authenticated and
+ * stream `GET train/events` is the job contract's, `modules/jobs`). The calls of each kind of
+ * training come from its descriptor in `kinds` (`training-routes.ts`), registered at start-up
+ * by `app.ts`. Every call is `POST` with a JSON body, authenticated and
  * tenant scoped; rights are checked on the record's project (view to read, edit to change).
  */
-export function modellingRoutes(router: Router<AppState>, kit: RouteKit, deps: ModellingDeps): ModellingModule {
+export function modellingRoutes(router: Router<AppState>, kit: RouteKit, deps: ModellingDeps, kinds: TrainingKinds): ModellingModule {
   const records = new ModellingRecords(deps);
   const trainings = new Trainings(deps);
   const train = new TrainCalls(deps, trainings);
 
-  const post = <S extends z.ZodType>(path: string, schema: S, fn: (input: z.output<S>, user: AuthUser, ctx: AppContext) => Promise<unknown>) => {
+  const post: PostRoute = (path, schema, fn) => {
     const body = kit.validate(schema);
     router.post(path, kit.auth, kit.tenant, body, reply((ctx) => fn(body.input(ctx), ctx.state.user!, ctx)));
   };
@@ -100,46 +98,9 @@ export function modellingRoutes(router: Router<AppState>, kit: RouteKit, deps: M
   post('/hyperparameter/get', recordIdSchema, (i, u) => records.getHyperparameters(u, i.id));
   post('/hyperparameter/createTrainParams', recordIdSchema, (i, u) => records.trainParams(u, i.id));
 
-  // environments and policies (the model lists)
-  for (const [area, table] of [
-    ['simulator', 'simulators'],
-    ['policy', 'policies'],
-  ] as const) {
-    post(`/${area}/list`, solutionRefSchema, (i, u) => trainings.list(u, table, i.solutionId));
-    post(`/${area}/get`, recordIdSchema, (i, u) => trainings.get(u, table, i.id));
-    post(`/${area}/delete`, recordIdSchema, (i, u) => trainings.delete(u, table, i.id));
-    post(`/${area}/copy`, copySchema, (i, u) => trainings.copy(u, table, i.id, i.name));
-  }
-
-  // deductions
-  for (const kind of ['simulation', 'decision'] as const) {
-    post(`/${kind}/create`, deductionSchema, (i, u, ctx) => trainings.createDeduction(u, kind, i, ctx.state.locale));
-    post(`/${kind}/list`, solutionRefSchema, (i, u) => trainings.list(u, 'deductions', i.solutionId, kind));
-    post(`/${kind}/get`, recordIdSchema, (i, u) => trainings.get(u, 'deductions', i.id, kind));
-    post(`/${kind}/delete`, recordIdSchema, (i, u) => trainings.delete(u, 'deductions', i.id, kind));
-  }
+  // every kind of training and deduction (the trainings core, one descriptor per kind)
+  trainingRoutes(post, kinds, trainings, train);
   post('/simulation/getSimulationTrainData', recordIdSchema, (i, u) => trainings.get(u, 'deductions', i.id, 'simulation'));
-
-  // trainings
-  post('/trainSimulator/create', trainSimulatorSchema, (i, u) => trainings.createSimulator(u, i));
-  post('/trainPolicy/create', trainPolicySchema, (i, u, ctx) => trainings.createPolicy(u, i, ctx.state.locale));
-  post('/trainParameter/create', trainParameterSchema, (i, u, ctx) => trainings.createParameter(u, i, ctx.state.locale));
-  for (const [area, table] of [
-    ['trainSimulator', 'simulators'],
-    ['trainPolicy', 'policies'],
-    ['trainParameter', 'parameter_searches'],
-  ] as const) {
-    post(`/${area}/list`, solutionRefSchema, (i, u) => trainings.list(u, table, i.solutionId));
-    post(`/${area}/get`, recordIdSchema, (i, u) => trainings.get(u, table, i.id));
-    post(`/${area}/delete`, ackSchema, async (i, u) => {
-      await train.deleteRecords(u, [], i.acknowledged);
-      return trainings.delete(u, table, i.id);
-    });
-  }
-
-  const restoreSchema = recordIdSchema.extend({ mode: z.enum(['run', 'debug']).optional() });
-  post('/trainSimulator/restore', restoreSchema, (i, u) => trainings.restore(u, 'simulators', i.id, i.mode));
-  post('/trainPolicy/restore', restoreSchema, (i, u) => trainings.restore(u, 'policies', i.id, i.mode));
 
   const updatesSchema = recordIdSchema.extend({ kind: z.enum(['environment', 'policy']), page: z.number().int().min(1).default(1), pageSize: z.number().int().min(1).max(100).default(20) });
   const tableOf = (k: 'environment' | 'policy') => (k === 'environment' ? 'simulators' : 'policies');

@@ -1,18 +1,10 @@
 /**
- * Training records and their jobs: environment trainings (`simulators`), policy trainings
- * (`policies`), parameter searches and deductions. Creating one checks every rule of the spec's
- * training section, then queues the job that trains it.
+ * The trainings core: training records and their jobs for every kind (environment trainings
+ * `simulators`, policy trainings `policies`, parameter searches and deductions), driven by the
+ * kind's descriptor (`training-kinds.ts`, `areas/*.ts`): create (the kind's rules, then the
+ * record and its job), list, get, delete, restore, copy, update and the runs of a record.
  */
-import {
-  AppError,
-  MODELLING_JOB_KINDS,
-  MODELLING_LIMITS,
-  type DeductionRequest,
-  type Locale,
-  type TrainParameterRequest,
-  type TrainPolicyRequest,
-  type TrainSimulatorRequest,
-} from '@decisio/domain';
+import { AppError, MODELLING_JOB_KINDS, type Locale } from '@decisio/domain';
 import type { ServerCallUser } from '@decisio/sdk-plugin/server';
 import { newId } from '../../db/ids';
 import { WorkerUnavailableError } from '../../jobs/queue';
@@ -21,11 +13,12 @@ import { JobState } from '../../jobs/states';
 import { lockDatasets } from '../datasets/in-use';
 import type { BlobOwner } from '../storage/blob-store';
 import { chargeStorage, releaseStorage } from '../storage/quota';
-import { copyName, iso, nameUsed, parseJson, recordInScope, solutionScope, type ModellingDeps, type Row, type Scope } from './common';
+import { copyName, iso, parseJson, recordInScope, solutionScope, type ModellingDeps, type Row, type Scope } from './common';
 import { artefactOwner, artifactPrefix } from '../storage/artefact-keys';
 import { presentTraining } from './presenters';
 import { ACTIVE_STATES, TRAINING_RECORDS, artefactFiles, checkHyperparameters, checkStopConditions, checkTraining, configOf, withJob, type TrainingTable } from './training-rules';
 import { TrainingChecks } from './training-checks';
+import type { TrainingCreateInput, TrainingDescriptor } from './training-kinds';
 
 /** What runs after a record is deleted, with the jobs it ran that no other record refers to. */
 export type DeletedListener = (tenantId: string, jobIds: string[]) => Promise<void>;
@@ -136,82 +129,17 @@ export class Trainings {
     return { id: newId(), tenant_id: user.tenantId, project_id: scope.project.id, solution_id: scope.solution.id, name, job_id: null, state: JobState.waiting, creator_id: user.id, created_at: now, updated_at: now };
   }
 
-  async createSimulator(user: ServerCallUser, input: TrainSimulatorRequest) {
+  /**
+   * `<area>/create` of any kind: the caller's edit right on the solution, the kind's own rules
+   * and columns (`descriptor.prepare`, `areas/<area>.ts`), then the record is inserted and its
+   * job queued.
+   */
+  async create<I extends TrainingCreateInput>(user: ServerCallUser, descriptor: TrainingDescriptor<I>, input: I, locale: Locale = 'en-US') {
     const scope = await solutionScope(this.knex, user, input.solutionId, 'edit');
-    const config = checkTraining(input);
-    await this.checks.resolveAutoSearch(user, config, input, 'environment');
-    await this.checks.uniqueName(scope, 'simulators', input.name);
-    const scheme = await this.knex('schemes').where({ id: input.schemeId, solution_id: input.solutionId }).first();
-    if (!scheme) throw new AppError('schemeNotFound');
-    if (scheme.process_state !== 'completed' || !scheme.processed_key) throw new AppError('dataProcessUnfinished');
-    const stat = await this.deps.blobs.stat(scheme.processed_key);
-    await this.checks.checkMemory(stat?.size ?? 0, input.workerId);
-    const row = { ...this.base(user, scope, input.name), algorithm: input.algorithm, scheme_id: input.schemeId, config: JSON.stringify(await this.checks.sealGit(config)), score: null, artifact_key: null };
-    return this.insertAndQueue(user, 'simulators', MODELLING_JOB_KINDS.environment, row, input.workerId);
-  }
-
-  async createPolicy(user: ServerCallUser, input: TrainPolicyRequest, locale: Locale = 'en-US') {
-    const scope = await solutionScope(this.knex, user, input.solutionId, 'edit');
-    const config = checkTraining(input);
-    await this.checks.resolveAutoSearch(user, config, input, 'policy');
-    await this.checks.uniqueName(scope, 'policies', input.name);
-    await this.checks.environmentAndReward(input, locale);
-    await this.checks.checkMemory(0, input.workerId);
-    const row = { ...this.base(user, scope, input.name), algorithm: input.algorithm, simulator_id: input.simulatorId, objective_id: input.objectiveId, config: JSON.stringify(await this.checks.sealGit(config)), reward: null, artifact_key: null };
-    return this.insertAndQueue(user, 'policies', MODELLING_JOB_KINDS.policy, row, input.workerId);
-  }
-
-  async createParameter(user: ServerCallUser, input: TrainParameterRequest, locale: Locale = 'en-US') {
-    const scope = await solutionScope(this.knex, user, input.solutionId, 'edit');
-    const config = checkTraining(input);
-    if (input.algorithm === 'zoopt') {
-      const trials = config.stopConditions.searchCount ?? (typeof input.hyperparameters['trials'] === 'number' ? (input.hyperparameters['trials'] as number) : undefined);
-      if (trials !== undefined && trials < MODELLING_LIMITS.zooptMinTrials) throw new AppError('trainZooptTrials', { 'stopConditions.searchCount': 'validation.invalid' });
-    }
-    await this.checks.uniqueName(scope, 'parameter_searches', input.name);
-    await this.checks.environmentAndReward(input, locale);
-    const datasetId = await this.checks.initialDataset(user, scope, input.datasetId);
-    await this.checks.checkMemory(0, input.workerId);
-    const row = { ...this.base(user, scope, input.name), algorithm: input.algorithm, simulator_id: input.simulatorId, objective_id: input.objectiveId, dataset_id: datasetId, config: JSON.stringify(await this.checks.sealGit(config)), reward: null, result: null };
-    return this.insertAndQueue(user, 'parameter_searches', MODELLING_JOB_KINDS.parameter, row, input.workerId);
-  }
-
-  async createDeduction(user: ServerCallUser, kind: 'simulation' | 'decision', input: DeductionRequest, locale: Locale = 'en-US') {
-    const scope = await solutionScope(this.knex, user, input.solutionId, 'edit');
-    if (await nameUsed(this.knex, 'deductions', scope.project.id, input.name, { kind })) throw new AppError('trainNameUsed', { name: 'validation.invalid' });
-    await this.checks.environmentAndReward(input, locale);
-    if (kind === 'decision') {
-      if (!input.policyId) throw new AppError('paramInvalid', { policyId: 'validation.required' });
-      const pol = await this.knex('policies').where({ id: input.policyId, solution_id: input.solutionId }).first();
-      if (!pol) throw new AppError('policyNotFound');
-      if (!pol.artifact_key) throw new AppError('dataProcessUnfinished', { policyId: 'validation.invalid' });
-      // Without a reward of its own, the deduction scores with the policy's: it must be usable too.
-      if (!input.objectiveId) await this.checks.usableReward(input.solutionId, String(pol.objective_id), locale);
-    }
-    const datasetId = await this.checks.initialDataset(user, scope, input.datasetId);
-    const now = new Date();
-    const row = {
-      id: newId(),
-      tenant_id: user.tenantId,
-      project_id: scope.project.id,
-      solution_id: scope.solution.id,
-      kind,
-      name: input.name,
-      description: input.description ?? null,
-      simulator_id: input.simulatorId,
-      policy_id: kind === 'decision' ? (input.policyId ?? null) : null,
-      objective_id: input.objectiveId ?? null,
-      step_size: input.stepSize,
-      dataset_id: datasetId,
-      job_id: null,
-      state: JobState.waiting,
-      score: null,
-      result: null,
-      creator_id: user.id,
-      created_at: now,
-      updated_at: now,
-    };
-    return this.insertAndQueue(user, 'deductions', MODELLING_JOB_KINDS[kind], row, input.workerId);
+    const blobSize = async (key: string) => (await this.deps.blobs.stat(key))?.size ?? 0;
+    const own = await descriptor.prepare({ user, scope, locale, checks: this.checks, knex: this.knex, blobSize }, input);
+    const row = { ...this.base(user, scope, input.name), ...own };
+    return this.insertAndQueue(user, descriptor.table, descriptor.jobKind, row, input.workerId);
   }
 
   async get(user: ServerCallUser, table: TrainingTable, id: string, kind?: string) {

@@ -1,0 +1,26 @@
+/**
+ * The policy area's training kind (spec workflow §3 "Policy"): `trainPolicy/*`, records in
+ * `policies` (the table deploy reads), trained by `modelling.trainPolicy`; the model list `policy/*`.
+ */
+import { MODELLING_JOB_KINDS, trainPolicySchema, type TrainPolicyRequest } from '@decisio/domain';
+import type { TrainingDescriptor } from '../training-kinds';
+import { checkTraining } from '../training-rules';
+
+export const policyTraining: TrainingDescriptor<TrainPolicyRequest> = {
+  kind: 'policy',
+  area: 'trainPolicy',
+  table: 'policies',
+  jobKind: MODELLING_JOB_KINDS.policy,
+  createSchema: trainPolicySchema,
+  deleteAck: true,
+  restorable: true,
+  modelArea: 'policy',
+  async prepare({ user, scope, checks, locale }, input) {
+    const config = checkTraining(input);
+    await checks.resolveAutoSearch(user, config, input, 'policy');
+    await checks.uniqueName(scope, 'policies', input.name);
+    await checks.environmentAndReward(input, locale);
+    await checks.checkMemory(0, input.workerId);
+    return { algorithm: input.algorithm, simulator_id: input.simulatorId, objective_id: input.objectiveId, config: JSON.stringify(await checks.sealGit(config)), reward: null, artifact_key: null };
+  },
+};
