@@ -1,0 +1,136 @@
+/**
+ * The front-end routes the specification names (platform §2, workflow §2), as listed in
+ * `docs/spec-calls.json` (the spec itself is kept outside the repository), against the real
+ * plugins of the app:
+ * 1. every route is contributed by some plugin (a `$param` segment matches one segment, e.g.
+ *    `/template-center/industry/$industry` serves `/template-center/industry/coupon`), or built
+ *    into the router (`/`); a public route of the spec is public, a signed-in one is not;
+ * 2. signed in, each signed-in route opens on its own path (or, for a redirect, on its target)
+ *    without the not-found page;
+ * 3. signed out, each public route opens without sign-in, and a signed-in route sends the
+ *    visitor to `/` (which leads to `/sdk`).
+ */
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { cleanup, render, screen, waitFor } from '@testing-library/react';
+import { createMemoryHistory } from '@tanstack/react-router';
+import { APP_PLUGINS } from '../main';
+import { createWorkbench, WorkbenchRoot, type Workbench } from '../host/workbench';
+
+interface SpecRoute {
+  path: string;
+  spec: string[];
+  public?: boolean;
+  redirect?: string;
+  signedInRedirect?: string;
+  builtIn?: boolean;
+  status: 'supported' | 'not supported';
+  reason?: string;
+}
+
+const LIST = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../../docs/spec-calls.json');
+const specRoutes = (JSON.parse(fs.readFileSync(LIST, 'utf8')) as { routes: SpecRoute[] }).routes;
+const supported = specRoutes.filter((r) => r.status === 'supported');
+
+const contributed = APP_PLUGINS.flatMap((p) => (p.routes ?? []).map((r) => ({ ...r, pluginId: p.id })));
+const patternOf = (p: string) => new RegExp(`^${p.replace(/\$[A-Za-z]+/g, '[^/]+')}$`);
+/** The contribution serving `path`: its own path first, else a `$param` pattern. */
+const contributionOf = (p: string) => contributed.find((r) => r.path === p) ?? contributed.find((r) => r.path.includes('$') && patternOf(r.path).test(p));
+
+const user = {
+  userId: 'u1',
+  username: 'alice_1',
+  nickname: 'Alice',
+  tenantId: 't1',
+  avatarUrl: null,
+  email: 'a@b.co',
+  mobile: null,
+  menuGroupId: null,
+  roleList: [],
+  isSystemRole: false,
+  isStudent: false,
+  isOperation: false,
+  occupation: null,
+  createdAt: '2026-01-01T00:00:00Z',
+};
+
+let wb: Workbench | undefined;
+
+async function start(initial: string): Promise<Workbench> {
+  wb = await createWorkbench({
+    plugins: APP_PLUGINS,
+    history: createMemoryHistory({ initialEntries: [initial] }),
+    notifications: { show: () => 'k', dismiss: () => {} },
+    baseUrl: 'http://localhost/api/',
+    fetchFn: async (input) => {
+      const url = (input as Request).url.replace('http://localhost/api/', '');
+      const data = url === 'user/getUser' ? user : null;
+      return new Response(JSON.stringify({ code: 0, data, message: '' }), { headers: { 'content-type': 'application/json' } });
+    },
+  });
+  render(<WorkbenchRoot workbench={wb} />);
+  return wb;
+}
+
+/** Navigates to `to` and waits until the router settles on `expected`. */
+async function open(w: Workbench, to: string, expected: string) {
+  await w.router.navigate({ to: to as never, search: { projectId: 'P1', solutionId: 'S1' } as never });
+  await waitFor(() => expect(w.router.state.location.pathname, to).toBe(expected), { timeout: 10_000 });
+  await waitFor(() => expect(w.router.state.status, to).toBe('idle'));
+  expect(screen.queryByTestId('not-found'), to).toBeNull();
+}
+
+describe('the spec routes (docs/spec-calls.json)', () => {
+  beforeEach(() => {
+    localStorage.clear();
+    localStorage.setItem('decisio.locale', 'en-US');
+  });
+  afterEach(() => {
+    cleanup();
+    wb?.dispose();
+    wb = undefined;
+  });
+
+  it('lists each route once with its spec section; every supported one is contributed, public exactly where the spec says', () => {
+    expect(specRoutes.length).toBeGreaterThan(50);
+    const paths = specRoutes.map((r) => r.path);
+    expect(paths.length - new Set(paths).size).toBe(0);
+    const wrong: string[] = [];
+    for (const r of specRoutes) {
+      expect(r.spec.length, r.path).toBeGreaterThan(0);
+      for (const s of r.spec) expect(s, r.path).toMatch(/^(platform|workflow) §2 /);
+      if (r.status === 'not supported') {
+        expect(r.reason, r.path).toBeTruthy();
+        continue;
+      }
+      expect(r.status, r.path).toBe('supported');
+      if (r.builtIn) continue;
+      const c = contributionOf(r.path);
+      if (!c) wrong.push(`${r.path}: no plugin contributes it`);
+      else if (Boolean(c.public) !== Boolean(r.public)) wrong.push(`${r.path}: public ${String(Boolean(c.public))} in ${c.pluginId}, the spec says ${String(Boolean(r.public))}`);
+    }
+    expect(wrong).toEqual([]);
+    // The only built-in route is the root, which the router itself redirects.
+    expect(specRoutes.filter((r) => r.builtIn).map((r) => r.path)).toEqual(['/']);
+  });
+
+  it('signed in, opens every signed-in route of the spec (redirects followed), none shows "Page not found"', async () => {
+    localStorage.setItem('token', 'tok-1');
+    localStorage.setItem('userId', 'u1');
+    const w = await start('/dashboard');
+    await screen.findByTestId('side-menu', {}, { timeout: 10_000 });
+    for (const r of supported.filter((x) => !x.public)) await open(w, r.path, r.redirect ?? r.path);
+    // The root leads a signed-in user to the dashboard.
+    const root = specRoutes.find((r) => r.path === '/')!;
+    await open(w, '/', root.signedInRedirect!);
+  }, 120_000);
+
+  it('signed out, opens every public route of the spec and sends a signed-in route to / and then /sdk', async () => {
+    const w = await start('/sdk');
+    await waitFor(() => expect(w.router.state.location.pathname).toBe('/sdk'));
+    for (const r of supported.filter((x) => x.public)) await open(w, r.path, r.redirect ?? r.path);
+    for (const r of supported.filter((x) => !x.public)) await open(w, r.path, specRoutes.find((x) => x.path === '/')!.redirect!);
+  }, 120_000);
+});
