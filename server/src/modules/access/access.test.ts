@@ -87,7 +87,7 @@ describe.each(databases)('roles and menus on %s', (kind) => {
   it('menus: tree, tree page, list and CRUD by system admins', async () => {
     const tree = await server.call('menus/tree', { method: 'GET', token: adminToken });
     const admin = tree.body.data.find((m: MenuItem) => m.code === 'admin');
-    expect(admin.children.map((c: MenuItem) => c.code)).toEqual(['admin.users', 'admin.roles', 'admin.menus', 'admin.orgs', 'admin.tenants']);
+    expect(admin.children.map((c: MenuItem) => c.code)).toEqual(['admin.users', 'admin.roles', 'admin.menus', 'admin.orgs', 'admin.tenants', 'admin.licences', 'admin.contacts']);
     const list = await server.call('menus/list', { method: 'GET', token: tenantAdminToken });
     expect(list.body.data.length).toBeGreaterThan(10);
     const page = await server.call('menus/treePage?page=1&pageSize=2&keyword=admin.', { method: 'GET', token: adminToken });
