@@ -22,7 +22,7 @@ function ReportFigures({ tpl, report }: { tpl: TemplateItem; report: TemplateRep
     <div data-testid={`template-${tpl.id}-results`}>
       <p style={{ marginBottom: 4 }}>{report.title[locale]}</p>
       <p className={Classes.TEXT_MUTED}>{report.basis[locale]}</p>
-      <HTMLTable compact striped>
+      <HTMLTable compact striped style={{ marginBottom: 12 }}>
         <thead>
           <tr>
             <th>{t('preview.figure')}</th>
