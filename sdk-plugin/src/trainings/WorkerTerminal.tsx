@@ -1,17 +1,18 @@
 /**
  * "Terminal on the worker" of a training's detail (`trainSSH/getTrainSSH`, issue 21 item 4): while
  * the training runs, its owner opens a shell on the worker machine that runs it, when the operator
- * enabled it (`TRAIN_SSH`). The first time, the worker's host key fingerprint is shown to be
+ * enabled it (`TRAIN_SSH`); the button shows only when the server's probe says a terminal would open. The first time, the worker's host key fingerprint is shown to be
  * trusted; a changed key is refused with both fingerprints. The terminal is the SDK's xterm view.
  */
 import { useState } from 'react';
 import { Button, Callout } from '@blueprintjs/core';
-import { ErrorCode, type TrainSshReply, type TrainSshRequest } from '@decisio/domain';
+import { ErrorCode, type TrainSshProbeReply, type TrainSshReply, type TrainSshRequest } from '@decisio/domain';
 import { definePluginApi, type ApiError, type PluginEndpointBuilder } from '../api';
 import { HostKeyNotice, hostKeyProblem, SshTerminalView } from '../terminal';
 import { useTrainingsT } from './i18n';
 
 const workerSshEndpoints = (build: PluginEndpointBuilder) => ({
+  'trainings-ssh/probe': build.query<TrainSshProbeReply, { jobId: string }>({ query: (body) => ({ url: 'trainSSH/getTrainSSH', body: { ...body, probe: true } }) }),
   'trainings-ssh/open': build.mutation<TrainSshReply, TrainSshRequest>({ query: (body) => ({ url: 'trainSSH/getTrainSSH', body }) }),
   'trainings-ssh/close': build.mutation<null, { sessionId: string }>({ query: (body) => ({ url: 'ssh/close', body }) }),
 });
@@ -21,7 +22,14 @@ export const workerSshApi = definePluginApi('trainings-ssh', workerSshEndpoints)
 /** States in which a job runs on a worker (the server opens terminals in these only). */
 export const WORKER_TERMINAL_STATES: ReadonlySet<string> = new Set(['processing', 'debugging']);
 
+/** The button, when the server says a terminal would open for this job (the operator enabled it, the job is the caller's and runs on a worker with an SSH address). */
 export function WorkerTerminal({ jobId }: { jobId: string }) {
+  const probe = workerSshApi.endpoints['trainings-ssh/probe'].useQuery({ jobId }, { refetchOnMountOrArgChange: true });
+  if (!probe.data?.available) return null;
+  return <WorkerTerminalControl jobId={jobId} />;
+}
+
+function WorkerTerminalControl({ jobId }: { jobId: string }) {
   const { t } = useTrainingsT();
   const [open, openState] = workerSshApi.endpoints['trainings-ssh/open'].useMutation();
   const [close] = workerSshApi.endpoints['trainings-ssh/close'].useMutation();

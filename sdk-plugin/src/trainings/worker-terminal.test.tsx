@@ -32,7 +32,9 @@ describe('terminal on the worker of a training', () => {
   it('is offered while the job runs, shows the worker key to trust, then the terminal', async () => {
     const h = host('debugging');
     h.mockCall('trainSSH/getTrainSSH', (body) =>
-      (body as { trustFingerprint?: string }).trustFingerprint === FINGERPRINT
+      (body as { probe?: boolean }).probe
+        ? { data: { available: true } }
+        : (body as { trustFingerprint?: string }).trustFingerprint === FINGERPRINT
         ? { data: { sessionId: 'd'.repeat(32), ticket: 'x.y', idleMinutes: 15, target: 'trainer@gpu1:22', workerId: 'gpu1-1-abc', hostKey: { type: 'ssh-ed25519', fingerprint: FINGERPRINT, trust: 'new' } } }
         : { code: 10026, message: 'unknown', errors: { host: 'gpu1', port: '22', keyType: 'ssh-ed25519', fingerprint: FINGERPRINT } },
     );
@@ -46,14 +48,15 @@ describe('terminal on the worker of a training', () => {
     expect(screen.getByText('Worker gpu1-1-abc: trainer@gpu1:22')).toBeTruthy();
     const sent = h.calls.filter((c) => c.url === 'trainSSH/getTrainSSH').map((c) => c.body);
     expect(sent).toEqual([
+      { jobId: JOB, probe: true },
       { jobId: JOB, cols: 100, rows: 24 },
       { jobId: JOB, cols: 100, rows: 24, trustFingerprint: FINGERPRINT },
     ]);
   });
 
-  it('explains a refusal in Chinese', async () => {
+  it('explains a refusal in Chinese (the job ended between the probe and the click)', async () => {
     const h = host('processing', 'zh-CN');
-    h.mockCall('trainSSH/getTrainSSH', { code: 10022, message: '获取 SSH 信息失败' });
+    h.mockCall('trainSSH/getTrainSSH', (body) => ((body as { probe?: boolean }).probe ? { data: { available: true } } : { code: 10022, message: '获取 SSH 信息失败' }));
     await openDetail(h);
     fireEvent.click(await screen.findByTestId('worker-terminal-open'));
     const error = await screen.findByTestId('worker-terminal-error');
@@ -62,10 +65,20 @@ describe('terminal on the worker of a training', () => {
     expect(screen.getByTestId('worker-terminal-open').textContent).toBe('工作机终端');
   });
 
+  it('is not offered when the server says no terminal would open (operator setting off, not the caller\'s job)', async () => {
+    const h = host('processing');
+    h.mockCall('trainSSH/getTrainSSH', { data: { available: false } });
+    await openDetail(h);
+    await waitFor(() => expect(h.calls.some((c) => c.url === 'trainSSH/getTrainSSH')).toBe(true));
+    await waitFor(() => expect(screen.getByTestId('training-score')).toBeTruthy());
+    expect(screen.queryByTestId('worker-terminal-open')).toBeNull();
+  });
+
   it('is not offered once the job has ended', async () => {
     const h = host('successful');
     await openDetail(h);
     await waitFor(() => expect(screen.getByTestId('training-score')).toBeTruthy());
     expect(screen.queryByTestId('worker-terminal-open')).toBeNull();
+    expect(h.calls.some((c) => c.url === 'trainSSH/getTrainSSH')).toBe(false);
   });
 });

@@ -105,8 +105,18 @@ export const trainSshSchema = z.object({
   cols: z.coerce.number().int().min(10).max(500).default(80),
   rows: z.coerce.number().int().min(5).max(200).default(24),
   trustFingerprint: sshFingerprintSchema.optional(),
+  /**
+   * Only say whether a terminal would open now ({@link TrainSshProbeReply}), without connecting:
+   * the detail shows its button only then. Not in the spec; answers 200 in every case.
+   */
+  probe: z.boolean().optional(),
 });
 export type TrainSshRequest = z.input<typeof trainSshSchema>;
+
+/** `trainSSH/getTrainSSH` with `probe: true`. */
+export interface TrainSshProbeReply {
+  available: boolean;
+}
 
 /** `trainSSH/getTrainSSH` answer: a session like `ssh/connect`'s, and where it goes. */
 export interface TrainSshReply extends SshConnectReply {

@@ -1,6 +1,6 @@
 import fs from 'node:fs/promises';
 import type { Router } from '@koa/router';
-import { AppError, MODELLING_JOB_KINDS, sshCloseSchema, sshConnectSchema, sshForgetHostKeySchema, trainSshSchema, type TrainSshReply } from '@decisio/domain';
+import { AppError, MODELLING_JOB_KINDS, sshCloseSchema, sshConnectSchema, sshForgetHostKeySchema, trainSshSchema, type TrainSshProbeReply, type TrainSshReply } from '@decisio/domain';
 import type { AppContext, AppState } from '../../http/context';
 import { reply } from '../../http/envelope';
 import type { RouteKit } from '../../http/route';
@@ -72,7 +72,8 @@ export interface TrainSshDeps {
  * caller's trainings, while it runs (`processing` or at a breakpoint), when the operator enabled
  * it. The server signs in as `TRAIN_SSH_USER` with `TRAIN_SSH_KEY_FILE` at the worker's
  * `WORKER_SSH_ADDRESS`; host keys are checked as for `ssh/connect`. Every refusal other than the
- * host key's answers `sshInfoFailed` (nothing tells whether the job exists).
+ * host key's answers `sshInfoFailed` (nothing tells whether the job exists). With `probe` it only
+ * answers `{available}` (the same checks, no connection), for the detail's button.
  */
 export function trainSshRoutes(router: Router<AppState>, kit: RouteKit, deps: TrainSshDeps): void {
   const body = kit.validate(trainSshSchema);
@@ -81,19 +82,26 @@ export function trainSshRoutes(router: Router<AppState>, kit: RouteKit, deps: Tr
     kit.auth,
     kit.tenant,
     body,
-    reply(async (ctx: AppContext): Promise<TrainSshReply> => {
+    reply(async (ctx: AppContext): Promise<TrainSshReply | TrainSshProbeReply> => {
       const u = ctx.state.user!;
       const input = body.input(ctx);
       const cfg = deps.config;
-      if (!cfg) throw new AppError('sshInfoFailed');
-      const job = await deps.job(input.jobId, u.tenantId);
-      if (!job || job.userId !== u.id || !TRAINING_KINDS.has(job.kind) || !RUNNING.has(job.state) || !job.workerId) throw new AppError('sshInfoFailed');
-      const worker = await deps.worker(job.workerId);
-      const address = worker?.sshAddress ? parseSshAddress(worker.sshAddress) : null;
-      if (!worker || !address) throw new AppError('sshInfoFailed');
+      // Everything but the connection: the operator's setting, the caller's running job, its worker's address.
+      const target = async () => {
+        if (!cfg) return null;
+        const job = await deps.job(input.jobId, u.tenantId);
+        if (!job || job.userId !== u.id || !TRAINING_KINDS.has(job.kind) || !RUNNING.has(job.state) || !job.workerId) return null;
+        const worker = await deps.worker(job.workerId);
+        const address = worker?.sshAddress ? parseSshAddress(worker.sshAddress) : null;
+        return worker && address ? { cfg, worker, address } : null;
+      };
+      const found = await target();
+      if (input.probe) return { available: found !== null };
+      if (!found) throw new AppError('sshInfoFailed');
+      const { worker, address } = found;
       let privateKey: string;
       try {
-        privateKey = await fs.readFile(cfg.keyFile, 'utf8');
+        privateKey = await fs.readFile(found.cfg.keyFile, 'utf8');
       } catch {
         throw new AppError('sshInfoFailed');
       }
@@ -102,10 +110,10 @@ export function trainSshRoutes(router: Router<AppState>, kit: RouteKit, deps: Tr
         {
           host: address.host,
           port: address.port,
-          username: cfg.username,
+          username: found.cfg.username,
           authType: 'key',
           privateKey,
-          ...(cfg.passphrase ? { passphrase: cfg.passphrase } : {}),
+          ...(found.cfg.passphrase ? { passphrase: found.cfg.passphrase } : {}),
           cols: input.cols,
           rows: input.rows,
           ...(input.trustFingerprint ? { trustFingerprint: input.trustFingerprint } : {}),
@@ -113,7 +121,7 @@ export function trainSshRoutes(router: Router<AppState>, kit: RouteKit, deps: Tr
         { operatorHost: true, detail: { jobId: input.jobId, workerId: worker.id } },
       );
       const host = address.host.includes(':') ? `[${address.host}]` : address.host;
-      return { ...session, target: `${cfg.username}@${host}:${address.port}`, workerId: worker.id };
+      return { ...session, target: `${found.cfg.username}@${host}:${address.port}`, workerId: worker.id };
     }),
   );
 }

@@ -36,6 +36,8 @@ describe('trainSSH/getTrainSSH when the operator has not enabled it', () => {
     expect(r.status).toBe(404);
     expect((await server.call('trainSSH/getTrainSSH', { body: { jobId: JOB } })).status).toBe(401);
     expect((await server.call('trainSSH/getTrainSSH', { token, body: { jobId: 'x' } })).body.code).toBe(ErrorCode.paramInvalid);
+    const probe = await server.call('trainSSH/getTrainSSH', { token, body: { jobId: JOB, probe: true } });
+    expect([probe.status, probe.body.data]).toEqual([200, { available: false }]);
   });
 });
 
@@ -74,6 +76,9 @@ describe('trainSSH/getTrainSSH into the worker of a running training', () => {
   it('opens a shell on the worker for the training\'s owner, after the worker\'s host key is confirmed', async () => {
     const row = await server.app.db.knex('workers').where({ status: 'online' }).first();
     expect(row.ssh_address).toBe(`127.0.0.1:${worker.port}`);
+    // The detail asks first whether a terminal would open: only for the owner, without connecting.
+    expect((await get({ probe: true })).body.data).toEqual({ available: true });
+    expect((await get({ probe: true }, otherToken)).body.data).toEqual({ available: false });
     // Someone else's training: the same answer as a missing one.
     expect((await get({}, otherToken)).body.code).toBe(ErrorCode.sshInfoFailed);
     // First time: the worker's key fingerprint, and no sign-in attempted yet.
@@ -105,5 +110,6 @@ describe('trainSSH/getTrainSSH into the worker of a running training', () => {
     expect((await server.call('train/stopTrain', { token, body: { jobId } })).body.code).toBe(0);
     await until(() => server.call('trainSimulator/get', { token, body: { id: simulatorId } }), (r) => !['debugging', 'stopping', 'processing'].includes(r.body.data.state as string));
     expect((await get({})).body.code).toBe(ErrorCode.sshInfoFailed);
+    expect((await get({ probe: true })).body.data).toEqual({ available: false });
   });
 });
