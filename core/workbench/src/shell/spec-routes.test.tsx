@@ -6,7 +6,7 @@
  *    `/template-center/industry/$industry` serves `/template-center/industry/coupon`), or built
  *    into the router (`/`); a public route of the spec is public, a signed-in one is not;
  * 2. signed in, each signed-in route opens on its own path (or, for a redirect, on its target)
- *    without the not-found page;
+ *    without the not-found page, and any other path shows it;
  * 3. signed out, each public route opens without sign-in, and a signed-in route sends the
  *    visitor to `/` (which leads to `/sdk`).
  */
@@ -125,6 +125,12 @@ describe('the spec routes (docs/spec-calls.json)', () => {
     // The root leads a signed-in user to the dashboard.
     const root = specRoutes.find((r) => r.path === '/')!;
     await open(w, '/', root.signedInRedirect!);
+    // Any other path, and an unknown path under /project, shows the not-found page (platform §2).
+    for (const unknown of ['/no-such-page', '/project/no-such-page']) {
+      await w.router.navigate({ to: unknown as never });
+      await waitFor(() => expect(w.router.state.location.pathname).toBe(unknown));
+      expect(await screen.findByTestId('not-found'), unknown).toBeTruthy();
+    }
   }, 120_000);
 
   it('signed out, opens every public route of the spec and sends a signed-in route to / and then /sdk', async () => {
