@@ -158,14 +158,18 @@ describe('template storehouse and model market', () => {
     await shot(pa, 'market-published');
     await a.close();
 
-    // A colleague of the tenant, in Chinese, from the command palette.
+    // A colleague of the tenant, in Chinese with the dark theme, from the command palette.
     const colleague = await newUser();
     const b = await browser.newContext({ baseURL: baseUrl, viewport: { width: 1440, height: 900 }, locale: 'zh-CN', acceptDownloads: true });
-    await b.addInitScript(() => localStorage.setItem('decisio.locale', 'zh-CN'));
+    await b.addInitScript(() => {
+      localStorage.setItem('decisio.locale', 'zh-CN');
+      localStorage.setItem('decisio.theme', 'dark');
+    });
     const pb = await b.newPage();
     reportPageErrors(pb);
     await signIn(pb, colleague);
     const own = await apiCall<{ projectId: string }>(pb, 'project/createProject', { name: `imp${Date.now().toString(36).slice(-6)}`, colour: 'blue' });
+    await pb.getByTestId('side-menu-market.menu').waitFor();
     await pb.keyboard.press('F1');
     const input = pb.getByTestId('command-palette-input');
     await input.waitFor();
@@ -175,6 +179,8 @@ describe('template storehouse and model market', () => {
     await pb.waitForURL(/\/model-market$/);
     await pb.getByTestId(`market-row-${modelId}`).click();
     await pb.getByTestId('market-detail').waitFor();
+    expect(await pb.evaluate(() => document.body.classList.contains('bp6-dark'))).toBe(true);
+    await shot(pb, 'market-detail-zh-dark');
     // The reward shown is the one the server measured when the policy trained.
     const reward = published.versions[0]!.report.reward;
     expect(await pb.getByTestId('market-version-1-reward').textContent()).toBe(reward === null ? '—' : reward.toFixed(2));
