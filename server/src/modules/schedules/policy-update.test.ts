@@ -127,6 +127,8 @@ describe.each(databases)('policy update from recorded calls on %s', (kind) => {
     let run: any;
     await waitUntil(
       async () => {
+        // Besides the scheduler's own ticks, four at once (as four servers would): each step is still taken once.
+        await Promise.all(Array.from({ length: 4 }, () => server.app.scheduler.tick()));
         run = ((await call('jobs/history', { id })).body.data.rows as any[]).find((r) => r.id === fired.body.data.id);
         return run?.report && run.report.state !== 'running';
       },
@@ -148,6 +150,11 @@ describe.each(databases)('policy update from recorded calls on %s', (kind) => {
     expect(JSON.parse(copy.config).environmentJobId).toBe(report.environmentJobId);
     const evalLog = (await server.app.db.knex('job_logs').where({ job_id: report.evaluateJobId })).map((l: { message: string }) => l.message);
     expect(evalLog.some((m: string) => m.startsWith(`serving policy ${servingPolicy}: ${report.scoreBefore.toFixed(6)}`))).toBe(true);
+    // One environment update, one copy and one policy update, one evaluation: nothing taken twice.
+    const envRuns = (await call('train/getTrainUpdateListPage', { id: report.environmentId, kind: 'environment' })).body.data.rows.map((r: { reason: string }) => r.reason);
+    expect(envRuns).toEqual(['update', 'create']);
+    expect(await server.app.db.knex('policies').where({ solution_id: solutionId }).whereNot({ id: servingPolicy })).toHaveLength(1);
+    expect(await server.app.db.knex('jobs').where({ kind: 'policies.update.evaluate' })).toHaveLength(1);
     // The service serves the copy and still answers.
     const detail = await call('modeldeploy/queryDetail', { id: serviceId });
     expect(detail.body.data).toMatchObject({ status: 'running', policyId: report.policyAfterId });
