@@ -42,11 +42,11 @@ describe('forms that start from the data', () => {
       const en = locale === 'en-US';
       const context = await browser.newContext({ baseURL: baseUrl, viewport: { width: 1440, height: 1000 }, locale });
       await context.addInitScript(
-        ([l, th]) => {
-          localStorage.setItem('decisio.locale', l);
-          localStorage.setItem('decisio.theme', th);
+        (o: { locale: string; theme: string }) => {
+          localStorage.setItem('decisio.locale', o.locale);
+          localStorage.setItem('decisio.theme', o.theme);
         },
-        [locale, theme],
+        { locale, theme },
       );
       const page = await context.newPage();
       reportPageErrors(page);
