@@ -157,6 +157,11 @@ export function TrainFormDialog({ kind, solutionId, onClose, initial }: { kind: 
               </HTMLSelect>
             </Field>
           </div>
+          {kind === 'environment' && form.algorithm !== 'bc' && (
+            <Callout intent="warning" icon="lightbulb" style={{ marginBottom: 12 }} data-testid="train-algorithm-advice">
+              {t('train.adversarialAdvice')}
+            </Callout>
+          )}
 
           {kind === 'parameter' && (
             <div className="modelling-form-grid">

@@ -111,6 +111,24 @@ describe('training forms', () => {
     expect(h.calls.find((c) => c.url === 'trainSimulator/create')?.body).toMatchObject({ solutionId: SOLUTION, name: 'venv', schemeId: 's'.repeat(32), algorithm: 'bc', stopConditions: { system: true }, mode: 'run' });
   });
 
+  it('environment form: recommends BC when an adversarial algorithm is chosen, in both languages', async () => {
+    for (const [locale, words] of [['en-US', 'BC is recommended'], ['zh-CN', '建议使用 BC']] as const) {
+      const h = host(locale);
+      h.mockCall('trainSimulator/list', empty);
+      h.mockCall('scheme/list', empty);
+      h.mockCall('virtualMachine/getVirtualMachineList', { data: { rows: [] } });
+      h.mockCall('hyperparameter/list', empty);
+      const view = await renderPanel(screenOf('environment', true), { host: h });
+      const select = await screen.findByTestId('train-algorithm');
+      expect(screen.queryByTestId('train-algorithm-advice')).toBeNull();
+      fireEvent.change(select, { target: { value: 'revive_p' } });
+      expect((await screen.findByTestId('train-algorithm-advice')).textContent).toContain(words);
+      fireEvent.change(select, { target: { value: 'bc' } });
+      expect(screen.queryByTestId('train-algorithm-advice')).toBeNull();
+      view.unmount();
+    }
+  });
+
   it('policy form: needs an environment and a reward, in Chinese too', async () => {
     const h = host('zh-CN');
     h.mockCall('trainPolicy/list', empty);
