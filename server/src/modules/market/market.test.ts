@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorCode } from '@decisio/domain';
 import { newId } from '../../db/ids';
@@ -172,6 +173,31 @@ describe.each(databases)('model market on %s', (kind) => {
     // Deployed (its policy loaded from the copied files), waiting to be started.
     expect(settled.body.data.status).toBe('waiting');
   }, 150_000);
+
+  it('charges an import to the importer: without room, nothing is made and no file stays', async () => {
+    const importer = await createUser(server);
+    const importerToken = await issueToken(server, importer);
+    const target = await newProject(importerToken, 'quota project');
+    const knex = server.app.db.knex;
+    const size = Number((await knex('market_versions').where({ id: versionId }).first('size')).size);
+    // The importer's quota: far too small for the version's files.
+    await knex('storage_quotas').insert({ scope: 'user', owner_id: importer.id, tenant_id: importer.tenantId, total_bytes: 1000, used_bytes: 0, updated_at: new Date() });
+    const solutionsBefore = Number((await knex('solutions').where({ project_id: target }).count<{ n: number }[]>({ n: '*' }))[0]!.n);
+    const refused = await call('market/import', { versionId, projectId: target }, importerToken);
+    expect(refused.body.code).toBe(ErrorCode.storageInsufficient);
+    expect(Number((await knex('solutions').where({ project_id: target }).count<{ n: number }[]>({ n: '*' }))[0]!.n)).toBe(solutionsBefore);
+    const filesUnder = (dir: string): string[] =>
+      fs.existsSync(dir) ? fs.readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? filesUnder(`${dir}/${e.name}`) : [`${dir}/${e.name}`])) : [];
+    expect(filesUnder(server.app.blobs.pathOf(`u/${importer.id}`))).toEqual([]);
+    expect(Number((await knex('storage_quotas').where({ scope: 'user', owner_id: importer.id }).first('used_bytes')).used_bytes)).toBe(0);
+    await knex('storage_quotas').where({ scope: 'user', owner_id: importer.id }).update({ total_bytes: 2 * size });
+    const done = await call('market/import', { versionId, projectId: target }, importerToken);
+    expect(done.body.code).toBe(0);
+    // Charged exactly the files the copy holds.
+    const copied = filesUnder(server.app.blobs.pathOf(`u/${importer.id}/modelling`)).reduce((n, f) => n + fs.statSync(f).size, 0);
+    expect(copied).toBeGreaterThan(1000);
+    expect(Number((await knex('storage_quotas').where({ scope: 'user', owner_id: importer.id }).first('used_bytes')).used_bytes)).toBe(copied);
+  });
 
   it('adds versions (publisher only), publishes to every tenant only with market:public, and unpublishes', async () => {
     const v2 = await call('market/publish', { kind: 'policy', recordId: policyId, modelId, note: 'second' });

@@ -155,6 +155,8 @@ export class MarketService {
     const prefix = versionPrefix(modelId, versionId);
     const owner = { tenantId: user.tenantId, userId: user.id };
     try {
+      // The files first, outside the transaction: no write lock is held while they copy.
+      const size = await this.copyFiles(source, prefix);
       return await this.deps.db.transaction(async () => {
         const now = this.deps.clock.now();
         let version = 1;
@@ -181,7 +183,6 @@ export class MarketService {
             updated_at: now,
           });
         }
-        const size = await this.copyFiles(source, prefix);
         await chargeStorage(this.knex, owner, size);
         await this.knex('market_versions').insert({
           id: versionId,
@@ -276,12 +277,12 @@ export class MarketService {
     };
   }
 
-  /** Copies the source's files under `prefix`: `processed.json`, `venv/*`, `policy/*`; resolves with their bytes. */
+  /** Copies the source's files under `prefix` (streamed): `processed.json`, `venv/*`, `policy/*`; resolves with their bytes. */
   private async copyFiles(source: Awaited<ReturnType<MarketService['source']>>, prefix: string): Promise<number> {
-    const { blobs } = this.deps;
-    let size = (await blobs.put(`${prefix}/processed.json`, await blobs.get(source.schemeKey))).size;
-    for (const f of await artefactFiles(blobs, source.simulator.artifact_key)) size += (await blobs.put(`${prefix}/venv/${f.name}`, await blobs.get(`${source.simulator.artifact_key}/${f.name}`))).size;
-    if (source.policy) for (const f of await artefactFiles(blobs, source.policy.artifact_key)) size += (await blobs.put(`${prefix}/policy/${f.name}`, await blobs.get(`${source.policy.artifact_key}/${f.name}`))).size;
+    const copy = async (from: string, to: string) => (await this.deps.blobs.put(to, this.deps.blobs.openRead(from))).size;
+    let size = await copy(source.schemeKey, `${prefix}/processed.json`);
+    for (const f of await artefactFiles(this.deps.blobs, source.simulator.artifact_key)) size += await copy(`${source.simulator.artifact_key}/${f.name}`, `${prefix}/venv/${f.name}`);
+    if (source.policy) for (const f of await artefactFiles(this.deps.blobs, source.policy.artifact_key)) size += await copy(`${source.policy.artifact_key}/${f.name}`, `${prefix}/policy/${f.name}`);
     return size;
   }
 
@@ -308,27 +309,41 @@ export class MarketService {
       .orderBy('m.id', 'asc')
       .limit(pageSize)
       .offset((page - 1) * pageSize)) as Row[];
-    return { rows: await Promise.all(rows.map((r) => this.present(user, r))), total, page, pageSize };
+    // The page's latest versions and publishers in two reads.
+    const ids = rows.map((r) => String(r.id));
+    const latest = new Map<string, Row>();
+    if (ids.length) {
+      const versions = (await this.knex('market_versions').whereIn('model_id', ids).whereNull('deleted_at').orderBy('version', 'asc')) as Row[];
+      for (const v of versions) latest.set(String(v.model_id), v);
+    }
+    const publishers = await this.publishers(rows.map((r) => String(r.user_id)));
+    return { rows: rows.map((r) => this.presentRow(user, r, latest.get(String(r.id)), publishers.get(String(r.user_id)))), total, page, pageSize };
+  }
+
+  /** Display names of users by id (nickname, else username). */
+  private async publishers(userIds: string[]): Promise<Map<string, string>> {
+    const unique = [...new Set(userIds)];
+    const rows = unique.length ? ((await this.knex('users').whereIn('id', unique).select('id', 'username', 'nickname')) as Row[]) : [];
+    return new Map(rows.map((u) => [String(u.id), String(u.nickname || u.username || '')]));
   }
 
   /** `market/get`: the model with its live versions (newest first) and the latest graph. */
   async get(user: ServerCallUser, modelId: string): Promise<MarketModelDetail> {
     const model = await this.model(user, modelId);
     const versions = (await this.knex('market_versions').where({ model_id: modelId }).whereNull('deleted_at').orderBy('version', 'desc')) as Row[];
-    return { ...(await this.present(user, model, versions[0])), versions: versions.map(presentVersion), graph: versions[0] ? parseJson(versions[0].graph, null) : null };
+    const publishers = await this.publishers([String(model.user_id)]);
+    return { ...this.presentRow(user, model, versions[0], publishers.get(String(model.user_id))), versions: versions.map(presentVersion), graph: versions[0] ? parseJson(versions[0].graph, null) : null };
   }
 
-  private async present(user: ServerCallUser, m: Row, latest?: Row): Promise<MarketModel> {
-    const v = latest ?? ((await this.knex('market_versions').where({ model_id: m.id }).whereNull('deleted_at').orderBy('version', 'desc').first()) as Row | undefined);
+  private presentRow(user: ServerCallUser, m: Row, v: Row | undefined, publisherName: string | undefined): MarketModel {
     const report = v ? parseJson<MarketReport>(v.report, null as never) : null;
-    const publisher = (await this.knex('users').where({ id: m.user_id }).first('username', 'nickname')) as Row | undefined;
     return {
       modelId: m.id,
       name: m.name,
       description: m.description ?? null,
       kind: m.kind,
       visibility: m.visibility,
-      publisherName: publisher?.nickname || publisher?.username || '',
+      publisherName: publisherName ?? '',
       mine: m.user_id === user.id,
       ownTenant: m.tenant_id === user.tenantId,
       latestVersion: Number(m.latest_version),
@@ -392,6 +407,19 @@ export class MarketService {
     const policyId = policy ? newId() : null;
     const prefixes = [artifactPrefix(user.id, 'schemes', schemeId), artifactPrefix(user.id, 'simulators', simulatorId), ...(policyId ? [artifactPrefix(user.id, 'policies', policyId)] : [])];
     try {
+      // The files first, outside the transaction: no write lock is held while they copy.
+      const processedKey = `${prefixes[0]}/processed.json`;
+      let size = (await this.deps.blobs.put(processedKey, this.deps.blobs.openRead(`${src}/processed.json`))).size;
+      // The environment: its files, with `venv.json` pointing at the copied scheme.
+      for (const f of await artefactFiles(this.deps.blobs, `${src}/venv`)) {
+        if (f.name === 'venv.json') {
+          const venv = JSON.parse((await this.deps.blobs.get(`${src}/venv/${f.name}`)).toString('utf8')) as Record<string, unknown>;
+          venv.schemeId = schemeId;
+          delete venv.jobId;
+          size += (await this.deps.blobs.put(`${prefixes[1]}/${f.name}`, Buffer.from(JSON.stringify(venv), 'utf8'))).size;
+        } else size += (await this.deps.blobs.put(`${prefixes[1]}/${f.name}`, this.deps.blobs.openRead(`${src}/venv/${f.name}`))).size;
+      }
+      if (policyId) for (const f of await artefactFiles(this.deps.blobs, `${src}/policy`)) size += (await this.deps.blobs.put(`${prefixes[2]}/${f.name}`, this.deps.blobs.openRead(`${src}/policy/${f.name}`))).size;
       return await this.deps.db.transaction(async () => {
         const now = this.deps.clock.now();
         const solutionName = input.name ?? `${model.name} v${version.version}`.slice(0, 50);
@@ -399,9 +427,6 @@ export class MarketService {
         const solutionId = solution.solutionId;
         await this.deps.records.setPattern(user, { solutionId, graph: parseJson(version.graph, null) }, locale);
         const row = { tenant_id: user.tenantId, project_id: input.projectId, solution_id: solutionId, creator_id: user.id, created_at: now, updated_at: now };
-        let size = 0;
-        const processedKey = `${prefixes[0]}/processed.json`;
-        size += (await this.deps.blobs.put(processedKey, await this.deps.blobs.get(`${src}/processed.json`))).size;
         await this.knex('schemes').insert({
           id: schemeId,
           ...row,
@@ -416,17 +441,6 @@ export class MarketService {
           processed_key: processedKey,
           rows: scheme.rows,
         });
-        // The environment: its files, with `venv.json` pointing at the copied scheme.
-        for (const f of await artefactFiles(this.deps.blobs, `${src}/venv`)) {
-          let bytes = await this.deps.blobs.get(`${src}/venv/${f.name}`);
-          if (f.name === 'venv.json') {
-            const venv = JSON.parse(bytes.toString('utf8')) as Record<string, unknown>;
-            venv.schemeId = schemeId;
-            delete venv.jobId;
-            bytes = Buffer.from(JSON.stringify(venv), 'utf8');
-          }
-          size += (await this.deps.blobs.put(`${prefixes[1]}/${f.name}`, bytes)).size;
-        }
         await this.knex('simulators').insert({
           id: simulatorId,
           ...row,
@@ -445,7 +459,6 @@ export class MarketService {
         if (policy && policyId && objective) {
           const created = await this.deps.records.createObjective(user, { solutionId, name: objective.name, description: objective.description ?? undefined, files: objective.files }, locale);
           objectiveId = String(created.id);
-          for (const f of await artefactFiles(this.deps.blobs, `${src}/policy`)) size += (await this.deps.blobs.put(`${prefixes[2]}/${f.name}`, await this.deps.blobs.get(`${src}/policy/${f.name}`))).size;
           await this.knex('policies').insert({
             id: policyId,
             ...row,
