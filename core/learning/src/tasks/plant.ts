@@ -138,7 +138,7 @@ const behaviourPolicy: TaskPolicy = (inputs, rng) => {
 /** Feeds the demand forward, counts the flow still on its way (from the history) and holds the heat balance. */
 export const plantExpertPolicy: TaskPolicy = (inputs) => {
   const frames = inputs['ts_tank']!;
-  const [level, temp] = inputs['tank'] ?? (frames.slice(-2) as [number, number]);
+  const [level, temp] = (inputs['tank'] ?? frames.slice(-2)) as [number, number];
   const demand = inputs['demand']![0]!;
   const prevLevel = frames[frames.length - 4] ?? level;
   // what still arrives from the last step's flow: the level's rise beyond what the demand explains, roughly
