@@ -23,12 +23,16 @@ export const storehouseEndpoints = (build: PluginEndpointBuilder) => ({
   'storehouse/createProject': build.mutation<StorehouseProject, CreateStorehouseProjectRequest>({
     query: (body) => ({ url: 'templateWarehouse/createProject', body }),
     // The project list, the activity feed and the recognition (it now names its project).
-    invalidatesTags: (_r, _e, a) => [
-      { type: 'Project', id: 'LIST' },
-      { type: 'ProjectActivity', id: 'LIST' },
-      { type: 'Dataset', id: 'LIST' },
-      { type: 'Recognition', id: a.recognitionId },
-    ],
+    // Only once made: a refused mapping keeps the editor's state (no refetch).
+    invalidatesTags: (r, _e, a) =>
+      r
+        ? [
+            { type: 'Project', id: 'LIST' },
+            { type: 'ProjectActivity', id: 'LIST' },
+            { type: 'Dataset', id: 'LIST' },
+            { type: 'Recognition', id: a.recognitionId },
+          ]
+        : [],
   }),
 });
 
