@@ -125,6 +125,32 @@ describe('template storehouse and model market', () => {
     await context.close();
   });
 
+  it('opens the storehouse from the command palette in Chinese (dark theme)', async () => {
+    const context = await browser.newContext({ baseURL: baseUrl, viewport: { width: 1440, height: 900 }, locale: 'zh-CN' });
+    await context.addInitScript(() => {
+      localStorage.setItem('decisio.locale', 'zh-CN');
+      localStorage.setItem('decisio.theme', 'dark');
+    });
+    const page = await context.newPage();
+    reportPageErrors(page);
+    await signIn(page, await newUser());
+    await page.getByTestId('side-menu-storehouse.menu').waitFor();
+    expect(await page.getByTestId('side-menu-storehouse.menu').textContent()).toContain('模板仓库');
+    await page.keyboard.press('F1');
+    const input = page.getByTestId('command-palette-input');
+    await input.waitFor();
+    await input.fill('模板仓库');
+    await expect.poll(() => page.locator('[data-testid="command-palette-list"] [data-testid^="command-"]').first().getAttribute('data-testid')).toBe('command-storehouse.open');
+    await page.keyboard.press('Enter');
+    await page.waitForURL(/\/template-storehouse$/);
+    await page.getByTestId('storehouse-template-electric').waitFor();
+    // A new user has no dataset yet: the page says where to upload one.
+    expect(await page.getByTestId('storehouse-no-dataset').textContent()).toContain('请先在数据集管理中上传');
+    expect(await page.evaluate(() => document.body.classList.contains('bp6-dark'))).toBe(true);
+    await shot(page, 'storehouse-zh-dark');
+    await context.close();
+  });
+
   it("publishes a trained policy to the market and another user imports it into their project", async () => {
     const publisher = await newUser();
     const flow = await runFlow({ url: baseUrl, username: publisher.username, password: publisher.password, epochs: 4, policyEpochs: 2, log: () => undefined });

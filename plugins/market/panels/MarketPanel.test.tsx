@@ -32,8 +32,8 @@ const report = (reward: number | null) => ({
   algorithm: 'ppo',
   score: 81.5,
   reward,
-  hyperparameters: {},
-  memberScores: [],
+  hyperparameters: { epochs: 2, stopConditions: { system: true } },
+  memberScores: [81.5, 79],
   rows: 4000,
   nodes: ['temperature', 'action', 'next_temperature'],
   agent: 'action',
@@ -101,6 +101,9 @@ describe('MarketPanel', () => {
     expect(within(detail).getByTestId('market-graph').textContent).toBe('temperatureactionnext_temperature');
     expect(screen.getByTestId('market-version-2-reward').textContent).toBe('-0.42');
     expect(screen.getByTestId('market-version-1-reward').textContent).toBe('—');
+    fireEvent.click(screen.getByTestId('market-report-2'));
+    expect(screen.getByTestId('market-report-2-body').textContent).toContain('epochs: 2');
+    expect(screen.getByTestId('market-report-2-body').textContent).toContain('81.50 · 79.00');
     host.mockCall('market/getOnnxDownloadUrl', { code: 0, data: { url: `/api/market/download/${V2}`, name: 'Cold_room_policy-v2.onnx', size: 10 } });
     fireEvent.click(screen.getByTestId('market-onnx-2'));
     await waitFor(() => expect(host.calls.find((c) => c.url === 'market/getOnnxDownloadUrl')?.body).toEqual({ versionId: V2 }));

@@ -234,6 +234,7 @@ function ModelDetail({ modelId, onClose, onNewVersion }: { modelId: string; onCl
   const [unpublish] = marketApi.endpoints['market/unpublish'].useMutation();
   const [importing, setImporting] = useState<MarketVersion | null>(null);
   const [confirm, setConfirm] = useState<{ versionId?: string; version?: number } | null>(null);
+  const [report, setReport] = useState<string | null>(null);
   if (detail.isError) return <Callout intent="danger" title={failureMessage(detail.error, t('detail.failed')) ?? t('detail.failed')} />;
   const m = detail.data;
   if (!m) return <div className={Classes.SKELETON} style={{ height: 120 }} />;
@@ -296,7 +297,7 @@ function ModelDetail({ modelId, onClose, onNewVersion }: { modelId: string; onCl
       </div>
       <H5 style={{ marginTop: 12 }}>{t('detail.versions')}</H5>
       <DataTable columns={[t('list.version'), t('detail.note'), t('list.score'), t('list.reward'), t('detail.algorithm'), t('detail.rows'), t('detail.trained'), t('detail.size'), '']} testId="market-versions">
-        {m.versions.map((v) => (
+        {m.versions.flatMap((v) => [
           <tr key={v.versionId} data-testid={`market-version-${v.version}`}>
             <td>{t('detail.version', { version: v.version })}</td>
             <td>
@@ -323,10 +324,35 @@ function ModelDetail({ modelId, onClose, onNewVersion }: { modelId: string; onCl
                 <Button size="small" intent="danger" variant="minimal" onClick={() => setConfirm({ versionId: v.versionId, version: v.version })} data-testid={`market-unpublish-${v.version}`}>
                   {t('detail.unpublishVersion')}
                 </Button>
-              )}
+              )}{' '}
+              <Button size="small" variant="minimal" icon={report === v.versionId ? 'chevron-up' : 'chevron-down'} onClick={() => setReport(report === v.versionId ? null : v.versionId)} data-testid={`market-report-${v.version}`}>
+                {t('detail.report')}
+              </Button>
             </td>
-          </tr>
-        ))}
+          </tr>,
+          ...(report === v.versionId
+            ? [
+                <tr key={`${v.versionId}-report`} data-testid={`market-report-${v.version}-body`}>
+                  <td colSpan={9}>
+                    <div className={Classes.TEXT_MUTED}>{t('detail.hyperparameters')}</div>
+                    <div>
+                      {Object.entries(v.report.hyperparameters).map(([k, value]) => (
+                        <Tag key={k} minimal style={{ margin: 2 }}>
+                          {`${k}: ${typeof value === 'object' ? JSON.stringify(value) : String(value)}`}
+                        </Tag>
+                      ))}
+                      {Object.keys(v.report.hyperparameters).length === 0 && <span>{t('detail.defaults')}</span>}
+                    </div>
+                    {v.report.memberScores.length > 1 && (
+                      <div style={{ marginTop: 4 }}>
+                        <span className={Classes.TEXT_MUTED}>{t('detail.memberScores')}</span> {v.report.memberScores.map((x) => figure(x)).join(' · ')}
+                      </div>
+                    )}
+                  </td>
+                </tr>,
+              ]
+            : []),
+        ])}
       </DataTable>
       <ImportDialog model={m} version={importing} onClose={() => setImporting(null)} />
       <Alert
