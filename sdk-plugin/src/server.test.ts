@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { defineServerPlugin, templateText } from './server';
+import { defineServerPlugin, TEMPLATE_TEXT_KEYS, templateText, templateTexts } from './server';
 
 const bundles = {
   'zh-CN': { template: { name: '冷库', basis: '{{rooms}} 个冷库，{{rows}} 行' } },
@@ -18,6 +18,19 @@ describe('templateText', () => {
     expect(() => templateText(bundles, 'template.title')).toThrow('No text "template.title" in zh-CN');
     expect(() => templateText({ ...bundles, 'en-US': { template: { name: 'x' } } }, 'template.basis')).toThrow('No text "template.basis" in en-US');
     expect(() => templateText(bundles, 'template')).toThrow(/No text "template"/);
+  });
+});
+
+describe('templateTexts', () => {
+  it("reads every text of a template from the SDK's layout, and fails naming a missing one", () => {
+    const full = (lang: string) => ({ industry: `${lang} industry`, template: Object.fromEntries(TEMPLATE_TEXT_KEYS.map((k) => [k, `${lang} ${k}`])) });
+    const texts = templateTexts({ 'zh-CN': full('zh'), 'en-US': full('en') });
+    expect(Object.keys(texts).sort()).toEqual(['industryName', ...TEMPLATE_TEXT_KEYS].sort());
+    expect(texts.industryName).toEqual({ 'zh-CN': 'zh industry', 'en-US': 'en industry' });
+    expect(texts.rewardDescription).toEqual({ 'zh-CN': 'zh rewardDescription', 'en-US': 'en rewardDescription' });
+    const partial = full('en');
+    delete (partial.template as Record<string, string>).datasetName;
+    expect(() => templateTexts({ 'zh-CN': full('zh'), 'en-US': partial })).toThrow('No text "template.datasetName" in en-US');
   });
 });
 

@@ -404,3 +404,26 @@ export function templateText(bundles: Record<'zh-CN' | 'en-US', Record<string, u
   };
   return { 'zh-CN': pick('zh-CN'), 'en-US': pick('en-US') };
 }
+
+/** The template texts {@link templateTexts} reads, under `template.<name>` (and `industry`). */
+export const TEMPLATE_TEXT_KEYS = ['name', 'description', 'projectName', 'solutionName', 'datasetName', 'rewardName', 'rewardDescription'] as const;
+
+/**
+ * Every text of a template from a plugin's locale bundles laid out as the SDK's example does:
+ * `industry` (the industry's name) and `template.name`, `template.description`,
+ * `template.projectName`, `template.solutionName`, `template.datasetName`,
+ * `template.rewardName`, `template.rewardDescription`.
+ *
+ * @example
+ * ```ts
+ * templates: [{ id: 'bakery', industry: 'retail', ...templateTexts({ 'zh-CN': zhCN, 'en-US': enUS }), colour: 'gold', data, graph, reward }]
+ * ```
+ * @throws Error when a key is missing or not a string in a language.
+ */
+export function templateTexts(
+  bundles: Record<'zh-CN' | 'en-US', Record<string, unknown>>,
+): Record<(typeof TEMPLATE_TEXT_KEYS)[number] | 'industryName', TemplateText> {
+  const out = { industryName: templateText(bundles, 'industry') } as Record<(typeof TEMPLATE_TEXT_KEYS)[number] | 'industryName', TemplateText>;
+  for (const key of TEMPLATE_TEXT_KEYS) out[key] = templateText(bundles, `template.${key}`);
+  return out;
+}

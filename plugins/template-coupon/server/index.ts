@@ -5,14 +5,13 @@
  * `inventoryTask` from seed 2026), its REVIVE decision graph, `reward.py` and a report renderer.
  * The server finds it through `package.json` (`decisio.server`).
  */
-import { defineServerPlugin, templateText } from '@decisio/sdk-plugin/server';
+import { defineServerPlugin, templateTexts } from '@decisio/sdk-plugin/server';
 import zhCN from '../locales/zh-CN.json';
 import enUS from '../locales/en-US.json';
 import { COUPON_GRAPH_YAML, COUPON_REWARD_PY } from './graph';
 import { couponReport } from './report';
 
 const bundles = { 'zh-CN': zhCN, 'en-US': enUS };
-const text = (key: string) => templateText(bundles, `template.${key}`);
 
 export const serverPlugin = defineServerPlugin({
   id: 'decisio.template-coupon',
@@ -20,15 +19,8 @@ export const serverPlugin = defineServerPlugin({
     {
       id: 'coupon',
       industry: 'coupon',
-      industryName: templateText(bundles, 'industry'),
+      ...templateTexts(bundles),
       task: 'inventory',
-      name: text('name'),
-      description: text('description'),
-      projectName: text('projectName'),
-      solutionName: text('solutionName'),
-      datasetName: text('datasetName'),
-      rewardName: text('rewardName'),
-      rewardDescription: text('rewardDescription'),
       colour: 'gold',
       data: { file: new URL('../data/coupon.csv', import.meta.url), trajectoryField: 'store', sequenceField: 'period', datetimeField: 'date' },
       graph: COUPON_GRAPH_YAML,

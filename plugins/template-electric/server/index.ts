@@ -5,14 +5,13 @@
  * `thermalTask` from seed 2026), its REVIVE decision graph, `reward.py` and a report renderer.
  * The server finds it through `package.json` (`decisio.server`).
  */
-import { defineServerPlugin, templateText } from '@decisio/sdk-plugin/server';
+import { defineServerPlugin, templateTexts } from '@decisio/sdk-plugin/server';
 import zhCN from '../locales/zh-CN.json';
 import enUS from '../locales/en-US.json';
 import { ELECTRIC_GRAPH_YAML, ELECTRIC_REWARD_PY } from './graph';
 import { electricReport } from './report';
 
 const bundles = { 'zh-CN': zhCN, 'en-US': enUS };
-const text = (key: string) => templateText(bundles, `template.${key}`);
 
 export const serverPlugin = defineServerPlugin({
   id: 'decisio.template-electric',
@@ -20,15 +19,8 @@ export const serverPlugin = defineServerPlugin({
     {
       id: 'electric',
       industry: 'electric',
-      industryName: templateText(bundles, 'industry'),
+      ...templateTexts(bundles),
       task: 'thermal',
-      name: text('name'),
-      description: text('description'),
-      projectName: text('projectName'),
-      solutionName: text('solutionName'),
-      datasetName: text('datasetName'),
-      rewardName: text('rewardName'),
-      rewardDescription: text('rewardDescription'),
       colour: 'cyan',
       data: { file: new URL('../data/electric.csv', import.meta.url), trajectoryField: 'room', sequenceField: 'step', datetimeField: 'time' },
       graph: ELECTRIC_GRAPH_YAML,

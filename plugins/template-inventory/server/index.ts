@@ -3,13 +3,12 @@
  * docs): a small generated table (`data/inventory.csv`, from `generate.ts`), its REVIVE graph,
  * `reward.py` and a report renderer. Found by the server through `package.json`.
  */
-import { defineServerPlugin, templateText } from '@decisio/sdk-plugin/server';
+import { defineServerPlugin, templateTexts } from '@decisio/sdk-plugin/server';
 import zhCN from '../locales/zh-CN.json';
 import enUS from '../locales/en-US.json';
 import { inventoryReport } from './report';
 
 const bundles = { 'zh-CN': zhCN, 'en-US': enUS };
-const text = (key: string) => templateText(bundles, `template.${key}`);
 
 /** The shop orders from its stock and the weekday; the sales answer; the stock follows. */
 export const INVENTORY_GRAPH_YAML = `metadata:
@@ -46,14 +45,7 @@ export const serverPlugin = defineServerPlugin({
     {
       id: 'inventory',
       industry: 'retail',
-      industryName: templateText(bundles, 'industry'),
-      name: text('name'),
-      description: text('description'),
-      projectName: text('projectName'),
-      solutionName: text('solutionName'),
-      datasetName: text('datasetName'),
-      rewardName: text('rewardName'),
-      rewardDescription: text('rewardDescription'),
+      ...templateTexts(bundles),
       colour: 'green',
       task: 'generated (seed 7)',
       data: { file: new URL('../data/inventory.csv', import.meta.url), trajectoryField: 'shop', sequenceField: 'day', datetimeField: 'date' },
