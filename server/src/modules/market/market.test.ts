@@ -26,6 +26,8 @@ describe.each(databases)('model market on %s', (kind) => {
   let limitedToken: string;
   let modelId: string;
   let versionId: string;
+  /** The colleague's project the policy was imported into. */
+  let colleagueProject: string;
   const call = (name: string, body: unknown, as = token) => server.call(name, { token: as, body, headers: { 'Accept-Language': 'en-US' } });
   const newProject = async (as: string, name: string) => {
     const r = await call('project/createProject', { name, colour: 'blue' }, as);
@@ -143,6 +145,7 @@ describe.each(databases)('model market on %s', (kind) => {
 
   it("imports a copy into another user's project, usable there for a decision deduction and a deployed service", async () => {
     const target = await newProject(colleagueToken, 'colleague project');
+    colleagueProject = target;
     expect((await call('market/import', { versionId, projectId: 'nope' }, colleagueToken)).status).toBe(400);
     // Someone else's project is not theirs to import into.
     expect((await call('market/import', { versionId, projectId })).body.code).toBe(0);
@@ -208,7 +211,7 @@ describe.each(databases)('model market on %s', (kind) => {
     // The colleague's imported copy is theirs to publish, but not as a version of the owner's model, and not to everyone.
     const theirs = (await call('market/list', { scope: 'mine' }, colleagueToken)).body.data.total;
     expect(theirs).toBe(0);
-    const copy = await server.app.db.knex('policies').where({ name: 'policy-market' }).whereNot({ id: policyId }).whereNot({ project_id: projectId }).first();
+    const copy = await server.app.db.knex('policies').where({ name: 'policy-market', project_id: colleagueProject }).first();
     expect((await call('market/publish', { kind: 'policy', recordId: copy.id, modelId }, colleagueToken)).body.code).toBe(ErrorCode.marketNoRight);
     const publicRefused = await call('market/publish', { kind: 'policy', recordId: copy.id, name: 'copy', visibility: 'public' }, colleagueToken);
     expect(publicRefused.status).toBe(403);
