@@ -1,8 +1,10 @@
 /** Model-service calls (spec workflow §7 `modeldeploy/*`) as endpoints `deploy/<verb>`. */
 import type {
+  DecisionReply,
   ModelServiceBatch,
   ModelServiceBatchCreateRequest,
   ModelServiceCreateRequest,
+  ModelServiceDecisionRequest,
   ModelServiceDetail,
   ModelServiceItem,
   ModelServiceMonitor,
@@ -62,6 +64,11 @@ export const deployEndpoints = (build: PluginEndpointBuilder) => ({
   'deploy/createBatch': build.mutation<ModelServiceBatch, ModelServiceBatchCreateRequest>({
     query: (body) => ({ url: 'modeldeploy/createBatchDecision', body }),
     invalidatesTags: (_r, _e, a) => [batches(a.id), records(a.id)],
+  }),
+  /** A trial decision from the service page with the session token (recorded like a call at the access address). */
+  'deploy/decide': build.mutation<DecisionReply, ModelServiceDecisionRequest>({
+    query: (body) => ({ url: 'modeldeploy/decision', body }),
+    invalidatesTags: (_r, _e, a) => [records(a.id), one(a.id)],
   }),
   'deploy/monitor': build.query<ModelServiceMonitor, { id: string; unit: MonitorUnit }>({
     query: (body) => ({ url: 'modeldeploy/queryMonitor', body }),

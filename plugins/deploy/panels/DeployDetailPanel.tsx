@@ -9,6 +9,7 @@ import { StatusTag, TokenDialog, TRANSIENT } from './common';
 import { KeepPayloadsSwitch, RecordPayload, RecordsDatasetButton, outcomeExample } from './Feedback';
 import { MonitorChart } from './MonitorChart';
 import { PolicyUpdates } from './PolicyUpdates';
+import { TryDecision } from './TryDecision';
 import { NEVER, TokenExpiry, TokenValidityField, expiryOf, type Validity } from './TokenValidity';
 
 const RECORDS_PAGE = 20;
@@ -255,7 +256,7 @@ function Batches({ id, running }: { id: string; running: boolean }) {
 /**
  * One model service (`/project/deploy-detail?serviceId=`): status and actions, the access
  * address with a call example, token rotation (the new token shown once), the input and output
- * fields, the monitor and the call records.
+ * fields, a trial decision, the monitor and the call records.
  */
 export function DeployDetailPanel() {
   const { t } = useDeployT();
@@ -375,6 +376,7 @@ export function DeployDetailPanel() {
           <Callout intent="warning">{t('detail.fieldsUnavailable')}</Callout>
         )}
       </Card>
+      {s.inputs && s.outputs && <TryDecision service={s} />}
       <Monitor id={s.id} />
       <Batches id={s.id} running={s.status === 'running'} />
       <Records service={s} />
