@@ -10,6 +10,9 @@ import type {
   SignInResponse,
   SignUpRequest,
   UserInfo,
+  VerifyCodeResponse,
+  VerifyEmailCodeRequest,
+  VerifySmsCodeRequest,
 } from '@decisio/domain';
 import type { z } from 'zod';
 import type { signUpRequestSchema } from '@decisio/domain';
@@ -27,6 +30,9 @@ export const accountEndpoints = (build: PluginEndpointBuilder) => ({
   'account/captchaImage': build.mutation<CaptchaImageResponse, void>({ query: () => ({ url: 'captcha/captchaImage' }) }),
   'account/generateEmailCode': build.mutation<GenerateCodeResponse, GenerateEmailCodeRequest>({ query: (body) => ({ url: 'index/generateEmailCode', body }) }),
   'account/generateSmsCode': build.mutation<GenerateCodeResponse, GenerateSmsCodeRequest>({ query: (body) => ({ url: 'index/generateSmsCode', body }) }),
+  /** Checks a code without using it up (sign-up checks it before leaving its first step). */
+  'account/verifyEmailCode': build.mutation<VerifyCodeResponse, VerifyEmailCodeRequest>({ query: (body) => ({ url: 'index/verifyEmailCode', body }) }),
+  'account/verifySmsCode': build.mutation<VerifyCodeResponse, VerifySmsCodeRequest>({ query: (body) => ({ url: 'index/verifySmsCode', body }) }),
   'account/userInfo': build.mutation<UserInfo, void>({ query: () => ({ url: 'users/getUserInfo' }) }),
   'account/resetPassword': build.mutation<{ userId: string }, ResetPasswordRequest>({ query: (body) => ({ url: 'index/resetPassword', body }) }),
 });

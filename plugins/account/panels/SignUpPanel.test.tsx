@@ -8,6 +8,12 @@ import { testKeyPair } from '../test/keys';
 const route = accountPlugin.routes.find((r) => r.path === '/sign-up')!;
 const type = (id: string, value: string) => fireEvent.change(screen.getByTestId(id), { target: { value } });
 const next = () => fireEvent.click(screen.getByTestId('signup-next'));
+/** A host whose `index/verifyEmailCode` accepts the code (the first step checks it before going on). */
+function codeHost(locale: 'en-US' | 'zh-CN' = 'en-US') {
+  const host = createTestHost({ plugins: [accountPlugin], locale });
+  host.mockCall('index/verifyEmailCode', { data: { valid: true, expiresAt: '2030-01-01T00:00:00Z' } });
+  return host;
+}
 
 async function fillToStep3() {
   type('signup-username', 'alice_1');
@@ -35,7 +41,7 @@ describe('SignUpPanel', () => {
   });
 
   it('shows student fields only for students and requires them', async () => {
-    await renderPanel(route, { plugins: [accountPlugin], locale: 'zh-CN' });
+    await renderPanel(route, { host: codeHost('zh-CN') });
     type('signup-username', 'alice_1');
     type('signup-email', 'alice@example.com');
     type('signup-code', 'ABC123');
@@ -65,7 +71,7 @@ describe('SignUpPanel', () => {
   });
 
   it('checks the password rules, the match and the agreement on step 3', async () => {
-    await renderPanel(route, { plugins: [accountPlugin], locale: 'en-US' });
+    await renderPanel(route, { host: codeHost() });
     await fillToStep3();
     type('signup-password', 'Abcdefg1');
     type('signup-confirm-password', 'Abcdefg2');
@@ -76,7 +82,7 @@ describe('SignUpPanel', () => {
 
   it('signs up with an encrypted password and goes to sign-in with a toast', async () => {
     const keys = await testKeyPair();
-    const host = createTestHost({ plugins: [accountPlugin], locale: 'en-US' });
+    const host = codeHost();
     host.mockCall('index/getPublicKey', { data: { keyId: 'k1', spki: keys.spki, algorithm: 'RSA-OAEP-256', nonce: 'nonce-0123456789abcd', nonceExpiresAt: '2030-01-01T00:00:00Z' } });
     host.mockCall('index/signUp', { data: { userId: 'u1' } });
     await renderPanel(route, { host });
@@ -95,7 +101,7 @@ describe('SignUpPanel', () => {
 
   it('returns to step 1 and shows "username registered" under the field', async () => {
     const keys = await testKeyPair();
-    const host = createTestHost({ plugins: [accountPlugin], locale: 'en-US' });
+    const host = codeHost();
     host.mockCall('index/getPublicKey', { data: { keyId: 'k1', spki: keys.spki, algorithm: 'RSA-OAEP-256', nonce: 'nonce-0123456789abcd', nonceExpiresAt: '2030-01-01T00:00:00Z' } });
     host.mockCall('index/signUp', { code: ErrorCode.usernameRegistered, message: 'The username is already registered' });
     await renderPanel(route, { host });
@@ -106,5 +112,26 @@ describe('SignUpPanel', () => {
     fireEvent.click(screen.getByTestId('signup-submit'));
     expect((await screen.findByTestId('signup-username-error')).textContent).toBe('The username is already registered');
     expect(screen.getByTestId('signup-step-1').getAttribute('aria-current')).toBe('step');
+  });
+
+  it('checks the code before leaving step 1: a wrong one stays there with the server\'s message, in Chinese', async () => {
+    const host = createTestHost({ plugins: [accountPlugin], locale: 'zh-CN' });
+    host.mockCall('index/verifyEmailCode', { code: ErrorCode.verifyCodeMismatch, message: '验证码错误' });
+    await renderPanel(route, { host });
+    type('signup-username', 'alice_1');
+    type('signup-email', 'alice@example.com');
+    type('signup-code', 'ABC124');
+    next();
+    expect((await screen.findByTestId('signup-code-error')).textContent).toBe('验证码错误');
+    expect(screen.getByTestId('signup-step-1').getAttribute('aria-current')).toBe('step');
+    expect(host.calls.find((c) => c.url === 'index/verifyEmailCode')!.body).toEqual({ email: 'alice@example.com', purpose: 'signUp', code: 'ABC124' });
+    // a right code (sent by SMS this time) moves on
+    host.mockCall('index/verifySmsCode', { data: { valid: true, expiresAt: '2030-01-01T00:00:00Z' } });
+    fireEvent.click(screen.getByText('短信验证码'));
+    type('signup-mobile', '13800138000');
+    type('signup-code', '123456');
+    next();
+    await screen.findByTestId('signup-occupation');
+    expect(host.calls.find((c) => c.url === 'index/verifySmsCode')!.body).toEqual({ mobile: '13800138000', purpose: 'signUp', code: '123456' });
   });
 });

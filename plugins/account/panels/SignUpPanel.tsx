@@ -26,6 +26,8 @@ export function SignUpPanel() {
   const [captchaImage] = accountApi.endpoints['account/captchaImage'].useMutation();
   const [emailCode] = accountApi.endpoints['account/generateEmailCode'].useMutation();
   const [smsCode] = accountApi.endpoints['account/generateSmsCode'].useMutation();
+  const [verifyEmail] = accountApi.endpoints['account/verifyEmailCode'].useMutation();
+  const [verifySms] = accountApi.endpoints['account/verifySmsCode'].useMutation();
   const sendCode = (captcha: CaptchaAnswer) =>
     values.codeChannel === 'sms'
       ? smsCode({ mobile: values.mobile.trim(), purpose: 'signUp', ...captcha }).unwrap()
@@ -51,6 +53,28 @@ export function SignUpPanel() {
     setErrors(errs);
     if (Object.keys(errs).length) {
       focusFirstError(errs, step);
+      return;
+    }
+    if (step === 0) {
+      // The code is checked (not used up) before leaving the step that asked for it.
+      setBusy(true);
+      try {
+        const code = values.code.trim();
+        await (values.codeChannel === 'sms' ? verifySms({ mobile: values.mobile.trim(), purpose: 'signUp', code }) : verifyEmail({ email: values.email.trim(), purpose: 'signUp', code })).unwrap();
+        setStep(1);
+      } catch (err) {
+        if (isApiError(err)) {
+          if (err.handled) return;
+          const mapped = serverErrorsToFields(err);
+          setErrors(mapped.fields);
+          setFailure(mapped.general);
+          focusFirstError(mapped.fields, 0);
+        } else {
+          setFailure(t('signUp.failed'));
+        }
+      } finally {
+        setBusy(false);
+      }
       return;
     }
     if (step < 2) {
@@ -232,7 +256,7 @@ export function SignUpPanel() {
             <span />
           )}
           {step < 2 ? (
-            <Button type="submit" intent="primary" endIcon="arrow-right" data-testid="signup-next">
+            <Button type="submit" intent="primary" endIcon="arrow-right" loading={busy} data-testid="signup-next">
               {t('signUp.next')}
             </Button>
           ) : (
