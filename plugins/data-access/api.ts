@@ -60,6 +60,8 @@ export const dataAccessEndpoints = (build: PluginEndpointBuilder) => ({
     query: (body) => ({ url: 'file/previewCSV', body, timeoutMs: 0 }),
   }),
   'data-access/filter': build.query<DatasetPreview, Pick<TableFilterRequest, 'tableId' | 'conditions' | 'offset' | 'limit'>>({ query: (body) => ({ url: 'table/filter', body }) }),
+  /** Where the dataset's original uploaded file downloads from (the token cookie authenticates the GET). */
+  'data-access/sourceDownload': build.mutation<{ url: string; name: string; size: number }, { tableId: string }>({ query: (body) => ({ url: 'file/getDataSourceDownloadUrl', body }) }),
   'data-access/files': build.query<Page<FileItem>, { page: number; pageSize: number; keyword?: string }>({ query: (body) => ({ url: 'file/fileItemList', body }) }),
   'data-access/append': build.mutation<Dataset, { tableId: string; fileId: string }>({
     query: (body) => ({ url: 'table/append', body, timeoutMs: 0 }),

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { ErrorCode, type Dataset } from '@decisio/domain';
 import { createTestHost, renderPanel } from '@decisio/sdk-plugin/testing';
@@ -218,5 +218,38 @@ describe('DatasetsPanel', () => {
       ['speed', 1, null],
       ['gear', 0, [1, 2, 3]],
     ]);
+  });
+
+  it('downloads the original file of an uploaded dataset (none for a database import); a missing file is said, in Chinese', async () => {
+    const clicked: { href: string; download: string }[] = [];
+    const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (this: HTMLAnchorElement) {
+      clicked.push({ href: this.getAttribute('href') ?? '', download: this.download });
+    });
+    try {
+      const host = createTestHost({ plugins: [dataAccessPlugin], locale: 'en-US', session: { token: 't', userId: 'u1' } });
+      const imported: Dataset = { ...dataset, tableId: 'd2', name: 'shop_orders', fileType: 'sql', fileName: 'shop.orders' };
+      host.mockCall('table/list', page([dataset, imported]));
+      host.mockCall('file/getDataSourceDownloadUrl', { data: { url: '/api/file/download?fileId=f1', name: 'orders.csv', size: 4096 } });
+      await renderPanel(panel, { host });
+      const button = await screen.findByTestId('dataset-download-orders');
+      expect(button.getAttribute('title')).toBe('Download the original file orders.csv');
+      expect(screen.queryByTestId('dataset-download-shop_orders')).toBeNull();
+      fireEvent.click(button);
+      await waitFor(() => expect(clicked).toEqual([{ href: '/api/file/download?fileId=f1', download: 'orders.csv' }]));
+      expect(host.calls.find((c) => c.url === 'file/getDataSourceDownloadUrl')!.body).toEqual({ tableId: 'd1' });
+      cleanup();
+
+      const zh = createTestHost({ plugins: [dataAccessPlugin], locale: 'zh-CN', session: { token: 't', userId: 'u1' } });
+      zh.mockCall('table/list', page([dataset]));
+      zh.mockCall('file/getDataSourceDownloadUrl', { code: ErrorCode.fileNotFound, message: '文件不存在' });
+      await renderPanel(panel, { host: zh });
+      const zhButton = await screen.findByTestId('dataset-download-orders');
+      expect(zhButton.textContent).toBe('下载');
+      fireEvent.click(zhButton);
+      await waitFor(() => expect(zh.toasts.map((x) => x.message)).toContain('文件不存在'));
+      expect(clicked).toHaveLength(1);
+    } finally {
+      click.mockRestore();
+    }
   });
 });

@@ -16,7 +16,7 @@ const NAME_SHOWN = 30;
 /**
  * Dataset management: the caller's business, simulation and decision datasets (or a project's,
  * when the address carries `projectId`), upload, import from a database, preview and field
- * settings, delete.
+ * settings, download of the original file, delete.
  */
 export function DatasetsPanel(_props: PanelProps) {
   const { t } = useDataT();
@@ -40,6 +40,8 @@ export function DatasetsPanel(_props: PanelProps) {
     ...(projectId ? { projectId } : {}),
   });
   const [drop, dropping] = dataAccessApi.endpoints['data-access/drop'].useMutation();
+  const [sourceUrl] = dataAccessApi.endpoints['data-access/sourceDownload'].useMutation();
+  const [fetching, setFetching] = useState<string | null>(null);
   const date = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' });
 
   const confirmDelete = async () => {
@@ -53,6 +55,25 @@ export function DatasetsPanel(_props: PanelProps) {
       if (m) notify({ message: m, intent: 'danger', icon: 'error' });
     } finally {
       setDeleting(null);
+    }
+  };
+
+  /** Downloads the file the dataset was made from (not for imports from a database: they have none). */
+  const download = async (d: Dataset) => {
+    setFetching(d.tableId);
+    try {
+      const { url, name } = await sourceUrl({ tableId: d.tableId }).unwrap();
+      const a = document.createElement('a');
+      a.href = url;
+      a.download = name;
+      document.body.appendChild(a);
+      a.click();
+      a.remove();
+    } catch (err) {
+      const m = failureMessage(err, t('download.failed'));
+      if (m) notify({ message: m, intent: 'danger', icon: 'error' });
+    } finally {
+      setFetching(null);
     }
   };
 
@@ -120,6 +141,17 @@ export function DatasetsPanel(_props: PanelProps) {
                   <ButtonGroup minimal>
                     <Button small icon="properties" text={t('actions.fields')} onClick={() => setOpened(d.tableId)} data-testid={`dataset-open-${d.name}`} />
                     <Button small icon="th-filtered" text={t('actions.data')} onClick={() => setOperating(d)} data-testid={`dataset-ops-${d.name}`} />
+                    {d.fileType !== 'sql' && (
+                      <Button
+                        small
+                        icon="download"
+                        text={t('actions.download')}
+                        title={t('download.hint', { name: d.fileName })}
+                        loading={fetching === d.tableId}
+                        onClick={() => void download(d)}
+                        data-testid={`dataset-download-${d.name}`}
+                      />
+                    )}
                     <Button small icon="trash" intent="danger" text={t('actions.delete')} onClick={() => setDeleting(d)} />
                   </ButtonGroup>
                 </td>
