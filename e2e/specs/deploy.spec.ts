@@ -5,7 +5,8 @@
  * page (the token is shown once), starts it, calls it as the page's curl example says (from outside
  * the browser, with the access token), reports the decision's outcome, sees the call with its
  * inputs, decisions and outcome in the records and in the monitor chart, and turns the kept calls
- * into a dataset of the project. Screenshots go to `e2e/artifacts/deploy-*`.
+ * into a dataset of the project, then tries a decision from the service page's form (the
+ * session's `modeldeploy/decision`, recorded like a call). Screenshots go to `e2e/artifacts/deploy-*`.
  */
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
@@ -135,5 +136,32 @@ describe('deploy: a trained policy behind an address and a token', () => {
     const made = list.rows.find((r) => r.name === 'heating calls');
     expect(made).toBeTruthy();
     expect(made!.amount).toBe(1);
+  });
+
+  it('tries a decision from the service page (keyboard: Enter in a field) and finds it in the records', async () => {
+    await page.goto(`/project/deploy-detail?projectId=${ids.projectId}&serviceId=${ids.serviceId}`);
+    const trial = page.getByTestId('deploy-try');
+    await trial.getByText('试算决策').waitFor();
+    const first = trial.locator('input').first();
+    await first.focus();
+    await page.keyboard.press('Enter');
+    const result = page.getByTestId('deploy-try-result');
+    await result.waitFor();
+    const caption = (await result.locator('caption').textContent()) ?? '';
+    const trialId = /([0-9a-f]{32})/.exec(caption)?.[1];
+    expect(trialId).toBeTruthy();
+    expect(trialId).not.toBe(ids.decisionId);
+    const values = await result.locator('tbody tr td:nth-child(2)').allTextContents();
+    expect(values.length).toBeGreaterThan(0);
+    for (const v of values) for (const n of v.split(',')) expect(Number.isFinite(Number(n))).toBe(true);
+    await shot(page, 'deploy-try-decision');
+    // recorded like a call at the access address (the records are written in batches)
+    const records = page.getByTestId('deploy-records');
+    for (let i = 0; i < 40 && !(await records.getByText(trialId!).count()); i++) {
+      await page.waitForTimeout(250);
+      await page.reload();
+      await page.getByTestId('deploy-address').waitFor();
+    }
+    await records.getByText(trialId!).waitFor();
   });
 });
