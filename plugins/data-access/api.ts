@@ -15,6 +15,7 @@ import type {
   FreeSpace,
   ImportStatus,
   Page,
+  RemoteColumn,
   RemoteTable,
   SetTableCorrelationRequest,
   StartImportRequest,
@@ -83,6 +84,10 @@ export const dataAccessEndpoints = (build: PluginEndpointBuilder) => ({
   'data-access/uploadAbort': build.mutation<null, { uploadId: string }>({ query: (body) => ({ url: 'file/mpuAbortOne', body }) }),
   'data-access/connections': build.query<DataConnection[], void>({ query: () => ({ url: 'jobJdbcDatasource/all', body: {} }) }),
   'data-access/remoteTables': build.query<RemoteTable[], { id: string }>({ query: (body) => ({ url: 'metadata/getTables', body }) }),
+  /** The columns of a remote table, as they will become dataset columns. */
+  'data-access/remoteColumns': build.mutation<RemoteColumn[], { id: string; table: string; schema?: string }>({ query: (body) => ({ url: 'metadata/getColumns', body }) }),
+  /** The columns a SELECT query returns (run on the outside server, at most 100 rows read). */
+  'data-access/queryColumns': build.mutation<RemoteColumn[], { id: string; sql: string }>({ query: (body) => ({ url: 'metadata/getColumnsByQuerySql', body }) }),
   'data-access/startImport': build.mutation<ImportStatus, StartImportRequest>({ query: (body) => ({ url: 'metadata/startImport', body }) }),
   'data-access/importStatus': build.mutation<ImportStatus, { tableId: string }>({ query: (body) => ({ url: 'metadata/getCopyStatusByTableId', body }) }),
   /** Stops an import that is waiting or copying (`metadata/stopImport`): no dataset is made. */

@@ -252,4 +252,46 @@ describe('DatasetsPanel', () => {
       click.mockRestore();
     }
   });
+
+  it('shows the columns of the chosen table, and checks a query before importing it (its failure said), in both languages', async () => {
+    const host = importHost('en-US');
+    host.mockCall('metadata/getColumns', {
+      data: [
+        { name: 'id', dataType: 'int', kind: 'number', nullable: false },
+        { name: 'placed_at', dataType: 'datetime', kind: 'datetime', nullable: true },
+      ],
+    });
+    host.mockCall('metadata/getColumnsByQuerySql', { code: ErrorCode.tableParamError, message: 'The query failed on the outside server' });
+    await renderPanel(panel, { host });
+    fireEvent.click(await screen.findByTestId('datasets-import'));
+    await chooseShop();
+    fireEvent.click(await screen.findByRole('button', { name: 'Show columns' }));
+    const table = await screen.findByTestId('import-columns-table');
+    expect(table.textContent).toContain('2 columns');
+    expect(table.textContent).toContain('placed_at');
+    expect(table.textContent).toContain('date and time');
+    expect(host.calls.find((c) => c.url === 'metadata/getColumns')?.body).toEqual({ id: 'c1', table: 'orders', schema: 'shop' });
+    // a query: the answer for the table is gone, the query is checked on the server
+    fireEvent.click(screen.getByTestId('import-mode-query'));
+    fireEvent.change(screen.getByTestId('import-sql'), { target: { value: ' select * from orders where total > ' } });
+    expect(screen.queryByTestId('import-columns-table')).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Check the query' }));
+    expect((await screen.findByTestId('import-columns-error')).textContent).toBe('The query failed on the outside server');
+    expect(host.calls.find((c) => c.url === 'metadata/getColumnsByQuerySql')?.body).toEqual({ id: 'c1', sql: 'select * from orders where total >' });
+    expect(host.calls.some((c) => c.url === 'metadata/startImport')).toBe(false);
+    cleanup();
+
+    const zh = importHost('zh-CN');
+    zh.mockCall('metadata/getColumnsByQuerySql', { data: [{ name: 'total', dataType: 'number', kind: 'number', nullable: true }] });
+    await renderPanel(panel, { host: zh });
+    fireEvent.click(await screen.findByTestId('datasets-import'));
+    await screen.findByText('Shop (mysql)');
+    fireEvent.change(screen.getByTestId('import-connection'), { target: { value: 'c1' } });
+    fireEvent.click(screen.getByTestId('import-mode-query'));
+    fireEvent.change(screen.getByTestId('import-sql'), { target: { value: 'select total from orders' } });
+    fireEvent.click(screen.getByRole('button', { name: '检查查询' }));
+    const zhTable = await screen.findByTestId('import-columns-table');
+    expect(zhTable.textContent).toContain('共 1 列');
+    expect(zhTable.textContent).toContain('数值');
+  });
 });

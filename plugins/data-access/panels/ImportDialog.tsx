@@ -5,6 +5,7 @@ import { useNotify } from '@decisio/sdk-plugin';
 import { dataAccessApi } from '../api';
 import { failureMessage } from '../format';
 import { useDataT } from '../i18n';
+import { ImportColumns } from './ImportColumns';
 
 /** How often the import's status is asked for while it runs. */
 export const IMPORT_POLL_MS = 1000;
@@ -16,7 +17,8 @@ const isRunning = (s: ImportStatus) => s.state === 'waiting' || s.state === 'cop
  * (`metadata/getTables`) or a SELECT query, a name and a type; `metadata/startImport`, then
  * `metadata/getCopyStatusByTableId` every second with the rows copied, until the dataset exists
  * or the import failed (nothing partial is left on failure). A running import can be cancelled
- * (`metadata/stopImport`): the copy job stops and no dataset is made.
+ * (`metadata/stopImport`): the copy job stops and no dataset is made. Before importing, the
+ * columns the table or the query gives can be looked at (`ImportColumns`).
  */
 export function ImportDialog(props: { isOpen: boolean; projectId?: string; onClose(): void; onImported(datasetId: string): void }) {
   const { t } = useDataT();
@@ -180,6 +182,13 @@ export function ImportDialog(props: { isOpen: boolean; projectId?: string; onClo
           <FormGroup label={t('import.sql')} labelFor="import-sql" helperText={shown('source')} intent={shown('source') ? 'danger' : 'none'}>
             <TextArea id="import-sql" fill rows={4} value={sql} disabled={running} onChange={(e) => setSql(e.target.value)} data-testid="import-sql" />
           </FormGroup>
+        )}
+        {connectionId && (mode === 'table' ? table !== '' : sql.trim() !== '') && (
+          <ImportColumns
+            key={`${connectionId}|${mode}|${mode === 'table' ? table : sql.trim()}`}
+            source={mode === 'table' ? { id: connectionId, table: selected?.name ?? table, ...(selected?.schema ? { schema: selected.schema } : {}) } : { id: connectionId, sql: sql.trim() }}
+            disabled={running}
+          />
         )}
         <div style={{ display: 'flex', gap: 16 }}>
           <FormGroup label={t('import.name')} labelFor="import-name" helperText={shown('name')} intent={shown('name') ? 'danger' : 'none'} style={{ flex: 1 }}>
