@@ -7,7 +7,8 @@
  * - {@link baseApi} / {@link definePluginApi}: the single RTK Query api and its plugin endpoints.
  * - React hooks: {@link useService}, {@link createUseT}, {@link useCurrentUser},
  *   {@link useProjectLink}, {@link useNavigate}, {@link useNotify}, ...
- * - Paged lists: {@link useListSearch}, {@link Pager}; uploads: {@link useUploadTransport}.
+ * - Paged lists: {@link useListSearch}, {@link Pager}; CRUD screens: {@link CrudScreen},
+ *   {@link CrudFormDialog}, {@link CrudConfirm}; uploads: {@link useUploadTransport}.
  * - Disposables and events ({@link Emitter}, `onDidX`).
  *
  * Tests use `@decisio/sdk-plugin/testing` (`createTestHost`, `renderPanel`).
@@ -28,6 +29,7 @@ export * from './terminal';
 export * from './upload';
 export * from './upload-transport';
 export * from './list';
+export * from './crud';
 export * from './page';
 export * from './data-worker';
 export * from './compute-worker';

@@ -1,10 +1,10 @@
 import { useState } from 'react';
-import { Button, Checkbox, Dialog, DialogBody, DialogFooter, FormGroup, HTMLSelect, InputGroup } from '@blueprintjs/core';
+import { Checkbox, FormGroup, InputGroup } from '@blueprintjs/core';
 import { addUserRequestSchema, DIALOG_WIDTH, updateUserRequestSchema, type AdminUserListItem, type TemporaryPasswordResponse } from '@decisio/domain';
-import { useCurrentUser, useNotify } from '@decisio/sdk-plugin';
+import { CrudFormDialog, useCurrentUser, useNotify } from '@decisio/sdk-plugin';
 import { adminApi } from '../api';
 import { useAdminT } from '../i18n';
-import { errorText } from './shared';
+import { errorText, IdSelect, useCrudLabels } from './shared';
 
 /**
  * Add or edit an account: username (new only), nickname, e-mail, mobile, roles, organisation
@@ -18,6 +18,7 @@ export function UserDialog(props: {
   onCreated(result: TemporaryPasswordResponse, username: string): void;
 }) {
   const { t } = useAdminT();
+  const labels = useCrudLabels();
   const notify = useNotify();
   const me = useCurrentUser().data;
   const u = props.user;
@@ -80,78 +81,59 @@ export function UserDialog(props: {
 
   const field = (name: string) => (errors[name] ? { helperText: errors[name], intent: 'danger' as const } : {});
   return (
-    <Dialog isOpen onClose={props.onClose} title={u ? t('users.editTitle', { name: u.username }) : t('users.addTitle')} style={{ width: DIALOG_WIDTH.md }}>
-      <DialogBody>
-        <form
-          id="admin-user-form"
-          onSubmit={(e) => {
-            e.preventDefault();
-            void save();
-          }}
-        >
-          <FormGroup label={t('users.username')} labelFor="admin-user-username" {...field('username')}>
-            <InputGroup id="admin-user-username" value={username} disabled={u !== null} onChange={(e) => setUsername(e.target.value)} onBlur={() => void checkTaken('username', username.trim())} autoFocus={u === null} />
-          </FormGroup>
-          <FormGroup label={t('users.nickname')} labelFor="admin-user-nickname" {...field('nickname')}>
-            <InputGroup id="admin-user-nickname" value={nickname} onChange={(e) => setNickname(e.target.value)} />
-          </FormGroup>
-          <FormGroup label={t('users.email')} labelFor="admin-user-email" {...field('email')}>
-            <InputGroup id="admin-user-email" type="email" value={email} onChange={(e) => setEmail(e.target.value)} />
-          </FormGroup>
-          <FormGroup label={t('users.mobile')} labelFor="admin-user-mobile" {...field('mobile')}>
-            <InputGroup id="admin-user-mobile" value={mobile} onChange={(e) => setMobile(e.target.value)} onBlur={() => void checkTaken('mobile', mobile.trim())} />
-          </FormGroup>
-          {me?.isSystemRole && (
-            <FormGroup label={t('users.tenant')} labelFor="admin-user-tenant">
-              <HTMLSelect id="admin-user-tenant" value={tenantId} onChange={(e) => {
-                setTenantId(e.target.value);
-                setOrgId('');
-                setRoleIds([]);
-              }}>
-                <option value="">{t('users.ownTenant')}</option>
-                {(tenants.data ?? []).map((x) => (
-                  <option key={x.id} value={x.id}>
-                    {x.name}
-                  </option>
-                ))}
-              </HTMLSelect>
-            </FormGroup>
-          )}
-          <FormGroup label={t('users.org')} labelFor="admin-user-org" {...field('orgId')}>
-            <HTMLSelect id="admin-user-org" value={orgId} onChange={(e) => setOrgId(e.target.value)}>
-              <option value="">{t('users.noOrg')}</option>
-              {(orgs.data ?? []).map((o) => (
-                <option key={o.id} value={o.id}>
-                  {o.name}
-                </option>
-              ))}
-            </HTMLSelect>
-          </FormGroup>
-          <FormGroup label={t('users.roles')} {...field('roleIds')}>
-            <div role="group" aria-label={t('users.roles')} data-testid="admin-user-roles">
-              {roleChoices.map((r) => (
-                <Checkbox
-                  key={r.id}
-                  inline
-                  label={r.name}
-                  checked={roleIds.includes(r.id)}
-                  onChange={(e) => setRoleIds((ids) => ((e.target as HTMLInputElement).checked ? [...ids, r.id] : ids.filter((x) => x !== r.id)))}
-                />
-              ))}
-            </div>
-          </FormGroup>
-        </form>
-      </DialogBody>
-      <DialogFooter
-        actions={
-          <>
-            <Button onClick={props.onClose}>{t('common.cancel')}</Button>
-            <Button type="submit" form="admin-user-form" intent="primary" loading={adding.isLoading || updating.isLoading} data-testid="admin-user-save">
-              {t('common.save')}
-            </Button>
-          </>
-        }
-      />
-    </Dialog>
+    <CrudFormDialog
+      title={u ? t('users.editTitle', { name: u.username }) : t('users.addTitle')}
+      width={DIALOG_WIDTH.md}
+      formId="admin-user-form"
+      onClose={props.onClose}
+      onSubmit={() => void save()}
+      saving={adding.isLoading || updating.isLoading}
+      saveTestId="admin-user-save"
+      labels={labels}
+    >
+      <FormGroup label={t('users.username')} labelFor="admin-user-username" {...field('username')}>
+        <InputGroup id="admin-user-username" value={username} disabled={u !== null} onChange={(e) => setUsername(e.target.value)} onBlur={() => void checkTaken('username', username.trim())} autoFocus={u === null} />
+      </FormGroup>
+      <FormGroup label={t('users.nickname')} labelFor="admin-user-nickname" {...field('nickname')}>
+        <InputGroup id="admin-user-nickname" value={nickname} onChange={(e) => setNickname(e.target.value)} />
+      </FormGroup>
+      <FormGroup label={t('users.email')} labelFor="admin-user-email" {...field('email')}>
+        <InputGroup id="admin-user-email" type="email" value={email} onChange={(e) => setEmail(e.target.value)} />
+      </FormGroup>
+      <FormGroup label={t('users.mobile')} labelFor="admin-user-mobile" {...field('mobile')}>
+        <InputGroup id="admin-user-mobile" value={mobile} onChange={(e) => setMobile(e.target.value)} onBlur={() => void checkTaken('mobile', mobile.trim())} />
+      </FormGroup>
+      {me?.isSystemRole && (
+        <FormGroup label={t('users.tenant')} labelFor="admin-user-tenant">
+          <IdSelect
+            id="admin-user-tenant"
+            value={tenantId}
+            onChange={(id) => {
+              setTenantId(id);
+              setOrgId('');
+              setRoleIds([]);
+            }}
+            none={t('users.ownTenant')}
+            items={tenants.data}
+          />
+        </FormGroup>
+      )}
+      <FormGroup label={t('users.org')} labelFor="admin-user-org" {...field('orgId')}>
+        <IdSelect id="admin-user-org" value={orgId} onChange={setOrgId} none={t('users.noOrg')} items={orgs.data} />
+      </FormGroup>
+      <FormGroup label={t('users.roles')} {...field('roleIds')}>
+        <div role="group" aria-label={t('users.roles')} data-testid="admin-user-roles">
+          {roleChoices.map((r) => (
+            <Checkbox
+              key={r.id}
+              inline
+              label={r.name}
+              checked={roleIds.includes(r.id)}
+              onChange={(e) => setRoleIds((ids) => ((e.target as HTMLInputElement).checked ? [...ids, r.id] : ids.filter((x) => x !== r.id)))}
+            />
+          ))}
+        </div>
+      </FormGroup>
+    </CrudFormDialog>
   );
 }

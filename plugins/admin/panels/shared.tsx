@@ -1,39 +1,50 @@
-/** Pieces the admin screens share: the load states and the error toast of a failed call. */
-import { Button, Callout, NonIdealState, Spinner } from '@blueprintjs/core';
-import { isApiError } from '@decisio/sdk-plugin';
-import type { ReactNode } from 'react';
+/** Pieces the admin screens share: the texts of the SDK's CRUD screen, tree rows, id selects. */
+import { HTMLSelect, type HTMLSelectProps } from '@blueprintjs/core';
+import { crudErrorText, type CrudLabels } from '@decisio/sdk-plugin';
 import { useAdminT } from '../i18n';
 
-/** Loading spinner, or the error with a retry button, of one query. */
-export function LoadState(props: { loading: boolean; error: unknown; onRetry: () => void }) {
+/** The CRUD screen's texts from the admin bundle's `common.*` keys. */
+export function useCrudLabels(): CrudLabels {
   const { t } = useAdminT();
-  if (props.loading) return <NonIdealState icon={<Spinner size={32} />} title={t('common.loading')} />;
-  if (!props.error) return null;
-  return (
-    <Callout intent="danger" icon="error" title={t('common.loadFailed')}>
-      {isApiError(props.error) ? props.error.message : null}{' '}
-      <Button minimal small onClick={props.onRetry}>
-        {t('common.retry')}
-      </Button>
-    </Callout>
-  );
+  return {
+    loading: t('common.loading'),
+    loadFailed: t('common.loadFailed'),
+    retry: t('common.retry'),
+    refresh: t('common.refresh'),
+    actions: t('common.actions'),
+    edit: t('common.edit'),
+    delete: t('common.delete'),
+    cancel: t('common.cancel'),
+    save: t('common.save'),
+    deleted: t('common.deleted'),
+    failed: t('common.failed'),
+    prev: t('common.prev'),
+    next: t('common.next'),
+  };
 }
 
 /** The message of a failed mutation, or `fallback`. */
-export function errorText(err: unknown, fallback: string): string {
-  return isApiError(err) ? err.message : fallback;
-}
-
-/** A padded, scrolling panel body. */
-export function PanelBody(props: { children: ReactNode; testId: string }) {
-  return (
-    <div className="dc-panel" style={{ padding: 16, display: 'flex', flexDirection: 'column', gap: 12, height: '100%', overflow: 'auto' }} data-testid={props.testId}>
-      {props.children}
-    </div>
-  );
-}
+export const errorText = crudErrorText;
 
 /** Depth-first rows of a tree (`children`), each with its depth, for an indented table. */
 export function flattenTree<T extends { children?: T[] }>(nodes: readonly T[], depth = 0): { node: T; depth: number }[] {
   return nodes.flatMap((n) => [{ node: n, depth }, ...flattenTree(n.children ?? [], depth + 1)]);
+}
+
+/**
+ * A select of records by id: a first option with the value `''` (none / all), then one option a
+ * record, showing its name.
+ */
+export function IdSelect(props: Omit<HTMLSelectProps, 'onChange' | 'children'> & { value: string; onChange(id: string): void; none: string; items: readonly { id: string; name: string }[] | undefined }) {
+  const { onChange, none, items, ...rest } = props;
+  return (
+    <HTMLSelect {...rest} onChange={(e) => onChange(e.target.value)}>
+      <option value="">{none}</option>
+      {(items ?? []).map((x) => (
+        <option key={x.id} value={x.id}>
+          {x.name}
+        </option>
+      ))}
+    </HTMLSelect>
+  );
 }

@@ -1,0 +1,182 @@
+import { useState } from 'react';
+import { afterEach, describe, expect, it } from 'vitest';
+import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import type { ApiError } from './api';
+import { CrudFormDialog, CrudScreen, invalidField, type CrudLabels } from './crud';
+import { createTestHost, withHost, type TestHost } from './testing';
+
+afterEach(() => cleanup());
+
+const labels: CrudLabels = {
+  loading: 'Loading…',
+  loadFailed: 'Could not load',
+  retry: 'Retry',
+  refresh: 'Refresh',
+  actions: 'Actions',
+  edit: 'Edit',
+  delete: 'Delete',
+  cancel: 'Cancel',
+  save: 'Save',
+  deleted: 'Deleted',
+  failed: 'It failed',
+  prev: 'Previous page',
+  next: 'Next page',
+};
+
+interface Note {
+  id: string;
+  title: string;
+  builtIn?: boolean;
+}
+
+const apiError = (message: string): ApiError => ({ kind: 'api', code: 1001, message, handled: false });
+
+function Notes(props: { rows?: Note[]; total?: number; loading?: boolean; error?: unknown; onRefresh?(): void; remove?(n: Note): Promise<unknown>; edited?: Note[]; withPager?: boolean; page?: number; onPage?(p: number): void; noAdd?: boolean }) {
+  const [editing, setEditing] = useState<Note | 'new' | null>(null);
+  return (
+    <CrudScreen<Note>
+      testId="notes-panel"
+      labels={labels}
+      filters={<input aria-label="Search" />}
+      loading={props.loading ?? false}
+      error={props.error}
+      onRefresh={props.onRefresh ?? (() => undefined)}
+      add={!props.noAdd && { label: 'Add note', onClick: () => setEditing('new'), testId: 'notes-add' }}
+      rows={props.rows}
+      total={props.total}
+      empty={{ icon: 'document', title: 'No notes yet' }}
+      tableTestId="notes-table"
+      rowTestId="note-row"
+      rowKey={(n) => n.id}
+      columns={[{ key: 'title', header: 'Title', cell: (n) => n.title, style: (n) => ({ fontWeight: n.builtIn ? 700 : 400 }) }]}
+      actions={{
+        lead: (n) => <button type="button">Open {n.title}</button>,
+        edit: (n) => {
+          props.edited?.push(n);
+          setEditing(n);
+        },
+        delete: { confirm: (n) => `Delete ${n.title}?`, run: (n) => props.remove?.(n) ?? Promise.resolve() },
+        locked: (n) => Boolean(n.builtIn),
+      }}
+      pager={props.withPager ? { page: props.page ?? 1, pages: 3, onPage: props.onPage ?? (() => undefined), text: `Page ${props.page ?? 1} of 3` } : undefined}
+    >
+      {editing && <div data-testid="note-dialog">{editing === 'new' ? 'new' : editing.title}</div>}
+    </CrudScreen>
+  );
+}
+
+function show(host: TestHost, el: React.ReactElement) {
+  return render(withHost(host, el));
+}
+
+describe('CrudScreen', () => {
+  it('shows the spinner while loading, then the error with a retry that refreshes', () => {
+    const host = createTestHost();
+    let refreshed = 0;
+    const { rerender } = show(host, <Notes loading rows={undefined} />);
+    expect(screen.getByText('Loading…')).toBeTruthy();
+    expect(screen.queryByText('No notes yet')).toBeNull();
+    rerender(withHost(host, <Notes rows={undefined} error={apiError('The server is busy')} onRefresh={() => refreshed++} />));
+    expect(screen.getByText('Could not load')).toBeTruthy();
+    expect(screen.getByText('The server is busy')).toBeTruthy();
+    fireEvent.click(screen.getByText('Retry'));
+    fireEvent.click(screen.getByRole('button', { name: 'Refresh' }));
+    expect(refreshed).toBe(2);
+    expect(screen.queryByTestId('notes-table')).toBeNull();
+  });
+
+  it('shows the empty state for no rows, or a total of 0 in a paged list, and no table or pager', () => {
+    const host = createTestHost();
+    const { rerender } = show(host, <Notes rows={[]} />);
+    expect(screen.getByText('No notes yet')).toBeTruthy();
+    rerender(withHost(host, <Notes rows={[]} total={0} withPager />));
+    expect(screen.getByText('No notes yet')).toBeTruthy();
+    expect(screen.queryByTestId('notes-table')).toBeNull();
+    expect(screen.queryByText('Page 1 of 3')).toBeNull();
+  });
+
+  it('renders the columns, the row actions in order and the pager; locked rows cannot be edited or deleted', () => {
+    const host = createTestHost();
+    const pages: number[] = [];
+    const edited: Note[] = [];
+    show(host, <Notes rows={[{ id: 'a', title: 'Alpha' }, { id: 'b', title: 'Beta', builtIn: true }]} total={41} withPager page={2} onPage={(p) => pages.push(p)} edited={edited} />);
+    const rows = screen.getAllByTestId('note-row');
+    expect(rows).toHaveLength(2);
+    expect(within(screen.getByTestId('notes-table')).getByText('Actions')).toBeTruthy();
+    expect(within(rows[0]!).getAllByRole('button').map((b) => b.textContent)).toEqual(['Open Alpha', 'Edit', 'Delete']);
+    expect((within(rows[1]!).getByRole('button', { name: 'Edit' }) as HTMLButtonElement).disabled).toBe(true);
+    expect((within(rows[1]!).getByRole('button', { name: 'Delete' }) as HTMLButtonElement).disabled).toBe(true);
+    expect((within(rows[1]!).getByText('Beta') as HTMLElement).style.fontWeight).toBe('700');
+    fireEvent.click(within(rows[0]!).getByRole('button', { name: 'Edit' }));
+    expect(edited.map((n) => n.id)).toEqual(['a']);
+    expect(screen.getByTestId('note-dialog').textContent).toBe('Alpha');
+    expect(screen.getByText('Page 2 of 3')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Next page' }));
+    expect(pages).toEqual([3]);
+  });
+
+  it('opens the add dialog from the toolbar, and shows no add button when add is false', () => {
+    const host = createTestHost();
+    const { rerender } = show(host, <Notes rows={[]} />);
+    fireEvent.click(screen.getByTestId('notes-add'));
+    expect(screen.getByTestId('note-dialog').textContent).toBe('new');
+    rerender(withHost(host, <Notes rows={[]} noAdd />));
+    expect(screen.queryByTestId('notes-add')).toBeNull();
+  });
+
+  it('deletes only after the confirmation, toasting the result or the error', async () => {
+    const host = createTestHost();
+    const removed: string[] = [];
+    const remove = async (n: Note) => {
+      removed.push(n.id);
+      if (n.id === 'b') throw apiError('Still in use');
+    };
+    show(host, <Notes rows={[{ id: 'a', title: 'Alpha' }, { id: 'b', title: 'Beta' }]} remove={remove} />);
+    const [alpha, beta] = screen.getAllByTestId('note-row');
+    fireEvent.click(within(alpha!).getByRole('button', { name: 'Delete' }));
+    const first = await screen.findByRole('alertdialog');
+    expect(within(first).getByText('Delete Alpha?')).toBeTruthy();
+    fireEvent.click(within(first).getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('alertdialog')).toBeNull());
+    expect(removed).toEqual([]);
+
+    fireEvent.click(within(alpha!).getByRole('button', { name: 'Delete' }));
+    fireEvent.click(within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Delete' }));
+    await waitFor(() => expect(host.toasts.map((n) => n.message)).toEqual(['Deleted']));
+    expect(removed).toEqual(['a']);
+
+    fireEvent.click(within(beta!).getByRole('button', { name: 'Delete' }));
+    await waitFor(() => expect(screen.getAllByRole('alertdialog').length).toBeGreaterThan(0));
+    const dialogs = screen.getAllByRole('alertdialog');
+    fireEvent.click(within(dialogs[dialogs.length - 1]!).getByRole('button', { name: 'Delete' }));
+    await waitFor(() => expect(host.toasts.map((n) => [n.message, n.intent])).toEqual([['Deleted', 'success'], ['Still in use', 'danger']]));
+    expect(removed).toEqual(['a', 'b']);
+  });
+});
+
+describe('CrudFormDialog', () => {
+  it('submits the form from the save button and from Enter, and cancels', () => {
+    const host = createTestHost();
+    let submitted = 0;
+    let closed = 0;
+    show(
+      host,
+      <CrudFormDialog title="Add a note" width={480} formId="note-form" onClose={() => closed++} onSubmit={() => submitted++} saving={false} saveTestId="note-save" labels={labels}>
+        <input aria-label="Title" />
+      </CrudFormDialog>,
+    );
+    expect(screen.getByText('Add a note')).toBeTruthy();
+    fireEvent.click(screen.getByTestId('note-save'));
+    fireEvent.submit(screen.getByLabelText('Title').closest('form')!);
+    expect(submitted).toBe(2);
+    fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
+    expect(closed).toBe(1);
+  });
+});
+
+describe('invalidField', () => {
+  it('marks only the named fields', () => {
+    expect(invalidField(['name'], 'name', 'Check this field')).toEqual({ intent: 'danger', helperText: 'Check this field' });
+    expect(invalidField(['name'], 'code', 'Check this field')).toEqual({});
+  });
+});

@@ -1,0 +1,329 @@
+/**
+ * The scaffolding of a CRUD screen, written once: a toolbar (the plugin's filters, refresh, an
+ * add button), the load states (spinner, error with retry), the empty state, the table with a
+ * row-actions column (edit, delete and the plugin's own buttons), the pager of a paged list and
+ * the delete confirmation; plus the add/edit dialog around a form and the toast of a call.
+ * The plugin keeps its own calls, filters, columns and form fields; texts come from its bundle
+ * ({@link CrudLabels}), so nothing visible is written here.
+ */
+import { useState, type CSSProperties, type ReactNode } from 'react';
+import { Alert, Button, ButtonGroup, Callout, Dialog, DialogBody, DialogFooter, HTMLTable, NonIdealState, Spinner, type IconName, type Intent } from '@blueprintjs/core';
+import { isApiError } from './api';
+import { useNotify } from './react';
+import { Pager } from './list';
+
+/** The texts a CRUD screen shows, translated by the plugin (e.g. from its `common.*` keys). */
+export interface CrudLabels {
+  /** Title of the spinner while the list loads, e.g. "Loading…". */
+  loading: string;
+  /** Title of the error callout when the list call fails, e.g. "Could not load the list". */
+  loadFailed: string;
+  retry: string;
+  refresh: string;
+  /** Header of the row-actions column. */
+  actions: string;
+  edit: string;
+  delete: string;
+  cancel: string;
+  save: string;
+  /** Toast after a successful delete. */
+  deleted: string;
+  /** Toast of a failed call whose error carries no message of the catalogue. */
+  failed: string;
+  /** Pager buttons (paged lists only). */
+  prev?: string;
+  next?: string;
+}
+
+/** The message of a failed call: the catalogue's text of an {@link ApiError}, else `fallback`. */
+export function crudErrorText(err: unknown, fallback: string): string {
+  return isApiError(err) ? err.message : fallback;
+}
+
+/**
+ * `run(action, message, icon?)`: awaits `action`, then toasts `message` (success), or the
+ * call's error text (danger; `failed` when the error has none). Never throws; resolves to
+ * whether the action succeeded, so a dialog closes only on success.
+ */
+export function useCrudRun(failed: string): (action: () => Promise<unknown>, message: string, icon?: IconName) => Promise<boolean> {
+  const notify = useNotify();
+  return async (action, message, icon = 'tick') => {
+    try {
+      await action();
+      notify({ message, intent: 'success', icon });
+      return true;
+    } catch (err) {
+      notify({ message: crudErrorText(err, failed), intent: 'danger', icon: 'error' });
+      return false;
+    }
+  };
+}
+
+/** Spinner while `loading`; the error with a retry button when `error`; nothing otherwise. */
+export function CrudLoadState(props: { loading: boolean; error: unknown; onRetry(): void; labels: Pick<CrudLabels, 'loading' | 'loadFailed' | 'retry'> }) {
+  const { labels } = props;
+  if (props.loading) return <NonIdealState icon={<Spinner size={32} />} title={labels.loading} />;
+  if (!props.error) return null;
+  return (
+    <Callout intent="danger" icon="error" title={labels.loadFailed}>
+      {isApiError(props.error) ? props.error.message : null}{' '}
+      <Button minimal small onClick={props.onRetry}>
+        {labels.retry}
+      </Button>
+    </Callout>
+  );
+}
+
+/** One column of a {@link CrudScreen} table. */
+export interface CrudColumn<T> {
+  /** Stable React key of the column. */
+  key: string;
+  header: ReactNode;
+  cell(row: T): ReactNode;
+  /** Style of the cell (`<td>`), fixed or per row (e.g. the indent of a tree row). */
+  style?: CSSProperties | ((row: T) => CSSProperties);
+}
+
+/** The row-actions column of a {@link CrudScreen}: buttons in this order: lead, edit, more, delete. */
+export interface CrudRowActions<T> {
+  /** Buttons before "edit" (e.g. "add a child", "permissions"). */
+  lead?(row: T): ReactNode;
+  /** Shows an "edit" button that calls this. */
+  edit?(row: T): void;
+  /** Buttons between "edit" and "delete" (e.g. stop/start, reset). */
+  more?(row: T): ReactNode;
+  /**
+   * Shows a "delete" button; it opens a confirmation with `confirm(row)` as its text and, when
+   * confirmed, runs `run(row)` and toasts `labels.deleted` (or the call's error).
+   */
+  delete?: { confirm(row: T): ReactNode; run(row: T): Promise<unknown> };
+  /** Rows whose edit and delete buttons are disabled (e.g. built-in records). */
+  locked?(row: T): boolean;
+}
+
+/** Props of {@link CrudScreen}. */
+export interface CrudScreenProps<T> {
+  /** `data-testid` of the panel body. */
+  testId: string;
+  labels: CrudLabels;
+  /** The plugin's filters (search box, selects), at the left of the toolbar. */
+  filters?: ReactNode;
+  /** The list call's state; `onRefresh` is also the retry of a failed load. */
+  loading: boolean;
+  error: unknown;
+  onRefresh(): void;
+  /** The add button at the right of the toolbar; absent or `false`: none (e.g. no right to add). */
+  add?: false | { label: ReactNode; onClick(): void; icon?: IconName; testId?: string };
+  /** Rows shown; `undefined` until the list has loaded (no empty state then). */
+  rows: readonly T[] | undefined;
+  /** Rows in all, for a paged list: the empty state shows when it is 0 (else when `rows` is empty). */
+  total?: number;
+  /** The empty state (use a "no match" title when filters are set). */
+  empty: { icon: IconName; title: ReactNode; description?: ReactNode };
+  columns: readonly CrudColumn<T>[];
+  rowKey(row: T): string;
+  tableTestId?: string;
+  rowTestId?: string;
+  /** The row-actions column; absent: no such column. */
+  actions?: CrudRowActions<T>;
+  /** The pager under the table of a paged list; `text` stands between its buttons. */
+  pager?: { page: number; pages: number; onPage(page: number): void; text: ReactNode };
+  /** Dialogs of the screen (add/edit form, other confirmations). */
+  children?: ReactNode;
+}
+
+/**
+ * A list screen with add, edit and delete:
+ *
+ * ```tsx
+ * const list = api.endpoints['notes/list'].useQuery();
+ * const [remove] = api.endpoints['notes/delete'].useMutation();
+ * const [editing, setEditing] = useState<{ note: Note | null } | null>(null);
+ * <CrudScreen testId="notes-panel" labels={labels} loading={list.isLoading} error={list.error} onRefresh={() => void list.refetch()}
+ *   add={{ label: t('notes.add'), onClick: () => setEditing({ note: null }) }}
+ *   rows={list.data} empty={{ icon: 'document', title: t('notes.empty') }} rowKey={(n) => n.id}
+ *   columns={[{ key: 'title', header: t('notes.title'), cell: (n) => n.title }]}
+ *   actions={{ edit: (n) => setEditing({ note: n }), delete: { confirm: (n) => t('notes.deleteConfirm', { name: n.title }), run: (n) => remove({ id: n.id }).unwrap() } }}>
+ *   {editing && <NoteDialog note={editing.note} onClose={() => setEditing(null)} />}
+ * </CrudScreen>
+ * ```
+ */
+export function CrudScreen<T>(props: CrudScreenProps<T>) {
+  const { labels, rows, actions, pager } = props;
+  const [deleting, setDeleting] = useState<T | null>(null);
+  const run = useCrudRun(labels.failed);
+  const empty = rows !== undefined && (props.total ?? rows.length) === 0;
+  const shown = rows !== undefined && !empty;
+  const cellStyle = (c: CrudColumn<T>, row: T) => (typeof c.style === 'function' ? c.style(row) : c.style);
+
+  return (
+    <div className="dc-panel" style={{ padding: 16, display: 'flex', flexDirection: 'column', gap: 12, height: '100%', overflow: 'auto' }} data-testid={props.testId}>
+      <div style={{ display: 'flex', gap: 8, flexWrap: 'wrap', alignItems: 'center' }}>
+        {props.filters}
+        <span style={{ flex: 1 }} />
+        <Button icon="refresh" onClick={props.onRefresh} aria-label={labels.refresh} title={labels.refresh} />
+        {props.add && (
+          <Button icon={props.add.icon ?? 'add'} intent="primary" onClick={props.add.onClick} data-testid={props.add.testId}>
+            {props.add.label}
+          </Button>
+        )}
+      </div>
+      <CrudLoadState loading={props.loading} error={props.error} onRetry={props.onRefresh} labels={labels} />
+      {empty && <NonIdealState icon={props.empty.icon} title={props.empty.title} description={props.empty.description} />}
+      {shown && (
+        <HTMLTable striped compact style={{ width: '100%' }} data-testid={props.tableTestId}>
+          <thead>
+            <tr>
+              {props.columns.map((c) => (
+                <th key={c.key}>{c.header}</th>
+              ))}
+              {actions && <th>{labels.actions}</th>}
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((row) => (
+              <tr key={props.rowKey(row)} data-testid={props.rowTestId}>
+                {props.columns.map((c) => (
+                  <td key={c.key} style={cellStyle(c, row)}>
+                    {c.cell(row)}
+                  </td>
+                ))}
+                {actions && (
+                  <td>
+                    <ButtonGroup minimal>
+                      {actions.lead?.(row)}
+                      {actions.edit && (
+                        <Button small icon="edit" disabled={actions.locked?.(row)} onClick={() => actions.edit!(row)}>
+                          {labels.edit}
+                        </Button>
+                      )}
+                      {actions.more?.(row)}
+                      {actions.delete && (
+                        <Button small icon="trash" intent="danger" disabled={actions.locked?.(row)} onClick={() => setDeleting(row)}>
+                          {labels.delete}
+                        </Button>
+                      )}
+                    </ButtonGroup>
+                  </td>
+                )}
+              </tr>
+            ))}
+          </tbody>
+        </HTMLTable>
+      )}
+      {shown && pager && (
+        <Pager small page={pager.page} pages={pager.pages} onPage={pager.onPage} prevLabel={labels.prev ?? ''} nextLabel={labels.next ?? ''}>
+          {pager.text}
+        </Pager>
+      )}
+      {props.children}
+      {actions?.delete && (
+        <CrudConfirm
+          target={deleting}
+          intent="danger"
+          icon="trash"
+          confirmLabel={labels.delete}
+          cancelLabel={labels.cancel}
+          onCancel={() => setDeleting(null)}
+          onConfirm={(row) => {
+            setDeleting(null);
+            void run(() => actions.delete!.run(row), labels.deleted, 'trash');
+          }}
+        >
+          {(row) => actions.delete!.confirm(row)}
+        </CrudConfirm>
+      )}
+    </div>
+  );
+}
+
+/** Props of {@link CrudConfirm}. */
+export interface CrudConfirmProps<T> {
+  /** The record asked about; `null`: closed. */
+  target: T | null;
+  onCancel(): void;
+  /** Called with the target; the caller closes the alert (sets `target` to `null`). */
+  onConfirm(target: T): void;
+  confirmLabel: string;
+  cancelLabel: string;
+  intent?: Intent;
+  icon?: IconName;
+  /** The question, e.g. "Delete alice?". */
+  children(target: T): ReactNode;
+}
+
+/** A confirmation (Blueprint `Alert`, Escape cancels) about one record. */
+export function CrudConfirm<T>(props: CrudConfirmProps<T>) {
+  const { target } = props;
+  return (
+    <Alert
+      isOpen={target !== null}
+      intent={props.intent ?? 'danger'}
+      icon={props.icon ?? 'trash'}
+      confirmButtonText={props.confirmLabel}
+      cancelButtonText={props.cancelLabel}
+      canEscapeKeyCancel
+      onCancel={props.onCancel}
+      onConfirm={() => {
+        if (target !== null) props.onConfirm(target);
+      }}
+    >
+      {target !== null ? props.children(target) : null}
+    </Alert>
+  );
+}
+
+/** Props of {@link CrudFormDialog}. */
+export interface CrudFormDialogProps {
+  title: ReactNode;
+  /** Dialog width in px (e.g. `DIALOG_WIDTH.sm` of `@decisio/domain`). */
+  width: number;
+  /** `id` of the `<form>`; the save button submits it, so Enter in a field saves too. */
+  formId: string;
+  onClose(): void;
+  /** Called on submit (default prevented): check the fields, call, close on success. */
+  onSubmit(): void;
+  /** The save call is running (the save button spins). */
+  saving: boolean;
+  saveTestId?: string;
+  labels: Pick<CrudLabels, 'cancel' | 'save'>;
+  /** The form's fields. */
+  children: ReactNode;
+}
+
+/** The add/edit dialog of a record: a form, and Cancel / Save under it. */
+export function CrudFormDialog(props: CrudFormDialogProps) {
+  return (
+    <Dialog isOpen onClose={props.onClose} title={props.title} style={{ width: props.width }}>
+      <DialogBody>
+        <form
+          id={props.formId}
+          onSubmit={(e) => {
+            e.preventDefault();
+            props.onSubmit();
+          }}
+        >
+          {props.children}
+        </form>
+      </DialogBody>
+      <DialogFooter
+        actions={
+          <>
+            <Button onClick={props.onClose}>{props.labels.cancel}</Button>
+            <Button type="submit" form={props.formId} intent="primary" loading={props.saving} data-testid={props.saveTestId}>
+              {props.labels.save}
+            </Button>
+          </>
+        }
+      />
+    </Dialog>
+  );
+}
+
+/**
+ * The `FormGroup` props of a field named in `invalid` (the first path segments of a zod error's
+ * issues): `{ intent: 'danger', helperText }`, or `{}` for a valid field.
+ */
+export function invalidField(invalid: readonly string[], field: string, helperText: string): { intent?: 'danger'; helperText?: string } {
+  return invalid.includes(field) ? { intent: 'danger', helperText } : {};
+}
