@@ -63,6 +63,10 @@ export const dataAccessEndpoints = (build: PluginEndpointBuilder) => ({
   'data-access/filter': build.query<DatasetPreview, Pick<TableFilterRequest, 'tableId' | 'conditions' | 'offset' | 'limit'>>({ query: (body) => ({ url: 'table/filter', body }) }),
   /** Where the dataset's original uploaded file downloads from (the token cookie authenticates the GET). */
   'data-access/sourceDownload': build.mutation<{ url: string; name: string; size: number }, { tableId: string }>({ query: (body) => ({ url: 'file/getDataSourceDownloadUrl', body }) }),
+  /** A dataset column's distinct values, most frequent first (at most `limit`). */
+  'data-access/columnValues': build.mutation<{ values: (number | string | boolean | null)[] }, { tableId: string; column: string; limit: number }>({
+    query: (body) => ({ url: 'metadata/getColumnsValue', body }),
+  }),
   'data-access/files': build.query<Page<FileItem>, { page: number; pageSize: number; keyword?: string }>({ query: (body) => ({ url: 'file/fileItemList', body }) }),
   'data-access/append': build.mutation<Dataset, { tableId: string; fileId: string }>({
     query: (body) => ({ url: 'table/append', body, timeoutMs: 0 }),

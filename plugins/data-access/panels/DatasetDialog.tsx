@@ -8,9 +8,13 @@ import { useDataT } from '../i18n';
 import { draftOf, toFieldSettings, validateFields, type FieldDraft, type FieldErrorKey } from '../model/fields';
 import { PreviewTable } from './PreviewTable';
 
+/** Most distinct values asked for when a category field is filled from the data. */
+const VALUES_MAX = 1000;
+
 /**
  * A dataset's server-side preview (`file/previewCSV`: first rows and statistics over all rows)
- * and its field settings (`table/setFields`).
+ * and its field settings (`table/setFields`); a category field's values can be filled from the
+ * column's distinct values (`metadata/getColumnsValue`).
  */
 export function DatasetDialog(props: { tableId: string | null; onClose(): void }) {
   const { t } = useDataT();
@@ -19,6 +23,8 @@ export function DatasetDialog(props: { tableId: string | null; onClose(): void }
   const dataset = dataAccessApi.endpoints['data-access/get'].useQuery({ tableId: props.tableId ?? '' }, { skip });
   const preview = dataAccessApi.endpoints['data-access/preview'].useQuery({ tableId: props.tableId ?? '', rows: 20 }, { skip });
   const [save, saving] = dataAccessApi.endpoints['data-access/setFields'].useMutation();
+  const [columnValues] = dataAccessApi.endpoints['data-access/columnValues'].useMutation();
+  const [filling, setFilling] = useState<string | null>(null);
   const [rows, setRows] = useState<FieldDraft[]>([]);
   const [errors, setErrors] = useState<Record<string, FieldErrorKey>>({});
   const [serverErrors, setServerErrors] = useState<Record<string, string>>({});
@@ -30,6 +36,28 @@ export function DatasetDialog(props: { tableId: string | null; onClose(): void }
   }, [dataset.data]);
 
   const edit = (i: number, patch: Partial<FieldDraft>) => setRows((rs) => rs.map((r, k) => (k === i ? { ...r, ...patch } : r)));
+
+  /** Fills a category field's values with the column's distinct numbers, ascending. */
+  const fillValues = async (i: number, column: string) => {
+    if (!props.tableId) return;
+    setFilling(column);
+    try {
+      const { values } = await columnValues({ tableId: props.tableId, column, limit: VALUES_MAX }).unwrap();
+      const numbers = [...new Set(values.filter((v): v is number => typeof v === 'number' && Number.isFinite(v)))].sort((a, b) => a - b);
+      if (numbers.length === 0) {
+        notify({ message: t('fields.fillNone', { column }), intent: 'warning', icon: 'warning-sign' });
+        return;
+      }
+      edit(i, { values: numbers.join(', ') });
+      if (numbers.length < values.length) notify({ message: t('fields.fillSkipped', { column, count: values.length - numbers.length }), intent: 'warning', icon: 'warning-sign' });
+      else if (values.length >= VALUES_MAX) notify({ message: t('fields.fillCut', { column, count: VALUES_MAX }), intent: 'warning', icon: 'warning-sign' });
+    } catch (err) {
+      const m = failureMessage(err, t('fields.fillFailed'));
+      if (m) notify({ message: m, intent: 'danger', icon: 'error' });
+    } finally {
+      setFilling(null);
+    }
+  };
 
   const submit = async () => {
     const e = validateFields(rows);
@@ -128,7 +156,29 @@ export function DatasetDialog(props: { tableId: string | null; onClose(): void }
                         <InputGroup small value={r.discreteNumber} disabled={r.dataType !== 'discrete'} onChange={(e) => edit(i, { discreteNumber: e.target.value })} aria-label={t('fields.discreteNumber')} style={{ width: 70 }} />
                       </td>
                       <td>
-                        <InputGroup small value={r.values} disabled={r.dataType !== 'category'} placeholder={t('fields.valuesHelp')} onChange={(e) => edit(i, { values: e.target.value })} aria-label={t('fields.values')} data-testid={`field-values-${r.name}`} />
+                        <InputGroup
+                          small
+                          value={r.values}
+                          disabled={r.dataType !== 'category'}
+                          placeholder={t('fields.valuesHelp')}
+                          onChange={(e) => edit(i, { values: e.target.value })}
+                          aria-label={t('fields.values')}
+                          data-testid={`field-values-${r.name}`}
+                          rightElement={
+                            r.dataType === 'category' ? (
+                              <Button
+                                variant="minimal"
+                                size="small"
+                                icon="th-derived"
+                                loading={filling === r.name}
+                                title={t('fields.fillFromData')}
+                                aria-label={t('fields.fillFromData')}
+                                onClick={() => void fillValues(i, r.name)}
+                                data-testid={`field-fill-${r.name}`}
+                              />
+                            ) : undefined
+                          }
+                        />
                       </td>
                       <td>
                         <Switch checked={r.hidden} onChange={(e) => edit(i, { hidden: e.currentTarget.checked })} aria-label={t('fields.hidden')} />

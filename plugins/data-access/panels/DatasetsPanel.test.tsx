@@ -294,4 +294,26 @@ describe('DatasetsPanel', () => {
     expect(zhTable.textContent).toContain('共 1 列');
     expect(zhTable.textContent).toContain('数值');
   });
+
+  it('fills a category field\'s values from the column (metadata/getColumnsValue), leaving out what is not a number, in both languages', async () => {
+    for (const locale of ['en-US', 'zh-CN'] as const) {
+      const host = createTestHost({ plugins: [dataAccessPlugin], locale, session: { token: 't', userId: 'u1' } });
+      host.mockCall('table/list', page([dataset]));
+      host.mockCall('table/get', { data: dataset });
+      host.mockCall('file/previewCSV', { data: { columns: [{ name: 'speed', type: 'DOUBLE' }, { name: 'gear', type: 'BIGINT' }], rows: [[1.5, 2]], total: 1200, offset: 0, stats: [] } });
+      host.mockCall('metadata/getColumnsValue', { data: { values: [3, 1, 'n/a', null, 2] } });
+      await renderPanel(panel, { host });
+      fireEvent.click(await screen.findByTestId('dataset-open-orders'));
+      await screen.findByTestId('field-datatype-gear');
+      expect(screen.queryByTestId('field-fill-gear')).toBeNull();
+      fireEvent.change(screen.getByTestId('field-datatype-gear'), { target: { value: 'category' } });
+      const fill = screen.getByTestId('field-fill-gear');
+      expect(fill.getAttribute('aria-label')).toBe(locale === 'en-US' ? 'Fill from the data' : '从数据填入');
+      fireEvent.click(fill);
+      await waitFor(() => expect((screen.getByTestId('field-values-gear') as HTMLInputElement).value).toBe('1, 2, 3'));
+      expect(host.calls.find((c) => c.url === 'metadata/getColumnsValue')?.body).toEqual({ tableId: 'd1', column: 'gear', limit: 1000 });
+      expect(host.toasts.at(-1)?.message).toBe(locale === 'en-US' ? '2 values of gear that are not numbers were left out' : '已略去 gear 中 2 个非数字取值');
+      cleanup();
+    }
+  });
 });
