@@ -2,7 +2,7 @@
  * Storage calls (spec platform §7 "Files"), as endpoints `storage/<verb>` on the base api. The
  * part upload itself is not an endpoint: it sends raw bytes with progress (see `upload.ts`).
  */
-import type { FileItem, FreeSpace, Page, UploadPartInitRequest, UploadState } from '@decisio/domain';
+import type { FileItem, FreeSpace, Page, UploadFileByContentRequest, UploadPartInitRequest, UploadState } from '@decisio/domain';
 import { definePluginApi, type PluginEndpointBuilder } from '@decisio/sdk-plugin';
 
 const FILES = { type: 'StorageFile' as const, id: 'LIST' };
@@ -28,6 +28,12 @@ export const storageEndpoints = (build: PluginEndpointBuilder) => ({
   'storage/deleteFile': build.mutation<null, { fileId: string }>({
     query: (body) => ({ url: 'file/deleteFile', body }),
     invalidatesTags: [FILES, SPACE],
+  }),
+  /** Text code files kept under their paths (a folder upload); an existing path is overwritten. */
+  'storage/putCode': build.mutation<FileItem[], UploadFileByContentRequest>({ query: (body) => ({ url: 'file/uploadFileByContent', body }), invalidatesTags: [FILES, SPACE] }),
+  'storage/codeContent': build.query<{ path: string; content: string; size: number; updatedAt: string }, { path: string }>({
+    query: (body) => ({ url: 'file/getContentByFilePath', body }),
+    providesTags: [FILES],
   }),
   'storage/downloadUrl': build.mutation<{ url: string; name: string; size: number }, { fileId: string }>({
     query: (body) => ({ url: 'file/getGeneralFileDownloadUrl', body }),

@@ -1,8 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import type { FileItem, Page } from '@decisio/domain';
+import { ErrorCode, type FileItem, type Page } from '@decisio/domain';
 import { createTestHost, renderPanel } from '@decisio/sdk-plugin/testing';
 import { storagePlugin } from '../index';
+import { checkCodeFiles } from './CodeFiles';
 
 const panel = storagePlugin.panels.find((p) => p.id === 'storage.files')!;
 const GB = 1024 ** 3;
@@ -140,5 +141,54 @@ describe('StoragePanel', () => {
     fireEvent.change(input, { target: { files: [new File([], 'nothing.csv')] } });
     await waitFor(() => expect(h.toasts.some((n) => n.message === 'nothing.csv is empty: choose a file with data')).toBe(true));
     expect(h.calls.some((c) => c.url === 'file/uploadpartinit')).toBe(false);
+  });
+
+  it('uploads a code folder under its relative paths (file/uploadFileByContent), refusing bad names before sending', async () => {
+    const h = host('en-US', []);
+    h.mockCall('file/uploadFileByContent', (body) => ({ data: (body as { files: { path: string }[] }).files.map((f, i) => file({ fileId: String(i).repeat(32), name: f.path.split('/').pop()!, path: f.path, kind: 'code' })) }));
+    await renderPanel(panel, { host: h });
+    const input = (await screen.findByTestId('storage-code-input')) as HTMLInputElement;
+    expect(input.hasAttribute('webkitdirectory')).toBe(true);
+    const inFolder = (text: string, path: string) => Object.defineProperty(new File([text], path.split('/').pop()!), 'webkitRelativePath', { value: path });
+    fireEvent.change(input, { target: { files: [inFolder('x', 'reward/bad*name.py')] } });
+    await waitFor(() => expect(h.toasts.at(-1)?.message).toBe('Names may hold letters, digits, Chinese, . _ - ( ) and spaces only: reward/bad*name.py'));
+    expect(h.calls.some((c) => c.url === 'file/uploadFileByContent')).toBe(false);
+    fireEvent.change(input, { target: { files: [inFolder('def reward(x):\n  return 1\n', 'reward/reward.py'), inFolder('W = 2\n', 'reward/lib/consts.py')] } });
+    await waitFor(() => expect(h.toasts.at(-1)?.message).toBe('2 code files saved'));
+    expect(h.calls.find((c) => c.url === 'file/uploadFileByContent')!.body).toEqual({
+      files: [
+        { path: 'reward/reward.py', content: 'def reward(x):\n  return 1\n' },
+        { path: 'reward/lib/consts.py', content: 'W = 2\n' },
+      ],
+    });
+  });
+
+  it('checks the count and size of a code upload', () => {
+    const f = (path: string, size: number) => ({ path, size, text: () => Promise.resolve('') });
+    expect(checkCodeFiles([])).toEqual({ reason: 'empty' });
+    expect(checkCodeFiles(Array.from({ length: 201 }, (_, i) => f(`a/${i}.py`, 1)))).toEqual({ reason: 'tooMany' });
+    expect(checkCodeFiles([f('a/big.py', 10 * 1024 ** 2 + 1)])).toEqual({ reason: 'tooLarge' });
+    expect(checkCodeFiles([f('a/ok.py', 10), f('../up.py', 1)])).toEqual({ reason: 'badPaths', paths: ['../up.py'] });
+    expect(checkCodeFiles([f('a/ok.py', 10)])).toBeNull();
+  });
+
+  it('shows a code file\'s text (file/getContentByFilePath), and says when it is gone, in Chinese', async () => {
+    const code = file({ fileId: 'd'.repeat(32), name: 'reward.py', path: 'reward/reward.py', kind: 'code', size: 26 });
+    const h = host('zh-CN', [file(), code]);
+    h.mockCall('file/getContentByFilePath', { data: { path: 'reward/reward.py', content: 'def reward(x):\n  return 1\n', size: 26, updatedAt: '2026-11-01T10:00:00.000Z' } });
+    await renderPanel(panel, { host: h });
+    const rows = await screen.findByTestId('storage-rows');
+    expect(within(rows).getAllByRole('button', { name: '查看' })).toHaveLength(1);
+    fireEvent.click(within(rows).getByRole('button', { name: '查看' }));
+    expect((await screen.findByTestId('storage-code-content')).textContent).toBe('def reward(x):\n  return 1\n');
+    expect(h.calls.find((c) => c.url === 'file/getContentByFilePath')!.body).toEqual({ path: 'reward/reward.py' });
+    fireEvent.click(screen.getByRole('button', { name: '关闭' }));
+    cleanup();
+
+    const gone = host('zh-CN', [code]);
+    gone.mockCall('file/getContentByFilePath', { code: ErrorCode.fileNotFound, message: '文件不存在' });
+    await renderPanel(panel, { host: gone });
+    fireEvent.click(within(await screen.findByTestId('storage-rows')).getByRole('button', { name: '查看' }));
+    expect((await screen.findByTestId('storage-code-error')).textContent).toBe('文件不存在');
   });
 });

@@ -5,6 +5,7 @@ import { failureMessage, forgetUpload, pageCount, Pager, useNotify, useUploadTra
 import { storageApi } from '../api';
 import { formatBytes } from '../format';
 import { useStorageT } from '../i18n';
+import { CodeFolderButton, CodeViewDialog } from './CodeFiles';
 import { DeletedFiles } from './DeletedFiles';
 import { ExpandDialog } from './ExpandDialog';
 import { partSizeFor, uploadResumable, UploadStopped } from '../upload';
@@ -19,7 +20,8 @@ type Running = { name: string; sent: number; total: number; resumed: boolean; up
 /**
  * Storage management (`/storage-manage`): space used and free (and what uses it), resumable
  * uploads with progress (pause, discard, resume after a reload by choosing the same file), the
- * file list with download and delete, and the deleted-file records.
+ * file list with download and delete, code folders (upload, and a code file's text shown), and
+ * the deleted-file records.
  */
 export function StoragePanel() {
   const { t, locale } = useStorageT();
@@ -29,6 +31,7 @@ export function StoragePanel() {
   const [running, setRunning] = useState<Running | null>(null);
   const [resumeFor, setResumeFor] = useState<UploadState | null>(null);
   const [confirm, setConfirm] = useState<FileItem | null>(null);
+  const [viewing, setViewing] = useState<FileItem | null>(null);
   const [expanding, setExpanding] = useState(false);
   const [tab, setTab] = useState<'files' | 'deleted'>('files');
   const input = useRef<HTMLInputElement>(null);
@@ -161,6 +164,7 @@ export function StoragePanel() {
                 <td>{dateFormat.format(new Date(f.createdAt))}</td>
                 <td>
                   <ButtonGroup variant="minimal">
+                    {f.kind === 'code' && <Button icon="eye-open" aria-label={t('code.view')} title={t('code.view')} onClick={() => setViewing(f)} />}
                     <Button icon="download" aria-label={t('files.download')} title={t('files.download')} onClick={() => void download(f)} />
                     <Button icon="trash" intent="danger" aria-label={t('files.delete')} title={t('files.delete')} onClick={() => setConfirm(f)} />
                   </ButtonGroup>
@@ -212,6 +216,7 @@ export function StoragePanel() {
 
       <div style={{ display: 'flex', gap: 8, alignItems: 'center' }}>
         <Button icon="upload" intent="primary" text={t('upload.button')} disabled={running !== null} onClick={() => input.current?.click()} />
+        <CodeFolderButton disabled={running !== null} />
         <input
           ref={input}
           type="file"
@@ -295,6 +300,7 @@ export function StoragePanel() {
       </Tabs>
       {tab === 'files' ? list : <DeletedFiles />}
 
+      <CodeViewDialog file={viewing} onClose={() => setViewing(null)} />
       {s && <ExpandDialog isOpen={expanding} totalBytes={s.totalBytes} onClose={() => setExpanding(false)} />}
       <Alert
         isOpen={confirm !== null}
