@@ -230,7 +230,7 @@ export function createApp(config: ServerConfig, options: AppOptions = {}): Decis
   const codes = new VerificationCodes(db, clock, outbox, config.codes);
   const captcha = new CaptchaService(db, clock);
   const hasher = new PasswordHasher();
-  const account = new AccountService(db, clock, keys, hasher, sessions, access, throttle, { codes, captcha, captchaAfter: config.codes.signInCaptchaAfter });
+  const account = new AccountService(db, clock, keys, hasher, sessions, access, throttle, { codes, captcha, captchaAfter: config.codes.signInCaptchaAfter, captchaAfterAddress: config.codes.signInCaptchaAfterAddress });
   const users = new UsersService(db, clock, sessions);
   const audit = new AuditLog(db, logger, options.audit);
 

@@ -232,6 +232,62 @@ describe.each(databases)('account calls on %s', (kind) => {
     });
   });
 
+  describe('index/signIn captcha per client address', () => {
+    // Its own server, so that no other test's failures count for the address; the test server
+    // is the trusted proxy, so X-Forwarded-For names the client (default limits otherwise:
+    // captcha after 3 failures of an account or 10 of an address, address refused after 30).
+    let proxied: TestServer;
+    beforeAll(async () => {
+      proxied = await startTestServer(kind, { env: { TRUST_PROXY: '127.0.0.1,::1' } });
+    });
+    afterAll(async () => {
+      await proxied?.stop();
+    });
+    const attempt = async (username: string, password: string, from: string, captcha: object = {}) =>
+      proxied.call('index/signIn', { body: { username, password: await encryptedPassword(proxied, password), ...captcha }, headers: { 'X-Forwarded-For': from } });
+
+    it('asks for a captcha from an address that sprayed one password over many accounts, for every name', async () => {
+      const attacker = '198.51.100.23';
+      const victims = await Promise.all(Array.from({ length: 11 }, () => createUser(proxied)));
+      // One try per account: no account comes near its own captcha threshold (3).
+      for (const v of victims.slice(0, 10)) expect((await attempt(v.username, 'Spring2026!', attacker)).body.code).toBe(ErrorCode.wrongLoginNameOrPassword);
+      const next = await attempt(victims[10]!.username, 'Spring2026!', attacker);
+      expect(next.status).toBe(400);
+      expect(next.body.code).toBe(ErrorCode.captchaRequired);
+      // Unknown names and the right password of an account need it too from that address.
+      expect((await attempt(`nobody_${unique()}`, 'Spring2026!', attacker)).body.code).toBe(ErrorCode.captchaRequired);
+      expect((await attempt(victims[10]!.username, PASSWORD, attacker)).body.code).toBe(ErrorCode.captchaRequired);
+      expect((await attempt(victims[10]!.username, PASSWORD, attacker, { captchaId: (await solvedCaptcha(proxied)).captchaId, captchaCode: 'ZZZZZ' })).body.code).toBe(ErrorCode.captchaMismatch);
+      // Refused for want of a captcha before anything is counted: the account has no failure.
+      const row = await proxied.app.db.knex('signin_failures').where('guard_key', `user:${victims[10]!.id}`).first('failures');
+      expect(row).toBeUndefined();
+      // With a solved captcha the password is checked as usual.
+      expect((await attempt(victims[10]!.username, 'Spring2026!', attacker, await solvedCaptcha(proxied))).body.code).toBe(ErrorCode.wrongLoginNameOrPassword);
+      expect((await attempt(victims[10]!.username, PASSWORD, attacker, await solvedCaptcha(proxied))).body.code).toBe(0);
+      // Another client address signs in without one.
+      expect((await attempt(victims[0]!.username, PASSWORD, '198.51.100.24')).body.code).toBe(0);
+    });
+
+    it('does not ask below the threshold, and LOGIN_CAPTCHA_AFTER_ADDRESS=0 never asks for the address', async () => {
+      const from = '198.51.100.40';
+      const users = await Promise.all(Array.from({ length: 10 }, () => createUser(proxied)));
+      for (const u of users.slice(0, 9)) expect((await attempt(u.username, 'Wrong1234', from)).body.code).toBe(ErrorCode.wrongLoginNameOrPassword);
+      // Nine failures: the tenth try from the address is still checked without a captcha.
+      expect((await attempt(users[9]!.username, PASSWORD, from)).body.code).toBe(0);
+
+      const off = await startTestServer(kind, { env: { TRUST_PROXY: '127.0.0.1,::1', LOGIN_CAPTCHA_AFTER_ADDRESS: '0' } });
+      try {
+        const spray = await Promise.all(Array.from({ length: 13 }, () => createUser(off)));
+        const call = async (username: string, password: string) =>
+          off.call('index/signIn', { body: { username, password: await encryptedPassword(off, password) }, headers: { 'X-Forwarded-For': from } });
+        for (const u of spray.slice(0, 12)) expect((await call(u.username, 'Wrong1234')).body.code).toBe(ErrorCode.wrongLoginNameOrPassword);
+        expect((await call(spray[12]!.username, PASSWORD)).body.code).toBe(0);
+      } finally {
+        await off.stop();
+      }
+    });
+  });
+
   describe('user/checkToken', () => {
     it('accepts the token raw, as Bearer or from the cookie', async () => {
       const user = await createUser(server);

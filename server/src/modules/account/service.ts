@@ -21,7 +21,7 @@ import { UserModel } from '../users/models';
 import type { TransportKeys } from './keys';
 import type { PasswordHasher } from './passwords';
 import { presentCurrentUser } from './presenters';
-import { accountKey, addressKey, unknownNameKey, type SignInThrottle } from './throttle';
+import { accountKey, addressKey, unknownNameKey, type SignInThrottle, type ThrottleKey } from './throttle';
 import type { CaptchaService } from '../codes/captcha';
 import type { VerificationCodes } from '../codes/service';
 
@@ -31,6 +31,12 @@ export interface AccountGuards {
   captcha: CaptchaService;
   /** Failed sign-ins of an account after which sign-in needs a captcha (0: never). */
   captchaAfter: number;
+  /**
+   * Failed sign-ins from one client address, over all login names, after which sign-in from it
+   * needs a captcha whatever the name (0: never): a password sprayed over many accounts, one
+   * try each, meets the captcha although no account reaches `captchaAfter`.
+   */
+  captchaAfterAddress: number;
 }
 
 /** Where a request came from, kept on the session. */
@@ -164,7 +170,10 @@ export class AccountService {
    * Throttled (see `SignInThrottle`) by client address (all login names together) and by the
    * resolved account, so a username, its e-mail and its mobile share one count; a login name
    * that matches no account is counted (and locked) on its own, answering like an account.
-   * @throws AppError `tooManyRequests` (client address over its limit), `userLocked` (account or
+   * A captcha is asked for once the account has `captchaAfter` failures, or the client address
+   * `captchaAfterAddress` failures over all names (checked before anything is counted).
+   * @throws AppError `tooManyRequests` (client address over its limit), `captchaRequired` /
+   *   `captchaMismatch` (a captcha is due and missing or wrong), `userLocked` (account or
    *   unknown name locked), `paramInvalid` (password not decryptable), `passwordNonceInvalid`
    *   (nonce missing, expired or used), `wrongLoginNameOrPassword`, `userBanned`,
    *   `mustHaveRole`, `tenantNotExists`.
@@ -181,9 +190,9 @@ export class AccountService {
       .first();
     const account = user ? accountKey(user.id) : unknownNameKey(name);
     if (await this.throttle.lockedUntil(account)) throw new AppError('userLocked');
-    // After repeated failures the account (or unknown name) needs a captcha as well.
-    const { captchaAfter } = this.guards;
-    if (captchaAfter > 0 && (await this.throttle.failures(account)) >= captchaAfter) await this.guards.captcha.check(input.captchaId, input.captchaCode);
+    // After repeated failures of the account (or unknown name), or of the client address over
+    // all names, sign-in needs a captcha as well.
+    if (await this.needsCaptcha(account, address)) await this.guards.captcha.check(input.captchaId, input.captchaCode);
     // Counted before the password is checked, so parallel attempts cannot pass the limits.
     if (!(await this.throttle.attempt(address, addressMaxFailures))) throw new AppError('tooManyRequests');
     if (!(await this.throttle.attempt(account, accountMaxFailures))) {
@@ -210,6 +219,13 @@ export class AccountService {
       response: { accessToken: issued.token, userId: user.id, expiresAt: issued.expiresAt.toISOString() },
       user: { id: user.id, username: user.username, tenantId: user.tenantId },
     };
+  }
+
+  /** Whether the account's or the address's failures in the throttle window call for a captcha. */
+  private async needsCaptcha(account: ThrottleKey, address: ThrottleKey): Promise<boolean> {
+    const { captchaAfter, captchaAfterAddress } = this.guards;
+    if (captchaAfter > 0 && (await this.throttle.failures(account)) >= captchaAfter) return true;
+    return captchaAfterAddress > 0 && (await this.throttle.failures(address)) >= captchaAfterAddress;
   }
 
   /** Revokes the caller's session token. */

@@ -20,6 +20,13 @@ export interface CodesConfig {
   perAddressPerHour: number;
   /** Failed sign-ins of an account (`LOGIN_CAPTCHA_AFTER`, default 3) after which sign-in needs a captcha; 0: never. */
   signInCaptchaAfter: number;
+  /**
+   * Failed sign-ins from one client address, over all login names (`LOGIN_CAPTCHA_AFTER_ADDRESS`,
+   * default 10), after which sign-in from that address needs a captcha for every name; 0: never.
+   * Counted in the sign-in throttle's window, like `LOGIN_ADDRESS_MAX_FAILURES` (which it should
+   * stay under, so that a password spray meets the captcha before the refusal).
+   */
+  signInCaptchaAfterAddress: number;
 }
 
 function int(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -49,5 +56,6 @@ export function loadCodesConfig(env: NodeJS.ProcessEnv = process.env): CodesConf
     perRecipientPerHour: Math.max(1, int(env, 'CODE_RECIPIENT_MAX_PER_HOUR', CODE_LIMITS.perRecipientPerHour)),
     perAddressPerHour: Math.max(1, int(env, 'CODE_ADDRESS_MAX_PER_HOUR', CODE_LIMITS.perAddressPerHour)),
     signInCaptchaAfter: int(env, 'LOGIN_CAPTCHA_AFTER', 3),
+    signInCaptchaAfterAddress: int(env, 'LOGIN_CAPTCHA_AFTER_ADDRESS', 10),
   };
 }
