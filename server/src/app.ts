@@ -92,11 +92,7 @@ import { ProjectsService } from './modules/projects/service';
 import { solutionsRoutes } from './modules/solutions/routes';
 import { SolutionsService } from './modules/solutions/service';
 import { modellingJobKinds, modellingRoutes } from './modules/modelling/routes';
-import { TrainingKinds } from './modules/modelling/training-kinds';
-import { environmentTraining } from './modules/modelling/areas/environment';
-import { policyTraining } from './modules/modelling/areas/policy';
-import { tuningTraining } from './modules/modelling/areas/tuning';
-import { decisionDeduction, simulationDeduction } from './modules/modelling/areas/deduction';
+import { modellingTrainingKinds } from './modules/modelling/areas';
 import { reviveImportRoutes } from './modules/revive-import/routes';
 import { modellingJobOwners } from './modules/modelling/job-owners';
 import { modellingDeleteGuard } from './modules/modelling/delete-guard';
@@ -306,9 +302,11 @@ export function createApp(config: ServerConfig, options: AppOptions = {}): Decis
     throw err;
   }
 
+  // The modelling areas' kinds of training (one descriptor each: calls, table, rules, job kind).
+  const trainingKinds = modellingTrainingKinds();
   const jobKindRegistry = new JobKindRegistry();
   try {
-    for (const k of [...builtinJobKinds, ...scheduledJobKinds({ db, blobs, clock, connections: importConnectionSettings(config) }), ...modellingJobKinds({ db, blobs, hostGuard: new HostGuard(config.connectionAllow), logger }), importJobKind({ db, blobs, tmpDir: importTmpDir(config.dataDir), clock, connections: importConnectionSettings(config), logger }), ...(options.jobs?.kinds ?? [])]) jobKindRegistry.registerJobKind(k);
+    for (const k of [...builtinJobKinds, ...scheduledJobKinds({ db, blobs, clock, connections: importConnectionSettings(config) }), ...modellingJobKinds({ db, blobs, hostGuard: new HostGuard(config.connectionAllow), logger }, trainingKinds), importJobKind({ db, blobs, tmpDir: importTmpDir(config.dataDir), clock, connections: importConnectionSettings(config), logger }), ...(options.jobs?.kinds ?? [])]) jobKindRegistry.registerJobKind(k);
     jobKindRegistry.registerPluginKinds(jobKinds.values());
   } catch (err) {
     void db.close();
@@ -334,8 +332,6 @@ export function createApp(config: ServerConfig, options: AppOptions = {}): Decis
   const scheduler = new Scheduler(db, clock, schedules, logger, options.scheduler);
   // Project and solution deletes wait for the modelling jobs (the deploy module registers its own guard).
   registerDeleteGuard(modellingDeleteGuard);
-  // The trainings core's kinds, one descriptor per area (its calls, table, rules and job kind).
-  const trainingKinds = new TrainingKinds().register(environmentTraining).register(policyTraining).register(tuningTraining).register(simulationDeduction).register(decisionDeduction);
   const modelling = modellingRoutes(api, kit, { db, jobs, blobs, deletedJobs, tensorBoard: { bin: config.tensorBoardBin, idleMinutes: config.tensorBoardIdleMinutes } }, trainingKinds);
   // Policy updates from recorded calls: every tick takes the next step of the loops whose job ended.
   const policyUpdates = new PolicyUpdates({ db, clock, logger, jobs, deploy: deploy.service, trainings: modelling.trainings, datasets, messages, access });

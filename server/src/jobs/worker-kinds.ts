@@ -11,6 +11,7 @@ import { createLogger } from '../logger';
 import { HostGuard } from '../net/host-guard';
 import { importJobKind, importTmpDir, type ImportConnectionSettings } from '../modules/connections/job';
 import { modellingJobKinds } from '../modules/modelling/routes';
+import { modellingTrainingKinds } from '../modules/modelling/areas';
 import { BlobStore } from '../modules/storage/blob-store';
 import { configureQuotaDefaults } from '../modules/storage/quota';
 import { loadServerPlugins } from '../plugins/registry';
@@ -41,7 +42,7 @@ export function registerWorkerJobKinds(
   // The blob store is the server's DATA_DIR (workers on other machines share it on a mount).
   const blobs = new BlobStore(`${config.dataDir}/blobs`);
   const logger = createLogger(config.logLevel);
-  for (const k of [...builtinJobKinds, ...scheduledJobKinds({ db, blobs, clock: systemClock, connections: importConnectionSettings(config) }), ...modellingJobKinds({ db, blobs, hostGuard: new HostGuard(config.connectionAllow), logger }), importJobKind({ db, blobs, tmpDir: importTmpDir(config.dataDir), connections: importConnectionSettings(config), logger })]) registry.registerJobKind(k);
+  for (const k of [...builtinJobKinds, ...scheduledJobKinds({ db, blobs, clock: systemClock, connections: importConnectionSettings(config) }), ...modellingJobKinds({ db, blobs, hostGuard: new HostGuard(config.connectionAllow), logger }, modellingTrainingKinds()), importJobKind({ db, blobs, tmpDir: importTmpDir(config.dataDir), connections: importConnectionSettings(config), logger })]) registry.registerJobKind(k);
   registry.registerPluginKinds(plugins.flatMap((p) => p.jobKinds));
 }
 

@@ -7,6 +7,7 @@ import { createUser, issueToken, type TestUser } from '../../test/factories';
 import { databases, startTestServer, type TestServer } from '../../test/server';
 import { skipWithout } from '../../test/services';
 import { modellingJobKinds } from './routes';
+import { modellingTrainingKinds } from './areas';
 import { createSolution, tinyCsv, tinyGraph, until, uploadCsv } from './testing';
 
 const hasRedis = await redisAvailable();
@@ -26,7 +27,7 @@ describe.skipIf(skipWithout('redis', import.meta.url, hasRedis)).each(databases)
     server = await startTestServer(kind, { env: { REDIS_URL: testRedisUrl }, jobs: { prefix: redis.prefix } });
     await server.app.startJobs();
     const kinds = new JobKindRegistry();
-    for (const k of [...builtinJobKinds, ...modellingJobKinds({ db: server.app.db, blobs: server.app.blobs })]) kinds.registerJobKind(k);
+    for (const k of [...builtinJobKinds, ...modellingJobKinds({ db: server.app.db, blobs: server.app.blobs }, modellingTrainingKinds())]) kinds.registerJobKind(k);
     worker = new JobWorker(new JobStore(server.app.db, systemClock), kinds, { redisUrl: testRedisUrl, prefix: redis.prefix, concurrency: 2, heartbeatMs: 200, deadAfterMs: 5000 });
     await worker.start();
     owner = await createUser(server);

@@ -6,14 +6,18 @@
  * create (insert + queue the job), list, get, stop, restore, copy, delete, the events stream and
  * the display data (the job contract, `modules/jobs`, and `train/*`).
  *
- * Each area's descriptor lives in `areas/<area>.ts` and is registered explicitly at start-up by
- * the composition root (`app.ts`: `new TrainingKinds().register(environmentTraining)...`);
- * nothing registers itself by being imported.
+ * Each area's descriptor lives in `areas/<area>.ts` (its job handler in `areas/<area>-job.ts`)
+ * and is registered explicitly at start-up: `modellingTrainingKinds()` (`areas/index.ts`) names
+ * each one, called by the composition root (`app.ts`) for the calls and the job kinds, and by a
+ * worker process (`jobs/worker-kinds.ts`) for the job kinds; nothing registers itself by being
+ * imported.
  */
 import type { z } from 'zod';
 import type { Locale, MODELLING_JOB_KINDS } from '@decisio/domain';
 import type { ServerCallUser } from '@decisio/sdk-plugin/server';
+import type { JobKind } from '../../jobs/queue';
 import type { Row, Scope } from './common';
+import type { ModellingJobEnv, RecordPayload } from './engine/job-run';
 import type { TrainingChecks } from './training-checks';
 import type { TrainingTable } from './training-rules';
 
@@ -48,8 +52,10 @@ export interface TrainingDescriptor<I extends TrainingCreateInput = TrainingCrea
   table: TrainingTable;
   /** A table shared by several kinds: the value of its `kind` column. */
   rowKind?: string | undefined;
-  /** The job kind that trains it (`engine/kinds.ts`). */
+  /** The job kind that trains it. */
   jobKind: string;
+  /** Builds that job kind's handler (`areas/<area>-job.ts`); the server and the workers register it (`modellingJobKinds`). */
+  job(env: ModellingJobEnv): JobKind<RecordPayload>;
   /** The create call's request schema (`core/domain`). */
   createSchema: z.ZodType<I>;
   /** The kind's own rules on a create request, and its columns of the new record. */
@@ -72,6 +78,7 @@ export class TrainingKinds {
     if (this.byArea.has(d.area)) throw new Error(`Training area "${d.area}" is registered twice`);
     if (this.all().some((o) => o.kind === d.kind)) throw new Error(`Training kind "${d.kind}" is registered twice`);
     if (d.modelArea && (this.byArea.has(d.modelArea) || this.all().some((o) => o.modelArea === d.modelArea))) throw new Error(`Model area "${d.modelArea}" is registered twice`);
+    if (this.all().some((o) => o.jobKind === d.jobKind)) throw new Error(`Job kind "${d.jobKind}" is registered twice`);
     this.byArea.set(d.area, d);
     return this;
   }

@@ -16,7 +16,7 @@ import { chargeStorage, releaseStorage } from '../storage/quota';
 import { copyName, iso, parseJson, recordInScope, solutionScope, type ModellingDeps, type Row, type Scope } from './common';
 import { artefactOwner, artifactPrefix } from '../storage/artefact-keys';
 import { presentTraining } from './presenters';
-import { ACTIVE_STATES, TRAINING_RECORDS, artefactFiles, checkHyperparameters, checkStopConditions, checkTraining, configOf, withJob, type TrainingTable } from './training-rules';
+import { ACTIVE_STATES, TRAINING_RECORDS, artefactFiles, checkHyperparameters, checkStopConditions, configOf, withJob, type TrainingTable } from './training-rules';
 import { TrainingChecks } from './training-checks';
 import type { TrainingCreateInput, TrainingDescriptor } from './training-kinds';
 

@@ -6,6 +6,7 @@
 import { AppError, deductionSchema, MODELLING_JOB_KINDS, type DeductionRequest } from '@decisio/domain';
 import { nameUsed } from '../common';
 import type { PrepareContext, TrainingDescriptor } from '../training-kinds';
+import { deductionJobKind } from './deduction-job';
 
 async function prepareDeduction(kind: 'simulation' | 'decision', { user, scope, checks, knex, locale }: PrepareContext, input: DeductionRequest) {
   if (await nameUsed(knex, 'deductions', scope.project.id, input.name, { kind })) throw new AppError('trainNameUsed', { name: 'validation.invalid' });
@@ -38,6 +39,7 @@ export const simulationDeduction: TrainingDescriptor<DeductionRequest> = {
   table: 'deductions',
   rowKind: 'simulation',
   jobKind: MODELLING_JOB_KINDS.simulation,
+  job: (env) => deductionJobKind('simulation', env),
   createSchema: deductionSchema,
   deleteAck: false,
   restorable: false,
@@ -50,6 +52,7 @@ export const decisionDeduction: TrainingDescriptor<DeductionRequest> = {
   table: 'deductions',
   rowKind: 'decision',
   jobKind: MODELLING_JOB_KINDS.decision,
+  job: (env) => deductionJobKind('decision', env),
   createSchema: deductionSchema,
   deleteAck: false,
   restorable: false,

@@ -4,6 +4,7 @@
  */
 import { AppError, MODELLING_JOB_KINDS, trainSimulatorSchema, type TrainSimulatorRequest } from '@decisio/domain';
 import type { TrainingDescriptor } from '../training-kinds';
+import { environmentJobKind } from './environment-job';
 import { checkTraining } from '../training-rules';
 
 export const environmentTraining: TrainingDescriptor<TrainSimulatorRequest> = {
@@ -11,6 +12,7 @@ export const environmentTraining: TrainingDescriptor<TrainSimulatorRequest> = {
   area: 'trainSimulator',
   table: 'simulators',
   jobKind: MODELLING_JOB_KINDS.environment,
+  job: environmentJobKind,
   createSchema: trainSimulatorSchema,
   deleteAck: true,
   restorable: true,

@@ -4,6 +4,7 @@
  */
 import { MODELLING_JOB_KINDS, trainPolicySchema, type TrainPolicyRequest } from '@decisio/domain';
 import type { TrainingDescriptor } from '../training-kinds';
+import { policyJobKind } from './policy-job';
 import { checkTraining } from '../training-rules';
 
 export const policyTraining: TrainingDescriptor<TrainPolicyRequest> = {
@@ -11,6 +12,7 @@ export const policyTraining: TrainingDescriptor<TrainPolicyRequest> = {
   area: 'trainPolicy',
   table: 'policies',
   jobKind: MODELLING_JOB_KINDS.policy,
+  job: policyJobKind,
   createSchema: trainPolicySchema,
   deleteAck: true,
   restorable: true,

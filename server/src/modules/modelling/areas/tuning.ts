@@ -4,6 +4,7 @@
  */
 import { AppError, MODELLING_JOB_KINDS, MODELLING_LIMITS, trainParameterSchema, type TrainParameterRequest } from '@decisio/domain';
 import type { TrainingDescriptor } from '../training-kinds';
+import { tuningJobKind } from './tuning-job';
 import { checkTraining } from '../training-rules';
 
 export const tuningTraining: TrainingDescriptor<TrainParameterRequest> = {
@@ -11,6 +12,7 @@ export const tuningTraining: TrainingDescriptor<TrainParameterRequest> = {
   area: 'trainParameter',
   table: 'parameter_searches',
   jobKind: MODELLING_JOB_KINDS.parameter,
+  job: tuningJobKind,
   createSchema: trainParameterSchema,
   deleteAck: true,
   restorable: false,

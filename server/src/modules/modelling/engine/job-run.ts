@@ -14,6 +14,7 @@ import type { BlobStore } from '../../storage/blob-store';
 import { chargeStorage, releaseStorage } from '../../storage/quota';
 import { parseJson, type Row } from '../common';
 import type { GitSource } from './git';
+import type { CodeEnv } from './user-code';
 import { runAutoSearch, type AutoSearchConfig, type AutoSearchResult } from './autosearch';
 import { artefactOwner } from '../../storage/artefact-keys';
 
@@ -24,6 +25,14 @@ export const TENSORS_LINE = 'tensors ';
 export function stepOf(line: string): number | null {
   const m = /^tensors \{"step":(-?\d+)[,}]/.exec(line);
   return m ? Number(m[1]) : null;
+}
+
+/** What every modelling job kind is built with (`modellingJobKinds`; server and workers build the same). */
+export interface ModellingJobEnv {
+  db: Database;
+  blobs: BlobStore;
+  /** The user code's sandbox settings (host guard of git checkouts, logger). */
+  codeEnv: CodeEnv;
 }
 
 /** Payload of every modelling job: the record it works for. */
