@@ -1,6 +1,8 @@
 /** Account calls (spec platform §7): endpoints `account/<verb>` on the base api. */
 import type {
   CaptchaImageResponse,
+  ExpirationTimeRequest,
+  ExpirationTimeResponse,
   GenerateCodeResponse,
   GenerateEmailCodeRequest,
   GenerateSmsCodeRequest,
@@ -33,6 +35,8 @@ export const accountEndpoints = (build: PluginEndpointBuilder) => ({
   /** Checks a code without using it up (sign-up checks it before leaving its first step). */
   'account/verifyEmailCode': build.mutation<VerifyCodeResponse, VerifyEmailCodeRequest>({ query: (body) => ({ url: 'index/verifyEmailCode', body }) }),
   'account/verifySmsCode': build.mutation<VerifyCodeResponse, VerifySmsCodeRequest>({ query: (body) => ({ url: 'index/verifySmsCode', body }) }),
+  /** Code lifetime, resend pause and, for a recipient, the seconds before another code may be sent. */
+  'account/expirationTime': build.mutation<ExpirationTimeResponse, ExpirationTimeRequest>({ query: (body) => ({ url: 'index/expirationTime', body }) }),
   'account/userInfo': build.mutation<UserInfo, void>({ query: () => ({ url: 'users/getUserInfo' }) }),
   'account/resetPassword': build.mutation<{ userId: string }, ResetPasswordRequest>({ query: (body) => ({ url: 'index/resetPassword', body }) }),
 });

@@ -32,11 +32,22 @@ export interface VerificationCodeFieldProps {
   error?: string;
   /** Prefix of the `data-testid`s: `<prefix>-captcha`, `-captcha-image`, `-code`, `-send`, `-sent`. */
   testId: string;
+  /**
+   * Seconds before the recipient may get another code (`index/expirationTime`), asked once the
+   * address is valid (and again when it changes), so that a countdown started before a reload
+   * goes on instead of a send the server would refuse. Optional; errors are ignored.
+   */
+  resendIn?(): Promise<number>;
+  /** The address `resendIn` is about (a change asks again). */
+  recipient?: string;
 }
+
+/** Pause after the last keystroke before `resendIn` is asked. */
+const RESEND_ASK_DELAY_MS = 400;
 
 /** Captcha + code input + send button with countdown. */
 export function VerificationCodeField(props: VerificationCodeFieldProps) {
-  const { ns, channel, canSend, code, onCodeChange, loadCaptcha, send, error, testId } = props;
+  const { ns, channel, canSend, code, onCodeChange, loadCaptcha, send, error, testId, resendIn, recipient } = props;
   const i18n = useService(localeServiceRef);
   const t = (key: string, params?: Record<string, unknown>) => i18n.t(`${ns}:verify.${key}`, params);
   const [captcha, setCaptcha] = useState<CaptchaImageResponse | null>(null);
@@ -74,6 +85,27 @@ export function VerificationCodeField(props: VerificationCodeFieldProps) {
       });
     }, 1000);
   };
+
+  // A countdown that outlived the page (sent, then reloaded) is asked for once the address is valid.
+  const resendInRef = useRef(resendIn);
+  resendInRef.current = resendIn;
+  useEffect(() => {
+    const ask = resendInRef.current;
+    if (!canSend || !ask) return;
+    let gone = false;
+    const timeout = setTimeout(() => {
+      ask().then(
+        (seconds) => {
+          if (!gone && seconds > 0) countdown(seconds);
+        },
+        () => undefined,
+      );
+    }, RESEND_ASK_DELAY_MS);
+    return () => {
+      gone = true;
+      clearTimeout(timeout);
+    };
+  }, [canSend, recipient]);
 
   const onSend = async () => {
     if (!captcha) return;

@@ -12,6 +12,7 @@ const next = () => fireEvent.click(screen.getByTestId('signup-next'));
 function codeHost(locale: 'en-US' | 'zh-CN' = 'en-US') {
   const host = createTestHost({ plugins: [accountPlugin], locale });
   host.mockCall('index/verifyEmailCode', { data: { valid: true, expiresAt: '2030-01-01T00:00:00Z' } });
+  host.mockCall('index/expirationTime', { data: { codeTtlSeconds: 600, resendSeconds: 60, resendInSeconds: 0 } });
   return host;
 }
 
@@ -133,5 +134,24 @@ describe('SignUpPanel', () => {
     next();
     await screen.findByTestId('signup-occupation');
     expect(host.calls.find((c) => c.url === 'index/verifySmsCode')!.body).toEqual({ mobile: '13800138000', purpose: 'signUp', code: '123456' });
+  });
+
+  it('goes on with the resend countdown of a code sent before a reload (index/expirationTime), in Chinese', async () => {
+    const host = createTestHost({ plugins: [accountPlugin], locale: 'zh-CN' });
+    host.mockCall('captcha/captchaImage', { data: { captchaId: 'c'.repeat(32), image: 'data:image/svg+xml;base64,PHN2Zy8+', width: 150, height: 50, expiresAt: '2030-01-01T00:00:00Z' } });
+    host.mockCall('index/expirationTime', (body) => ({ data: { codeTtlSeconds: 600, resendSeconds: 60, resendInSeconds: (body as { recipient: string }).recipient === 'alice@example.com' ? 42 : 0 } }));
+    await renderPanel(route, { host });
+    await waitFor(() => expect(screen.getByTestId('signup-captcha').getAttribute('data-captcha-id')).toBe('c'.repeat(32)));
+    type('signup-email', 'bob@example.com');
+    await waitFor(() => expect(host.calls.some((c) => c.url === 'index/expirationTime')).toBe(true));
+    expect((screen.getByTestId('signup-send') as HTMLButtonElement).disabled).toBe(false);
+    type('signup-email', 'alice@example.com');
+    await waitFor(() => expect(screen.getByTestId('signup-send').textContent).toMatch(/4[12]/));
+    expect((screen.getByTestId('signup-send') as HTMLButtonElement).disabled).toBe(true);
+    expect(host.calls.filter((c) => c.url === 'index/expirationTime').map((c) => c.body)).toEqual([
+      { channel: 'email', recipient: 'bob@example.com' },
+      { channel: 'email', recipient: 'alice@example.com' },
+    ]);
+    expect(host.calls.some((c) => c.url === 'index/generateEmailCode')).toBe(false);
   });
 });

@@ -32,6 +32,8 @@ export function SignUpPanel() {
     values.codeChannel === 'sms'
       ? smsCode({ mobile: values.mobile.trim(), purpose: 'signUp', ...captcha }).unwrap()
       : emailCode({ email: values.email.trim(), purpose: 'signUp', ...captcha }).unwrap();
+  const [expiration] = accountApi.endpoints['account/expirationTime'].useMutation();
+  const recipient = values.codeChannel === 'sms' ? values.mobile.trim() : values.email.trim();
   const recipientValid = values.codeChannel === 'sms' ? mobileSchema.safeParse(values.mobile.trim()).success : emailSchema.safeParse(values.email.trim()).success;
   const formRef = useRef<HTMLFormElement>(null);
 
@@ -160,6 +162,8 @@ export function SignUpPanel() {
           send={sendCode}
           error={msg(errors.code)}
           testId="signup"
+          recipient={recipient}
+          resendIn={async () => (await expiration({ channel: values.codeChannel, recipient }).unwrap()).resendInSeconds}
         />
       </>
     );
