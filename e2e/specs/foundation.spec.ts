@@ -66,7 +66,13 @@ describe('foundation: account and workbench shell', () => {
     await page.getByTestId('signup-username-error').waitFor();
     await page.getByTestId('signup-username').fill(user.username);
     // The e-mail code: captcha solved and code read from the outbox (development mode).
-    await fillCodeFromOutbox(page, 'signup', user.email);
+    const code = await fillCodeFromOutbox(page, 'signup', user.email);
+    // A wrong code is refused on this step (index/verifyEmailCode), before the other steps.
+    await page.getByTestId('signup-code').fill(code === 'AAAAAA' ? 'BBBBBB' : 'AAAAAA');
+    await page.getByTestId('signup-next').click();
+    await page.getByTestId('signup-code-error').waitFor();
+    expect(await page.getByTestId('signup-step-1').getAttribute('aria-current')).toBe('step');
+    await page.getByTestId('signup-code').fill(code);
     await page.getByTestId('signup-next').click();
     // Step 2: personal info.
     await page.getByTestId('signup-occupation').waitFor();
