@@ -92,6 +92,11 @@ export function HistorySection({ schedule, onShowAll }: { schedule: ScheduleItem
                   </td>
                   <td style={{ wordBreak: 'break-word' }}>
                     {report(r)}
+                    {r.skippedReason && (
+                      <div data-testid="job-run-skipped" style={{ marginTop: 4, opacity: 0.8 }}>
+                        {t('history.skippedRun', { reason: r.skippedReason })}
+                      </div>
+                    )}
                     {r.report && loop(r.report)}
                   </td>
                   <td style={{ whiteSpace: 'nowrap' }}>{r.endedAt ? date.format(new Date(r.endedAt)) : ''}</td>

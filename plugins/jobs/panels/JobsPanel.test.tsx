@@ -170,6 +170,24 @@ describe('JobsPanel', () => {
     expect(within(theirs).queryByText('Run once')).toBeNull();
     expect(within(theirs).queryByText('Delete')).toBeNull();
   });
+  it('shows why a dataset refresh run was skipped, in both languages', async () => {
+    const reason = `another refresh of dataset ${'d'.repeat(32)} is running (job j9, since 2026-11-27T02:59:00.000Z): this run is skipped`;
+    const skippedRun: ScheduleRunItem = { ...run, kind: 'datasets.refresh', metrics: { skipped: 1 }, skippedReason: reason };
+    for (const [locale, text] of [['en-US', `Skipped: ${reason}`], ['zh-CN', `已跳过：${reason}`]] as const) {
+      const host = createTestHost({ plugins: [jobsPlugin], locale, session: { token: 't', userId: 'u1' } });
+      host.mockCall('user/getUser', { data: tenantAdmin });
+      host.mockCall('jobs/page', emptyPage);
+      host.mockCall('jobs/history', { data: { rows: [skippedRun, run], total: 2, page: 1, pageSize: 10 } });
+      await renderPanel(panel, { host });
+      const [first, second] = await screen.findAllByTestId('job-run');
+      expect(within(first!).getByTestId('job-run-skipped').textContent).toBe(text);
+      expect(within(first!).getByText('skipped: 1')).toBeTruthy();
+      // A run that did its work says nothing of the kind.
+      expect(within(second!).queryByTestId('job-run-skipped')).toBeNull();
+      cleanup();
+    }
+  });
+
   it('retrains a service from its calls: a project then one of its services, the loop settings; the history shows the loop report in both languages', async () => {
     const host = createTestHost({ plugins: [jobsPlugin], locale: 'en-US', session: { token: 't', userId: 'u1' } });
     host.mockCall('user/getUser', { data: tenantAdmin });

@@ -165,6 +165,8 @@ export interface ScheduleRunItem {
   error: string | null;
   startedAt: string | null;
   endedAt: string | null;
+  /** Why the run did nothing, e.g. another refresh of the same dataset was running (`datasets.refresh`); null: it ran. */
+  skippedReason?: string | null;
   /** `policies.update`: what the loop did (it goes on after the run's own job, through trainings of its own). */
   report?: PolicyUpdateReport | null;
 }

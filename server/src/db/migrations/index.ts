@@ -41,6 +41,7 @@ import * as grantMarketPublic from './20261128140100_grant_market_public';
 import * as simulatorNodeScores from './20261128160000_add_simulator_node_scores';
 import * as createJobMetrics from './20261128170000_create_job_metrics';
 import * as tableAccessRevocation from './20261128180000_table_access_revocation';
+import * as createDatasetRefreshClaims from './20261128200000_create_dataset_refresh_claims';
 
 /** One step of the migration history. */
 export interface NamedMigration {
@@ -93,4 +94,5 @@ export const coreMigrations: NamedMigration[] = [
   { name: '20261128160000_add_simulator_node_scores', ...simulatorNodeScores },
   { name: '20261128170000_create_job_metrics', ...createJobMetrics },
   { name: '20261128180000_table_access_revocation', ...tableAccessRevocation },
+  { name: '20261128200000_create_dataset_refresh_claims', ...createDatasetRefreshClaims },
 ];

@@ -17,6 +17,10 @@ import { LicencesService } from '../licences/service';
 import { MessagesService } from '../messages/service';
 import type { ImportConnectionSettings } from '../connections/job';
 import { refreshDataset } from './refresh';
+import { claimDatasetRefresh, REFRESH_LEASE_MS } from './refresh-claims';
+
+/** How often a running refresh renews its claim on the dataset (a third of the lease). */
+const RENEW_EVERY_MS = REFRESH_LEASE_MS / 3;
 import { openPolicyUpdate, policyUpdateEvaluateKind } from './policy-update';
 
 /** Payload of every scheduled run. */
@@ -37,6 +41,8 @@ export interface ScheduledRunPayload {
 interface RunOutcome {
   metrics: Record<string, number>;
   summary: string;
+  /** The run did nothing, for this reason (kept on its history row and in its system-log row). */
+  skippedReason?: string;
 }
 
 /** Dependencies of the kinds (the worker's own database handle and the server's blob store). */
@@ -65,6 +71,7 @@ function scheduledKind<K extends ScheduleKind>(
         const params = scheduleParamsSchemas[kind].parse(p.params ?? {}) as ScheduleParams<K>;
         await ctx.log(`${p.trigger} run of "${p.scheduleName}" (${kind})`);
         outcome = await body(params, ctx);
+        if (outcome.skippedReason) await deps.db.knex('scheduled_job_runs').where({ id: p.runId }).update({ skipped_reason: outcome.skippedReason.slice(0, 500) });
         await ctx.reportMetrics(1, outcome.metrics);
         await ctx.log(outcome.summary);
       } catch (err) {
@@ -78,7 +85,7 @@ function scheduledKind<K extends ScheduleKind>(
           host: os.hostname().slice(0, 255),
           uri: `/job/${p.scheduleId}`.slice(0, 512),
           method: p.trigger === 'manual' ? 'MANUAL' : 'CRON',
-          params: JSON.stringify({ kind, params: p.params ?? {}, runId: p.runId, jobId: ctx.jobId, ...(outcome ? { result: outcome.metrics } : {}), ...(failure ? { error: failure instanceof Error ? failure.message : String(failure) } : {}) }).slice(0, 16_000),
+          params: JSON.stringify({ kind, params: p.params ?? {}, runId: p.runId, jobId: ctx.jobId, ...(outcome ? { result: outcome.metrics } : {}), ...(outcome?.skippedReason ? { skippedReason: outcome.skippedReason } : {}), ...(failure ? { error: failure instanceof Error ? failure.message : String(failure) } : {}) }).slice(0, 16_000),
           response_code: failure ? ErrorCode.failure : ErrorCode.success,
           http_status: failure ? 500 : 200,
           time_ms: Math.round(performance.now() - started),
@@ -134,16 +141,39 @@ export function scheduledJobKinds(deps: ScheduledKindsDeps): JobKind<any>[] {
       const notices = await licences.sweep();
       return { metrics: { notices }, summary: `sent ${notices} licence expiry notices` };
     }),
-    scheduledKind('datasets.refresh', deps, async (params, ctx) => {
-      const r = await refreshDataset(deps, ctx.tenantId, params.datasetId, { signal: ctx.signal, log: (line) => ctx.log(line) }).catch((err: unknown) => {
-        // The history and the system log say what was refused (e.g. the columns, the environment).
-        if (!(err instanceof AppError)) throw err;
-        throw new Error([messageOf(err.codeName, 'en-US'), ...Object.values(err.details ?? {})].join(': '), { cause: err });
-      });
-      return {
-        metrics: { rowsBefore: r.rowsBefore, rowsAfter: r.rowsAfter },
-        summary: `dataset ${params.datasetId} refreshed from its data connection: ${r.rowsBefore} rows before, ${r.rowsAfter} after`,
-      };
+    scheduledKind('datasets.refresh', deps, async (params, ctx): Promise<RunOutcome> => {
+      // One refresh of a dataset at a time, across servers: a run finding another one going is
+      // recorded as skipped (the reason on its history row) and leaves the data alone.
+      const claim = await claimDatasetRefresh(deps.db, deps.clock, { datasetId: params.datasetId, tenantId: ctx.tenantId, jobId: ctx.jobId, runId: ctx.payload.runId });
+      if (!claim.held) {
+        const o = claim.other;
+        const reason = `another refresh of dataset ${params.datasetId} is running (job ${o.jobId}, since ${o.claimedAt.toISOString()}): this run is skipped`;
+        return { metrics: { skipped: 1 }, summary: reason, skippedReason: reason };
+      }
+      const lost = new AbortController();
+      const signal = AbortSignal.any([ctx.signal, lost.signal]);
+      const renewal = setInterval(() => {
+        void claim.held.renew().then(
+          (ok) => {
+            if (!ok) lost.abort(new Error(`the claim on dataset ${params.datasetId} was lost`));
+          },
+          () => undefined,
+        );
+      }, RENEW_EVERY_MS);
+      try {
+        const r = await refreshDataset(deps, ctx.tenantId, params.datasetId, { signal, log: (line) => ctx.log(line) }).catch((err: unknown) => {
+          // The history and the system log say what was refused (e.g. the columns, the environment).
+          if (!(err instanceof AppError)) throw err;
+          throw new Error([messageOf(err.codeName, 'en-US'), ...Object.values(err.details ?? {})].join(': '), { cause: err });
+        });
+        return {
+          metrics: { rowsBefore: r.rowsBefore, rowsAfter: r.rowsAfter, skipped: 0 },
+          summary: `dataset ${params.datasetId} refreshed from its data connection: ${r.rowsBefore} rows before, ${r.rowsAfter} after`,
+        };
+      } finally {
+        clearInterval(renewal);
+        await claim.held.release();
+      }
     }),
     // Opens the loop; the servers' scheduler takes its steps (policy-update.ts).
     scheduledKind('policies.update', deps, (params, ctx) => openPolicyUpdate(deps.db, deps.clock, ctx, params)),

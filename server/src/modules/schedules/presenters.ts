@@ -50,5 +50,6 @@ export function presentRun(r: Record<string, any>): ScheduleRunItem {
     error: r.error ?? null,
     startedAt: iso(r.started_at),
     endedAt: iso(r.ended_at),
+    skippedReason: r.skipped_reason ?? null,
   };
 }
