@@ -172,94 +172,35 @@ describe.skipIf(noOutside).each(databases)('scheduled refresh of a dataset from 
     expect(again.run).toMatchObject({ state: 'successful', metrics: { rowsBefore: 4, rowsAfter: 5 } });
     expect((await dataset()).amount).toBe(5);
   });
-});
-
-describe.skipIf(noOutside).each(databases)('one refresh of a dataset at a time on %s', (kind) => {
-  // A dataset imported from the machine's MariaDB, refreshed by a schedule while another
-  // server's refresh of it holds the claim (a row written as that server would).
-  let server: TestServer;
-  let adminToken: string;
-  let outside: Knex;
-  let datasetId: string;
-  const db = `decisio_refresh1_${tag}_${kind}`;
-  const reader = `dr1_${tag}_${kind === 'sqlite' ? 's' : 'm'}`;
-  const password = `Pw-${tag}-q3`;
-
-  beforeAll(async () => {
-    server = await startTestServer(kind, { jobs: { threads: false }, scheduler: { tickMs: 100 }, audit: { flushIntervalMs: 10 } });
-    await server.app.startJobs();
-    const admin = await createUser(server, { roles: ['admin'] });
-    adminToken = await issueToken(server, admin);
-    const u = new URL(process.env.TEST_MYSQL_URL!);
-    outside = knexFactory({ client: 'mysql2', connection: { host: u.hostname, port: Number(u.port || 3306), user: decodeURIComponent(u.username), password: decodeURIComponent(u.password) }, pool: { min: 0, max: 1 } });
-    await outside.raw(`create database \`${db}\``);
-    await outside.raw(`create table \`${db}\`.sales (id int primary key, region varchar(20) not null)`);
-    await outside.raw(`insert into \`${db}\`.sales values (1, 'north'), (2, 'south')`);
-    for (const host of ['%', 'localhost']) {
-      await outside.raw(`create user '${reader}'@'${host}' identified by '${password}'`);
-      await outside.raw(`grant select on \`${db}\`.* to '${reader}'@'${host}'`);
-    }
-    const conn = await server.call('jobJdbcDatasource/createDataSourceLink', {
-      token: adminToken,
-      body: { type: 'mariadb', name: `sales1 ${tag}`, group: 'sales', url: `jdbc:mariadb://${u.hostname}:${u.port || 3306}/${db}`, username: reader, password: await encrypted(server, password), remark: '' },
-    });
-    const started = await server.call('metadata/startImport', { token: adminToken, body: { connectionId: conn.body.data.id, table: 'sales', name: 'sales', type: 'business' } });
-    await server.app.imports.settled(started.body.data.tableId);
-    datasetId = (await server.call('metadata/getCopyStatusByTableId', { token: adminToken, body: { tableId: started.body.data.tableId } })).body.data.datasetId;
-  });
-  afterAll(async () => {
-    if (outside) {
-      await outside.raw(`drop database if exists \`${db}\``);
-      for (const host of ['%', 'localhost']) await outside.raw(`drop user if exists '${reader}'@'${host}'`);
-      await outside.destroy();
-    }
-    await server?.stop();
-  });
-
-  async function runNow(id: string) {
-    const fired = await server.call('jobs/trigger', { token: adminToken, body: { id } });
-    expect(fired.status).toBe(200);
-    let run: any;
-    await waitUntil(
-      async () => {
-        run = ((await server.call('jobs/history', { token: adminToken, body: { id } })).body.data.rows as any[]).find((r) => r.id === fired.body.data.id);
-        return ['successful', 'failure'].includes(run?.state);
-      },
-      30_000,
-      'the run to end',
-    );
-    return run;
-  }
-  const amount = async () => (await server.call('table/get', { token: adminToken, body: { tableId: datasetId } })).body.data.amount as number;
 
   it('skips a run while another refresh of the dataset holds a live claim, with the reason in the history; runs once the claim is free or its lease is over', async () => {
-    const created = await server.call('jobs/saveOrUpdate', { token: adminToken, body: { name: 'Refresh sales', cron: '0 2 * * *', kind: 'datasets.refresh', params: { datasetId } } });
+    // Another server's refresh of the dataset, as its claim row.
+    const created = await save({ ...refresh(datasetId), name: 'Refresh sales twice' });
     expect(created.status).toBe(200);
     const id = created.body.data.id as string;
-    await outside.raw(`insert into \`${db}\`.sales values (3, 'east')`);
+    const before = (await dataset()).amount as number;
+    await outside.raw(`insert into \`${db}\`.sales values (7, 'south', 4)`);
     const claims = () => server.app.db.knex('dataset_refresh_claims').where('dataset_id', datasetId);
     const since = new Date();
-    await server.app.db.knex('dataset_refresh_claims').insert({ dataset_id: datasetId, tenant_id: 'x'.repeat(32), job_id: 'job-of-another-server', run_id: null, claimed_at: since, lease_until_ms: Date.now() + 60_000 });
+    await server.app.db.knex('dataset_refresh_claims').insert({ dataset_id: datasetId, tenant_id: admin.tenantId, job_id: 'job-of-another-server', run_id: null, claimed_at: since, lease_until_ms: Date.now() + 60_000 });
 
     const skipped = await runNow(id);
-    expect(skipped).toMatchObject({ state: 'successful', metrics: { skipped: 1 } });
-    expect(skipped.skippedReason).toBe(`another refresh of dataset ${datasetId} is running (job job-of-another-server, since ${since.toISOString()}): this run is skipped`);
-    expect(await amount()).toBe(2);
-    await waitUntil(async () => (await server.app.db.knex('logs').where({ type: 'job', uri: `/job/${id}` })).some((r: any) => JSON.parse(r.params).runId === skipped.id), 10_000, 'the run in the system log');
-    const log = (await server.app.db.knex('logs').where({ type: 'job', uri: `/job/${id}` })).find((r: any) => JSON.parse(r.params).runId === skipped.id);
-    expect(JSON.parse(log.params)).toMatchObject({ result: { skipped: 1 }, skippedReason: skipped.skippedReason });
+    const reason = `another refresh of dataset ${datasetId} is running (job job-of-another-server, since ${since.toISOString()}): this run is skipped`;
+    expect(skipped.run).toMatchObject({ state: 'successful', metrics: { skipped: 1 }, skippedReason: reason });
+    expect(skipped.log).toMatchObject({ response_code: ErrorCode.success, params: { kind: 'datasets.refresh', result: { skipped: 1 }, skippedReason: reason } });
+    expect((await dataset()).amount).toBe(before);
     // The other server's claim is left as it was.
-    expect((await claims()).map((c: any) => c.job_id)).toEqual(['job-of-another-server']);
+    expect((await claims()).map((c: { job_id: string }) => c.job_id)).toEqual(['job-of-another-server']);
 
     // Its holder died: once the lease is over the claim is taken over and the run refreshes.
     await claims().update({ lease_until_ms: Date.now() - 1 });
     const ran = await runNow(id);
-    expect(ran).toMatchObject({ state: 'successful', skippedReason: null, metrics: { rowsBefore: 2, rowsAfter: 3, skipped: 0 } });
-    expect(await amount()).toBe(3);
+    expect(ran.run).toMatchObject({ state: 'successful', skippedReason: null, metrics: { rowsBefore: before, rowsAfter: before + 1, skipped: 0 } });
+    expect((await dataset()).amount).toBe(before + 1);
     // The run gave its claim back: the next one needs no lease to run out.
     expect(await claims()).toEqual([]);
-    await outside.raw(`insert into \`${db}\`.sales values (4, 'west')`);
-    expect(await runNow(id)).toMatchObject({ state: 'successful', skippedReason: null, metrics: { rowsBefore: 3, rowsAfter: 4, skipped: 0 } });
+    await outside.raw(`insert into \`${db}\`.sales values (8, 'west', 5)`);
+    expect((await runNow(id)).run).toMatchObject({ state: 'successful', skippedReason: null, metrics: { rowsBefore: before + 1, rowsAfter: before + 2, skipped: 0 } });
     expect(await claims()).toEqual([]);
   });
 });
