@@ -36,6 +36,7 @@ import type { Knex } from 'knex';
 import type { Clock } from '../../clock';
 import type { Database } from '../../db/database';
 import { newId } from '../../db/ids';
+import { stateOf } from '../../jobs/record-state';
 import { grants } from '../access/service';
 import { copyName, parseJson, recordInScope, type Row } from '../modelling/common';
 import type { ModellingRecords } from '../modelling/records';
@@ -210,19 +211,25 @@ export class MarketService {
     }
   }
 
+  /** A record's state: its current job's (the single source), else its own column. */
+  private async trainedState(row: Row): Promise<string> {
+    const job = row.job_id ? ((await this.knex('jobs').where({ id: row.job_id }).first('state')) as { state: string } | undefined) : undefined;
+    return stateOf({ ...row, job_state: job?.state });
+  }
+
   /** What a publish reads of the source records (checked: trained, readable elsewhere). */
   private async source(user: ServerCallUser, kind: MarketKind, recordId: string) {
     let policy: Row | null = null;
     let simulator: Row;
     if (kind === 'policy') {
       policy = (await recordInScope(this.knex, user, 'policies', recordId, 'edit', 'policyNotFound')).row;
-      if (!TRAINED.has(String(policy.state)) || !policy.artifact_key) throw new AppError('marketSourceNotTrained');
+      if (!TRAINED.has(await this.trainedState(policy)) || !policy.artifact_key) throw new AppError('marketSourceNotTrained');
       simulator = (await this.knex('simulators').where({ id: policy.simulator_id, tenant_id: user.tenantId }).first()) as Row;
       if (!simulator) throw new AppError('marketSourceNotTrained');
     } else {
       simulator = (await recordInScope(this.knex, user, 'simulators', recordId, 'edit', 'simulatorNotFound')).row;
     }
-    if (!TRAINED.has(String(simulator.state)) || !simulator.artifact_key) throw new AppError('marketSourceNotTrained');
+    if (!TRAINED.has(await this.trainedState(simulator)) || !simulator.artifact_key) throw new AppError('marketSourceNotTrained');
     const venvKey = `${simulator.artifact_key}/venv.json`;
     if (!(await this.deps.blobs.stat(venvKey))) throw new AppError('marketSourceNotTrained');
     const venv = parseJson<Record<string, unknown>>((await this.deps.blobs.get(venvKey)).toString('utf8'), {});
