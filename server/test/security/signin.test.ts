@@ -36,10 +36,11 @@ async function sessionsOf(server: TestServer, user: TestUser): Promise<number> {
 
 /**
  * These tests are about the throttle (the lock per account and per address): the captcha that
- * sign-in asks for after a few failures (LOGIN_CAPTCHA_AFTER, tested in account.test.ts) is off,
- * so each try reaches the password check.
+ * sign-in asks for after a few failures of an account or of an address (LOGIN_CAPTCHA_AFTER,
+ * LOGIN_CAPTCHA_AFTER_ADDRESS, tested in account.test.ts and codes.test.ts) is off, so each try
+ * reaches the password check.
  */
-const NO_CAPTCHA = { LOGIN_CAPTCHA_AFTER: '0' };
+const NO_CAPTCHA = { LOGIN_CAPTCHA_AFTER: '0', LOGIN_CAPTCHA_AFTER_ADDRESS: '0' };
 
 describe.each(databases)('sign-in hardening on %s', (kind) => {
   let server: TestServer;
