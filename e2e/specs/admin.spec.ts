@@ -114,8 +114,10 @@ describe('administration', () => {
     // (a refetch or a remount does not reset them), so each box is ticked once.
     for (const code of ['dashboard', 'all-project']) {
       const box = page.getByTestId(`admin-matrix-menu-${code}`);
-      // Blueprint keeps the input itself out of sight (its indicator is drawn): a forced click.
-      await box.check({ force: true });
+      // Blueprint keeps the input itself out of sight (its indicator is drawn): the visible label
+      // is clicked, once it is stable and takes the click (a forced click on the hidden input could
+      // land while the dialog still moved in, under load, and change nothing).
+      await page.locator('label').filter({ has: box }).check();
       expect(await box.isChecked(), code).toBe(true);
     }
     await shot(page, 'admin-role-matrix');
