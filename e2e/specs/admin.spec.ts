@@ -12,7 +12,7 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { newUser, signUpAndIn } from '../fixtures/account';
-import { launchBrowser, newContext, reportPageErrors, shot } from '../fixtures/browser';
+import { checkControl, launchBrowser, newContext, reportPageErrors, shot } from '../fixtures/browser';
 
 const baseUrl = inject('baseUrl');
 const admin = newUser('adm');
@@ -108,7 +108,7 @@ describe('administration', () => {
     await page.getByTestId('admin-roles-add').click();
     await page.locator('#admin-role-name').fill(roleName);
     await page.locator('#admin-role-code').fill(`viewer-${stamp}`);
-    await page.locator('input[type=radio][value=shared]').check({ force: true });
+    await checkControl(page.locator('input[type=radio][value=shared]'));
     await page.getByTestId('admin-role-save').click();
     // The matrix opens as the role list refetches after the save; the ticks are kept by role id
     // (a refetch or a remount does not reset them), so each box is ticked once.
@@ -117,7 +117,7 @@ describe('administration', () => {
       // Blueprint keeps the input itself out of sight (its indicator is drawn): the visible label
       // is clicked, once it is stable and takes the click (a forced click on the hidden input could
       // land while the dialog still moved in, under load, and change nothing).
-      await page.locator('label').filter({ has: box }).check();
+      await checkControl(box);
       expect(await box.isChecked(), code).toBe(true);
     }
     await shot(page, 'admin-role-matrix');

@@ -16,7 +16,7 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { apiCall, newUser, signUpAndIn } from '../fixtures/account';
-import { launchBrowser, reportPageErrors, shot } from '../fixtures/browser';
+import { checkControl, launchBrowser, reportPageErrors, shot } from '../fixtures/browser';
 import { TINY_YAML } from '../../server/src/modules/modelling/testing';
 
 const baseUrl = inject('baseUrl');
@@ -414,7 +414,7 @@ describe('flow: from a csv to trained models and deductions', () => {
     await page.getByTestId('train-name').fill('env debug');
     await page.getByTestId('train-scheme').selectOption({ label: 'scheme one' });
     await page.getByTestId('train-hyper').fill('{"epochs": 6, "hidden": [16], "updatesPerStep": 2, "batchSize": 32}');
-    await page.getByTestId('train-debug').check({ force: true });
+    await checkControl(page.getByTestId('train-debug'));
     await page.getByTestId('train-submit').click();
     await page.getByTestId('train-form').waitFor({ state: 'detached' });
     const row = page.getByTestId('training-row').filter({ hasText: 'env debug' });

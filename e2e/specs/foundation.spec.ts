@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { launchBrowser, newContext, shot } from '../fixtures/browser';
+import { checkControl, launchBrowser, newContext, shot } from '../fixtures/browser';
 import { fillCodeFromOutbox } from '../fixtures/outbox';
 
 const baseUrl = inject('baseUrl');
@@ -94,7 +94,7 @@ describe('foundation: account and workbench shell', () => {
     await page.getByTestId('signup-confirm-password').fill(user.password);
     await page.getByTestId('signup-submit').click();
     await page.getByTestId('signup-agreement-error').waitFor();
-    await page.check('[data-testid=signup-agreement]', { force: true });
+    await checkControl(page.getByTestId('signup-agreement'));
     await shotBoth('signup-step3');
     await page.getByTestId('signup-submit').click();
     await page.waitForURL(/\/sign-in/);

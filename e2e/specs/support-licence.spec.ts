@@ -20,7 +20,7 @@ import Database from 'better-sqlite3';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { newUser, signUpAndIn } from '../fixtures/account';
-import { launchBrowser, newContext, reportPageErrors, shot } from '../fixtures/browser';
+import { checkControl, launchBrowser, newContext, reportPageErrors, shot } from '../fixtures/browser';
 import { fillCodeFromOutbox } from '../fixtures/outbox';
 
 const baseUrl = inject('baseUrl');
@@ -116,7 +116,7 @@ describe('SDK licences and support', () => {
     await page.getByTestId('apply-device').setInputFiles(device);
     await page.getByTestId('apply-target').fill(user.email);
     await fillCodeFromOutbox(page, 'apply', user.email);
-    await page.check('[data-testid=apply-terms]', { force: true });
+    await checkControl(page.getByTestId('apply-terms'));
     await shot(page, 'licence-apply');
     await page.getByTestId('apply-submit').click();
     await expect.poll(() => page.getByTestId('licence-row').first().getAttribute('data-status')).toBe('audit');
@@ -207,13 +207,13 @@ describe('SDK licences and support', () => {
     await page.goto('/sdk-licence');
     await page.getByTestId('licence-apply').click();
     await expect.poll(() => page.getByTestId('apply-student').isDisabled()).toBe(false);
-    await page.check('[data-testid=apply-student]', { force: true });
+    await checkControl(page.getByTestId('apply-student'));
     expect(await page.getByTestId('apply-student-note').textContent()).toMatch(/issued at once without review|提交即签发/);
     await page.getByTestId('apply-device').setInputFiles(device);
     const contact = `trial_${user.username}@example.com`.toLowerCase();
     await page.getByTestId('apply-target').fill(contact);
     await fillCodeFromOutbox(page, 'apply', contact);
-    await page.check('[data-testid=apply-terms]', { force: true });
+    await checkControl(page.getByTestId('apply-terms'));
     await shot(page, 'licence-apply-student');
     await page.getByTestId('apply-submit').click();
     // No review: the newest row is the student licence, already valid.
@@ -260,6 +260,8 @@ describe('SDK licences and support', () => {
       // The palette reaches the same screen.
       await admin.goto('/dashboard');
       await admin.getByTestId('side-menu').waitFor();
+      // The palette offers a page once the user's menus are known (the side menu shows its entry).
+      await admin.getByTestId('side-menu-support.contacts-menu').waitFor();
       await admin.keyboard.press('F1');
       await admin.getByTestId('command-palette-input').fill('contact messages');
       await admin.getByTestId('command-support.contacts').click();
