@@ -42,7 +42,7 @@ describe.each(databases)('electricShow through HTTP on %s', (kind) => {
     server = await startTestServer(kind);
   });
   beforeEach(async () => {
-    await server.app.db.knex('electric_show_calls').delete();
+    await server.app.db.knex('rate_window_hits').where({ bucket: 'electric-show' }).delete();
   });
   afterAll(async () => {
     await server?.stop();

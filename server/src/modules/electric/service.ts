@@ -8,6 +8,7 @@
 import { AppError, type ElectricDecision, type ElectricPumpRow, type ElectricResult, type ElectricSeries, type ElectricSite, type ElectricTemperatureRow } from '@decisio/domain';
 import type { Clock } from '../../clock';
 import type { Database } from '../../db/database';
+import { RateWindow } from '../../http/rate-window';
 import { newId } from '../../db/ids';
 import type { TemplateRegistry } from '../templates/registry';
 import { ColdRoomModel, coldRoomData, type ColdRoomData } from './model';
@@ -44,6 +45,7 @@ export class ElectricService {
   private comparison: ElectricResult['comparison'] | undefined;
   private rooms = new Map<ElectricSite, RoomStep[]>();
   private data: ColdRoomData | undefined;
+  private calls: RateWindow | undefined;
 
   constructor(
     private readonly db: Database,
@@ -68,17 +70,12 @@ export class ElectricService {
   }
 
   /**
-   * Counts a call of `address`.
+   * Counts a call of `address` (the shared database-backed window, bucket `electric-show`).
    * @throws AppError `tooManyRequests` past {@link ELECTRIC_CALLS_PER_WINDOW} calls in {@link ELECTRIC_WINDOW_MS}.
    */
   async admit(address: string): Promise<void> {
-    const now = this.clock.now();
-    const since = new Date(now.getTime() - ELECTRIC_WINDOW_MS);
-    const key = address.slice(0, 64);
-    await this.knex('electric_show_calls').where('created_at', '<', since).delete();
-    const [{ n }] = (await this.knex('electric_show_calls').where({ address: key }).where('created_at', '>', since).count({ n: '*' })) as [{ n: number | string }];
-    if (Number(n) >= ELECTRIC_CALLS_PER_WINDOW) throw new AppError('tooManyRequests');
-    await this.knex('electric_show_calls').insert({ id: newId(), address: key, created_at: now });
+    this.calls ??= new RateWindow(this.db, this.clock, { bucket: 'electric-show', max: ELECTRIC_CALLS_PER_WINDOW, windowMs: ELECTRIC_WINDOW_MS });
+    await this.calls.hit(address.slice(0, 64));
   }
 
   /** The demonstration room's 200 logged quarter-hours (template data; computed once). */
