@@ -42,6 +42,7 @@ import * as simulatorNodeScores from './20261128160000_add_simulator_node_scores
 import * as createJobMetrics from './20261128170000_create_job_metrics';
 import * as tableAccessRevocation from './20261128180000_table_access_revocation';
 import * as createDatasetRefreshClaims from './20261128200000_create_dataset_refresh_claims';
+import * as dropElectricShowCalls from './20261129100000_drop_electric_show_calls';
 
 /** One step of the migration history. */
 export interface NamedMigration {
@@ -95,4 +96,5 @@ export const coreMigrations: NamedMigration[] = [
   { name: '20261128170000_create_job_metrics', ...createJobMetrics },
   { name: '20261128180000_table_access_revocation', ...tableAccessRevocation },
   { name: '20261128200000_create_dataset_refresh_claims', ...createDatasetRefreshClaims },
+  { name: '20261129100000_drop_electric_show_calls', ...dropElectricShowCalls },
 ];
