@@ -1,7 +1,7 @@
 import { AppError, validationMessage } from '@decisio/domain';
 import type { Logger } from '../logger';
 import type { AppMiddleware } from './context';
-import { fail } from './envelope';
+import { fail } from './route';
 import { codeNameOf } from './fallback';
 import { ValidationFailure, zodFieldErrors } from './validate';
 

@@ -14,8 +14,7 @@ import type { Database } from '../db/database';
 import { newId } from '../db/ids';
 import type { Logger } from '../logger';
 import type { AppContext, AppMiddleware, AppState } from '../http/context';
-import { reply } from '../http/envelope';
-import type { RouteKit } from '../http/route';
+import { reply, type RouteKit } from '../http/route';
 
 /** What the host needs to mount plugins. */
 export interface PluginHostDeps {

@@ -12,8 +12,7 @@ import {
   roleUpdateSchema,
 } from '@decisio/domain';
 import type { AppContext, AppState } from '../../http/context';
-import { reply } from '../../http/envelope';
-import type { RouteKit } from '../../http/route';
+import { reply, type RouteKit } from '../../http/route';
 import type { MenusService } from './menus';
 import { presentRole, type RolesService } from './roles';
 

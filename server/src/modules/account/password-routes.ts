@@ -1,8 +1,7 @@
 import type { Router } from '@koa/router';
 import { modifyPasswordRequestSchema, resetPasswordRequestSchema } from '@decisio/domain';
 import type { AppState } from '../../http/context';
-import { reply } from '../../http/envelope';
-import { auditAs, type RouteKit } from '../../http/route';
+import { reply, auditAs, type RouteKit } from '../../http/route';
 import type { PasswordChanges } from './password-changes';
 import { authorize } from './policy';
 

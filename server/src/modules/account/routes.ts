@@ -1,9 +1,8 @@
 import type { Router } from '@koa/router';
 import { emptySchema, signInRequestSchema, signUpRequestSchema } from '@decisio/domain';
 import type { AppContext, AppState, AuthUser } from '../../http/context';
-import { reply } from '../../http/envelope';
+import { reply, auditAs, type RouteKit } from '../../http/route';
 import { clientAddress } from '../../http/proxy';
-import { auditAs, type RouteKit } from '../../http/route';
 import { clearSessionCookie, setSessionCookie } from '../../http/session-cookie';
 import type { TransportKeys } from './keys';
 import { authorize } from './policy';

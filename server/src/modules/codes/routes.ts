@@ -14,9 +14,8 @@ import {
 } from '@decisio/domain';
 import type { Database } from '../../db/database';
 import type { AppContext, AppMiddleware, AppState } from '../../http/context';
-import { reply } from '../../http/envelope';
+import { reply, auditAs, type RouteKit } from '../../http/route';
 import { clientAddress } from '../../http/proxy';
-import { auditAs, type RouteKit } from '../../http/route';
 import { addressKey } from '../account/throttle';
 import type { CaptchaService } from './captcha';
 import type { Outbox } from './outbox';

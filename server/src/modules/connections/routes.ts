@@ -16,8 +16,7 @@ import {
   updateConnectionSchema,
 } from '@decisio/domain';
 import type { AppContext, AppState } from '../../http/context';
-import { reply } from '../../http/envelope';
-import type { RouteKit } from '../../http/route';
+import { reply, type RouteKit } from '../../http/route';
 import type { TransportKeys } from '../account/keys';
 import type { Logger } from '../../logger';
 import { RemoteConnectError, describeRemoteError, listRemoteColumns, listRemoteTables, testRemote, withRemote, type ConnectorOptions, type RemoteTarget } from './connector';

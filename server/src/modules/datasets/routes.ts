@@ -12,8 +12,7 @@ import {
 import type { Clock } from '../../clock';
 import type { Database } from '../../db/database';
 import type { AppState } from '../../http/context';
-import { reply } from '../../http/envelope';
-import type { RouteKit } from '../../http/route';
+import { reply, type RouteKit } from '../../http/route';
 import type { BlobStore } from '../storage/blob-store';
 import { downloadUrlOf } from '../storage/routes';
 import { StorageService } from '../storage/service';

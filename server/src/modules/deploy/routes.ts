@@ -18,8 +18,7 @@ import {
 import type { Clock } from '../../clock';
 import type { Database } from '../../db/database';
 import type { AppContext, AppMiddleware, AppState } from '../../http/context';
-import { reply } from '../../http/envelope';
-import type { RouteKit } from '../../http/route';
+import { reply, type RouteKit } from '../../http/route';
 import type { Logger } from '../../logger';
 import type { DatasetsService } from '../datasets/service';
 import type { BlobStore } from '../storage/blob-store';

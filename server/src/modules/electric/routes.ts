@@ -1,9 +1,8 @@
 import type { Router } from '@koa/router';
 import { electricDecisionSchema, electricListSchema, electricResultSchema } from '@decisio/domain';
 import type { AppContext, AppState } from '../../http/context';
-import { reply } from '../../http/envelope';
+import { reply, type RouteKit } from '../../http/route';
 import { clientAddress } from '../../http/proxy';
-import type { RouteKit } from '../../http/route';
 import type { ElectricService } from './service';
 
 /**

@@ -13,8 +13,7 @@ import {
 } from '@decisio/domain';
 import { jsonBody } from '../../http/body';
 import type { AppContext, AppMiddleware, AppState } from '../../http/context';
-import { reply } from '../../http/envelope';
-import type { RouteKit } from '../../http/route';
+import { reply, type RouteKit } from '../../http/route';
 import { grants } from '../access/service';
 import type { LicencesService } from './service';
 import type { LicenceSigner } from './signing';

@@ -1,8 +1,7 @@
 import type { Router } from '@koa/router';
 import { logDeleteRequestSchema, logFilterSchema, logPageRequestSchema, logRetentionRequestSchema } from '@decisio/domain';
 import type { AppContext, AppState } from '../../http/context';
-import { reply } from '../../http/envelope';
-import type { RouteKit } from '../../http/route';
+import { reply, type RouteKit } from '../../http/route';
 import { authorize } from './policy';
 import type { LogsService } from './service';
 

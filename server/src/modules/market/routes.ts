@@ -3,8 +3,7 @@ import { AppError, marketImportSchema, marketListSchema, marketModelIdSchema, ma
 import type { Clock } from '../../clock';
 import type { Database } from '../../db/database';
 import type { AppContext, AppState } from '../../http/context';
-import { reply } from '../../http/envelope';
-import type { RouteKit } from '../../http/route';
+import { reply, type RouteKit } from '../../http/route';
 import type { JobQueue } from '../../jobs/queue';
 import { ModellingRecords } from '../modelling/records';
 import type { SolutionsService } from '../solutions/service';

@@ -2,8 +2,7 @@ import type { Router } from '@koa/router';
 import { z } from 'zod';
 import { messageIdsRequestSchema, messageListRequestSchema, type UnreadCountResponse } from '@decisio/domain';
 import type { AppContext, AppState } from '../../http/context';
-import { reply } from '../../http/envelope';
-import type { RouteKit } from '../../http/route';
+import { reply, type RouteKit } from '../../http/route';
 import type { MessagesService } from './service';
 
 /**

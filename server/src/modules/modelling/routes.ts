@@ -19,8 +19,7 @@ import {
   trainUpdateSchema,
 } from '@decisio/domain';
 import type { AppMiddleware, AppState } from '../../http/context';
-import { reply } from '../../http/envelope';
-import type { RouteKit } from '../../http/route';
+import { postCalls, type RouteKit } from '../../http/route';
 import { reconcileStates } from '../../jobs/record-state';
 import type { ModellingDeps } from './common';
 import { rewardTryRoute } from './reward-try';
@@ -28,7 +27,7 @@ import { ModellingRecords } from './records';
 import { TensorBoards, tensorBoardDownloadRoute } from './tensorboard';
 import { TrainCalls } from './train';
 import type { TrainingKinds } from './training-kinds';
-import { trainingRoutes, type PostRoute } from './training-routes';
+import { trainingRoutes } from './training-routes';
 import { TRAINING_RECORDS } from './training-rules';
 import { Trainings } from './trainings';
 
@@ -61,10 +60,7 @@ export function modellingRoutes(router: Router<AppState>, kit: RouteKit, deps: M
   const trainings = new Trainings(deps);
   const train = new TrainCalls(deps, trainings);
 
-  const post: PostRoute = (path, schema, fn) => {
-    const body = kit.validate(schema);
-    router.post(path, kit.auth, kit.tenant, body, reply((ctx) => fn(body.input(ctx), ctx.state.user!, ctx)));
-  };
+  const post = postCalls(router, kit);
 
   // solution
   post('/solution/getPattern', solutionRefSchema, (i, u) => records.getPattern(u, i.solutionId));

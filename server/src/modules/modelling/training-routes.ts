@@ -7,13 +7,10 @@
  */
 import { z } from 'zod';
 import { copySchema, recordIdSchema, solutionRefSchema } from '@decisio/domain';
-import type { AppContext, AuthUser } from '../../http/context';
+import type { PostRoute } from '../../http/route';
 import type { TrainCalls } from './train';
 import type { TrainingKinds } from './training-kinds';
 import type { Trainings } from './trainings';
-
-/** Mounts one `POST` call with its request schema. */
-export type PostRoute = <S extends z.ZodType>(path: string, schema: S, fn: (input: z.output<S>, user: AuthUser, ctx: AppContext) => Promise<unknown>) => void;
 
 const ackSchema = recordIdSchema.extend({ acknowledged: z.boolean() });
 const restoreSchema = recordIdSchema.extend({ mode: z.enum(['run', 'debug']).optional() });

@@ -3,8 +3,7 @@ import { AppError, pidDataCreateSchema, pidDataIdSchema, pidDataListSchema, pidD
 import type { Clock } from '../../clock';
 import type { Database } from '../../db/database';
 import type { AppContext, AppState } from '../../http/context';
-import { reply } from '../../http/envelope';
-import type { RouteKit } from '../../http/route';
+import { reply, type RouteKit } from '../../http/route';
 import { authorize } from './policy';
 import { PidDataService } from './service';
 

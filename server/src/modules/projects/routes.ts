@@ -14,8 +14,7 @@ import {
   sharedProjectRequestSchema,
 } from '@decisio/domain';
 import type { AppContext, AppState } from '../../http/context';
-import { reply } from '../../http/envelope';
-import type { RouteKit } from '../../http/route';
+import { reply, type RouteKit } from '../../http/route';
 import type { SolutionsService } from '../solutions/service';
 import type { ProjectsService } from './service';
 

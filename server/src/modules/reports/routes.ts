@@ -13,8 +13,7 @@ import {
 import type { Clock } from '../../clock';
 import type { Database } from '../../db/database';
 import type { AppContext, AppState } from '../../http/context';
-import { reply } from '../../http/envelope';
-import type { RouteKit } from '../../http/route';
+import { reply, type RouteKit } from '../../http/route';
 import type { Logger } from '../../logger';
 import type { BlobStore } from '../storage/blob-store';
 import { sendBlob } from '../storage/routes';

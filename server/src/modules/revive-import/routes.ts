@@ -1,8 +1,7 @@
 import type { Router } from '@koa/router';
 import { reviveImportSchema } from '@decisio/domain';
 import type { AppState } from '../../http/context';
-import { reply } from '../../http/envelope';
-import type { RouteKit } from '../../http/route';
+import { reply, type RouteKit } from '../../http/route';
 import { ReviveImport, type ReviveImportDeps } from './service';
 
 /**

@@ -9,8 +9,7 @@ import { z } from 'zod';
 import { pageRequestSchema, type Page, type PolicyUpdateReport } from '@decisio/domain';
 import type { Database } from '../../db/database';
 import type { AppContext, AppState } from '../../http/context';
-import { reply } from '../../http/envelope';
-import type { RouteKit } from '../../http/route';
+import { reply, type RouteKit } from '../../http/route';
 import type { DeployService } from '../deploy/service';
 import { presentPolicyUpdate } from './policy-update';
 

@@ -1,8 +1,7 @@
 import type { Router } from '@koa/router';
 import { AppError, scheduleCheckRequestSchema, scheduleHistoryRequestSchema, scheduleIdRequestSchema, schedulePageRequestSchema, scheduleSaveRequestSchema } from '@decisio/domain';
 import type { AppContext, AppState } from '../../http/context';
-import { reply } from '../../http/envelope';
-import type { RouteKit } from '../../http/route';
+import { reply, type RouteKit } from '../../http/route';
 import type { Database } from '../../db/database';
 import { authorize } from './policy';
 import { checkRefreshParams } from './refresh';

@@ -9,8 +9,7 @@ import {
   solutionListRequestSchema,
 } from '@decisio/domain';
 import type { AppContext, AppState } from '../../http/context';
-import { reply } from '../../http/envelope';
-import type { RouteKit } from '../../http/route';
+import { reply, type RouteKit } from '../../http/route';
 import type { SolutionsService } from './service';
 
 /** Solution calls (`solution/*`): view right to read, edit right (and an unlocked project) to change. */

@@ -13,13 +13,12 @@ import {
 import type { Readable } from 'node:stream';
 import zlib from 'node:zlib';
 import type { AppContext, AppState } from '../../http/context';
-import { reply } from '../../http/envelope';
+import { reply, type RouteKit } from '../../http/route';
 import { jsonBody } from '../../http/body';
 import { opened } from '../../http/stream';
 import type { Clock } from '../../clock';
 import type { ServerConfig } from '../../config';
 import type { Database } from '../../db/database';
-import type { RouteKit } from '../../http/route';
 import { grants } from '../access/service';
 import type { BlobOwner, BlobStore } from './blob-store';
 import { configureQuotaDefaults } from './quota';

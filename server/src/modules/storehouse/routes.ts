@@ -3,8 +3,7 @@ import { createStorehouseProjectSchema, recognitionIdSchema, recognizerUsedSchem
 import type { Clock } from '../../clock';
 import type { Database } from '../../db/database';
 import type { AppContext, AppState } from '../../http/context';
-import { reply } from '../../http/envelope';
-import type { RouteKit } from '../../http/route';
+import { reply, type RouteKit } from '../../http/route';
 import type { JobQueue } from '../../jobs/queue';
 import type { DatasetsService } from '../datasets/service';
 import { ModellingRecords } from '../modelling/records';

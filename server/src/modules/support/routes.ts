@@ -1,9 +1,8 @@
 import type { Router } from '@koa/router';
 import { contactListSchema, contactSchema, createWorkOrderSchema, handleContactSchema, replyWorkOrderSchema, workOrderIdSchema, workOrderListSchema, AppError } from '@decisio/domain';
 import type { AppContext, AppState } from '../../http/context';
-import { reply } from '../../http/envelope';
+import { reply, type RouteKit } from '../../http/route';
 import { clientAddress } from '../../http/proxy';
-import type { RouteKit } from '../../http/route';
 import { grants } from '../access/service';
 import type { SupportService } from './service';
 

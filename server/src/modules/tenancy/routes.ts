@@ -9,8 +9,7 @@ import {
   tenantUpdateSchema,
 } from '@decisio/domain';
 import type { AppContext, AppState } from '../../http/context';
-import { reply } from '../../http/envelope';
-import type { RouteKit } from '../../http/route';
+import { reply, type RouteKit } from '../../http/route';
 import { pathId } from '../access/routes';
 import { orgTenantOf, type OrgsService } from './orgs';
 import type { TenantsService } from './tenants';

@@ -2,8 +2,7 @@ import type { Router } from '@koa/router';
 import { deleteUserRequestSchema, editUserInfoRequestSchema, emptySchema, signInRecordRequestSchema, updateUserCenterRequestSchema } from '@decisio/domain';
 import type { AppContext, AppState } from '../../http/context';
 import { clearSessionCookie } from '../../http/session-cookie';
-import { reply } from '../../http/envelope';
-import { auditAs, type RouteKit } from '../../http/route';
+import { reply, auditAs, type RouteKit } from '../../http/route';
 import { authorize } from '../account/policy';
 import type { UserCentreService } from './service';
 

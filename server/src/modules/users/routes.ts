@@ -9,8 +9,7 @@ import {
   type UserStatus,
 } from '@decisio/domain';
 import type { AppContext, AppState } from '../../http/context';
-import { reply } from '../../http/envelope';
-import type { RouteKit } from '../../http/route';
+import { reply, type RouteKit } from '../../http/route';
 import type { SignInThrottle } from '../account/throttle';
 import type { UserManagement } from './manage';
 import { authorize } from './policy';
