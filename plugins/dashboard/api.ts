@@ -34,6 +34,8 @@ export interface OverviewTraining {
   progress: number | null;
   startTime: string | null;
   projectId?: string | null;
+  /** The training's job (followed live while it runs). */
+  jobId?: string | null;
 }
 
 const OVERVIEW = 'Overview';

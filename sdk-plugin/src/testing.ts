@@ -314,3 +314,27 @@ export async function renderPanel(
   const result = render(withHost(host, createElement(Component, props)));
   return Object.assign(result, { host });
 }
+
+/**
+ * A stand-in for the browser's `EventSource` a test drives by hand (`vi.stubGlobal('EventSource',
+ * ScriptedEventSource)`): every stream opened is in `ScriptedEventSource.all` (clear it after each
+ * test); `emit('open')`, `emit('state', view)`, `emit('error')` deliver an event to its listeners.
+ */
+export class ScriptedEventSource {
+  static all: ScriptedEventSource[] = [];
+  readonly listeners = new Map<string, Array<(e: { data?: string }) => void>>();
+  closed = false;
+  constructor(readonly url: string) {
+    ScriptedEventSource.all.push(this);
+  }
+  addEventListener(type: string, fn: (e: { data?: string }) => void) {
+    this.listeners.set(type, [...(this.listeners.get(type) ?? []), fn]);
+  }
+  /** Delivers an event (`data` is sent as JSON). */
+  emit(type: string, data?: unknown) {
+    for (const fn of this.listeners.get(type) ?? []) fn(data === undefined ? {} : { data: JSON.stringify(data) });
+  }
+  close() {
+    this.closed = true;
+  }
+}

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { cleanup, screen, within } from '@testing-library/react';
-import { createTestHost, renderPanel } from '@decisio/sdk-plugin/testing';
+import { cleanup, screen, waitFor, within } from '@testing-library/react';
+import { createTestHost, renderPanel, ScriptedEventSource } from '@decisio/sdk-plugin/testing';
 import type { OverviewResource } from '@decisio/domain';
 import { dashboardPlugin } from '../index';
 
@@ -64,5 +64,67 @@ describe('TenantOverviewPanel', () => {
   it('says when the overview cannot be loaded', async () => {
     await renderPanel(panel, { host: host('en-US', { code: 1002, message: 'boom' }) });
     expect(await screen.findByText('The overview could not be loaded')).toBeTruthy();
+  });
+});
+
+describe('TenantOverviewPanel live', () => {
+  afterEach(() => {
+    cleanup();
+    vi.useRealTimers();
+    vi.unstubAllGlobals();
+    ScriptedEventSource.all = [];
+  });
+
+  const job = (n: string) => n.repeat(32);
+  const row = (id: string, state: string, progress: number) => ({ id, code: `PT-${id}`, name: `training ${id}`, kind: 'policy', state, progress, startTime: '2026-11-27T10:00:00.000Z', jobId: job(id) });
+  const view = (id: string, state: string, progress: number, final = false) => ({ jobId: job(id), id: job(id), kind: 'policy', name: id, state, final, progress, metrics: {}, error: null });
+  const count = (h: ReturnType<typeof host>, url: string) => h.calls.filter((c) => c.url === url).length;
+
+  it('follows the running trainings: a state event reads the list again, no 5 s polling while the streams are open', async () => {
+    vi.stubGlobal('EventSource', ScriptedEventSource);
+    // Fake timers from the start (a poll set before would run on a real timer).
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    const h = host('en-US', tenantOnly, { rows: [row('a', 'processing', 0.2), row('b', 'waiting', 0)], total: 2 });
+    await renderPanel(panel, { host: h });
+    await waitFor(() => expect(ScriptedEventSource.all.map((e) => e.url)).toEqual([`/api/job/events?jobId=${job('a')}`, `/api/job/events?jobId=${job('b')}`]));
+    const [a, b] = ScriptedEventSource.all as [ScriptedEventSource, ScriptedEventSource];
+    a.emit('open');
+    b.emit('open');
+    // (the fallback poll set while the streams were connecting runs once more, then 30 s apart)
+    await vi.advanceTimersByTimeAsync(6000);
+    const [l0, r0, o0] = [count(h, 'overview/getTrainingList'), count(h, 'overview/getResource'), count(h, 'overview/getOverall')];
+    // Both streams open: nothing is polled every 5 s.
+    await vi.advanceTimersByTimeAsync(20_000);
+    expect([count(h, 'overview/getTrainingList'), count(h, 'overview/getResource')]).toEqual([l0, r0]);
+    // Progress comes with the events; the same state reads nothing again.
+    a.emit('state', view('a', 'processing', 0.7));
+    await waitFor(() => expect(within(screen.getAllByTestId('overview-running-row')[0]!).getByLabelText('70%')).toBeTruthy());
+    expect(count(h, 'overview/getTrainingList')).toBe(l0);
+    // A new state: the list and the job counts are read again; a final one the overview too.
+    h.mockCall('overview/getTrainingList', { data: { rows: [row('b', 'waiting', 0)], total: 1 } });
+    a.emit('state', view('a', 'successful', 1, true));
+    await waitFor(() => expect(screen.getAllByTestId('overview-running-row')).toHaveLength(1));
+    expect(count(h, 'overview/getTrainingList')).toBe(l0 + 1);
+    expect(count(h, 'overview/getResource')).toBe(r0 + 1);
+    expect(count(h, 'overview/getOverall')).toBe(o0 + 1);
+    expect(a.closed).toBe(true);
+  });
+
+  it('polls the running trainings every 5 s while one is not followed live, and the measurements every 30 s', async () => {
+    vi.stubGlobal('EventSource', ScriptedEventSource);
+    // Fake timers from the start (a poll set before would run on a real timer).
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    const h = host('en-US', tenantOnly, { rows: [row('a', 'processing', 0.2), row('b', 'processing', 0.3), row('c', 'waiting', 0)], total: 3 });
+    await renderPanel(panel, { host: h });
+    // Two are followed (each is a stream); the third makes the list poll.
+    await waitFor(() => expect(ScriptedEventSource.all).toHaveLength(2));
+    for (const s of ScriptedEventSource.all) s.emit('open');
+    await vi.advanceTimersByTimeAsync(100);
+    const [l0, r0] = [count(h, 'overview/getTrainingList'), count(h, 'overview/getResource')];
+    await vi.advanceTimersByTimeAsync(11_000);
+    expect(count(h, 'overview/getTrainingList')).toBeGreaterThanOrEqual(l0 + 2);
+    expect(count(h, 'overview/getResource')).toBe(r0);
+    await vi.advanceTimersByTimeAsync(20_000);
+    expect(count(h, 'overview/getResource')).toBe(r0 + 1);
   });
 });

@@ -1,8 +1,19 @@
+import { useCallback, useEffect, useState } from 'react';
 import { Button, Callout, Card, Classes, H4, HTMLTable, NonIdealState, ProgressBar, Spinner, Tag } from '@blueprintjs/core';
 import { formatBytes, isApiError, useLocale, type PanelProps } from '@decisio/sdk-plugin';
-import { dashboardApi } from '../api';
+import { dashboardApi, type OverviewTraining } from '../api';
 import { useDashboardT } from '../i18n';
+import { FollowJob, LIST_STREAMS, useFollowedJobs } from '@decisio/sdk-plugin/trainings/events';
+import type { JobView } from '@decisio/domain';
 
+/**
+ * The resource figures (storage, workers, cores, memory, GPUs, job counts) are measurements with
+ * no event source: they are read again at this slower pace (and at once when a followed training
+ * changes state, which changes the job counts). The running trainings are read again at this pace
+ * too, to find trainings started elsewhere; the ones shown follow their live streams.
+ */
+const MEASURE_POLL_MS = 30_000;
+/** The running trainings' fallback poll, only while one of them is not followed live. */
 const POLL_MS = 5000;
 const DURATION_BUCKETS = ['1h', '6h', '12h', '24h', 'over24h'] as const;
 const SCORE_BUCKETS = ['60', '70', '80', '90', '100'] as const;
@@ -33,19 +44,54 @@ function Bars({ items }: { items: { label: string; value: number }[] }) {
   );
 }
 
+/** The progress of a running training as a labelled bar (none before it is measured). */
+function RunningProgress({ progress }: { progress: number | null }) {
+  return progress === null ? null : <ProgressBar value={progress} animate={false} stripes={false} intent="success" aria-label={`${Math.round(progress * 100)}%`} />;
+}
+
 /**
  * The tenant dashboard (spec platform §1): resources of the caller's tenant (running, waiting
  * and GPU jobs, storage) and, for system roles, of the whole platform (machines, cores, memory,
  * job slots, GPUs); the training overview (counts by kind and outcome, duration and score
- * distributions); the running trainings. Resources and running trainings refresh every 5 s.
+ * distributions); the running trainings. The running trainings follow their jobs' live streams
+ * (`useFollowedJobs`, up to `LIST_STREAMS` of them): the list, the job counts and, after a final
+ * state, the overview are read again when a state changes; the list polls every 5 s only while a
+ * running training is not followed live. The resource measurements are polled every 30 s.
  */
 export function TenantOverviewPanel(_props: PanelProps) {
   const { t } = useDashboardT();
   const locale = useLocale();
-  const resource = dashboardApi.endpoints['dashboard/resource'].useQuery(undefined, { pollingInterval: POLL_MS });
+  const resource = dashboardApi.endpoints['dashboard/resource'].useQuery(undefined, { pollingInterval: MEASURE_POLL_MS });
   const overall = dashboardApi.endpoints['dashboard/overall'].useQuery();
   const stats = dashboardApi.endpoints['dashboard/statistics'].useQuery();
-  const running = dashboardApi.endpoints['dashboard/running'].useQuery(undefined, { pollingInterval: POLL_MS });
+  const [poll, setPoll] = useState(MEASURE_POLL_MS);
+  const running = dashboardApi.endpoints['dashboard/running'].useQuery(undefined, { pollingInterval: poll });
+  const runningRows = running.data?.rows;
+  const { followed, onLive, allLive } = useFollowedJobs(
+    (runningRows ?? []).flatMap((r) => (r.jobId ? [r.jobId] : [])),
+    LIST_STREAMS,
+  );
+  const hasRunning = (runningRows?.length ?? 0) > 0;
+  useEffect(() => setPoll(hasRunning && !allLive ? POLL_MS : MEASURE_POLL_MS), [hasRunning, allLive]);
+  const [liveProgress, setLiveProgress] = useState<Record<string, { state: string; progress: number }>>({});
+  const { refetch: refetchRunning } = running;
+  const { refetch: refetchResource } = resource;
+  const { refetch: refetchOverall } = overall;
+  const { refetch: refetchStats } = stats;
+  const onState = useCallback(
+    (jobId: string, view: JobView) => {
+      setLiveProgress((old) => ({ ...old, [jobId]: { state: view.state, progress: view.progress } }));
+      if (runningRows?.find((r) => r.jobId === jobId)?.state === view.state) return;
+      void refetchRunning();
+      void refetchResource();
+      if (view.final) void Promise.all([refetchOverall(), refetchStats()]);
+    },
+    [runningRows, refetchRunning, refetchResource, refetchOverall, refetchStats],
+  );
+  const progressOf = (row: OverviewTraining) => {
+    const l = row.jobId ? liveProgress[row.jobId] : undefined;
+    return l && l.state === row.state ? l.progress : row.progress;
+  };
   const date = new Intl.DateTimeFormat(locale, { dateStyle: 'short', timeStyle: 'short' });
   const refetch = () => void Promise.all([resource.refetch(), overall.refetch(), stats.refetch(), running.refetch()]);
   const failure = resource.error ?? overall.error ?? stats.error ?? running.error;
@@ -173,7 +219,7 @@ export function TenantOverviewPanel(_props: PanelProps) {
                     </Tag>
                   </td>
                   <td style={{ minWidth: 120 }}>
-                    {row.progress !== null && <ProgressBar value={row.progress} animate={false} stripes={false} intent="success" aria-label={`${Math.round(row.progress * 100)}%`} />}
+                    <RunningProgress progress={progressOf(row)} />
                   </td>
                   <td>{row.startTime ? date.format(new Date(row.startTime)) : ''}</td>
                 </tr>
@@ -181,6 +227,9 @@ export function TenantOverviewPanel(_props: PanelProps) {
             </tbody>
           </HTMLTable>
         )}
+        {followed.map((jobId) => (
+          <FollowJob key={jobId} jobId={jobId} onState={onState} onLive={onLive} />
+        ))}
       </section>
     </div>
   );

@@ -1,11 +1,12 @@
 /**
  * The policy update page's "update the environment first" option: the ticked datasets go to an
  * environment update of the policy's environment, and the policy update starts only once that
- * run has succeeded (not after a failed one).
+ * run has succeeded (not after a failed one). A running run is followed through its job's live
+ * stream: a state event reads the runs again, and nothing is polled while the stream is open.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { createTestHost, renderPanel } from '@decisio/sdk-plugin/testing';
+import { createTestHost, renderPanel, ScriptedEventSource } from '@decisio/sdk-plugin/testing';
 import { policyUpdatePlugin } from '../index';
 import { trainingsKitPlugin } from '@decisio/sdk-plugin/trainings/plugin';
 
@@ -81,5 +82,72 @@ describe('UpdatePolicyPanel', () => {
     expect(within(rows).getByText('First training')).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Update policy' }));
     await waitFor(() => expect(h.calls.find((c) => c.url === 'train/createTrainUpdate')?.body).toEqual({ id: policyId, kind: 'policy', hyperparameters: { epochs: 5 } }));
+  });
+});
+
+describe('UpdatePolicyPanel live', () => {
+  afterEach(() => {
+    cleanup();
+    vi.useRealTimers();
+    vi.unstubAllGlobals();
+    ScriptedEventSource.all = [];
+  });
+
+  const jobId = 'f'.repeat(32);
+  const run = (state: string, progress: number) => ({ jobId, reason: 'update', state, progress, error: null, createdAt: '2026-11-01T10:00:00.000Z', startTime: null, endTime: null });
+  async function open(h: ReturnType<typeof createTestHost>) {
+    h.mockCall('policy/list', { data: { rows: [{ id: policyId, name: 'coupon policy', state: 'successful' }], total: 1 } });
+    h.mockCall('table/list', { data: { rows: [], total: 0, page: 1, pageSize: 100 } });
+    h.mockCall('train/getTrainUpdateListPage', { data: { rows: [run('processing', 0.2)], total: 1, page: 1, pageSize: 50 } });
+    await renderPanel(update, { host: h });
+    await waitFor(() => expect(screen.getByRole('option', { name: 'coupon policy' })).toBeTruthy());
+    fireEvent.change(screen.getByLabelText(/^Policy/), { target: { value: policyId } });
+    await screen.findByTestId('update-rows');
+    await waitFor(() => expect(ScriptedEventSource.all.map((e) => e.url)).toEqual([`/api/job/events?jobId=${jobId}`]));
+    return ScriptedEventSource.all[0]!;
+  }
+  const runsCalls = (h: ReturnType<typeof createTestHost>) => h.calls.filter((c) => c.url === 'train/getTrainUpdateListPage').length;
+
+  it('follows the running run: no polling while the stream is open, the live progress, the runs read again on a new state', async () => {
+    vi.stubGlobal('EventSource', ScriptedEventSource);
+    // Fake timers from the start (a poll set before would run on a real timer).
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    const h = createTestHost({ plugins: [trainingsKitPlugin, policyUpdatePlugin], locale: 'en-US', location: { pathname: '/project/update-policy', search: { projectId, solutionId } } });
+    const stream = await open(h);
+    stream.emit('open');
+    const r0 = runsCalls(h);
+    // Open stream: the 2 s poll does not run.
+    await vi.advanceTimersByTimeAsync(7000);
+    expect(runsCalls(h)).toBe(r0);
+    // The progress comes with the events; the same state reads nothing again.
+    stream.emit('state', { jobId, id: jobId, kind: 'policy', name: 'x', state: 'processing', final: false, progress: 0.6, metrics: {}, error: null });
+    await waitFor(() => expect((screen.getByTestId('update-rows').querySelector('.bp6-progress-meter') as HTMLElement | null)?.style.width).toBe('60%'));
+    expect(runsCalls(h)).toBe(r0);
+    // A new state reads the runs again; the final one closes the stream.
+    h.mockCall('train/getTrainUpdateListPage', { data: { rows: [run('successful', 1)], total: 1, page: 1, pageSize: 50 } });
+    stream.emit('state', { jobId, id: jobId, kind: 'policy', name: 'x', state: 'successful', final: true, progress: 1, metrics: {}, error: null });
+    await waitFor(() => expect(runsCalls(h)).toBe(r0 + 1));
+    expect(await within(screen.getByTestId('update-rows')).findByText('successful')).toBeTruthy();
+    expect(stream.closed).toBe(true);
+    await vi.advanceTimersByTimeAsync(7000);
+    expect(runsCalls(h)).toBe(r0 + 1);
+  });
+
+  it('polls the runs every 2 s while the stream is not open', async () => {
+    vi.stubGlobal('EventSource', ScriptedEventSource);
+    // Fake timers from the start (a poll set before would run on a real timer).
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    const h = createTestHost({ plugins: [trainingsKitPlugin, policyUpdatePlugin], locale: 'en-US', location: { pathname: '/project/update-policy', search: { projectId, solutionId } } });
+    const stream = await open(h);
+    stream.emit('error');
+    const r0 = runsCalls(h);
+    await vi.advanceTimersByTimeAsync(4500);
+    expect(runsCalls(h)).toBeGreaterThanOrEqual(r0 + 2);
+    // Once open, the poll stops.
+    stream.emit('open');
+    await vi.advanceTimersByTimeAsync(100);
+    const r1 = runsCalls(h);
+    await vi.advanceTimersByTimeAsync(6000);
+    expect(runsCalls(h)).toBe(r1);
   });
 });

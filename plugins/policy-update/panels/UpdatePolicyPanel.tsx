@@ -4,8 +4,11 @@ import { useNotify, useProjectLink, useFailureNotice, ChoiceField, DataTable, Li
 import { policyUpdateApi } from '../api';
 import { usePolicyUpdateT } from '../i18n';
 import { useSolutionPolicies } from '@decisio/sdk-plugin/trainings/pickers';
+import { useJobEvents } from '@decisio/sdk-plugin/trainings/events';
 
 const ACTIVE = ['waiting', 'processing', 'restoring', 'stopping', 'debugging'];
+/** The fallback poll of the runs, only while a running job's live stream is not open. */
+const POLL_MS = 2000;
 
 /**
  * Policy update (`/project/update-policy?projectId=`): the training runs of a policy
@@ -13,6 +16,10 @@ const ACTIVE = ['waiting', 'processing', 'restoring', 'stopping', 'debugging'];
  * (`train/createTrainUpdate`). With datasets of the project ticked (e.g. made from a service's
  * calls), the policy's environment is updated with them first (`kind: 'environment'`,
  * `datasetIds`), and the policy update starts once that run has succeeded.
+ *
+ * The running run (and the environment update waited for) is followed through its job's live
+ * stream (`useJobEvents`): its progress as it comes, the runs read again when its state changes;
+ * the runs are polled only while that stream is not open.
  */
 export function UpdatePolicyPanel() {
   const { t, locale } = usePolicyUpdateT();
@@ -23,18 +30,36 @@ export function UpdatePolicyPanel() {
   const { picker, policies } = useSolutionPolicies(projectId);
   const [picked, setPicked] = useState(link.params.policyId ?? '');
   const [epochs, setEpochs] = useState(5);
-  const [polling, setPolling] = useState(false);
+  const [poll, setPoll] = useState(0);
+  const [envPoll, setEnvPoll] = useState(0);
   const [datasetIds, setDatasetIds] = useState<string[]>([]);
   /** The environment update the policy update waits for. */
   const [chain, setChain] = useState<{ envId: string; jobId: string; policyId: string; epochs: number } | null>(null);
   const datasets = policyUpdateApi.endpoints['policy-update/datasets'].useQuery({ projectId: projectId ?? '' }, { skip: !projectId });
-  const envRuns = policyUpdateApi.endpoints['policy-update/runs'].useQuery({ id: chain?.envId ?? '', kind: 'environment', page: 1, pageSize: 20 }, { skip: !chain, pollingInterval: chain ? 2000 : 0 });
-  const runs = policyUpdateApi.endpoints['policy-update/runs'].useQuery({ id: picked, kind: 'policy', page: 1, pageSize: 50 }, { skip: !picked, pollingInterval: polling ? 2000 : 0 });
+  const envRuns = policyUpdateApi.endpoints['policy-update/runs'].useQuery({ id: chain?.envId ?? '', kind: 'environment', page: 1, pageSize: 20 }, { skip: !chain, pollingInterval: envPoll });
+  const runs = policyUpdateApi.endpoints['policy-update/runs'].useQuery({ id: picked, kind: 'policy', page: 1, pageSize: 50 }, { skip: !picked, pollingInterval: poll });
   const [update, { isLoading }] = policyUpdateApi.endpoints['policy-update/update'].useMutation();
   const rows = runs.data?.rows ?? [];
-  const active = rows.some((r) => ACTIVE.includes(r.state));
-  if (active !== polling) setPolling(active);
+  const running = rows.filter((r) => ACTIVE.includes(r.state));
+  const active = running.length > 0;
+  // The running run's job, followed live (a policy runs one job at a time; with more the runs poll).
+  const [liveRun, setLiveRun] = useState<{ jobId: string; state: string; progress: number } | null>(null);
+  const followed = running[0]?.jobId ?? null;
+  const live = useJobEvents(followed, active, {
+    onState: (view) => {
+      if (followed) setLiveRun({ jobId: followed, state: view.state, progress: view.progress });
+      if (running[0]?.state !== view.state) void runs.refetch();
+    },
+  });
+  useEffect(() => setPoll(active && !(live && running.length === 1) ? POLL_MS : 0), [active, live, running.length]);
   const envRun = chain ? envRuns.data?.rows.find((r) => r.jobId === chain.jobId) : undefined;
+  const envLive = useJobEvents(chain?.jobId, chain !== null, {
+    onState: (view) => {
+      if (envRun?.state !== view.state) void envRuns.refetch();
+    },
+  });
+  useEffect(() => setEnvPoll(chain && !envLive ? POLL_MS : 0), [chain, envLive]);
+  const progressOf = (r: (typeof rows)[number]) => (liveRun && liveRun.jobId === r.jobId && liveRun.state === r.state ? liveRun.progress : r.progress);
   useEffect(() => {
     if (!chain || !envRun || ACTIVE.includes(envRun.state)) return;
     setChain(null);
@@ -70,7 +95,7 @@ export function UpdatePolicyPanel() {
               <Tag minimal round intent={r.state === 'successful' ? 'success' : r.state === 'failure' ? 'danger' : 'primary'}>
                 {r.state}
               </Tag>
-              {ACTIVE.includes(r.state) && <ProgressBar value={r.progress} />}
+              {ACTIVE.includes(r.state) && <ProgressBar value={progressOf(r)} />}
             </td>
             <td>{time(r.startTime)}</td>
             <td>{time(r.endTime)}</td>

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useState, type ReactNode } from 'react';
 import { Button, ButtonGroup, HTMLTable } from '@blueprintjs/core';
+import type { JobView } from '@decisio/domain';
 import { isApiError, projectLinkSearch, useAppLocation, useLocale, useNavigate, useNotify } from '../index';
 import { trainingsApi, type TrainingArea, type TrainingRow } from './api';
 import { useTrainingsT } from './i18n';
@@ -8,19 +9,10 @@ import { DeductionDialog } from './DeductionDialog';
 import { TrainFormDialog } from './TrainFormDialog';
 import { TrainingDetail } from './TrainingDetail';
 import { DeleteConfirm, formatTime, ListStates, NoSolution, ProgressCell, StateTag, useSolutionId } from './shared';
-import { useJobEvents } from './events';
+import { FollowJob, LIST_STREAMS, useFollowedJobs } from './events';
 
-/** At most this many running jobs of a list are followed live (each is a stream); more rows poll. */
-export const LIST_STREAMS = 2;
 /** The fallback poll of a list while some running job is not followed live. */
 const LIST_POLL_MS = 5000;
-
-/** Follows one running job of a list through its live stream (renders nothing). */
-function FollowJob({ jobId, onState, onLive }: { jobId: string; onState: (jobId: string, state: string, progress: number) => void; onLive: (jobId: string, live: boolean) => void }) {
-  const live = useJobEvents(jobId, true, { onState: (v) => onState(jobId, v.state, v.progress) });
-  useEffect(() => onLive(jobId, live), [jobId, live, onLive]);
-  return null;
-}
 
 /** The kinds of training (and deduction) screens. */
 export type TrainingScreen = 'environment' | 'policy' | 'parameter' | 'simulation' | 'decision';
@@ -56,19 +48,19 @@ export function TrainingsScreen({ screen, openForm = false, detailExtra }: { scr
   // The running jobs of the list follow their live streams (state and progress as they change;
   // the list is read again only when a state changes); the list polls while one is not followed.
   const running = (list.data?.rows ?? []).filter((r) => ACTIVE.has(r.state) && r.jobId);
-  const followed = running.slice(0, LIST_STREAMS);
-  const [liveJobs, setLiveJobs] = useState<Record<string, boolean>>({});
+  const { followed, onLive, allLive } = useFollowedJobs(
+    running.map((r) => r.jobId!),
+    LIST_STREAMS,
+  );
   const [liveProgress, setLiveProgress] = useState<Record<string, { state: string; progress: number }>>({});
-  const onLive = useCallback((jobId: string, live: boolean) => setLiveJobs((old) => (old[jobId] === live ? old : { ...old, [jobId]: live })), []);
   const rows = list.data?.rows;
   const onState = useCallback(
-    (jobId: string, state: string, progress: number) => {
-      setLiveProgress((old) => ({ ...old, [jobId]: { state, progress } }));
-      if (rows?.find((r) => r.jobId === jobId)?.state !== state) void list.refetch();
+    (jobId: string, view: JobView) => {
+      setLiveProgress((old) => ({ ...old, [jobId]: { state: view.state, progress: view.progress } }));
+      if (rows?.find((r) => r.jobId === jobId)?.state !== view.state) void list.refetch();
     },
     [rows, list],
   );
-  const allLive = running.length <= LIST_STREAMS && followed.every((r) => liveJobs[r.jobId!]);
   useEffect(() => setPoll(running.length > 0 && !allLive ? LIST_POLL_MS : 0), [running.length, allLive]);
   const progressOf = (r: TrainingRow) => {
     const l = r.jobId ? liveProgress[r.jobId] : undefined;
@@ -190,8 +182,8 @@ export function TrainingsScreen({ screen, openForm = false, detailExtra }: { scr
           </tbody>
         </HTMLTable>
       </ListStates>
-      {followed.map((r) => (
-        <FollowJob key={r.jobId} jobId={r.jobId!} onState={onState} onLive={onLive} />
+      {followed.map((jobId) => (
+        <FollowJob key={jobId} jobId={jobId} onState={onState} onLive={onLive} />
       ))}
       {selected && <TrainingDetail key={selected} area={cfg.area} id={selected} onClose={() => setSelected(null)} {...(detailExtra ? { extra: detailExtra } : {})} />}
       {formOpen && cfg.train && <TrainFormDialog kind={cfg.train} solutionId={solutionId} onClose={() => setFormOpen(false)} />}

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
-import { createTestHost, renderPanel } from '@decisio/sdk-plugin/testing';
+import { createTestHost, renderPanel, ScriptedEventSource as FakeEventSource } from '@decisio/sdk-plugin/testing';
 import { trainingsKitPlugin } from './plugin';
 import { screenOf } from './test-screens';
 
@@ -40,25 +40,6 @@ describe('training detail', () => {
     expect(h.calls.some((c) => c.url === 'train/getTrainDisplayDataList')).toBe(false);
   });
 });
-
-/** A stand-in for the browser's `EventSource` the tests drive by hand. */
-class FakeEventSource {
-  static all: FakeEventSource[] = [];
-  readonly listeners = new Map<string, Array<(e: { data?: string }) => void>>();
-  closed = false;
-  constructor(readonly url: string) {
-    FakeEventSource.all.push(this);
-  }
-  addEventListener(type: string, fn: (e: { data?: string }) => void) {
-    this.listeners.set(type, [...(this.listeners.get(type) ?? []), fn]);
-  }
-  emit(type: string, data?: unknown) {
-    for (const fn of this.listeners.get(type) ?? []) fn(data === undefined ? {} : { data: JSON.stringify(data) });
-  }
-  close() {
-    this.closed = true;
-  }
-}
 
 describe('live training detail and list', () => {
   afterEach(() => {
