@@ -73,22 +73,6 @@ export async function recordInScope(knex: Knex, user: ServerCallUser, table: str
 /** Tables whose names must be unique across the solutions of a project (spec workflow §5). */
 export const TRAINING_TABLES = ['simulators', 'policies', 'parameter_searches', 'deductions'] as const;
 
-/** True when `name` is used in `table` within the project (optionally for a `kind` of deduction). */
-export async function nameUsed(knex: Knex, table: string, projectId: string, name: string, extra: Record<string, unknown> = {}): Promise<boolean> {
-  const r = await knex(table).where({ project_id: projectId, name, ...extra }).first('id');
-  return Boolean(r);
-}
-
-/** A copy's name: `<name>_copy`, `<name>_copy2`, ... unused in the project, within `max`. */
-export async function copyName(knex: Knex, table: string, projectId: string, name: string, max: number, extra: Record<string, unknown> = {}): Promise<string> {
-  for (let i = 1; i < 1000; i++) {
-    const suffix = i === 1 ? '_copy' : `_copy${i}`;
-    const candidate = name.slice(0, max - suffix.length) + suffix;
-    if (!(await nameUsed(knex, table, projectId, candidate, extra))) return candidate;
-  }
-  throw new AppError('nameUsed');
-}
-
 /** Page arguments -> limit/offset. */
 export function paging(page = 1, pageSize = 20): { limit: number; offset: number } {
   return { limit: pageSize, offset: (page - 1) * pageSize };

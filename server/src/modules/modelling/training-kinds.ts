@@ -18,8 +18,7 @@ import type { ServerCallUser } from '@decisio/sdk-plugin/server';
 import type { JobKind } from '../../jobs/queue';
 import type { Row, Scope } from './common';
 import type { ModellingJobEnv, RecordPayload } from './engine/job-run';
-import type { TrainingChecks } from './training-checks';
-import type { TrainingTable } from './training-rules';
+import type { TrainingChecks, TrainingTable } from './training-rules';
 
 /** What every create request names. */
 export interface TrainingCreateInput {

@@ -4,7 +4,7 @@
  * `modelling.decision`.
  */
 import { AppError, deductionSchema, MODELLING_JOB_KINDS, type DeductionRequest } from '@decisio/domain';
-import { nameUsed } from '../common';
+import { nameUsed } from '../training-rules';
 import type { PrepareContext, TrainingDescriptor } from '../training-kinds';
 import { deductionJobKind } from './deduction-job';
 
