@@ -1,9 +1,9 @@
-import type { Knex } from 'knex';
-import { AppError, type ErrorCodeName } from '@decisio/domain';
-import type { ServerCallUser } from '@decisio/sdk-plugin/server';
+/**
+ * The modelling module's basics: what it needs from the composition root, and a row's columns
+ * read (JSON text, dates) and shown (`presentRow`: camelCase, JSON parsed, ISO dates, no tenant).
+ */
 import type { Database } from '../../db/database';
 import type { JobQueue } from '../../jobs/queue';
-import { assertSolutionAccess, type ProjectRight, type ProjectRef, type SolutionRef } from '../projects/access';
 import type { DeletedJobs } from '../projects/artefacts';
 import type { BlobStore } from '../storage/blob-store';
 
@@ -47,33 +47,21 @@ export function iso(value: unknown): string | null {
   return toDate(value)?.toISOString() ?? null;
 }
 
-/** Where a record lives: the solution (and project) the caller may reach. */
-export interface Scope {
-  project: ProjectRef;
-  solution: SolutionRef;
-}
+const JSON_COLUMNS = new Set(['config', 'data', 'files', 'params', 'result', 'graph', 'correlation', 'job_metrics', 'node_scores']);
+const DATE_COLUMNS = new Set(['created_at', 'updated_at', 'start_time', 'end_time', 'job_started_at', 'job_ended_at']);
+const HIDDEN = new Set(['tenant_id']);
 
-/** Checks the caller's right on a solution (`solutionNotFound`, `projectNotFound`, `projectNoRight`). */
-export async function solutionScope(knex: Knex, user: ServerCallUser, solutionId: string, need: ProjectRight): Promise<Scope> {
-  const { project, solution } = await assertSolutionAccess(knex, user, solutionId, need);
-  return { project, solution };
-}
+const camel = (s: string) => s.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
 
-/**
- * Loads a record of `table` by id within the caller's tenant and checks the right on its
- * solution; `notFound` when missing or of another tenant.
- */
-export async function recordInScope(knex: Knex, user: ServerCallUser, table: string, id: string, need: ProjectRight, notFound: ErrorCodeName): Promise<{ row: Row; scope: Scope }> {
-  const row = await knex(table).where({ id, tenant_id: user.tenantId }).first();
-  if (!row) throw new AppError(notFound);
-  const scope = await solutionScope(knex, user, row.solution_id, need);
-  return { row, scope };
-}
-
-/** Tables whose names must be unique across the solutions of a project (spec workflow §5). */
-export const TRAINING_TABLES = ['simulators', 'policies', 'parameter_searches', 'deductions'] as const;
-
-/** Page arguments -> limit/offset. */
-export function paging(page = 1, pageSize = 20): { limit: number; offset: number } {
-  return { limit: pageSize, offset: (page - 1) * pageSize };
+/** A record row as the API shows it: camelCase, JSON parsed, ISO dates, no tenant; `alias` repeats the id under that key. */
+export function presentRow(row: Row, options: { omit?: readonly string[]; alias?: string } = {}): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  if (options.alias && row.id !== undefined) out[options.alias] = row.id;
+  for (const [k, v] of Object.entries(row)) {
+    if (HIDDEN.has(k) || options.omit?.includes(k)) continue;
+    if (JSON_COLUMNS.has(k)) out[camel(k)] = parseJson(v, null);
+    else if (DATE_COLUMNS.has(k)) out[camel(k)] = iso(v);
+    else out[camel(k)] = v;
+  }
+  return out;
 }

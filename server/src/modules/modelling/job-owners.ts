@@ -9,7 +9,8 @@ import type { ServerCallUser } from '@decisio/sdk-plugin/server';
 import type { Database } from '../../db/database';
 import type { JobRecord } from '../../jobs/store';
 import type { JobOwnerResolver, ResolvedOwner } from '../jobs/sources';
-import { recordInScope, type Row } from './common';
+import type { Row } from './common';
+import { recordInScope } from '../projects/access';
 import { stepOf, TENSORS_LINE } from './engine/job-run';
 
 const OWNER_TYPE: Record<string, string> = { schemes: 'scheme', simulators: 'simulator', policies: 'policy', parameter_searches: 'parameterSearch', deductions: 'deduction' };

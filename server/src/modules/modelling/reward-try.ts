@@ -26,7 +26,8 @@ import type { ServerCallUser } from '@decisio/sdk-plugin/server';
 import type { AppState } from '../../http/context';
 import { reply, type RouteKit } from '../../http/route';
 import type { BlobStore } from '../storage/blob-store';
-import { parseJson, solutionScope, type ModellingDeps } from './common';
+import { parseJson, type ModellingDeps } from './common';
+import { solutionScope } from '../projects/access';
 import { datasetOf, loadCorrelationTable, neededColumns, schemeData, type Correlation } from './engine/data';
 
 export const tryRewardSchema = z.object({

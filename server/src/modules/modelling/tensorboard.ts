@@ -34,7 +34,7 @@ import { chargeStorage, releaseStorage } from '../storage/quota';
 import type { ModellingDeps } from './common';
 import { artifactPrefix } from '../storage/artefact-keys';
 import { encodeEventFile, scalarPoints, type DisplayPoint } from './engine/tfevents';
-import { presentTraining } from './presenters';
+import { presentTraining } from './training-rules';
 import type { TrainCalls } from './train';
 
 /** Where the proxied TensorBoards live: `/api/tensorboard/<jobId>/`. */

@@ -8,13 +8,12 @@ import type { ServerCallUser } from '@decisio/sdk-plugin/server';
 import { readPoints, type PointsQuery } from '../../jobs/metrics';
 import { JobNotStoppableError } from '../../jobs/queue';
 import { JobState } from '../../jobs/states';
-import { assertProjectAccess } from '../projects/access';
+import { assertProjectAccess, recordInScope, solutionScope } from '../projects/access';
 import { readQuotas } from '../storage/quota';
-import { iso, paging, recordInScope, solutionScope, toDate, type ModellingDeps, type Row } from './common';
+import { iso, toDate, type ModellingDeps, type Row } from './common';
 import { loadVenv } from './engine/data';
 import { stepOf, TENSORS_LINE } from './engine/job-run';
-import { presentTraining } from './presenters';
-import { ACTIVE_STATES, TRAINING_RECORDS, type TrainingTable } from './training-rules';
+import { ACTIVE_STATES, TRAINING_RECORDS, presentTraining, type TrainingTable } from './training-rules';
 import type { Trainings } from './trainings';
 
 /** Kind of a training record as the lists show it. */
@@ -48,6 +47,11 @@ interface RecordFilter {
 
 /** The columns of a training record and of its job that `presentTraining` shows. */
 const FULL_COLUMNS = ['t.*', 'j.id as job_id', 'j.state as job_state', 'j.progress as job_progress', 'j.metrics as job_metrics', 'j.error as job_error', 'j.started_at as job_started_at', 'j.ended_at as job_ended_at'];
+
+/** Page arguments -> limit/offset. */
+function paging(page = 1, pageSize = 20): { limit: number; offset: number } {
+  return { limit: pageSize, offset: (page - 1) * pageSize };
+}
 
 /** States in which logs and monitoring may be read (spec workflow §4). */
 const VIEWABLE_STATES: readonly string[] = [JobState.processing, JobState.restoring, JobState.stopping, JobState.debugging, JobState.successful, JobState.stoppedManually];

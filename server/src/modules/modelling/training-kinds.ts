@@ -16,7 +16,8 @@ import type { z } from 'zod';
 import type { Locale, MODELLING_JOB_KINDS } from '@decisio/domain';
 import type { ServerCallUser } from '@decisio/sdk-plugin/server';
 import type { JobKind } from '../../jobs/queue';
-import type { Row, Scope } from './common';
+import type { Row } from './common';
+import type { Scope } from '../projects/access';
 import type { ModellingJobEnv, RecordPayload } from './engine/job-run';
 import type { TrainingChecks, TrainingTable } from './training-rules';
 

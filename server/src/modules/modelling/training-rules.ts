@@ -5,7 +5,8 @@
  * unused in the project, a trained environment and a usable reward, an initial dataset of the
  * project, enough memory on the chosen worker, a policy not behind a model service, the
  * auto-search's space resolved once, the git password sealed: `TrainingChecks`), and how
- * training records are read: their tables, their live state from their job, their artefacts.
+ * training records are read and shown: their tables, their live state from their job (`withJob`)
+ * as the API shows it (`presentTraining`), their artefacts.
  */
 import fsp from 'node:fs/promises';
 import path from 'node:path';
@@ -28,7 +29,8 @@ import { SecretBox } from '../../db/secrets';
 import { finalStates, JobState } from '../../jobs/states';
 import { policyDeployed } from '../deploy/guards';
 import type { BlobStore } from '../storage/blob-store';
-import { parseJson, type ModellingDeps, type Row, type Scope } from './common';
+import { iso, parseJson, presentRow, type ModellingDeps, type Row } from './common';
+import type { Scope } from '../projects/access';
 import type { TrainingConfig } from './engine/job-run';
 import { SearchSpaceError, searchDims, type SearchParam } from './engine/autosearch';
 import { checkReward } from './reward-try';
@@ -113,6 +115,50 @@ export function withJob(knex: Knex, table: string) {
 /** Config of a record (for callers that need the stop conditions). */
 export function configOf(row: Row): TrainingConfig {
   return parseJson<TrainingConfig>(row.config, { stopConditions: { system: true }, hyperparameters: {} });
+}
+
+/** Display id prefixes of the spec (workflow §3): E-, P-, PT-, SD-, DD-. */
+export const ID_PREFIX: Record<string, string> = { simulators: 'E-', policies: 'P-', parameter_searches: 'PT-', simulation: 'SD-', decision: 'DD-' };
+
+/**
+ * The id key of each record kind besides `id` (the name a create call of another kind takes:
+ * `scheme/create` answers `schemeId` for `trainSimulator/create`), so replies name ids alike.
+ */
+export const ID_ALIAS: Record<string, string> = { simulators: 'simulatorId', policies: 'policyId', parameter_searches: 'parameterSearchId', deductions: 'deductionId' };
+
+/** A training record as the API shows it. */
+export type TrainingView = Record<string, unknown> & { id: string; state: string; progress: number | null; durationMs: number | null; score?: unknown };
+
+/** A training record with its job's live state, progress, duration and display code. */
+export function presentTraining(table: string, row: Row): TrainingView {
+  const base = presentRow(row, { omit: ['job_state', 'job_progress', 'job_error', 'job_started_at', 'job_ended_at', 'job_metrics', 'job_worker_id'] });
+  const state = (row.job_state as string | null) ?? row.state;
+  const start = iso(row.job_started_at);
+  const end = iso(row.job_ended_at);
+  const prefix = ID_PREFIX[table === 'deductions' ? String(row.kind) : table] ?? '';
+  let config = base.config as Record<string, unknown> | null | undefined;
+  if (config && typeof config === 'object' && config.git && typeof config.git === 'object') {
+    // Never echo git credentials.
+    const { password: _p, ...git } = config.git as Record<string, unknown>;
+    config = { ...config, git: { ...git, password: _p ? '******' : undefined } };
+  }
+  const alias = ID_ALIAS[table];
+  return {
+    ...base,
+    ...(config !== undefined ? { config } : {}),
+    ...(alias ? { [alias]: String(row.id) } : {}),
+    id: String(row.id),
+    code: `${prefix}${String(row.id).slice(0, 8).toUpperCase()}`,
+    state,
+    progress: row.job_progress === null || row.job_progress === undefined ? null : Number(row.job_progress),
+    metrics: parseJson<Record<string, number>>(row.job_metrics, {}),
+    error: row.job_error ?? null,
+    /** The worker ("virtual machine") that runs or ran the job; null while it waits. */
+    workerId: row.job_worker_id ?? null,
+    startTime: start,
+    endTime: end,
+    durationMs: start ? (end ? Date.parse(end) : Date.now()) - Date.parse(start) : null,
+  };
 }
 
 /** True when `name` is used in `table` within the project (optionally for a `kind` of deduction). */

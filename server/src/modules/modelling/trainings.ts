@@ -13,10 +13,10 @@ import { JobState } from '../../jobs/states';
 import { lockDatasets } from '../datasets/in-use';
 import type { BlobOwner } from '../storage/blob-store';
 import { chargeStorage, releaseStorage } from '../storage/quota';
-import { iso, parseJson, recordInScope, solutionScope, type ModellingDeps, type Row, type Scope } from './common';
+import { iso, parseJson, type ModellingDeps, type Row } from './common';
+import { recordInScope, solutionScope, type Scope } from '../projects/access';
 import { artefactOwner, artifactPrefix } from '../storage/artefact-keys';
-import { presentTraining } from './presenters';
-import { ACTIVE_STATES, TRAINING_RECORDS, TrainingChecks, artefactFiles, checkHyperparameters, checkStopConditions, configOf, copyName, withJob, type TrainingTable } from './training-rules';
+import { ACTIVE_STATES, TRAINING_RECORDS, TrainingChecks, presentTraining, artefactFiles, checkHyperparameters, checkStopConditions, configOf, copyName, withJob, type TrainingTable } from './training-rules';
 import type { TrainingCreateInput, TrainingDescriptor } from './training-kinds';
 
 /** What runs after a record is deleted, with the jobs it ran that no other record refers to. */

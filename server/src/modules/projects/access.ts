@@ -101,6 +101,29 @@ export async function assertSolutionAccess(
   return { project, solution, right };
 }
 
+/** Where a record lives: the solution (and project) the caller may reach. */
+export interface Scope {
+  project: ProjectRef;
+  solution: SolutionRef;
+}
+
+/** Checks the caller's right on a solution (`solutionNotFound`, `projectNotFound`, `projectNoRight`). */
+export async function solutionScope(knex: Knex, user: ServerCallUser, solutionId: string, need: ProjectRight): Promise<Scope> {
+  const { project, solution } = await assertSolutionAccess(knex, user, solutionId, need);
+  return { project, solution };
+}
+
+/**
+ * Loads a record of `table` by id within the caller's tenant and checks the right on its
+ * solution; `notFound` when missing or of another tenant.
+ */
+export async function recordInScope(knex: Knex, user: ServerCallUser, table: string, id: string, need: ProjectRight, notFound: ErrorCodeName): Promise<{ row: Record<string, any>; scope: Scope }> {
+  const row = await knex(table).where({ id, tenant_id: user.tenantId }).first();
+  if (!row) throw new AppError(notFound);
+  const scope = await solutionScope(knex, user, row.solution_id, need);
+  return { row, scope };
+}
+
 /** Checks other modules add (running jobs, online services): return an error name to refuse deleting a project/solution. */
 export type DeleteGuard = (knex: Knex, target: { projectId: string; solutionId?: string }) => Promise<ErrorCodeName | null>;
 

@@ -35,7 +35,7 @@ import { newId } from '../../db/ids';
 import type { DatasetsService } from '../datasets/service';
 import { ingestCsv } from '../datasets/ingest';
 import type { ModellingDeps } from '../modelling/common';
-import { solutionScope } from '../modelling/common';
+import { solutionScope } from '../projects/access';
 import { ModellingRecords } from '../modelling/records';
 import { StorageService } from '../storage/service';
 
