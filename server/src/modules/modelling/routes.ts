@@ -20,16 +20,13 @@ import {
 } from '@decisio/domain';
 import type { AppMiddleware, AppState } from '../../http/context';
 import { postCalls, type RouteKit } from '../../http/route';
-import { reconcileStates } from '../../jobs/record-state';
 import type { ModellingDeps } from './common';
 import { rewardTryRoute } from './reward-try';
 import { ModellingRecords } from './records';
 import { TensorBoards, tensorBoardDownloadRoute } from './tensorboard';
 import { TrainCalls } from './train';
 import type { TrainingKinds } from './training-kinds';
-import { trainingRoutes } from './training-routes';
-import { TRAINING_RECORDS } from './training-rules';
-import { Trainings } from './trainings';
+import { Trainings, trainingRoutes } from './trainings';
 
 export { modellingJobKinds } from './engine/kinds';
 
@@ -51,7 +48,7 @@ export interface ModellingModule {
  * objective, hyperparameter, simulator, policy, simulation, decision, trainSimulator,
  * trainPolicy, trainParameter, train, virtualMachine, atmVersion, overview (the live events
  * stream `GET train/events` is the job contract's, `modules/jobs`). The calls of each kind of
- * training come from its descriptor in `kinds` (`training-routes.ts`), registered at start-up
+ * training come from its descriptor in `kinds` (`trainingRoutes` of `trainings.ts`), registered at start-up
  * by `app.ts`. Every call is `POST` with a JSON body, authenticated and
  * tenant scoped; rights are checked on the record's project (view to read, edit to change).
  */
@@ -95,7 +92,7 @@ export function modellingRoutes(router: Router<AppState>, kit: RouteKit, deps: M
   post('/hyperparameter/createTrainParams', recordIdSchema, (i, u) => records.trainParams(u, i.id));
 
   // every kind of training and deduction (the trainings core, one descriptor per kind)
-  trainingRoutes(post, kinds, trainings, train);
+  trainingRoutes(post, kinds, trainings);
   post('/simulation/getSimulationTrainData', recordIdSchema, (i, u) => trainings.get(u, 'deductions', i.id, 'simulation'));
 
   const updatesSchema = recordIdSchema.extend({ kind: z.enum(['environment', 'policy']), page: z.number().int().min(1).default(1), pageSize: z.number().int().min(1).max(100).default(20) });
@@ -134,11 +131,7 @@ export function modellingRoutes(router: Router<AppState>, kit: RouteKit, deps: M
   post('/overview/getResource', z.object({}).loose(), (_i, u) => train.overviewResource(u));
   post('/overview/getStatistics', z.object({}).loose(), (_i, u) => train.overviewStatistics(u));
 
-  // One state per training: its job's (reads join it). The records' `state` column mirrors it
-  // on each change, and is brought back in step at start-up for changes no process heard.
-  deps.jobs.subscribe((e) => {
-    if (e.type === 'state') void trainings.syncState(e.jobId, e.state).catch(() => undefined);
-  });
-  void reconcileStates(deps.db.knex, Object.keys(TRAINING_RECORDS)).catch(() => undefined);
+  // One state per training: its job's; the records' `state` column mirrors it.
+  trainings.keepStatesInStep();
   return { tensorBoardProxy: tensorBoards.proxy(kit), close: () => tensorBoards.close(), trainings };
 }

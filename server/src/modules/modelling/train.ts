@@ -13,7 +13,7 @@ import { readQuotas } from '../storage/quota';
 import { iso, toDate, type ModellingDeps, type Row } from './common';
 import { loadVenv } from './engine/data';
 import { stepOf, TENSORS_LINE } from './engine/job-run';
-import { ACTIVE_STATES, TRAINING_RECORDS, presentTraining, type TrainingTable } from './training-rules';
+import { ACTIVE_STATES, TRAINING_RECORDS, presentTraining, requireAcknowledged, type TrainingTable } from './training-rules';
 import type { Trainings } from './trainings';
 
 /** Kind of a training record as the lists show it. */
@@ -286,7 +286,7 @@ export class TrainCalls {
 
   /** `train/deleteRecords`: deletes finished training records, only with the acknowledgement. */
   async deleteRecords(user: ServerCallUser, jobIds: string[], acknowledged: boolean) {
-    if (!acknowledged) throw new AppError('deleteNotAcknowledged', { acknowledged: 'validation.required' });
+    requireAcknowledged(acknowledged);
     const deleted: string[] = [];
     for (const jobId of jobIds) {
       const { record } = await this.jobInScope(user, jobId, 'edit');

@@ -161,6 +161,11 @@ export function presentTraining(table: string, row: Row): TrainingView {
   };
 }
 
+/** Deleting training records needs `acknowledged: true` (`deleteNotAcknowledged`). */
+export function requireAcknowledged(acknowledged: boolean): void {
+  if (!acknowledged) throw new AppError('deleteNotAcknowledged', { acknowledged: 'validation.required' });
+}
+
 /** True when `name` is used in `table` within the project (optionally for a `kind` of deduction). */
 export async function nameUsed(knex: Knex, table: string, projectId: string, name: string, extra: Record<string, unknown> = {}): Promise<boolean> {
   const r = await knex(table).where({ project_id: projectId, name, ...extra }).first('id');

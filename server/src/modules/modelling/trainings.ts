@@ -2,13 +2,19 @@
  * The trainings core: training records and their jobs for every kind (environment trainings
  * `simulators`, policy trainings `policies`, parameter searches and deductions), driven by the
  * kind's descriptor (`training-kinds.ts`, `areas/*.ts`): create (the kind's rules, then the
- * record and its job), list, get, delete, restore, copy, update and the runs of a record.
+ * record and its job), list, get, delete, restore, copy, update and the runs of a record, the
+ * records' state kept in step with their jobs', and the calls of every registered kind
+ * (`trainingRoutes`). The rules and checks it applies, and how a record is read and shown, are
+ * `training-rules.ts`; stop, logs and display data of a job are `train/*` (`train.ts`); the
+ * events stream is the job contract's (`modules/jobs`).
  */
-import { AppError, MODELLING_JOB_KINDS, type Locale } from '@decisio/domain';
+import { z } from 'zod';
+import { AppError, MODELLING_JOB_KINDS, copySchema, recordIdSchema, solutionRefSchema, type Locale } from '@decisio/domain';
 import type { ServerCallUser } from '@decisio/sdk-plugin/server';
 import { newId } from '../../db/ids';
+import type { PostRoute } from '../../http/route';
 import { WorkerUnavailableError } from '../../jobs/queue';
-import { mirrorJobState } from '../../jobs/record-state';
+import { mirrorJobState, reconcileStates } from '../../jobs/record-state';
 import { JobState } from '../../jobs/states';
 import { lockDatasets } from '../datasets/in-use';
 import type { BlobOwner } from '../storage/blob-store';
@@ -16,8 +22,8 @@ import { chargeStorage, releaseStorage } from '../storage/quota';
 import { iso, parseJson, type ModellingDeps, type Row } from './common';
 import { recordInScope, solutionScope, type Scope } from '../projects/access';
 import { artefactOwner, artifactPrefix } from '../storage/artefact-keys';
-import { ACTIVE_STATES, TRAINING_RECORDS, TrainingChecks, presentTraining, artefactFiles, checkHyperparameters, checkStopConditions, configOf, copyName, withJob, type TrainingTable } from './training-rules';
-import type { TrainingCreateInput, TrainingDescriptor } from './training-kinds';
+import { ACTIVE_STATES, TRAINING_RECORDS, TrainingChecks, presentTraining, requireAcknowledged, artefactFiles, checkHyperparameters, checkStopConditions, configOf, copyName, withJob, type TrainingTable } from './training-rules';
+import type { TrainingCreateInput, TrainingDescriptor, TrainingKinds } from './training-kinds';
 
 /** What runs after a record is deleted, with the jobs it ran that no other record refers to. */
 export type DeletedListener = (tenantId: string, jobIds: string[]) => Promise<void>;
@@ -274,6 +280,18 @@ export class Trainings {
   }
 
   /**
+   * One state per training: its job's (reads join it). The records' `state` column mirrors it
+   * on each change (`syncState`), and is brought back in step at start-up for changes no
+   * process heard (`reconcileStates`). Called once by the module's routes.
+   */
+  keepStatesInStep(): void {
+    this.deps.jobs.subscribe((e) => {
+      if (e.type === 'state') void this.syncState(e.jobId, e.state).catch(() => undefined);
+    });
+    void reconcileStates(this.deps.db.knex, Object.keys(TRAINING_RECORDS)).catch(() => undefined);
+  }
+
+  /**
    * On a job's change of state: the mirror `state` of its record (the job's state is the one
    * source, `server/src/jobs/record-state.ts`; deploy's contract names `policies.state`), and a
    * scheme processing that ended without a result.
@@ -293,5 +311,37 @@ export class Trainings {
     }
     const scheme = await this.knex('schemes').where({ process_job_id: jobId }).first();
     return scheme ? { table: 'schemes', row: scheme } : null;
+  }
+}
+
+const ackSchema = recordIdSchema.extend({ acknowledged: z.boolean() });
+const restoreSchema = recordIdSchema.extend({ mode: z.enum(['run', 'debug']).optional() });
+
+/**
+ * The core's calls, the same for every registered kind (`training-kinds.ts`):
+ * `/<area>/create|list|get|delete` (+ `restore` for a restorable kind) and, for a kind whose
+ * trained records are models others use, `/<modelArea>/list|get|delete|copy`.
+ */
+export function trainingRoutes(post: PostRoute, kinds: TrainingKinds, trainings: Trainings): void {
+  for (const d of kinds.all()) {
+    if (!d.modelArea) continue;
+    // The model lists: a trained environment or policy, copied and deleted as a model.
+    const table = d.table as 'simulators' | 'policies';
+    post(`/${d.modelArea}/list`, solutionRefSchema, (i, u) => trainings.list(u, table, i.solutionId));
+    post(`/${d.modelArea}/get`, recordIdSchema, (i, u) => trainings.get(u, table, i.id));
+    post(`/${d.modelArea}/delete`, recordIdSchema, (i, u) => trainings.delete(u, table, i.id));
+    post(`/${d.modelArea}/copy`, copySchema, (i, u) => trainings.copy(u, table, i.id, i.name));
+  }
+  for (const d of kinds.all()) {
+    post(`/${d.area}/create`, d.createSchema, (i, u, ctx) => trainings.create(u, d, i, ctx.state.locale));
+    post(`/${d.area}/list`, solutionRefSchema, (i, u) => trainings.list(u, d.table, i.solutionId, d.rowKind));
+    post(`/${d.area}/get`, recordIdSchema, (i, u) => trainings.get(u, d.table, i.id, d.rowKind));
+    if (d.deleteAck) {
+      post(`/${d.area}/delete`, ackSchema, async (i, u) => {
+        requireAcknowledged(i.acknowledged);
+        return trainings.delete(u, d.table, i.id, d.rowKind);
+      });
+    } else post(`/${d.area}/delete`, recordIdSchema, (i, u) => trainings.delete(u, d.table, i.id, d.rowKind));
+    if (d.restorable) post(`/${d.area}/restore`, restoreSchema, (i, u) => trainings.restore(u, d.table as 'simulators' | 'policies', i.id, i.mode));
   }
 }
