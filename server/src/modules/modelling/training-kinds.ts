@@ -2,7 +2,7 @@
  * The trainings core's kinds: one descriptor per kind of training or deduction (environment,
  * policy, parameter search, simulation, decision) says what is particular to it — its calls'
  * area, its table, its job kind, its create schema and rules and the columns of its record —, and
- * the core (`trainings.ts`, `training-routes.ts`) does the rest the same way for every kind:
+ * the core (`trainings.ts`, its calls `trainingRoutes`) does the rest the same way for every kind:
  * create (insert + queue the job), list, get, stop, restore, copy, delete, the events stream and
  * the display data (the job contract, `modules/jobs`, and `train/*`).
  *
