@@ -3,7 +3,7 @@ import { Button, Callout, Card, Classes, H4, HTMLTable, NonIdealState, ProgressB
 import { formatBytes, isApiError, useLocale, type PanelProps } from '@decisio/sdk-plugin';
 import { dashboardApi, type OverviewTraining } from '../api';
 import { useDashboardT } from '../i18n';
-import { FollowJob, LIST_STREAMS, useFollowedJobs } from '@decisio/sdk-plugin/trainings/events';
+import { FollowJobs } from '@decisio/sdk-plugin/trainings/events';
 import type { JobView } from '@decisio/domain';
 
 /**
@@ -54,7 +54,7 @@ function RunningProgress({ progress }: { progress: number | null }) {
  * and GPU jobs, storage) and, for system roles, of the whole platform (machines, cores, memory,
  * job slots, GPUs); the training overview (counts by kind and outcome, duration and score
  * distributions); the running trainings. The running trainings follow their jobs' live streams
- * (`useFollowedJobs`, up to `LIST_STREAMS` of them): the list, the job counts and, after a final
+ * (`FollowJobs`, up to `LIST_STREAMS` of them): the list, the job counts and, after a final
  * state, the overview are read again when a state changes; the list polls every 5 s only while a
  * running training is not followed live. The resource measurements are polled every 30 s.
  */
@@ -67,12 +67,12 @@ export function TenantOverviewPanel(_props: PanelProps) {
   const [poll, setPoll] = useState(MEASURE_POLL_MS);
   const running = dashboardApi.endpoints['dashboard/running'].useQuery(undefined, { pollingInterval: poll });
   const runningRows = running.data?.rows;
-  const { followed, onLive, allLive } = useFollowedJobs(
-    (runningRows ?? []).flatMap((r) => (r.jobId ? [r.jobId] : [])),
-    LIST_STREAMS,
-  );
+  const [allLive, setAllLive] = useState(false);
+  const runningJobs = (runningRows ?? []).flatMap((r) => (r.jobId ? [r.jobId] : []));
   const hasRunning = (runningRows?.length ?? 0) > 0;
-  useEffect(() => setPoll(hasRunning && !allLive ? POLL_MS : MEASURE_POLL_MS), [hasRunning, allLive]);
+  // A running row without a job (none expected) cannot be followed: the list polls then too.
+  const followedAll = allLive && runningJobs.length === (runningRows?.length ?? 0);
+  useEffect(() => setPoll(hasRunning && !followedAll ? POLL_MS : MEASURE_POLL_MS), [hasRunning, followedAll]);
   const [liveProgress, setLiveProgress] = useState<Record<string, { state: string; progress: number }>>({});
   const { refetch: refetchRunning } = running;
   const { refetch: refetchResource } = resource;
@@ -227,9 +227,7 @@ export function TenantOverviewPanel(_props: PanelProps) {
             </tbody>
           </HTMLTable>
         )}
-        {followed.map((jobId) => (
-          <FollowJob key={jobId} jobId={jobId} onState={onState} onLive={onLive} />
-        ))}
+        {runningJobs.length > 0 && <FollowJobs jobIds={runningJobs} onState={onState} onAllLive={setAllLive} />}
       </section>
     </div>
   );

@@ -1,12 +1,38 @@
 import { useState } from 'react';
 import { Callout, Dialog, DialogBody, HTMLSelect, InputGroup } from '@blueprintjs/core';
+import { MODELLING_LIMITS } from '@decisio/domain';
 import { useNotify } from '../index';
 import { trainingsApi, usableRewards } from './api';
 import { useTrainingsT } from './i18n';
-import { STOPPED_MANUALLY, validateDeduction, type DeductionForm, type FormErrors } from './forms';
-import { DatasetOptions, Field, FormDialogFooter, serverErrors, useProjectId } from './shared';
+import { DatasetOptions, Field, FormDialogFooter, serverErrors, STOPPED_MANUALLY, useProjectId, type FormErrors } from './shared';
 
 const DONE = new Set(['successful', STOPPED_MANUALLY]);
+
+/** A deduction (simulation or decision) form, as typed. */
+export interface DeductionForm {
+  kind: 'simulation' | 'decision';
+  name: string;
+  simulatorId: string;
+  policyId: string;
+  objectiveId: string;
+  stepSize: string;
+  /** The initial dataset (empty: the environment's data). */
+  datasetId?: string;
+  workerId: string;
+}
+
+/** Checks a deduction form (keys of the kit's `errors.*`); an empty object means it can be sent. */
+export function validateDeduction(f: DeductionForm): FormErrors {
+  const e: FormErrors = {};
+  if (!f.name.trim()) e.name = 'errors.required';
+  else if (f.name.trim().length > MODELLING_LIMITS.trainingName) e.name = 'errors.nameTooLong';
+  if (!f.simulatorId) e.simulatorId = 'errors.required';
+  if (f.kind === 'decision' && !f.policyId) e.policyId = 'errors.required';
+  const n = f.stepSize.trim() === '' ? NaN : Number(f.stepSize);
+  if (f.stepSize.trim() === '') e.stepSize = 'errors.required';
+  else if (!/^\d+$/.test(f.stepSize.trim()) || n < 1 || n > MODELLING_LIMITS.deductionStepMax) e.stepSize = 'errors.stepRange';
+  return e;
+}
 
 /**
  * Creation of a simulation or decision deduction: step size 1..10000 (all of them are rolled),

@@ -1,10 +1,10 @@
 import { useState } from 'react';
 import { Callout, Checkbox, Dialog, DialogBody, HTMLSelect, InputGroup, Switch, TextArea } from '@blueprintjs/core';
+import { emptyTrainForm, toTrainRequest, TRAINING_ALGORITHMS, trainFormField, validateTrainForm, type TrainForm, type TrainKind } from '@decisio/domain';
 import { useNotify } from '../index';
 import { trainingsApi, usableRewards } from './api';
 import { useTrainingsT } from './i18n';
-import { ALGORITHMS, emptyTrainForm, STOPPED_MANUALLY, toTrainRequest, validateTrainForm, type FormErrors, type TrainForm, type TrainKind } from './forms';
-import { DatasetOptions, Field, FormDialogFooter, serverErrors, useProjectId } from './shared';
+import { DatasetOptions, Field, FormDialogFooter, serverErrors, STOPPED_MANUALLY, useProjectId, type FormErrors } from './shared';
 
 const CREATE = {
   environment: 'trainings/trainSimulator',
@@ -12,21 +12,11 @@ const CREATE = {
   parameter: 'trainings/trainParameter',
 } as const;
 
-/** Maps a server field path (`stopConditions.duration`, `git.url`, ...) to the form's field. */
-function formField(path: string): string {
-  if (path.startsWith('stopConditions.duration')) return 'duration';
-  if (path.startsWith('stopConditions.expected')) return 'expected';
-  if (path.startsWith('stopConditions.searchCount')) return 'searchCount';
-  if (path.startsWith('stopConditions.searchStep')) return 'searchStep';
-  if (path.startsWith('stopConditions')) return 'stop';
-  if (path === 'git.url') return 'gitUrl';
-  if (path === 'git.commit') return 'gitCommit';
-  if (path.startsWith('autoSearch')) return 'trials';
-  if (path.startsWith('hyperparameters')) return 'hyperparameters';
-  return path;
-}
-
-/** The training form of an environment, a policy or a parameter search (spec workflow §5 "Training"). */
+/**
+ * The training form of an environment, a policy or a parameter search (spec workflow §5
+ * "Training"): the form, its checks, its create body and where a server error stands are the
+ * domain's (`core/domain` `modelling/training.ts`, beside the schemas the body must satisfy).
+ */
 export function TrainFormDialog({ kind, solutionId, onClose, initial }: { kind: TrainKind; solutionId: string; onClose: () => void; initial?: Partial<TrainForm> }) {
   const { t } = useTrainingsT();
   const notify = useNotify();
@@ -67,7 +57,7 @@ export function TrainFormDialog({ kind, solutionId, onClose, initial }: { kind: 
       onClose();
     } catch (err) {
       const se = serverErrors(err);
-      setErrors(Object.fromEntries(Object.entries(se).map(([k, v]) => [formField(k), v])));
+      setErrors(Object.fromEntries(Object.entries(se).map(([k, v]) => [trainFormField(k), v])));
     }
   };
 
@@ -149,7 +139,7 @@ export function TrainFormDialog({ kind, solutionId, onClose, initial }: { kind: 
             )}
             <Field label={t('train.algorithm')} id={id('algo')} name="algorithm" errors={errors}>
               <HTMLSelect id={id('algo')} fill value={form.algorithm} onChange={(e) => set('algorithm', e.target.value)} data-testid="train-algorithm">
-                {ALGORITHMS[kind].map((a) => (
+                {TRAINING_ALGORITHMS[kind].map((a) => (
                   <option key={a} value={a}>
                     {t(`algorithms.${a}` as Parameters<typeof t>[0])}
                   </option>

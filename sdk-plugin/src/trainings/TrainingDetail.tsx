@@ -4,9 +4,8 @@ import { isApiError, useLocale, useNotify } from '../index';
 import { trainingsApi, type LogPage, type TensorBoardReply, type TrainingArea, type TrainingRow } from './api';
 import { useTrainingsT } from './i18n';
 import { useJobEvents, type JobLogLine, type JobMetricsPoint } from './events';
-import { ACTIVE, formatDuration, STOPPED_MANUALLY } from './forms';
 import { Curves } from './Curves';
-import { formatTime, ProgressCell, StateTag, useSolutionId } from './shared';
+import { ACTIVE, formatDuration, formatTime, ProgressCell, StateTag, STOPPED_MANUALLY, useSolutionId } from './shared';
 import { WORKER_TERMINAL_STATES, WorkerTerminal } from './WorkerTerminal';
 
 /** The fallback poll while the job's live stream is down (or where there is none). */

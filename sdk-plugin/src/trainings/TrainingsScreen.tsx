@@ -1,15 +1,14 @@
 import { useCallback, useEffect, useState, type ReactNode } from 'react';
 import { Button, ButtonGroup, HTMLTable } from '@blueprintjs/core';
-import type { JobView } from '@decisio/domain';
+import type { JobView, TrainKind } from '@decisio/domain';
 import { isApiError, projectLinkSearch, useAppLocation, useLocale, useNavigate, useNotify } from '../index';
 import { trainingsApi, type TrainingArea, type TrainingRow } from './api';
 import { useTrainingsT } from './i18n';
-import { ACTIVE, STOPPED_MANUALLY, type TrainKind } from './forms';
 import { DeductionDialog } from './DeductionDialog';
 import { TrainFormDialog } from './TrainFormDialog';
 import { TrainingDetail } from './TrainingDetail';
-import { DeleteConfirm, formatTime, ListStates, NoSolution, ProgressCell, StateTag, useSolutionId } from './shared';
-import { FollowJob, LIST_STREAMS, useFollowedJobs } from './events';
+import { ACTIVE, DeleteConfirm, formatTime, ListStates, NoSolution, ProgressCell, StateTag, STOPPED_MANUALLY, useSolutionId } from './shared';
+import { FollowJobs } from './events';
 
 /** The fallback poll of a list while some running job is not followed live. */
 const LIST_POLL_MS = 5000;
@@ -48,10 +47,7 @@ export function TrainingsScreen({ screen, openForm = false, detailExtra }: { scr
   // The running jobs of the list follow their live streams (state and progress as they change;
   // the list is read again only when a state changes); the list polls while one is not followed.
   const running = (list.data?.rows ?? []).filter((r) => ACTIVE.has(r.state) && r.jobId);
-  const { followed, onLive, allLive } = useFollowedJobs(
-    running.map((r) => r.jobId!),
-    LIST_STREAMS,
-  );
+  const [allLive, setAllLive] = useState(false);
   const [liveProgress, setLiveProgress] = useState<Record<string, { state: string; progress: number }>>({});
   const rows = list.data?.rows;
   const onState = useCallback(
@@ -182,9 +178,7 @@ export function TrainingsScreen({ screen, openForm = false, detailExtra }: { scr
           </tbody>
         </HTMLTable>
       </ListStates>
-      {followed.map((jobId) => (
-        <FollowJob key={jobId} jobId={jobId} onState={onState} onLive={onLive} />
-      ))}
+      {running.length > 0 && <FollowJobs jobIds={running.map((r) => r.jobId!)} onState={onState} onAllLive={setAllLive} />}
       {selected && <TrainingDetail key={selected} area={cfg.area} id={selected} onClose={() => setSelected(null)} {...(detailExtra ? { extra: detailExtra } : {})} />}
       {formOpen && cfg.train && <TrainFormDialog kind={cfg.train} solutionId={solutionId} onClose={() => setFormOpen(false)} />}
       {formOpen && !cfg.train && <DeductionDialog kind={screen as 'simulation' | 'decision'} solutionId={solutionId} onClose={() => setFormOpen(false)} />}

@@ -12,11 +12,10 @@
  * the stream's cursor, `Last-Event-ID`, so nothing is lost or sent twice), callers poll as the
  * fallback. The stream is closed after a final state.
  *
- * A list follows its running jobs with {@link useFollowedJobs} and one {@link FollowJob} per
- * followed job (a hook cannot run once per row): the trainings lists, the dashboard's running
- * trainings; a page with one running job (policy update) calls {@link useJobEvents} itself.
+ * A list follows its running jobs with {@link FollowJobs} (the trainings lists, the dashboard's
+ * running trainings); a page with one running job (policy update) calls {@link useJobEvents}.
  */
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { createElement, Fragment, useCallback, useEffect, useRef, useState, type ReactElement } from 'react';
 import type { JobView } from '@decisio/domain';
 
 /** One point of a job's metrics series (`train/getTrainDisplayDataList`'s `points`). */
@@ -149,24 +148,24 @@ export function useJobEvents(jobId: string | null | undefined, active: boolean, 
 /** At most this many running jobs of a list are followed live (each is a stream); with more, the list polls. */
 export const LIST_STREAMS = 2;
 
-/**
- * Follows one job of a list through its live stream and renders nothing (a list renders one per
- * followed job): `onState` with each view of the job, `onLive` when its stream opens or goes down.
- */
-export function FollowJob({ jobId, onState, onLive }: { jobId: string; onState: (jobId: string, view: JobView) => void; onLive: (jobId: string, live: boolean) => void }): null {
+/** Follows one job of a list through its live stream (renders nothing): `onState` with each view, `onLive` when its stream opens or goes down. */
+function FollowJob({ jobId, onState, onLive }: { jobId: string; onState: (jobId: string, view: JobView) => void; onLive: (jobId: string, live: boolean) => void }): null {
   const live = useJobEvents(jobId, true, { onState: (view) => onState(jobId, view) });
   useEffect(() => onLive(jobId, live), [jobId, live, onLive]);
   return null;
 }
 
 /**
- * The running jobs a list follows live: the first `max` of `jobIds` (each is a stream; render a
- * {@link FollowJob} with `onLive` for each of `followed`). `allLive` is true while every running
- * job is followed and its stream is open: the list polls only while it is false.
+ * Follows the running jobs of a list (renders nothing; render it only while some run): the
+ * first `max` of `jobIds` through their live streams (one each; a hook cannot run once per row,
+ * so each is a child), `onState` with every view of each. `onAllLive` says whether every running
+ * job is followed and its stream open: the list polls only while it is not.
  */
-export function useFollowedJobs(jobIds: readonly string[], max: number): { followed: string[]; onLive: (jobId: string, live: boolean) => void; allLive: boolean } {
+export function FollowJobs({ jobIds, max = LIST_STREAMS, onState, onAllLive }: { jobIds: readonly string[]; max?: number; onState: (jobId: string, view: JobView) => void; onAllLive: (allLive: boolean) => void }): ReactElement {
   const followed = jobIds.slice(0, max);
   const [open, setOpen] = useState<Record<string, boolean>>({});
   const onLive = useCallback((jobId: string, live: boolean) => setOpen((old) => (old[jobId] === live ? old : { ...old, [jobId]: live })), []);
-  return { followed, onLive, allLive: jobIds.length <= max && followed.every((j) => open[j] === true) };
+  const allLive = jobIds.length <= max && followed.every((j) => open[j] === true);
+  useEffect(() => onAllLive(allLive), [allLive, onAllLive]);
+  return createElement(Fragment, null, ...followed.map((jobId) => createElement(FollowJob, { key: jobId, jobId, onState, onLive })));
 }

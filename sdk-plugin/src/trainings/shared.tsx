@@ -1,10 +1,30 @@
-/** Pieces every modelling screen uses: the solution from the link, list states, state tags, progress, field errors. */
+/** Pieces every modelling screen uses: the solution from the link, job states, list states, state tags, progress, form fields and their errors. */
 import type { ReactNode } from 'react';
 import { Alert, Button, Callout, Checkbox, DialogFooter, FormGroup, Intent, NonIdealState, ProgressBar, Spinner, Tag } from '@blueprintjs/core';
 import { isApiError, useProjectLink } from '../index';
 import { useTrainingsT } from './i18n';
-import { ACTIVE, formatDuration, STOPPED_MANUALLY, type FormErrors } from './forms';
+import type { TrainFormErrors } from '@decisio/domain';
 import './trainings.css';
+
+/** Errors of a form by field: translation keys of the kit (`errors.*`) or the server's messages. */
+export type FormErrors = TrainFormErrors;
+
+/** The job state after a manual stop (server `JobState.stoppedManually`). */
+export const STOPPED_MANUALLY = 'successful by manual stop';
+
+/** Running states of a job (spec §4): progress shows, stop is possible. */
+export const ACTIVE = new Set(['waiting', 'processing', 'restoring', 'stopping', 'debugging']);
+
+/** Duration in ms as `1d 2h 3m 4s`. */
+export function formatDuration(ms: number | null | undefined): string {
+  if (ms === null || ms === undefined || !Number.isFinite(ms) || ms < 0) return '—';
+  const s = Math.floor(ms / 1000);
+  const d = Math.floor(s / 86400);
+  const h = Math.floor((s % 86400) / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  const parts = [d ? `${d}d` : '', h ? `${h}h` : '', m ? `${m}m` : '', `${s % 60}s`].filter(Boolean);
+  return parts.slice(0, 3).join(' ');
+}
 
 /** The solution of the current link (`solutionId` query parameter). */
 export function useSolutionId(): string | undefined {

@@ -25,7 +25,7 @@ import {
 export const MODELLING_LIMITS = {
   schemesPerSolution: LIMITS.schemesPerSolution,
   objectiveName: LIMITS.rewardNameMax,
-  trainingName: 50,
+  trainingName: TRAINING_LIMITS.nameMax,
   description: LIMITS.descriptionMax,
   deductionStepMax: LIMITS.simulationStepMax,
   /** Trials at least this many when the search algorithm is zoopt. */

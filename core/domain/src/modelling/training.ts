@@ -7,10 +7,16 @@ import { LIMITS } from '../common/limits';
  * hyperparameters with their defaults, the hyperparameter auto-search and its default space,
  * and the git source. A rule with its own catalogue code names it as the zod message
  * (`trainDurationInvalid`, ...): the server answers that code, the form shows its message.
+ * The training form of the trainings kit is here too (its fields, its checks, the create body it
+ * sends, and where a server error of that body stands in the form), beside the schemas that body
+ * must satisfy (`trainSimulatorSchema`, ... of `schemas.ts`; `training-form.test.ts` holds them
+ * together).
  */
 
 /** Limits of a training request. */
 export const TRAINING_LIMITS = {
+  /** Longest training name (`MODELLING_LIMITS.trainingName`). */
+  nameMax: 50,
   /** Longest training, minutes (7 days; `LIMITS.trainingMaxDurationMs`). */
   maxDurationMinutes: LIMITS.trainingMaxDurationMs / 60_000,
   /** Search count, search step and auto-search trials are below this. */
@@ -257,3 +263,172 @@ export const gitSourceSchema = z
   })
   .refine((g) => !g.enabled || (g.url !== undefined && isGitUrl(g.url) && (g.commit ?? '').trim() !== ''), { error: 'gitUrlInvalid', path: ['url'] });
 export type GitSource = z.infer<typeof gitSourceSchema>;
+
+// ---- the training form ---------------------------------------------------------------------
+
+/** The kinds of training a form starts. */
+export type TrainKind = TrainingAlgorithmKind;
+
+/** The form's stop conditions, as typed (text fields). */
+export interface StopForm {
+  system: boolean;
+  durationOn: boolean;
+  days: string;
+  hours: string;
+  minutes: string;
+  expectedOn: boolean;
+  expected: string;
+}
+
+/** The training form (spec workflow §5 "Training") of an environment, a policy or a parameter search, as typed. */
+export interface TrainForm {
+  kind: TrainKind;
+  name: string;
+  workerId: string;
+  algorithm: string;
+  schemeId: string;
+  simulatorId: string;
+  objectiveId: string;
+  /** Parameter search: the initial search dataset (empty: the environment's data). */
+  datasetId?: string;
+  autoSearch: boolean;
+  searchAlgorithm: string;
+  trials: string;
+  /** Parameter search: search count and step. */
+  searchCount: string;
+  searchStep: string;
+  /** Hyperparameters as JSON text (filled from a hyperparameter set or typed). */
+  hyperparameters: string;
+  stop: StopForm;
+  gitOn: boolean;
+  gitUrl: string;
+  gitCommit: string;
+  gitUser: string;
+  gitPassword: string;
+  debug: boolean;
+}
+
+/** Errors of a form by field: translation keys of the trainings kit (`errors.*`) or the server's messages. */
+export type TrainFormErrors = Partial<Record<string, string>>;
+
+/** An empty form of `kind`: its first algorithm, "the system decides" as the stop condition. */
+export function emptyTrainForm(kind: TrainKind): TrainForm {
+  const text = { name: '', workerId: '', schemeId: '', simulatorId: '', objectiveId: '', searchCount: '', searchStep: '', gitUrl: '', gitCommit: '', gitUser: '', gitPassword: '' };
+  const stop = { system: true, durationOn: false, days: '0', hours: '1', minutes: '0', expectedOn: false, expected: '' };
+  return { ...text, kind, algorithm: TRAINING_ALGORITHMS[kind][0], autoSearch: false, searchAlgorithm: 'random', trials: '3', hyperparameters: '{}', stop, gitOn: false, debug: false };
+}
+
+const isInt = (s: string) => /^\d+$/.test(s.trim());
+const num = (s: string) => (s.trim() === '' ? NaN : Number(s));
+
+/** Parses the hyperparameter text; `null` when it is not a JSON object. */
+export function parseHyperparameters(text: string): Record<string, unknown> | null {
+  if (text.trim() === '') return {};
+  try {
+    const v: unknown = JSON.parse(text);
+    return v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Checks a training form with the rules above (each error a key of the form's translations, under
+ * the field it belongs to); an empty object means {@link toTrainRequest} can be sent.
+ */
+export function validateTrainForm(f: TrainForm): TrainFormErrors {
+  const e: TrainFormErrors = {};
+  const L = TRAINING_LIMITS;
+  if (!f.name.trim()) e.name = 'errors.required';
+  else if (f.name.trim().length > L.nameMax) e.name = 'errors.nameTooLong';
+  if (f.kind === 'environment' && !f.schemeId) e.schemeId = 'errors.required';
+  if (f.kind !== 'environment') {
+    if (!f.simulatorId) e.simulatorId = 'errors.required';
+    if (!f.objectiveId) e.objectiveId = 'errors.required';
+  }
+  if (!(TRAINING_ALGORITHMS[f.kind] as readonly string[]).includes(f.algorithm)) e.algorithm = 'errors.required';
+  const s = f.stop;
+  const searchSet = f.kind === 'parameter' && f.searchCount.trim() !== '';
+  if (!s.system && !s.durationOn && !s.expectedOn && !searchSet) e.stop = 'errors.noStopCondition';
+  if (s.durationOn) {
+    const m = [s.days, s.hours, s.minutes].every(isInt) ? durationMinutes({ days: Number(s.days), hours: Number(s.hours), minutes: Number(s.minutes) }) : NaN;
+    if (!(m > 0 && m <= L.maxDurationMinutes)) e.duration = 'errors.durationInvalid';
+  }
+  if (s.expectedOn) {
+    const v = num(s.expected);
+    if (!(v > 0 && v <= L.expectedMax)) e.expected = 'errors.expectedRange';
+  }
+  if (f.kind === 'parameter') {
+    const c = num(f.searchCount);
+    if (!isInt(f.searchCount) || !(c > 0 && c < L.searchLimit)) e.searchCount = 'errors.searchRange';
+    else if (f.algorithm === 'zoopt' && c < L.zooptMinTrials) e.searchCount = 'errors.zooptTrials';
+    if (f.searchStep.trim() !== '') {
+      const st = num(f.searchStep);
+      if (!(st > 0 && st < L.searchLimit)) e.searchStep = 'errors.searchRange';
+    }
+  }
+  if (f.autoSearch && f.kind !== 'parameter') {
+    const t = num(f.trials);
+    if (!isInt(f.trials) || t <= 0) e.trials = 'errors.positiveInt';
+    else if (f.searchAlgorithm === 'zoopt' && t < L.zooptMinTrials) e.trials = 'errors.zooptTrials';
+  }
+  const hp = parseHyperparameters(f.hyperparameters);
+  if (hp === null) e.hyperparameters = 'errors.hyperJson';
+  // The kind's schema, as the server checks it: unknown names, ranges.
+  else if (!HYPERPARAMETER_SCHEMAS[f.kind].safeParse(hp).success) e.hyperparameters = 'errors.hyperInvalid';
+  if (f.gitOn) {
+    if (!f.gitUrl.trim()) e.gitUrl = 'errors.required';
+    else if (!isGitUrl(f.gitUrl)) e.gitUrl = 'errors.gitUrl';
+    if (!f.gitCommit.trim()) e.gitCommit = 'errors.required';
+  }
+  return e;
+}
+
+/** The form's stop conditions as {@link stopConditionsSchema} reads them. */
+export function stopConditionsOf(f: TrainForm): StopConditions {
+  const out: StopConditions = {};
+  if (f.stop.system) out.system = true;
+  if (f.stop.durationOn) out.duration = { days: Number(f.stop.days), hours: Number(f.stop.hours), minutes: Number(f.stop.minutes) };
+  if (f.stop.expectedOn) out[f.kind === 'environment' ? 'expectedScore' : 'expectedReward'] = Number(f.stop.expected);
+  if (f.kind === 'parameter') {
+    if (f.searchCount.trim()) out.searchCount = Number(f.searchCount);
+    if (f.searchStep.trim()) out.searchStep = Number(f.searchStep);
+  }
+  return out;
+}
+
+/** The body of `trainSimulator/create`, `trainPolicy/create` or `trainParameter/create` a checked form sends. */
+export function toTrainRequest(f: TrainForm, solutionId: string): Record<string, unknown> {
+  const body: Record<string, unknown> = {
+    solutionId,
+    name: f.name.trim(),
+    algorithm: f.algorithm,
+    stopConditions: stopConditionsOf(f),
+    hyperparameters: parseHyperparameters(f.hyperparameters) ?? {},
+    mode: f.debug ? 'debug' : 'run',
+  };
+  if (f.workerId) body.workerId = f.workerId;
+  if (f.kind === 'environment') body.schemeId = f.schemeId;
+  else {
+    body.simulatorId = f.simulatorId;
+    body.objectiveId = f.objectiveId;
+    if (f.kind === 'parameter' && f.datasetId) body.datasetId = f.datasetId;
+  }
+  if (f.autoSearch && f.kind !== 'parameter') body.autoSearch = { enabled: true, algorithm: f.searchAlgorithm, trials: Number(f.trials) };
+  if (f.gitOn) body.git = { enabled: true, url: f.gitUrl.trim(), commit: f.gitCommit.trim(), ...(f.gitUser ? { username: f.gitUser } : {}), ...(f.gitPassword ? { password: f.gitPassword } : {}) };
+  return body;
+}
+
+/** The form field a server error of {@link toTrainRequest}'s body stands under (`stopConditions.duration` → `duration`, `git.url` → `gitUrl`, ...). */
+export function trainFormField(path: string): string {
+  if (path.startsWith('stopConditions.duration')) return 'duration';
+  if (path.startsWith('stopConditions.expected')) return 'expected';
+  if (path.startsWith('stopConditions.searchCount')) return 'searchCount';
+  if (path.startsWith('stopConditions.searchStep')) return 'searchStep';
+  if (path.startsWith('stopConditions')) return 'stop';
+  if (path === 'git.url') return 'gitUrl';
+  if (path === 'git.commit') return 'gitCommit';
+  if (path.startsWith('autoSearch')) return 'trials';
+  if (path.startsWith('hyperparameters')) return 'hyperparameters';
+  return path;
+}

@@ -1,5 +1,11 @@
+/**
+ * The training form of the trainings kit (`training.ts`): its checks, the create body it sends,
+ * and that body against the create schemas the server parses it with (one definition of
+ * form → request: a form the checks pass is a request the server's schema accepts).
+ */
 import { describe, expect, it } from 'vitest';
-import { emptyTrainForm, formatDuration, isGitUrl, toTrainRequest, validateDeduction, validateTrainForm, type TrainForm } from './forms';
+import { emptyTrainForm, isGitUrl, toTrainRequest, trainFormField, validateTrainForm, type TrainForm } from './training';
+import { trainParameterSchema, trainPolicySchema, trainSimulatorSchema } from './schemas';
 
 const env = (patch: Partial<TrainForm> = {}): TrainForm => ({ ...emptyTrainForm('environment'), name: 'env-1', schemeId: 's'.repeat(32), ...patch });
 const policy = (patch: Partial<TrainForm> = {}): TrainForm => ({ ...emptyTrainForm('policy'), name: 'p-1', simulatorId: 'e'.repeat(32), objectiveId: 'o'.repeat(32), ...patch });
@@ -77,16 +83,39 @@ describe('parameter tuning form', () => {
   });
 });
 
-describe('deduction form', () => {
-  const d = { kind: 'simulation' as const, name: 'sd', simulatorId: 'e', policyId: '', objectiveId: '', stepSize: '10000', workerId: '' };
-  it('keeps the step size in 1..10000 and needs a policy for a decision', () => {
-    expect(validateDeduction(d)).toEqual({});
-    expect(validateDeduction({ ...d, stepSize: '10001' }).stepSize).toBe('errors.stepRange');
-    expect(validateDeduction({ ...d, stepSize: '0' }).stepSize).toBe('errors.stepRange');
-    expect(validateDeduction({ ...d, kind: 'decision' }).policyId).toBe('errors.required');
+describe('form → request against the create schemas', () => {
+  const solution = 'a'.repeat(32);
+  const ids = { schemeId: 'c'.repeat(32), simulatorId: 'e'.repeat(32), objectiveId: 'b'.repeat(32) };
+  const schema = { environment: trainSimulatorSchema, policy: trainPolicySchema, parameter: trainParameterSchema } as const;
+  const stop = (patch: Partial<TrainForm['stop']>) => ({ ...emptyTrainForm('environment').stop, ...patch });
+  const forms: TrainForm[] = [
+    { ...emptyTrainForm('environment'), name: 'env', ...ids },
+    { ...emptyTrainForm('environment'), name: 'env', ...ids, algorithm: 'revive_p', debug: true, hyperparameters: '{"epochs": 3, "hidden": [32, 32]}' },
+    { ...emptyTrainForm('environment'), name: 'env', ...ids, stop: stop({ system: false, durationOn: true, days: '7', hours: '0', minutes: '0', expectedOn: true, expected: '99' }) },
+    { ...emptyTrainForm('environment'), name: 'env', ...ids, autoSearch: true, searchAlgorithm: 'zoopt', trials: '3', gitOn: true, gitUrl: 'https://git.example.com/t/r.git', gitCommit: 'main', gitUser: 'u' },
+    { ...emptyTrainForm('policy'), name: 'p', ...ids, algorithm: 'sac', stop: stop({ expectedOn: true, expected: '50' }) },
+    { ...emptyTrainForm('parameter'), name: 't', ...ids, searchCount: '20', searchStep: '0.5', datasetId: 'd'.repeat(32), stop: stop({ system: false }) },
+  ];
+  it('a form the checks pass is a body the server schema accepts', () => {
+    for (const f of forms) {
+      expect(validateTrainForm(f)).toEqual({});
+      const parsed = schema[f.kind].safeParse(toTrainRequest(f, solution));
+      expect(parsed.error?.issues ?? []).toEqual([]);
+    }
   });
-  it('formats durations', () => {
-    expect(formatDuration(null)).toBe('—');
-    expect(formatDuration(90_061_000)).toBe('1d 1h 1m');
+  it('what the checks refuse, the schema refuses too, under the same field', () => {
+    const bad: Array<[TrainForm, string]> = [
+      [{ ...forms[0]!, stop: stop({ system: false, durationOn: true, days: '7', hours: '0', minutes: '1' }) }, 'duration'],
+      [{ ...forms[0]!, stop: stop({ expectedOn: true, expected: '120' }) }, 'expected'],
+      [{ ...forms[0]!, hyperparameters: '{"epoch": 5}' }, 'hyperparameters'],
+      [{ ...forms[0]!, name: 'x'.repeat(51) }, 'name'],
+      [{ ...forms[5]!, searchCount: '10000' }, 'searchCount'],
+    ];
+    for (const [f, field] of bad) {
+      expect(Object.keys(validateTrainForm(f))).toContain(field);
+      const parsed = schema[f.kind].safeParse(toTrainRequest(f, solution));
+      expect(parsed.success).toBe(false);
+      expect(parsed.error!.issues.map((i) => trainFormField(i.path.join('.')))).toContain(field);
+    }
   });
 });
