@@ -78,6 +78,12 @@ const BC_UNCERTAINTY = arg('bc-uncertainty');
 const BC_BASELINE = arg('bc-baseline');
 if (BC_BASELINE !== undefined && BC_BASELINE !== 'zero' && BC_BASELINE !== 'warm') throw new Error(`unknown --bc-baseline=${BC_BASELINE}`);
 const TRACE = process.argv.includes('--trace');
+/** `--lr=`, `--patience=`, `--entropy-coef=`, `--epochs=`, `--eval-every=`: the policy trainer's own settings (defaults: the trainer's; the bench's `evalEvery` is 2). */
+const POLICY_NUMBER_FLAGS: Array<[string, keyof PolicyOptions]> = [['lr', 'lr'], ['patience', 'patience'], ['entropy-coef', 'entropyCoef'], ['epochs', 'epochs'], ['eval-every', 'evalEvery']];
+for (const [flag] of POLICY_NUMBER_FLAGS) {
+  const v = arg(flag);
+  if (v !== undefined && !(Number(v) > 0)) throw new Error(`--${flag} must be a positive number`);
+}
 /**
  * `--venv-cache=DIR` (development aid for policy experiments): the trained ensemble's checkpoint
  * is written to DIR and read back by later runs with the same task, seed and size instead of
@@ -160,6 +166,10 @@ for (const [id, task] of Object.entries(REFERENCE_TASKS)) {
   if (BC_COEF > 0) policyOptions.bcCoef = BC_COEF;
   if (BC_UNCERTAINTY !== undefined) policyOptions.bcUncertainty = Number(BC_UNCERTAINTY);
   if (BC_BASELINE !== undefined) policyOptions.bcUncertaintyBaseline = BC_BASELINE === 'warm' ? 'warmStart' : 'zero';
+  for (const [flag, key] of POLICY_NUMBER_FLAGS) {
+    const v = arg(flag);
+    if (v !== undefined) (policyOptions as Record<string, unknown>)[key] = Number(v);
+  }
   const newTrainer = (options: PolicyOptions): PolicyTrainer =>
     POLICY_ALGO === 'sac' ? new SacTrainer(venv, taskReward(task), options, ds) : new PpoTrainer(venv, taskReward(task), options, ds);
   // SAC's actions are tanh-squashed, PPO's clipped to the range
