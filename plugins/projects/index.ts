@@ -40,6 +40,7 @@ export const projectsPlugin = definePlugin({
       keybinding: 'Mod+P',
       keywords: ['projects', 'quick open', 'open project'],
       when: (c) => c.signedIn,
+      opens: '/all-project',
       run: ({ services }) => services.get(navigationServiceRef).navigate('/all-project', { search: { focus: 'search' } }),
     },
   ],

@@ -25,6 +25,8 @@ describe('user-centre manifest', () => {
     const outbox = userCentrePlugin.commands.find((c) => c.id === 'user-centre.open-outbox')!;
     expect(outbox.when!({ ...ctx, user: { isSystemRole: true, isStudent: false, isOperation: false, roles: ['admin'] } })).toBe(true);
     expect(outbox.when!({ ...ctx, user: { isSystemRole: false, isStudent: false, isOperation: false, roles: ['user'] } })).toBe(false);
+    // The palette also needs the outbox calls' permission (ROUTE_PERMISSIONS.outbox).
+    expect(outbox.permissions).toEqual(['outbox:read']);
     const security = userCentrePlugin.commands.find((c) => c.id === 'user-centre.open-security')!;
     expect(security.when!({ ...ctx, signedIn: false })).toBe(false);
     expect(userCentrePlugin.menuItems.filter((m) => m.location === 'user').map((m) => m.to)).toEqual(['/user-center/info', '/user-center/security', '/user-center/settings', '/user-center/outbox']);

@@ -41,6 +41,6 @@ export const userCentrePlugin = definePlugin({
     openPageCommand({ id: 'user-centre.open-security', titleKey: 'command.security', to: '/user-center/security', icon: 'key', keywords: ['password', 'sign-in', 'security', 'sessions'], when: signedIn }),
     openPageCommand({ id: 'user-centre.open-settings', titleKey: 'command.settings', to: '/user-center/settings', icon: 'cog', keywords: ['settings', 'preferences', 'language', 'theme'], when: signedIn }),
     openPageCommand({ id: 'user-centre.delete-account', titleKey: 'command.deleteAccount', to: '/user-center/settings', icon: 'trash', keywords: ['delete', 'close', 'account', 'remove'], when: signedIn }),
-    openPageCommand({ id: 'user-centre.open-outbox', titleKey: 'command.outbox', to: '/user-center/outbox', icon: 'envelope', keywords: ['outbox', 'mail', 'sms', 'codes', 'verification'], when: admin }),
+    openPageCommand({ id: 'user-centre.open-outbox', titleKey: 'command.outbox', to: '/user-center/outbox', icon: 'envelope', keywords: ['outbox', 'mail', 'sms', 'codes', 'verification'], when: admin, permissions: ['outbox:read'] }),
   ],
 });

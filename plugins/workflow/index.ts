@@ -22,6 +22,8 @@ const commands: CommandContribution[] = WORKFLOW_MENU.map((m) => ({
   icon: m.icon,
   keywords: [m.id.replace('-', ' '), 'workflow', 'step'],
   when: (ctx) => ctx.signedIn && (m.id !== 'back' || inWorkflow(ctx.pathname)),
+  // The palette shows it to users who may reach the page (the projects menu, the dashboard for "back").
+  opens: m.to,
   run: ({ services }) => {
     const nav = services.get(navigationServiceRef);
     nav.navigate(m.to, { search: projectLinkSearch(nav.getLocation().search) });

@@ -29,6 +29,12 @@ describe('openPageCommand', () => {
     expect(h.location()).toEqual({ pathname: '/project/deploy', search: { projectId: 'P1' } });
   });
 
+  it('carries the page it opens, and its menu and permissions when given, for the palette to decide who sees it', () => {
+    expect(plugin.commands[0]).toMatchObject({ opens: '/project/deploy' });
+    const admin = openPageCommand({ id: 'demo.admin', titleKey: 't', to: '/admin/users', menu: '/admin/users', permissions: ['users:read'] });
+    expect(admin).toMatchObject({ opens: '/admin/users', menu: '/admin/users', permissions: ['users:read'] });
+  });
+
   it('knows the project area', () => {
     expect(inProjectArea('/workflow')).toBe(true);
     expect(inProjectArea('/workflow/simulator/train')).toBe(true);

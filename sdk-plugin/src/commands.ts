@@ -19,6 +19,10 @@ export interface OpenPageCommandSpec {
   /** Extra English search words for the palette. */
   keywords?: readonly string[];
   when?: WhenPredicate;
+  /** The catalogue page that decides the command when not the one `to` falls under (see `CommandContribution.menu`). */
+  menu?: string;
+  /** Permissions of which the user needs one (see `CommandContribution.permissions`). */
+  permissions?: readonly string[];
   /**
    * Extra query parameters from the current ones (e.g. keep `serviceId`); their keys are added
    * to the carried project link parameters. Return `{ to }` to open another path instead.
@@ -31,11 +35,15 @@ export function inProjectArea(pathname: string): boolean {
   return pathname === '/workflow' || pathname.startsWith('/workflow/') || pathname.startsWith('/project/');
 }
 
-/** A command that opens `to` keeping `guide`, `projectId`, `solutionId`, ... of the current page. */
+/**
+ * A command that opens `to` keeping `guide`, `projectId`, `solutionId`, ... of the current page.
+ * It carries `opens: to`, so that the palette shows it only to users who may reach that page.
+ */
 export function openPageCommand(spec: OpenPageCommandSpec): CommandContribution {
   const { extra, to, ...rest } = spec;
   return {
     ...rest,
+    opens: to,
     run: ({ services }, overrides?: unknown) => {
       const nav = services.get(navigationServiceRef);
       const current = nav.getLocation().search;

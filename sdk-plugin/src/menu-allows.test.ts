@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { menuKeyOf } from '@decisio/domain';
-import { menuAllows, type WorkbenchUser } from './services';
+import { menuAllows, permissionsAllow, type WorkbenchUser } from './services';
 
 const user = (menus: WorkbenchUser['menus']) => ({ menus, menuPaths: [] }) as unknown as WorkbenchUser;
 
@@ -16,8 +16,15 @@ describe('menuAllows', () => {
     expect(menuAllows(u, '/all-project')).toBe(false);
     expect(menuAllows(u, '/support')).toBe(false); // every page is role-controlled now
     expect(menuAllows(u, undefined)).toBe(false);
-    expect(menuAllows(undefined, '/admin/roles')).toBe(true); // user not loaded yet
   });
+
+  it('allows nothing before the user is known, nor to a user without menus (never the unfiltered list)', () => {
+    expect(menuAllows(undefined, '/admin/roles')).toBe(false);
+    expect(menuAllows(undefined, '/dashboard')).toBe(false);
+    expect(menuAllows({} as WorkbenchUser, '/dashboard')).toBe(false);
+    expect(menuAllows(user([]), '/dashboard')).toBe(false);
+  });
+
 
   it('decides an entry by its menu, else its page; the project area by the projects menu', () => {
     expect(menuKeyOf({ to: '/support' })).toBe('/support');
@@ -29,5 +36,20 @@ describe('menuAllows', () => {
     const projects = user([{ path: '/all-project', children: [] }]);
     expect(menuAllows(projects, menuKeyOf({ activeOn: ['/project/report'] }))).toBe(true);
     expect(menuAllows(user([{ path: '/dashboard', children: [] }]), menuKeyOf({ activeOn: ['/project/report'] }))).toBe(false);
+  });
+});
+
+describe('permissionsAllow', () => {
+  it("needs one of the permissions ('*' holds all); no permissions named is no gate; an unknown user holds none", () => {
+    const member = { permissions: ['projects:use'] };
+    expect(permissionsAllow(member, ['projects:use'])).toBe(true);
+    expect(permissionsAllow(member, ['users:read'])).toBe(false);
+    expect(permissionsAllow(member, ['users:read', 'projects:use'])).toBe(true);
+    expect(permissionsAllow({ permissions: ['*'] }, ['users:read'])).toBe(true);
+    expect(permissionsAllow({}, ['users:read'])).toBe(false);
+    expect(permissionsAllow(undefined, ['users:read'])).toBe(false);
+    expect(permissionsAllow(undefined, undefined)).toBe(true);
+    expect(permissionsAllow(undefined, null)).toBe(true);
+    expect(permissionsAllow(member, [])).toBe(true);
   });
 });

@@ -182,6 +182,26 @@ export interface CommandContribution {
   /** Leave it out of the command palette (still runs from menus and its keybinding). */
   hidden?: boolean;
   when?: WhenPredicate;
+  /**
+   * The app path the command opens (`openPageCommand` sets it from `to`). The palette shows the
+   * command only when the user may reach that page: when a page of the menu catalogue decides it
+   * (the page itself or the catalogue page above it, the projects menu for the project area, else
+   * the side-menu entry that opens it or is current on it), the user's menus must hold that page.
+   * A page no catalogue page decides (the user centre, a public page) is no gate.
+   */
+  opens?: string;
+  /**
+   * The page of the menu catalogue whose role right decides this command, when it is not the
+   * one {@link opens} falls under (as a menu item's `menu`).
+   */
+  menu?: string;
+  /**
+   * Permissions of which the user needs at least one for the palette to show the command (`'*'`
+   * holds every one), e.g. the permission of the calls the page makes (`ROUTE_PERMISSIONS` of
+   * `@decisio/domain`). The server checks the calls anyway; this only keeps a command that would
+   * fail out of the palette.
+   */
+  permissions?: readonly string[];
   run(ctx: CommandRunContext, ...args: unknown[]): unknown;
 }
 

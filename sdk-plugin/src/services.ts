@@ -234,15 +234,25 @@ export type WorkbenchUser = CurrentUser & {
  * Whether a side-menu entry decided by the catalogue page `key` (`menuKeyOf(entry)` of
  * `@decisio/domain`: its `menu`, `to` or first `activeOn`, the project area by the projects menu)
  * shows for `user`: only when the user's menus (their roles' menus) hold that page. An entry that
- * names no page is hidden. Before the user is known every entry shows (the server refuses what
- * the roles do not allow anyway).
+ * names no page is hidden. Before the user is known (still loading, or the call failed) nothing
+ * is allowed: the shell shows a loading or retry state then, never the unfiltered entries; a user
+ * without menus sees none.
  */
 export function menuAllows(user: WorkbenchUser | undefined, key: string | undefined): boolean {
-  if (!user?.menus) return true;
-  if (!key) return false;
+  if (!user?.menus || !key) return false;
   const walk = (nodes: readonly { path: string | null; children: unknown[] }[]): boolean =>
     nodes.some((n) => n.path === key || walk(n.children as { path: string | null; children: unknown[] }[]));
   return walk(user.menus);
+}
+
+/**
+ * Whether `user` holds one of `needs` (`'*'` holds every one). No `needs` (undefined, `null` as in
+ * `ROUTE_PERMISSIONS`, or empty) is no gate; otherwise a user not known yet holds none.
+ */
+export function permissionsAllow(user: Pick<WorkbenchUser, 'permissions'> | undefined, needs: readonly string[] | null | undefined): boolean {
+  if (!needs || needs.length === 0) return true;
+  const held = user?.permissions ?? [];
+  return held.includes('*') || needs.some((p) => held.includes(p));
 }
 
 /** Helper kept for plugins that hold several disposables keyed by id. */

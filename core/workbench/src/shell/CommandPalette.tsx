@@ -2,10 +2,11 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { Dialog, DialogBody, DialogFooter, InputGroup, Menu, MenuItem, NonIdealState } from '@blueprintjs/core';
 import type { IconName } from '@blueprintjs/icons';
 import { DIALOG_WIDTH, menuKeyOf } from '@decisio/domain';
-import { baseApi, menuAllows, useLocale } from '@decisio/sdk-plugin';
+import { baseApi, menuAllows, useCurrentUser, useLocale } from '@decisio/sdk-plugin';
 import type { Workbench } from '../host/workbench';
 import { useWorkbench } from '../host/workbench-context';
 import { useWorkbenchT } from '../i18n/i18n';
+import { commandAllowed } from './command-gate';
 import { searchPalette, type PaletteEntry } from './palette-search';
 import { formatKeybinding, isMacPlatform, SHELL_SHORTCUTS } from './shortcuts';
 
@@ -18,14 +19,17 @@ export interface PaletteItem extends PaletteEntry {
 
 /**
  * What the palette offers now: every enabled command that plugins contribute (as data, with a
- * translated title, English keywords and an optional keybinding), then the side-menu entries
- * that open a page (those the user's roles allow) and are not commands already. Titles are in the current language; the
- * English title is searched too.
+ * translated title, English keywords and an optional keybinding) that the user may run (the
+ * user's menus hold the page it opens and the user holds its permissions: `commandAllowed`),
+ * then the side-menu entries that open a page (those the user's roles allow). Titles are in the
+ * current language; the English title is searched too. Until the user is known, gated commands
+ * and pages are left out.
  */
 export function paletteItems(wb: Workbench): PaletteItem[] {
   const en = wb.i18n.getFixedT('en-US');
+  const user = baseApi.endpoints['core/getUser'].select()(wb.store.getState()).data;
   const commands: PaletteItem[] = wb.host.commands
-    .filter((c) => !c.hidden && wb.commands.isEnabled(c.id))
+    .filter((c) => !c.hidden && wb.commands.isEnabled(c.id) && commandAllowed(user, c, wb.host.menuItems))
     .map((c) => {
       const key = `${c.pluginId}:${c.titleKey}`;
       return {
@@ -39,7 +43,6 @@ export function paletteItems(wb: Workbench): PaletteItem[] {
       };
     });
   const ctx = wb.whenContext();
-  const user = baseApi.endpoints['core/getUser'].select()(wb.store.getState()).data;
   const pages: PaletteItem[] = wb.host.menuItems
     .filter((m) => m.location === 'side' && m.to && (!m.when || m.when(ctx)) && menuAllows(user, menuKeyOf(m)))
     .sort((a, b) => (a.order ?? 100) - (b.order ?? 100))
@@ -67,6 +70,8 @@ export function CommandPalette(props: { isOpen: boolean; onClose: () => void }) 
   const wb = useWorkbench();
   const { t } = useWorkbenchT();
   const locale = useLocale();
+  // The list follows the user (their menus and permissions) when it arrives while open.
+  const user = useCurrentUser().data;
   const [query, setQuery] = useState('');
   const [active, setActive] = useState(0);
   const listRef = useRef<HTMLUListElement>(null);
@@ -77,7 +82,7 @@ export function CommandPalette(props: { isOpen: boolean; onClose: () => void }) 
       setActive(0);
     }
   }, [props.isOpen]);
-  const all = useMemo(() => (props.isOpen ? paletteItems(wb) : []), [wb, props.isOpen, locale]);
+  const all = useMemo(() => (props.isOpen ? paletteItems(wb) : []), [wb, props.isOpen, locale, user]);
   const items = useMemo(() => searchPalette(all, query), [all, query]);
   useEffect(() => {
     const el = listRef.current?.querySelector<HTMLElement>('[data-active="true"]');

@@ -1,4 +1,4 @@
-import { Menu, MenuItem } from '@blueprintjs/core';
+import { Button, Menu, MenuItem, Spinner } from '@blueprintjs/core';
 import type { IconName } from '@blueprintjs/icons';
 import { menuKeyOf } from '@decisio/domain';
 import { menuAllows, useAppLocation, useCurrentUser, useLocale } from '@decisio/sdk-plugin';
@@ -8,19 +8,42 @@ import { useWorkbenchT } from '../i18n/i18n';
 /**
  * The console's side menu, built from `location: 'side'` menu items of the plugins; every entry is
  * decided by a page of the menu catalogue (`menuKeyOf`) and shows only when the user's roles
- * allow that menu (`menuAllows`).
+ * allow that menu (`menuAllows`). Until the user's menus are known the menu shows a loading state
+ * (`side-menu-loading`), and when they could not be loaded a retry button (`side-menu-error`):
+ * never the unfiltered entries, which would flash the pages the user's roles hide.
  */
 export function SideMenu(props: { collapsed?: boolean }) {
   const wb = useWorkbench();
   const { t } = useWorkbenchT();
   const loc = useAppLocation();
   useLocale();
-  const user = useCurrentUser().data;
+  const current = useCurrentUser();
+  const user = current.data;
+  const className = `dc-side${props.collapsed ? ' dc-side-collapsed' : ''}`;
+  if (!user) {
+    if (current.isError && !current.isFetching) {
+      return (
+        <nav className={className} aria-label={t('menu.title')} data-testid="side-menu-error">
+          <div className="dc-side-state" role="alert">
+            {!props.collapsed && <span>{t('menu.failed')}</span>}
+            <Button size="small" icon="refresh" text={props.collapsed ? undefined : t('menu.retry')} title={t('menu.retry')} onClick={() => void current.refetch()} data-testid="side-menu-retry" />
+          </div>
+        </nav>
+      );
+    }
+    return (
+      <nav className={className} aria-label={t('menu.title')} aria-busy="true" data-testid="side-menu-loading">
+        <div className="dc-side-state">
+          <Spinner size={20} aria-label={t('menu.loading')} />
+        </div>
+      </nav>
+    );
+  }
   const items = wb.host.menuItems
     .filter((m) => m.location === 'side' && (!m.when || m.when(wb.whenContext())) && menuAllows(user, menuKeyOf(m)))
     .sort((a, b) => (a.order ?? 100) - (b.order ?? 100));
   return (
-    <nav className={`dc-side${props.collapsed ? ' dc-side-collapsed' : ''}`} aria-label={t('menu.title')} data-testid="side-menu">
+    <nav className={className} aria-label={t('menu.title')} data-testid="side-menu">
       <Menu>
         {items.map((m) => {
           const text = wb.locale.t(`${m.pluginId}:${m.titleKey}`);

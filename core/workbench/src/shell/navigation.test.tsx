@@ -7,6 +7,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { createMemoryHistory } from '@tanstack/react-router';
+import { MENU_CATALOGUE_PAGES } from '@decisio/domain';
 import { APP_PLUGINS } from '../main';
 import { createWorkbench, WorkbenchRoot, type Workbench } from '../host/workbench';
 import { paletteItems } from './CommandPalette';
@@ -26,6 +27,9 @@ const user = {
   isOperation: false,
   occupation: null,
   createdAt: '2026-01-01T00:00:00Z',
+  // Every page of the menu catalogue: the side menu and the palette show what the menus hold.
+  menus: MENU_CATALOGUE_PAGES.map((path) => ({ path, children: [] })),
+  menuPaths: [...MENU_CATALOGUE_PAGES],
 };
 
 let wb: Workbench | undefined;
