@@ -34,7 +34,9 @@ import { buildDataset, type Dataset } from '../src/data/dataset';
 import { Rng } from '../src/data/split';
 import { runTrainer, type Trainer } from '../src/trainer/contract';
 import { REFERENCE_TASKS, offlineToRaw, pendulumExpertPolicy, thermalExpertPolicy, inventoryExpertPolicy, hoverExpertPolicy, plantExpertPolicy, type TaskPolicy } from '../src/tasks/index';
-import { BcTrainer, evaluateVenv, type VirtualEnvironment } from '../src/venv/bc';
+import { BcTrainer, evaluateVenv, type RolloutPolicy, type VirtualEnvironment } from '../src/venv/bc';
+import { decodeRows, encodeRows } from '../src/data/codec';
+import { evaluateInVenv } from '../src/policy/rollout';
 import { ReviveTrainer } from '../src/venv/revive';
 import { EnsembleTrainer, type EnsembleCheckpoint, type VenvEnsemble } from '../src/venv/ensemble';
 import { ppoInTrueSimulator } from './true-sim';
@@ -53,7 +55,7 @@ const SEEDS = 5;
 const HORIZON = Number(process.argv.find((a) => a.startsWith('--horizon='))?.slice(10) ?? 50);
 /** Shifts every seed of the run (data, venv, policy, true-simulator PPO); the test episodes stay the same. */
 const SEED = Number(process.argv.find((a) => a.startsWith('--seed='))?.slice(7) ?? 0);
-const POLICY_STEPS = Number(process.argv.find((a) => a.startsWith('--policy-steps='))?.slice(15) ?? (quick ? 12 : 40));
+const POLICY_STEPS = Number(process.argv.find((a) => a.startsWith('--policy-steps='))?.slice(15) ?? (quick ? 12 : 100));
 const VENV_ALGO = process.argv.find((a) => a.startsWith('--venv-algo='))?.slice(12) ?? 'bc';
 if (VENV_ALGO !== 'bc' && VENV_ALGO !== 'revive-p' && VENV_ALGO !== 'revive-t') throw new Error(`unknown --venv-algo=${VENV_ALGO}`);
 const TRUE_SIM = !process.argv.includes('--no-true-sim');
@@ -78,8 +80,8 @@ const BC_UNCERTAINTY = arg('bc-uncertainty');
 const BC_BASELINE = arg('bc-baseline');
 if (BC_BASELINE !== undefined && BC_BASELINE !== 'zero' && BC_BASELINE !== 'warm') throw new Error(`unknown --bc-baseline=${BC_BASELINE}`);
 const TRACE = process.argv.includes('--trace');
-/** `--lr=`, `--patience=`, `--entropy-coef=`, `--epochs=`, `--eval-every=`: the policy trainer's own settings (defaults: the trainer's; the bench's `evalEvery` is 2). */
-const POLICY_NUMBER_FLAGS: Array<[string, keyof PolicyOptions]> = [['lr', 'lr'], ['patience', 'patience'], ['entropy-coef', 'entropyCoef'], ['epochs', 'epochs'], ['eval-every', 'evalEvery']];
+/** `--lr=`, `--patience=`, `--entropy-coef=`, `--epochs=`, `--eval-every=`, `--minibatch=`: the policy trainer's own settings (defaults: the trainer's; `evalEvery` 5, 2 with `--quick`). */
+const POLICY_NUMBER_FLAGS: Array<[string, keyof PolicyOptions]> = [['lr', 'lr'], ['patience', 'patience'], ['entropy-coef', 'entropyCoef'], ['epochs', 'epochs'], ['eval-every', 'evalEvery'], ['minibatch', 'minibatch']];
 for (const [flag] of POLICY_NUMBER_FLAGS) {
   const v = arg(flag);
   if (v !== undefined && !(Number(v) > 0)) throw new Error(`--${flag} must be a positive number`);
@@ -154,8 +156,10 @@ for (const [id, task] of Object.entries(REFERENCE_TASKS)) {
   const venvReport = await evaluateVenv(venv, validation, { horizon: 10 });
   const venvSeconds = (performance.now() - t0) / 1000;
   const tp = performance.now();
-  const baseOptions = { horizon: HORIZON, batchSize: BATCH, evalEvery: 2 };
-  const policyOptions: PolicyOptions = { ...baseOptions };
+  // the trainers' own evaluation cadence (5 steps), as a training of the product runs; `--quick` evaluates every 2
+  const baseOptions = { horizon: HORIZON, batchSize: BATCH, evalEvery: quick ? 2 : 5 };
+  // the run's budget is the trainer's own step limit too (its default 100 would end a longer budget)
+  const policyOptions: PolicyOptions = { ...baseOptions, systemMaxSteps: POLICY_STEPS };
   if (ensemble) policyOptions.ensemble = ensemble;
   if (ENSEMBLE_ROLLOUTS !== undefined) policyOptions.ensembleRollouts = ENSEMBLE_ROLLOUTS === '1';
   if (SELECT) policyOptions.select = SELECT;
@@ -223,6 +227,16 @@ for (const [id, task] of Object.entries(REFERENCE_TASKS)) {
   const offline = ret(runner);
   const warmStart = ret(warmPolicy);
   const expert = ret(EXPERTS[id]!);
+  // diagnosis (`--trace`): the offline and the expert policy scored in each learned environment on
+  // the trainer's evaluation windows: is the venv the limit (it ranks the expert below the offline
+  // policy) or the optimisation (it ranks the expert above it)?
+  let venvScores: { offline: number[]; expert: number[] } | null = null;
+  if (TRACE) {
+    const members = ensemble ? ensemble.members : [venv];
+    const opts = { horizon: HORIZON, windows: 128, seed: 12345 };
+    const score = async (p: TaskPolicy) => Promise.all(members.map(async (m) => +(await evaluateInVenv(m, ds, asRolloutPolicy(ds, p), taskReward(task), opts)).toFixed(1)));
+    venvScores = { offline: await score(runner), expert: await score(EXPERTS[id]!) };
+  }
   let trueSim: number | null = null;
   let trueSimSeconds: number | null = null;
   let trueSimSamplesPerSecond: number | null = null;
@@ -246,6 +260,7 @@ for (const [id, task] of Object.entries(REFERENCE_TASKS)) {
       offlinePolicyReturn: +offline.toFixed(2),
       venvReturnWarmStart: +trainer.initialReward.toFixed(2),
       venvReturnBest: +trainer.useBest().toFixed(2),
+      venvScores,
       trueSimPolicyReturn: trueSim === null ? null : +trueSim.toFixed(2),
       expertReturn: +expert.toFixed(2),
       gapClosed: trueSim === null ? null : gap(trueSim),
@@ -277,4 +292,22 @@ for (const [id, task] of Object.entries(REFERENCE_TASKS)) {
       quick,
     }),
   );
+}
+
+/** A task's policy (original units, one row at a time) as a venv rollout policy (encoded rows): for the `--trace` diagnosis. */
+function asRolloutPolicy(ds: Dataset, policy: TaskPolicy): RolloutPolicy {
+  return (node, inputs, rows) => {
+    const out = new Float32Array(rows * ds.codecs[node]!.width);
+    for (let r = 0; r < rows; r++) {
+      const raw: Record<string, number[]> = {};
+      for (const [name, enc] of Object.entries(inputs)) {
+        const c = ds.codecs[name];
+        if (c) raw[name] = Array.from(decodeRows(c, enc.subarray(r * c.width, (r + 1) * c.width), 1));
+      }
+      const decided = policy(raw, new Rng(r))[node];
+      if (!decided) throw new Error(`bench: the policy decided no '${node}'`);
+      out.set(encodeRows(ds.codecs[node]!, decided, 1), r * ds.codecs[node]!.width);
+    }
+    return out;
+  };
 }

@@ -42,7 +42,10 @@ describe('PPO in a BC venv (thermal task)', () => {
     const ds = buildDataset(graph, offlineToRaw(task.generate({ trajectories: 20, steps: 100, seed: 1 })));
     const bc = new BcTrainer(graph, ds, { hidden: [64, 64], updatesPerStep: 25, evalEvery: 10, batchSize: 256, lr: 3e-3 });
     await runTrainer(bc, { seed: 1, stop: { system: true }, budget: { maxSteps: 40 }, onEvent: () => {} });
-    const ppo = new PpoTrainer(bc.venv!, taskReward(task), { horizon: 20, batchSize: 64, evalEvery: 2 });
+    // a small single venv (no ensemble): with the default update ratio (10 passes of 64 rows) the
+    // policy exploits its errors more (true return about 1.8x the behaviour's instead of 2x);
+    // this test's bar was set with 4 passes of 256 rows, kept here (the bench measures the default)
+    const ppo = new PpoTrainer(bc.venv!, taskReward(task), { horizon: 20, batchSize: 64, evalEvery: 2, epochs: 4, minibatch: 256 });
     const rewards: number[] = [];
     let last: PpoCheckpoint | undefined;
     const r = await runTrainer(ppo, {

@@ -129,8 +129,10 @@ describe.each(databases)('environment ensembles on %s', (kind) => {
     expect(ppo.log).toContain("training in the environment's ensemble of 5 members");
     expect(ppo.points).toContain('eval/return-worst');
     expect(ppo.points).toContain('"uncertainty"');
-    // the behaviour regulariser's uncertainty part is on by default with an ensemble
-    expect(ppo.points).toContain('"bc-coef"');
+    // PPO's behaviour regulariser is off by default (the bench's choice since its update ratio rose)
+    expect(ppo.points).not.toContain('"bc-coef"');
+    const asked = await trainPolicy('pol-bc-asked', env.id, 'ppo', { ...TINY_PPO, bcUncertainty: 4 });
+    expect(asked.points).toContain('"bc-coef"');
     // the baseline reaches the trainer only with an ensemble (it is one of the ensemble keys)
     const members = (await loadVenv(server.app.db.knex, server.app.blobs, await simulatorRow(env.id))).ensemble;
     expect(members).toBeDefined();
