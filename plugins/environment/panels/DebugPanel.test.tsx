@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
-import { createTestHost, renderPanel } from '@decisio/sdk-plugin/testing';
+import { createTestHost, renderPanel, ScriptedEventSource } from '@decisio/sdk-plugin/testing';
 import { environmentPlugin } from '../index';
 import { trainingsKitPlugin } from '@decisio/sdk-plugin/trainings/plugin';
 import { breakpointsOf, type TensorSummary } from './DebugPanel';
@@ -211,24 +211,9 @@ describe('debug page', () => {
   });
 
   it('follows the job live: lines appended, the summary fetched on a tensors notice, the record on a change of state', async () => {
-    const sources: FakeEventSource[] = [];
-    class FakeEventSource {
-      readonly listeners = new Map<string, Array<(e: { data?: string }) => void>>();
-      closed = false;
-      constructor(readonly url: string) {
-        sources.push(this);
-      }
-      addEventListener(type: string, fn: (e: { data?: string }) => void) {
-        this.listeners.set(type, [...(this.listeners.get(type) ?? []), fn]);
-      }
-      emit(type: string, data?: unknown) {
-        for (const fn of this.listeners.get(type) ?? []) fn(data === undefined ? {} : { data: JSON.stringify(data) });
-      }
-      close() {
-        this.closed = true;
-      }
-    }
-    vi.stubGlobal('EventSource', FakeEventSource);
+    ScriptedEventSource.all = [];
+    const sources = ScriptedEventSource.all;
+    vi.stubGlobal('EventSource', ScriptedEventSource);
     try {
       const h = host({ solutionId: SOLUTION, simulatorId: SIM });
       h.mockCall('trainSimulator/get', { data: debugRow('processing') });
