@@ -81,19 +81,20 @@ function deferred<T>() {
 
 const paletteIds = (w: Workbench) => paletteItems(w).map((x) => x.id);
 
-describe('the side menu follows the user’s menus', () => {
-  beforeEach(() => {
-    localStorage.clear();
-    localStorage.setItem('decisio.locale', 'en-US');
-    localStorage.setItem('token', 'tok-1');
-    localStorage.setItem('userId', 'u1');
-  });
-  afterEach(() => {
-    cleanup();
-    wb?.dispose();
-    wb = undefined;
-  });
+// a signed-in English session, and the workbench of each test disposed after it
+beforeEach(() => {
+  localStorage.clear();
+  localStorage.setItem('decisio.locale', 'en-US');
+  localStorage.setItem('token', 'tok-1');
+  localStorage.setItem('userId', 'u1');
+});
+afterEach(() => {
+  cleanup();
+  wb?.dispose();
+  wb = undefined;
+});
 
+describe('the side menu follows the user’s menus', () => {
   it('shows a loading state and no entry before the menus load, then only the entries the roles allow', async () => {
     const watch = watchEntries();
     const user = deferred<unknown>();
@@ -143,18 +144,6 @@ describe('the side menu follows the user’s menus', () => {
 });
 
 describe('the command palette follows the user’s menus and permissions', () => {
-  beforeEach(() => {
-    localStorage.clear();
-    localStorage.setItem('decisio.locale', 'en-US');
-    localStorage.setItem('token', 'tok-1');
-    localStorage.setItem('userId', 'u1');
-  });
-  afterEach(() => {
-    cleanup();
-    wb?.dispose();
-    wb = undefined;
-  });
-
   it('hides the admin commands from a member, in the list and in a search', async () => {
     const w = await start('/dashboard', async () => member);
     await screen.findByTestId('side-menu', {}, { timeout: 10_000 });
