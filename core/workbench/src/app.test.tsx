@@ -1,65 +1,23 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
-import { createMemoryHistory } from '@tanstack/react-router';
-import { MENU_CATALOGUE_PAGES } from '@decisio/domain';
+import { describe, expect, it } from 'vitest';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
 import type { Notification } from '@decisio/sdk-plugin';
 import { APP_PLUGINS } from './main';
-import { createWorkbench, WorkbenchRoot, type Workbench } from './host/workbench';
+import { testUser, userFetch, workbenchFixture } from './testing/session';
 
-const user = {
-  userId: 'u1',
-  username: 'alice_1',
-  nickname: 'Alice',
-  tenantId: 't1',
-  avatarUrl: null,
-  email: 'a@b.co',
-  mobile: null,
-  menuGroupId: null,
-  roleList: [],
-  isSystemRole: false,
-  isStudent: false,
-  isOperation: false,
-  occupation: null,
-  createdAt: '2026-01-01T00:00:00Z',
-  // Every page of the menu catalogue: the side menu and the palette show what the menus hold.
-  menus: MENU_CATALOGUE_PAGES.map((path) => ({ path, children: [] })),
-  menuPaths: [...MENU_CATALOGUE_PAGES],
-};
-
-let wb: Workbench | undefined;
 const calls: string[] = [];
 const toasts: Notification[] = [];
 
-async function start(path: string) {
-  wb = await createWorkbench({
-    plugins: APP_PLUGINS,
-    history: createMemoryHistory({ initialEntries: [path] }),
-    notifications: { show: (n) => (toasts.push(n), 'k'), dismiss: () => {} },
-    baseUrl: 'http://localhost/api/',
-    fetchFn: async (input) => {
-      const url = (input as Request).url.replace('http://localhost/api/', '');
-      calls.push(url);
-      const data = url === 'user/getUser' ? user : null;
-      return new Response(JSON.stringify({ code: 0, data, message: '' }), { headers: { 'content-type': 'application/json' } });
-    },
-  });
-  render(<WorkbenchRoot workbench={wb} />);
-  return wb;
-}
-
 describe('the app', () => {
-  beforeEach(() => {
-    localStorage.clear();
-    localStorage.setItem('decisio.locale', 'en-US');
-    localStorage.setItem('token', 'tok-1');
-    localStorage.setItem('userId', 'u1');
-    calls.length = 0;
-    toasts.length = 0;
-  });
-  afterEach(() => {
-    cleanup();
-    wb?.dispose();
-    wb = undefined;
+  const { start } = workbenchFixture({
+    defaults: {
+      plugins: APP_PLUGINS,
+      notifications: { show: (n) => (toasts.push(n), 'k'), dismiss: () => {} },
+      fetchFn: userFetch(testUser, (url) => calls.push(url)),
+    },
+    reset: () => {
+      calls.length = 0;
+      toasts.length = 0;
+    },
   });
 
   it('shows the console with the welcome panel, switches language and theme, and signs out from the user menu', async () => {

@@ -95,7 +95,14 @@ describe('UpdatePolicyPanel live', () => {
 
   const jobId = 'f'.repeat(32);
   const run = (state: string, progress: number) => ({ jobId, reason: 'update', state, progress, error: null, createdAt: '2026-11-01T10:00:00.000Z', startTime: null, endTime: null });
-  async function open(h: ReturnType<typeof createTestHost>) {
+  /**
+   * The scripted event source and fake timers from the start (a poll set before would run on a
+   * real timer), then the page open on the policy's running run: the host and the run's stream.
+   */
+  async function open() {
+    vi.stubGlobal('EventSource', ScriptedEventSource);
+    vi.useFakeTimers({ shouldAdvanceTime: true });
+    const h = createTestHost({ plugins: [trainingsKitPlugin, policyUpdatePlugin], locale: 'en-US', location: { pathname: '/project/update-policy', search: { projectId, solutionId } } });
     h.mockCall('policy/list', { data: { rows: [{ id: policyId, name: 'coupon policy', state: 'successful' }], total: 1 } });
     h.mockCall('table/list', { data: { rows: [], total: 0, page: 1, pageSize: 100 } });
     h.mockCall('train/getTrainUpdateListPage', { data: { rows: [run('processing', 0.2)], total: 1, page: 1, pageSize: 50 } });
@@ -104,16 +111,12 @@ describe('UpdatePolicyPanel live', () => {
     fireEvent.change(screen.getByLabelText(/^Policy/), { target: { value: policyId } });
     await screen.findByTestId('update-rows');
     await waitFor(() => expect(ScriptedEventSource.all.map((e) => e.url)).toEqual([`/api/job/events?jobId=${jobId}`]));
-    return ScriptedEventSource.all[0]!;
+    return { h, stream: ScriptedEventSource.all[0]! };
   }
   const runsCalls = (h: ReturnType<typeof createTestHost>) => h.calls.filter((c) => c.url === 'train/getTrainUpdateListPage').length;
 
   it('follows the running run: no polling while the stream is open, the live progress, the runs read again on a new state', async () => {
-    vi.stubGlobal('EventSource', ScriptedEventSource);
-    // Fake timers from the start (a poll set before would run on a real timer).
-    vi.useFakeTimers({ shouldAdvanceTime: true });
-    const h = createTestHost({ plugins: [trainingsKitPlugin, policyUpdatePlugin], locale: 'en-US', location: { pathname: '/project/update-policy', search: { projectId, solutionId } } });
-    const stream = await open(h);
+    const { h, stream } = await open();
     stream.emit('open');
     const r0 = runsCalls(h);
     // Open stream: the 2 s poll does not run.
@@ -134,11 +137,7 @@ describe('UpdatePolicyPanel live', () => {
   });
 
   it('polls the runs every 2 s while the stream is not open', async () => {
-    vi.stubGlobal('EventSource', ScriptedEventSource);
-    // Fake timers from the start (a poll set before would run on a real timer).
-    vi.useFakeTimers({ shouldAdvanceTime: true });
-    const h = createTestHost({ plugins: [trainingsKitPlugin, policyUpdatePlugin], locale: 'en-US', location: { pathname: '/project/update-policy', search: { projectId, solutionId } } });
-    const stream = await open(h);
+    const { h, stream } = await open();
     stream.emit('error');
     const r0 = runsCalls(h);
     await vi.advanceTimersByTimeAsync(4500);

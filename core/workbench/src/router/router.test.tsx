@@ -1,8 +1,7 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { act, cleanup, render, screen, waitFor } from '@testing-library/react';
-import { createMemoryHistory } from '@tanstack/react-router';
+import { describe, expect, it, vi } from 'vitest';
+import { act, screen, waitFor } from '@testing-library/react';
 import { baseApi, definePlugin, type Notification } from '@decisio/sdk-plugin';
-import { createWorkbench, WorkbenchRoot, type Workbench } from '../host/workbench';
+import { signIn, workbenchFixture } from '../testing/session';
 
 const page = (testId: string) => async () => () => <div data-testid={testId} />;
 
@@ -17,36 +16,15 @@ const demo = definePlugin({
   ],
 });
 
-let wb: Workbench | undefined;
 const toasts: Notification[] = [];
 
-async function start(path: string, opts: { fetchFn?: typeof fetch; reload?: () => void } = {}) {
-  wb = await createWorkbench({
-    plugins: [demo],
-    history: createMemoryHistory({ initialEntries: [path] }),
-    notifications: { show: (n) => (toasts.push(n), 'k'), dismiss: () => {} },
-    baseUrl: 'http://localhost/api/',
-    fetchFn: opts.fetchFn ?? (async () => new Response(JSON.stringify({ code: 0, data: null, message: '' }))),
-    reload: opts.reload,
-  });
-  render(<WorkbenchRoot workbench={wb} />);
-  return wb;
-}
-
-function signIn() {
-  localStorage.setItem('token', 'tok-1');
-  localStorage.setItem('userId', 'u1');
-}
-
 describe('router', () => {
-  beforeEach(() => {
-    localStorage.clear();
-    toasts.length = 0;
-  });
-  afterEach(() => {
-    cleanup();
-    wb?.dispose();
-    wb = undefined;
+  // signed out and no language kept: a test signs in itself
+  const { start } = workbenchFixture({
+    signedIn: false,
+    locale: null,
+    defaults: { plugins: [demo], notifications: { show: (n) => (toasts.push(n), 'k'), dismiss: () => {} } },
+    reset: () => (toasts.length = 0),
   });
 
   it('sends / to /sdk when signed out', async () => {

@@ -1,8 +1,7 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { act, cleanup, render, screen, waitFor } from '@testing-library/react';
-import { createMemoryHistory } from '@tanstack/react-router';
+import { describe, expect, it, vi } from 'vitest';
+import { act, screen, waitFor } from '@testing-library/react';
 import { definePlugin, useAppLocation, type PluginManifest } from '@decisio/sdk-plugin';
-import { createWorkbench, WorkbenchRoot, type Workbench } from '../host/workbench';
+import { workbenchFixture } from '../testing/session';
 
 const loads: string[] = [];
 const page = async () => () => <div data-testid="page" />;
@@ -34,32 +33,9 @@ const bells = definePlugin({
   ],
 });
 
-let wb: Workbench | undefined;
-async function start(path: string, plugins: readonly PluginManifest[] = [bells]) {
-  wb = await createWorkbench({
-    plugins,
-    history: createMemoryHistory({ initialEntries: [path] }),
-    notifications: { show: () => 'k', dismiss: () => {} },
-    baseUrl: 'http://localhost/api/',
-    fetchFn: async () => new Response(JSON.stringify({ code: 0, data: null, message: '' })),
-  });
-  render(<WorkbenchRoot workbench={wb} />);
-  return wb;
-}
-
 describe('header items', () => {
-  beforeEach(() => {
-    localStorage.clear();
-    localStorage.setItem('decisio.locale', 'en-US');
-    localStorage.setItem('token', 'tok-1');
-    localStorage.setItem('userId', 'u1');
-    loads.length = 0;
-  });
-  afterEach(() => {
-    cleanup();
-    wb?.dispose();
-    wb = undefined;
-  });
+  const fx = workbenchFixture({ reset: () => (loads.length = 0) });
+  const start = (path: string, plugins: readonly PluginManifest[] = [bells]) => fx.start(path, { plugins });
 
   it('renders contributed items in the header in their order, only where `when` holds, and drops one that fails', async () => {
     const error = vi.spyOn(console, 'error').mockImplementation(() => {});

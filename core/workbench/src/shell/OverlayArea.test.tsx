@@ -1,8 +1,7 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { act, cleanup, render, screen, waitFor } from '@testing-library/react';
-import { createMemoryHistory } from '@tanstack/react-router';
+import { describe, expect, it, vi } from 'vitest';
+import { act, screen, waitFor } from '@testing-library/react';
 import { createUseT, definePlugin, useAppLocation, useSession, useTheme, type PluginManifest } from '@decisio/sdk-plugin';
-import { createWorkbench, WorkbenchRoot, type Workbench } from '../host/workbench';
+import { workbenchFixture } from '../testing/session';
 
 const page = (testId: string) => async () => () => <div data-testid={testId} />;
 const useTourT = createUseT<{ hello: string }>('tour');
@@ -54,33 +53,9 @@ const badge = definePlugin({
   ],
 });
 
-let wb: Workbench | undefined;
-
-async function start(path: string, plugins: readonly PluginManifest[] = [tour]) {
-  wb = await createWorkbench({
-    plugins,
-    history: createMemoryHistory({ initialEntries: [path] }),
-    notifications: { show: () => 'k', dismiss: () => {} },
-    baseUrl: 'http://localhost/api/',
-    fetchFn: async () => new Response(JSON.stringify({ code: 0, data: null, message: '' })),
-  });
-  render(<WorkbenchRoot workbench={wb} />);
-  return wb;
-}
-
 describe('overlay area', () => {
-  beforeEach(() => {
-    localStorage.clear();
-    localStorage.setItem('decisio.locale', 'en-US');
-    localStorage.setItem('token', 'tok-1');
-    localStorage.setItem('userId', 'u1');
-    loads.length = 0;
-  });
-  afterEach(() => {
-    cleanup();
-    wb?.dispose();
-    wb = undefined;
-  });
+  const fx = workbenchFixture({ reset: () => (loads.length = 0) });
+  const start = (path: string, plugins: readonly PluginManifest[] = [tour]) => fx.start(path, { plugins });
 
   it('loads a contributed guide overlay only where it applies, renders it in the workbench tree, and the generic note gives way to it', async () => {
     const w = await start('/dashboard?guide=true');

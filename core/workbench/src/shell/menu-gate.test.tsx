@@ -4,56 +4,34 @@
  * the pages the roles hide), after a failed load a retry button; the palette shows a command only
  * when the user may reach the page it opens and holds the permissions it needs.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
-import { createMemoryHistory } from '@tanstack/react-router';
+import { describe, expect, it } from 'vitest';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { MENU_CATALOGUE_PAGES } from '@decisio/domain';
 import { APP_PLUGINS } from '../main';
-import { createWorkbench, WorkbenchRoot, type Workbench } from '../host/workbench';
+import type { Workbench } from '../host/workbench';
+import { callOf, envelope, testUserProfile, workbenchFixture } from '../testing/session';
 import { paletteItems } from './CommandPalette';
 
-const base = {
-  userId: 'u1',
-  username: 'alice_1',
-  nickname: 'Alice',
-  tenantId: 't1',
-  avatarUrl: null,
-  email: 'a@b.co',
-  mobile: null,
-  menuGroupId: null,
-  roleList: [{ id: 'r1', code: 'user', name: 'User' }],
-  isSystemRole: false,
-  isStudent: false,
-  isOperation: false,
-  occupation: null,
-  createdAt: '2026-01-01T00:00:00Z',
-  menuPaths: [...MENU_CATALOGUE_PAGES],
-};
+const base = { ...testUserProfile, roleList: [{ id: 'r1', code: 'user', name: 'User' }], menuPaths: [...MENU_CATALOGUE_PAGES] };
 const node = (path: string) => ({ path, children: [] });
 /** A member: the dashboard and the projects (the project area comes with them). */
 const member = { ...base, permissions: ['dashboard:use', 'projects:use'], menus: [node('/dashboard'), node('/all-project')] };
 /** A system administrator: every menu, every permission. */
 const admin = { ...base, isSystemRole: true, roleList: [{ id: 'r0', code: 'admin', name: 'Admin' }], permissions: ['*'], menus: [{ path: null, children: MENU_CATALOGUE_PAGES.map(node) }] };
 
-let wb: Workbench | undefined;
+// a signed-in English session, and the workbench of each test disposed after it
+const fx = workbenchFixture({ defaults: { plugins: APP_PLUGINS } });
 
 /** Starts the app; `getUser` answers what `answer` resolves to (an error status for a number). */
-async function start(path: string, answer: () => Promise<unknown>) {
-  wb = await createWorkbench({
-    plugins: APP_PLUGINS,
-    history: createMemoryHistory({ initialEntries: [path] }),
-    notifications: { show: () => 'k', dismiss: () => {} },
-    baseUrl: 'http://localhost/api/',
+function start(path: string, answer: () => Promise<unknown>) {
+  return fx.start(path, {
     fetchFn: async (input) => {
-      const url = (input as Request).url.replace('http://localhost/api/', '');
-      if (url !== 'user/getUser') return new Response(JSON.stringify({ code: 0, data: null, message: '' }), { headers: { 'content-type': 'application/json' } });
+      if (callOf(input) !== 'user/getUser') return envelope(null);
       const data = await answer();
       if (typeof data === 'number') return new Response('boom', { status: data });
-      return new Response(JSON.stringify({ code: 0, data, message: '' }), { headers: { 'content-type': 'application/json' } });
+      return envelope(data);
     },
   });
-  render(<WorkbenchRoot workbench={wb} />);
-  return wb;
 }
 
 /** Records every side-menu entry ever put in the page, however briefly. */
@@ -80,19 +58,6 @@ function deferred<T>() {
 }
 
 const paletteIds = (w: Workbench) => paletteItems(w).map((x) => x.id);
-
-// a signed-in English session, and the workbench of each test disposed after it
-beforeEach(() => {
-  localStorage.clear();
-  localStorage.setItem('decisio.locale', 'en-US');
-  localStorage.setItem('token', 'tok-1');
-  localStorage.setItem('userId', 'u1');
-});
-afterEach(() => {
-  cleanup();
-  wb?.dispose();
-  wb = undefined;
-});
 
 describe('the side menu follows the user’s menus', () => {
   it('shows a loading state and no entry before the menus load, then only the entries the roles allow', async () => {

@@ -4,67 +4,17 @@
  * F1 / Ctrl+Shift+P open it, the arrows, Enter and Escape work, Ctrl+B hides the menu, the side
  * menu reaches the deploy and deduction areas, and every `/project/*` route of the spec opens.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
-import { createMemoryHistory } from '@tanstack/react-router';
-import { MENU_CATALOGUE_PAGES } from '@decisio/domain';
+import { describe, expect, it } from 'vitest';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { APP_PLUGINS } from '../main';
-import { createWorkbench, WorkbenchRoot, type Workbench } from '../host/workbench';
+import { testUser, userFetch, workbenchFixture } from '../testing/session';
 import { paletteItems } from './CommandPalette';
-
-const user = {
-  userId: 'u1',
-  username: 'alice_1',
-  nickname: 'Alice',
-  tenantId: 't1',
-  avatarUrl: null,
-  email: 'a@b.co',
-  mobile: null,
-  menuGroupId: null,
-  roleList: [],
-  isSystemRole: false,
-  isStudent: false,
-  isOperation: false,
-  occupation: null,
-  createdAt: '2026-01-01T00:00:00Z',
-  // Every page of the menu catalogue: the side menu and the palette show what the menus hold.
-  menus: MENU_CATALOGUE_PAGES.map((path) => ({ path, children: [] })),
-  menuPaths: [...MENU_CATALOGUE_PAGES],
-};
-
-let wb: Workbench | undefined;
-
-async function start(path: string) {
-  wb = await createWorkbench({
-    plugins: APP_PLUGINS,
-    history: createMemoryHistory({ initialEntries: [path] }),
-    notifications: { show: () => 'k', dismiss: () => {} },
-    baseUrl: 'http://localhost/api/',
-    fetchFn: async (input) => {
-      const url = (input as Request).url.replace('http://localhost/api/', '');
-      const data = url === 'user/getUser' ? user : null;
-      return new Response(JSON.stringify({ code: 0, data, message: '' }), { headers: { 'content-type': 'application/json' } });
-    },
-  });
-  render(<WorkbenchRoot workbench={wb} />);
-  return wb;
-}
 
 const input = () => screen.getByTestId('command-palette-input');
 const shown = () => [...document.querySelectorAll('[data-testid^="command-"][data-testid*="."]')].map((e) => e.getAttribute('data-testid')!.slice('command-'.length));
 
 describe('navigation', () => {
-  beforeEach(() => {
-    localStorage.clear();
-    localStorage.setItem('decisio.locale', 'en-US');
-    localStorage.setItem('token', 'tok-1');
-    localStorage.setItem('userId', 'u1');
-  });
-  afterEach(() => {
-    cleanup();
-    wb?.dispose();
-    wb = undefined;
-  });
+  const { start } = workbenchFixture({ defaults: { plugins: APP_PLUGINS, fetchFn: userFetch(testUser) } });
 
   it('lists the plugins’ commands in the palette, every area included, with translated titles', async () => {
     const w = await start('/dashboard');

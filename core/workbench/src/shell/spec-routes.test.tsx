@@ -15,12 +15,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { cleanup, render, screen, waitFor } from '@testing-library/react';
-import { createMemoryHistory } from '@tanstack/react-router';
-import { MENU_CATALOGUE_PAGES } from '@decisio/domain';
+import { describe, expect, it } from 'vitest';
+import { screen, waitFor } from '@testing-library/react';
 import { APP_PLUGINS } from '../main';
-import { createWorkbench, WorkbenchRoot, type Workbench } from '../host/workbench';
+import type { Workbench } from '../host/workbench';
+import { signIn, testUser, userFetch, workbenchFixture } from '../testing/session';
 
 interface SpecRoute {
   path: string;
@@ -54,44 +53,6 @@ const patternOf = (p: string) => new RegExp(`^${p.replace(/\$[A-Za-z]+/g, '[^/]+
 /** The contribution serving `path`: its own path first, else a `$param` pattern. */
 const contributionOf = (p: string) => contributed.find((r) => r.path === p) ?? contributed.find((r) => r.path.includes('$') && patternOf(r.path).test(p));
 
-const user = {
-  userId: 'u1',
-  username: 'alice_1',
-  nickname: 'Alice',
-  tenantId: 't1',
-  avatarUrl: null,
-  email: 'a@b.co',
-  mobile: null,
-  menuGroupId: null,
-  roleList: [],
-  isSystemRole: false,
-  isStudent: false,
-  isOperation: false,
-  occupation: null,
-  createdAt: '2026-01-01T00:00:00Z',
-  // Every page of the menu catalogue: the side menu and the palette show what the menus hold.
-  menus: MENU_CATALOGUE_PAGES.map((path) => ({ path, children: [] })),
-  menuPaths: [...MENU_CATALOGUE_PAGES],
-};
-
-let wb: Workbench | undefined;
-
-async function start(initial: string): Promise<Workbench> {
-  wb = await createWorkbench({
-    plugins: APP_PLUGINS,
-    history: createMemoryHistory({ initialEntries: [initial] }),
-    notifications: { show: () => 'k', dismiss: () => {} },
-    baseUrl: 'http://localhost/api/',
-    fetchFn: async (input) => {
-      const url = (input as Request).url.replace('http://localhost/api/', '');
-      const data = url === 'user/getUser' ? user : null;
-      return new Response(JSON.stringify({ code: 0, data, message: '' }), { headers: { 'content-type': 'application/json' } });
-    },
-  });
-  render(<WorkbenchRoot workbench={wb} />);
-  return wb;
-}
-
 /** The routes of the screens that the spec's own route list does not hold, public or not. */
 const screenRoutes = (isPublic: boolean) =>
   [...new Set(screens.map((x) => x.route))].filter((p) => !specRoutes.some((r) => r.path === p) && Boolean(contributionOf(p)?.public) === isPublic);
@@ -105,15 +66,8 @@ async function open(w: Workbench, to: string, expected: string) {
 }
 
 describe('the spec routes (docs/spec-calls.json)', () => {
-  beforeEach(() => {
-    localStorage.clear();
-    localStorage.setItem('decisio.locale', 'en-US');
-  });
-  afterEach(() => {
-    cleanup();
-    wb?.dispose();
-    wb = undefined;
-  });
+  // signed out by default: the signed-in test signs in itself
+  const { start } = workbenchFixture({ signedIn: false, defaults: { plugins: APP_PLUGINS, fetchFn: userFetch(testUser) } });
 
   it('lists each route once with its spec section; every supported one is contributed, public exactly where the spec says; every screen has its route and panel', () => {
     expect(specRoutes.length).toBeGreaterThan(50);
@@ -154,8 +108,7 @@ describe('the spec routes (docs/spec-calls.json)', () => {
   });
 
   it('signed in, opens every signed-in route of the spec and of its screens (redirects followed), none shows "Page not found"', async () => {
-    localStorage.setItem('token', 'tok-1');
-    localStorage.setItem('userId', 'u1');
+    signIn();
     const w = await start('/dashboard');
     await screen.findByTestId('side-menu', {}, { timeout: 10_000 });
     for (const r of supported.filter((x) => !x.public)) await open(w, r.path, r.redirect ?? r.path);
