@@ -90,7 +90,7 @@ describe('REVIVE folder import in the decision-graph editor', () => {
       await db.close();
     }
     browser = await launchBrowser();
-    const context = await browser.newContext({ baseURL: baseUrl, viewport: { width: 1400, height: 900 }, locale: 'en-US' });
+    const context = await browser.newContext({ baseURL: baseUrl, viewport: { width: 1400, height: 900 }, locale: 'zh-CN' });
     page = await context.newPage();
     reportPageErrors(page);
     await page.goto('/sign-in');

@@ -1,6 +1,7 @@
 /**
- * i18next for the workbench: zh-CN (default) and en-US, one namespace per plugin plus
- * `workbench` for the shell; the choice is kept in local storage.
+ * i18next for the workbench: zh-CN and en-US, one namespace per plugin plus `workbench` for the
+ * shell; the choice is kept in local storage, and until one is made the browser's language
+ * decides.
  */
 import i18next, { type i18n as I18n } from 'i18next';
 import { initReactI18next } from 'react-i18next';
@@ -18,10 +19,35 @@ export const WORKBENCH_LOCALES: LocaleBundles = { 'zh-CN': zhCN, 'en-US': enUS }
 /** Typed translations of the shell (keys checked against zh-CN). */
 export const useWorkbenchT = createUseT<typeof zhCN>('workbench');
 
-/** Reads the kept language, falling back to zh-CN. */
-export function readStoredLocale(storage: Pick<Storage, 'getItem'> | undefined = globalThis.localStorage): Locale {
+/** The browser's languages, most preferred first (`navigator.languages`, else `navigator.language`). */
+type BrowserLanguages = Pick<Navigator, 'language'> & Partial<Pick<Navigator, 'languages'>>;
+
+/**
+ * The language the browser prefers among those of the workbench: the first of its languages
+ * that is Chinese (`zh`, `zh-CN`, `zh-Hans`, `zh-TW`...) or English decides, zh-CN or en-US; en-US
+ * when it names neither; zh-CN (the default) when there is no browser to ask.
+ */
+export function browserLocale(nav: BrowserLanguages | undefined = globalThis.navigator): Locale {
+  if (!nav) return DEFAULT_LOCALE;
+  const languages = nav.languages?.length ? nav.languages : [nav.language];
+  for (const l of languages) {
+    const primary = (l ?? '').trim().toLowerCase().split(/[-_]/)[0];
+    if (primary === 'zh') return 'zh-CN';
+    if (primary === 'en') return 'en-US';
+  }
+  return 'en-US';
+}
+
+/**
+ * Reads the kept language (the user's choice, or the saved preference of the account applied
+ * at sign-in); with none kept, the browser's ({@link browserLocale}).
+ */
+export function readStoredLocale(
+  storage: Pick<Storage, 'getItem'> | undefined = globalThis.localStorage,
+  nav: BrowserLanguages | undefined = globalThis.navigator,
+): Locale {
   const v = storage?.getItem(LOCALE_STORAGE_KEY);
-  return (LOCALES as readonly string[]).includes(v ?? '') ? (v as Locale) : DEFAULT_LOCALE;
+  return (LOCALES as readonly string[]).includes(v ?? '') ? (v as Locale) : browserLocale(nav);
 }
 
 /** Creates an initialised i18next instance (synchronous: resources are bundled). */

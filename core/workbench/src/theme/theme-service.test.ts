@@ -15,14 +15,16 @@ describe('theme and language', () => {
     expect(document.body.classList.contains('bp6-dark')).toBe(false);
   });
 
-  it('defaults to zh-CN and keeps the chosen language', () => {
+  it('starts in zh-CN for a Chinese browser and keeps the chosen language', () => {
     localStorage.clear();
-    expect(readStoredLocale()).toBe('zh-CN');
-    const l = new LocaleServiceImpl(createI18n(readStoredLocale()));
+    const chinese = { languages: ['zh-CN'], language: 'zh-CN' };
+    expect(readStoredLocale(localStorage, chinese)).toBe('zh-CN');
+    const l = new LocaleServiceImpl(createI18n(readStoredLocale(localStorage, chinese)));
     expect(l.t('workbench:notFound.title')).toBe('页面不存在');
     l.setLocale('en-US');
     expect(l.t('workbench:notFound.title')).toBe('Page not found');
     expect(localStorage.getItem(LOCALE_STORAGE_KEY)).toBe('en-US');
     expect(document.documentElement.lang).toBe('en-US');
+    expect(readStoredLocale(localStorage, chinese)).toBe('en-US');
   });
 });
