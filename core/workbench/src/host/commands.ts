@@ -1,6 +1,6 @@
 /**
  * Commands: one contribution feeds menus, keybindings and the palette. This module runs them,
- * evaluates their `when` predicates and dispatches keybindings.
+ * evaluates their `when` predicates and the user's gate, and dispatches keybindings.
  */
 import type { Dispatch } from '@reduxjs/toolkit';
 import {
@@ -43,10 +43,15 @@ export function matchesKeybinding(e: Pick<KeyboardEvent, 'key' | 'ctrlKey' | 'me
 
 /** {@link CommandService} over the contributed commands. */
 export class CommandServiceImpl implements CommandService {
+  /**
+   * @param allowed whether the user may run a command (the workbench passes the palette's gate,
+   *   `commandAllowed` of the user's menus and permissions); everyone may when left out.
+   */
   constructor(
     private readonly list: () => readonly CommandContribution[],
     private readonly when: () => WhenContext,
     private readonly run: () => { services: ServiceAccessor; dispatch: Dispatch },
+    private readonly allowed: (command: CommandContribution) => boolean = () => true,
   ) {}
 
   private find(id: string): CommandContribution {
@@ -60,19 +65,31 @@ export class CommandServiceImpl implements CommandService {
     return !!c && (!c.when || c.when(this.when()));
   }
 
+  /**
+   * Whether the user may run `command` now (their menus and permissions): the palette lists it
+   * and its keybinding runs it only then.
+   */
+  isAllowed(command: CommandContribution): boolean {
+    return this.allowed(command);
+  }
+
   async execute(id: string, ...args: unknown[]): Promise<unknown> {
     const c = this.find(id);
     return c.run(this.run(), ...args);
   }
 
-  /** Listens for keybindings on `target`; runs the first enabled matching command. */
+  /**
+   * Listens for keybindings on `target`; runs the first matching command that is enabled and
+   * that the user may run ({@link isAllowed}): the key of a command the palette hides from the
+   * user does nothing (nor is its default prevented).
+   */
   bindKeys(target: Pick<Window, 'addEventListener' | 'removeEventListener'>, isMac: boolean): Disposable {
     const bound = this.list()
       .filter((c) => c.keybinding)
       .map((c) => ({ c, k: parseKeybinding(c.keybinding!, isMac) }));
     const onKey = (e: KeyboardEvent) => {
       for (const { c, k } of bound) {
-        if (matchesKeybinding(e, k) && this.isEnabled(c.id)) {
+        if (matchesKeybinding(e, k) && this.isEnabled(c.id) && this.isAllowed(c)) {
           e.preventDefault();
           void this.execute(c.id);
           return;

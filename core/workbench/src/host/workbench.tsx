@@ -40,6 +40,7 @@ import { buildRouter, type WorkbenchRouter } from '../router/build-router';
 import { RouterNavigationService } from '../router/navigation-service';
 import { NotFoundPage } from '../shell/NotFoundPage';
 import { RootLayout } from '../shell/RootLayout';
+import { commandAllowed } from '../shell/command-gate';
 import { createWorkbenchStore, type WorkbenchStore } from '../store/store';
 import { readStoredTheme, ThemeServiceImpl } from '../theme/theme-service';
 import { CommandServiceImpl } from './commands';
@@ -127,7 +128,13 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
         : undefined,
     };
   };
-  const commands = new CommandServiceImpl(() => host.commands, whenContext, () => ({ services: host.services, dispatch: store.dispatch }));
+  // The palette's gate (the user's menus and permissions) for the palette and the keybindings alike.
+  const commands = new CommandServiceImpl(
+    () => host.commands,
+    whenContext,
+    () => ({ services: host.services, dispatch: store.dispatch }),
+    (c) => commandAllowed(baseApi.endpoints['core/getUser'].select()(store.getState()).data, c, host.menuItems),
+  );
   const settings = new SettingsServiceImpl(() => host.settings, () => session.getState().userId);
 
   host = new PluginHost({

@@ -6,7 +6,6 @@ import { baseApi, menuAllows, useCurrentUser, useLocale } from '@decisio/sdk-plu
 import type { Workbench } from '../host/workbench';
 import { useWorkbench } from '../host/workbench-context';
 import { useWorkbenchT } from '../i18n/i18n';
-import { commandAllowed } from './command-gate';
 import { searchPalette, type PaletteEntry } from './palette-search';
 import { formatKeybinding, isMacPlatform, SHELL_SHORTCUTS } from './shortcuts';
 
@@ -20,7 +19,8 @@ export interface PaletteItem extends PaletteEntry {
 /**
  * What the palette offers now: every enabled command that plugins contribute (as data, with a
  * translated title, English keywords and an optional keybinding) that the user may run (the
- * user's menus hold the page it opens and the user holds its permissions: `commandAllowed`),
+ * user's menus hold the page it opens and the user holds its permissions: `commandAllowed`,
+ * through `wb.commands.isAllowed`, the gate of the keybindings too),
  * then the side-menu entries that open a page (those the user's roles allow). Titles are in the
  * current language; the English title is searched too. Until the user is known, gated commands
  * and pages are left out.
@@ -29,7 +29,7 @@ export function paletteItems(wb: Workbench): PaletteItem[] {
   const en = wb.i18n.getFixedT('en-US');
   const user = baseApi.endpoints['core/getUser'].select()(wb.store.getState()).data;
   const commands: PaletteItem[] = wb.host.commands
-    .filter((c) => !c.hidden && wb.commands.isEnabled(c.id) && commandAllowed(user, c, wb.host.menuItems))
+    .filter((c) => !c.hidden && wb.commands.isEnabled(c.id) && wb.commands.isAllowed(c))
     .map((c) => {
       const key = `${c.pluginId}:${c.titleKey}`;
       return {

@@ -2,7 +2,8 @@
  * The user's roles decide the side menu and the command palette with the real plugins: before the
  * user's menus are known the side menu shows a loading state and never an entry (no flash of
  * the pages the roles hide), after a failed load a retry button; the palette shows a command only
- * when the user may reach the page it opens and holds the permissions it needs.
+ * when the user may reach the page it opens and holds the permissions it needs, and a keybinding
+ * runs its command only then.
  */
 import { describe, expect, it } from 'vitest';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
@@ -130,6 +131,29 @@ describe('the command palette follows the user’s menus and permissions', () =>
     fireEvent.keyDown(window, { key: 'F1' });
     fireEvent.change(await screen.findByTestId('command-palette-input'), { target: { value: 'users' } });
     expect(await screen.findByTestId('command-admin.open-users')).toBeTruthy();
+  });
+
+  it('runs a keybinding only for a command the palette shows: Ctrl+P (quick open) needs the projects menu', async () => {
+    const ctrlP = () => fireEvent.keyDown(window, { key: 'p', ctrlKey: true });
+    // Not before the user's menus are known, nor for a user without the projects menu.
+    const user = deferred<unknown>();
+    const w = await start('/dashboard', () => user.promise);
+    await screen.findByTestId('side-menu-loading', {}, { timeout: 10_000 });
+    expect(ctrlP(), 'not prevented').toBe(true);
+    user.resolve({ ...base, permissions: ['dashboard:use'], menus: [node('/dashboard')] });
+    await screen.findByTestId('side-menu', {}, { timeout: 10_000 });
+    expect(paletteIds(w)).not.toContain('projects.quickOpen');
+    expect(ctrlP(), 'not prevented').toBe(true);
+    await new Promise((r) => setTimeout(r, 100));
+    expect(w.router.state.location.pathname).toBe('/dashboard');
+  });
+
+  it('runs Ctrl+P (quick open) for a member, who holds the projects menu', async () => {
+    const w = await start('/dashboard', async () => member);
+    await screen.findByTestId('side-menu', {}, { timeout: 10_000 });
+    expect(paletteIds(w)).toContain('projects.quickOpen');
+    expect(fireEvent.keyDown(window, { key: 'p', ctrlKey: true }), 'prevented').toBe(false);
+    await waitFor(() => expect(w.router.state.location.pathname).toBe('/all-project'));
   });
 
   it('hides a command that opens a page the user cannot reach', async () => {
