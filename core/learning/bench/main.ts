@@ -19,7 +19,7 @@
  * and `--select=venv|mean|worst` override the trainer's defaults for them, `--penalty=W` adds the
  * ensemble-disagreement penalty (`uncertainty`), `--bc-coef=C` the behaviour regulariser,
  * `--bc-uncertainty=C` its part scaled by the members' disagreement on the policy's return
- * (`bcUncertainty`: default 4 with the ensemble, 0 turns it off), `--bc-baseline=zero|warm`
+ * (`bcUncertainty`: the trainer's default, PPO 0 and SAC 4 with the ensemble), `--bc-baseline=zero|warm`
  * what that disagreement is counted from. `--venv-cache=DIR`
  * (development aid) keeps the trained ensemble between runs.
  * `evals` lists each evaluation's [selection estimate, worst member, member mean, true return,
@@ -74,7 +74,7 @@ const PENALTY = Number(arg('penalty') ?? 0);
 /** `--penalty-relative`: the penalty's disagreement is divided by its mean on the data rows (PPO's `uncertainty.relative`). */
 const PENALTY_RELATIVE = process.argv.includes('--penalty-relative');
 const BC_COEF = Number(arg('bc-coef') ?? 0);
-/** `--bc-uncertainty=C`: PPO's `bcUncertainty` (default with an ensemble: 4; 0 turns it off). */
+/** `--bc-uncertainty=C`: the policy trainer's `bcUncertainty` (default: the trainer's, PPO 0, SAC 4 with an ensemble). */
 const BC_UNCERTAINTY = arg('bc-uncertainty');
 /** `--bc-baseline=zero|warm`: the trainer's `bcUncertaintyBaseline` (default warm, `'warmStart'`; zero gives the runs before it). */
 const BC_BASELINE = arg('bc-baseline');
@@ -231,11 +231,21 @@ for (const [id, task] of Object.entries(REFERENCE_TASKS)) {
   // the trainer's evaluation windows: is the venv the limit (it ranks the expert below the offline
   // policy) or the optimisation (it ranks the expert above it)?
   let venvScores: { offline: number[]; expert: number[] } | null = null;
+  let trueRewardPerStep: { start: number; behaviour: number[]; offline: number[]; expert: number[] } | null = null;
   if (TRACE) {
     const members = ensemble ? ensemble.members : [venv];
     const opts = { horizon: HORIZON, windows: 128, seed: 12345 };
     const score = async (p: TaskPolicy) => Promise.all(members.map(async (m) => +(await evaluateInVenv(m, ds, asRolloutPolicy(ds, p), taskReward(task), opts)).toFixed(1)));
     venvScores = { offline: await score(runner), expert: await score(EXPERTS[id]!) };
+    // where in the true episodes the returns differ: the mean true reward per step of the first
+    // `START` steps (from the task's initial states) and of the rest
+    const START = 20;
+    const phases = (p: TaskPolicy) => {
+      const r = Array.from({ length: SEEDS }, (_, k) => task.simulate(p, task.horizon, 1000 + k).rewards);
+      const m = (from: number, to: number) => +(r.reduce((s, e) => s + e.slice(from, to).reduce((a, b) => a + b, 0), 0) / (SEEDS * (to - from))).toFixed(3);
+      return [m(0, START), m(START, task.horizon)];
+    };
+    trueRewardPerStep = { start: START, behaviour: phases(task.behaviourPolicy), offline: phases(runner), expert: phases(EXPERTS[id]!) };
   }
   let trueSim: number | null = null;
   let trueSimSeconds: number | null = null;
@@ -261,6 +271,7 @@ for (const [id, task] of Object.entries(REFERENCE_TASKS)) {
       venvReturnWarmStart: +trainer.initialReward.toFixed(2),
       venvReturnBest: +trainer.useBest().toFixed(2),
       venvScores,
+      trueRewardPerStep,
       trueSimPolicyReturn: trueSim === null ? null : +trueSim.toFixed(2),
       expertReturn: +expert.toFixed(2),
       gapClosed: trueSim === null ? null : gap(trueSim),
@@ -284,7 +295,7 @@ for (const [id, task] of Object.entries(REFERENCE_TASKS)) {
       penaltyRelative: PENALTY_RELATIVE,
       meanDisagreement: uncertainty.length ? +(uncertainty.reduce((a, b) => a + b, 0) / uncertainty.length).toPrecision(3) : null,
       bcCoef: BC_COEF,
-      bcUncertainty: BC_UNCERTAINTY === undefined ? (ensemble && policyOptions.select !== 'venv' ? 4 : 0) : Number(BC_UNCERTAINTY),
+      bcUncertainty: trainer.bc.settings.bcUncertainty,
       bcUncertaintyBaseline: trainer.bc.baseline === undefined ? 'zero' : 'warmStart',
       bcBaseline: trainer.bc.baseline === undefined ? null : +trainer.bc.baseline.toFixed(2),
       evals,

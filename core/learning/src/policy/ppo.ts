@@ -15,6 +15,7 @@ import type { StepContext, StepResult, Trainer } from '../trainer/contract';
 import type { NodeFunctionCall, RolloutPolicy, VirtualEnvironment } from '../venv/bc';
 import type { VenvEnsemble } from '../venv/ensemble';
 import { decodeStep } from '../venv/bc';
+import { inputsAfter } from '../venv/history';
 import { BehaviourCoefficient, behaviourRegulariser, loggedNll, type BehaviourCoefficientState, type BehaviourRegulariserOptions } from './behaviour-regulariser';
 import { AgentPolicy, concatInputs, warmStartPolicy, type CloneResult, type NodeAction } from './agent-policy';
 import { evaluateInVenv, modePolicy, rolloutPolicy, rolloutWindows, sampleWindowIndices, selectionReturn, type RewardCallback, type Windows } from './rollout';
@@ -371,10 +372,8 @@ export class PpoTrainer implements Trainer<PpoCheckpoint> {
       }
     }
     const last = roll.steps[H - 1]!;
-    const boot: Record<string, Float32Array> = {};
     const nextRows = Int32Array.from(idx, (i) => Math.min(this.windows.starts[i]! + H, this.windows.ends[i]! - 1));
-    for (const name of this.value.inputs) boot[name] = ds.gather(name, nextRows);
-    for (const [x, nx] of ds.structure.transitions) if (boot[x] && last[nx]) boot[x] = last[nx]!;
+    const boot = inputsAfter(ds, last, this.value.inputs, nextRows);
     const lastValues = this.value.predict(this.value.input(boot, B), B);
     const { advantages, returns } = gae(rewards, values, lastValues, H, B, this.o.gamma, this.o.lambda);
     let am = 0;

@@ -15,6 +15,7 @@ import type { Dataset } from '../data/dataset';
 import { Rng } from '../data/split';
 import type { StepContext, StepResult, Trainer } from '../trainer/contract';
 import type { NodeFunctionCall, RolloutPolicy, VirtualEnvironment } from '../venv/bc';
+import { inputsAfter } from '../venv/history';
 import type { VenvEnsemble } from '../venv/ensemble';
 import { AgentPolicy, boundedLogStd, concatInputs, warmStartPolicy, type CloneResult, type HeadLogProb, type PolicyHead } from './agent-policy';
 import { BehaviourCoefficient, behaviourRegulariser, loggedNll, type BehaviourCoefficientState, type BehaviourRegulariserOptions } from './behaviour-regulariser';
@@ -270,10 +271,8 @@ export class SacTrainer implements Trainer<SacCheckpoint> {
     const sOf = (values: Record<string, Float32Array>) => concatInputs(this.stateInputs.map((i) => values[i]!), this.stateInputs.map((i) => ds.codecs[i]!.width), B);
     // bootstrap state after the window
     const last = roll.steps[H - 1]!;
-    const boot: Record<string, Float32Array> = {};
     const nextRows = Int32Array.from(idx, (i) => Math.min(this.windows.starts[i]! + H, this.windows.ends[i]! - 1));
-    for (const name of this.stateInputs) boot[name] = ds.gather(name, nextRows);
-    for (const [x, nx] of ds.structure.transitions) if (boot[x] && last[nx]) boot[x] = last[nx]!;
+    const boot = inputsAfter(ds, last, this.stateInputs, nextRows);
     const bootX = new Map(heads.map((h) => [h.name, this.policy.inputOf(h, { ...last, ...boot }, B)]));
     let rawReturn = 0;
     let penalty = 0;

@@ -40,6 +40,7 @@ import { LearningError } from '../errors';
 import { ErrorAccumulator, type ScoreReport } from '../metrics/score';
 import type { StepContext, StepResult, Trainer } from '../trainer/contract';
 import type { BatchArray } from '../sandbox/python-sandbox';
+import { historyPlan, nextHistory, shiftFrames } from './history';
 
 /** Options of the BC venv trainer. */
 export interface BcOptions {
@@ -372,6 +373,7 @@ export class VirtualEnvironment {
     const rng = opts.rng ?? new Rng(0);
     const steps: Array<Record<string, Float32Array>> = [];
     let carried: Record<string, Float32Array> = {};
+    const history = historyPlan(ds);
     const rowsAt = (t: number) => starts.map((r) => r + t);
     for (let t = 0; t < horizon; t++) {
       const rows = rowsAt(t);
@@ -380,6 +382,8 @@ export class VirtualEnvironment {
         if (!ds.codecs[name]) continue;
         cur[name] = t > 0 && carried[name] ? carried[name]! : ds.gather(name, rows);
       }
+      // a history the graph does not carry follows the rollout (see history.ts)
+      if (t > 0) for (const h of history.rebuilt) if (cur[h.base]) cur[h.node] = nextHistory(ds, h.node, h.base, steps[t - 1]![h.node]!, cur[h.base]!, B);
       const values = (n: string): Float32Array => {
         const v = cur[n];
         if (!v) throw new LearningError('data.missingNode', { node: n });
@@ -399,6 +403,9 @@ export class VirtualEnvironment {
         } else {
           cur[name] = await this.functionNode(ds, name, values, B, rows, opts.nodeFunction);
         }
+        // a learned history transition predicts only its newest frame; the older ones are the state's (history.ts)
+        const shift = model ? history.shifted.find((h) => h.next === name) : undefined;
+        if (shift) shiftFrames(values(shift.state), (cur[name] = Float32Array.from(cur[name]!)), B, shift.frameWidth);
         if ((opts.errors || opts.agents === 'data') && ds.scaled[name]) {
           const codec = ds.codecs[name]!;
           const truth = ds.gather(name, rows);
