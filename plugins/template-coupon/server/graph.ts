@@ -1,4 +1,9 @@
-/** The coupon template's decision graph (REVIVE YAML) and reward (`reward.py`). */
+/**
+ * The coupon template's decision graph (REVIVE YAML) and reward (`reward.py`): those of the
+ * learning engine's `inventoryTask`. A template plugin may not import the engine (lint rule
+ * `decisio/template-imports`), so `server/src/modules/templates/templates.test.ts` checks that the
+ * parsed graph (nodes, roles, edges, fields with types and bounds) and the reward text stay equal.
+ */
 
 /**
  * A store: the agent picks the price level and the order quantity from the stock and the

@@ -1,4 +1,9 @@
-/** The electric template's decision graph (REVIVE YAML) and reward (`reward.py`). */
+/**
+ * The electric template's decision graph (REVIVE YAML) and reward (`reward.py`): those of the
+ * learning engine's `thermalTask`. A template plugin may not import the engine (lint rule
+ * `decisio/template-imports`), so `server/src/modules/templates/templates.test.ts` checks that the
+ * parsed graph (nodes, roles, edges, fields with types and bounds) and the reward text stay equal.
+ */
 
 /** Cold room: the agent sets the cooling power from the temperature and the door state. */
 export const ELECTRIC_GRAPH_YAML = `metadata:
