@@ -2,7 +2,8 @@ import { useState } from 'react';
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import type { ApiError } from './api';
-import { CrudFormDialog, CrudScreen, invalidField, type CrudLabels } from './crud';
+import { Dialog } from '@blueprintjs/core';
+import { CrudForm, CrudFormDialog, CrudScreen, invalidField, type CrudLabels } from './crud';
 import { createTestHost, withHost, type TestHost } from './testing';
 
 afterEach(() => cleanup());
@@ -171,6 +172,74 @@ describe('CrudFormDialog', () => {
     expect(submitted).toBe(2);
     fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
     expect(closed).toBe(1);
+  });
+});
+
+describe('CrudFormDialog options', () => {
+  it('cancels on Escape, leaves the checks to the form (noValidate), puts its own buttons between Cancel and Save, and sends nothing while Save is disabled', async () => {
+    const host = createTestHost();
+    let submitted = 0;
+    let closed = 0;
+    let tested = 0;
+    const dialog = (saveDisabled: boolean) => (
+      <CrudFormDialog
+        title="Add a connection"
+        width={640}
+        formId="conn-form"
+        formTestId="conn-form"
+        noValidate
+        onClose={() => closed++}
+        onSubmit={() => submitted++}
+        saving={false}
+        saveDisabled={saveDisabled}
+        saveTestId="conn-save"
+        labels={{ cancel: 'Cancel', save: 'Create' }}
+        actions={<button type="button" onClick={() => tested++}>Test</button>}
+      >
+        <input aria-label="Name" required />
+      </CrudFormDialog>
+    );
+    const view = show(host, dialog(false));
+    const form = screen.getByTestId('conn-form') as HTMLFormElement;
+    expect(form.noValidate).toBe(true);
+    expect(form.id).toBe('conn-form');
+    const footer = within(screen.getByRole('dialog')).getAllByRole('button').map((b) => b.textContent);
+    expect(footer.slice(-3)).toEqual(['Cancel', 'Test', 'Create']);
+    fireEvent.click(screen.getByRole('button', { name: 'Test' }));
+    expect([tested, submitted]).toEqual([1, 0]);
+    fireEvent.submit(form);
+    expect(submitted).toBe(1);
+
+    view.rerender(withHost(host, dialog(true)));
+    expect((screen.getByTestId('conn-save') as HTMLButtonElement).disabled).toBe(true);
+    fireEvent.submit(form);
+    expect(submitted).toBe(1);
+
+    fireEvent.keyDown(screen.getByLabelText('Name'), { key: 'Escape' });
+    await waitFor(() => expect(closed).toBe(1));
+  });
+
+  it('shows nothing while isOpen is false; CrudForm is the same form and footer inside a dialog of the caller', () => {
+    const host = createTestHost();
+    let submitted = 0;
+    show(
+      host,
+      <>
+        <CrudFormDialog isOpen={false} title="Hidden" width={480} formId="hidden-form" onClose={() => undefined} onSubmit={() => undefined} saving={false} labels={labels}>
+          <input aria-label="Hidden field" />
+        </CrudFormDialog>
+        <Dialog isOpen title="Scheme">
+          <CrudForm formId="scheme-form" onClose={() => undefined} onSubmit={() => submitted++} saving saveTestId="scheme-save" labels={labels}>
+            <input aria-label="Scheme name" />
+          </CrudForm>
+        </Dialog>
+      </>,
+    );
+    expect(screen.queryByText('Hidden')).toBeNull();
+    expect(screen.queryByLabelText('Hidden field')).toBeNull();
+    expect(screen.getByTestId('scheme-save').getAttribute('form')).toBe('scheme-form');
+    fireEvent.submit(screen.getByLabelText('Scheme name').closest('form')!);
+    expect(submitted).toBe(1);
   });
 });
 

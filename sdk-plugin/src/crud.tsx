@@ -273,34 +273,47 @@ export function CrudConfirm<T>(props: CrudConfirmProps<T>) {
   );
 }
 
-/** Props of {@link CrudFormDialog}. */
-export interface CrudFormDialogProps {
-  title: ReactNode;
-  /** Dialog width in px (e.g. `DIALOG_WIDTH.sm` of `@decisio/domain`). */
-  width: number;
+/** Props of {@link CrudForm}: the form and its Cancel / Save footer. */
+export interface CrudFormProps {
   /** `id` of the `<form>`; the save button submits it, so Enter in a field saves too. */
   formId: string;
+  /** `data-testid` of the `<form>`. */
+  formTestId?: string;
+  /** The form checks its own fields: no browser validation bubbles (`noValidate`). */
+  noValidate?: boolean;
+  /** Called by Cancel (and, in {@link CrudFormDialog}, by Escape and the close button). */
   onClose(): void;
   /** Called on submit (default prevented): check the fields, call, close on success. */
   onSubmit(): void;
   /** The save call is running (the save button spins). */
   saving: boolean;
+  /** The save button is disabled (e.g. while another call of the form runs); Enter does not submit then. */
+  saveDisabled?: boolean;
   saveTestId?: string;
+  /** Text of the save button, e.g. "Save", "Create" or "Start training". */
   labels: Pick<CrudLabels, 'cancel' | 'save'>;
+  /** More buttons of the footer, between Cancel and Save (e.g. a connection test). */
+  actions?: ReactNode;
   /** The form's fields. */
   children: ReactNode;
 }
 
-/** The add/edit dialog of a record: a form, and Cancel / Save under it. */
-export function CrudFormDialog(props: CrudFormDialogProps) {
+/**
+ * The body of {@link CrudFormDialog} without the dialog: a `<form>` around the children, and
+ * Cancel, the plugin's `actions` and Save under it. For a dialog that shows something else first
+ * (e.g. a spinner while the data the form starts from loads) and then this form.
+ */
+export function CrudForm(props: CrudFormProps) {
   return (
-    <Dialog isOpen onClose={props.onClose} title={props.title} style={{ width: props.width }}>
+    <>
       <DialogBody>
         <form
           id={props.formId}
+          data-testid={props.formTestId}
+          noValidate={props.noValidate}
           onSubmit={(e) => {
             e.preventDefault();
-            props.onSubmit();
+            if (!props.saveDisabled) props.onSubmit();
           }}
         >
           {props.children}
@@ -310,12 +323,31 @@ export function CrudFormDialog(props: CrudFormDialogProps) {
         actions={
           <>
             <Button onClick={props.onClose}>{props.labels.cancel}</Button>
-            <Button type="submit" form={props.formId} intent="primary" loading={props.saving} data-testid={props.saveTestId}>
+            {props.actions}
+            <Button type="submit" form={props.formId} intent="primary" loading={props.saving} disabled={props.saveDisabled} data-testid={props.saveTestId}>
               {props.labels.save}
             </Button>
           </>
         }
       />
+    </>
+  );
+}
+
+/** Props of {@link CrudFormDialog}. */
+export interface CrudFormDialogProps extends CrudFormProps {
+  title: ReactNode;
+  /** Dialog width in px (e.g. `DIALOG_WIDTH.sm` of `@decisio/domain`). */
+  width: number;
+  /** Whether the dialog shows (default `true`: render it only while it is open). */
+  isOpen?: boolean;
+}
+
+/** The add/edit dialog of a record: a form, and Cancel / Save under it; Escape cancels. */
+export function CrudFormDialog({ title, width, isOpen = true, ...form }: CrudFormDialogProps) {
+  return (
+    <Dialog isOpen={isOpen} onClose={form.onClose} title={title} style={{ width }} canEscapeKeyClose>
+      <CrudForm {...form} />
     </Dialog>
   );
 }

@@ -8,7 +8,7 @@
  * - React hooks: {@link useService}, {@link createUseT}, {@link useCurrentUser},
  *   {@link useProjectLink}, {@link useNavigate}, {@link useNotify}, ...
  * - Paged lists: {@link useListSearch}, {@link Pager}; CRUD screens: {@link CrudScreen},
- *   {@link CrudFormDialog}, {@link CrudConfirm}; uploads: {@link useUploadTransport}.
+ *   {@link CrudFormDialog}, {@link CrudForm}, {@link CrudConfirm}; uploads: {@link useUploadTransport}.
  * - Disposables and events ({@link Emitter}, `onDidX`).
  *
  * Tests use `@decisio/sdk-plugin/testing` (`createTestHost`, `renderPanel`).

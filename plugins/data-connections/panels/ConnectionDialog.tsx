@@ -1,5 +1,5 @@
-import { useState, type FormEvent, type ReactElement } from 'react';
-import { Button, Callout, Dialog, DialogBody, DialogFooter, FormGroup, HTMLSelect, InputGroup, TextArea } from '@blueprintjs/core';
+import { useState, type ReactElement } from 'react';
+import { Button, Callout, FormGroup, HTMLSelect, InputGroup, TextArea } from '@blueprintjs/core';
 import {
   CONNECTION_LIMITS,
   CONNECTION_TYPES,
@@ -9,7 +9,7 @@ import {
   type ConnectionType,
   type DataConnection,
 } from '@decisio/domain';
-import { isApiError, useNotify } from '@decisio/sdk-plugin';
+import { CrudFormDialog, isApiError, useNotify } from '@decisio/sdk-plugin';
 import { connectionsApi } from '../api';
 import { useConnectionsT } from '../i18n';
 
@@ -92,8 +92,7 @@ export function ConnectionDialog(props: { editing: DataConnection | null; isOpen
     }
   };
 
-  const submit = async (e: FormEvent) => {
-    e.preventDefault();
+  const submit = async () => {
     setBusy('save');
     setFailure(null);
     try {
@@ -133,67 +132,67 @@ export function ConnectionDialog(props: { editing: DataConnection | null; isOpen
   );
 
   return (
-    <Dialog isOpen={props.isOpen} onClose={props.onClose} title={props.editing ? t('form.editTitle') : t('form.createTitle')} style={{ width: 640 }}>
-      <form onSubmit={submit} noValidate>
-        <DialogBody>
-          {failure && (
-            <Callout intent="danger" icon="error" className="dc-gap" data-testid="conn-error">
-              {failure}
-            </Callout>
-          )}
-          {field(
-            'type',
-            t('form.type'),
-            <HTMLSelect id="dc-conn-type" value={form.type} onChange={(e) => set('type', e.target.value as ConnectionType)} data-testid="conn-type" fill>
-              {CONNECTION_TYPES.map((ty) => (
-                <option key={ty} value={ty}>
-                  {t(`types.${ty}`)}
-                </option>
-              ))}
-            </HTMLSelect>,
-          )}
-          {field('name', t('form.name'), text('name', CONNECTION_LIMITS.name, { autoFocus: true }))}
-          {field('group', t('form.group'), text('group', CONNECTION_LIMITS.group), undefined, true)}
-          {field('url', t('form.url'), text('url', CONNECTION_LIMITS.url, { placeholder: EXAMPLES[form.type] }), t('form.urlHelp', { example: EXAMPLES[form.type] }))}
-          {field('database', t('form.database'), text('database', CONNECTION_LIMITS.database), t('form.databaseHelp'), true)}
-          {field('username', t('form.username'), text('username', CONNECTION_LIMITS.username, { autoComplete: 'off' }))}
-          {field(
-            'password',
-            t('form.password'),
-            text('password', CONNECTION_LIMITS.password, { type: 'password', autoComplete: 'new-password' }),
-            props.editing?.hasPassword ? t('form.passwordKeep') : undefined,
-            true,
-          )}
-          {field('driver', t('form.driver'), text('driver', CONNECTION_LIMITS.driver), undefined, true)}
-          {field('zkAddress', t('form.zkAddress'), text('zkAddress', CONNECTION_LIMITS.zk), undefined, true)}
-          {field(
-            'remark',
-            t('form.remark'),
-            <TextArea id="dc-conn-remark" value={form.remark} maxLength={CONNECTION_LIMITS.remark} onChange={(e) => set('remark', e.target.value)} fill data-testid="conn-remark" />,
-            `${form.remark.length} / ${CONNECTION_LIMITS.remark}`,
-            true,
-          )}
-          {busy === 'test' && <Callout icon="refresh">{t('test.running')}</Callout>}
-          {testResult && (
-            <Callout intent={testResult.ok ? 'success' : 'danger'} icon={testResult.ok ? 'tick-circle' : 'error'} data-testid="conn-test-result">
-              {testResult.ok ? t('test.ok', { ms: testResult.latencyMs, version: testResult.version ?? '' }) : t('test.failed', { error: testResult.error ?? '' })}
-            </Callout>
-          )}
-        </DialogBody>
-        <DialogFooter
-          actions={
-            <>
-              <Button onClick={props.onClose}>{t('form.cancel')}</Button>
-              <Button icon="data-connection" onClick={runTest} loading={busy === 'test'} disabled={busy !== null} data-testid="conn-test">
-                {t('form.test')}
-              </Button>
-              <Button type="submit" intent="primary" loading={busy === 'save'} disabled={busy !== null} data-testid="conn-save">
-                {t('form.save')}
-              </Button>
-            </>
-          }
-        />
-      </form>
-    </Dialog>
+    <CrudFormDialog
+      isOpen={props.isOpen}
+      title={props.editing ? t('form.editTitle') : t('form.createTitle')}
+      width={640}
+      formId="dc-conn-form"
+      noValidate
+      onClose={props.onClose}
+      onSubmit={() => void submit()}
+      saving={busy === 'save'}
+      saveDisabled={busy !== null}
+      saveTestId="conn-save"
+      labels={{ cancel: t('form.cancel'), save: t('form.save') }}
+      actions={
+        <Button icon="data-connection" onClick={runTest} loading={busy === 'test'} disabled={busy !== null} data-testid="conn-test">
+          {t('form.test')}
+        </Button>
+      }
+    >
+      {failure && (
+        <Callout intent="danger" icon="error" className="dc-gap" data-testid="conn-error">
+          {failure}
+        </Callout>
+      )}
+      {field(
+        'type',
+        t('form.type'),
+        <HTMLSelect id="dc-conn-type" value={form.type} onChange={(e) => set('type', e.target.value as ConnectionType)} data-testid="conn-type" fill>
+          {CONNECTION_TYPES.map((ty) => (
+            <option key={ty} value={ty}>
+              {t(`types.${ty}`)}
+            </option>
+          ))}
+        </HTMLSelect>,
+      )}
+      {field('name', t('form.name'), text('name', CONNECTION_LIMITS.name, { autoFocus: true }))}
+      {field('group', t('form.group'), text('group', CONNECTION_LIMITS.group), undefined, true)}
+      {field('url', t('form.url'), text('url', CONNECTION_LIMITS.url, { placeholder: EXAMPLES[form.type] }), t('form.urlHelp', { example: EXAMPLES[form.type] }))}
+      {field('database', t('form.database'), text('database', CONNECTION_LIMITS.database), t('form.databaseHelp'), true)}
+      {field('username', t('form.username'), text('username', CONNECTION_LIMITS.username, { autoComplete: 'off' }))}
+      {field(
+        'password',
+        t('form.password'),
+        text('password', CONNECTION_LIMITS.password, { type: 'password', autoComplete: 'new-password' }),
+        props.editing?.hasPassword ? t('form.passwordKeep') : undefined,
+        true,
+      )}
+      {field('driver', t('form.driver'), text('driver', CONNECTION_LIMITS.driver), undefined, true)}
+      {field('zkAddress', t('form.zkAddress'), text('zkAddress', CONNECTION_LIMITS.zk), undefined, true)}
+      {field(
+        'remark',
+        t('form.remark'),
+        <TextArea id="dc-conn-remark" value={form.remark} maxLength={CONNECTION_LIMITS.remark} onChange={(e) => set('remark', e.target.value)} fill data-testid="conn-remark" />,
+        `${form.remark.length} / ${CONNECTION_LIMITS.remark}`,
+        true,
+      )}
+      {busy === 'test' && <Callout icon="refresh">{t('test.running')}</Callout>}
+      {testResult && (
+        <Callout intent={testResult.ok ? 'success' : 'danger'} icon={testResult.ok ? 'tick-circle' : 'error'} data-testid="conn-test-result">
+          {testResult.ok ? t('test.ok', { ms: testResult.latencyMs, version: testResult.version ?? '' }) : t('test.failed', { error: testResult.error ?? '' })}
+        </Callout>
+      )}
+    </CrudFormDialog>
   );
 }

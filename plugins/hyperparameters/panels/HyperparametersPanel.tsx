@@ -1,11 +1,11 @@
 import { useMemo, useState } from 'react';
-import { Button, ButtonGroup, Callout, Dialog, DialogBody, FormGroup, HTMLSelect, HTMLTable, InputGroup, Switch, TextArea } from '@blueprintjs/core';
+import { Button, ButtonGroup, Callout, FormGroup, HTMLSelect, HTMLTable, InputGroup, Switch, TextArea } from '@blueprintjs/core';
 import { algorithmHyperparameters, hyperparameterSetIssueMessage, hyperparameterSetIssues, hyperparameterTakes, HYPERPARAMETER_SEARCH_MODES, TRAINING_ALGORITHMS, type HyperparameterSearchMode, type HyperparameterSetParam, type HyperparameterSpec } from '@decisio/domain';
-import { isApiError, useLocale, useNotify, type PanelProps } from '@decisio/sdk-plugin';
+import { CrudFormDialog, isApiError, useLocale, useNotify, type PanelProps } from '@decisio/sdk-plugin';
 import { hyperparametersApi } from '../api';
 import { useHyperparametersT } from '../i18n';
 import { formParams, formRows, parseParamsJson, type HyperRow } from '../model/hyper-form';
-import { DeleteConfirm, Field, formatTime, ListStates, serverErrors, FormDialogFooter, trainingsApi, type FormErrors, type HyperparameterRow } from '@decisio/sdk-plugin/trainings';
+import { DeleteConfirm, Field, formatTime, ListStates, serverErrors, trainingsApi, type FormErrors, type HyperparameterRow } from '@decisio/sdk-plugin/trainings';
 
 type TrainType = HyperparameterRow['trainType'];
 const TRAIN_TYPES: TrainType[] = ['environment', 'policy', 'parameter'];
@@ -152,106 +152,105 @@ function HyperDialog({ set, onClose }: { set: HyperparameterRow | null; onClose:
   const shown = paramErrors(sent, errors);
   const extraNames = form.extra.map((p) => p.name).join(', ');
   return (
-    <Dialog isOpen onClose={onClose} title={set ? set.name : t('hyper.new')} style={{ width: 900 }} canEscapeKeyClose>
-      <form
-        noValidate
-        onSubmit={(ev) => {
-          ev.preventDefault();
-          void submit();
-        }}
-      >
-        <DialogBody>
-          {shown.rest._form && <Callout intent="danger">{shown.rest._form}</Callout>}
-          <div className="modelling-form-grid">
-            <Field label={t('common.name')} id="hyper-name" name="name" errors={shown.rest}>
-              <InputGroup id="hyper-name" autoFocus value={name} onChange={(e) => setName(e.target.value)} />
-            </Field>
-            <Field label={t('common.description')} id="hyper-desc" name="description" errors={shown.rest}>
-              <InputGroup id="hyper-desc" value={description} maxLength={200} onChange={(e) => setDescription(e.target.value)} />
-            </Field>
-            <Field label={t('hyper.trainType')} id="hyper-type" name="trainType" errors={shown.rest}>
-              <HTMLSelect id="hyper-type" fill value={trainType} onChange={(e) => switchTo(e.target.value as TrainType, TRAINING_ALGORITHMS[e.target.value as TrainType][0])}>
-                {TRAIN_TYPES.map((x) => (
-                  <option key={x} value={x}>
-                    {t(`hyper.trainTypes.${x}`)}
-                  </option>
+    <CrudFormDialog
+      title={set ? set.name : t('hyper.new')}
+      width={900}
+      formId="hyper-form-dialog"
+      noValidate
+      onClose={onClose}
+      onSubmit={() => void submit()}
+      saving={c.isLoading || e2.isLoading}
+      saveTestId="hyper-submit"
+      labels={{ cancel: t('common.cancel'), save: t('common.save') }}
+    >
+      {shown.rest._form && <Callout intent="danger">{shown.rest._form}</Callout>}
+      <div className="modelling-form-grid">
+        <Field label={t('common.name')} id="hyper-name" name="name" errors={shown.rest}>
+          <InputGroup id="hyper-name" autoFocus value={name} onChange={(e) => setName(e.target.value)} />
+        </Field>
+        <Field label={t('common.description')} id="hyper-desc" name="description" errors={shown.rest}>
+          <InputGroup id="hyper-desc" value={description} maxLength={200} onChange={(e) => setDescription(e.target.value)} />
+        </Field>
+        <Field label={t('hyper.trainType')} id="hyper-type" name="trainType" errors={shown.rest}>
+          <HTMLSelect id="hyper-type" fill value={trainType} onChange={(e) => switchTo(e.target.value as TrainType, TRAINING_ALGORITHMS[e.target.value as TrainType][0])}>
+            {TRAIN_TYPES.map((x) => (
+              <option key={x} value={x}>
+                {t(`hyper.trainTypes.${x}`)}
+              </option>
+            ))}
+          </HTMLSelect>
+        </Field>
+        <Field label={t('common.algorithm')} id="hyper-algo" name="algorithm" errors={shown.rest}>
+          <HTMLSelect id="hyper-algo" fill value={algorithm} onChange={(e) => switchTo(trainType, e.target.value)}>
+            {TRAINING_ALGORITHMS[trainType].map((a) => (
+              <option key={a} value={a}>
+                {t(`algorithms.${a}` as Parameters<typeof t>[0])}
+              </option>
+            ))}
+          </HTMLSelect>
+        </Field>
+      </div>
+      <Switch checked={json !== null} label={t('hyper.rawJson')} onChange={(e) => toggleJson(e.currentTarget.checked)} data-testid="hyper-json-toggle" />
+      {json !== null ? (
+        <FormGroup label={t('hyper.params')} labelFor="hyper-json" helperText={t('hyper.rawJsonHint')}>
+          <TextArea id="hyper-json" fill value={json} onChange={(e) => setJson(e.target.value)} className="modelling-code" style={{ minHeight: 220 }} />
+          {(shown.rest.params || shown.list.length > 0) && (
+            <Callout intent="danger" compact data-testid="hyper-json-errors">
+              <ul className="bp6-list">
+                {shown.rest.params && <li>{shown.rest.params}</li>}
+                {shown.list.map((m, i) => (
+                  <li key={i}>{m}</li>
                 ))}
-              </HTMLSelect>
-            </Field>
-            <Field label={t('common.algorithm')} id="hyper-algo" name="algorithm" errors={shown.rest}>
-              <HTMLSelect id="hyper-algo" fill value={algorithm} onChange={(e) => switchTo(trainType, e.target.value)}>
-                {TRAINING_ALGORITHMS[trainType].map((a) => (
-                  <option key={a} value={a}>
-                    {t(`algorithms.${a}` as Parameters<typeof t>[0])}
-                  </option>
-                ))}
-              </HTMLSelect>
-            </Field>
-          </div>
-          <Switch checked={json !== null} label={t('hyper.rawJson')} onChange={(e) => toggleJson(e.currentTarget.checked)} data-testid="hyper-json-toggle" />
-          {json !== null ? (
-            <FormGroup label={t('hyper.params')} labelFor="hyper-json" helperText={t('hyper.rawJsonHint')}>
-              <TextArea id="hyper-json" fill value={json} onChange={(e) => setJson(e.target.value)} className="modelling-code" style={{ minHeight: 220 }} />
-              {(shown.rest.params || shown.list.length > 0) && (
-                <Callout intent="danger" compact data-testid="hyper-json-errors">
-                  <ul className="bp6-list">
-                    {shown.rest.params && <li>{shown.rest.params}</li>}
-                    {shown.list.map((m, i) => (
-                      <li key={i}>{m}</li>
-                    ))}
-                  </ul>
-                </Callout>
-              )}
-            </FormGroup>
-          ) : (
-            <>
-              {form.extra.length > 0 && (
-                <Callout intent="warning" compact>
-                  {t('hyper.extra', { names: extraNames })}{' '}
-                  <Button small minimal onClick={() => setForm((f) => ({ ...f, extra: [] }))}>
-                    {t('hyper.removeExtra')}
-                  </Button>
-                  {form.extra.some((p) => shown.byName[p.name]) && (
-                    <ul className="bp6-list">
-                      {form.extra.filter((p) => shown.byName[p.name]).map((p) => (
-                        <li key={p.name}>{shown.byName[p.name]}</li>
-                      ))}
-                    </ul>
-                  )}
-                </Callout>
-              )}
-              {shown.rest.params && <Callout intent="danger">{shown.rest.params}</Callout>}
-              {specs.length === 0 ? (
-                <Callout>{t('hyper.noParams')}</Callout>
-              ) : (
-                <HTMLTable compact striped style={{ width: '100%' }} data-testid="hyper-form">
-                  <thead>
-                    <tr>
-                      <th>{t('hyper.paramName')}</th>
-                      <th>{t('hyper.paramDefault')}</th>
-                      <th>{t('hyper.searchMode')}</th>
-                      <th title={t('hyper.searchHint')}>{t('hyper.searchValues')}</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {specs.map((spec) => (
-                      <HyperRowInputs
-                        key={spec.name}
-                        spec={spec}
-                        row={form.rows[spec.name]!}
-                        error={shown.byName[spec.name]}
-                        onChange={(patch) => setForm((f) => ({ ...f, rows: { ...f.rows, [spec.name]: { ...f.rows[spec.name]!, ...patch } } }))}
-                      />
-                    ))}
-                  </tbody>
-                </HTMLTable>
-              )}
-            </>
+              </ul>
+            </Callout>
           )}
-        </DialogBody>
-        <FormDialogFooter onClose={onClose} loading={c.isLoading || e2.isLoading} submitLabel={t('common.save')} testId="hyper-submit" />
-      </form>
-    </Dialog>
+        </FormGroup>
+      ) : (
+        <>
+          {form.extra.length > 0 && (
+            <Callout intent="warning" compact>
+              {t('hyper.extra', { names: extraNames })}{' '}
+              <Button small minimal onClick={() => setForm((f) => ({ ...f, extra: [] }))}>
+                {t('hyper.removeExtra')}
+              </Button>
+              {form.extra.some((p) => shown.byName[p.name]) && (
+                <ul className="bp6-list">
+                  {form.extra.filter((p) => shown.byName[p.name]).map((p) => (
+                    <li key={p.name}>{shown.byName[p.name]}</li>
+                  ))}
+                </ul>
+              )}
+            </Callout>
+          )}
+          {shown.rest.params && <Callout intent="danger">{shown.rest.params}</Callout>}
+          {specs.length === 0 ? (
+            <Callout>{t('hyper.noParams')}</Callout>
+          ) : (
+            <HTMLTable compact striped style={{ width: '100%' }} data-testid="hyper-form">
+              <thead>
+                <tr>
+                  <th>{t('hyper.paramName')}</th>
+                  <th>{t('hyper.paramDefault')}</th>
+                  <th>{t('hyper.searchMode')}</th>
+                  <th title={t('hyper.searchHint')}>{t('hyper.searchValues')}</th>
+                </tr>
+              </thead>
+              <tbody>
+                {specs.map((spec) => (
+                  <HyperRowInputs
+                    key={spec.name}
+                    spec={spec}
+                    row={form.rows[spec.name]!}
+                    error={shown.byName[spec.name]}
+                    onChange={(patch) => setForm((f) => ({ ...f, rows: { ...f.rows, [spec.name]: { ...f.rows[spec.name]!, ...patch } } }))}
+                  />
+                ))}
+              </tbody>
+            </HTMLTable>
+          )}
+        </>
+      )}
+    </CrudFormDialog>
   );
 }
 

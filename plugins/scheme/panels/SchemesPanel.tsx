@@ -1,11 +1,11 @@
 import { useEffect, useState } from 'react';
 import { Button, ButtonGroup, Callout, Dialog, DialogBody, FormGroup, HTMLSelect, HTMLTable, InputGroup, NonIdealState, ProgressBar, Spinner, Tag, TextArea } from '@blueprintjs/core';
 import { MODELLING_LIMITS, SCHEME_AGGREGATIONS, SCHEME_DERIVED_OPS, SCHEME_PERIODS, SCHEME_TYPE_KINDS, type CorrelationTable, type SchemeDerivedOp } from '@decisio/domain';
-import { isApiError, useNotify, type PanelProps } from '@decisio/sdk-plugin';
+import { CrudForm, isApiError, useNotify, type PanelProps } from '@decisio/sdk-plugin';
 import { schemeApi } from '../api';
 import { useSchemeT } from '../i18n';
 import { DIMENSIONS, rangeMissesData, schemeData, schemeForm, validateSchemeForm, type Dimension, type FieldChoice, type GraphNodes, type SchemeForm } from '../model/scheme-form';
-import { DeleteConfirm, Field, FormDialogFooter, ListStates, NoSolution, serverErrors, StateTag, trainingsApi, useSolutionId, type FormErrors, type SchemeRow } from '@decisio/sdk-plugin/trainings';
+import { DeleteConfirm, Field, ListStates, NoSolution, serverErrors, StateTag, trainingsApi, useSolutionId, type FormErrors, type SchemeRow } from '@decisio/sdk-plugin/trainings';
 
 const OP_NAMES: Record<SchemeDerivedOp, 'add' | 'sub' | 'mul' | 'div' | 'and'> = { '+': 'add', '-': 'sub', '*': 'mul', '/': 'div', '&': 'and' };
 /** `2026-01-01T00:00:00.000Z` -> `2026-01-01 00:00` (UTC, as the processing reads the range). */
@@ -83,166 +83,165 @@ function SchemeEditor(props: { solutionId: string; scheme: SchemeRow | null; tab
   );
   const serverPlace = (k: string) => errors[k] && <Callout intent="danger" compact>{errors[k]}</Callout>;
   return (
-    <form
+    <CrudForm
+      formId="scheme-form"
       noValidate
-      onSubmit={(ev) => {
-        ev.preventDefault();
-        void submit();
-      }}
+      onClose={onClose}
+      onSubmit={() => void submit()}
+      saving={c.isLoading || s.isLoading}
+      saveTestId="scheme-submit"
+      labels={{ cancel: t('common.cancel'), save: t('common.save') }}
     >
-      <DialogBody>
-        {errors._form && <Callout intent="danger">{errors._form}</Callout>}
-        <Callout intent={props.tableError || !table ? 'warning' : 'primary'} icon="database" title={t('scheme.data')} data-testid="scheme-data" style={{ marginBottom: 12 }}>
-          {props.tableError ? (
-            <p>{t('scheme.tableFailed', { message: isApiError(props.tableError) ? props.tableError.message : String(props.tableError) })}</p>
-          ) : !table ? (
-            <p>{t('scheme.noCorrelation')}</p>
-          ) : (
-            <>
-              <p>{t('scheme.dataSummary', { table: table.primary, rows: table.rows, fields: table.fields.length })}</p>
-              {range ? (
-                <p data-testid="scheme-date-range">
-                  {t('scheme.dateRange', { field: range.field, min: utc(range.min), max: utc(range.max) })}{' '}
-                  <Button small icon="calendar" onClick={() => setF((o) => ({ ...o, startTime: range.min.slice(0, 10), endTime: range.max.slice(0, 10) }))} data-testid="scheme-use-range">
-                    {t('scheme.useDataRange')}
-                  </Button>
-                </p>
-              ) : (
-                <p>{props.timeField ? t('scheme.noTimes', { field: props.timeField }) : t('scheme.noDateRange')}</p>
-              )}
-            </>
-          )}
-        </Callout>
-        <div className="modelling-form-grid">
-          <Field label={t('common.name')} id="scheme-name" name="name" errors={errors}>
-            <InputGroup id="scheme-name" autoFocus value={f.name} onChange={up('name')} />
-          </Field>
-          <Field label={t('common.description')} id="scheme-description" name="description" errors={errors}>
-            <InputGroup id="scheme-description" value={f.description} maxLength={MODELLING_LIMITS.description} onChange={up('description')} />
-          </Field>
-          <Field label={t('scheme.period')} id="scheme-period" name="period" errors={errors}>
-            <HTMLSelect id="scheme-period" fill value={f.period} onChange={up('period')}>
-              {!f.period && <option value="">{t('scheme.choose')}</option>}
-              {SCHEME_PERIODS.map((p) => (
-                <option key={p} value={p}>
-                  {t(`scheme.periods.${p}`)}
+      {errors._form && <Callout intent="danger">{errors._form}</Callout>}
+      <Callout intent={props.tableError || !table ? 'warning' : 'primary'} icon="database" title={t('scheme.data')} data-testid="scheme-data" style={{ marginBottom: 12 }}>
+        {props.tableError ? (
+          <p>{t('scheme.tableFailed', { message: isApiError(props.tableError) ? props.tableError.message : String(props.tableError) })}</p>
+        ) : !table ? (
+          <p>{t('scheme.noCorrelation')}</p>
+        ) : (
+          <>
+            <p>{t('scheme.dataSummary', { table: table.primary, rows: table.rows, fields: table.fields.length })}</p>
+            {range ? (
+              <p data-testid="scheme-date-range">
+                {t('scheme.dateRange', { field: range.field, min: utc(range.min), max: utc(range.max) })}{' '}
+                <Button small icon="calendar" onClick={() => setF((o) => ({ ...o, startTime: range.min.slice(0, 10), endTime: range.max.slice(0, 10) }))} data-testid="scheme-use-range">
+                  {t('scheme.useDataRange')}
+                </Button>
+              </p>
+            ) : (
+              <p>{props.timeField ? t('scheme.noTimes', { field: props.timeField }) : t('scheme.noDateRange')}</p>
+            )}
+          </>
+        )}
+      </Callout>
+      <div className="modelling-form-grid">
+        <Field label={t('common.name')} id="scheme-name" name="name" errors={errors}>
+          <InputGroup id="scheme-name" autoFocus value={f.name} onChange={up('name')} />
+        </Field>
+        <Field label={t('common.description')} id="scheme-description" name="description" errors={errors}>
+          <InputGroup id="scheme-description" value={f.description} maxLength={MODELLING_LIMITS.description} onChange={up('description')} />
+        </Field>
+        <Field label={t('scheme.period')} id="scheme-period" name="period" errors={errors}>
+          <HTMLSelect id="scheme-period" fill value={f.period} onChange={up('period')}>
+            {!f.period && <option value="">{t('scheme.choose')}</option>}
+            {SCHEME_PERIODS.map((p) => (
+              <option key={p} value={p}>
+                {t(`scheme.periods.${p}`)}
+              </option>
+            ))}
+          </HTMLSelect>
+        </Field>
+        <Field label={t('scheme.startTime')} id="scheme-start" name="startTime" errors={errors}>
+          <InputGroup id="scheme-start" type="date" value={f.startTime} min={range?.min.slice(0, 10)} max={range?.max.slice(0, 10)} onChange={up('startTime')} />
+        </Field>
+        <Field label={t('scheme.endTime')} id="scheme-end" name="endTime" errors={errors} hint={misses && range ? t('scheme.rangeMisses', { min: utc(range.min), max: utc(range.max) }) : undefined}>
+          <InputGroup id="scheme-end" type="date" value={f.endTime} min={range?.min.slice(0, 10)} max={range?.max.slice(0, 10)} onChange={up('endTime')} intent={misses ? 'warning' : 'none'} />
+        </Field>
+      </div>
+      <h5 className="bp6-heading">{t('scheme.fields')}</h5>
+      {serverPlace('dimensions')}
+      {serverPlace('types')}
+      {serverPlace('aggregation')}
+      <HTMLTable compact striped style={{ width: '100%' }} data-testid="scheme-fields">
+        <thead>
+          <tr>
+            <th>{t('scheme.field')}</th>
+            <th>{t('scheme.dimension')}</th>
+            <th>{t('scheme.type')}</th>
+            <th>{t('scheme.range')}</th>
+            <th>{t('scheme.aggregation')}</th>
+          </tr>
+        </thead>
+        <tbody>
+          {f.fields.map(({ name, missing, choice }, i) => {
+            const meta = table?.fields.find((x) => x.name === name);
+            const err = errors[`field.${name}`];
+            return (
+              <tr key={name} data-testid="scheme-field">
+                <td>
+                  <strong>{name}</strong>{' '}
+                  {meta && (
+                    <Tag minimal title={t('scheme.fieldOf', { table: meta.table })}>
+                      {meta.kind ?? meta.type}
+                    </Tag>
+                  )}
+                  {missing && (
+                    <Tag minimal intent="warning">
+                      {t('scheme.missing')}
+                    </Tag>
+                  )}
+                </td>
+                <td>{dimensionSelect(choice.dimension, `${t('scheme.dimension')}: ${name}`, (d) => choose(i, { dimension: d }))}</td>
+                <td>
+                  <HTMLSelect aria-label={`${t('scheme.type')}: ${name}`} value={choice.type} onChange={(e) => choose(i, { type: e.target.value as FieldChoice['type'] })}>
+                    <option value="">{t('scheme.typeKinds.none')}</option>
+                    {SCHEME_TYPE_KINDS.map((k) => (
+                      <option key={k} value={k}>
+                        {t(`scheme.typeKinds.${k}`)}
+                      </option>
+                    ))}
+                  </HTMLSelect>
+                </td>
+                <td>
+                  {choice.type === 'continuous' && (
+                    <ButtonGroup>
+                      <InputGroup small aria-label={`${t('scheme.min')}: ${name}`} placeholder={meta?.min != null ? String(meta.min) : t('scheme.min')} value={choice.min} onChange={(e) => choose(i, { min: e.target.value })} style={{ width: 80 }} intent={err ? 'danger' : 'none'} />
+                      <InputGroup small aria-label={`${t('scheme.max')}: ${name}`} placeholder={meta?.max != null ? String(meta.max) : t('scheme.max')} value={choice.max} onChange={(e) => choose(i, { max: e.target.value })} style={{ width: 80 }} intent={err ? 'danger' : 'none'} />
+                    </ButtonGroup>
+                  )}
+                  {choice.type === 'discrete' && (
+                    <InputGroup small aria-label={`${t('scheme.values')}: ${name}`} placeholder={t('scheme.values')} value={choice.values} onChange={(e) => choose(i, { values: e.target.value })} intent={err ? 'danger' : 'none'} />
+                  )}
+                  {err && (
+                    <FormGroup intent="danger" helperText={err} style={{ margin: 0 }} />
+                  )}
+                </td>
+                <td>
+                  <HTMLSelect aria-label={`${t('scheme.aggregation')}: ${name}`} value={choice.aggregation} onChange={(e) => choose(i, { aggregation: e.target.value as FieldChoice['aggregation'] })}>
+                    <option value="">{t('scheme.aggs.none')}</option>
+                    {SCHEME_AGGREGATIONS.map((a) => (
+                      <option key={a} value={a}>
+                        {t(`scheme.aggs.${a}`)}
+                      </option>
+                    ))}
+                  </HTMLSelect>
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </HTMLTable>
+      <FormGroup label={t('scheme.derived')} helperText={t('scheme.derivedHint')}>
+        {f.derived.map((d, i) => (
+          <div key={i} className="modelling-toolbar" data-testid="scheme-derived">
+            <InputGroup aria-label={`${t('scheme.derivedName')} ${i + 1}`} placeholder={t('scheme.derivedName')} value={d.name} onChange={(e) => derive(i, { name: e.target.value })} />
+            {fieldSelect(d.left, `${t('scheme.left')} ${i + 1}`, (v) => derive(i, { left: v }))}
+            <HTMLSelect aria-label={`${t('scheme.op')} ${i + 1}`} value={d.op} onChange={(e) => derive(i, { op: e.target.value as SchemeDerivedOp })}>
+              {SCHEME_DERIVED_OPS.map((op) => (
+                <option key={op} value={op}>
+                  {t(`scheme.ops.${OP_NAMES[op]}`)}
                 </option>
               ))}
             </HTMLSelect>
-          </Field>
-          <Field label={t('scheme.startTime')} id="scheme-start" name="startTime" errors={errors}>
-            <InputGroup id="scheme-start" type="date" value={f.startTime} min={range?.min.slice(0, 10)} max={range?.max.slice(0, 10)} onChange={up('startTime')} />
-          </Field>
-          <Field label={t('scheme.endTime')} id="scheme-end" name="endTime" errors={errors} hint={misses && range ? t('scheme.rangeMisses', { min: utc(range.min), max: utc(range.max) }) : undefined}>
-            <InputGroup id="scheme-end" type="date" value={f.endTime} min={range?.min.slice(0, 10)} max={range?.max.slice(0, 10)} onChange={up('endTime')} intent={misses ? 'warning' : 'none'} />
-          </Field>
-        </div>
-        <h5 className="bp6-heading">{t('scheme.fields')}</h5>
-        {serverPlace('dimensions')}
-        {serverPlace('types')}
-        {serverPlace('aggregation')}
-        <HTMLTable compact striped style={{ width: '100%' }} data-testid="scheme-fields">
-          <thead>
-            <tr>
-              <th>{t('scheme.field')}</th>
-              <th>{t('scheme.dimension')}</th>
-              <th>{t('scheme.type')}</th>
-              <th>{t('scheme.range')}</th>
-              <th>{t('scheme.aggregation')}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {f.fields.map(({ name, missing, choice }, i) => {
-              const meta = table?.fields.find((x) => x.name === name);
-              const err = errors[`field.${name}`];
-              return (
-                <tr key={name} data-testid="scheme-field">
-                  <td>
-                    <strong>{name}</strong>{' '}
-                    {meta && (
-                      <Tag minimal title={t('scheme.fieldOf', { table: meta.table })}>
-                        {meta.kind ?? meta.type}
-                      </Tag>
-                    )}
-                    {missing && (
-                      <Tag minimal intent="warning">
-                        {t('scheme.missing')}
-                      </Tag>
-                    )}
-                  </td>
-                  <td>{dimensionSelect(choice.dimension, `${t('scheme.dimension')}: ${name}`, (d) => choose(i, { dimension: d }))}</td>
-                  <td>
-                    <HTMLSelect aria-label={`${t('scheme.type')}: ${name}`} value={choice.type} onChange={(e) => choose(i, { type: e.target.value as FieldChoice['type'] })}>
-                      <option value="">{t('scheme.typeKinds.none')}</option>
-                      {SCHEME_TYPE_KINDS.map((k) => (
-                        <option key={k} value={k}>
-                          {t(`scheme.typeKinds.${k}`)}
-                        </option>
-                      ))}
-                    </HTMLSelect>
-                  </td>
-                  <td>
-                    {choice.type === 'continuous' && (
-                      <ButtonGroup>
-                        <InputGroup small aria-label={`${t('scheme.min')}: ${name}`} placeholder={meta?.min != null ? String(meta.min) : t('scheme.min')} value={choice.min} onChange={(e) => choose(i, { min: e.target.value })} style={{ width: 80 }} intent={err ? 'danger' : 'none'} />
-                        <InputGroup small aria-label={`${t('scheme.max')}: ${name}`} placeholder={meta?.max != null ? String(meta.max) : t('scheme.max')} value={choice.max} onChange={(e) => choose(i, { max: e.target.value })} style={{ width: 80 }} intent={err ? 'danger' : 'none'} />
-                      </ButtonGroup>
-                    )}
-                    {choice.type === 'discrete' && (
-                      <InputGroup small aria-label={`${t('scheme.values')}: ${name}`} placeholder={t('scheme.values')} value={choice.values} onChange={(e) => choose(i, { values: e.target.value })} intent={err ? 'danger' : 'none'} />
-                    )}
-                    {err && (
-                      <FormGroup intent="danger" helperText={err} style={{ margin: 0 }} />
-                    )}
-                  </td>
-                  <td>
-                    <HTMLSelect aria-label={`${t('scheme.aggregation')}: ${name}`} value={choice.aggregation} onChange={(e) => choose(i, { aggregation: e.target.value as FieldChoice['aggregation'] })}>
-                      <option value="">{t('scheme.aggs.none')}</option>
-                      {SCHEME_AGGREGATIONS.map((a) => (
-                        <option key={a} value={a}>
-                          {t(`scheme.aggs.${a}`)}
-                        </option>
-                      ))}
-                    </HTMLSelect>
-                  </td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </HTMLTable>
-        <FormGroup label={t('scheme.derived')} helperText={t('scheme.derivedHint')}>
-          {f.derived.map((d, i) => (
-            <div key={i} className="modelling-toolbar" data-testid="scheme-derived">
-              <InputGroup aria-label={`${t('scheme.derivedName')} ${i + 1}`} placeholder={t('scheme.derivedName')} value={d.name} onChange={(e) => derive(i, { name: e.target.value })} />
-              {fieldSelect(d.left, `${t('scheme.left')} ${i + 1}`, (v) => derive(i, { left: v }))}
-              <HTMLSelect aria-label={`${t('scheme.op')} ${i + 1}`} value={d.op} onChange={(e) => derive(i, { op: e.target.value as SchemeDerivedOp })}>
-                {SCHEME_DERIVED_OPS.map((op) => (
-                  <option key={op} value={op}>
-                    {t(`scheme.ops.${OP_NAMES[op]}`)}
-                  </option>
-                ))}
-              </HTMLSelect>
-              {fieldSelect(d.right, `${t('scheme.right')} ${i + 1}`, (v) => derive(i, { right: v }))}
-              {dimensionSelect(d.dimension, `${t('scheme.dimension')}: ${t('scheme.derivedName')} ${i + 1}`, (v) => derive(i, { dimension: v }))}
-              <Button minimal icon="cross" aria-label={`${t('scheme.removeDerived')} ${i + 1}`} onClick={() => setF((o) => ({ ...o, derived: o.derived.filter((_, j) => j !== i) }))} />
-              {errors[`derived.${i}`] && (
-                <FormGroup intent="danger" helperText={errors[`derived.${i}`]} style={{ margin: 0 }} />
-              )}
-            </div>
-          ))}
-          <Button icon="add" small onClick={() => setF((o) => ({ ...o, derived: [...o.derived, { name: '', left: '', op: '+', right: '', dimension: '' }] }))} data-testid="scheme-add-derived">
-            {t('scheme.addDerived')}
-          </Button>
-        </FormGroup>
-        <Field label={t('scheme.filter')} id="scheme-filter" name="filter" errors={errors} hint={t('scheme.filterHint')}>
-          <InputGroup id="scheme-filter" value={f.filter} onChange={up('filter')} className="modelling-code" />
-        </Field>
-        <Field label={t('scheme.partialOrder')} id="scheme-partialOrder" name="partialOrder" errors={errors}>
-          <TextArea id="scheme-partialOrder" fill value={f.partialOrder} onChange={up('partialOrder')} className="modelling-code" style={{ minHeight: 64 }} />
-        </Field>
-      </DialogBody>
-      <FormDialogFooter onClose={onClose} loading={c.isLoading || s.isLoading} submitLabel={t('common.save')} testId="scheme-submit" />
-    </form>
+            {fieldSelect(d.right, `${t('scheme.right')} ${i + 1}`, (v) => derive(i, { right: v }))}
+            {dimensionSelect(d.dimension, `${t('scheme.dimension')}: ${t('scheme.derivedName')} ${i + 1}`, (v) => derive(i, { dimension: v }))}
+            <Button minimal icon="cross" aria-label={`${t('scheme.removeDerived')} ${i + 1}`} onClick={() => setF((o) => ({ ...o, derived: o.derived.filter((_, j) => j !== i) }))} />
+            {errors[`derived.${i}`] && (
+              <FormGroup intent="danger" helperText={errors[`derived.${i}`]} style={{ margin: 0 }} />
+            )}
+          </div>
+        ))}
+        <Button icon="add" small onClick={() => setF((o) => ({ ...o, derived: [...o.derived, { name: '', left: '', op: '+', right: '', dimension: '' }] }))} data-testid="scheme-add-derived">
+          {t('scheme.addDerived')}
+        </Button>
+      </FormGroup>
+      <Field label={t('scheme.filter')} id="scheme-filter" name="filter" errors={errors} hint={t('scheme.filterHint')}>
+        <InputGroup id="scheme-filter" value={f.filter} onChange={up('filter')} className="modelling-code" />
+      </Field>
+      <Field label={t('scheme.partialOrder')} id="scheme-partialOrder" name="partialOrder" errors={errors}>
+        <TextArea id="scheme-partialOrder" fill value={f.partialOrder} onChange={up('partialOrder')} className="modelling-code" style={{ minHeight: 64 }} />
+      </Field>
+    </CrudForm>
   );
 }
 

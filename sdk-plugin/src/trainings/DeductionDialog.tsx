@@ -1,10 +1,11 @@
 import { useState } from 'react';
-import { Callout, Dialog, DialogBody, HTMLSelect, InputGroup } from '@blueprintjs/core';
+import { Callout, HTMLSelect, InputGroup } from '@blueprintjs/core';
 import { MODELLING_LIMITS } from '@decisio/domain';
+import { CrudFormDialog } from '../crud';
 import { useNotify } from '../index';
 import { trainingsApi, usableRewards } from './api';
 import { useTrainingsT } from './i18n';
-import { DatasetOptions, Field, FormDialogFooter, serverErrors, STOPPED_MANUALLY, useProjectId, type FormErrors } from './shared';
+import { DatasetOptions, Field, serverErrors, STOPPED_MANUALLY, useProjectId, type FormErrors } from './shared';
 
 const DONE = new Set(['successful', STOPPED_MANUALLY]);
 
@@ -90,39 +91,38 @@ export function DeductionDialog({ kind, solutionId, onClose }: { kind: Deduction
   );
 
   return (
-    <Dialog isOpen onClose={onClose} title={t('deduction.new')} style={{ width: 560 }} canEscapeKeyClose>
-      <form
-        noValidate
-        onSubmit={(ev) => {
-          ev.preventDefault();
-          void submit();
-        }}
-      >
-        <DialogBody>
-          {errors._form && (
-            <Callout intent="danger" icon="error" style={{ marginBottom: 12 }}>
-              {errors._form}
-            </Callout>
-          )}
-          <Field label={t('common.name')} id={id('name')} name="name" errors={errors}>
-            <InputGroup id={id('name')} autoFocus value={form.name} onChange={(e) => set('name', e.target.value)} data-testid="deduction-name" />
-          </Field>
-          {chooser('simulatorId', t('train.environment'), (sims.data?.rows ?? []).filter((r) => DONE.has(r.state)))}
-          {kind === 'decision' && chooser('policyId', t('deduction.policy'), (policies.data?.rows ?? []).filter((r) => DONE.has(r.state)))}
-          {chooser('objectiveId', t('train.reward'), usableRewards(objectives.data?.rows ?? []), t('common.none'))}
-          {chooser('workerId', t('train.worker'), (workers.data?.rows ?? []).filter((w) => w.status === 'online'), t('common.any'))}
-          <Field label={t('deduction.stepSize')} id={id('step')} name="stepSize" errors={errors}>
-            <InputGroup id={id('step')} inputMode="numeric" value={form.stepSize} onChange={(e) => set('stepSize', e.target.value)} data-testid="deduction-step" />
-          </Field>
-          <Field label={t('deduction.initialDataset')} id={id('dataset')} name="datasetId" errors={errors}>
-            <HTMLSelect id={id('dataset')} fill value={form.datasetId ?? ''} onChange={(e) => set('datasetId', e.target.value)} data-testid="deduction-datasetId">
-              <DatasetOptions rows={datasets.data?.rows ?? []} emptyLabel={t('deduction.environmentData')} />
-            </HTMLSelect>
-          </Field>
-          <p className="bp6-text-muted">{t('deduction.initialDatasetHint')}</p>
-        </DialogBody>
-        <FormDialogFooter onClose={onClose} loading={creating.isLoading} submitLabel={t('common.create')} testId="deduction-submit" />
-      </form>
-    </Dialog>
+    <CrudFormDialog
+      title={t('deduction.new')}
+      width={560}
+      formId="deduction-form"
+      noValidate
+      onClose={onClose}
+      onSubmit={() => void submit()}
+      saving={creating.isLoading}
+      saveTestId="deduction-submit"
+      labels={{ cancel: t('common.cancel'), save: t('common.create') }}
+    >
+      {errors._form && (
+        <Callout intent="danger" icon="error" style={{ marginBottom: 12 }}>
+          {errors._form}
+        </Callout>
+      )}
+      <Field label={t('common.name')} id={id('name')} name="name" errors={errors}>
+        <InputGroup id={id('name')} autoFocus value={form.name} onChange={(e) => set('name', e.target.value)} data-testid="deduction-name" />
+      </Field>
+      {chooser('simulatorId', t('train.environment'), (sims.data?.rows ?? []).filter((r) => DONE.has(r.state)))}
+      {kind === 'decision' && chooser('policyId', t('deduction.policy'), (policies.data?.rows ?? []).filter((r) => DONE.has(r.state)))}
+      {chooser('objectiveId', t('train.reward'), usableRewards(objectives.data?.rows ?? []), t('common.none'))}
+      {chooser('workerId', t('train.worker'), (workers.data?.rows ?? []).filter((w) => w.status === 'online'), t('common.any'))}
+      <Field label={t('deduction.stepSize')} id={id('step')} name="stepSize" errors={errors}>
+        <InputGroup id={id('step')} inputMode="numeric" value={form.stepSize} onChange={(e) => set('stepSize', e.target.value)} data-testid="deduction-step" />
+      </Field>
+      <Field label={t('deduction.initialDataset')} id={id('dataset')} name="datasetId" errors={errors}>
+        <HTMLSelect id={id('dataset')} fill value={form.datasetId ?? ''} onChange={(e) => set('datasetId', e.target.value)} data-testid="deduction-datasetId">
+          <DatasetOptions rows={datasets.data?.rows ?? []} emptyLabel={t('deduction.environmentData')} />
+        </HTMLSelect>
+      </Field>
+      <p className="bp6-text-muted">{t('deduction.initialDatasetHint')}</p>
+    </CrudFormDialog>
   );
 }

@@ -1,6 +1,6 @@
 /** Pieces every modelling screen uses: the solution from the link, job states, list states, state tags, progress, form fields and their errors. */
 import type { ReactNode } from 'react';
-import { Alert, Button, Callout, Checkbox, DialogFooter, FormGroup, Intent, NonIdealState, ProgressBar, Spinner, Tag } from '@blueprintjs/core';
+import { Alert, Button, Callout, Checkbox, FormGroup, Intent, NonIdealState, ProgressBar, Spinner, Tag } from '@blueprintjs/core';
 import { isApiError, useProjectLink } from '../index';
 import { useTrainingsT } from './i18n';
 import type { TrainFormErrors } from '@decisio/domain';
@@ -143,23 +143,6 @@ export function serverErrors(err: unknown): FormErrors {
 export function formatTime(iso: string | null | undefined, locale: string): string {
   if (!iso) return '—';
   return new Intl.DateTimeFormat(locale, { dateStyle: 'short', timeStyle: 'short' }).format(new Date(iso));
-}
-
-/** The footer of every modelling form dialog: cancel, and the submit button with its label. */
-export function FormDialogFooter(props: { onClose: () => void; loading: boolean; submitLabel: string; testId?: string }) {
-  const { t } = useTrainingsT();
-  return (
-    <DialogFooter
-      actions={
-        <>
-          <Button onClick={props.onClose}>{t('common.cancel')}</Button>
-          <Button type="submit" intent="primary" loading={props.loading} data-testid={props.testId}>
-            {props.submitLabel}
-          </Button>
-        </>
-      }
-    />
-  );
 }
 
 /**
