@@ -81,4 +81,42 @@ describe('SignInPanel', () => {
     const last = host.calls.filter((c) => c.url === 'index/signIn').at(-1)!.body;
     expect(last).toMatchObject({ username: 'alice_1', captchaId: 'd'.repeat(32), captchaCode: 'XY23A' });
   });
+  it('replaces a captcha that expires on screen (saying so), and shows the server\'s expired answer beside a fresh picture, in Chinese', async () => {
+    const keys = await testKeyPair();
+    const host = createTestHost({ plugins: [accountPlugin], locale: 'zh-CN' });
+    host.mockCall('index/getPublicKey', { data: { keyId: 'k1', spki: keys.spki, algorithm: 'RSA-OAEP-256', nonce: 'nonce-0123456789abcd', nonceExpiresAt: '2030-01-01T00:00:00Z' } });
+    let pictures = 0;
+    // The first picture expires while the user reads it; the others do not.
+    host.mockCall('captcha/captchaImage', () => {
+      const id = String.fromCharCode(97 + pictures);
+      const expiresAt = pictures++ === 0 ? new Date(Date.now() + 150).toISOString() : '2030-01-01T00:00:00Z';
+      return { data: { captchaId: id.repeat(32), image: `data:image/svg+xml;base64,${id}`, width: 150, height: 50, expiresAt } };
+    });
+    let tries = 0;
+    host.mockCall('index/signIn', () =>
+      tries++ === 0 ? { code: ErrorCode.captchaRequired, message: '请输入图片中的字符' } : tries === 2 ? { code: ErrorCode.captchaExpired, message: '图片验证码已过期，请输入新图片中的字符' } : { data: { accessToken: 'tok', userId: 'u1', expiresAt: '2030-01-01T00:00:00Z' } },
+    );
+    await renderPanel(signInRoute, { host });
+    fireEvent.change(screen.getByTestId('signin-username'), { target: { value: 'alice_1' } });
+    fireEvent.change(screen.getByTestId('signin-password'), { target: { value: 'Secret123' } });
+    fireEvent.click(screen.getByTestId('signin-submit'));
+    const answer = await screen.findByTestId('signin-captcha');
+    await waitFor(() => expect(answer.getAttribute('data-captcha-id')).toBe('a'.repeat(32)));
+    fireEvent.change(answer, { target: { value: 'AAAAA' } });
+    // It expires: a new picture, the answer typed for the old one gone, and a word why.
+    await waitFor(() => expect(answer.getAttribute('data-captcha-id')).toBe('b'.repeat(32)));
+    expect((answer as HTMLInputElement).value).toBe('');
+    expect(screen.getByTestId('signin-captcha-error').textContent).toBe('图片验证码已过期，请输入新图片中的字符');
+    fireEvent.change(answer, { target: { value: 'BBBBB' } });
+    expect(screen.queryByTestId('signin-captcha-error')).toBeNull();
+    fireEvent.click(screen.getByTestId('signin-submit'));
+    // The server finds it expired all the same (its clock): its message, and a fresh picture.
+    expect((await screen.findByTestId('signin-error')).textContent).toBe('图片验证码已过期，请输入新图片中的字符');
+    await waitFor(() => expect(answer.getAttribute('data-captcha-id')).toBe('c'.repeat(32)));
+    expect(host.calls.filter((c) => c.url === 'index/signIn').at(-1)!.body).toMatchObject({ captchaId: 'b'.repeat(32), captchaCode: 'BBBBB' });
+    fireEvent.change(answer, { target: { value: 'CCCCC' } });
+    fireEvent.click(screen.getByTestId('signin-submit'));
+    await waitFor(() => expect(host.location().pathname).toBe('/dashboard'));
+    expect(host.calls.filter((c) => c.url === 'index/signIn').at(-1)!.body).toMatchObject({ captchaId: 'c'.repeat(32), captchaCode: 'CCCCC' });
+  });
 });

@@ -1,10 +1,13 @@
 import { useState, type FormEvent } from 'react';
 import { Button, Callout, FormGroup, InputGroup } from '@blueprintjs/core';
-import { encryptAccountPassword, ErrorCode, validationMessage, type CaptchaImageResponse } from '@decisio/domain';
-import { isApiError, localeServiceRef, sessionServiceRef, themeServiceRef, useAppLocation, useNavigate, useNotify, useService } from '@decisio/sdk-plugin';
+import { encryptAccountPassword, ErrorCode, messageOf, validationMessage } from '@decisio/domain';
+import { CaptchaPicture, isApiError, localeServiceRef, sessionServiceRef, themeServiceRef, useAppLocation, useCaptcha, useNavigate, useNotify, useService } from '@decisio/sdk-plugin';
 import { accountApi } from '../api';
 import { useAccountT } from '../i18n';
 import { AuthFrame } from './AuthFrame';
+
+/** Answers after which the sign-in needs a (new) captcha picture. */
+const CAPTCHA_CODES: readonly number[] = [ErrorCode.captchaRequired, ErrorCode.captchaMismatch, ErrorCode.captchaExpired];
 
 /** Sign-in screen (`/sign-in`): login name + password, encrypted before it is sent. */
 export function SignInPanel() {
@@ -24,14 +27,10 @@ export function SignInPanel() {
   const [getKey] = accountApi.endpoints['account/getPublicKey'].useMutation();
   const [signIn] = accountApi.endpoints['account/signIn'].useMutation();
   const [busy, setBusy] = useState(false);
-  // After repeated failures the server asks for a captcha (`captchaRequired`); each picture answers once.
-  const [captcha, setCaptcha] = useState<CaptchaImageResponse | null>(null);
-  const [captchaCode, setCaptchaCode] = useState('');
+  // After repeated failures the server asks for a captcha (`captchaRequired`); each picture answers
+  // once, and the answer goes with the id of the picture it was typed for.
   const [captchaImage] = accountApi.endpoints['account/captchaImage'].useMutation();
-  const newCaptcha = async () => {
-    setCaptchaCode('');
-    setCaptcha(await captchaImage().unwrap());
-  };
+  const captcha = useCaptcha(() => captchaImage().unwrap(), { loadNow: false });
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
@@ -46,8 +45,7 @@ export function SignInPanel() {
       // A fresh key answer per submission: its one-time nonce goes inside the ciphertext.
       const key = await getKey().unwrap();
       const encrypted = await encryptAccountPassword(key, password);
-      const withCaptcha = captcha ? { captchaId: captcha.captchaId, captchaCode: captchaCode.trim() } : {};
-      const res = await signIn({ username: username.trim(), password: encrypted, ...withCaptcha }).unwrap();
+      const res = await signIn({ username: username.trim(), password: encrypted, ...(captcha.solved ?? {}) }).unwrap();
       session.signIn(res);
       // Settings kept with the account (user centre) follow the user to this device.
       const settings = await userInfo()
@@ -61,7 +59,7 @@ export function SignInPanel() {
     } catch (err) {
       if (isApiError(err)) {
         if (!err.handled) setFailure(err.message);
-        if (captcha || err.code === ErrorCode.captchaRequired || err.code === ErrorCode.captchaMismatch) await newCaptcha().catch(() => undefined);
+        if (captcha.active || CAPTCHA_CODES.includes(err.code)) captcha.renew();
         if (err.errors?.username) setErrors((x) => ({ ...x, username: err.errors!.username }));
       } else {
         setFailure(t('signIn.failed'));
@@ -72,6 +70,8 @@ export function SignInPanel() {
   };
 
   const msg = (m?: string) => (m ? (m.startsWith('validation.') ? validationMessage(m, locale) : m) : undefined);
+  // The picture expired on screen (a new one replaced it), or none could be loaded.
+  const captchaNote = captcha.loadError ?? (captcha.expired ? messageOf('captchaExpired', locale) : null);
 
   return (
     <AuthFrame testId="sign-in-page">
@@ -122,13 +122,16 @@ export function SignInPanel() {
             }
           />
         </FormGroup>
-        {captcha && (
-          <FormGroup label={t('verify.captcha')} labelFor="signin-captcha" helperText={t('signIn.captchaHelp')}>
+        {captcha.active && (
+          <FormGroup
+            label={t('verify.captcha')}
+            labelFor="signin-captcha"
+            intent={captchaNote ? 'danger' : 'none'}
+            helperText={captchaNote ? <span data-testid="signin-captcha-error">{captchaNote}</span> : t('signIn.captchaHelp')}
+          >
             <div className="dc-row-between" style={{ gap: 8 }}>
-              <InputGroup id="signin-captcha" large value={captchaCode} maxLength={8} autoComplete="off" onValueChange={setCaptchaCode} data-testid="signin-captcha" data-captcha-id={captcha.captchaId} />
-              <button type="button" className="dc-captcha" onClick={() => void newCaptcha()} title={t('verify.captchaRefresh')} aria-label={t('verify.captchaRefresh')} data-testid="signin-captcha-image">
-                <img src={captcha.image} width={captcha.width} height={captcha.height} alt={t('verify.captcha')} />
-              </button>
+              <InputGroup id="signin-captcha" large value={captcha.answer} maxLength={8} autoComplete="off" onValueChange={captcha.setAnswer} data-testid="signin-captcha" data-captcha-id={captcha.picture?.captchaId ?? ''} />
+              <CaptchaPicture picture={captcha.picture} onRenew={captcha.renew} label={t('verify.captcha')} refreshLabel={t('verify.captchaRefresh')} testId="signin-captcha-image" />
             </div>
           </FormGroup>
         )}

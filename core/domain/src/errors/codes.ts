@@ -67,6 +67,7 @@ export const ErrorCode = {
   captchaMismatch: 2023,
   codeSendFailed: 2024,
   accountBusy: 2025,
+  captchaExpired: 2026,
 
   messageNotFound: 2040,
   workOrderNotFound: 2041,

@@ -173,8 +173,8 @@ export class AccountService {
    * A captcha is asked for once the account has `captchaAfter` failures, or the client address
    * `captchaAfterAddress` failures over all names (checked before anything is counted).
    * @throws AppError `tooManyRequests` (client address over its limit), `captchaRequired` /
-   *   `captchaMismatch` (a captcha is due and missing or wrong), `userLocked` (account or
-   *   unknown name locked), `paramInvalid` (password not decryptable), `passwordNonceInvalid`
+   *   `captchaMismatch` / `captchaExpired` (a captcha is due and missing, wrong or expired),
+   *   `userLocked` (account or unknown name locked), `paramInvalid` (password not decryptable), `passwordNonceInvalid`
    *   (nonce missing, expired or used), `wrongLoginNameOrPassword`, `userBanned`,
    *   `mustHaveRole`, `tenantNotExists`.
    */

@@ -53,6 +53,36 @@ describe.each(databases)('verification codes on %s', (kind) => {
     });
   });
 
+  describe('an expired captcha', () => {
+    it('is refused as expired (not as misread), right answer or wrong, and used up', async () => {
+      const email = `late_cap_${unique()}@example.com`;
+      for (const misread of [false, true]) {
+        const solved = await solvedCaptcha(server);
+        await server.app.db.knex('captchas').where('id', solved.captchaId).update({ expires_at_ms: Date.now() - 1 });
+        const late = await server.call('index/generateEmailCode', { body: { email, purpose: 'signUp', ...solved, ...(misread ? { captchaCode: 'ZZZZZ' } : {}) }, headers: { 'Accept-Language': 'en-US' } });
+        expect(late.body.code).toBe(ErrorCode.captchaExpired);
+        expect(late.body.message).toBe('The picture has expired; type the characters of the new picture');
+        expect(await server.app.db.knex('captchas').where('id', solved.captchaId).first()).toBeUndefined();
+      }
+      // A fresh picture answers as usual.
+      expect((await server.call('index/generateEmailCode', { body: { email, purpose: 'signUp', ...(await solvedCaptcha(server)) } })).body.code).toBe(0);
+    });
+
+    it('answers sign-in with captchaExpired in the caller\'s language', async () => {
+      const user = await createUser(server);
+      const attempt = async (password: string, captcha: object = {}) =>
+        server.call('index/signIn', { body: { username: user.username, password: await encryptedPassword(server, password), ...captcha }, headers: { 'Accept-Language': 'zh-CN' } });
+      for (let i = 0; i < 3; i++) expect((await attempt('Wrong1234')).body.code).toBe(ErrorCode.wrongLoginNameOrPassword);
+      expect((await attempt(PASSWORD)).body.code).toBe(ErrorCode.captchaRequired);
+      const solved = await solvedCaptcha(server);
+      await server.app.db.knex('captchas').where('id', solved.captchaId).update({ expires_at_ms: Date.now() - 1 });
+      const late = await attempt(PASSWORD, solved);
+      expect(late.body.code).toBe(ErrorCode.captchaExpired);
+      expect(late.body.message).toBe('图片验证码已过期，请输入新图片中的字符');
+      expect((await attempt(PASSWORD, await solvedCaptcha(server))).body.code).toBe(0);
+    });
+  });
+
   describe('index/generateEmailCode and index/verifyEmailCode', () => {
     it('sends a 6-character code to the outbox and the log (development mode) and verifies it', async () => {
       const email = `Code_${unique()}@Example.com`;
