@@ -5,50 +5,12 @@ import { decodeRows } from '../data/codec';
 import { Rng } from '../data/split';
 import { importReviveYaml } from '../graph/yaml';
 import { REFERENCE_TASKS, offlineToRaw } from '../tasks/index';
+import { TINY_YAML, linearTrajectories } from '../testing/fixtures';
 import { VirtualEnvironment } from './bc';
 import { historyPlan, inputsAfter } from './history';
 
-/** `x' = 0.9 x + 0.5 a` over trajectories of the given lengths, the action a noisy `-0.5 x`. */
-function linear(lengths: number[]) {
-  const rng = new Rng(7);
-  const obs: number[] = [];
-  const act: number[] = [];
-  const index: number[] = [];
-  for (const n of lengths) {
-    let x = rng.next() * 4 - 2;
-    for (let k = 0; k < n; k++) {
-      const a = Math.max(-1, Math.min(1, -0.5 * x + 0.1 * rng.normal()));
-      obs.push(x);
-      act.push(a);
-      x = 0.9 * x + 0.5 * a;
-    }
-    index.push(obs.length);
-  }
-  return { arrays: { obs: { rows: obs.length, cols: 1, data: Float64Array.from(obs) }, action: { rows: act.length, cols: 1, data: Float64Array.from(act) } }, index };
-}
-
-const CARRIED_X = `metadata:
-  graph:
-    action:
-    - ts_obs
-    next_obs:
-    - obs
-    - action
-  columns:
-  - obs_0:
-      dim: obs
-      type: continuous
-      min: -5
-      max: 5
-  - action_0:
-      dim: action
-      type: continuous
-      min: -1
-      max: 1
-  nodes:
-    obs:
-      ts: 3
-`;
+/** The tiny graph with the action reading the history `ts_obs` (3 frames) while the graph carries `obs`. */
+const CARRIED_X = `${TINY_YAML.replace('    action:\n    - obs\n', '    action:\n    - ts_obs\n')}  nodes:\n    obs:\n      ts: 3\n`;
 
 describe('history nodes in rollouts', () => {
   it('a learned history transition (next_ts_X) keeps the older frames exactly: they are the state shifted by one frame', async () => {
@@ -73,7 +35,7 @@ describe('history nodes in rollouts', () => {
   });
 
   it('a history the graph does not carry (ts_X beside next_X) follows the rollout, not the logged rows', async () => {
-    const ds = buildDataset(importReviveYaml(CARRIED_X).graph, linear([12, 12]));
+    const ds = buildDataset(importReviveYaml(CARRIED_X).graph, linearTrajectories(2, 12, 1));
     expect(historyPlan(ds)).toEqual({ shifted: [], rebuilt: [{ node: 'ts_obs', base: 'obs' }] });
     const venv = new VirtualEnvironment(ds, { hidden: [8] }, new Generator(5));
     const starts = Int32Array.from([0, 12]);
