@@ -5,7 +5,7 @@ import { CrudFormDialog, isApiError, useLocale, useNotify, type PanelProps } fro
 import { hyperparametersApi } from '../api';
 import { useHyperparametersT } from '../i18n';
 import { formParams, formRows, parseParamsJson, type HyperRow } from '../model/hyper-form';
-import { DeleteConfirm, Field, formatTime, ListStates, serverErrors, trainingsApi, type FormErrors, type HyperparameterRow } from '@decisio/sdk-plugin/trainings';
+import { AlgorithmOptions, DeleteConfirm, Field, formatTime, ListStates, serverErrors, trainingsApi, type FormErrors, type HyperparameterRow } from '@decisio/sdk-plugin/trainings';
 
 type TrainType = HyperparameterRow['trainType'];
 const TRAIN_TYPES: TrainType[] = ['environment', 'policy', 'parameter'];
@@ -182,11 +182,7 @@ function HyperDialog({ set, onClose }: { set: HyperparameterRow | null; onClose:
         </Field>
         <Field label={t('common.algorithm')} id="hyper-algo" name="algorithm" errors={shown.rest}>
           <HTMLSelect id="hyper-algo" fill value={algorithm} onChange={(e) => switchTo(trainType, e.target.value)}>
-            {TRAINING_ALGORITHMS[trainType].map((a) => (
-              <option key={a} value={a}>
-                {t(`algorithms.${a}` as Parameters<typeof t>[0])}
-              </option>
-            ))}
+            <AlgorithmOptions kind={trainType} />
           </HTMLSelect>
         </Field>
       </div>

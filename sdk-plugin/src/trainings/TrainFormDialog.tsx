@@ -1,11 +1,11 @@
 import { useState } from 'react';
 import { Callout, Checkbox, HTMLSelect, InputGroup, Switch, TextArea } from '@blueprintjs/core';
-import { emptyTrainForm, toTrainRequest, TRAINING_ALGORITHMS, trainFormField, validateTrainForm, type TrainForm, type TrainKind } from '@decisio/domain';
+import { emptyTrainForm, toTrainRequest, trainFormField, validateTrainForm, type TrainForm, type TrainKind } from '@decisio/domain';
 import { CrudFormDialog } from '../crud';
 import { useNotify } from '../index';
 import { trainingsApi, usableRewards } from './api';
 import { useTrainingsT } from './i18n';
-import { DatasetOptions, Field, serverErrors, STOPPED_MANUALLY, useProjectId, type FormErrors } from './shared';
+import { AlgorithmOptions, DatasetOptions, Field, serverErrors, STOPPED_MANUALLY, useProjectId, type FormErrors } from './shared';
 
 const CREATE = {
   environment: 'trainings/trainSimulator',
@@ -142,11 +142,7 @@ export function TrainFormDialog({ kind, solutionId, onClose, initial }: { kind: 
         )}
         <Field label={t('train.algorithm')} id={id('algo')} name="algorithm" errors={errors}>
           <HTMLSelect id={id('algo')} fill value={form.algorithm} onChange={(e) => set('algorithm', e.target.value)} data-testid="train-algorithm">
-            {TRAINING_ALGORITHMS[kind].map((a) => (
-              <option key={a} value={a}>
-                {t(`algorithms.${a}` as Parameters<typeof t>[0])}
-              </option>
-            ))}
+            <AlgorithmOptions kind={kind} />
           </HTMLSelect>
         </Field>
       </div>

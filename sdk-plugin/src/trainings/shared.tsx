@@ -3,7 +3,7 @@ import type { ReactNode } from 'react';
 import { Alert, Button, Callout, Checkbox, FormGroup, Intent, NonIdealState, ProgressBar, Spinner, Tag } from '@blueprintjs/core';
 import { isApiError, useProjectLink } from '../index';
 import { useTrainingsT } from './i18n';
-import type { TrainFormErrors } from '@decisio/domain';
+import { TRAINING_ALGORITHMS, type TrainFormErrors, type TrainingAlgorithmKind } from '@decisio/domain';
 import './trainings.css';
 
 /** Errors of a form by field: translation keys of the kit (`errors.*`) or the server's messages. */
@@ -14,6 +14,20 @@ export const STOPPED_MANUALLY = 'successful by manual stop';
 
 /** Running states of a job (spec §4): progress shows, stop is possible. */
 export const ACTIVE = new Set(['waiting', 'processing', 'restoring', 'stopping', 'debugging']);
+
+/** The `<option>`s of the algorithms a kind of training may use, in the user's language. */
+export function AlgorithmOptions({ kind }: { kind: TrainingAlgorithmKind }) {
+  const { t } = useTrainingsT();
+  return (
+    <>
+      {TRAINING_ALGORITHMS[kind].map((a) => (
+        <option key={a} value={a}>
+          {t(`algorithms.${a}` as Parameters<typeof t>[0])}
+        </option>
+      ))}
+    </>
+  );
+}
 
 /** Duration in ms as `1d 2h 3m 4s`. */
 export function formatDuration(ms: number | null | undefined): string {
