@@ -251,7 +251,16 @@ for (const [id, task] of Object.entries(REFERENCE_TASKS)) {
   let trueSimSeconds: number | null = null;
   let trueSimSamplesPerSecond: number | null = null;
   if (TRUE_SIM) {
-    const ts = await ppoInTrueSimulator(task, ds, { iterations: POLICY_STEPS * TRUE_SIM_FACTOR, samplesPerIteration: BATCH * HORIZON, seed: 3 + SEED });
+    // the offline trainer's settings (its defaults, or the flags' values) for the bound too
+    const ts = await ppoInTrueSimulator(task, ds, {
+      iterations: POLICY_STEPS * TRUE_SIM_FACTOR,
+      samplesPerIteration: BATCH * HORIZON,
+      seed: 3 + SEED,
+      ...(policyOptions.lr !== undefined ? { lr: policyOptions.lr } : {}),
+      ...(policyOptions.epochs !== undefined ? { epochs: policyOptions.epochs } : {}),
+      ...(policyOptions.minibatch !== undefined ? { minibatch: policyOptions.minibatch } : {}),
+      ...(policyOptions.entropyCoef !== undefined ? { entropyCoef: policyOptions.entropyCoef } : {}),
+    });
     trueSim = ret(new PolicyRunner(ts.policy).asTaskPolicy());
     trueSimSeconds = ts.seconds;
     trueSimSamplesPerSecond = Math.round(ts.samples / ts.seconds);

@@ -13,7 +13,7 @@ import { decodeRows, encodeRows } from '../src/data/codec';
 import type { Dataset } from '../src/data/dataset';
 import { Rng } from '../src/data/split';
 import { AgentPolicy, concatInputs, warmStartPolicy } from '../src/policy/agent-policy';
-import { gae, optimiseStep, pick, ppoClipLoss, rewardScaleOf } from '../src/policy/ppo';
+import { PPO_DEFAULTS, gae, optimiseStep, pick, ppoClipLoss, rewardScaleOf } from '../src/policy/ppo';
 import { PolicyRunner } from '../src/policy/runner';
 import { taskReward } from '../src/policy/task-reward';
 import type { ReferenceTask, StepValues, TaskPolicy } from '../src/tasks/common';
@@ -47,13 +47,13 @@ export async function ppoInTrueSimulator(task: ReferenceTask, ds: Dataset, o: Tr
   const t0 = performance.now();
   const seed = o.seed ?? 3;
   const g = new Generator(seed);
-  const hidden = o.hidden ?? [64, 64];
+  const hidden = o.hidden ?? [...PPO_DEFAULTS.hidden];
   const policy = AgentPolicy.forDataset(ds, hidden, g);
   const inputs = ds.structure.inputs.filter((i) => ds.codecs[i]);
   const widths = inputs.map((i) => ds.codecs[i]!.width);
   const vWidth = Math.max(1, widths.reduce((a, b) => a + b, 0));
   const value = new MLP([vWidth, ...hidden, 1], { activation: 'tanh', generator: g });
-  const lr = o.lr ?? 3e-4;
+  const lr = o.lr ?? PPO_DEFAULTS.lr;
   const popt = new Adam(policy.parameters(), { lr });
   const vopt = new Adam(value.parameters(), { lr: lr * 3 });
   const rng = new Rng(seed + 17);
@@ -109,7 +109,7 @@ export async function ppoInTrueSimulator(task: ReferenceTask, ds: Dataset, o: Tr
       const res = task.simulate(act, task.horizon, episodeSeed++);
       const T = res.rewards.length;
       const r = res.rewards.map((x) => x * rewardScale);
-      const { advantages, returns } = gae(r, epValues, [epValues[T - 1]!], T, 1, o.gamma ?? 0.99, o.lambda ?? 0.95);
+      const { advantages, returns } = gae(r, epValues, [epValues[T - 1]!], T, 1, o.gamma ?? PPO_DEFAULTS.gamma, o.lambda ?? PPO_DEFAULTS.lambda);
       allAdv.push(...advantages);
       allRet.push(...returns);
     }
@@ -142,11 +142,11 @@ export async function ppoInTrueSimulator(task: ReferenceTask, ds: Dataset, o: Tr
       return { logProb: lp!, entropy: en! };
     };
     const old = tidy(() => Float32Array.from(logProbOf(null, N).logProb.dataSync()));
-    const M = Math.min(o.minibatch ?? 256, N);
+    const M = Math.min(o.minibatch ?? PPO_DEFAULTS.minibatch, N);
     const order = Array.from({ length: N }, (_, i) => i);
     const pparams = policy.parameters();
     const vparams = value.parameters();
-    for (let ep = 0; ep < (o.epochs ?? 4); ep++) {
+    for (let ep = 0; ep < (o.epochs ?? PPO_DEFAULTS.epochs); ep++) {
       rng.shuffle(order);
       for (let s = 0; s + M <= N; s += M) {
         const rows = Int32Array.from(order.slice(s, s + M));
@@ -156,7 +156,7 @@ export async function ppoInTrueSimulator(task: ReferenceTask, ds: Dataset, o: Tr
             pparams,
             () => {
               const { logProb, entropy } = logProbOf(rows, M);
-              return sub(ppoClipLoss(logProb, tensor(pick(old, rows, 1), [M]), tensor(pick(adv, rows, 1), [M]), o.clip ?? 0.2), affine(mean(entropy), o.entropyCoef ?? 0.001, 0));
+              return sub(ppoClipLoss(logProb, tensor(pick(old, rows, 1), [M]), tensor(pick(adv, rows, 1), [M]), o.clip ?? PPO_DEFAULTS.clip), affine(mean(entropy), o.entropyCoef ?? PPO_DEFAULTS.entropyCoef, 0));
             },
             0.5,
           );
