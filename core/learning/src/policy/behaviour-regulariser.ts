@@ -23,10 +23,12 @@ export interface BehaviourRegulariserOptions {
    * about the current policy's return per step in reward standard deviations. Where the
    * learned environments agree on what the policy earns, the policy is left free; where they
    * disagree, it is held near the logged decisions (metric `bc-coef`: the coefficient the
-   * step's updates used). Default for SAC: 4 with an `ensemble` and `select` `'worst'` or
-   * `'mean'`, else 0 (off); for PPO: 0 (off) since 2026-11-27, when PPO's update ratio rose
-   * and the bench's five tasks on seeds 1 - 5 did as well or better without it (see the
-   * README, "PPO's update ratio, and the defaults chosen by the bench").
+   * step's updates used). Default 0 (off) for both trainers: for PPO since 2026-11-27, when
+   * PPO's update ratio rose and the bench's five tasks on seeds 1 - 5 did as well or better
+   * without it (see the README, "PPO's update ratio, and the defaults chosen by the bench");
+   * for SAC since 2026-11-27, later (4 with an `ensemble` and `select` `'worst'` or `'mean'`
+   * before), when its three continuous tasks on seeds 1 - 5 did as well or better without it
+   * (README, "SAC's behaviour regulariser").
    */
   bcUncertainty?: number;
   /**
@@ -57,7 +59,7 @@ export function behaviourRegulariser(
 ): BehaviourRegulariser {
   const conservative = options.ensemble !== undefined && (options.select ?? 'worst') !== 'venv';
   const bcCoef = options.bcCoef ?? 0;
-  const bcUncertainty = options.bcUncertainty ?? (conservative && trainer === 'sac' ? 4 : 0);
+  const bcUncertainty = options.bcUncertainty ?? 0;
   if (bcCoef < 0 || !Number.isFinite(bcCoef)) throw new Error(`${trainer}: bcCoef must be a finite number >= 0`);
   if (bcUncertainty < 0 || !Number.isFinite(bcUncertainty)) throw new Error(`${trainer}: bcUncertainty must be a finite number >= 0`);
   if (bcUncertainty > 0 && !conservative) throw new Error(`${trainer}: bcUncertainty needs an ensemble and select worst or mean`);

@@ -152,15 +152,20 @@ describe('SAC behaviour regulariser (bcCoef, bcUncertainty)', () => {
     const again = new SacTrainer(venv, reward, opts, ds);
     await again.init({ seed: 4, checkpoint: JSON.parse(JSON.stringify(checkpoint)) as SacCheckpoint });
     expect(again.bc.now).toBeCloseTo(expected, 6);
-    // default: on (4) with an ensemble and conservative selection, counted from the warm
-    // start's spread (0 at the first evaluation), off with select venv
-    const on = new SacTrainer(venv, reward, { ...base, ensemble: e }, ds);
+    // default: off (0) with an ensemble too, since the bench of 2026-11-27 (4 before)
+    const byDefault = new SacTrainer(venv, reward, { ...base, ensemble: e }, ds);
+    expect(byDefault.bc.settings.bcUncertainty).toBe(0);
+    await byDefault.init({ seed: 4 });
+    expect(byDefault.bc.now).toBe(0);
+    expect(byDefault.checkpoint().bcCoef).toBeUndefined();
+    // 4 counted from the warm start's spread (0 at the first evaluation), or from zero; off with select venv
+    const on = new SacTrainer(venv, reward, { ...base, ensemble: e, bcUncertainty: 4 }, ds);
     await on.init({ seed: 4 });
     const r2 = on.lastMemberReturns;
     const m2 = r2.reduce((a, b) => a + b, 0) / r2.length;
     expect(on.bc.baseline).toBeCloseTo(m2 - Math.min(...r2), 9);
     expect(on.bc.now).toBe(0);
-    const zero = new SacTrainer(venv, reward, { ...base, ensemble: e, bcUncertaintyBaseline: 'zero' }, ds);
+    const zero = new SacTrainer(venv, reward, { ...base, ensemble: e, bcUncertainty: 4, bcUncertaintyBaseline: 'zero' }, ds);
     await zero.init({ seed: 4 });
     expect(zero.bc.now).toBeCloseTo((4 * (m2 - Math.min(...r2)) * zero.checkpoint().rewardScale) / 5, 6);
     const off = new SacTrainer(venv, reward, { ...base, ensemble: e, select: 'venv' }, ds);

@@ -138,8 +138,12 @@ describe.each(databases)('environment ensembles on %s', (kind) => {
     expect(members).toBeDefined();
     expect(policyEnsembleOptions('sac', { bcUncertaintyBaseline: 'zero' }, members)).toMatchObject({ bcUncertaintyBaseline: 'zero' });
     expect(policyEnsembleOptions('sac', { bcUncertaintyBaseline: 'zero' }, undefined)).toEqual({});
-    // SAC too, with its defaults for an ensemble (no penalty), the disagreement counted from zero
-    const sac = await trainPolicy('pol-ensemble-sac', env.id, 'sac', { epochs: 2, batchSize: 8, horizon: 4, evalWindows: 8, hidden: [8], bcUpdates: 5, bcUncertaintyBaseline: 'zero' });
+    // SAC too: its defaults for an ensemble (no penalty, the behaviour regulariser off since the
+    // bench of 2026-11-27), and the regulariser when asked, its disagreement counted from zero
+    const sacDefaults = await trainPolicy('pol-ensemble-sac-defaults', env.id, 'sac', { epochs: 1, batchSize: 8, horizon: 4, evalWindows: 8, hidden: [8], bcUpdates: 5 });
+    expect(sacDefaults.points).toContain('eval/return-worst');
+    expect(sacDefaults.points).not.toContain('"bc-coef"');
+    const sac = await trainPolicy('pol-ensemble-sac', env.id, 'sac', { epochs: 2, batchSize: 8, horizon: 4, evalWindows: 8, hidden: [8], bcUpdates: 5, bcUncertainty: 4, bcUncertaintyBaseline: 'zero' });
     expect(sac.log).toContain("training in the environment's ensemble of 5 members");
     expect(sac.points).toContain('eval/return-worst');
     expect(sac.points).not.toContain('"uncertainty"');
@@ -150,7 +154,7 @@ describe.each(databases)('environment ensembles on %s', (kind) => {
     expect(plain.points).not.toContain('eval/return-worst');
     expect(plain.points).not.toContain('"bc-coef"');
     expect(plain.points).toContain('"loss/bc"');
-    // bcUncertainty 0 turns the default off
+    // bcUncertainty 0: no regulariser either
     const off = await trainPolicy('pol-bc-off', env.id, 'sac', { epochs: 1, batchSize: 8, horizon: 4, evalWindows: 8, hidden: [8], bcUpdates: 5, bcUncertainty: 0 });
     expect(off.points).toContain('eval/return-worst');
     expect(off.points).not.toContain('"bc-coef"');
