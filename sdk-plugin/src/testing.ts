@@ -40,6 +40,24 @@ import {
   type ThemeName,
 } from './services';
 
+/** A signed-in test user's profile as `user/getUser` answers it (no menus): shared by the SDK's and the workbench's tests. */
+export const TEST_USER_PROFILE = {
+  userId: 'u1',
+  username: 'alice_1',
+  nickname: 'Alice',
+  tenantId: 't1',
+  avatarUrl: null,
+  email: 'a@b.co',
+  mobile: null,
+  menuGroupId: null,
+  roleList: [] as { id: string; code: string; name: string }[],
+  isSystemRole: false,
+  isStudent: false,
+  isOperation: false,
+  occupation: null,
+  createdAt: '2026-01-01T00:00:00Z',
+};
+
 /** A scripted answer: an envelope (code 0 by default), `'timeout'`, `'network'`, or a function of the body. */
 export type MockReply =
   | { code?: number; data?: unknown; message?: string; errors?: Record<string, string> }

@@ -1,27 +1,12 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
-import { createTestHost, renderPanel } from '@decisio/sdk-plugin/testing';
+import { createTestHost, renderPanel, TEST_USER_PROFILE } from '@decisio/sdk-plugin/testing';
 import { dashboardPlugin } from '../index';
 
 const loaded = vi.hoisted(() => [] as string[]);
 vi.mock('./WelcomePanel', async (orig) => (loaded.push('WelcomePanel'), orig()));
 
-const user = {
-  userId: 'u1',
-  username: 'alice_1',
-  nickname: 'Alice',
-  tenantId: 't1',
-  avatarUrl: null,
-  email: 'a@b.co',
-  mobile: null,
-  menuGroupId: null,
-  roleList: [],
-  isSystemRole: false,
-  isStudent: false,
-  isOperation: false,
-  occupation: null,
-  createdAt: '2026-01-01T00:00:00Z',
-};
+const user = TEST_USER_PROFILE;
 
 const TEMPLATES = [
   { id: 'electric', name: { 'zh-CN': '冷库温控（电力）', 'en-US': 'Cold room power control (electric)' }, description: { 'zh-CN': '冷库', 'en-US': 'A cold room' } },

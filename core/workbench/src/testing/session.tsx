@@ -15,6 +15,7 @@ import { afterEach, beforeEach } from 'vitest';
 import { cleanup, render } from '@testing-library/react';
 import { createMemoryHistory } from '@tanstack/react-router';
 import { MENU_CATALOGUE_PAGES, TOKEN_STORAGE_KEY, USER_ID_STORAGE_KEY, type Locale } from '@decisio/domain';
+import { TEST_USER_PROFILE } from '@decisio/sdk-plugin/testing';
 import { createWorkbench, WorkbenchRoot, type Workbench, type WorkbenchOptions } from '../host/workbench';
 import { LOCALE_STORAGE_KEY } from '../i18n/i18n';
 
@@ -25,23 +26,8 @@ export const TEST_TOKEN = 'tok-1';
 /** The api root the fixture's workbench calls. */
 export const TEST_BASE_URL = 'http://localhost/api/';
 
-/** The test user's profile as `user/getUser` answers it, without roles' menus. */
-export const testUserProfile = {
-  userId: TEST_USER_ID,
-  username: 'alice_1',
-  nickname: 'Alice',
-  tenantId: 't1',
-  avatarUrl: null,
-  email: 'a@b.co',
-  mobile: null,
-  menuGroupId: null,
-  roleList: [] as { id: string; code: string; name: string }[],
-  isSystemRole: false,
-  isStudent: false,
-  isOperation: false,
-  occupation: null,
-  createdAt: '2026-01-01T00:00:00Z',
-};
+/** The test user's profile as `user/getUser` answers it, without roles' menus (the SDK's test user). */
+export const testUserProfile = { ...TEST_USER_PROFILE, userId: TEST_USER_ID };
 
 /** The test user with every page of the menu catalogue: the side menu and the palette show what the menus hold. */
 export const testUser = {
