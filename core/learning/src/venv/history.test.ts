@@ -17,6 +17,8 @@ describe('history nodes in rollouts', () => {
     const task = REFERENCE_TASKS.plant;
     const ds = buildDataset(task.graph(), offlineToRaw(task.generate({ trajectories: 3, steps: 30, seed: 2 })));
     expect(historyPlan(ds).shifted).toEqual([{ state: 'ts_tank', next: 'next_ts_tank', frameWidth: 2 }]);
+    // worked out once per dataset: every rollout step and value bootstrap asks for it
+    expect(historyPlan(ds)).toBe(historyPlan(ds));
     // an untrained venv predicts every frame wrongly; the older ones must still be the state's
     const venv = new VirtualEnvironment(ds, { hidden: [8] }, new Generator(3));
     const starts = Int32Array.from([0, 31, 62]);

@@ -25,8 +25,22 @@ export interface HistoryPlan {
   rebuilt: Array<{ node: string; base: string }>;
 }
 
-/** The history nodes of a dataset, as {@link HistoryPlan}. */
+const plans = new WeakMap<Dataset, HistoryPlan>();
+
+/**
+ * The history nodes of a dataset, as {@link HistoryPlan}: worked out once per dataset (its
+ * structure and codecs do not change), since every rollout and every value bootstrap asks.
+ */
 export function historyPlan(ds: Dataset): HistoryPlan {
+  let plan = plans.get(ds);
+  if (!plan) {
+    plan = planOf(ds);
+    plans.set(ds, plan);
+  }
+  return plan;
+}
+
+function planOf(ds: Dataset): HistoryPlan {
   const s = ds.structure;
   const plan: HistoryPlan = { shifted: [], rebuilt: [] };
   const carried = new Set(s.transitions.map(([x]) => x));
