@@ -10,7 +10,7 @@
  * `gapClosed` = (offline - behaviour) / (trueSim - behaviour); `gapClosedVsExpert` the same
  * against the expert (null when the bound is not above the behaviour policy). Options: `--quick` (smaller budgets), `--task=NAME`,
  * `--seed=S` (shifts the data, venv, policy and true-simulator seeds), `--horizon=H` (default 50), `--batch=B` (windows, default 32),
- * `--policy-steps=N`, `--venv-algo=A`, `--no-true-sim`, `--true-sim-factor=K`, `--policy-algo=ppo|sac`
+ * `--policy-steps=N`, `--trajectories=N` (behaviour episodes, default 40), `--venv-algo=A`, `--no-true-sim`, `--true-sim-factor=K`, `--policy-algo=ppo|sac`
  * (the offline policy trainer, default ppo; the true-simulator bound is PPO's either way).
  * Against model exploitation (see the README): `--ensemble=K` (default 5; 1 for revive-p / revive-t)
  * trains K BC venvs (member 0 is the `--ensemble=1` run's venv) and gives them to the policy trainer
@@ -93,6 +93,9 @@ for (const [flag] of POLICY_NUMBER_FLAGS) {
  * venv out: never report them as the pipeline's.
  */
 const VENV_CACHE = arg('venv-cache');
+/** `--trajectories=N`: episodes of behaviour data (default 40, 20 with `--quick`); the goal's tables use the default. */
+const TRAJECTORIES = Number(arg('trajectories') ?? (quick ? 20 : 40));
+if (!Number.isInteger(TRAJECTORIES) || TRAJECTORIES < 2) throw new Error('--trajectories must be an integer of at least 2');
 /** `--policy-algo=ppo|sac`: the policy trained in the venv (default ppo). */
 const POLICY_ALGO = arg('policy-algo') ?? 'ppo';
 if (POLICY_ALGO !== 'ppo' && POLICY_ALGO !== 'sac') throw new Error(`unknown --policy-algo=${POLICY_ALGO}`);
@@ -116,7 +119,7 @@ for (const [id, task] of Object.entries(REFERENCE_TASKS)) {
   if (only && id !== only) continue;
   const t0 = performance.now();
   const graph = task.graph();
-  const ds = buildDataset(graph, offlineToRaw(task.generate({ trajectories: quick ? 20 : 40, steps: task.horizon, seed: 1 + SEED })));
+  const ds = buildDataset(graph, offlineToRaw(task.generate({ trajectories: TRAJECTORIES, steps: task.horizon, seed: 1 + SEED })));
   const venvSteps = quick ? 40 : 120;
   let venv: VirtualEnvironment;
   let validation: Dataset;
@@ -125,7 +128,7 @@ for (const [id, task] of Object.entries(REFERENCE_TASKS)) {
   if (VENV_ALGO === 'bc' && ENSEMBLE > 1) {
     // member i trains from seed 1 + SEED + 1000 i on the same split: member 0 is the plain run's venv
     const ens = new EnsembleTrainer(graph, ds, ENSEMBLE, { hidden: [128, 128], updatesPerStep: 25, evalEvery: 10, batchSize: 256, lr: 2e-3 });
-    const cached = VENV_CACHE ? join(VENV_CACHE, `${id}-s${SEED}-k${ENSEMBLE}${quick ? '-quick' : ''}.json`) : undefined;
+    const cached = VENV_CACHE ? join(VENV_CACHE, `${id}-s${SEED}-k${ENSEMBLE}${quick ? '-quick' : ''}${arg('trajectories') ? `-n${TRAJECTORIES}` : ''}.json`) : undefined;
     venvFromCache = cached !== undefined && existsSync(cached);
     if (cached && venvFromCache) ens.init({ seed: 1 + SEED, checkpoint: JSON.parse(readFileSync(cached, 'utf8')) as EnsembleCheckpoint });
     else {
@@ -310,6 +313,7 @@ for (const [id, task] of Object.entries(REFERENCE_TASKS)) {
       evals,
       trueSimFactor: TRUE_SIM_FACTOR,
       quick,
+      trajectories: TRAJECTORIES,
     }),
   );
 }
