@@ -7,7 +7,7 @@ const runCtx = () => ({ services: {} as ServiceAccessor, dispatch: (a: unknown) 
 const ctrlP = () => new KeyboardEvent('keydown', { key: 'p', ctrlKey: true, cancelable: true });
 
 describe('CommandServiceImpl keybindings', () => {
-  it('runs a bound command only while the user may run it, and leaves the key alone otherwise', () => {
+  it('runs a bound command only while the user may run it, and otherwise swallows the key (no browser print)', () => {
     const ran: string[] = [];
     const quickOpen: CommandContribution = { id: 'projects.quickOpen', titleKey: 't', keybinding: 'Mod+P', opens: '/all-project', run: () => void ran.push('quickOpen') };
     let allowed = false;
@@ -19,7 +19,8 @@ describe('CommandServiceImpl keybindings', () => {
     const hidden = ctrlP();
     target.dispatchEvent(hidden);
     expect(ran).toEqual([]);
-    expect(hidden.defaultPrevented).toBe(false);
+    // The workbench binds the key: gated, it runs nothing, but the browser's print dialog does not open either.
+    expect(hidden.defaultPrevented).toBe(true);
     expect(seen).toEqual(['projects.quickOpen']);
     expect(commands.isAllowed(quickOpen)).toBe(false);
 
@@ -43,6 +44,28 @@ describe('CommandServiceImpl keybindings', () => {
     commands.bindKeys(target, false);
     target.dispatchEvent(ctrlP());
     expect(ran).toEqual(['open']);
+  });
+
+  it('leaves a key to the browser where no command bound to it is enabled (its when), nor touches other keys', () => {
+    const ran: string[] = [];
+    let signedIn = false;
+    const quickOpen: CommandContribution = { id: 'projects.quickOpen', titleKey: 't', keybinding: 'Mod+P', when: (c) => c.signedIn, run: () => void ran.push('quickOpen') };
+    const commands = new CommandServiceImpl(() => [quickOpen], () => ({ ...when(), signedIn }), runCtx, () => false);
+    const target = new EventTarget() as unknown as Window;
+    commands.bindKeys(target, false);
+
+    const signedOut = ctrlP();
+    target.dispatchEvent(signedOut);
+    expect(signedOut.defaultPrevented).toBe(false);
+    const other = new KeyboardEvent('keydown', { key: 's', ctrlKey: true, cancelable: true });
+    target.dispatchEvent(other);
+    expect(other.defaultPrevented).toBe(false);
+
+    signedIn = true;
+    const gated = ctrlP();
+    target.dispatchEvent(gated);
+    expect(gated.defaultPrevented).toBe(true);
+    expect(ran).toEqual([]);
   });
 
   it('lets everyone run a command when no gate is given', () => {

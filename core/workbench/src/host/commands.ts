@@ -67,7 +67,7 @@ export class CommandServiceImpl implements CommandService {
 
   /**
    * Whether the user may run `command` now (their menus and permissions): the palette lists it
-   * and its keybinding runs it only then.
+   * and its keybinding runs it only then (otherwise the key is swallowed, see {@link bindKeys}).
    */
   isAllowed(command: CommandContribution): boolean {
     return this.allowed(command);
@@ -80,21 +80,29 @@ export class CommandServiceImpl implements CommandService {
 
   /**
    * Listens for keybindings on `target`; runs the first matching command that is enabled and
-   * that the user may run ({@link isAllowed}): the key of a command the palette hides from the
-   * user does nothing (nor is its default prevented).
+   * that the user may run ({@link isAllowed}). The key of an enabled command that the gate keeps
+   * from the user (e.g. while the user's menus load) runs nothing, yet its default is prevented:
+   * a workbench shortcut never falls through to the browser's own action (Mod+P would print).
+   * A key whose commands are all disabled by their `when` (e.g. Mod+P before signing in) is not
+   * the workbench's there and is left to the browser.
    */
   bindKeys(target: Pick<Window, 'addEventListener' | 'removeEventListener'>, isMac: boolean): Disposable {
     const bound = this.list()
       .filter((c) => c.keybinding)
       .map((c) => ({ c, k: parseKeybinding(c.keybinding!, isMac) }));
     const onKey = (e: KeyboardEvent) => {
+      let gated = false;
       for (const { c, k } of bound) {
-        if (matchesKeybinding(e, k) && this.isEnabled(c.id) && this.isAllowed(c)) {
-          e.preventDefault();
-          void this.execute(c.id);
-          return;
+        if (!matchesKeybinding(e, k) || !this.isEnabled(c.id)) continue;
+        if (!this.isAllowed(c)) {
+          gated = true;
+          continue;
         }
+        e.preventDefault();
+        void this.execute(c.id);
+        return;
       }
+      if (gated) e.preventDefault();
     };
     target.addEventListener('keydown', onKey);
     return toDisposable(() => target.removeEventListener('keydown', onKey));

@@ -3,7 +3,7 @@
  * user's menus are known the side menu shows a loading state and never an entry (no flash of
  * the pages the roles hide), after a failed load a retry button; the palette shows a command only
  * when the user may reach the page it opens and holds the permissions it needs, and a keybinding
- * runs its command only then.
+ * runs its command only then (else the key is swallowed: the browser does not print on Ctrl+P).
  */
 import { describe, expect, it } from 'vitest';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
@@ -134,16 +134,18 @@ describe('the command palette follows the user’s menus and permissions', () =>
   });
 
   it('runs a keybinding only for a command the palette shows: Ctrl+P (quick open) needs the projects menu', async () => {
+    // fireEvent gives false when the default was prevented.
     const ctrlP = () => fireEvent.keyDown(window, { key: 'p', ctrlKey: true });
-    // Not before the user's menus are known, nor for a user without the projects menu.
+    // Not before the user's menus are known, nor for a user without the projects menu; the key is
+    // the workbench's all the same, so the browser's print dialog does not open either.
     const user = deferred<unknown>();
     const w = await start('/dashboard', () => user.promise);
     await screen.findByTestId('side-menu-loading', {}, { timeout: 10_000 });
-    expect(ctrlP(), 'not prevented').toBe(true);
+    expect(ctrlP(), 'prevented').toBe(false);
     user.resolve({ ...base, permissions: ['dashboard:use'], menus: [node('/dashboard')] });
     await screen.findByTestId('side-menu', {}, { timeout: 10_000 });
     expect(paletteIds(w)).not.toContain('projects.quickOpen');
-    expect(ctrlP(), 'not prevented').toBe(true);
+    expect(ctrlP(), 'prevented').toBe(false);
     await new Promise((r) => setTimeout(r, 100));
     expect(w.router.state.location.pathname).toBe('/dashboard');
   });
