@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import type { ApiError } from './api';
 import { Dialog } from '@blueprintjs/core';
-import { CrudForm, CrudFormDialog, CrudScreen, invalidField, type CrudLabels } from './crud';
+import { CrudForm, CrudFormDialog, CrudScreen, FormErrorCallout, invalidField, type CrudLabels } from './crud';
 import { createTestHost, withHost, type TestHost } from './testing';
 
 afterEach(() => cleanup());
@@ -240,6 +240,55 @@ describe('CrudFormDialog options', () => {
     expect(screen.getByTestId('scheme-save').getAttribute('form')).toBe('scheme-form');
     fireEvent.submit(screen.getByLabelText('Scheme name').closest('form')!);
     expect(submitted).toBe(1);
+  });
+});
+
+describe('the form-level error', () => {
+  it('shows formError once, in a danger callout with the error icon above the fields, and nothing without one', () => {
+    const host = createTestHost();
+    const dialog = (formError?: string) => (
+      <CrudFormDialog title="Add a note" width={480} formId="note-form" formTestId="note-form" onClose={() => undefined} onSubmit={() => undefined} saving={false} labels={labels} formError={formError}>
+        <input aria-label="Title" />
+      </CrudFormDialog>
+    );
+    const view = show(host, dialog('The server is busy'));
+    const callouts = screen.getAllByTestId('form-error');
+    expect(callouts).toHaveLength(1);
+    const callout = callouts[0]!;
+    expect(callout.textContent).toBe('The server is busy');
+    expect(callout.classList.contains('bp6-intent-danger')).toBe(true);
+    expect(callout.querySelector('[data-icon="error"]')).not.toBeNull();
+    const form = screen.getByTestId('note-form');
+    expect(form.firstElementChild).toBe(callout);
+    expect(callout.compareDocumentPosition(screen.getByLabelText('Title')) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+
+    view.rerender(withHost(host, dialog(undefined)));
+    expect(screen.queryByTestId('form-error')).toBeNull();
+    view.rerender(withHost(host, dialog('')));
+    expect(screen.queryByTestId('form-error')).toBeNull();
+  });
+
+  it('CrudForm shows it the same way, and FormErrorCallout alone where the form is no CrudForm', () => {
+    const host = createTestHost();
+    show(
+      host,
+      <>
+        <Dialog isOpen title="Scheme">
+          <CrudForm formId="scheme-form" formTestId="scheme-form" onClose={() => undefined} onSubmit={() => undefined} saving={false} labels={labels} formError="Name taken">
+            <input aria-label="Scheme name" />
+          </CrudForm>
+        </Dialog>
+        <div data-testid="editor">
+          <FormErrorCallout message="Could not save" />
+          <FormErrorCallout message={undefined} />
+        </div>
+      </>,
+    );
+    expect(within(screen.getByTestId('scheme-form')).getByTestId('form-error').textContent).toBe('Name taken');
+    const alone = within(screen.getByTestId('editor')).getAllByTestId('form-error');
+    expect(alone.map((c) => c.textContent)).toEqual(['Could not save']);
+    expect(alone[0]!.classList.contains('bp6-intent-danger')).toBe(true);
+    expect(alone[0]!.querySelector('[data-icon="error"]')).not.toBeNull();
   });
 });
 

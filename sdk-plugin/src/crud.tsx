@@ -273,6 +273,22 @@ export function CrudConfirm<T>(props: CrudConfirmProps<T>) {
   );
 }
 
+/**
+ * The form-level error of a form: what a failed call says that belongs to no one field (e.g. the
+ * `_form` entry of the trainings kit's `serverErrors`), in one danger callout with the error icon
+ * and `data-testid="form-error"`; nothing when `message` is empty.
+ * {@link CrudForm} and {@link CrudFormDialog} show it above the fields from their `formError`;
+ * use this component where the form is not one of them (e.g. an editor in a card).
+ */
+export function FormErrorCallout(props: { message?: string; style?: CSSProperties }) {
+  if (!props.message) return null;
+  return (
+    <Callout intent="danger" icon="error" style={props.style} data-testid="form-error">
+      {props.message}
+    </Callout>
+  );
+}
+
 /** Props of {@link CrudForm}: the form and its Cancel / Save footer. */
 export interface CrudFormProps {
   /** `id` of the `<form>`; the save button submits it, so Enter in a field saves too. */
@@ -294,14 +310,20 @@ export interface CrudFormProps {
   labels: Pick<CrudLabels, 'cancel' | 'save'>;
   /** More buttons of the footer, between Cancel and Save (e.g. a connection test). */
   actions?: ReactNode;
+  /**
+   * The form-level error (a failed call's message that belongs to no one field): shown above the
+   * fields in a {@link FormErrorCallout}; absent or empty: none.
+   */
+  formError?: string;
   /** The form's fields. */
   children: ReactNode;
 }
 
 /**
- * The body of {@link CrudFormDialog} without the dialog: a `<form>` around the children, and
- * Cancel, the plugin's `actions` and Save under it. For a dialog that shows something else first
- * (e.g. a spinner while the data the form starts from loads) and then this form.
+ * The body of {@link CrudFormDialog} without the dialog: a `<form>` around the children (the
+ * `formError` callout first), and Cancel, the plugin's `actions` and Save under it. For a dialog
+ * that shows something else first (e.g. a spinner while the data the form starts from loads) and
+ * then this form.
  */
 export function CrudForm(props: CrudFormProps) {
   return (
@@ -316,6 +338,7 @@ export function CrudForm(props: CrudFormProps) {
             if (!props.saveDisabled) props.onSubmit();
           }}
         >
+          <FormErrorCallout message={props.formError} style={{ marginBottom: 12 }} />
           {props.children}
         </form>
       </DialogBody>
@@ -343,7 +366,10 @@ export interface CrudFormDialogProps extends CrudFormProps {
   isOpen?: boolean;
 }
 
-/** The add/edit dialog of a record: a form, and Cancel / Save under it; Escape cancels. */
+/**
+ * The add/edit dialog of a record: a form (its `formError`, if any, in a {@link FormErrorCallout}
+ * above the fields), and Cancel / Save under it; Escape cancels.
+ */
 export function CrudFormDialog({ title, width, isOpen = true, ...form }: CrudFormDialogProps) {
   return (
     <Dialog isOpen={isOpen} onClose={form.onClose} title={title} style={{ width }} canEscapeKeyClose>

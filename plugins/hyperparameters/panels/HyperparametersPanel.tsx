@@ -162,8 +162,8 @@ function HyperDialog({ set, onClose }: { set: HyperparameterRow | null; onClose:
       saving={c.isLoading || e2.isLoading}
       saveTestId="hyper-submit"
       labels={{ cancel: t('common.cancel'), save: t('common.save') }}
+      formError={shown.rest._form}
     >
-      {shown.rest._form && <Callout intent="danger">{shown.rest._form}</Callout>}
       <div className="modelling-form-grid">
         <Field label={t('common.name')} id="hyper-name" name="name" errors={shown.rest}>
           <InputGroup id="hyper-name" autoFocus value={name} onChange={(e) => setName(e.target.value)} />

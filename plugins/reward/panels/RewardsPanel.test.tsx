@@ -2,7 +2,8 @@
  * Issue 17 items 1 and 5 in the screens: the reward list shows names with the "broken" mark and
  * its message, a reward saved broken says so (not "Saved"), the policy, tuning and deduction
  * forms do not offer a broken reward, and the deduction and tuning forms send the chosen
- * initial (search) dataset.
+ * initial (search) dataset. A failed save's message (no one field's) shows in the SDK's
+ * form-error callout.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
@@ -60,5 +61,19 @@ describe('reward list and check state', () => {
     await waitFor(() => expect(h.toasts.at(-1)?.message).toBe("Saved, but the reward is broken: reward.py:1: SyntaxError: expected ':'"));
     expect(h.toasts.some((t) => t.message === 'Saved')).toBe(false);
     expect((await screen.findByTestId('reward-check-broken')).textContent).toContain('cannot be chosen for training');
+  });
+
+  it('shows a failed save\'s message once, in the SDK\'s form-error callout', async () => {
+    const h = host('en-US');
+    h.mockCall('objective/list', empty);
+    h.mockCall('objective/create', { code: 1019, message: 'Platform error' });
+    await renderPanel(panel('reward.list'), { host: h });
+    fireEvent.click((await screen.findAllByTestId('modelling-new'))[0]!);
+    fireEvent.change(await screen.findByTestId('reward-name'), { target: { value: 'profit' } });
+    expect(screen.queryByTestId('form-error')).toBeNull();
+    fireEvent.click(screen.getByTestId('reward-save'));
+    const callout = await screen.findByTestId('form-error');
+    expect(callout.textContent).toBe('Platform error');
+    expect(within(screen.getByTestId('reward-editor')).getAllByTestId('form-error')).toHaveLength(1);
   });
 });

@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import { Button, Callout, Card, HTMLTable, InputGroup, Menu, MenuItem, NonIdealState, Spinner, Tab, Tabs, Tag } from '@blueprintjs/core';
 import { MODELLING_LIMITS } from '@decisio/domain';
-import { CodeEditor, isApiError, useNotify, type CodeMarker, type PanelProps } from '@decisio/sdk-plugin';
+import { CodeEditor, FormErrorCallout, isApiError, useNotify, type CodeMarker, type PanelProps } from '@decisio/sdk-plugin';
 import { rewardApi } from '../api';
 import { useRewardT } from '../i18n';
 import { DeleteConfirm, Field, ListStates, NoSolution, serverErrors, trainingsApi, useSolutionId, type FormErrors, type ObjectiveRow, type TryRewardReply } from '@decisio/sdk-plugin/trainings';
@@ -191,7 +191,7 @@ function RewardEditor({ solutionId, draft: initial, onSaved, onDeleted }: { solu
 
   return (
     <Card compact style={{ display: 'flex', flexDirection: 'column', gap: 8 }} data-testid="reward-editor">
-      {errors._form && <Callout intent="danger" icon="error">{errors._form}</Callout>}
+      <FormErrorCallout message={errors._form} />
       {shown?.checkState === 'broken' && (
         <Callout intent="danger" icon="error" title={t('reward.broken')} data-testid="reward-check-broken">
           {t('reward.brokenHint', { message: shown.checkMessage ?? '' })}

@@ -91,8 +91,8 @@ function SchemeEditor(props: { solutionId: string; scheme: SchemeRow | null; tab
       saving={c.isLoading || s.isLoading}
       saveTestId="scheme-submit"
       labels={{ cancel: t('common.cancel'), save: t('common.save') }}
+      formError={errors._form}
     >
-      {errors._form && <Callout intent="danger">{errors._form}</Callout>}
       <Callout intent={props.tableError || !table ? 'warning' : 'primary'} icon="database" title={t('scheme.data')} data-testid="scheme-data" style={{ marginBottom: 12 }}>
         {props.tableError ? (
           <p>{t('scheme.tableFailed', { message: isApiError(props.tableError) ? props.tableError.message : String(props.tableError) })}</p>

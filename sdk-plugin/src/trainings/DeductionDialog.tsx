@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Callout, HTMLSelect, InputGroup } from '@blueprintjs/core';
+import { HTMLSelect, InputGroup } from '@blueprintjs/core';
 import { MODELLING_LIMITS } from '@decisio/domain';
 import { CrudFormDialog } from '../crud';
 import { useNotify } from '../index';
@@ -101,12 +101,8 @@ export function DeductionDialog({ kind, solutionId, onClose }: { kind: Deduction
       saving={creating.isLoading}
       saveTestId="deduction-submit"
       labels={{ cancel: t('common.cancel'), save: t('common.create') }}
+      formError={errors._form}
     >
-      {errors._form && (
-        <Callout intent="danger" icon="error" style={{ marginBottom: 12 }}>
-          {errors._form}
-        </Callout>
-      )}
       <Field label={t('common.name')} id={id('name')} name="name" errors={errors}>
         <InputGroup id={id('name')} autoFocus value={form.name} onChange={(e) => set('name', e.target.value)} data-testid="deduction-name" />
       </Field>

@@ -77,12 +77,8 @@ export function TrainFormDialog({ kind, solutionId, onClose, initial }: { kind: 
       saving={creating.isLoading}
       saveTestId="train-submit"
       labels={{ cancel: t('common.cancel'), save: t('train.submit') }}
+      formError={errors._form}
     >
-      {errors._form && (
-        <Callout intent="danger" icon="error" style={{ marginBottom: 12 }}>
-          {errors._form}
-        </Callout>
-      )}
       <div className="modelling-form-grid">
         <Field label={t('train.name')} id={id('name')} name="name" errors={errors}>
           <InputGroup id={id('name')} value={form.name} onChange={(e) => set('name', e.target.value)} data-testid="train-name" autoFocus />

@@ -2,7 +2,8 @@
  * Issue 17 items 1 and 5 in the screens: the reward list shows names with the "broken" mark and
  * its message, a reward saved broken says so (not "Saved"), the policy, tuning and deduction
  * forms do not offer a broken reward, and the deduction and tuning forms send the chosen
- * initial (search) dataset.
+ * initial (search) dataset. A failed save's message (no one field's) shows in the SDK's
+ * form-error callout.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
@@ -85,5 +86,26 @@ describe('forms do not offer broken rewards and send the initial dataset', () =>
       await waitFor(() => expect(h.calls.find((c) => c.url === 'decision/create')?.body).toEqual({ solutionId: SOLUTION, name: 'long run', simulatorId: 'e'.repeat(32), policyId: 'q'.repeat(32), stepSize: 10_000, datasetId: 'd'.repeat(32) }));
       cleanup();
     }
+  });
+
+  it('deduction form: a failed create\'s message shows once, in the SDK\'s form-error callout above the fields', async () => {
+    const h = host('en-US');
+    h.mockCall('simulation/list', empty);
+    h.mockCall('trainSimulator/list', DONE_ENV);
+    h.mockCall('objective/list', REWARDS);
+    h.mockCall('table/list', DATASETS);
+    h.mockCall('virtualMachine/getVirtualMachineList', { data: { rows: [] } });
+    h.mockCall('simulation/create', { code: 1019, message: 'Platform error' });
+    await renderPanel(screenOf('simulation'), { host: h });
+    fireEvent.click((await screen.findAllByTestId('modelling-new'))[0]!);
+    await screen.findByText('venv');
+    fireEvent.change(screen.getByTestId('deduction-name'), { target: { value: 'short run' } });
+    fireEvent.change(screen.getByTestId('deduction-simulatorId'), { target: { value: 'e'.repeat(32) } });
+    expect(screen.queryByTestId('form-error')).toBeNull();
+    fireEvent.click(screen.getByTestId('deduction-submit'));
+    const callout = await screen.findByTestId('form-error');
+    expect(callout.textContent).toBe('Platform error');
+    expect(screen.getAllByTestId('form-error')).toHaveLength(1);
+    expect(callout.compareDocumentPosition(screen.getByTestId('deduction-name')) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
   });
 });
