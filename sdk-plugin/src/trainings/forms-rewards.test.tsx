@@ -13,8 +13,13 @@ import { screenOf } from './test-screens';
 
 const SOLUTION = 'a'.repeat(32);
 const PROJECT = 'p'.repeat(32);
-const host = (locale: 'zh-CN' | 'en-US') => createTestHost({ plugins: [trainingsKitPlugin], locale, session: { token: 't', userId: 'u1' }, location: { pathname: '/workflow/objective', search: { projectId: PROJECT, solutionId: SOLUTION } } });
 const empty = { data: { rows: [], total: 0 } };
+/** A test host answering `calls` (url → reply), and no virtual machines or hyperparameter sets. */
+const host = (locale: 'zh-CN' | 'en-US', calls: Record<string, unknown> = {}) => {
+  const h = createTestHost({ plugins: [trainingsKitPlugin], locale, session: { token: 't', userId: 'u1' }, location: { pathname: '/workflow/objective', search: { projectId: PROJECT, solutionId: SOLUTION } } });
+  for (const [url, reply] of Object.entries({ 'virtualMachine/getVirtualMachineList': { data: { rows: [] } }, 'hyperparameter/list': empty, ...calls })) h.mockCall(url, reply as never);
+  return h;
+};
 const GOOD = { id: 'g'.repeat(32), name: 'profit', description: 'a long description of the profit reward', files: null, checkState: 'checked', checkMessage: null };
 const BROKEN = { id: 'b'.repeat(32), name: 'typo', description: 'the broken one', files: null, checkState: 'broken', checkMessage: 'reward.py:1: SyntaxError: expected \':\'' };
 const REWARDS = { data: { rows: [GOOD, BROKEN], total: 2 } };
@@ -27,26 +32,24 @@ describe('forms do not offer broken rewards and send the initial dataset', () =>
   afterEach(() => cleanup());
 
   it('policy form: only rewards that are not broken', async () => {
-    const h = host('en-US');
-    h.mockCall('trainPolicy/list', empty);
-    h.mockCall('trainSimulator/list', DONE_ENV);
-    h.mockCall('objective/list', REWARDS);
-    h.mockCall('virtualMachine/getVirtualMachineList', { data: { rows: [] } });
-    h.mockCall('hyperparameter/list', empty);
+    const h = host('en-US', {
+      'trainPolicy/list': empty,
+      'trainSimulator/list': DONE_ENV,
+      'objective/list': REWARDS,
+    });
     await renderPanel(screenOf('policy', true), { host: h });
     await screen.findByText('profit');
     expect(optionTexts(screen.getByTestId('train-objective'))).toEqual(['Choose…', 'profit']);
   });
 
   it('tuning form: only rewards that are not broken, and the initial search dataset is sent', async () => {
-    const h = host('en-US');
-    h.mockCall('trainParameter/list', empty);
-    h.mockCall('trainSimulator/list', DONE_ENV);
-    h.mockCall('objective/list', REWARDS);
-    h.mockCall('table/list', DATASETS);
-    h.mockCall('virtualMachine/getVirtualMachineList', { data: { rows: [] } });
-    h.mockCall('hyperparameter/list', empty);
-    h.mockCall('trainParameter/create', { data: { id: 'f'.repeat(32) } });
+    const h = host('en-US', {
+      'trainParameter/list': empty,
+      'trainSimulator/list': DONE_ENV,
+      'objective/list': REWARDS,
+      'table/list': DATASETS,
+      'trainParameter/create': { data: { id: 'f'.repeat(32) } },
+    });
     await renderPanel(screenOf('parameter', true), { host: h });
     await screen.findByText('profit');
     expect(optionTexts(screen.getByTestId('train-objective'))).toEqual(['Choose…', 'profit']);
@@ -63,14 +66,14 @@ describe('forms do not offer broken rewards and send the initial dataset', () =>
 
   it('decision deduction form: offers the project datasets (both languages), no broken reward, and sends the steps and the dataset', async () => {
     for (const [locale, label, own] of [['en-US', 'Initial dataset', "The environment's data (its scheme's processed data)"], ['zh-CN', '初始数据集', '环境的数据（其方案的已处理数据）']] as const) {
-      const h = host(locale);
-      h.mockCall('decision/list', empty);
-      h.mockCall('trainSimulator/list', DONE_ENV);
-      h.mockCall('trainPolicy/list', { data: { rows: [{ id: 'q'.repeat(32), code: 'P-1', name: 'ppo', state: 'successful', progress: 1, durationMs: 1 }], total: 1 } });
-      h.mockCall('objective/list', REWARDS);
-      h.mockCall('table/list', DATASETS);
-      h.mockCall('virtualMachine/getVirtualMachineList', { data: { rows: [] } });
-      h.mockCall('decision/create', { data: { id: 'f'.repeat(32) } });
+      const h = host(locale, {
+        'decision/list': empty,
+        'trainSimulator/list': DONE_ENV,
+        'trainPolicy/list': { data: { rows: [{ id: 'q'.repeat(32), code: 'P-1', name: 'ppo', state: 'successful', progress: 1, durationMs: 1 }], total: 1 } },
+        'objective/list': REWARDS,
+        'table/list': DATASETS,
+        'decision/create': { data: { id: 'f'.repeat(32) } },
+      });
       await renderPanel(screenOf('decision'), { host: h });
       fireEvent.click((await screen.findAllByTestId('modelling-new'))[0]!);
       await screen.findByText('start states (42)');
@@ -89,13 +92,13 @@ describe('forms do not offer broken rewards and send the initial dataset', () =>
   });
 
   it('deduction form: a failed create\'s message shows once, in the SDK\'s form-error callout above the fields', async () => {
-    const h = host('en-US');
-    h.mockCall('simulation/list', empty);
-    h.mockCall('trainSimulator/list', DONE_ENV);
-    h.mockCall('objective/list', REWARDS);
-    h.mockCall('table/list', DATASETS);
-    h.mockCall('virtualMachine/getVirtualMachineList', { data: { rows: [] } });
-    h.mockCall('simulation/create', { code: 1019, message: 'Platform error' });
+    const h = host('en-US', {
+      'simulation/list': empty,
+      'trainSimulator/list': DONE_ENV,
+      'objective/list': REWARDS,
+      'table/list': DATASETS,
+      'simulation/create': { code: 1019, message: 'Platform error' },
+    });
     await renderPanel(screenOf('simulation'), { host: h });
     fireEvent.click((await screen.findAllByTestId('modelling-new'))[0]!);
     await screen.findByText('venv');
