@@ -2,7 +2,7 @@ import os from 'node:os';
 import { StoreBackedQueue } from './base-queue';
 import { JobEvents } from './events';
 import type { JobKindRegistry } from './kinds';
-import { machineInfo, type MachineInfo } from './machine';
+import { machineInfo, withTerminalSandbox, type MachineInfo } from './machine';
 import { WorkerUnavailableError, type EnqueueOptions } from './contract';
 import { DEFAULT_HEARTBEAT_MS, WorkerReaper } from './reaper';
 import { JobRunner, type RunOutcome } from './runner';
@@ -76,7 +76,7 @@ export class InProcessQueue extends StoreBackedQueue {
     // After a clean close the jobs were cut on purpose: resuming them uses up no attempt. After a
     // crash (the row is still online) each resume counts, so a job that kills the server ends.
     const previous = await this.store.getWorker(this.workerId);
-    await this.store.registerWorker({ id: this.workerId, concurrency: this.concurrency, ...(this.options.machine ?? machineInfo()) });
+    await this.store.registerWorker({ id: this.workerId, concurrency: this.concurrency, ...(await withTerminalSandbox(this.options.machine ?? machineInfo())) });
     await this.reaper.takeBack(this.workerId, 'The server restarted', { graceful: previous?.status === 'stopped' });
     // Fails the start when the threads cannot load their kinds (a broken module).
     await this.pool?.start();

@@ -2,6 +2,7 @@ import type { Clock } from '../clock';
 import type { Database } from '../db/database';
 import { newId } from '../db/ids';
 import type { JobLogLevel } from './events';
+import type { TerminalSandbox } from './machine';
 import { writePoint } from './metrics';
 import { claimableStates, heldStates, JobState } from './states';
 import { assertTrainingQuota } from '../modules/tenancy/quotas';
@@ -44,6 +45,8 @@ export interface WorkerRecord {
   engineVersion: string;
   /** `host:port` of the worker's SSH server (`WORKER_SSH_ADDRESS`), null: none. */
   sshAddress?: string | null;
+  /** How it confines a worker terminal (`terminal_sandbox`, JSON); null: it cannot. */
+  terminalSandbox?: TerminalSandbox | null;
   concurrency: number;
   status: 'online' | 'dead' | 'stopped';
   startedAt: Date;
@@ -137,6 +140,7 @@ function workerOf(r: Row): WorkerRecord {
     gpuAdapter: r.gpu_adapter ?? null,
     engineVersion: r.engine_version,
     sshAddress: r.ssh_address ?? null,
+    terminalSandbox: parseJson<TerminalSandbox | null>(r.terminal_sandbox, null),
     concurrency: Number(r.concurrency),
     status: r.status,
     startedAt: toDate(r.started_at)!,
@@ -402,6 +406,7 @@ export class JobStore {
       gpu_adapter: w.gpuAdapter?.slice(0, 255) ?? null,
       engine_version: w.engineVersion,
       ssh_address: w.sshAddress?.slice(0, 300) ?? null,
+      terminal_sandbox: w.terminalSandbox ? JSON.stringify(w.terminalSandbox) : null,
       concurrency: w.concurrency,
       status: 'online',
       started_at: now,

@@ -2,7 +2,7 @@ import os from 'node:os';
 import { Worker } from 'bullmq';
 import type { Redis } from 'ioredis';
 import type { JobKindRegistry } from './kinds';
-import { machineInfo, newWorkerId, type MachineInfo } from './machine';
+import { machineInfo, withTerminalSandbox, newWorkerId, type MachineInfo } from './machine';
 import { DEFAULT_DEAD_AFTER_MS, DEFAULT_HEARTBEAT_MS, WorkerReaper } from './reaper';
 import { BullMqDispatcher, defaultRedisNames, openRedis, pinnedQueueName, RedisEventSink, stopChannel, type RedisQueueNames } from './redis-bus';
 import { JobRunner } from './runner';
@@ -61,7 +61,7 @@ export class JobWorker {
     this.reaper = new WorkerReaper(this.store, sink, (id) => dispatcher.dispatch(id), this.options.deadAfterMs ?? DEFAULT_DEAD_AFTER_MS);
     const runner = new JobRunner(this.store, this.kinds, sink, this.workerId);
     this.runner = runner;
-    await this.store.registerWorker({ id: this.workerId, concurrency: this.concurrency, ...(this.options.machine ?? machineInfo()) });
+    await this.store.registerWorker({ id: this.workerId, concurrency: this.concurrency, ...(await withTerminalSandbox(this.options.machine ?? machineInfo())) });
 
     this.subscriber.on('message', (_channel: string, jobId: string) => runner.abort(jobId));
     await this.subscriber.subscribe(stopChannel(this.names));

@@ -236,6 +236,8 @@ export const ErrorCode = {
   // SSH host keys (10026-10029): trust on first use per user and host, or the operator's known hosts
   sshHostKeyUnknown: 10026,
   sshHostKeyChanged: 10027,
+  // trainSSH/getTrainSSH: the worker cannot confine a terminal (no bubblewrap there): none is opened
+  sshTerminalUnconfined: 10028,
 } as const;
 
 /** Name of an error code, e.g. `'tokenExpired'`. */

@@ -212,6 +212,7 @@ const en: Catalogue = {
   sshTooManySessions: 'Too many open SSH sessions: close one first',
   sshHostKeyUnknown: 'The SSH server is not known yet: check its host key fingerprint and trust it to connect',
   sshHostKeyChanged: 'The SSH server\'s host key has changed since it was trusted: the connection was refused (someone may be intercepting it; if the server was reinstalled, forget its stored key first)',
+  sshTerminalUnconfined: 'The worker running this training cannot confine a terminal to the training\'s files (its bubblewrap sandbox is not available): no terminal was opened',
 };
 
 const zh: Catalogue = {
@@ -411,6 +412,7 @@ const zh: Catalogue = {
   sshTooManySessions: '打开的 SSH 会话过多，请先关闭一个',
   sshHostKeyUnknown: '尚未信任该 SSH 服务器：请核对其主机密钥指纹，信任后再连接',
   sshHostKeyChanged: '该 SSH 服务器的主机密钥与已信任的不同，连接已拒绝（可能有人在拦截连接；若服务器已重装，请先忘记已保存的密钥）',
+  sshTerminalUnconfined: '运行该训练的工作节点无法把终端限制在训练自己的文件内（其 bubblewrap 沙箱不可用），未打开终端',
 };
 
 const catalogues: Record<Locale, Catalogue> = { 'zh-CN': zh, 'en-US': en };

@@ -36,9 +36,9 @@
  * start writes a warning.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { accessSync, constants, existsSync, lstatSync, mkdtempSync, readlinkSync, realpathSync, rmSync, chownSync } from 'node:fs';
+import { accessSync, chmodSync, constants, existsSync, lstatSync, mkdirSync, mkdtempSync, readlinkSync, realpathSync, rmSync, chownSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { dirname, isAbsolute, join } from 'node:path';
 import { LearningError } from '../errors';
 
 /** How user code is isolated: `bwrap` (default) or the operator's explicit opt-out. */
@@ -125,10 +125,21 @@ export function runsAsRoot(): boolean {
   return typeof process.getuid === 'function' && process.getuid() === 0;
 }
 
-/** Read-only system paths: `/usr` and the merged-usr links (or directories) beside it. */
-function systemBinds(): string[] {
+const SYSTEM_DIRS = ['/bin', '/sbin', '/lib', '/lib32', '/lib64', '/libx32'];
+
+/**
+ * Read-only system paths: `/usr` and the merged-usr links (or directories) beside it. `host`:
+ * as this machine has them (links as the same links); `portable`: for a command run on another
+ * machine whose layout is not known here (a worker terminal), each one `--ro-bind-try` (a link
+ * is followed: `/bin` shows `/usr/bin`'s files, read-only, where it is a link).
+ */
+function systemBinds(layout: 'host' | 'portable' = 'host'): string[] {
   const args = ['--ro-bind', '/usr', '/usr'];
-  for (const p of ['/bin', '/sbin', '/lib', '/lib32', '/lib64', '/libx32']) {
+  for (const p of SYSTEM_DIRS) {
+    if (layout === 'portable') {
+      args.push('--ro-bind-try', p, p);
+      continue;
+    }
     let st;
     try {
       st = lstatSync(p);
@@ -142,7 +153,7 @@ function systemBinds(): string[] {
   return args;
 }
 
-/** The interpreter's install prefix when it lives outside `/usr` (a venv, conda, /opt): bound read-only. */
+/** The interpreter's install prefixes when they live outside `/usr` (a venv, conda, /opt): bound read-only. */
 function interpreterBinds(python: string): string[] {
   if (!python.startsWith('/')) return [];
   const out = new Set<string>();
@@ -151,7 +162,7 @@ function interpreterBinds(python: string): string[] {
     if (prefix === '/' || prefix === '/usr' || prefix.startsWith('/usr/')) continue;
     out.add(prefix);
   }
-  return [...out].flatMap((p) => ['--ro-bind-try', p, p]);
+  return [...out];
 }
 
 function safeRealpath(p: string): string {
@@ -235,8 +246,89 @@ export interface Launch {
   seccomp?: Buffer;
 }
 
-/** bwrap's arguments for `python args...` with `workdir` as the only writable path. */
-export function bwrapArgs(probe: Pick<SandboxProbe, 'disableUserns' | 'tmpfsSize' | 'seccomp'>, python: string, workdir: string, args: string[]): string[] {
+/** The environment variable naming the directory that holds the jobs' work directories. */
+export const JOB_ROOT_ENV = 'DECISIO_JOB_ROOT';
+/** A job id as the queue writes it (32 lower-case hex): the only names under the job root. */
+export const JOB_ID_PATTERN = /^[0-9a-f]{32}$/;
+
+/** `DECISIO_JOB_ROOT` (absolute), else `decisio-jobs` under the OS temp dir. */
+export function jobRoot(env: Record<string, string | undefined> = process.env): string {
+  const v = (env[JOB_ROOT_ENV] ?? '').trim();
+  if (v && !isAbsolute(v)) throw new Error(`${JOB_ROOT_ENV} must be an absolute path, got "${v}"`);
+  return v || join(tmpdir(), 'decisio-jobs');
+}
+
+/**
+ * A fresh work directory for the user code of job `jobId`: `<job root>/<jobId>` (mode 700; a
+ * stale one from an earlier attempt is removed first). The root is created mode 711 (others may
+ * pass through to a directory they own, not list the jobs) and must be a real directory of this
+ * user that nobody else can write: a planted link or directory stops the start. A worker
+ * terminal binds this very directory (`server/src/modules/ssh/confine.ts`).
+ */
+export function makeJobWorkdir(jobId: string, rootDir?: string): string {
+  if (!JOB_ID_PATTERN.test(jobId)) throw new LearningError('sandbox.start', { detail: `bad job id ${jobId}` });
+  let root: string;
+  try {
+    root = rootDir ?? jobRoot();
+  } catch (e) {
+    throw new LearningError('sandbox.start', { detail: (e as Error).message });
+  }
+  try {
+    mkdirSync(root, { mode: 0o711 });
+    chmodSync(root, 0o711); // whatever the umask: a job sandbox's own uid must pass through
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw new LearningError('sandbox.start', { detail: `cannot create the job root: ${(e as Error).message}` });
+  }
+  const st = lstatSync(root);
+  const uid = typeof process.getuid === 'function' ? process.getuid() : st.uid;
+  if (!st.isDirectory() || st.uid !== uid || (st.mode & 0o022) !== 0) {
+    throw new LearningError('sandbox.start', { detail: `the job root ${root} must be a directory of this user that only it can write` });
+  }
+  const dir = join(root, jobId);
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { mode: 0o700 });
+  return dir;
+}
+
+/** The limits user code runs under (the runner sets them, soft = hard); a worker terminal gets the same. */
+export const SANDBOX_LIMITS = {
+  /** Address space, MiB. */
+  memoryMb: 4096,
+  /** CPU time of the whole process, s. */
+  cpuSeconds: 3600,
+  /** Largest file written, bytes. */
+  fileBytes: 256 * 1024 * 1024,
+  /** Open files. */
+  openFiles: 256,
+  /** Processes and threads (`RLIMIT_NPROC`, counted in the sandbox's own user namespace). */
+  processes: 64,
+} as const;
+
+/** What {@link confineArgs} needs beyond bwrap's features. */
+export interface ConfineOptions {
+  /** Host directory bound read-write at {@link SANDBOX_WORKDIR}: the only writable path on disk, and the cwd. */
+  workdir: string;
+  /** Further host paths bound read-only at the same place (the interpreter's prefix). */
+  readOnly?: string[];
+  /** See {@link systemBinds}; default `host`. */
+  layout?: 'host' | 'portable';
+  /**
+   * `--new-session` (default true): the process gets no controlling terminal, so it cannot push
+   * input into a terminal that an unconfined process reads (TIOCSTI). A worker terminal turns it
+   * off: the pty is its own, every process outside the sandbox on it has exec'd into bwrap, so
+   * only the confined shell reads it, and without it the shell would have no job control (Ctrl+C
+   * would end bwrap itself).
+   */
+  newSession?: boolean;
+}
+
+/**
+ * The sandbox's policy as bwrap's options (everything before `--`): namespaces, identity, file
+ * system, seccomp on fd 3 when the probe says so. The one place the policy is written: user
+ * code ({@link bwrapArgs}) and the server's worker terminals (`server/src/modules/ssh/confine.ts`)
+ * both start from it.
+ */
+export function confineArgs(probe: Pick<SandboxProbe, 'disableUserns' | 'tmpfsSize' | 'seccomp'>, options: ConfineOptions): string[] {
   return [
     // The filter travels on fd 3 (see seccompFilter); bwrap loads it right before the exec.
     ...(probe.seccomp ? ['--seccomp', '3'] : []),
@@ -247,9 +339,9 @@ export function bwrapArgs(probe: Pick<SandboxProbe, 'disableUserns' | 'tmpfsSize
     '--gid', String(INSIDE_ID),
     '--hostname', 'sandbox',
     '--die-with-parent',
-    '--new-session',
-    ...systemBinds(),
-    ...interpreterBinds(python),
+    ...(options.newSession === false ? [] : ['--new-session']),
+    ...systemBinds(options.layout),
+    ...(options.readOnly ?? []).flatMap((p) => ['--ro-bind-try', p, p]),
     '--proc', '/proc',
     '--dev', '/dev',
     ...(probe.tmpfsSize ? ['--size', String(16 * 1024 * 1024)] : []),
@@ -257,14 +349,16 @@ export function bwrapArgs(probe: Pick<SandboxProbe, 'disableUserns' | 'tmpfsSize
     '--remount-ro', '/dev',
     ...(probe.tmpfsSize ? ['--size', String(64 * 1024 * 1024)] : []),
     '--tmpfs', '/tmp',
-    '--bind', workdir, SANDBOX_WORKDIR,
+    '--bind', options.workdir, SANDBOX_WORKDIR,
     // The sandbox's root is a tmpfs it would own: read-only, so memory cannot be filled through it.
     '--remount-ro', '/',
     '--chdir', SANDBOX_WORKDIR,
-    '--',
-    python,
-    ...args,
   ];
+}
+
+/** bwrap's arguments for `python args...` with `workdir` as the only writable path. */
+export function bwrapArgs(probe: Pick<SandboxProbe, 'disableUserns' | 'tmpfsSize' | 'seccomp'>, python: string, workdir: string, args: string[]): string[] {
+  return [...confineArgs(probe, { workdir, readOnly: interpreterBinds(python) }), '--', python, ...args];
 }
 
 function runOnce(cmd: string, args: string[], opts: { uid?: number; gid?: number }, filter: Buffer | null): Promise<{ code: number | null; out: string }> {

@@ -2,4 +2,21 @@
 export * from './python-sandbox';
 export * from './node-functions';
 export * from './matcher';
-export { SANDBOX_ENV, UNSAFE_WARNING, probeSandbox, sandboxMode, type SandboxMode, type SandboxProbe } from './bwrap';
+export {
+  JOB_ID_PATTERN,
+  JOB_ROOT_ENV,
+  SANDBOX_ENV,
+  SANDBOX_LIMITS,
+  SANDBOX_UID_BASE,
+  SANDBOX_WORKDIR,
+  UNSAFE_WARNING,
+  confineArgs,
+  jobRoot,
+  makeJobWorkdir,
+  probeSandbox,
+  sandboxMode,
+  seccompFilter,
+  type ConfineOptions,
+  type SandboxMode,
+  type SandboxProbe,
+} from './bwrap';

@@ -25,7 +25,7 @@ import { dirname, join, normalize, isAbsolute } from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import { LearningError } from '../errors';
 import { RUNNER_PY } from './runner-py';
-import { allocateSandboxId, launch, releaseSandboxId, runsAsRoot, writeFilter } from './bwrap';
+import { SANDBOX_LIMITS, allocateSandboxId, launch, makeJobWorkdir, releaseSandboxId, runsAsRoot, writeFilter } from './bwrap';
 
 /** A batch array: row-major float32 with shape `[rows, cols]`. */
 export interface BatchArray {
@@ -51,6 +51,11 @@ export interface SandboxOptions {
   processes?: number;
   /** Receives what user code prints (stdout and stderr), line by line. */
   onLog?: (line: string) => void;
+  /**
+   * The job this sandbox runs for: its work directory is then `<job root>/<jobId>`
+   * ({@link makeJobWorkdir}), where a worker terminal finds it; else a fresh `decisio-py-*`.
+   */
+  jobId?: string;
 }
 
 /** What loading a file found. */
@@ -99,7 +104,7 @@ export class PythonSandbox {
 
   /** Writes the files into a fresh temp directory and starts the process. Throws `sandbox.start`. */
   static async start(options: SandboxOptions): Promise<PythonSandbox> {
-    const workdir = mkdtempSync(join(tmpdir(), 'decisio-py-'));
+    const workdir = options.jobId ? makeJobWorkdir(options.jobId) : mkdtempSync(join(tmpdir(), 'decisio-py-'));
     for (const [rel, content] of Object.entries(options.files)) {
       const clean = normalize(rel);
       if (isAbsolute(clean) || clean.startsWith('..')) throw new LearningError('sandbox.start', { detail: `bad file path ${rel}` });
@@ -132,12 +137,13 @@ export class PythonSandbox {
       (inside) => {
         const config = {
           workdir: inside,
-          memoryBytes: (o.memoryMb ?? 4096) * 1024 * 1024,
-          cpuSeconds: o.cpuSeconds ?? 3600,
-          fileBytes: 256 * 1024 * 1024,
+          memoryBytes: (o.memoryMb ?? SANDBOX_LIMITS.memoryMb) * 1024 * 1024,
+          cpuSeconds: o.cpuSeconds ?? SANDBOX_LIMITS.cpuSeconds,
+          fileBytes: SANDBOX_LIMITS.fileBytes,
+          openFiles: SANDBOX_LIMITS.openFiles,
           threads: o.threads ?? 1,
           // RLIMIT_NPROC counts per real uid outside a user namespace: only bwrap's makes it this sandbox's own.
-          processes: inside === this.workdir ? null : (o.processes ?? 64),
+          processes: inside === this.workdir ? null : (o.processes ?? SANDBOX_LIMITS.processes),
           // Every process but the runner ends after each call (bwrap's pid namespace only).
           reap: inside !== this.workdir,
         };

@@ -31,7 +31,7 @@ def _limits():
     setl('RLIMIT_AS', mem)
     setl('RLIMIT_CPU', CONFIG.get('cpuSeconds'))
     setl('RLIMIT_FSIZE', CONFIG.get('fileBytes'))
-    setl('RLIMIT_NOFILE', 256)
+    setl('RLIMIT_NOFILE', CONFIG.get('openFiles') or 256)
     setl('RLIMIT_CORE', 0)
     setl('RLIMIT_NPROC', CONFIG.get('processes'))
 

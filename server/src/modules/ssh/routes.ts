@@ -5,6 +5,7 @@ import type { AppContext, AppState } from '../../http/context';
 import { reply, type RouteKit } from '../../http/route';
 import type { JobRecord, WorkerRecord } from '../../jobs/store';
 import { parseSshAddress, type TrainSshConfig } from './config';
+import { confinedTerminalCommand } from './confine';
 import type { HostKeys } from './host-keys';
 import type { SshTerminals } from './terminals';
 
@@ -63,15 +64,19 @@ export interface TrainSshDeps {
   /** A job of the tenant, or null. */
   job(jobId: string, tenantId: string): Promise<Pick<JobRecord, 'userId' | 'kind' | 'state' | 'workerId'> | null>;
   /** A worker row, or null. */
-  worker(workerId: string): Promise<Pick<WorkerRecord, 'id' | 'sshAddress'> | null>;
+  worker(workerId: string): Promise<Pick<WorkerRecord, 'id' | 'sshAddress' | 'terminalSandbox'> | null>;
 }
 
 /**
  * `trainSSH/getTrainSSH` (spec workflow §7): a terminal into the worker that runs one of the
  * caller's trainings, while it runs (`processing` or at a breakpoint), when the operator enabled
  * it. The server signs in as `TRAIN_SSH_USER` with `TRAIN_SSH_KEY_FILE` at the worker's
- * `WORKER_SSH_ADDRESS`; host keys are checked as for `ssh/connect`. Every refusal other than the
- * host key's answers `sshInfoFailed` (nothing tells whether the job exists). With `probe` it only
+ * `WORKER_SSH_ADDRESS`; host keys are checked as for `ssh/connect`. It never asks for a login
+ * shell: it runs (SSH `exec` with a pty) the command of `confine.ts`, a shell inside the same
+ * bubblewrap confinement as the job's user code, bound to the job's own work directory. A worker
+ * that announced no sandbox (`terminalSandbox` null: no bwrap there) is refused with
+ * `sshTerminalUnconfined`, never given an unconfined shell. Every other refusal but the host
+ * key's answers `sshInfoFailed` (nothing tells whether the job exists). With `probe` it only
  * answers `{available}` (the same checks, no connection), for the detail's button.
  */
 export function trainSshRoutes(router: Router<AppState>, kit: RouteKit, deps: TrainSshDeps): void {
@@ -95,8 +100,18 @@ export function trainSshRoutes(router: Router<AppState>, kit: RouteKit, deps: Tr
         return worker && address ? { cfg, worker, address } : null;
       };
       const found = await target();
-      if (input.probe) return { available: found !== null };
+      // The command is built before any connection: a worker that cannot confine the shell gets none.
+      let command: string | null = null;
+      if (found?.worker.terminalSandbox) {
+        try {
+          command = confinedTerminalCommand(found.worker.terminalSandbox, input.jobId);
+        } catch {
+          command = null;
+        }
+      }
+      if (input.probe) return { available: found !== null && command !== null };
       if (!found) throw new AppError('sshInfoFailed');
+      if (command === null) throw new AppError('sshTerminalUnconfined');
       const { worker, address } = found;
       let privateKey: string;
       try {
@@ -117,7 +132,7 @@ export function trainSshRoutes(router: Router<AppState>, kit: RouteKit, deps: Tr
           rows: input.rows,
           ...(input.trustFingerprint ? { trustFingerprint: input.trustFingerprint } : {}),
         },
-        { operatorHost: true, detail: { jobId: input.jobId, workerId: worker.id } },
+        { operatorHost: true, detail: { jobId: input.jobId, workerId: worker.id, confined: true }, command },
       );
       const host = address.host.includes(':') ? `[${address.host}]` : address.host;
       return { ...session, target: `${found.cfg.username}@${host}:${address.port}`, workerId: worker.id };

@@ -1,6 +1,7 @@
 /**
  * SSH debug terminal sessions (spec platform §3): an ssh2 client per session on the server, a
- * shell piped to the browser's xterm over a WebSocket. Each session belongs to the user who
+ * shell (or, for a worker terminal, a confined command with a pty) piped to the browser's xterm
+ * over a WebSocket. Each session belongs to the user who
  * opened it; the socket attaches with a single-use ticket that `ssh/connect` gave that user
  * (valid `SSH_LIMITS.ticketSeconds`), so no session token travels in a URL. A session ends when
  * its shell ends, on `ssh/close`, when its socket closes, or after `idleMs` without input or
@@ -104,13 +105,14 @@ export class SshTerminals {
    * Connects, checks the host's key (`HostKeys`: before any credential is sent), signs in and
    * starts a shell for `actor`. `how.operatorHost`: the host comes from the operator's settings
    * (a training's worker), not from the user, so the host guard does not apply; `how.detail` goes
-   * to the system log with the session.
+   * to the system log with the session. `how.command`: run this command (SSH `exec` with a pty)
+   * instead of the account's login shell (a worker terminal's confined shell, `confine.ts`).
    * @throws AppError `sshHostRefused`, `sshHostKeyUnknown`, `sshHostKeyChanged`, `sshWrongPassword`, `sshConnectFailed`, `sshTooManySessions`.
    */
   async open(
     actor: SshActor,
     input: z.output<typeof sshConnectSchema>,
-    how: { operatorHost?: boolean; detail?: Record<string, unknown> } = {},
+    how: { operatorHost?: boolean; detail?: Record<string, unknown>; command?: string } = {},
   ): Promise<SshConnectReply> {
     if (this.countOf(actor.id) >= SSH_LIMITS.perUser) throw new AppError('sshTooManySessions');
     const logged = { host: input.host, port: input.port, username: input.username, ...how.detail };
@@ -152,7 +154,10 @@ export class SshTerminals {
     };
     const shell = await new Promise<ClientChannel>((resolve, reject) => {
       client.once('ready', () => {
-        client.shell({ term: 'xterm-256color', cols: input.cols, rows: input.rows }, (err, stream) => (err ? reject(new AppError('sshConnectFailed')) : resolve(stream)));
+        const pty = { term: 'xterm-256color', cols: input.cols, rows: input.rows };
+        const done = (err: Error | undefined, stream: ClientChannel) => (err ? reject(new AppError('sshConnectFailed')) : resolve(stream));
+        if (how.command !== undefined) client.exec(how.command, { pty }, done);
+        else client.shell(pty, done);
       });
       client.once('error', (err: Error & { level?: string }) => {
         reject(keyError ?? new AppError(err.level === 'client-authentication' ? 'sshWrongPassword' : 'sshConnectFailed'));

@@ -1,13 +1,15 @@
 /**
  * An SSH server for tests: ssh2's own server implementation on 127.0.0.1, with a host key of
  * its own, a password account and/or a public-key account, and a tiny line shell that answers
- * every line with `out:<line>` (`exit` ends it). It counts the sign-in attempts it saw, so a test
- * can prove that no credential was sent to a host whose key was refused.
+ * every line with `out:<line>` (`exit` ends it), started for a `shell` request and for an `exec`
+ * one alike. It counts the sign-in attempts it saw, so a test can prove that no credential was
+ * sent to a host whose key was refused, and keeps the session requests (`shell`, or `exec` with
+ * its command), so a test can prove what a terminal asked the host to run.
  */
 import { createHash } from 'node:crypto';
 import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
-import { Server, utils, type Connection, type ParsedKey } from 'ssh2';
+import { Server, utils, type Connection, type ParsedKey, type ServerChannel } from 'ssh2';
 
 export interface TestSshServer {
   port: number;
@@ -17,8 +19,13 @@ export interface TestSshServer {
   fingerprint: string;
   /** Sign-in attempts (any method) the server saw. */
   authAttempts(): number;
+  /** The session requests seen so far: a login shell, or a command (with whether a pty was asked first). */
+  requests(): SessionRequest[];
   close(): Promise<void>;
 }
+
+/** What a session asked of the test server. */
+export type SessionRequest = { type: 'shell'; pty: boolean } | { type: 'exec'; command: string; pty: boolean };
 
 export interface TestSshServerOptions {
   /** Listen on this port (0: a free one). */
@@ -36,12 +43,32 @@ function parsed(key: string): ParsedKey {
   return Array.isArray(k) ? k[0]! : k;
 }
 
+/** The tiny line shell: `welcome`, then `out:<line>` for each line, `exit` ends it. */
+function lineShell(stream: ServerChannel): void {
+  stream.write('welcome\r\n');
+  let line = '';
+  stream.on('data', (d: Buffer) => {
+    for (const ch of d.toString('utf8')) {
+      if (ch === '\r') {
+        if (line === 'exit') {
+          stream.exit(0);
+          stream.end();
+          return;
+        }
+        stream.write(`\r\nout:${line}\r\n`);
+        line = '';
+      } else line += ch;
+    }
+  });
+}
+
 export async function startSshServer(options: TestSshServerOptions): Promise<TestSshServer> {
   const pair = utils.generateKeyPairSync('ed25519');
   const hostBlob = parsed(pair.public).getPublicSSH();
   const fingerprint = `SHA256:${createHash('sha256').update(hostBlob).digest('base64').replace(/=+$/, '')}`;
   const allowed = options.publicKey ? parsed(options.publicKey) : null;
   let attempts = 0;
+  const requests: SessionRequest[] = [];
   const clients = new Set<Connection>();
   const server = new Server({ hostKeys: [pair.private] }, (client: Connection) => {
     clients.add(client);
@@ -59,25 +86,19 @@ export async function startSshServer(options: TestSshServerOptions): Promise<Tes
     client.on('ready', () => {
       client.on('session', (accept) => {
         const session = accept();
-        session.on('pty', (ok) => ok?.());
+        let pty = false;
+        session.on('pty', (ok) => {
+          pty = true;
+          ok?.();
+        });
         session.on('window-change', (ok) => ok?.());
         session.on('shell', (ok) => {
-          const stream = ok();
-          stream.write('welcome\r\n');
-          let line = '';
-          stream.on('data', (d: Buffer) => {
-            for (const ch of d.toString('utf8')) {
-              if (ch === '\r') {
-                if (line === 'exit') {
-                  stream.exit(0);
-                  stream.end();
-                  return;
-                }
-                stream.write(`\r\nout:${line}\r\n`);
-                line = '';
-              } else line += ch;
-            }
-          });
+          requests.push({ type: 'shell', pty });
+          lineShell(ok());
+        });
+        session.on('exec', (ok, _reject, info) => {
+          requests.push({ type: 'exec', command: info.command, pty });
+          lineShell(ok());
         });
       });
     });
@@ -90,6 +111,7 @@ export async function startSshServer(options: TestSshServerOptions): Promise<Tes
     hostPublic: pair.public,
     fingerprint,
     authAttempts: () => attempts,
+    requests: () => [...requests],
     close: () =>
       new Promise<void>((resolve) => {
         for (const c of clients) c.end();

@@ -3,6 +3,8 @@
  * real environment training in debug mode (it waits at its breakpoint, still running on the
  * server's in-process worker) and an SSH server started by the test as that worker's SSH server
  * (`WORKER_SSH_ADDRESS`), signed in with the operator's key (`TRAIN_SSH_KEY_FILE`). Off by default.
+ * The terminal never asks the worker for a login shell: it asks to run (`exec`, with a pty) the
+ * bubblewrap-confined shell of `confine.ts`, and a worker that announced no sandbox is refused.
  */
 import { once } from 'node:events';
 import fs from 'node:fs';
@@ -11,10 +13,12 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { utils } from 'ssh2';
 import { WebSocket } from 'ws';
-import { ErrorCode, SSH_CLOSE } from '@decisio/domain';
+import { ErrorCode, SSH_CLOSE, messageOf } from '@decisio/domain';
+import { jobRoot } from '@decisio/learning/sandbox';
 import { createUser, issueToken } from '../../test/factories';
 import { startTestServer, type TestServer } from '../../test/server';
 import { TINY_BC, modellingTestServer, until } from '../modelling/testing';
+import { confinedTerminalCommand } from './confine';
 import { startSshServer, type TestSshServer } from './testing';
 
 const JOB = '0123456789abcdef0123456789abcdef';
@@ -73,9 +77,12 @@ describe('trainSSH/getTrainSSH into the worker of a running training', () => {
     if (dir) fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  it('opens a shell on the worker for the training\'s owner, after the worker\'s host key is confirmed', async () => {
+  it('opens a confined shell on the worker for the training\'s owner, after the worker\'s host key is confirmed', async () => {
     const row = await server.app.db.knex('workers').where({ status: 'online' }).first();
     expect(row.ssh_address).toBe(`127.0.0.1:${worker.port}`);
+    // The worker announced how it confines a terminal: its bwrap (found by the sandbox's probe) and its job root.
+    const sandbox = JSON.parse(String(row.terminal_sandbox));
+    expect(sandbox).toMatchObject({ bwrap: expect.stringMatching(/^\/.*bwrap$/), jobRoot: jobRoot() });
     // The detail asks first whether a terminal would open: only for the owner, without connecting.
     expect((await get({ probe: true })).body.data).toEqual({ available: true });
     expect((await get({ probe: true }, otherToken)).body.data).toEqual({ available: false });
@@ -98,12 +105,35 @@ describe('trainSSH/getTrainSSH into the worker of a running training', () => {
     await until(async () => text, (t) => t.includes('out:nvidia-smi'), 5000);
     ws.send('exit\r');
     expect(await closed).toBe(SSH_CLOSE.ended);
+    // The worker was asked to run the confined shell of this job, with a pty, and never for a login shell.
+    expect(worker.requests()).toEqual([{ type: 'exec', command: confinedTerminalCommand(sandbox, jobId), pty: true }]);
+    expect((worker.requests()[0] as { command: string }).command).toContain(`${jobRoot()}/${jobId}`);
     await server.app.flush();
     const opened = await server.app.db.knex('logs').where({ title: 'ssh/open', response_code: 0 }).orderBy('created_at', 'desc').first();
-    expect(JSON.parse(String(opened.params))).toMatchObject({ jobId, workerId: row.id, username: 'trainer' });
+    expect(JSON.parse(String(opened.params))).toMatchObject({ jobId, workerId: row.id, username: 'trainer', confined: true });
     // The operator's private key never reaches the log.
     const all = (await server.app.db.knex('logs').where('title', 'like', '%SSH%').orWhere('title', 'like', 'ssh/%').select('params')).map((x: { params: string }) => String(x.params)).join('\n');
     expect(all).not.toContain('PRIVATE KEY');
+  });
+
+  it('refuses a worker that cannot confine the terminal (no bwrap announced) instead of opening a login shell', async () => {
+    const knex = server.app.db.knex;
+    const row = await knex('workers').where({ status: 'online' }).first();
+    const [attempts, requests] = [worker.authAttempts(), worker.requests().length];
+    await knex('workers').where({ id: row.id }).update({ terminal_sandbox: null });
+    try {
+      const r = await server.call('trainSSH/getTrainSSH', { token, body: { jobId, trustFingerprint: worker.fingerprint }, headers: { 'Accept-Language': 'en-US' } });
+      expect(r.body.code).toBe(ErrorCode.sshTerminalUnconfined);
+      expect(r.body.message).toBe(messageOf('sshTerminalUnconfined', 'en-US'));
+      expect((await get({ trustFingerprint: worker.fingerprint })).body.message).toBe(messageOf('sshTerminalUnconfined', 'zh-CN'));
+      expect((await get({ probe: true })).body.data).toEqual({ available: false });
+      // Someone else still learns nothing about the job.
+      expect((await get({}, otherToken)).body.code).toBe(ErrorCode.sshInfoFailed);
+      // Not even a connection to the worker.
+      expect([worker.authAttempts(), worker.requests().length]).toEqual([attempts, requests]);
+    } finally {
+      await knex('workers').where({ id: row.id }).update({ terminal_sandbox: row.terminal_sandbox });
+    }
   });
 
   it('refuses once the training no longer runs', async () => {

@@ -1,10 +1,10 @@
 /**
  * The user code a modelling job runs: the git checkout a training asks for, and one Python
  * sandbox with the repository's files, the solution's uploaded files, the graph's node
- * functions and the reward (later ones win).
+ * functions and the reward (later ones win), in the job's own work directory on the worker.
  */
 import { rewardFromFunction, type RewardCallback, type Dataset, type NodeFunctionCall } from '@decisio/learning';
-import { PythonSandbox, RewardFunction, nodeFunctionFiles, sandboxNodeFunctions } from '@decisio/learning/sandbox';
+import { JOB_ID_PATTERN, PythonSandbox, RewardFunction, nodeFunctionFiles, sandboxNodeFunctions } from '@decisio/learning/sandbox';
 import type { DecisionGraph } from '@decisio/domain';
 import type { Database } from '../../../db/database';
 import type { JobContext } from '../../../jobs/queue';
@@ -47,7 +47,8 @@ export async function withCode<T>(
   const python = input.graph.nodes.some((n) => n.function?.kind === 'python');
   if (!python && !input.objective) return fn({ reward: null, nodeFunction: undefined });
   const files = { ...gitFiles, ...parseJson<Record<string, string>>(pattern?.files, {}), ...nodeFunctionFiles(input.graph), ...parseJson<Record<string, string>>(input.objective?.files, {}) };
-  const sandbox = await PythonSandbox.start({ files, onLog: (l: string) => void ctx.log(`[python] ${l}`).catch(() => undefined) });
+  // The work directory is the job's own (`<job root>/<jobId>`): a worker terminal binds it (trainSSH/getTrainSSH).
+  const sandbox = await PythonSandbox.start({ files, ...(JOB_ID_PATTERN.test(ctx.jobId) ? { jobId: ctx.jobId } : {}), onLog: (l: string) => void ctx.log(`[python] ${l}`).catch(() => undefined) });
   try {
     const dims = Object.fromEntries(Object.entries(input.dataset.codecs).map(([k, c]) => [k, c.dim]));
     return await fn({
