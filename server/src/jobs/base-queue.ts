@@ -1,5 +1,5 @@
 import type { JobEventListener, JobEvents } from './events';
-import { JobNotStoppableError, type EnqueueOptions, type JobQueue } from './contract';
+import { EngineVersionMismatchError, JobNotStoppableError, WorkerUnavailableError, type EnqueueOptions, type JobQueue } from './contract';
 import type { JobListQuery, JobLogRecord, JobRecord, JobStore, WorkerRecord } from './store';
 
 /** The reads and the stop request both adapters share (all on the job tables). */
@@ -12,6 +12,19 @@ export abstract class StoreBackedQueue implements JobQueue {
   abstract start(): Promise<void>;
   abstract close(): Promise<void>;
   abstract enqueue(kind: string, payload: unknown, options: EnqueueOptions): Promise<JobRecord>;
+  /**
+   * Where a job may go, checked before it is created: a pinned worker must be online and, when
+   * the job needs an engine version, run that version (`EngineVersionMismatchError`).
+   */
+  protected async checkPlacement(options: EnqueueOptions): Promise<void> {
+    if (!options.pinWorkerId) return;
+    const worker = await this.store.getWorker(options.pinWorkerId);
+    if (worker?.status !== 'online') throw new WorkerUnavailableError(options.pinWorkerId);
+    if (options.engineVersion && worker.engineVersion !== options.engineVersion) {
+      throw new EngineVersionMismatchError(options.engineVersion, worker.id, worker.engineVersion);
+    }
+  }
+
   /** Tells the worker running `job` to stop its handler. */
   protected abstract signalStop(job: JobRecord): Promise<void>;
   /** Announces a state change that happened here. */

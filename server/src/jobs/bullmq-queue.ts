@@ -1,6 +1,6 @@
 import type { Redis } from 'ioredis';
 import { StoreBackedQueue } from './base-queue';
-import { WorkerUnavailableError, type EnqueueOptions } from './contract';
+import type { EnqueueOptions } from './contract';
 import { JobEvents, type JobEvent } from './events';
 import { DEFAULT_DEAD_AFTER_MS, DEFAULT_HEARTBEAT_MS, WorkerReaper } from './reaper';
 import { BullMqDispatcher, defaultRedisNames, eventsChannel, openRedis, RedisEventSink, stopChannel, type RedisQueueNames } from './redis-bus';
@@ -78,9 +78,9 @@ export class BullMqQueue extends StoreBackedQueue {
 
   async enqueue(kind: string, payload: unknown, options: EnqueueOptions): Promise<JobRecord> {
     if (!this.dispatcher) throw new Error('The job queue is not started');
-    if (options.pinWorkerId && (await this.store.getWorker(options.pinWorkerId))?.status !== 'online') {
-      throw new WorkerUnavailableError(options.pinWorkerId);
-    }
+    // A job of an engine version with no worker pinned waits on that version's queue, taken by
+    // the workers of that version only (none online yet: it waits for one).
+    await this.checkPlacement(options);
     const job = await this.store.createJob({ ...options, kind, payload });
     this.announce(job);
     try {

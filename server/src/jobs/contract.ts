@@ -10,6 +10,11 @@ export interface EnqueueOptions {
   name?: string;
   /** Run only on this worker (a "virtual machine" the user picked). */
   pinWorkerId?: string | null;
+  /**
+   * Runs only on a worker of this engine version (the project's default algorithm image
+   * version); null or left out: any worker. With BullMQ the job waits on that version's queue.
+   */
+  engineVersion?: string | null;
   /** Runs before the job ends as failure when its workers keep getting lost (default 3). */
   maxAttempts?: number;
 }
@@ -34,6 +39,26 @@ export class WorkerUnavailableError extends Error {
 }
 
 /**
+ * Thrown by `enqueue` for a job that must run on engine version `version` when no worker it
+ * may go to runs it: the pinned worker (`workerId`) runs `workerVersion`, or (`workerId` null)
+ * the in-process queue's own engine (the server's, `workerVersion`) is another version.
+ */
+export class EngineVersionMismatchError extends Error {
+  constructor(
+    readonly version: string,
+    readonly workerId: string | null,
+    readonly workerVersion: string,
+  ) {
+    super(
+      workerId
+        ? `Worker ${workerId} runs engine version ${workerVersion}, not ${version}`
+        : `This server runs its jobs on engine version ${workerVersion}, not ${version}`,
+    );
+    this.name = 'EngineVersionMismatchError';
+  }
+}
+
+/**
  * The job queue the server talks to. Two adapters: `InProcessQueue` (embedded default, handlers
  * run in the server process) and `BullMqQueue` (Redis; `npm run worker` processes run them).
  * Every read is tenant scoped; the job rows in the database are the source of truth.
@@ -47,6 +72,8 @@ export interface JobQueue {
    * Creates a `waiting` job and queues it.
    *
    * @throws WorkerUnavailableError when `pinWorkerId` names no online worker.
+   * @throws EngineVersionMismatchError when `engineVersion` is set and the pinned worker (or the
+   *   in-process queue's own engine) runs another version.
    */
   enqueue(kind: string, payload: unknown, options: EnqueueOptions): Promise<JobRecord>;
   /**

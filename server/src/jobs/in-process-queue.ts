@@ -3,7 +3,7 @@ import { StoreBackedQueue } from './base-queue';
 import { JobEvents } from './events';
 import type { JobKindRegistry } from './kinds';
 import { machineInfo, withTerminalSandbox, type MachineInfo } from './machine';
-import { WorkerUnavailableError, type EnqueueOptions } from './contract';
+import { EngineVersionMismatchError, type EnqueueOptions } from './contract';
 import { DEFAULT_HEARTBEAT_MS, WorkerReaper } from './reaper';
 import { JobRunner, type RunOutcome } from './runner';
 import { JobState } from './states';
@@ -133,8 +133,11 @@ export class InProcessQueue extends StoreBackedQueue {
 
   async enqueue(kind: string, payload: unknown, options: EnqueueOptions): Promise<JobRecord> {
     if (this.closed) throw new Error('The job queue is closed');
-    if (options.pinWorkerId && (await this.store.getWorker(options.pinWorkerId))?.status !== 'online') {
-      throw new WorkerUnavailableError(options.pinWorkerId);
+    await this.checkPlacement(options);
+    // Not pinned, this server's own engine runs the job: it must be of the job's version.
+    const own = (this.options.machine ?? machineInfo()).engineVersion;
+    if (!options.pinWorkerId && options.engineVersion && options.engineVersion !== own) {
+      throw new EngineVersionMismatchError(options.engineVersion, null, own);
     }
     const job = await this.store.createJob({ ...options, kind, payload });
     this.announce(job);

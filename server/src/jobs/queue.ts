@@ -2,7 +2,7 @@
  * The job queue: one `JobQueue` contract, two adapters (`InProcessQueue`, `BullMqQueue`), the
  * job kinds registry and the worker node behind `npm run worker`.
  */
-export { JobNotStoppableError, WorkerUnavailableError, type EnqueueOptions, type JobQueue } from './contract';
+export { EngineVersionMismatchError, JobNotStoppableError, WorkerUnavailableError, type EnqueueOptions, type JobQueue } from './contract';
 export type { JobEvent, JobEventListener, JobLogLevel } from './events';
 export type { JobRecord, JobListQuery, JobLogRecord, WorkerRecord } from './store';
 export { JobStore } from './store';

@@ -34,6 +34,16 @@ export function pinnedQueueName(n: RedisQueueNames, workerId: string): string {
   return `${n.queueName}-w-${workerId}`;
 }
 
+/**
+ * Name of the BullMQ queue of jobs that need one engine version (`jobs.engine_version`): the
+ * workers of that version take from it besides the shared queue. Characters BullMQ forbids in a
+ * name (`:`) or that could clash are written as `_<hex>`.
+ */
+export function versionQueueName(n: RedisQueueNames, engineVersion: string): string {
+  const safe = engineVersion.replace(/[^A-Za-z0-9.-]/g, (c) => `_${c.codePointAt(0)!.toString(16)}_`);
+  return `${n.queueName}-v-${safe}`;
+}
+
 /** Publishes job events on Redis (worker processes, and the server for its own changes). */
 export class RedisEventSink implements JobEventSink {
   constructor(
@@ -47,7 +57,7 @@ export class RedisEventSink implements JobEventSink {
 }
 
 /**
- * Puts jobs on BullMQ queues (shared, or pinned to a worker). The BullMQ job only carries the
+ * Puts jobs on BullMQ queues (shared, pinned to a worker, or of an engine version). The BullMQ job only carries the
  * row id; its own id is `<row id>-<attempts>` so a job queued again after its worker was lost
  * is a new BullMQ job. A stale BullMQ job (BullMQ's own stall recovery) finds the row claimed and
  * does nothing.
@@ -65,7 +75,11 @@ export class BullMqDispatcher {
   async dispatch(jobId: string): Promise<void> {
     const job = await this.store.getJob(jobId);
     if (!job) return;
-    const name = job.pinWorkerId ? pinnedQueueName(this.names, job.pinWorkerId) : this.names.queueName;
+    const name = job.pinWorkerId
+      ? pinnedQueueName(this.names, job.pinWorkerId)
+      : job.engineVersion
+        ? versionQueueName(this.names, job.engineVersion)
+        : this.names.queueName;
     await this.queue(name).add(job.kind, { jobId }, { jobId: `${jobId}-${job.attempts}`, removeOnComplete: true, removeOnFail: true });
   }
 

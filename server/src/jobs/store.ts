@@ -23,6 +23,8 @@ export interface JobRecord {
   error: string | null;
   workerId: string | null;
   pinWorkerId: string | null;
+  /** Runs only on a worker of this engine version (its project's default algorithm image version); null: any. */
+  engineVersion: string | null;
   /** How many times a worker claimed the job. */
   attempts: number;
   maxAttempts: number;
@@ -70,6 +72,8 @@ export interface NewJob {
   name?: string;
   payload: unknown;
   pinWorkerId?: string | null;
+  /** Only a worker of this engine version may claim it (null: any). */
+  engineVersion?: string | null;
   maxAttempts?: number;
 }
 
@@ -121,6 +125,7 @@ function jobOf(r: Row): JobRecord {
     error: r.error ?? null,
     workerId: r.worker_id ?? null,
     pinWorkerId: r.pin_worker_id ?? null,
+    engineVersion: r.engine_version ?? null,
     attempts: Number(r.attempts),
     maxAttempts: Number(r.max_attempts),
     checkpointRef: r.checkpoint_ref ?? null,
@@ -180,6 +185,7 @@ export class JobStore {
       error: null,
       worker_id: null,
       pin_worker_id: input.pinWorkerId ?? null,
+      engine_version: input.engineVersion || null,
       attempts: 0,
       max_attempts: Math.max(1, input.maxAttempts ?? 3),
       checkpoint_ref: null,
@@ -243,7 +249,8 @@ export class JobStore {
 
   /**
    * Claims a waiting or restoring job for a worker: `processing`, one more attempt. False when
-   * another worker has it, it ended, or it is pinned to another worker.
+   * another worker has it, it ended, it is pinned to another worker, or it needs an engine
+   * version (`engine_version`) other than the worker's.
    */
   async claim(id: string, workerId: string): Promise<boolean> {
     const now = this.clock.now();
@@ -251,6 +258,7 @@ export class JobStore {
       .where({ id })
       .whereIn('state', claimableStates)
       .andWhere((w) => w.whereNull('pin_worker_id').orWhere({ pin_worker_id: workerId }))
+      .andWhere((w) => w.whereNull('engine_version').orWhereIn('engine_version', this.knex('workers').where({ id: workerId }).select('engine_version')))
       .update({
         state: JobState.processing,
         worker_id: workerId,

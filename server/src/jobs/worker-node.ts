@@ -4,7 +4,7 @@ import type { Redis } from 'ioredis';
 import type { JobKindRegistry } from './kinds';
 import { machineInfo, withTerminalSandbox, newWorkerId, type MachineInfo } from './machine';
 import { DEFAULT_DEAD_AFTER_MS, DEFAULT_HEARTBEAT_MS, WorkerReaper } from './reaper';
-import { BullMqDispatcher, defaultRedisNames, openRedis, pinnedQueueName, RedisEventSink, stopChannel, type RedisQueueNames } from './redis-bus';
+import { BullMqDispatcher, defaultRedisNames, openRedis, pinnedQueueName, RedisEventSink, stopChannel, versionQueueName, type RedisQueueNames } from './redis-bus';
 import { JobRunner } from './runner';
 import type { JobStore } from './store';
 
@@ -24,7 +24,8 @@ export interface JobWorkerOptions extends Partial<RedisQueueNames> {
 
 /**
  * One worker process of the BullMQ adapter (`npm run worker`): registers its machine, heartbeats,
- * takes jobs from the shared queue and from its own pinned queue, stops handlers on request
+ * takes jobs from the shared queue, from its own pinned queue and from the queue of its engine
+ * version, stops handlers on request
  * (Redis pub/sub, with the database polled as a fallback), and sweeps for dead workers too.
  */
 export class JobWorker {
@@ -69,7 +70,9 @@ export class JobWorker {
     const processor = async (job: { data: { jobId: string } }) => {
       await runner.run(job.data.jobId);
     };
-    for (const name of [this.names.queueName, pinnedQueueName(this.names, this.workerId)]) {
+    // The shared queue, this worker's own, and the queue of jobs that need its engine version.
+    const version = (this.options.machine ?? machineInfo()).engineVersion;
+    for (const name of [this.names.queueName, pinnedQueueName(this.names, this.workerId), versionQueueName(this.names, version)]) {
       this.workers.push(new Worker(name, processor, { connection, prefix: this.names.prefix, concurrency: this.concurrency }));
     }
 

@@ -194,6 +194,9 @@ export const ErrorCode = {
   reportDecisionUnfinished: 8034,
   objectiveBroken: 8035,
   jobNotFound: 8036,
+  // the project's default algorithm image version (8037-8038): its jobs run only on workers of it
+  trainWorkerVersionMismatch: 8037,
+  trainEngineVersionUnavailable: 8038,
   // REVIVE folder import (issue 22, 8050-8059)
   reviveYamlInvalid: 8050,
   reviveFeatureUnsupported: 8051,

@@ -30,6 +30,7 @@ const en = {
   invalid: 'Invalid value',
   jdbcUrl: 'Enter a JDBC URL such as jdbc:mysql://host:3306/db or jdbc:postgresql://host:5432/db, matching the type',
   tokenExpiry: 'Choose an expiry date in the future, at most 10 years ahead',
+  imageVersion: 'Choose one of the listed engine versions (those of the online machines)',
 } as const;
 
 export type ValidationKey = keyof typeof en;
@@ -59,6 +60,7 @@ const zh: Record<ValidationKey, string> = {
   invalid: '值不合法',
   jdbcUrl: '请输入与类型一致的 JDBC URL，例如 jdbc:mysql://host:3306/db 或 jdbc:postgresql://host:5432/db',
   tokenExpiry: '请选择未来 10 年内的过期日期',
+  imageVersion: '请选择列表中的引擎版本（在线机器的版本）',
 };
 
 /** All validation messages of a locale, keyed without the `validation.` prefix. */

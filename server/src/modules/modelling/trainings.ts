@@ -13,7 +13,7 @@ import { AppError, MODELLING_JOB_KINDS, copySchema, recordIdSchema, solutionRefS
 import type { ServerCallUser } from '@decisio/sdk-plugin/server';
 import { newId } from '../../db/ids';
 import type { PostRoute } from '../../http/route';
-import { WorkerUnavailableError } from '../../jobs/queue';
+import { EngineVersionMismatchError, WorkerUnavailableError, type EnqueueOptions } from '../../jobs/queue';
 import { mirrorJobState, reconcileStates } from '../../jobs/record-state';
 import { JobState } from '../../jobs/states';
 import { lockDatasets } from '../datasets/in-use';
@@ -41,18 +41,45 @@ export class Trainings {
     return this.deps.db.executor();
   }
 
-  private async enqueue(user: ServerCallUser, kind: string, id: string, name: string, workerId?: string | null) {
+  /** The project's default algorithm image version (`projects.image_version`): its jobs run only on workers of it; null: any. */
+  private async projectVersion(projectId: string): Promise<string | null> {
+    const r = await this.knex('projects').where({ id: projectId }).first('image_version');
+    return r?.image_version ? String(r.image_version) : null;
+  }
+
+  /**
+   * Queues a job of a record of `projectId`, on the workers of the project's version when it has
+   * one: a pinned worker of another version answers `trainWorkerVersionMismatch`, an in-process
+   * server of another version `trainEngineVersionUnavailable`.
+   */
+  private async queueJob(kind: string, payload: unknown, projectId: string, options: EnqueueOptions) {
     try {
-      return await this.deps.jobs.enqueue(kind, { id }, { tenantId: user.tenantId, userId: user.id, name, pinWorkerId: workerId ?? null });
+      return await this.deps.jobs.enqueue(kind, payload, { ...options, engineVersion: await this.projectVersion(projectId) });
     } catch (err) {
       if (err instanceof WorkerUnavailableError) throw new AppError('insufficientResources');
+      if (err instanceof EngineVersionMismatchError) throw new AppError(err.workerId ? 'trainWorkerVersionMismatch' : 'trainEngineVersionUnavailable', err.workerId ? { workerId: 'validation.invalid' } : undefined);
       throw err;
     }
   }
 
+  /** A pinned worker of another version than the project's is refused before anything is written. */
+  private async checkPinnedVersion(projectId: string, workerId?: string | null) {
+    const version = workerId ? await this.projectVersion(projectId) : null;
+    if (!version) return;
+    const worker = (await this.deps.jobs.workers()).find((w) => w.id === workerId && w.status === 'online');
+    if (worker && worker.engineVersion !== version) throw new AppError('trainWorkerVersionMismatch', { workerId: 'validation.invalid' });
+  }
+
   private async insertAndQueue(user: ServerCallUser, table: TrainingTable, kind: string, row: Row, workerId?: string | null) {
     await this.knex(table).insert(row);
-    const job = await this.enqueue(user, kind, row.id, row.name, workerId);
+    let job;
+    try {
+      job = await this.queueJob(kind, { id: row.id }, String(row.project_id), { tenantId: user.tenantId, userId: user.id, name: row.name, pinWorkerId: workerId ?? null });
+    } catch (err) {
+      // Nothing was queued: the record goes too (no record without a job).
+      await this.knex(table).where({ id: row.id }).delete();
+      throw err;
+    }
     await this.knex(table).where({ id: row.id }).update({ job_id: job.id });
     await this.recordRun(user, table, row.id, job.id, 'create');
     return this.get(user, table, row.id);
@@ -100,10 +127,9 @@ export class Trainings {
     });
     let next;
     try {
-      next = await this.deps.jobs.enqueue(kind, { id, resumeFrom: row.job_id, extend: true }, { tenantId: user.tenantId, userId: user.id, name: row.name });
+      next = await this.queueJob(kind, { id, resumeFrom: row.job_id, extend: true }, String(row.project_id), { tenantId: user.tenantId, userId: user.id, name: row.name });
     } catch (err) {
       await this.knex(table).where({ id }).update({ config: row.config });
-      if (err instanceof WorkerUnavailableError) throw new AppError('insufficientResources');
       throw err;
     }
     await this.knex(table).where({ id }).update({ job_id: next.id, state: JobState.waiting, updated_at: new Date() });
@@ -141,6 +167,7 @@ export class Trainings {
    */
   async create<I extends TrainingCreateInput>(user: ServerCallUser, descriptor: TrainingDescriptor<I>, input: I, locale: Locale = 'en-US') {
     const scope = await solutionScope(this.knex, user, input.solutionId, 'edit');
+    await this.checkPinnedVersion(scope.project.id, input.workerId);
     const blobSize = async (key: string) => (await this.deps.blobs.stat(key))?.size ?? 0;
     const own = await descriptor.prepare({ user, scope, locale, checks: this.checks, knex: this.knex, blobSize }, input);
     const row = { ...this.base(user, scope, input.name), ...own };
@@ -233,10 +260,9 @@ export class Trainings {
     await this.knex(table).where({ id }).update({ config: JSON.stringify(config), updated_at: new Date() });
     let next;
     try {
-      next = await this.deps.jobs.enqueue(kind, { id, resumeFrom: row.job_id }, { tenantId: user.tenantId, userId: user.id, name: row.name });
+      next = await this.queueJob(kind, { id, resumeFrom: row.job_id }, String(row.project_id), { tenantId: user.tenantId, userId: user.id, name: row.name });
     } catch (err) {
       await this.knex(table).where({ id }).update({ config: row.config });
-      if (err instanceof WorkerUnavailableError) throw new AppError('insufficientResources');
       throw err;
     }
     await this.knex(table).where({ id }).update({ job_id: next.id, state: JobState.waiting, updated_at: new Date() });

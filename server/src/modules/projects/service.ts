@@ -26,6 +26,7 @@ import type { z } from 'zod';
 import type { Clock } from '../../clock';
 import type { Database } from '../../db/database';
 import { newId } from '../../db/ids';
+import { onlineEngineVersions } from '../../jobs/engine-versions';
 import type { BlobStore } from '../storage/blob-store';
 import { assertProjectAccess, deleteRefusal, projectRightOf, type ProjectRight } from './access';
 import { deleteWithArtefacts, type DeletedJobs } from './artefacts';
@@ -175,8 +176,17 @@ export class ProjectsService {
     if (await q.first('id')) throw new AppError('projectNameUsed');
   }
 
+  /**
+   * A project's default algorithm image version must be one `atmVersion/getAtmVersionList` lists
+   * (an engine version of an online worker): its trainings run only on workers of it.
+   */
+  private async assertListedVersion(version: string): Promise<void> {
+    if (!(await onlineEngineVersions(this.knex)).includes(version)) throw new AppError('paramInvalid', { imageVersion: 'validation.imageVersion' });
+  }
+
   async create(user: ServerCallUser, input: z.output<typeof createProjectRequestSchema>): Promise<ProjectItem> {
     await this.assertNameFree(user.tenantId, user.id, input.name);
+    if (input.imageVersion) await this.assertListedVersion(input.imageVersion);
     const now = this.clock.now();
     const id = newId();
     await this.knex('projects').insert({
@@ -199,6 +209,8 @@ export class ProjectsService {
   async edit(user: ServerCallUser, input: z.output<typeof editProjectRequestSchema>): Promise<ProjectItem> {
     const { row } = await this.load(user, input.projectId, 'edit');
     if (input.name !== undefined) await this.assertNameFree(row.tenant_id, row.owner_id, input.name, row.id);
+    // A version kept as it was is not checked again (its workers may be offline for now).
+    if (input.imageVersion && input.imageVersion !== row.image_version) await this.assertListedVersion(input.imageVersion);
     const now = this.clock.now();
     const patch: Record<string, unknown> = { updated_at: now };
     if (input.name !== undefined) patch.name = input.name;
