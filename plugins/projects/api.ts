@@ -53,6 +53,10 @@ export const projectsEndpoints = (build: PluginEndpointBuilder) => ({
     query: (body) => ({ url: 'project/createProject', body }),
     invalidatesTags: [PROJECTS, ACTIVITY],
   }),
+  /** Engine versions of the online workers (`atmVersion/getAtmVersionList`): what a project's default algorithm image version may be. */
+  'projects/engineVersions': build.query<{ rows: Array<{ version: string; workers: number | null }> }, void>({
+    query: () => ({ url: 'atmVersion/getAtmVersionList', body: {} }),
+  }),
   'projects/templates': build.query<TemplateItem[], void>({ query: () => ({ url: 'template/getTemplateList', body: {} }) }),
   'projects/createFromTemplate': build.mutation<TemplateProject, CreateTemplateProjectRequest>({
     query: (body) => ({ url: 'template/createProject', body }),

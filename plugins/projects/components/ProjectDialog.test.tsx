@@ -40,7 +40,8 @@ describe('ProjectDialog (create)', () => {
     fireEvent.click(screen.getByTestId('project-submit'));
     expect(await screen.findByText('Too long: at most 20 characters')).toBeTruthy();
     expect(screen.getByText('Too long: at most 200 characters')).toBeTruthy();
-    expect(host.calls).toEqual([]);
+    // Only the list of versions the dialog offers was read.
+    expect(host.calls.filter((c) => c.url !== 'atmVersion/getAtmVersionList')).toEqual([]);
     cleanup();
     await renderPanel(ProjectDialog as never, { plugins: [projectsPlugin], locale: 'zh-CN', props: { onClose: () => {} } });
     fireEvent.click(screen.getByTestId('project-submit'));
@@ -57,7 +58,7 @@ describe('ProjectDialog (create)', () => {
     fireEvent.click(screen.getByTestId('project-colour-gold'));
     fireEvent.click(screen.getByTestId('project-submit'));
     await waitFor(() => expect(onClose).toHaveBeenCalled());
-    expect(host.calls.filter((c) => c.url !== 'template/getTemplateList')).toEqual([
+    expect(host.calls.filter((c) => c.url !== 'template/getTemplateList' && c.url !== 'atmVersion/getAtmVersionList')).toEqual([
       { url: 'project/createProject', body: { name: 'Pricing', colour: 'gold', industryTemplate: null, info: null, imageVersion: null } },
     ]);
     expect(onSaved).toHaveBeenCalledWith({ ...saved, industryTemplate: null });
@@ -111,5 +112,56 @@ describe('ProjectDialog (create)', () => {
     fireEvent.click(screen.getByTestId('project-submit'));
     expect(await screen.findByText('Project name already exists')).toBeTruthy();
     expect(onClose).not.toHaveBeenCalled();
+  });
+});
+
+describe('ProjectDialog (default algorithm image version)', () => {
+  afterEach(() => cleanup());
+  const VERSIONS = { data: { rows: [{ version: '1.2.0', workers: null }, { version: '2.0.0', workers: null }] } };
+  const options = () => Array.from((screen.getByTestId('project-image-version') as HTMLSelectElement).options).map((o) => [o.value, o.textContent]);
+
+  it('offers "Default (any)" and the listed versions, and creates with the one chosen', async () => {
+    const host = createTestHost({ plugins: [projectsPlugin], locale: 'en-US' });
+    host.mockCall('atmVersion/getAtmVersionList', VERSIONS);
+    host.mockCall('project/createProject', { data: { ...saved, industryTemplate: null, imageVersion: '2.0.0' } });
+    const onClose = vi.fn();
+    await renderPanel(ProjectDialog as never, { host, props: { onClose } });
+    await waitFor(() => expect(options()).toEqual([['', 'Default (any)'], ['1.2.0', '1.2.0'], ['2.0.0', '2.0.0']]));
+    expect(screen.getByText('Default algorithm image version')).toBeTruthy();
+    fireEvent.change(screen.getByTestId('project-name'), { target: { value: 'Pricing' } });
+    fireEvent.change(screen.getByTestId('project-image-version'), { target: { value: '2.0.0' } });
+    fireEvent.click(screen.getByTestId('project-submit'));
+    await waitFor(() => expect(onClose).toHaveBeenCalled());
+    expect(host.calls.find((c) => c.url === 'project/createProject')!.body).toEqual({ name: 'Pricing', colour: 'ocean', industryTemplate: null, info: null, imageVersion: '2.0.0' });
+  });
+
+  it('passes the version to a template project and shows the server\'s refusal under the field, in Chinese', async () => {
+    const host = createTestHost({ plugins: [projectsPlugin], locale: 'zh-CN' });
+    host.mockCall('atmVersion/getAtmVersionList', VERSIONS);
+    host.mockCall('template/getTemplateList', { data: TEMPLATES });
+    host.mockCall('template/createProject', { code: ErrorCode.paramInvalid, message: '参数不合法', errors: { imageVersion: '请选择列表中的引擎版本（在线机器的版本）' } });
+    await renderPanel(ProjectDialog as never, { host, props: { onClose: () => {} } });
+    await waitFor(() => expect(options()[0]).toEqual(['', '默认（任意）']));
+    expect(screen.getByText('默认算法镜像版本')).toBeTruthy();
+    fireEvent.change(screen.getByTestId('project-name'), { target: { value: 'Pricing' } });
+    fireEvent.change(screen.getByTestId('project-industry'), { target: { value: 'electric' } });
+    fireEvent.change(screen.getByTestId('project-image-version'), { target: { value: '1.2.0' } });
+    fireEvent.click(screen.getByTestId('project-submit'));
+    expect(await screen.findByText('请选择列表中的引擎版本（在线机器的版本）')).toBeTruthy();
+    expect(host.calls.find((c) => c.url === 'template/createProject')!.body).toMatchObject({ templateId: 'electric', imageVersion: '1.2.0' });
+  });
+
+  it('keeps an edited project\'s version whose machines are offline, and clears it with "Default (any)"', async () => {
+    const host = createTestHost({ plugins: [projectsPlugin], locale: 'en-US' });
+    host.mockCall('atmVersion/getAtmVersionList', VERSIONS);
+    host.mockCall('project/editProject', { data: { ...saved, imageVersion: null } });
+    const onClose = vi.fn();
+    await renderPanel(ProjectDialog as never, { host, props: { onClose, project: { ...saved, imageVersion: '0.9.0' } } });
+    await waitFor(() => expect(options()).toEqual([['', 'Default (any)'], ['1.2.0', '1.2.0'], ['2.0.0', '2.0.0'], ['0.9.0', '0.9.0 (no machine online)']]));
+    expect((screen.getByTestId('project-image-version') as HTMLSelectElement).value).toBe('0.9.0');
+    fireEvent.change(screen.getByTestId('project-image-version'), { target: { value: '' } });
+    fireEvent.click(screen.getByTestId('project-submit'));
+    await waitFor(() => expect(onClose).toHaveBeenCalled());
+    expect(host.calls.find((c) => c.url === 'project/editProject')!.body).toMatchObject({ projectId: saved.projectId, imageVersion: null });
   });
 });

@@ -29,7 +29,9 @@ interface Props {
 export const GUIDE_START = '/workflow/table-correlation';
 
 /**
- * Create or edit a project: name (20), colour, industry template, additional info (200).
+ * Create or edit a project: name (20), colour, industry template, default algorithm image
+ * version (one of `atmVersion/getAtmVersionList`, or any: the machines its trainings run on),
+ * additional info (200).
  * Creating with an industry template goes through `template/createProject`: the server seeds
  * the project's first solution (data, table correlation, decision graph, reward), and the
  * guided first run can open right after.
@@ -44,6 +46,10 @@ export function ProjectDialog({ project, onClose, onSaved }: Props) {
   const [colour, setColour] = useState<TagColour>(project?.colour ?? 'ocean');
   const [industry, setIndustry] = useState<IndustryTemplate | ''>(project?.industryTemplate ?? '');
   const [info, setInfo] = useState(project?.info ?? '');
+  const [imageVersion, setImageVersion] = useState(project?.imageVersion ?? '');
+  // The versions a project may take: those of the online machines (plus the project's own, when none of its machines is online now).
+  const versions = projectsApi.endpoints['projects/engineVersions'].useQuery();
+  const listed = (versions.data?.rows ?? []).map((r) => r.version);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [failure, setFailure] = useState<string | null>(null);
   // The templates' descriptions load once a template is chosen.
@@ -57,7 +63,7 @@ export function ProjectDialog({ project, onClose, onSaved }: Props) {
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     setFailure(null);
-    const input = { name, colour, industryTemplate: industry || null, info: info || null };
+    const input = { name, colour, industryTemplate: industry || null, info: info || null, imageVersion: imageVersion || null };
     const checked = checkForm(createProjectRequestSchema, input, locale);
     if (!checked.ok) {
       setErrors(checked.errors);
@@ -153,6 +159,20 @@ export function ProjectDialog({ project, onClose, onSaved }: Props) {
                 data-testid="project-guided"
               />
             )}
+          </FormGroup>
+          <FormGroup label={t('form.imageVersion')} labelFor="project-image-version" {...field('imageVersion')} helperText={errors.imageVersion ?? t('form.imageVersionHelp')}>
+            <HTMLSelect
+              id="project-image-version"
+              fill
+              value={imageVersion}
+              onChange={(e) => setImageVersion(e.currentTarget.value)}
+              options={[
+                { value: '', label: t('form.imageVersionAny') },
+                ...listed.map((v) => ({ value: v, label: v })),
+                ...(project?.imageVersion && !listed.includes(project.imageVersion) ? [{ value: project.imageVersion, label: t('form.imageVersionOffline', { version: project.imageVersion }) }] : []),
+              ]}
+              data-testid="project-image-version"
+            />
           </FormGroup>
           <FormGroup label={t('form.info')} labelFor="project-info" labelInfo={t('form.count', { count: info.trim().length, max: LIMITS.projectInfoMax })} {...field('info')}>
             <TextArea

@@ -5,7 +5,7 @@ import { CrudFormDialog } from '../crud';
 import { useNotify } from '../index';
 import { trainingsApi, usableRewards } from './api';
 import { useTrainingsT } from './i18n';
-import { DatasetOptions, Field, serverErrors, STOPPED_MANUALLY, useProjectId, type FormErrors } from './shared';
+import { DatasetOptions, Field, serverErrors, STOPPED_MANUALLY, useProjectId, useProjectVersion, workerRefusal, type FormErrors } from './shared';
 
 const DONE = new Set(['successful', STOPPED_MANUALLY]);
 
@@ -51,6 +51,7 @@ export function DeductionDialog({ kind, solutionId, onClose }: { kind: Deduction
   const objectives = trainingsApi.endpoints['trainings/objectives'].useQuery({ solutionId });
   const workers = trainingsApi.endpoints['trainings/workers'].useQuery();
   const projectId = useProjectId();
+  const version = useProjectVersion();
   const datasets = trainingsApi.endpoints['trainings/datasets'].useQuery({ projectId: projectId ?? '' }, { skip: !projectId });
   const [create, creating] = trainingsApi.endpoints['trainings/deduction'].useMutation();
 
@@ -109,7 +110,8 @@ export function DeductionDialog({ kind, solutionId, onClose }: { kind: Deduction
       {chooser('simulatorId', t('train.environment'), (sims.data?.rows ?? []).filter((r) => DONE.has(r.state)))}
       {kind === 'decision' && chooser('policyId', t('deduction.policy'), (policies.data?.rows ?? []).filter((r) => DONE.has(r.state)))}
       {chooser('objectiveId', t('train.reward'), usableRewards(objectives.data?.rows ?? []), t('common.none'))}
-      {chooser('workerId', t('train.worker'), (workers.data?.rows ?? []).filter((w) => w.status === 'online'), t('common.any'))}
+      {/* Only the online machines of the project's engine version (any online machine when it has none). */}
+      {chooser('workerId', t('train.worker'), (workers.data?.rows ?? []).filter((w) => workerRefusal(w, version) === null), version ? t('train.anyOfVersion', { version }) : t('common.any'))}
       <Field label={t('deduction.stepSize')} id={id('step')} name="stepSize" errors={errors}>
         <InputGroup id={id('step')} inputMode="numeric" value={form.stepSize} onChange={(e) => set('stepSize', e.target.value)} data-testid="deduction-step" />
       </Field>

@@ -5,7 +5,7 @@ import { CrudFormDialog } from '../crud';
 import { useNotify } from '../index';
 import { trainingsApi, usableRewards } from './api';
 import { useTrainingsT } from './i18n';
-import { AlgorithmOptions, DatasetOptions, Field, serverErrors, STOPPED_MANUALLY, useProjectId, type FormErrors } from './shared';
+import { AlgorithmOptions, DatasetOptions, Field, serverErrors, STOPPED_MANUALLY, useProjectId, useProjectVersion, workerRefusal, type FormErrors } from './shared';
 
 const CREATE = {
   environment: 'trainings/trainSimulator',
@@ -33,6 +33,7 @@ export function TrainFormDialog({ kind, solutionId, onClose, initial }: { kind: 
   const sims = trainingsApi.endpoints['trainings/trainings'].useQuery({ solutionId, area: 'trainSimulator' }, { skip: kind === 'environment' });
   const objectives = trainingsApi.endpoints['trainings/objectives'].useQuery({ solutionId }, { skip: kind === 'environment' });
   const projectId = useProjectId();
+  const version = useProjectVersion();
   const datasets = trainingsApi.endpoints['trainings/datasets'].useQuery({ projectId: projectId ?? '' }, { skip: kind !== 'parameter' || !projectId });
   const [trainParams] = trainingsApi.endpoints['trainings/hyperTrainParams'].useMutation();
   const [create, creating] = trainingsApi.endpoints[CREATE[kind]].useMutation();
@@ -83,14 +84,18 @@ export function TrainFormDialog({ kind, solutionId, onClose, initial }: { kind: 
         <Field label={t('train.name')} id={id('name')} name="name" errors={errors}>
           <InputGroup id={id('name')} value={form.name} onChange={(e) => set('name', e.target.value)} data-testid="train-name" autoFocus />
         </Field>
-        <Field label={t('train.worker')} id={id('worker')} name="workerId" errors={errors}>
-          <HTMLSelect id={id('worker')} fill value={form.workerId} onChange={(e) => set('workerId', e.target.value)}>
-            <option value="">{t('common.any')}</option>
-            {(workers.data?.rows ?? []).map((w) => (
-              <option key={w.id} value={w.id} disabled={w.status !== 'online'}>
-                {w.cores !== null && w.memory !== null ? `${w.name} (${w.cores} / ${Math.round(w.memory / 1024 ** 3)} GB)` : `${w.name}${w.gpuAdapter ? ' (GPU)' : ''}`}
-              </option>
-            ))}
+        <Field label={t('train.worker')} id={id('worker')} name="workerId" errors={errors} hint={version ? t('train.projectVersion', { version }) : undefined}>
+          <HTMLSelect id={id('worker')} fill value={form.workerId} onChange={(e) => set('workerId', e.target.value)} data-testid="train-worker">
+            <option value="">{version ? t('train.anyOfVersion', { version }) : t('common.any')}</option>
+            {(workers.data?.rows ?? []).map((w) => {
+              const refusal = workerRefusal(w, version);
+              const label = w.cores !== null && w.memory !== null ? `${w.name} (${w.cores} / ${Math.round(w.memory / 1024 ** 3)} GB)` : `${w.name}${w.gpuAdapter ? ' (GPU)' : ''}`;
+              return (
+                <option key={w.id} value={w.id} disabled={refusal !== null}>
+                  {refusal === 'otherVersion' ? `${label}: ${t('train.otherVersion', { version: w.engineVersion ?? '?' })}` : label}
+                </option>
+              );
+            })}
           </HTMLSelect>
         </Field>
         {kind === 'environment' && (

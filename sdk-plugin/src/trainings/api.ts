@@ -91,6 +91,8 @@ export interface WorkerRow {
   cores: number | null;
   memory: number | null;
   gpuAdapter?: string | null;
+  /** The engine version the worker runs (a project of a default algorithm image version trains only on workers of it). */
+  engineVersion?: string;
   /** The caller's tenant's running jobs on it (every tenant's for system roles). */
   runningJobs: number;
   status: string;
@@ -188,6 +190,12 @@ export const trainingsEndpoints = (build: PluginEndpointBuilder) => ({
   'trainings/policies': build.query<Rows<TrainingRow>, Ref>({ query: (body) => ({ url: 'policy/list', body }), providesTags: (_r, _e, a) => ['Training', { type: 'TrainRun' as const, id: a.solutionId }] }),
   'trainings/datasets': build.query<{ rows: Dataset[]; total: number }, { projectId: string }>({ query: (body) => ({ url: 'table/list', body: { ...body, page: 1, pageSize: 100 } }) }),
   'trainings/workers': build.query<{ rows: WorkerRow[] }, void>({ query: () => ({ url: 'virtualMachine/getVirtualMachineList', body: {} }) }),
+  /** The project's default algorithm image version (`imageVersion` of `project/getProject`): its trainings run only on workers of it. */
+  'trainings/project': build.query<{ projectId: string; imageVersion: string | null }, { projectId: string }>({
+    query: (body) => ({ url: 'project/getProject', body }),
+    providesTags: (_r, _e, a) => [{ type: 'Project' as const, id: a.projectId }],
+  }),
 });
 
-export const trainingsApi = definePluginApi('trainings', trainingsEndpoints, { tagTypes: [...TRAINING_TAGS] });
+// `Project`: the projects plugin's edits of a project invalidate its version here too.
+export const trainingsApi = definePluginApi('trainings', trainingsEndpoints, { tagTypes: [...TRAINING_TAGS, 'Project'] });

@@ -3,6 +3,7 @@ import type { ReactNode } from 'react';
 import { Alert, Button, Callout, Checkbox, FormGroup, Intent, NonIdealState, ProgressBar, Spinner, Tag } from '@blueprintjs/core';
 import { isApiError, useProjectLink } from '../index';
 import { useTrainingsT } from './i18n';
+import { trainingsApi, type WorkerRow } from './api';
 import { TRAINING_ALGORITHMS, type TrainFormErrors, type TrainingAlgorithmKind } from '@decisio/domain';
 import './trainings.css';
 
@@ -144,6 +145,23 @@ export function Field(props: { label: string; id: string; errors: FormErrors; na
       {props.children}
     </FormGroup>
   );
+}
+
+/**
+ * The project's default algorithm image version (null: any machine, or no project in the link):
+ * a training of the project runs only on a machine of that engine version.
+ */
+export function useProjectVersion(): string | null {
+  const projectId = useProjectId();
+  const project = trainingsApi.endpoints['trainings/project'].useQuery({ projectId: projectId ?? '' }, { skip: !projectId });
+  return project.data?.imageVersion ?? null;
+}
+
+/** Why a machine cannot take a training of the project: offline, or of another engine version than `version` (null: it can). */
+export function workerRefusal(w: WorkerRow, version: string | null): 'offline' | 'otherVersion' | null {
+  if (w.status !== 'online') return 'offline';
+  if (version && w.engineVersion !== version) return 'otherVersion';
+  return null;
 }
 
 /** Server field errors (already translated) of a failed call, or its message under `_form`. */

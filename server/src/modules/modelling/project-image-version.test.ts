@@ -52,7 +52,7 @@ describe.each(databases)('project default algorithm image version on %s', (kind)
 
     const badEdit = await call('project/editProject', { projectId, imageVersion: 'no-such' });
     expect(badEdit.body.code).toBe(ErrorCode.paramInvalid);
-    expect(Object.keys(badEdit.body.errors)).toEqual(['imageVersion']);
+    expect(Object.keys(badEdit.body.errors ?? {})).toEqual(['imageVersion']);
     expect((await call('project/getProject', { projectId })).body.data.imageVersion).toBe(OTHER);
     expect((await call('project/editProject', { projectId, imageVersion: SERVER_VERSION })).body.data.imageVersion).toBe(SERVER_VERSION);
     expect((await call('project/editProject', { projectId, imageVersion: '' })).body.data.imageVersion).toBeNull();
@@ -62,7 +62,7 @@ describe.each(databases)('project default algorithm image version on %s', (kind)
 
     const tpl = await call('template/createProject', { templateId: 'electric', imageVersion: 'no-such' });
     expect(tpl.body.code).toBe(ErrorCode.paramInvalid);
-    expect(Object.keys(tpl.body.errors)).toEqual(['imageVersion']);
+    expect(Object.keys(tpl.body.errors ?? {})).toEqual(['imageVersion']);
     const tplOk = await call('template/createProject', { templateId: 'electric', imageVersion: OTHER });
     expect(tplOk.body.code).toBe(0);
     expect(tplOk.body.data.project.imageVersion).toBe(OTHER);
