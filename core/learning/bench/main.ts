@@ -11,11 +11,13 @@
  * against the expert (null when the bound is not above the behaviour policy). Options: `--quick` (smaller budgets), `--task=NAME`,
  * `--seed=S` (shifts the data, venv, policy and true-simulator seeds), `--horizon=H` (default 50), `--batch=B` (windows, default 32),
  * `--policy-steps=N`, `--trajectories=N` (behaviour episodes, default 40), `--venv-algo=A`, `--no-true-sim`, `--true-sim-factor=K`, `--policy-algo=ppo|sac`
- * (the offline policy trainer, default ppo; the true-simulator bound is PPO's either way).
+ * (the offline policy trainer, default the product's for the task: SAC for pendulum, thermal and
+ * plant, whose decisions are continuous, PPO for inventory and hover; the true-simulator bound
+ * is PPO's either way).
  * Against model exploitation (see the README): `--ensemble=K` (default 5; 1 for revive-p / revive-t)
  * trains K BC venvs (member 0 is the `--ensemble=1` run's venv) and gives them to the policy trainer
  * (`ensemble`: rollouts in a random member per row and step, the policy kept by its worst
- * member return), `--ensemble-rollouts=0|1`
+ * member return with PPO, by the members' mean with SAC), `--ensemble-rollouts=0|1`
  * and `--select=venv|mean|worst` override the trainer's defaults for them, `--penalty=W` adds the
  * ensemble-disagreement penalty (`uncertainty`), `--bc-coef=C` the behaviour regulariser,
  * `--bc-uncertainty=C` its part scaled by the members' disagreement on the policy's return
@@ -30,6 +32,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Generator } from '@decisio/compute';
+import { defaultPolicyAlgorithm } from '@decisio/domain';
 import { buildDataset, type Dataset } from '../src/data/dataset';
 import { Rng } from '../src/data/split';
 import { runTrainer, type Trainer } from '../src/trainer/contract';
@@ -96,16 +99,19 @@ const VENV_CACHE = arg('venv-cache');
 /** `--trajectories=N`: episodes of behaviour data (default 40, 20 with `--quick`); the goal's tables use the default. */
 const TRAJECTORIES = Number(arg('trajectories') ?? (quick ? 20 : 40));
 if (!Number.isInteger(TRAJECTORIES) || TRAJECTORIES < 2) throw new Error('--trajectories must be an integer of at least 2');
-/** `--policy-algo=ppo|sac`: the policy trained in the venv (default ppo). */
-const POLICY_ALGO = arg('policy-algo') ?? 'ppo';
-if (POLICY_ALGO !== 'ppo' && POLICY_ALGO !== 'sac') throw new Error(`unknown --policy-algo=${POLICY_ALGO}`);
-if (POLICY_ALGO === 'sac' && PENALTY_RELATIVE) throw new Error('--penalty-relative is PPO only (SAC has no relative disagreement penalty)');
+/**
+ * `--policy-algo=ppo|sac`: the policy trained in the venv; default the product's for the task's
+ * graph (`defaultPolicyAlgorithm`: SAC when every decided field is continuous, else PPO).
+ */
+const POLICY_ALGO_ASKED = arg('policy-algo');
+if (POLICY_ALGO_ASKED !== undefined && POLICY_ALGO_ASKED !== 'ppo' && POLICY_ALGO_ASKED !== 'sac') throw new Error(`unknown --policy-algo=${POLICY_ALGO_ASKED}`);
+if (POLICY_ALGO_ASKED === 'sac' && PENALTY_RELATIVE) throw new Error('--penalty-relative is PPO only (SAC has no relative disagreement penalty)');
 /** Options both policy trainers read (the bench sets only ones they share, plus PPO's `valueWarmup` and `uncertainty.relative`). */
 type PolicyOptions = PpoOptions & SacOptions;
 /** What the bench uses of the offline policy trainer, PPO or SAC. */
 type PolicyTrainer = Trainer & { policy: AgentPolicy; initialReward: number; bc: BehaviourCoefficient; useBest(): number };
 
-if (POLICY_ALGO === 'sac') {
+if (POLICY_ALGO_ASKED === 'sac') {
   // fail before any training: SAC takes continuous agent fields only (inventory's are discrete)
   for (const [id, task] of Object.entries(REFERENCE_TASKS)) {
     if (only && id !== only) continue;
@@ -119,6 +125,8 @@ for (const [id, task] of Object.entries(REFERENCE_TASKS)) {
   if (only && id !== only) continue;
   const t0 = performance.now();
   const graph = task.graph();
+  const POLICY_ALGO = POLICY_ALGO_ASKED ?? defaultPolicyAlgorithm(graph);
+  if (POLICY_ALGO === 'sac' && PENALTY_RELATIVE) throw new Error(`--penalty-relative is PPO only, and task '${id}' gets SAC by default: add --policy-algo=ppo`);
   const ds = buildDataset(graph, offlineToRaw(task.generate({ trajectories: TRAJECTORIES, steps: task.horizon, seed: 1 + SEED })));
   const venvSteps = quick ? 40 : 120;
   let venv: VirtualEnvironment;
@@ -302,7 +310,7 @@ for (const [id, task] of Object.entries(REFERENCE_TASKS)) {
       policySteps: POLICY_STEPS,
       ensemble: ENSEMBLE,
       ensembleRollouts: policyOptions.ensemble ? (policyOptions.ensembleRollouts ?? true) : false,
-      select: policyOptions.select ?? (ensemble ? 'worst' : 'venv'),
+      select: policyOptions.select ?? (ensemble ? (POLICY_ALGO === 'sac' ? 'mean' : 'worst') : 'venv'),
       penalty: PENALTY,
       penaltyRelative: PENALTY_RELATIVE,
       meanDisagreement: uncertainty.length ? +(uncertainty.reduce((a, b) => a + b, 0) / uncertainty.length).toPrecision(3) : null,

@@ -143,7 +143,7 @@ export function TrainFormDialog({ kind, solutionId, onClose, initial }: { kind: 
         )}
         <Field label={t('train.algorithm')} id={id('algo')} name="algorithm" errors={errors}>
           <HTMLSelect id={id('algo')} fill value={form.algorithm} onChange={(e) => set('algorithm', e.target.value)} data-testid="train-algorithm">
-            <AlgorithmOptions kind={kind} />
+            <AlgorithmOptions kind={kind} graphDefault />
           </HTMLSelect>
         </Field>
       </div>

@@ -160,9 +160,32 @@ describe('training forms', () => {
     await screen.findByText('venv');
     fireEvent.change(screen.getByTestId('train-simulator'), { target: { value: 'e'.repeat(32) } });
     fireEvent.change(screen.getByTestId('train-objective'), { target: { value: 'o'.repeat(32) } });
-    fireEvent.change(screen.getByTestId('train-algorithm'), { target: { value: 'sac' } });
+    // the graph's default first, then the algorithms by name
+    const algorithm = screen.getByTestId('train-algorithm') as HTMLSelectElement;
+    expect([...algorithm.options].map((o) => [o.value, o.textContent])).toEqual([['', 'For the graph: SAC if every decision is continuous, else PPO'], ['ppo', 'PPO'], ['sac', 'SAC']]);
+    expect(algorithm.value).toBe('');
+    fireEvent.change(algorithm, { target: { value: 'sac' } });
     fireEvent.click(screen.getByTestId('train-submit'));
     await waitFor(() => expect(h.calls.find((c) => c.url === 'trainPolicy/create')?.body).toMatchObject({ name: 'sac-1', simulatorId: 'e'.repeat(32), objectiveId: 'o'.repeat(32), algorithm: 'sac' }));
     await waitFor(() => expect(h.toasts.at(-1)?.message).toBe('Training started'));
+  });
+
+  it('policy form: left at the graph\'s default, the body names no algorithm (the server takes the graph\'s), in Chinese too', async () => {
+    const h = host('zh-CN');
+    h.mockCall('trainPolicy/list', empty);
+    h.mockCall('trainSimulator/list', { data: { rows: [{ id: 'e'.repeat(32), code: 'E-1', name: 'venv', state: 'successful', progress: 1, durationMs: 1 }], total: 1 } });
+    h.mockCall('objective/list', { data: { rows: [{ id: 'o'.repeat(32), name: 'profit', files: null }], total: 1 } });
+    h.mockCall('virtualMachine/getVirtualMachineList', { data: { rows: [] } });
+    h.mockCall('hyperparameter/list', empty);
+    h.mockCall('trainPolicy/create', { data: { id: 'f'.repeat(32) } });
+    await renderPanel(screenOf('policy', true), { host: h });
+    fireEvent.change(await screen.findByTestId('train-name'), { target: { value: 'auto-1' } });
+    await screen.findByText('venv');
+    expect(screen.getByRole('option', { name: '按决策图选择：决策全为连续量时用 SAC，否则用 PPO' })).toBeTruthy();
+    fireEvent.change(screen.getByTestId('train-simulator'), { target: { value: 'e'.repeat(32) } });
+    fireEvent.change(screen.getByTestId('train-objective'), { target: { value: 'o'.repeat(32) } });
+    fireEvent.click(screen.getByTestId('train-submit'));
+    await waitFor(() => expect(h.calls.find((c) => c.url === 'trainPolicy/create')?.body).toMatchObject({ name: 'auto-1', simulatorId: 'e'.repeat(32) }));
+    expect(h.calls.find((c) => c.url === 'trainPolicy/create')?.body).not.toHaveProperty('algorithm');
   });
 });

@@ -16,11 +16,16 @@ export const STOPPED_MANUALLY = 'successful by manual stop';
 /** Running states of a job (spec §4): progress shows, stop is possible. */
 export const ACTIVE = new Set(['waiting', 'processing', 'restoring', 'stopping', 'debugging']);
 
-/** The `<option>`s of the algorithms a kind of training may use, in the user's language. */
-export function AlgorithmOptions({ kind }: { kind: TrainingAlgorithmKind }) {
+/**
+ * The `<option>`s of the algorithms a kind of training may use, in the user's language; with
+ * `graphDefault`, a policy's first option is `''`, the graph's default the server takes
+ * (`defaultPolicyAlgorithm`: SAC when every decided field is continuous, else PPO).
+ */
+export function AlgorithmOptions({ kind, graphDefault = false }: { kind: TrainingAlgorithmKind; graphDefault?: boolean }) {
   const { t } = useTrainingsT();
   return (
     <>
+      {graphDefault && kind === 'policy' && <option value="">{t('algorithms.graphDefault')}</option>}
       {TRAINING_ALGORITHMS[kind].map((a) => (
         <option key={a} value={a}>
           {t(`algorithms.${a}` as Parameters<typeof t>[0])}

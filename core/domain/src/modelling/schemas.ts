@@ -119,8 +119,8 @@ const trainCommon = {
 };
 
 /** Adds the rules of the chosen algorithm to a request's hyperparameters (`hyperparameters.<name>`). */
-const algorithmRules = (r: { algorithm: string; hyperparameters: Record<string, unknown> }, ctx: z.RefinementCtx) => {
-  for (const [name, message] of algorithmHyperparameterIssues(r.algorithm, r.hyperparameters)) ctx.addIssue({ code: 'custom', path: ['hyperparameters', name], message });
+const algorithmRules = (r: { algorithm?: string | undefined; hyperparameters: Record<string, unknown> }, ctx: z.RefinementCtx) => {
+  for (const [name, message] of algorithmHyperparameterIssues(r.algorithm ?? '', r.hyperparameters)) ctx.addIssue({ code: 'custom', path: ['hyperparameters', name], message });
 };
 
 /** `trainSimulator/create`: an environment training (BC, revive_p, revive_t). */
@@ -129,9 +129,13 @@ export const trainSimulatorSchema = z
   .superRefine(algorithmRules);
 export type TrainSimulatorRequest = z.infer<typeof trainSimulatorSchema>;
 
-/** `trainPolicy/create`: PPO or SAC in a trained environment with a reward. */
+/**
+ * `trainPolicy/create`: PPO or SAC in a trained environment with a reward. Without `algorithm`
+ * the server takes the graph's default ({@link defaultPolicyAlgorithm}: SAC when every decided
+ * field is continuous, else PPO) and the record names the one taken.
+ */
 export const trainPolicySchema = z
-  .object({ ...trainCommon, simulatorId: id, objectiveId: id, algorithm: z.enum(['ppo', 'sac']).default('ppo'), hyperparameters: policyHyperparametersSchema.default({}) })
+  .object({ ...trainCommon, simulatorId: id, objectiveId: id, algorithm: z.enum(['ppo', 'sac']).optional(), hyperparameters: policyHyperparametersSchema.default({}) })
   .superRefine(algorithmRules);
 export type TrainPolicyRequest = z.infer<typeof trainPolicySchema>;
 

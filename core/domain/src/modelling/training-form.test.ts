@@ -94,6 +94,8 @@ describe('form → request against the create schemas', () => {
     { ...emptyTrainForm('environment'), name: 'env', ...ids, stop: stop({ system: false, durationOn: true, days: '7', hours: '0', minutes: '0', expectedOn: true, expected: '99' }) },
     { ...emptyTrainForm('environment'), name: 'env', ...ids, autoSearch: true, searchAlgorithm: 'zoopt', trials: '3', gitOn: true, gitUrl: 'https://git.example.com/t/r.git', gitCommit: 'main', gitUser: 'u' },
     { ...emptyTrainForm('policy'), name: 'p', ...ids, algorithm: 'sac', stop: stop({ expectedOn: true, expected: '50' }) },
+    // the graph's default: the body names no algorithm
+    { ...emptyTrainForm('policy'), name: 'p', ...ids },
     { ...emptyTrainForm('parameter'), name: 't', ...ids, searchCount: '20', searchStep: '0.5', datasetId: 'd'.repeat(32), stop: stop({ system: false }) },
   ];
   it('a form the checks pass is a body the server schema accepts', () => {
@@ -102,6 +104,10 @@ describe('form → request against the create schemas', () => {
       const parsed = schema[f.kind].safeParse(toTrainRequest(f, solution));
       expect(parsed.error?.issues ?? []).toEqual([]);
     }
+    expect(emptyTrainForm('policy').algorithm).toBe('');
+    expect(toTrainRequest(forms[5]!, solution)).not.toHaveProperty('algorithm');
+    expect(trainPolicySchema.parse(toTrainRequest(forms[5]!, solution)).algorithm).toBeUndefined();
+    expect(validateTrainForm({ ...forms[0]!, algorithm: '' }).algorithm).toBe('errors.required');
   });
   it('what the checks refuse, the schema refuses too, under the same field', () => {
     const bad: Array<[TrainForm, string]> = [
@@ -109,7 +115,7 @@ describe('form → request against the create schemas', () => {
       [{ ...forms[0]!, stop: stop({ expectedOn: true, expected: '120' }) }, 'expected'],
       [{ ...forms[0]!, hyperparameters: '{"epoch": 5}' }, 'hyperparameters'],
       [{ ...forms[0]!, name: 'x'.repeat(51) }, 'name'],
-      [{ ...forms[5]!, searchCount: '10000' }, 'searchCount'],
+      [{ ...forms[6]!, searchCount: '10000' }, 'searchCount'],
     ];
     for (const [f, field] of bad) {
       expect(Object.keys(validateTrainForm(f))).toContain(field);

@@ -18,7 +18,7 @@ const cli = (args: string[], input?: string) => spawnSync(process.execPath, [tsx
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('learn CLI', () => {
-  it('trains an ensemble of 5 BC venvs and a PPO policy in it by default (no --venv-algo, no --policy-algo) on the thermal task, then answers infer lines', () => {
+  it('trains an ensemble of 5 BC venvs and, the thermal task\'s decision being continuous, a SAC policy in it by default (no --venv-algo, no --policy-algo), then answers infer lines', () => {
     const task = REFERENCE_TASKS.thermal;
     writeFileSync(join(dir, 'data.npz'), offlineToNpz(task.generate({ trajectories: 8, steps: 40, seed: 1 })));
     writeFileSync(join(dir, 'graph.yaml'), task.yaml);
@@ -32,14 +32,15 @@ describe('learn CLI', () => {
     expect(m.venv.score).toBeGreaterThanOrEqual(0);
     expect(Number.isFinite(m.policy.bestReturn)).toBe(true);
     expect(m.wallSeconds).toBeGreaterThan(0);
-    expect([m.venvAlgo, m.policyAlgo]).toEqual(['bc', 'ppo']);
+    expect([m.venvAlgo, m.policyAlgo]).toEqual(['bc', 'sac']);
+    expect(r.stderr).toContain('[policy] sac (the default for this graph');
     // the default: 5 members, all saved, and the policy trained and selected in all of them
     expect(r.stderr).toContain('ensemble of 5 BC venvs');
     expect(m.venv.members).toBe(5);
     expect(m.venv.memberScores.length).toBe(5);
     expect(m.venv.memberScores[0]).toBe(m.venv.score);
     expect(m.policy.ensemble).toBe(5);
-    expect(m.policy.select).toBe('worst');
+    expect(m.policy.select).toBe('mean');
     expect(m.policy.memberReturnsLastEval.length).toBe(5);
     const vj = JSON.parse(readFileSync(join(out, 'venv.json'), 'utf8'));
     expect(vj.weights).toBe('venv.weights');
@@ -196,18 +197,19 @@ describe('learn hyper', () => {
     }
   }, 240_000);
 
-  it('scores --target policy trials by the worst member of a --venv-ensemble 2 ensemble (SAC)', () => {
+  it('scores --target policy trials by the members\' mean of a --venv-ensemble 2 ensemble (SAC)', () => {
     const outE = join(dir, 'hyper-policy-2');
     const e = cli(['hyper', '--target', 'policy', '--reward', join(dir, 'h_reward.py'), '--policy-algo', 'sac', '--trials', '2', '--trial-epochs', '1', '--venv-epochs', '3', '--venv-ensemble', '2', '--out', outE, ...common]);
     expect(e.status, e.stderr).toBe(0);
     expect(e.stderr).toContain('ensemble of 2 BC venvs');
     const he = JSON.parse(readFileSync(join(outE, 'hyper.json'), 'utf8'));
     expect(he.venvEnsemble).toBe(2);
+    expect(he.select).toBe('mean');
     expect(he.trials.length).toBe(2);
     for (const t of he.trials) {
       expect(t.memberReturns.length).toBe(2);
       expect(t.score).toBeGreaterThan(-1e9);
-      expect(t.score).toBe(Math.min(...t.memberReturns));
+      expect(t.score).toBeCloseTo((t.memberReturns[0] + t.memberReturns[1]) / 2, 6);
     }
     expect(he.best.score).toBe(Math.max(...he.trials.map((t: { score: number }) => t.score)));
   }, 240_000);

@@ -26,7 +26,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, extname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { encodeWeights } from '@decisio/compute';
-import { DEFAULT_SEARCH_SPACE } from '@decisio/domain';
+import { DEFAULT_SEARCH_SPACE, defaultPolicyAlgorithm } from '@decisio/domain';
 import { importReviveYaml } from '../graph/yaml';
 import { loadDataset, type DataFileKind } from '../data/load';
 import type { ReviveTableReport } from '../data/revive-table';
@@ -66,18 +66,30 @@ export function parseArgs(argv: string[]): { command: string | undefined; flags:
   return { command, flags };
 }
 
+/** `--policy-algo` when given (ppo or sac); absent: the graph's default ({@link defaultPolicyAlgorithm}). */
+function policyAlgoFlag(flags: Record<string, string>): 'ppo' | 'sac' | undefined {
+  const a = flags['policy-algo'];
+  if (a !== undefined && a !== 'ppo' && a !== 'sac') throw new CliError(`unknown --policy-algo '${a}' (ppo, sac)`);
+  return a;
+}
+
+/** The selection the trainers use by default with an ensemble: PPO the worst member's return, SAC the members' mean. */
+const ensembleSelect = (algo: 'ppo' | 'sac') => (algo === 'sac' ? 'mean' : 'worst');
+
 const USAGE = `usage:
   learn train --data F --graph G.yaml --reward R.py --out DIR [--venv-algo bc|revive-p|revive-t] [--policy-algo ppo|sac]
               [--venv-epochs N] [--venv-ensemble K] [--adversarial-epochs N] [--policy-epochs N] [--seed S] [--horizon H]
               [--matcher-reward M.py]
-              (--venv-algo default bc (an ensemble), --policy-algo default ppo: the bench's best combination, see the README;
+              (--venv-algo default bc (an ensemble); --policy-algo default sac when every decided field is continuous, else ppo:
+               the bench's best combination, see the README;
                --venv-ensemble: BC venvs trained for the policy, 1..10, default 5 for bc; revive-p / revive-t: 1 only;
                --matcher-reward: revive-p only, REVIVE's rule-based matcher reward get_reward(data) added to every node's reward)
   learn tune --data F --graph G.yaml --reward R.py --out DIR [--algo sracos|random] [--trials N] [--venv-algo A] [--venv-epochs N] [--horizon H] [--seed S]
   learn hyper --data F --graph G.yaml --out DIR [--target venv|policy] [--reward R.py] [--policy-algo ppo|sac] [--algo sracos|random]
               [--trials N] [--trial-epochs N] [--space S.json] [--venv-algo A] [--venv-epochs N] [--venv-ensemble K] [--adversarial-epochs N] [--seed S]
               (--target policy: the venv(s) are trained as by train, --venv-ensemble included, and each trial's policy is
-               scored by its selection return, the worst member's with an ensemble; --target venv: trials are single
+               scored by its selection return, with an ensemble the worst member's (ppo) or the members' mean (sac);
+               --policy-algo default as train; --target venv: trials are single
                BC venvs, --venv-algo / --venv-epochs / --venv-ensemble are not read)
   learn infer --policy DIR   (JSON lines on stdin -> JSON lines on stdout)
   train, tune and hyper take --agents a,b: the graph's policy nodes (default: the outputs computed from data inputs only)`;
@@ -294,21 +306,22 @@ export async function train(flags: Record<string, string>): Promise<Record<strin
   const rewardFile = need(flags, 'reward');
   const out = need(flags, 'out');
   const { algo: venvAlgo, epochs: venvEpochs, adversarialEpochs, members } = venvSettingsOf(flags);
-  const policyAlgo = flags['policy-algo'] ?? 'ppo';
-  if (policyAlgo !== 'ppo' && policyAlgo !== 'sac') throw new CliError(`unknown --policy-algo '${policyAlgo}' (ppo, sac)`);
+  const askedPolicyAlgo = policyAlgoFlag(flags);
   const seed = intFlag(flags, 'seed', 0);
   const policyEpochs = intFlag(flags, 'policy-epochs', 100);
   const horizon = intFlag(flags, 'horizon', 50);
   const matcherFile = flags['matcher-reward'];
   if (matcherFile !== undefined && venvAlgo !== 'revive-p') throw new CliError(new LearningError('revive.matcherReward', { algo: venvAlgo }).message);
   for (const f of [dataFile, graphFile, rewardFile, ...(matcherFile ? [matcherFile] : [])]) if (!existsSync(f)) throw new CliError(`no such file: ${f}`);
-  const { yamlText, ds, sandbox, nodeFunction, reward, venv, ensemble, memberScores, venvReport, venvSeconds } = await prepare(dataFile, graphFile, rewardFile, seed, venvEpochs, venvAlgo, adversarialEpochs, members, agentsOf(flags), matcherFile);
+  const { yamlText, graph, ds, sandbox, nodeFunction, reward, venv, ensemble, memberScores, venvReport, venvSeconds } = await prepare(dataFile, graphFile, rewardFile, seed, venvEpochs, venvAlgo, adversarialEpochs, members, agentsOf(flags), matcherFile);
+  const policyAlgo = askedPolicyAlgo ?? defaultPolicyAlgorithm(graph);
+  if (!askedPolicyAlgo) log(`[policy] ${policyAlgo} (the default for this graph: SAC when every decided field is continuous, else PPO)`);
   try {
     mkdirSync(out, { recursive: true });
     writeVenvFiles(out, venvAlgo, yamlText, ensemble?.members ?? [venv], memberScores);
     // policy: with an ensemble, PPO / SAC roll out in its members and keep the policy by its
-    // worst member return (their defaults with an `ensemble`; PPO adds the disagreement-scaled
-    // behaviour regulariser), as the learning bench does
+    // worst (PPO) or mean (SAC) member return (their defaults with an `ensemble`), as the
+    // learning bench does
     const tp = performance.now();
     const opts = { horizon, ...(nodeFunction ? { nodeFunction } : {}), ...(ensemble ? { ensemble } : {}), evalEvery: Math.max(1, Math.min(5, Math.floor(policyEpochs / 4) || 1)) };
     const trainer = policyAlgo === 'ppo' ? new PpoTrainer(venv, reward, opts, ds) : new SacTrainer(venv, reward, opts, ds);
@@ -351,7 +364,7 @@ export async function train(flags: Record<string, string>): Promise<Record<strin
         horizon,
         epochs: policyEpochs,
         ensemble: members,
-        select: ensemble ? 'worst' : 'venv',
+        select: ensemble ? ensembleSelect(policyAlgo) : 'venv',
         ...(ensemble ? { memberReturnsLastEval: [...trainer.lastMemberReturns] } : {}),
         initialReturn: trainer.initialReward,
         bestReturn: best,
@@ -483,11 +496,12 @@ function readSpace(file: string, allowed: readonly string[]): HyperparameterDim[
  * venvs, default {@link DEFAULT_ENSEMBLE_SIZE}), then searches `--policy-algo` settings,
  * each trial a policy trained for `--trial-epochs` steps with the ensemble as in `train`
  * (rollouts in a random member, PPO's disagreement-scaled behaviour regulariser) and scored
- * by its trainer's best selection return: the worst member's venv return with an ensemble,
- * the venv return with one venv. Every trial runs with the same seed. `--space FILE.json`
+ * by its trainer's best selection return: with an ensemble the worst member's venv return
+ * (PPO) or the members' mean (SAC), the venv return with one venv. `--policy-algo` defaults
+ * as `train`'s ({@link defaultPolicyAlgorithm}). Every trial runs with the same seed. `--space FILE.json`
  * replaces the default space ({@link HYPER_SPACES}). Writes `hyper.json` (trials, best
  * settings and score; for `--target policy` also `venvAlgo`, `venvEnsemble` (member count),
- * `venvScore` (member 0's held-out score), `select` (`worst` or `venv`) and per trial, with an
+ * `venvScore` (member 0's held-out score), `select` (`worst`, `mean` or `venv`) and per trial, with an
  * ensemble, `memberReturns`: each member's venv return at the trial's last evaluation).
  */
 export async function hyper(flags: Record<string, string>): Promise<Record<string, unknown>> {
@@ -499,17 +513,17 @@ export async function hyper(flags: Record<string, string>): Promise<Record<strin
   if (target !== 'venv' && target !== 'policy') throw new CliError(`unknown --target '${target}' (venv, policy)`);
   const algo = flags['algo'] ?? 'sracos';
   if (algo !== 'sracos' && algo !== 'random') throw new CliError(`unknown --algo '${algo}' (sracos, random)`);
-  const policyAlgo = flags['policy-algo'] ?? 'ppo';
-  if (policyAlgo !== 'ppo' && policyAlgo !== 'sac') throw new CliError(`unknown --policy-algo '${policyAlgo}' (ppo, sac)`);
+  const askedPolicyAlgo = policyAlgoFlag(flags);
   const seed = intFlag(flags, 'seed', 0);
   const trials = intFlag(flags, 'trials', 20);
   if (trials < 1) throw new CliError('--trials must be at least 1');
   const trialEpochs = Math.max(1, intFlag(flags, 'trial-epochs', target === 'venv' ? 50 : 20));
-  const key = target === 'venv' ? 'venv' : policyAlgo;
-  const dims = flags['space'] ? readSpace(flags['space'], HYPER_SETTINGS[key]) : HYPER_SPACES[key];
   const rewardFile = target === 'policy' ? need(flags, 'reward') : undefined;
   const venvSettings = target === 'policy' ? venvSettingsOf(flags) : undefined;
   for (const f of [dataFile, graphFile, ...(rewardFile ? [rewardFile] : [])]) if (!existsSync(f)) throw new CliError(`no such file: ${f}`);
+  const policyAlgo = askedPolicyAlgo ?? defaultPolicyAlgorithm(graphOf(readFileSync(graphFile, 'utf8'), agentsOf(flags)));
+  const key = target === 'venv' ? 'venv' : policyAlgo;
+  const dims = flags['space'] ? readSpace(flags['space'], HYPER_SETTINGS[key]) : HYPER_SPACES[key];
   const evalEvery = Math.max(1, Math.min(5, Math.floor(trialEpochs / 4) || 1));
   const onEvent = (e: TrainerEvent) => {
     if (e.type === 'log') log(`[hyper] ${e.message}`);
@@ -547,7 +561,7 @@ export async function hyper(flags: Record<string, string>): Promise<Record<strin
       venvScore = p.venvReport.score;
       ensembled = p.ensemble !== undefined;
       // as train: with an ensemble PPO / SAC roll out in its members and report (and keep)
-      // the worst member's return, which is what the trial is scored by
+      // the worst (PPO) or mean (SAC) member return, which is what the trial is scored by
       const base = { evalEvery, systemMaxSteps: trialEpochs, ...(p.nodeFunction ? { nodeFunction: p.nodeFunction } : {}), ...(p.ensemble ? { ensemble: p.ensemble } : {}) };
       search = new HyperparameterSearchTrainer(dims, {
         algo,
@@ -568,7 +582,7 @@ export async function hyper(flags: Record<string, string>): Promise<Record<strin
     const best = search.best;
     const result = {
       target,
-      ...(target === 'policy' ? { policyAlgo, venvAlgo: venvSettings!.algo, venvEnsemble: venvSettings!.members, venvScore, select: ensembled ? 'worst' : 'venv' } : {}),
+      ...(target === 'policy' ? { policyAlgo, venvAlgo: venvSettings!.algo, venvEnsemble: venvSettings!.members, venvScore, select: ensembled ? ensembleSelect(policyAlgo) : 'venv' } : {}),
       algo,
       trialEpochs,
       space: dims,

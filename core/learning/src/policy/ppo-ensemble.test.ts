@@ -178,7 +178,7 @@ describe('PPO against model exploitation (ensemble rollouts, conservative select
     expect(zero.bc.now).toBeCloseTo((3 * spread(zero.lastMemberReturns) * scale) / 5, 6);
   });
 
-  it('SAC: the same ensemble rollouts and conservative selection', async () => {
+  it('SAC: the same ensemble rollouts; selection by the members\' mean by default, the worst when asked', async () => {
     const e = await twoMembers();
     const venv = e.members[0]!;
     const reward = taskReward(task);
@@ -188,7 +188,13 @@ describe('PPO against model exploitation (ensemble rollouts, conservative select
     const seen: Array<Record<string, number>> = [];
     await runTrainer(sac, { seed: 2, stop: { system: true }, budget: { maxSteps: 1 }, onEvent: (ev) => { if (ev.type === 'metrics') seen.push(ev.metrics); } });
     expect(sac.lastMemberReturns.length).toBe(2);
-    expect(seen[0]!['eval/return']).toBeCloseTo(Math.min(...sac.lastMemberReturns), 6);
+    const [a, b] = sac.lastMemberReturns as [number, number];
+    expect(Math.abs(a - b)).toBeGreaterThan(1e-6);
+    expect(seen[0]!['eval/return']).toBeCloseTo((a + b) / 2, 6);
+    const worst = new SacTrainer(venv, reward, { ...base, ensemble: e, select: 'worst' }, ds);
+    const worstSeen: Array<Record<string, number>> = [];
+    await runTrainer(worst, { seed: 2, stop: { system: true }, budget: { maxSteps: 1 }, onEvent: (ev) => { if (ev.type === 'metrics') worstSeen.push(ev.metrics); } });
+    expect(worstSeen[0]!['eval/return']).toBeCloseTo(Math.min(...worst.lastMemberReturns), 6);
   });
 
   it('relative penalty: the disagreement is divided by its mean on data rows', async () => {

@@ -61,7 +61,12 @@ export interface SacOptions extends BehaviourRegulariserOptions {
   ensemble?: VenvEnsemble;
   /** Roll out in the ensemble (a random member per row and step). Default true with an `ensemble`. */
   ensembleRollouts?: boolean;
-  /** Which venv return picks the best policy (as PPO's). Default `'worst'` with an `ensemble`, else `'venv'`. */
+  /**
+   * Which venv return picks the best policy (as PPO's). Default `'mean'` with an `ensemble`
+   * (the members' mean), else `'venv'`. PPO keeps `'worst'`: SAC's evaluations swing more from
+   * one to the next, and on the bench (2026-11-27, fourth session; README "SAC for continuous
+   * decisions") the worst member picked SAC policies far below the later ones, the mean did not.
+   */
   select?: 'venv' | 'mean' | 'worst';
 }
 
@@ -160,7 +165,7 @@ export class SacTrainer implements Trainer<SacCheckpoint> {
       systemMaxSteps: options.systemMaxSteps ?? 100,
       patience: options.patience ?? 10,
       ensembleRollouts: options.ensembleRollouts ?? options.ensemble !== undefined,
-      select: options.select ?? (options.ensemble ? 'worst' : 'venv'),
+      select: options.select ?? (options.ensemble ? 'mean' : 'venv'),
       ...behaviourRegulariser('sac', options),
     };
     if ((this.o.ensembleRollouts || this.o.select !== 'venv') && !options.ensemble) throw new Error('sac: ensembleRollouts and select need an ensemble');
@@ -231,7 +236,7 @@ export class SacTrainer implements Trainer<SacCheckpoint> {
     };
   }
 
-  /** Venv return of the deterministic policy on fixed windows (with an ensemble: the members' worst or mean, `select`). */
+  /** Venv return of the deterministic policy on fixed windows (with an ensemble: the members' mean or worst, `select`). */
   async evaluate(): Promise<number> {
     const r = await selectionReturn(this.venv, this.options.ensemble, this.o.select, (venv) =>
       evaluateInVenv(venv, this.dataset, this.deterministic(), this.reward, { horizon: this.o.horizon, windows: this.o.evalWindows, seed: 12345, nodeFunction: this.options.nodeFunction }),

@@ -225,7 +225,17 @@ describe.each(databases)('modelling on %s', (kind) => {
     expect(del.body.code).toBe(ErrorCode.objectiveHasTraining);
     expect((await call('policy/list', { solutionId })).body.data.total).toBe(1);
     policyId = pol.body.data.id;
-  }, 150_000);
+
+    // no algorithm asked: the graph's default, SAC for this graph's continuous action
+    const auto = await call('trainPolicy/create', { solutionId, simulatorId, objectiveId, name: 'policy-default', stopConditions: STOP, hyperparameters: { epochs: 2, bcUpdates: 5, batchSize: 8, horizon: 4, evalWindows: 8, hidden: [16] } });
+    expect(auto.body.code).toBe(0);
+    expect((await server.app.db.knex('policies').where({ id: auto.body.data.id }).first('algorithm')).algorithm).toBe('sac');
+    const autoDone = await until(() => call('trainPolicy/get', { id: auto.body.data.id }), (r) => ['successful', 'failure'].includes(r.body.data.state), 120_000);
+    expect(autoDone.body.data.error).toBeNull();
+    expect(autoDone.body.data.state).toBe('successful');
+    expect((await call('trainPolicy/delete', { id: auto.body.data.id, acknowledged: true })).body.code).toBe(0);
+    expect((await call('policy/list', { solutionId })).body.data.total).toBe(1);
+  }, 250_000);
 
   it('runs simulation and decision deductions, and a parameter search that needs a tunable node', async () => {
     const noStep = await call('simulation/create', { solutionId, simulatorId, name: 'sim-a', stepSize: 10_001 });

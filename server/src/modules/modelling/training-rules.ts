@@ -18,6 +18,8 @@ import {
   HYPERPARAMETER_SCHEMAS,
   SEARCHABLE_HYPERPARAMETERS,
   algorithmHyperparameterIssues,
+  defaultPolicyAlgorithm,
+  parseDecisionGraph,
   stopConditionsSchema,
   type ErrorCodeName,
   type Locale,
@@ -235,6 +237,25 @@ export class TrainingChecks {
       if (err instanceof Error) throw new AppError('paramInvalid', { autoSearch: 'validation.invalid' }, err.message);
       throw err;
     }
+  }
+
+  /**
+   * The policy algorithm of a `trainPolicy/create`: the one asked for, else the default of the
+   * solution's decision graph (`defaultPolicyAlgorithm`: SAC when every decided field is
+   * continuous, else PPO), with the hyperparameters checked against the one taken.
+   */
+  async policyAlgorithm(solutionId: string, asked: 'ppo' | 'sac' | undefined, hp: Record<string, unknown>): Promise<'ppo' | 'sac'> {
+    if (asked) return asked;
+    const pattern = await this.knex('modelling_patterns').where({ solution_id: solutionId }).first('graph');
+    const doc = parseJson<unknown>(pattern?.graph, null);
+    let algorithm: 'ppo' | 'sac' = 'ppo';
+    try {
+      if (doc) algorithm = defaultPolicyAlgorithm(parseDecisionGraph(doc));
+    } catch {
+      // a graph that no longer parses trained no environment either; PPO decides every field kind
+    }
+    checkHyperparameters('policy', algorithm, hp);
+    return algorithm;
   }
 
   async uniqueName(scope: Scope, table: TrainingTable, name: string, extra: Record<string, unknown> = {}) {

@@ -23,6 +23,7 @@ export const policyTraining: TrainingDescriptor<TrainPolicyRequest> = {
     await checks.uniqueName(scope, 'policies', input.name);
     await checks.environmentAndReward(input, locale);
     await checks.checkMemory(0, input.workerId);
-    return { algorithm: input.algorithm, simulator_id: input.simulatorId, objective_id: input.objectiveId, config: JSON.stringify(await checks.sealGit(config)), reward: null, artifact_key: null };
+    const algorithm = await checks.policyAlgorithm(input.solutionId, input.algorithm, input.hyperparameters);
+    return { algorithm, simulator_id: input.simulatorId, objective_id: input.objectiveId, config: JSON.stringify(await checks.sealGit(config)), reward: null, artifact_key: null };
   },
 };

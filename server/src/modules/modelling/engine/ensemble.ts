@@ -4,8 +4,8 @@
  * BC venvs on one train / validation split (member `i` from seed `seed + 1000 i`, member 0
  * being the single venv of a `k` = 1 training) and stores them in one artefact; a policy
  * training in that environment gives PPO / SAC the ensemble (`ensemble` option: rollouts in a
- * random member per row and step, the policy kept by its worst member return; an optional
- * disagreement penalty).
+ * random member per row and step, the policy kept by its worst member return with PPO, by the
+ * members' mean with SAC; an optional disagreement penalty).
  *
  * Hyperparameters (the spec lists no names; the training's free hyperparameter object):
  * - environment: `ensemble`, the number of members, an integer in [1, {@link MAX_ENSEMBLE_SIZE}];
@@ -14,10 +14,10 @@
  *   the member count of the training it continues unless `ensemble` is given.
  * - policy: `uncertaintyPenalty` (>= 0, default 0 as in the bench: off), `uncertaintyRelative`
  *   (PPO only; the penalty in multiples of the in-data disagreement), `ensembleRollouts`
- *   (default true with an ensemble), `select` (`worst` default with an ensemble, `mean`, `venv`),
- *   `bcUncertainty` (>= 0; the behaviour regulariser's part that follows the members'
- *   disagreement on the policy's return; SAC's default 4 with an ensemble and `select` `worst`
- *   or `mean`, PPO's 0 since the bench of 2026-11-27; refused with `select` `venv`), `bcUncertaintyBaseline` (`warmStart`, the
+ *   (default true with an ensemble), `select` (with an ensemble PPO's default `worst`, SAC's
+ *   `mean`; `venv`), `bcUncertainty` (>= 0; the behaviour regulariser's part that follows the
+ *   members' disagreement on the policy's return; default 0 for both since the bench of
+ *   2026-11-27; refused with `select` `venv`), `bcUncertaintyBaseline` (`warmStart`, the
  *   trainers' default: only the disagreement the policy adds over the warm start's counts;
  *   `zero`: all of it). They need an environment of more than one
  *   member; with a single-model environment they are ignored (logged).
