@@ -129,6 +129,18 @@ describe('training forms', () => {
     }
   });
 
+  /** A host for the policy form: one finished environment, one reward, a create that succeeds. */
+  const policyHost = (locale: 'zh-CN' | 'en-US') => {
+    const h = host(locale);
+    h.mockCall('trainPolicy/list', empty);
+    h.mockCall('trainSimulator/list', { data: { rows: [{ id: 'e'.repeat(32), code: 'E-1', name: 'venv', state: 'successful', progress: 1, durationMs: 1 }], total: 1 } });
+    h.mockCall('objective/list', { data: { rows: [{ id: 'o'.repeat(32), name: 'profit', files: null }], total: 1 } });
+    h.mockCall('virtualMachine/getVirtualMachineList', { data: { rows: [] } });
+    h.mockCall('hyperparameter/list', empty);
+    h.mockCall('trainPolicy/create', { data: { id: 'f'.repeat(32) } });
+    return h;
+  };
+
   it('policy form: needs an environment and a reward, in Chinese too', async () => {
     const h = host('zh-CN');
     h.mockCall('trainPolicy/list', empty);
@@ -147,14 +159,7 @@ describe('training forms', () => {
   });
 
   it('policy form: sends PPO or SAC with the chosen environment and reward', async () => {
-    const h = host('en-US');
-    h.mockCall('trainPolicy/list', empty);
-    h.mockCall('trainSimulator/list', { data: { rows: [{ id: 'e'.repeat(32), code: 'E-1', name: 'venv', state: 'successful', progress: 1, durationMs: 1 }], total: 1 } });
-    h.mockCall('objective/list', { data: { rows: [{ id: 'o'.repeat(32), name: 'profit', files: null }], total: 1 } });
-    h.mockCall('virtualMachine/getVirtualMachineList', { data: { rows: [] } });
-    h.mockCall('hyperparameter/list', empty);
-    h.mockCall('trainPolicy/create', { data: { id: 'f'.repeat(32) } });
-    h.mockCall('trainPolicy/list', empty);
+    const h = policyHost('en-US');
     await renderPanel(screenOf('policy', true), { host: h });
     fireEvent.change(await screen.findByTestId('train-name'), { target: { value: 'sac-1' } });
     await screen.findByText('venv');
@@ -171,13 +176,7 @@ describe('training forms', () => {
   });
 
   it('policy form: left at the graph\'s default, the body names no algorithm (the server takes the graph\'s), in Chinese too', async () => {
-    const h = host('zh-CN');
-    h.mockCall('trainPolicy/list', empty);
-    h.mockCall('trainSimulator/list', { data: { rows: [{ id: 'e'.repeat(32), code: 'E-1', name: 'venv', state: 'successful', progress: 1, durationMs: 1 }], total: 1 } });
-    h.mockCall('objective/list', { data: { rows: [{ id: 'o'.repeat(32), name: 'profit', files: null }], total: 1 } });
-    h.mockCall('virtualMachine/getVirtualMachineList', { data: { rows: [] } });
-    h.mockCall('hyperparameter/list', empty);
-    h.mockCall('trainPolicy/create', { data: { id: 'f'.repeat(32) } });
+    const h = policyHost('zh-CN');
     await renderPanel(screenOf('policy', true), { host: h });
     fireEvent.change(await screen.findByTestId('train-name'), { target: { value: 'auto-1' } });
     await screen.findByText('venv');
