@@ -39,7 +39,7 @@ import { runTrainer, type Trainer } from '../src/trainer/contract';
 import { REFERENCE_TASKS, offlineToRaw, pendulumExpertPolicy, thermalExpertPolicy, inventoryExpertPolicy, hoverExpertPolicy, plantExpertPolicy, type TaskPolicy } from '../src/tasks/index';
 import { BcTrainer, evaluateVenv, type RolloutPolicy, type VirtualEnvironment } from '../src/venv/bc';
 import { decodeRows, encodeRows } from '../src/data/codec';
-import { evaluateInVenv } from '../src/policy/rollout';
+import { defaultSelect, evaluateInVenv } from '../src/policy/rollout';
 import { ReviveTrainer } from '../src/venv/revive';
 import { EnsembleTrainer, type EnsembleCheckpoint, type VenvEnsemble } from '../src/venv/ensemble';
 import { ppoInTrueSimulator } from './true-sim';
@@ -310,7 +310,7 @@ for (const [id, task] of Object.entries(REFERENCE_TASKS)) {
       policySteps: POLICY_STEPS,
       ensemble: ENSEMBLE,
       ensembleRollouts: policyOptions.ensemble ? (policyOptions.ensembleRollouts ?? true) : false,
-      select: policyOptions.select ?? (ensemble ? (POLICY_ALGO === 'sac' ? 'mean' : 'worst') : 'venv'),
+      select: policyOptions.select ?? defaultSelect(POLICY_ALGO, ensemble !== undefined),
       penalty: PENALTY,
       penaltyRelative: PENALTY_RELATIVE,
       meanDisagreement: uncertainty.length ? +(uncertainty.reduce((a, b) => a + b, 0) / uncertainty.length).toPrecision(3) : null,

@@ -42,7 +42,7 @@ import { matcherRewardSetup } from '../sandbox/matcher';
 import { PpoTrainer, type PpoOptions } from '../policy/ppo';
 import { SacTrainer, type SacOptions } from '../policy/sac';
 import { PolicyRunner, savePolicy } from '../policy/runner';
-import { evaluateInVenv, rewardFromFunction } from '../policy/rollout';
+import { defaultSelect, evaluateInVenv, rewardFromFunction } from '../policy/rollout';
 import { randomSearch, sracos, tunableSpace, venvObjective } from '../search/search';
 import { HyperparameterSearchTrainer, hyperparameterSettings, hyperparameterSpace, type HyperparameterDim } from '../search/trainer';
 
@@ -72,9 +72,6 @@ function policyAlgoFlag(flags: Record<string, string>): 'ppo' | 'sac' | undefine
   if (a !== undefined && a !== 'ppo' && a !== 'sac') throw new CliError(`unknown --policy-algo '${a}' (ppo, sac)`);
   return a;
 }
-
-/** The selection the trainers use by default with an ensemble: PPO the worst member's return, SAC the members' mean. */
-const ensembleSelect = (algo: 'ppo' | 'sac') => (algo === 'sac' ? 'mean' : 'worst');
 
 const USAGE = `usage:
   learn train --data F --graph G.yaml --reward R.py --out DIR [--venv-algo bc|revive-p|revive-t] [--policy-algo ppo|sac]
@@ -364,7 +361,7 @@ export async function train(flags: Record<string, string>): Promise<Record<strin
         horizon,
         epochs: policyEpochs,
         ensemble: members,
-        select: ensemble ? ensembleSelect(policyAlgo) : 'venv',
+        select: defaultSelect(policyAlgo, ensemble !== undefined),
         ...(ensemble ? { memberReturnsLastEval: [...trainer.lastMemberReturns] } : {}),
         initialReturn: trainer.initialReward,
         bestReturn: best,
@@ -582,7 +579,7 @@ export async function hyper(flags: Record<string, string>): Promise<Record<strin
     const best = search.best;
     const result = {
       target,
-      ...(target === 'policy' ? { policyAlgo, venvAlgo: venvSettings!.algo, venvEnsemble: venvSettings!.members, venvScore, select: ensembled ? ensembleSelect(policyAlgo) : 'venv' } : {}),
+      ...(target === 'policy' ? { policyAlgo, venvAlgo: venvSettings!.algo, venvEnsemble: venvSettings!.members, venvScore, select: defaultSelect(policyAlgo, ensembled) } : {}),
       algo,
       trialEpochs,
       space: dims,

@@ -18,7 +18,7 @@ import { decodeStep } from '../venv/bc';
 import { inputsAfter } from '../venv/history';
 import { BehaviourCoefficient, behaviourRegulariser, loggedNll, type BehaviourCoefficientState, type BehaviourRegulariserOptions } from './behaviour-regulariser';
 import { AgentPolicy, concatInputs, warmStartPolicy, type CloneResult, type NodeAction } from './agent-policy';
-import { evaluateInVenv, modePolicy, rolloutPolicy, rolloutWindows, sampleWindowIndices, selectionReturn, type RewardCallback, type Windows } from './rollout';
+import { defaultSelect, evaluateInVenv, modePolicy, rolloutPolicy, rolloutWindows, sampleWindowIndices, selectionReturn, type RewardCallback, type Windows } from './rollout';
 
 /**
  * Generalised advantage estimation over a `[T][B]` (time-major) batch with a bootstrap value
@@ -263,7 +263,7 @@ export class PpoTrainer implements Trainer<PpoCheckpoint> {
       systemMaxSteps: options.systemMaxSteps ?? 100,
       patience: options.patience ?? 10,
       ensembleRollouts: options.ensembleRollouts ?? options.ensemble !== undefined,
-      select: options.select ?? (options.ensemble ? 'worst' : 'venv'),
+      select: options.select ?? defaultSelect('ppo', options.ensemble !== undefined),
       ...behaviourRegulariser('ppo', options),
     };
     if ((this.o.ensembleRollouts || this.o.select !== 'venv') && !options.ensemble) throw new Error('ppo: ensembleRollouts and select need an ensemble');

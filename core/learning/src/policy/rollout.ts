@@ -125,6 +125,20 @@ export async function evaluateInVenv(
   return total / starts.length;
 }
 
+/** How a policy trainer picks its best evaluated policy (see {@link selectionReturn}). */
+export type PolicySelect = 'venv' | 'mean' | 'worst';
+
+/**
+ * The selection a policy trainer uses when none is asked for: one venv its own return; with an
+ * ensemble PPO the worst member's return, SAC the members' mean (SAC's evaluations swing more,
+ * and the worst member threw its better policies away on the bench: README "SAC for
+ * continuous decisions"). The trainers, the CLI's metrics and the bench's output read it here.
+ */
+export function defaultSelect(algorithm: 'ppo' | 'sac', ensembled: boolean): PolicySelect {
+  if (!ensembled) return 'venv';
+  return algorithm === 'sac' ? 'mean' : 'worst';
+}
+
 /**
  * The venv return that picks a policy trainer's best evaluated policy: `select` `'venv'` the
  * return in `venv` alone, `'mean'` the ensemble members' mean, `'worst'` their lowest (a

@@ -20,7 +20,7 @@ import type { VenvEnsemble } from '../venv/ensemble';
 import { AgentPolicy, boundedLogStd, concatInputs, warmStartPolicy, type CloneResult, type HeadLogProb, type PolicyHead } from './agent-policy';
 import { BehaviourCoefficient, behaviourRegulariser, loggedNll, type BehaviourCoefficientState, type BehaviourRegulariserOptions } from './behaviour-regulariser';
 import { optimiseStep, pick, rewardScaleOf } from './ppo';
-import { evaluateInVenv, rolloutPolicy, rolloutWindows, sampleWindowIndices, selectionReturn, type RewardCallback, type Windows } from './rollout';
+import { defaultSelect, evaluateInVenv, rolloutPolicy, rolloutWindows, sampleWindowIndices, selectionReturn, type RewardCallback, type Windows } from './rollout';
 
 /**
  * Options of {@link SacTrainer}. The behaviour regulariser (`bcCoef`, `bcUncertainty`: same
@@ -165,7 +165,7 @@ export class SacTrainer implements Trainer<SacCheckpoint> {
       systemMaxSteps: options.systemMaxSteps ?? 100,
       patience: options.patience ?? 10,
       ensembleRollouts: options.ensembleRollouts ?? options.ensemble !== undefined,
-      select: options.select ?? (options.ensemble ? 'mean' : 'venv'),
+      select: options.select ?? defaultSelect('sac', options.ensemble !== undefined),
       ...behaviourRegulariser('sac', options),
     };
     if ((this.o.ensembleRollouts || this.o.select !== 'venv') && !options.ensemble) throw new Error('sac: ensembleRollouts and select need an ensemble');
