@@ -38,6 +38,8 @@ const steps = [];
 const totals = { passed: 0, failed: 0, skipped: 0 };
 /** Skipped tests per file (repository-relative): their titles. */
 const skippedByFile = new Map();
+/** Failed tests (repository-relative file, title, first line of the message), for the summary. */
+const failedTests = [];
 /** Whole steps or groups of tests not run, with the reason: `{ what, reason }`. */
 const notRun = [];
 
@@ -55,7 +57,14 @@ function countVitest(file) {
   totals.passed += r.numPassedTests ?? 0;
   totals.failed += r.numFailedTests ?? 0;
   for (const f of r.testResults ?? []) {
+    // A file that failed to load (or a failed hook) has no failed assertion: name the file.
+    if (f.status === 'failed' && !(f.assertionResults ?? []).some((t) => t.status === 'failed')) {
+      failedTests.push({ file: rel(f.name), title: '(the file itself)', message: String(f.message ?? '').split('\n')[0] });
+    }
     for (const t of f.assertionResults ?? []) {
+      if (t.status === 'failed') {
+        failedTests.push({ file: rel(f.name), title: t.fullName || t.title, message: String(t.failureMessages?.[0] ?? '').split('\n')[0] });
+      }
       if (!['skipped', 'pending', 'todo'].includes(t.status)) continue;
       totals.skipped += 1;
       const key = rel(f.name);
@@ -167,6 +176,15 @@ if (notRun.length || skippedByFile.size) {
   }
 }
 const failedSteps = steps.filter((s) => s.state === 'FAILED').map((s) => s.name);
+if (failedTests.length) {
+  // Named here, at the end, because a CI log is often read from its tail.
+  console.log('failed:');
+  for (const t of failedTests.slice(0, 20)) {
+    console.log(`  ${t.file} > ${t.title}`);
+    if (t.message) console.log(`      ${t.message.slice(0, 300)}`);
+  }
+  if (failedTests.length > 20) console.log(`  ... and ${failedTests.length - 20} more`);
+}
 if (failedSteps.length) console.log(`failed steps: ${failedSteps.join(', ')}`);
 console.log(`tests: ${totals.passed} passed, ${totals.failed} failed, ${totals.skipped} skipped`);
 fs.rmSync(out, { recursive: true, force: true });

@@ -197,6 +197,8 @@ export const ErrorCode = {
   // the project's default algorithm image version (8037-8038): its jobs run only on workers of it
   trainWorkerVersionMismatch: 8037,
   trainEngineVersionUnavailable: 8038,
+  // SAC decides continuous fields only
+  trainAlgorithmUnfit: 8039,
   // REVIVE folder import (issue 22, 8050-8059)
   reviveYamlInvalid: 8050,
   reviveFeatureUnsupported: 8051,

@@ -8,6 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorCode } from '@decisio/domain';
 import { createUser, issueToken } from '../../test/factories';
 import { databases, startTestServer, type TestServer } from '../../test/server';
+import { importReviveYaml } from '@decisio/learning';
+import { TINY_OBS, reviveYaml } from '@decisio/learning/testing';
 import { TINY_BC, createSolution, tinyCsv, tinyGraph, until, uploadCsv } from './testing';
 
 /** The tiny table without its `time` column. */
@@ -21,6 +23,7 @@ function timelessCsv(): string {
 
 describe.each(databases)('modelling request defaults on %s', (kind) => {
   let server: TestServer;
+  let owner: Awaited<ReturnType<typeof createUser>>;
   let token: string;
   let solutionId: string;
   let schemeId: string;
@@ -29,7 +32,7 @@ describe.each(databases)('modelling request defaults on %s', (kind) => {
   beforeAll(async () => {
     server = await startTestServer(kind, { jobs: { concurrency: 1 } });
     await server.app.startJobs();
-    const owner = await createUser(server);
+    owner = await createUser(server);
     token = await issueToken(server, owner);
     ({ solutionId } = await createSolution(server, owner));
     await call('solution/setPattern', { solutionId, graph: tinyGraph() });
@@ -97,5 +100,20 @@ describe.each(databases)('modelling request defaults on %s', (kind) => {
     const duration = await call('trainSimulator/create', { solutionId, schemeId, name: 'd', stopConditions: { duration: { days: 7, minutes: 1 } } });
     expect(duration.body.code).toBe(ErrorCode.trainDurationInvalid);
     expect(Object.keys(duration.body.errors ?? {})).toContain('stopConditions.duration');
+  });
+
+  it('refuses SAC on a graph with a discrete decision before reading the records, and takes it on a continuous one', async () => {
+    const discrete = await createSolution(server, owner);
+    const graph = importReviveYaml(reviveYaml([TINY_OBS, { name: 'a', dim: 'action', type: 'discrete', max: 1, min: -1, num: 3 }])).graph;
+    expect((await call('solution/setPattern', { solutionId: discrete.solutionId, graph })).body.code).toBe(0);
+    const body = { simulatorId: 'f'.repeat(32), objectiveId: 'f'.repeat(32), name: 'sac-here', stopConditions: { system: true }, hyperparameters: {} };
+    const unfit = await call('trainPolicy/create', { ...body, solutionId: discrete.solutionId, algorithm: 'sac' });
+    expect(unfit.status).toBe(400);
+    expect(unfit.body.code).toBe(ErrorCode.trainAlgorithmUnfit);
+    expect(Object.keys(unfit.body.errors ?? {})).toEqual(['algorithm']);
+    expect(unfit.body.message).toContain('SAC');
+    // PPO on it, and SAC on the continuous graph, go on to the records (no such environment here).
+    expect((await call('trainPolicy/create', { ...body, solutionId: discrete.solutionId, algorithm: 'ppo' })).body.code).toBe(ErrorCode.simulatorNotFound);
+    expect((await call('trainPolicy/create', { ...body, solutionId, algorithm: 'sac' })).body.code).toBe(ErrorCode.simulatorNotFound);
   });
 });

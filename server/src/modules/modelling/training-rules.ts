@@ -242,18 +242,26 @@ export class TrainingChecks {
   /**
    * The policy algorithm of a `trainPolicy/create`: the one asked for, else the default of the
    * solution's decision graph (`defaultPolicyAlgorithm`: SAC when every decided field is
-   * continuous, else PPO), with the hyperparameters checked against the one taken.
+   * continuous, else PPO), with the hyperparameters checked against the one taken. SAC asked for
+   * on a graph with discrete or category decisions is refused (`trainAlgorithmUnfit`).
    */
   async policyAlgorithm(solutionId: string, asked: 'ppo' | 'sac' | undefined, hp: Record<string, unknown>): Promise<'ppo' | 'sac'> {
-    if (asked) return asked;
+    if (asked === 'ppo') return asked;
     const pattern = await this.knex('modelling_patterns').where({ solution_id: solutionId }).first('graph');
     const doc = parseJson<unknown>(pattern?.graph, null);
-    let algorithm: 'ppo' | 'sac' = 'ppo';
+    // PPO decides every field kind; SAC continuous ones only (the graph's default says which).
+    let fit: 'ppo' | 'sac' | null = null;
     try {
-      if (doc) algorithm = defaultPolicyAlgorithm(parseDecisionGraph(doc));
+      if (doc) fit = defaultPolicyAlgorithm(parseDecisionGraph(doc));
     } catch {
-      // a graph that no longer parses trained no environment either; PPO decides every field kind
+      // a graph that no longer parses trained no environment either
     }
+    if (asked === 'sac') {
+      // SAC asked on a graph with discrete or category decisions would fail when its job starts.
+      if (fit === 'ppo') throw new AppError('trainAlgorithmUnfit', { algorithm: 'validation.invalid' });
+      return asked;
+    }
+    const algorithm = fit ?? 'ppo';
     checkHyperparameters('policy', algorithm, hp);
     return algorithm;
   }

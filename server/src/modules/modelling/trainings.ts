@@ -48,13 +48,13 @@ export class Trainings {
   }
 
   /**
-   * Queues a job of a record of `projectId`, on the workers of the project's version when it has
-   * one: a pinned worker of another version answers `trainWorkerVersionMismatch`, an in-process
+   * Queues a job on the workers of `engineVersion`, the project's version ({@link projectVersion}),
+   * when it has one: a pinned worker of another version answers `trainWorkerVersionMismatch`, an in-process
    * server of another version `trainEngineVersionUnavailable`.
    */
-  private async queueJob(kind: string, payload: unknown, projectId: string, options: EnqueueOptions) {
+  private async queueJob(kind: string, payload: unknown, engineVersion: string | null, options: EnqueueOptions) {
     try {
-      return await this.deps.jobs.enqueue(kind, payload, { ...options, engineVersion: await this.projectVersion(projectId) });
+      return await this.deps.jobs.enqueue(kind, payload, { ...options, engineVersion });
     } catch (err) {
       if (err instanceof WorkerUnavailableError) throw new AppError('insufficientResources');
       if (err instanceof EngineVersionMismatchError) throw new AppError(err.workerId ? 'trainWorkerVersionMismatch' : 'trainEngineVersionUnavailable', err.workerId ? { workerId: 'validation.invalid' } : undefined);
@@ -63,18 +63,17 @@ export class Trainings {
   }
 
   /** A pinned worker of another version than the project's is refused before anything is written. */
-  private async checkPinnedVersion(projectId: string, workerId?: string | null) {
-    const version = workerId ? await this.projectVersion(projectId) : null;
-    if (!version) return;
+  private async checkPinnedVersion(version: string | null, workerId?: string | null) {
+    if (!version || !workerId) return;
     const worker = (await this.deps.jobs.workers()).find((w) => w.id === workerId && w.status === 'online');
     if (worker && worker.engineVersion !== version) throw new AppError('trainWorkerVersionMismatch', { workerId: 'validation.invalid' });
   }
 
-  private async insertAndQueue(user: ServerCallUser, table: TrainingTable, kind: string, row: Row, workerId?: string | null) {
+  private async insertAndQueue(user: ServerCallUser, table: TrainingTable, kind: string, row: Row, engineVersion: string | null, workerId?: string | null) {
     await this.knex(table).insert(row);
     let job;
     try {
-      job = await this.queueJob(kind, { id: row.id }, String(row.project_id), { tenantId: user.tenantId, userId: user.id, name: row.name, pinWorkerId: workerId ?? null });
+      job = await this.queueJob(kind, { id: row.id }, engineVersion, { tenantId: user.tenantId, userId: user.id, name: row.name, pinWorkerId: workerId ?? null });
     } catch (err) {
       // Nothing was queued: the record goes too (no record without a job).
       await this.knex(table).where({ id: row.id }).delete();
@@ -127,7 +126,7 @@ export class Trainings {
     });
     let next;
     try {
-      next = await this.queueJob(kind, { id, resumeFrom: row.job_id, extend: true }, String(row.project_id), { tenantId: user.tenantId, userId: user.id, name: row.name });
+      next = await this.queueJob(kind, { id, resumeFrom: row.job_id, extend: true }, await this.projectVersion(String(row.project_id)), { tenantId: user.tenantId, userId: user.id, name: row.name });
     } catch (err) {
       await this.knex(table).where({ id }).update({ config: row.config });
       throw err;
@@ -167,11 +166,13 @@ export class Trainings {
    */
   async create<I extends TrainingCreateInput>(user: ServerCallUser, descriptor: TrainingDescriptor<I>, input: I, locale: Locale = 'en-US') {
     const scope = await solutionScope(this.knex, user, input.solutionId, 'edit');
-    await this.checkPinnedVersion(scope.project.id, input.workerId);
+    // Read once: the pinned worker is checked against it and the job queued for it.
+    const version = await this.projectVersion(scope.project.id);
+    await this.checkPinnedVersion(version, input.workerId);
     const blobSize = async (key: string) => (await this.deps.blobs.stat(key))?.size ?? 0;
     const own = await descriptor.prepare({ user, scope, locale, checks: this.checks, knex: this.knex, blobSize }, input);
     const row = { ...this.base(user, scope, input.name), ...own };
-    return this.insertAndQueue(user, descriptor.table, descriptor.jobKind, row, input.workerId);
+    return this.insertAndQueue(user, descriptor.table, descriptor.jobKind, row, version, input.workerId);
   }
 
   async get(user: ServerCallUser, table: TrainingTable, id: string, kind?: string) {
@@ -260,7 +261,7 @@ export class Trainings {
     await this.knex(table).where({ id }).update({ config: JSON.stringify(config), updated_at: new Date() });
     let next;
     try {
-      next = await this.queueJob(kind, { id, resumeFrom: row.job_id }, String(row.project_id), { tenantId: user.tenantId, userId: user.id, name: row.name });
+      next = await this.queueJob(kind, { id, resumeFrom: row.job_id }, await this.projectVersion(String(row.project_id)), { tenantId: user.tenantId, userId: user.id, name: row.name });
     } catch (err) {
       await this.knex(table).where({ id }).update({ config: row.config });
       throw err;

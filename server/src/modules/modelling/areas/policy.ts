@@ -20,10 +20,11 @@ export const policyTraining: TrainingDescriptor<TrainPolicyRequest> = {
   async prepare({ user, scope, checks, locale }, input) {
     const config = checkTraining(input);
     await checks.resolveAutoSearch(user, config, input, 'policy');
+    // The algorithm depends on the graph only: refused (or taken) before the records are read.
+    const algorithm = await checks.policyAlgorithm(input.solutionId, input.algorithm, input.hyperparameters);
     await checks.uniqueName(scope, 'policies', input.name);
     await checks.environmentAndReward(input, locale);
     await checks.checkMemory(0, input.workerId);
-    const algorithm = await checks.policyAlgorithm(input.solutionId, input.algorithm, input.hyperparameters);
     return { algorithm, simulator_id: input.simulatorId, objective_id: input.objectiveId, config: JSON.stringify(await checks.sealGit(config)), reward: null, artifact_key: null };
   },
 };
