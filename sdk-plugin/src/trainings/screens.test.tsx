@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { createTestHost, renderPanel } from '@decisio/sdk-plugin/testing';
+import { ErrorCode } from '@decisio/domain';
 import { trainingsKitPlugin } from './plugin';
 import { screenOf } from './test-screens';
 import type { TrainingScreen } from './TrainingsScreen';
@@ -108,6 +109,8 @@ describe('training forms', () => {
     // A server error on a hyperparameter stands under the hyperparameters field, in place of the hint.
     expect(screen.getByText('A whole number from 1 to 10')).toBeTruthy();
     expect(screen.queryByText(/ensemble: how many environment models/)).toBeNull();
+    // paramInvalid's own text would only repeat the fields': no form callout for it
+    expect(screen.queryByTestId('form-error')).toBeNull();
     expect(h.calls.find((c) => c.url === 'trainSimulator/create')?.body).toMatchObject({ solutionId: SOLUTION, name: 'venv', schemeId: 's'.repeat(32), algorithm: 'bc', stopConditions: { system: true }, mode: 'run' });
   });
 
@@ -173,6 +176,22 @@ describe('training forms', () => {
     fireEvent.click(screen.getByTestId('train-submit'));
     await waitFor(() => expect(h.calls.find((c) => c.url === 'trainPolicy/create')?.body).toMatchObject({ name: 'sac-1', simulatorId: 'e'.repeat(32), objectiveId: 'o'.repeat(32), algorithm: 'sac' }));
     await waitFor(() => expect(h.toasts.at(-1)?.message).toBe('Training started'));
+  });
+
+  it("policy form: SAC refused for the graph's discrete decisions shows the reason and marks the algorithm", async () => {
+    const h = policyHost('en-US');
+    const reason = 'SAC decides continuous fields only, and this decision graph has discrete or category decisions: choose PPO, or leave the algorithm to the graph';
+    h.mockCall('trainPolicy/create', { code: ErrorCode.trainAlgorithmUnfit, message: reason, errors: { algorithm: 'Invalid value' } });
+    await renderPanel(screenOf('policy', true), { host: h });
+    fireEvent.change(await screen.findByTestId('train-name'), { target: { value: 'sac-2' } });
+    await screen.findByText('venv');
+    fireEvent.change(screen.getByTestId('train-simulator'), { target: { value: 'e'.repeat(32) } });
+    fireEvent.change(screen.getByTestId('train-objective'), { target: { value: 'o'.repeat(32) } });
+    fireEvent.change(screen.getByTestId('train-algorithm'), { target: { value: 'sac' } });
+    fireEvent.click(screen.getByTestId('train-submit'));
+    expect((await screen.findByTestId('form-error')).textContent).toContain(reason);
+    expect(screen.getByText('Invalid value')).toBeTruthy();
+    expect(h.toasts.some((t) => t.message === 'Training started')).toBe(false);
   });
 
   it('policy form: left at the graph\'s default, the body names no algorithm (the server takes the graph\'s), in Chinese too', async () => {

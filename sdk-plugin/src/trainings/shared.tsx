@@ -4,7 +4,7 @@ import { Alert, Button, Callout, Checkbox, FormGroup, Intent, NonIdealState, Pro
 import { isApiError, useProjectLink } from '../index';
 import { useTrainingsT } from './i18n';
 import { trainingsApi, type WorkerRow } from './api';
-import { TRAINING_ALGORITHMS, type TrainFormErrors, type TrainingAlgorithmKind } from '@decisio/domain';
+import { ErrorCode, TRAINING_ALGORITHMS, type TrainFormErrors, type TrainingAlgorithmKind } from '@decisio/domain';
 import './trainings.css';
 
 /** Errors of a form by field: translation keys of the kit (`errors.*`) or the server's messages. */
@@ -169,10 +169,17 @@ export function workerRefusal(w: WorkerRow, version: string | null): 'offline' |
   return null;
 }
 
-/** Server field errors (already translated) of a failed call, or its message under `_form`. */
+/**
+ * Server field errors (already translated) of a failed call, and its message under `_form`: always
+ * when no field is named, and beside the fields for a code other than `paramInvalid`, whose own
+ * message says why (e.g. `trainAlgorithmUnfit` marks the algorithm and says SAC needs continuous
+ * decisions); `paramInvalid`'s generic text would only repeat the fields'.
+ */
 export function serverErrors(err: unknown): FormErrors {
   if (!isApiError(err)) return { _form: String(err) };
-  if (err.errors && Object.keys(err.errors).length) return { ...err.errors };
+  if (err.errors && Object.keys(err.errors).length) {
+    return err.code === ErrorCode.paramInvalid || !err.message ? { ...err.errors } : { ...err.errors, _form: err.message };
+  }
   return { _form: err.message };
 }
 
