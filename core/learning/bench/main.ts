@@ -27,7 +27,8 @@
  * `evals` lists each evaluation's [selection estimate, worst member, member mean, true return,
  * entropy, share of logged rows with a mean action outside the range, behaviour-regulariser
  * coefficient of the step]; the last four only with `--trace` (diagnosis: nothing is chosen by
- * them; entropy and the share are PPO's only, null with SAC).
+ * them; entropy and the share are PPO's only, null with SAC); with `--trace`, `evalMembers` holds
+ * every member's return at each evaluation.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -44,7 +45,7 @@ import { ReviveTrainer } from '../src/venv/revive';
 import { EnsembleTrainer, type EnsembleCheckpoint, type VenvEnsemble } from '../src/venv/ensemble';
 import { ppoInTrueSimulator } from './true-sim';
 import { PpoTrainer, type PpoOptions } from '../src/policy/ppo';
-import { SacTrainer, type SacOptions } from '../src/policy/sac';
+import { SAC_SELECT_TOLERANCE, SacTrainer, type SacOptions } from '../src/policy/sac';
 import { AgentPolicy } from '../src/policy/agent-policy';
 import type { BehaviourCoefficient } from '../src/policy/behaviour-regulariser';
 import { PolicyRunner } from '../src/policy/runner';
@@ -73,6 +74,9 @@ if (ENSEMBLE > 1 && VENV_ALGO !== 'bc') throw new Error('--ensemble needs --venv
 const ENSEMBLE_ROLLOUTS = arg('ensemble-rollouts');
 const SELECT = arg('select');
 if (SELECT !== undefined && SELECT !== 'venv' && SELECT !== 'mean' && SELECT !== 'worst') throw new Error(`unknown --select=${SELECT}`);
+/** `--select-tolerance=K`: SAC's `selectTolerance` (default: the trainer's). */
+const SELECT_TOLERANCE = arg('select-tolerance');
+if (SELECT_TOLERANCE !== undefined && !(Number(SELECT_TOLERANCE) >= 0)) throw new Error('--select-tolerance must be a number >= 0');
 const PENALTY = Number(arg('penalty') ?? 0);
 /** `--penalty-relative`: the penalty's disagreement is divided by its mean on the data rows (PPO's `uncertainty.relative`). */
 const PENALTY_RELATIVE = process.argv.includes('--penalty-relative');
@@ -109,7 +113,7 @@ if (POLICY_ALGO_ASKED === 'sac' && PENALTY_RELATIVE) throw new Error('--penalty-
 /** Options both policy trainers read (the bench sets only ones they share, plus PPO's `valueWarmup` and `uncertainty.relative`). */
 type PolicyOptions = PpoOptions & SacOptions;
 /** What the bench uses of the offline policy trainer, PPO or SAC. */
-type PolicyTrainer = Trainer & { policy: AgentPolicy; initialReward: number; bc: BehaviourCoefficient; useBest(): number };
+type PolicyTrainer = Trainer & { policy: AgentPolicy; initialReward: number; bc: BehaviourCoefficient; useBest(): number; lastMemberReturns: number[] };
 
 if (POLICY_ALGO_ASKED === 'sac') {
   // fail before any training: SAC takes continuous agent fields only (inventory's are discrete)
@@ -174,6 +178,7 @@ for (const [id, task] of Object.entries(REFERENCE_TASKS)) {
   if (ensemble) policyOptions.ensemble = ensemble;
   if (ENSEMBLE_ROLLOUTS !== undefined) policyOptions.ensembleRollouts = ENSEMBLE_ROLLOUTS === '1';
   if (SELECT) policyOptions.select = SELECT;
+  if (SELECT_TOLERANCE !== undefined) policyOptions.selectTolerance = Number(SELECT_TOLERANCE);
   if (PENALTY > 0) {
     if (!ensemble) throw new Error('--penalty needs --ensemble=K with K > 1');
     policyOptions.uncertainty = { ensemble, weight: PENALTY, relative: PENALTY_RELATIVE };
@@ -197,6 +202,8 @@ for (const [id, task] of Object.entries(REFERENCE_TASKS)) {
   // per evaluation: selection estimate, worst and mean member returns, and (`--trace`, diagnosis
   // only, never used to choose) the true return of the policy at that point
   const evals: Array<Array<number | null>> = [];
+  // `--trace`: every member's return at each evaluation (the spread the selection sees)
+  const evalMembers: number[][] = [];
   const uncertainty: number[] = [];
   const saturated = () => {
     const n = Math.min(2000, ds.rows);
@@ -230,6 +237,7 @@ for (const [id, task] of Object.entries(REFERENCE_TASKS)) {
     // diagnosis: the policy's entropy and the share of logged rows whose mean action lies outside the action range (PPO's: SAC squashes)
     if (TRACE) row.push(f(e.metrics['entropy']), POLICY_ALGO === 'ppo' ? +saturated().toFixed(3) : null, e.metrics['bc-coef'] === undefined ? null : +e.metrics['bc-coef'].toFixed(4));
     evals.push(row);
+    if (TRACE) evalMembers.push(trainer.lastMemberReturns.map((v) => +v.toFixed(2)));
   } });
   trainer.useBest();
   const policySeconds = (performance.now() - tp) / 1000;
@@ -311,6 +319,7 @@ for (const [id, task] of Object.entries(REFERENCE_TASKS)) {
       ensemble: ENSEMBLE,
       ensembleRollouts: policyOptions.ensemble ? (policyOptions.ensembleRollouts ?? true) : false,
       select: policyOptions.select ?? defaultSelect(POLICY_ALGO, ensemble !== undefined),
+      selectTolerance: POLICY_ALGO === 'sac' ? (policyOptions.selectTolerance ?? SAC_SELECT_TOLERANCE) : null,
       penalty: PENALTY,
       penaltyRelative: PENALTY_RELATIVE,
       meanDisagreement: uncertainty.length ? +(uncertainty.reduce((a, b) => a + b, 0) / uncertainty.length).toPrecision(3) : null,
@@ -319,6 +328,7 @@ for (const [id, task] of Object.entries(REFERENCE_TASKS)) {
       bcUncertaintyBaseline: trainer.bc.baseline === undefined ? 'zero' : 'warmStart',
       bcBaseline: trainer.bc.baseline === undefined ? null : +trainer.bc.baseline.toFixed(2),
       evals,
+      ...(TRACE ? { evalMembers } : {}),
       trueSimFactor: TRUE_SIM_FACTOR,
       quick,
       trajectories: TRAJECTORIES,

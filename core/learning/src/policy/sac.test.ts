@@ -6,7 +6,7 @@ import { BcTrainer } from '../venv/bc';
 import { EnsembleTrainer, type VenvEnsemble } from '../venv/ensemble';
 import { policyNll } from './agent-policy';
 import { PolicyRunner, savePolicy } from './runner';
-import { SacTrainer, tanhLogProb, type SacCheckpoint } from './sac';
+import { SAC_SELECT_TOLERANCE, SacTrainer, tanhLogProb, withinTolerance, type SacCheckpoint } from './sac';
 import { taskReward } from './task-reward';
 
 describe('SAC in a BC venv (thermal task)', () => {
@@ -118,6 +118,58 @@ describe('SAC behaviour regulariser (bcCoef, bcUncertainty)', () => {
     // (measured: about 13 nats per row without the regulariser, below 0 with it; drawing the
     // regulariser's rows alone, with the term left out, moves it by about 0.3)
     expect(nllHeld).toBeLessThan(nllFree - 3);
+  }, 60_000);
+
+  it('keeps a later policy the members cannot tell from the best one (selectTolerance), and keeps it through a checkpoint', async () => {
+    // paired differences, member by member: a shortfall within k standard errors of their mean
+    expect(withinTolerance([9, 19], [10, 20], 1)).toBe(false); // both exactly 1 lower: no spread, a real shortfall
+    expect(withinTolerance([8, 21], [10, 20], 1)).toBe(true); // mean -0.5, standard error 1.5
+    expect(withinTolerance([8, 21], [10, 20], 0)).toBe(false); // 0: the best evaluation only
+    expect(withinTolerance([5, 15], [10, 20], 1)).toBe(false);
+    expect(withinTolerance([12], [10], 1)).toBe(false); // one member: no spread to judge by
+    expect(SAC_SELECT_TOLERANCE).toBeGreaterThanOrEqual(0);
+    const e = await twoMembers();
+    const venv = e.members[0]!;
+    const evaluated = async (sac: SacTrainer) => {
+      const rewards: number[] = [];
+      const weights: Array<Record<string, number[]>> = [];
+      let last: SacCheckpoint | undefined;
+      await runTrainer(sac, {
+        seed: 6,
+        stop: { system: true },
+        budget: { maxSteps: 6 },
+        onEvent: (ev) => {
+          if (ev.type === 'metrics' && ev.reward !== undefined) {
+            rewards.push(ev.reward);
+            weights.push(sac.policy.weights());
+          }
+          if (ev.type === 'checkpoint') last = ev.checkpoint;
+        },
+      });
+      return { rewards, weights, checkpoint: last! };
+    };
+    // 0: the best evaluation's return (the warm start's evaluation counts: index 0)
+    const strict = new SacTrainer(venv, reward, { ...base, ensemble: e, selectTolerance: 0 }, ds);
+    const a = await evaluated(strict);
+    const all = [strict.initialReward, ...a.rewards];
+    const bestAt = all.indexOf(Math.max(...all));
+    expect(strict.useBest()).toBe(all[bestAt]);
+    if (bestAt > 0) expect(strict.policy.weights()).toEqual(a.weights[bestAt - 1]);
+    // a tolerance no shortfall exceeds: the last evaluation's (same seed: the same run)
+    const loose = new SacTrainer(venv, reward, { ...base, ensemble: e, selectTolerance: 1e9 }, ds);
+    const b = await evaluated(loose);
+    expect(b.rewards).toEqual(a.rewards);
+    expect(bestAt).toBeLessThan(all.length - 1); // the test needs a best before the last
+    expect(b.checkpoint.keptReward).toBe(b.rewards.at(-1));
+    expect(b.checkpoint.bestReward).toBe(all[bestAt]);
+    expect(loose.useBest()).toBe(b.rewards.at(-1));
+    expect(loose.policy.weights()).toEqual(b.weights.at(-1));
+    // a resumed run keeps both: the kept policy, and the best one later ones are measured against
+    const again = new SacTrainer(venv, reward, { ...base, ensemble: e, selectTolerance: 1e9 }, ds);
+    await again.init({ seed: 6, checkpoint: JSON.parse(JSON.stringify(b.checkpoint)) as SacCheckpoint });
+    expect(again.useBest()).toBe(b.rewards.at(-1));
+    expect(again.checkpoint().bestMembers).toEqual(b.checkpoint.bestMembers);
+    expect(b.checkpoint.bestMembers).toHaveLength(2);
   }, 60_000);
 
   it('refuses a negative bcCoef and bcUncertainty without an ensemble or with select venv', async () => {

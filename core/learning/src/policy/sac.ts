@@ -68,6 +68,13 @@ export interface SacOptions extends BehaviourRegulariserOptions {
    * decisions") the worst member picked SAC policies far below the later ones, the mean did not.
    */
   select?: 'venv' | 'mean' | 'worst';
+  /**
+   * With an ensemble: a later evaluated policy whose members' returns fall short of the best
+   * one's by less than `selectTolerance` standard errors of the paired differences (member by
+   * member, the same windows) is kept instead of it: the venvs cannot tell the two apart, and
+   * the later one has trained longer. 0 keeps the best evaluation. Default {@link SAC_SELECT_TOLERANCE}.
+   */
+  selectTolerance?: number;
 }
 
 /** Checkpoint of {@link SacTrainer} (the replay buffer is not kept). */
@@ -78,9 +85,29 @@ export interface SacCheckpoint extends BehaviourCoefficientState {
   logAlpha: number;
   best?: Record<string, number[]>;
   bestReward: number;
+  /** The members' returns of the best evaluation (with an ensemble). */
+  bestMembers?: number[];
+  /** The selection return of the policy kept in `best` (the best evaluation's, or a later one within `selectTolerance`). */
+  keptReward?: number;
   sinceBest: number;
   rngState: number;
   rewardScale: number;
+}
+
+/** SAC's default `selectTolerance` (see {@link SacOptions.selectTolerance}). */
+export const SAC_SELECT_TOLERANCE = 0;
+
+/**
+ * Whether `members` (a later evaluation's member returns) fall short of `best` (the best
+ * evaluation's, member by member) by less than `k` standard errors of the paired differences.
+ */
+export function withinTolerance(members: readonly number[], best: readonly number[], k: number): boolean {
+  const m = members.length;
+  if (k <= 0 || m < 2 || best.length !== m) return false;
+  const d = members.map((v, i) => v - best[i]!);
+  const mean = d.reduce((a, b) => a + b, 0) / m;
+  const sd = Math.sqrt(d.reduce((a, b) => a + (b - mean) ** 2, 0) / (m - 1));
+  return mean >= -k * (sd / Math.sqrt(m));
 }
 
 const EPS = 0.999;
@@ -129,7 +156,10 @@ export class SacTrainer implements Trainer<SacCheckpoint> {
   private aWidth = 0;
   private rewardScale = 1;
   private bestReward = -Infinity;
+  private bestMembers: number[] = [];
+  private keptReward = -Infinity;
   private sinceBest = 0;
+  /** The weights {@link SacTrainer.useBest} loads: of the best evaluation, or of a later one the venvs cannot tell from it. */
   private best: Record<string, number[]> | undefined;
   // replay buffer (ring)
   private buf = { s: new Float32Array(0), a: new Float32Array(0), r: new Float32Array(0), s2: new Float32Array(0), x: new Map<string, Float32Array>(), x2: new Map<string, Float32Array>() };
@@ -166,6 +196,7 @@ export class SacTrainer implements Trainer<SacCheckpoint> {
       patience: options.patience ?? 10,
       ensembleRollouts: options.ensembleRollouts ?? options.ensemble !== undefined,
       select: options.select ?? defaultSelect('sac', options.ensemble !== undefined),
+      selectTolerance: options.selectTolerance ?? SAC_SELECT_TOLERANCE,
       ...behaviourRegulariser('sac', options),
     };
     if ((this.o.ensembleRollouts || this.o.select !== 'venv') && !options.ensemble) throw new Error('sac: ensembleRollouts and select need an ensemble');
@@ -213,6 +244,8 @@ export class SacTrainer implements Trainer<SacCheckpoint> {
       this.logAlpha.backend.write(this.logAlpha.buffer, Float32Array.from([checkpoint.logAlpha]));
       this.best = checkpoint.best;
       this.bestReward = checkpoint.bestReward;
+      this.bestMembers = checkpoint.bestMembers ?? [];
+      this.keptReward = checkpoint.keptReward ?? checkpoint.bestReward;
       this.sinceBest = checkpoint.sinceBest;
       this.rng.state = checkpoint.rngState;
       this.rewardScale = checkpoint.rewardScale;
@@ -223,6 +256,8 @@ export class SacTrainer implements Trainer<SacCheckpoint> {
     if (this.o.bcUpdates > 0) this.warmStart = warmStartPolicy(this.policy, ds, { updates: this.o.bcUpdates, lr: this.o.bcLr, rng: this.rng, splitSeed: seed, logProb: tanhLogProb });
     this.initialReward = await this.evaluate();
     this.bestReward = this.initialReward;
+    this.bestMembers = this.lastMemberReturns;
+    this.keptReward = this.initialReward;
     this.best = this.policy.weights();
   }
 
@@ -390,17 +425,25 @@ export class SacTrainer implements Trainer<SacCheckpoint> {
       result.reward = rv;
       if (rv > this.bestReward + 1e-6) {
         this.bestReward = rv;
+        this.bestMembers = this.lastMemberReturns;
+        this.keptReward = rv;
         this.sinceBest = 0;
         this.best = this.policy.weights();
-      } else if (++this.sinceBest >= this.o.patience) result.converged = true;
+      } else {
+        if (withinTolerance(this.lastMemberReturns, this.bestMembers, this.o.selectTolerance)) {
+          this.keptReward = rv;
+          this.best = this.policy.weights();
+        }
+        if (++this.sinceBest >= this.o.patience) result.converged = true;
+      }
     }
     return result;
   }
 
-  /** Loads the best evaluated weights into {@link SacTrainer.policy}; returns its venv return. */
+  /** Loads the kept weights (see `selectTolerance`) into {@link SacTrainer.policy}; returns their venv return. */
   useBest(): number {
     if (this.best) this.policy.loadWeights(this.best);
-    return this.bestReward;
+    return this.keptReward;
   }
 
   /** The parameters being trained, by name: the policy heads, both critics and the temperature (read-only use: the debug page's tensor summaries). */
@@ -416,6 +459,8 @@ export class SacTrainer implements Trainer<SacCheckpoint> {
       q2: named(this.q2),
       logAlpha: this.logAlpha.dataSync()[0]!,
       bestReward: this.bestReward,
+      bestMembers: this.bestMembers,
+      keptReward: this.keptReward,
       sinceBest: this.sinceBest,
       rngState: this.rng.state,
       rewardScale: this.rewardScale,
