@@ -150,6 +150,8 @@ export const policyHyperparametersSchema = z
     uncertaintyRelative: z.boolean().optional(),
     ensembleRollouts: z.boolean().optional(),
     select: z.enum(['venv', 'mean', 'worst']).optional(),
+    /** SAC only: a later policy within this many standard errors of the best one's members is kept. */
+    selectTolerance: nonNegative.optional(),
     bcUncertainty: nonNegative.optional(),
     bcUncertaintyBaseline: z.enum(['warmStart', 'zero']).optional(),
     bcCoef: nonNegative.optional(),
@@ -188,12 +190,14 @@ export const HYPERPARAMETER_DEFAULTS = {
 
 /**
  * Where `hyperparameters` break the rules of `algorithm` beyond their shape: `[name, message]`
- * pairs (the adversarial environments train one model; SAC has no relative uncertainty).
+ * pairs (the adversarial environments train one model; SAC has no relative uncertainty, PPO no
+ * select tolerance).
  */
 export function algorithmHyperparameterIssues(algorithm: string, hp: Record<string, unknown>): Array<[string, string]> {
   const out: Array<[string, string]> = [];
   if ((algorithm === 'revive_p' || algorithm === 'revive_t') && typeof hp.ensemble === 'number' && hp.ensemble > 1) out.push(['ensemble', 'validation.invalid']);
   if (algorithm === 'sac' && hp.uncertaintyRelative === true) out.push(['uncertaintyRelative', 'validation.invalid']);
+  if (algorithm === 'ppo' && hp.selectTolerance !== undefined) out.push(['selectTolerance', 'validation.invalid']);
   return out;
 }
 

@@ -95,7 +95,7 @@ export interface SacCheckpoint extends BehaviourCoefficientState {
 }
 
 /** SAC's default `selectTolerance` (see {@link SacOptions.selectTolerance}). */
-export const SAC_SELECT_TOLERANCE = 0;
+export const SAC_SELECT_TOLERANCE = 1;
 
 /**
  * Whether `members` (a later evaluation's member returns) fall short of `best` (the best

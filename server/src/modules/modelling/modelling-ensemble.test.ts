@@ -112,6 +112,9 @@ describe.each(databases)('environment ensembles on %s', (kind) => {
       ['ppo', { select: 'best' }, 'select'],
       ['ppo', { ensembleRollouts: 'yes' }, 'ensembleRollouts'],
       ['sac', { uncertaintyRelative: true }, 'uncertaintyRelative'],
+      // SAC's select tolerance: not PPO's, never negative
+      ['ppo', { selectTolerance: 1 }, 'selectTolerance'],
+      ['sac', { selectTolerance: -1 }, 'selectTolerance'],
       ['ppo', { bcCoef: -0.5 }, 'bcCoef'],
       ['sac', { bcCoef: '1' }, 'bcCoef'],
       ['sac', { bcUncertainty: -1 }, 'bcUncertainty'],
@@ -138,6 +141,8 @@ describe.each(databases)('environment ensembles on %s', (kind) => {
     expect(members).toBeDefined();
     expect(policyEnsembleOptions('sac', { bcUncertaintyBaseline: 'zero' }, members)).toMatchObject({ bcUncertaintyBaseline: 'zero' });
     expect(policyEnsembleOptions('sac', { bcUncertaintyBaseline: 'zero' }, undefined)).toEqual({});
+    expect(policyEnsembleOptions('sac', { selectTolerance: 0 }, members)).toMatchObject({ selectTolerance: 0 });
+    expect(policyEnsembleOptions('ppo', { selectTolerance: 0 }, members)).not.toHaveProperty('selectTolerance');
     // SAC too: its defaults for an ensemble (no penalty, the behaviour regulariser off since the
     // bench of 2026-11-27), and the regulariser when asked, its disagreement counted from zero
     const sacDefaults = await trainPolicy('pol-ensemble-sac-defaults', env.id, 'sac', { epochs: 1, batchSize: 8, horizon: 4, evalWindows: 8, hidden: [8], bcUpdates: 5 });

@@ -38,6 +38,7 @@ import {
   type Dataset,
   type EnsembleCheckpoint,
   type PpoOptions,
+  type SacOptions,
   type StepContext,
   type StepResult,
   type Trainer,
@@ -46,7 +47,7 @@ import {
 import type { DecisionGraph } from '@decisio/domain';
 
 /** Names of the policy hyperparameters that configure the ensemble's use. */
-export const POLICY_ENSEMBLE_KEYS = ['uncertaintyPenalty', 'uncertaintyRelative', 'ensembleRollouts', 'select', 'bcUncertainty', 'bcUncertaintyBaseline'] as const;
+export const POLICY_ENSEMBLE_KEYS = ['uncertaintyPenalty', 'uncertaintyRelative', 'ensembleRollouts', 'select', 'selectTolerance', 'bcUncertainty', 'bcUncertaintyBaseline'] as const;
 
 /** A finite number >= 0. */
 const nonNegative = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v) && v >= 0;
@@ -146,13 +147,13 @@ export class VenvEnsembleTrainer implements Trainer<EnsembleCheckpoint> {
 }
 
 /** The options {@link policyEnsembleOptions} sets (PPO's names; SAC's are the same, `uncertainty.relative` aside). */
-export type PolicyEnsembleOptions = Pick<PpoOptions, 'ensemble' | 'uncertainty' | 'ensembleRollouts' | 'select' | 'bcCoef' | 'bcUncertainty' | 'bcUncertaintyBaseline'>;
+export type PolicyEnsembleOptions = Pick<PpoOptions, 'ensemble' | 'uncertainty' | 'ensembleRollouts' | 'select' | 'bcCoef' | 'bcUncertainty' | 'bcUncertaintyBaseline'> & Pick<SacOptions, 'selectTolerance'>;
 
 /**
  * PPO / SAC options for the ensemble of a policy training's environment and the behaviour
  * regulariser: `bcCoef` from the hyperparameters with or without an ensemble; with one,
  * `ensemble`, and from the hyperparameters the penalty (`uncertainty`), `ensembleRollouts`,
- * `select`, `bcUncertainty` and `bcUncertaintyBaseline`. Unset ones keep the trainers' defaults (with an ensemble the
+ * `select`, SAC's `selectTolerance`, `bcUncertainty` and `bcUncertaintyBaseline`. Unset ones keep the trainers' defaults (with an ensemble the
  * bench's).
  */
 export function policyEnsembleOptions(algorithm: string, hp: Record<string, unknown>, ensemble: VenvEnsemble | undefined): PolicyEnsembleOptions {
@@ -171,5 +172,6 @@ export function policyEnsembleOptions(algorithm: string, hp: Record<string, unkn
     ...(penalty > 0 ? { uncertainty: { ensemble, weight: penalty, ...(relative ? { relative: true } : {}) } } : {}),
     ...(typeof hp['ensembleRollouts'] === 'boolean' ? { ensembleRollouts: hp['ensembleRollouts'] } : {}),
     ...(s === 'venv' || s === 'mean' || s === 'worst' ? { select: s } : {}),
+    ...(algorithm === 'sac' && nonNegative(hp['selectTolerance']) ? { selectTolerance: hp['selectTolerance'] } : {}),
   };
 }
