@@ -249,16 +249,21 @@ export class TrainingChecks {
     if (asked === 'ppo') return asked;
     const pattern = await this.knex('modelling_patterns').where({ solution_id: solutionId }).first('graph');
     const doc = parseJson<unknown>(pattern?.graph, null);
-    // PPO decides every field kind; SAC continuous ones only (the graph's default says which).
+    // PPO decides every field kind; SAC continuous ones only.
     let fit: 'ppo' | 'sac' | null = null;
+    let discrete = false;
     try {
-      if (doc) fit = defaultPolicyAlgorithm(parseDecisionGraph(doc));
+      if (doc) {
+        const graph = parseDecisionGraph(doc);
+        fit = defaultPolicyAlgorithm(graph);
+        discrete = graph.nodes.some((n) => n.role === 'agent' && !n.function && n.fields.some((f) => f.dataType !== 'continuous'));
+      }
     } catch {
       // a graph that no longer parses trained no environment either
     }
     if (asked === 'sac') {
       // SAC asked on a graph with discrete or category decisions would fail when its job starts.
-      if (fit === 'ppo') throw new AppError('trainAlgorithmUnfit', { algorithm: 'validation.invalid' });
+      if (discrete) throw new AppError('trainAlgorithmUnfit', { algorithm: 'validation.invalid' });
       return asked;
     }
     const algorithm = fit ?? 'ppo';
