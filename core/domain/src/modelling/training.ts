@@ -105,9 +105,18 @@ export type TrainingAlgorithmKind = keyof typeof TRAINING_ALGORITHMS;
  * 85% on the continuous pendulum and thermal tasks.
  */
 export function defaultPolicyAlgorithm(graph: Pick<DecisionGraph, 'nodes'>): 'ppo' | 'sac' {
-  const decided = graph.nodes.filter((n) => n.role === 'agent' && !n.function);
-  const fields = decided.flatMap((n) => n.fields);
-  return fields.length > 0 && fields.every((f) => f.dataType === 'continuous') ? 'sac' : 'ppo';
+  const fields = decidedFields(graph);
+  return fields.length > 0 && !hasDiscreteDecision(graph) ? 'sac' : 'ppo';
+}
+
+/** The fields a policy decides: those of the agent nodes without an expert function. */
+export function decidedFields(graph: Pick<DecisionGraph, 'nodes'>): DecisionGraph['nodes'][number]['fields'] {
+  return graph.nodes.filter((n) => n.role === 'agent' && !n.function).flatMap((n) => n.fields);
+}
+
+/** Whether a policy decides a discrete or category field (SAC cannot: `trainAlgorithmUnfit`). */
+export function hasDiscreteDecision(graph: Pick<DecisionGraph, 'nodes'>): boolean {
+  return decidedFields(graph).some((f) => f.dataType !== 'continuous');
 }
 
 /**

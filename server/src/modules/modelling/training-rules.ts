@@ -19,6 +19,7 @@ import {
   SEARCHABLE_HYPERPARAMETERS,
   algorithmHyperparameterIssues,
   defaultPolicyAlgorithm,
+  hasDiscreteDecision,
   parseDecisionGraph,
   stopConditionsSchema,
   type ErrorCodeName,
@@ -256,7 +257,7 @@ export class TrainingChecks {
       if (doc) {
         const graph = parseDecisionGraph(doc);
         fit = defaultPolicyAlgorithm(graph);
-        discrete = graph.nodes.some((n) => n.role === 'agent' && !n.function && n.fields.some((f) => f.dataType !== 'continuous'));
+        discrete = hasDiscreteDecision(graph);
       }
     } catch {
       // a graph that no longer parses trained no environment either
