@@ -38,7 +38,7 @@ import { buildDataset, type Dataset } from '../src/data/dataset';
 import { Rng } from '../src/data/split';
 import { runTrainer, type Trainer } from '../src/trainer/contract';
 import { REFERENCE_TASKS, offlineToRaw, pendulumExpertPolicy, thermalExpertPolicy, inventoryExpertPolicy, hoverExpertPolicy, plantExpertPolicy, type TaskPolicy } from '../src/tasks/index';
-import { BcTrainer, evaluateVenv, type RolloutPolicy, type VirtualEnvironment } from '../src/venv/bc';
+import { BcTrainer, VENV_DEFAULTS, evaluateVenv, type RolloutPolicy, type VirtualEnvironment } from '../src/venv/bc';
 import { decodeRows, encodeRows } from '../src/data/codec';
 import { defaultSelect, evaluateInVenv } from '../src/policy/rollout';
 import { ReviveTrainer } from '../src/venv/revive';
@@ -132,14 +132,15 @@ for (const [id, task] of Object.entries(REFERENCE_TASKS)) {
   const POLICY_ALGO = POLICY_ALGO_ASKED ?? defaultPolicyAlgorithm(graph);
   if (POLICY_ALGO === 'sac' && PENALTY_RELATIVE) throw new Error(`--penalty-relative is PPO only, and task '${id}' gets SAC by default: add --policy-algo=ppo`);
   const ds = buildDataset(graph, offlineToRaw(task.generate({ trajectories: TRAJECTORIES, steps: task.horizon, seed: 1 + SEED })));
-  const venvSteps = quick ? 40 : 120;
+  // the product's venv settings (`VENV_DEFAULTS`: the server's environment trainings and the CLI use them)
+  const venvSteps = quick ? 40 : VENV_DEFAULTS.steps;
   let venv: VirtualEnvironment;
   let validation: Dataset;
   let ensemble: VenvEnsemble | undefined;
   let venvFromCache = false;
   if (VENV_ALGO === 'bc' && ENSEMBLE > 1) {
     // member i trains from seed 1 + SEED + 1000 i on the same split: member 0 is the plain run's venv
-    const ens = new EnsembleTrainer(graph, ds, ENSEMBLE, { hidden: [128, 128], updatesPerStep: 25, evalEvery: 10, batchSize: 256, lr: 2e-3 });
+    const ens = new EnsembleTrainer(graph, ds, ENSEMBLE);
     const cached = VENV_CACHE ? join(VENV_CACHE, `${id}-s${SEED}-k${ENSEMBLE}${quick ? '-quick' : ''}${arg('trajectories') ? `-n${TRAJECTORIES}` : ''}.json`) : undefined;
     venvFromCache = cached !== undefined && existsSync(cached);
     if (cached && venvFromCache) ens.init({ seed: 1 + SEED, checkpoint: JSON.parse(readFileSync(cached, 'utf8')) as EnsembleCheckpoint });
@@ -154,7 +155,7 @@ for (const [id, task] of Object.entries(REFERENCE_TASKS)) {
     venv = ensemble.members[0]!;
     validation = ens.members[0]!.split!.validation;
   } else if (VENV_ALGO === 'bc') {
-    const bc = new BcTrainer(graph, ds, { hidden: [128, 128], updatesPerStep: 25, evalEvery: 10, batchSize: 256, lr: 2e-3 });
+    const bc = new BcTrainer(graph, ds);
     await runTrainer(bc, { seed: 1 + SEED, stop: { system: true }, budget: { maxSteps: venvSteps }, onEvent: () => {} });
     const ck = bc.checkpoint();
     if (ck.best) bc.venv!.loadWeights(ck.best);
@@ -162,8 +163,8 @@ for (const [id, task] of Object.entries(REFERENCE_TASKS)) {
     validation = bc.split!.validation;
   } else {
     // same BC warm start as the bc row, then a quarter of its steps adversarially
-    const rv = new ReviveTrainer(graph, ds, VENV_ALGO === 'revive-p' ? 'p' : 't', { hidden: [128, 128], bcSteps: venvSteps, bcUpdatesPerStep: 25, bcLr: 2e-3, batchSize: 256, evalEvery: 5 });
-    await runTrainer(rv, { seed: 1 + SEED, stop: { system: true }, budget: { maxSteps: Math.round(venvSteps / 4) }, onEvent: () => {} });
+    const rv = new ReviveTrainer(graph, ds, VENV_ALGO === 'revive-p' ? 'p' : 't', { bcSteps: venvSteps });
+    await runTrainer(rv, { seed: 1 + SEED, stop: { system: true }, budget: { maxSteps: quick ? 10 : VENV_DEFAULTS.adversarialSteps }, onEvent: () => {} });
     rv.useBest();
     venv = rv.venv!;
     validation = rv.split!.validation;

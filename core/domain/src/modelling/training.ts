@@ -188,11 +188,32 @@ export const HYPERPARAMETER_SCHEMAS = {
 } as const;
 
 /**
- * The defaults of what a request leaves out, the one set the engine uses. Policy settings not
- * listed keep the learning engine's own (benchmarked) defaults.
+ * The defaults of what a request leaves out, the one set the engine uses: the server's jobs, the
+ * learning engine's trainers and its `learn` CLI, and the learning bench, whose tables measured
+ * them (`core/learning/README.md`). Policy settings not listed keep the learning engine's own
+ * (benchmarked) defaults.
+ *
+ * `environment`: BC venvs of two 128-unit layers, `updatesPerStep` updates of `batchSize` rows per
+ * step at `lr`, at most `steps` steps when the system decides, evaluated every `evalEvery`;
+ * revive-p / revive-t start from the same BC venv (`bcSteps` steps), then run at most
+ * `adversarialSteps` adversarial steps evaluated every `adversarialEvalEvery`.
  */
 export const HYPERPARAMETER_DEFAULTS = {
-  environment: { seed: 0, hidden: [64, 64], lr: 1e-3, batchSize: 256, updatesPerStep: 20, bcSteps: 50, generatorLr: 1e-4, rollouts: 64, ensemble: TRAINING_LIMITS.ensembleDefault },
+  environment: {
+    seed: 0,
+    hidden: [128, 128],
+    lr: 2e-3,
+    batchSize: 256,
+    updatesPerStep: 25,
+    steps: 120,
+    evalEvery: 10,
+    bcSteps: 120,
+    adversarialSteps: 30,
+    adversarialEvalEvery: 5,
+    generatorLr: 1e-4,
+    rollouts: 64,
+    ensemble: TRAINING_LIMITS.ensembleDefault,
+  },
   policy: { seed: 0, evalWindows: 128 },
   parameter: { seed: 0, trials: 20, horizon: 10 },
 } as const;

@@ -5,6 +5,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { decodeWeights } from '@decisio/compute';
 import { writeNpz } from '../data/npy';
+import { VENV_DEFAULTS } from '../venv/bc';
 import { REFERENCE_TASKS, offlineToNpz } from '../tasks/index';
 import { ACTION_0, OBS_0, PARAMETER_0, reviveYaml } from '../testing/fixtures';
 import { agentsOf, CliError, graphOf, venvEnsembleOf, venvSettingsOf } from './main';
@@ -100,7 +101,9 @@ describe('learn CLI', () => {
     for (const v of ['0', '11', '2.5', 'abc', 'true', '-1', '']) expect(() => venvEnsembleOf({ 'venv-ensemble': v }, 'bc')).toThrow(CliError);
     expect(() => venvEnsembleOf({ 'venv-ensemble': '3' }, 'revive-p')).toThrow(/revive-p venvs are not ensembled/);
     // the venv flags train and hyper --target policy share
-    expect(venvSettingsOf({})).toEqual({ algo: 'bc', epochs: 200, adversarialEpochs: 50, members: 5 });
+    // the product's venv defaults (the server's and the bench's): 120 BC steps, 30 adversarial
+    expect(venvSettingsOf({})).toEqual({ algo: 'bc', epochs: 120, adversarialEpochs: 30, members: 5 });
+    expect([VENV_DEFAULTS.steps, VENV_DEFAULTS.adversarialSteps]).toEqual([120, 30]);
     expect(venvSettingsOf({ 'venv-algo': 'revive-t', 'venv-epochs': '20' })).toEqual({ algo: 'revive-t', epochs: 20, adversarialEpochs: 10, members: 1 });
     expect(() => venvSettingsOf({ 'venv-algo': 'revive-p', 'venv-ensemble': '2' })).toThrow(CliError);
     // --agents: the policy nodes named instead of inferred (inventory: sales follow the decision, an environment node by default)

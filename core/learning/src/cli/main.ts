@@ -26,12 +26,12 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, extname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { encodeWeights } from '@decisio/compute';
-import { DEFAULT_SEARCH_SPACE, defaultPolicyAlgorithm } from '@decisio/domain';
+import { DEFAULT_SEARCH_SPACE, HYPERPARAMETER_DEFAULTS, defaultPolicyAlgorithm } from '@decisio/domain';
 import { importReviveYaml } from '../graph/yaml';
 import { loadDataset, type DataFileKind } from '../data/load';
 import type { ReviveTableReport } from '../data/revive-table';
 import { runTrainer, type TrainerEvent } from '../trainer/contract';
-import { BcTrainer, evaluateVenv, type BcOptions, type VirtualEnvironment } from '../venv/bc';
+import { BcTrainer, VENV_DEFAULTS, evaluateVenv, type BcOptions, type VirtualEnvironment } from '../venv/bc';
 import { ReviveTrainer } from '../venv/revive';
 import { DEFAULT_ENSEMBLE_SIZE, EnsembleTrainer, MAX_ENSEMBLE_SIZE, type VenvEnsemble } from '../venv/ensemble';
 import type { DatasetSplit } from '../data/split';
@@ -80,8 +80,11 @@ const USAGE = `usage:
               (--venv-algo default bc (an ensemble); --policy-algo default sac when every decided field is continuous, else ppo:
                the bench's best combination, see the README;
                --venv-ensemble: BC venvs trained for the policy, 1..10, default 5 for bc; revive-p / revive-t: 1 only;
+               --venv-epochs default 120 (BC steps; revive-p / revive-t: of their BC start), --adversarial-epochs a quarter of it;
+               the venv's other settings are the server's and the bench's defaults;
                --matcher-reward: revive-p only, REVIVE's rule-based matcher reward get_reward(data) added to every node's reward)
   learn tune --data F --graph G.yaml --reward R.py --out DIR [--algo sracos|random] [--trials N] [--venv-algo A] [--venv-epochs N] [--horizon H] [--seed S]
+              (--trials default 20, --horizon 10: the server's parameter search's)
   learn hyper --data F --graph G.yaml --out DIR [--target venv|policy] [--reward R.py] [--policy-algo ppo|sac] [--algo sracos|random]
               [--trials N] [--trial-epochs N] [--space S.json] [--venv-algo A] [--venv-epochs N] [--venv-ensemble K] [--adversarial-epochs N] [--seed S]
               (--target policy: the venv(s) are trained as by train, --venv-ensemble included, and each trial's policy is
@@ -136,9 +139,9 @@ export function venvEnsembleOf(flags: Record<string, string>, algo: VenvAlgo): n
 export interface VenvSettings {
   /** `--venv-algo`, default bc. */
   algo: VenvAlgo;
-  /** `--venv-epochs`: BC steps (revive-p / revive-t: of the BC warm start), default 200. */
+  /** `--venv-epochs`: BC steps (revive-p / revive-t: of the BC warm start), default 120 (`VENV_DEFAULTS.steps`, the server's and the bench's). */
   epochs: number;
-  /** `--adversarial-epochs` (revive-p / revive-t), default a quarter of `epochs`, at least 10. */
+  /** `--adversarial-epochs` (revive-p / revive-t), default a quarter of `epochs` (30 by default), at least 10. */
   adversarialEpochs: number;
   /** `--venv-ensemble` ({@link venvEnsembleOf}): BC venvs trained, 1 = one venv. */
   members: number;
@@ -151,7 +154,7 @@ export interface VenvSettings {
  */
 export function venvSettingsOf(flags: Record<string, string>): VenvSettings {
   const algo = venvAlgoOf(flags);
-  const epochs = intFlag(flags, 'venv-epochs', 200);
+  const epochs = intFlag(flags, 'venv-epochs', VENV_DEFAULTS.steps);
   const adversarialEpochs = intFlag(flags, 'adversarial-epochs', Math.max(10, Math.round(epochs / 4)));
   return { algo, epochs, adversarialEpochs, members: venvEnsembleOf(flags, algo) };
 }
@@ -422,10 +425,11 @@ export async function tune(flags: Record<string, string>): Promise<Record<string
   const algo = flags['algo'] ?? 'sracos';
   if (algo !== 'sracos' && algo !== 'random') throw new CliError(`unknown --algo '${algo}' (sracos, random)`);
   const seed = intFlag(flags, 'seed', 0);
-  const trials = intFlag(flags, 'trials', 50);
-  const horizon = intFlag(flags, 'horizon', 20);
+  // the server's parameter search's defaults (one set, `HYPERPARAMETER_DEFAULTS.parameter`)
+  const trials = intFlag(flags, 'trials', HYPERPARAMETER_DEFAULTS.parameter.trials);
+  const horizon = intFlag(flags, 'horizon', HYPERPARAMETER_DEFAULTS.parameter.horizon);
   for (const f of [dataFile, graphFile, rewardFile]) if (!existsSync(f)) throw new CliError(`no such file: ${f}`);
-  const venvEpochs = intFlag(flags, 'venv-epochs', 200);
+  const venvEpochs = intFlag(flags, 'venv-epochs', VENV_DEFAULTS.steps);
   const { ds, sandbox, nodeFunction, reward, venv, venvReport } = await prepare(dataFile, graphFile, rewardFile, seed, venvEpochs, venvAlgoOf(flags), intFlag(flags, 'adversarial-epochs', Math.max(10, Math.round(venvEpochs / 4))), 1, agentsOf(flags));
   try {
     const space = tunableSpace(ds);

@@ -31,6 +31,11 @@ import { defaultSelect, evaluateInVenv, rolloutPolicy, rolloutWindows, sampleWin
 export interface SacOptions extends BehaviourRegulariserOptions {
   hidden?: number[];
   lr?: number;
+  /**
+   * Rollout window length, of the training and of the evaluations. Default 50, as PPO's: the
+   * window every SAC table of the learning bench measured (the trainer said 20 while the bench,
+   * the CLI and so every measured figure used 50).
+   */
   horizon?: number;
   /** Parallel rollouts per trainer step. Default 32. */
   batchSize?: number;
@@ -181,7 +186,7 @@ export class SacTrainer implements Trainer<SacCheckpoint> {
     this.o = {
       hidden: options.hidden ?? [64, 64],
       lr: options.lr ?? 1e-3,
-      horizon: options.horizon ?? 20,
+      horizon: options.horizon ?? 50,
       batchSize: options.batchSize ?? 32,
       updatesPerStep: options.updatesPerStep ?? 50,
       minibatch: options.minibatch ?? 256,

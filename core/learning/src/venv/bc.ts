@@ -32,7 +32,7 @@ import {
   tidy,
   type Tensor,
 } from '@decisio/compute';
-import type { DecisionGraph } from '@decisio/domain';
+import { HYPERPARAMETER_DEFAULTS, type DecisionGraph } from '@decisio/domain';
 import { decodeRows, encodeRows, type NodeCodec } from '../data/codec';
 import type { Dataset } from '../data/dataset';
 import { Rng, sampleRows, splitDataset, type DatasetSplit } from '../data/split';
@@ -42,15 +42,23 @@ import type { StepContext, StepResult, Trainer } from '../trainer/contract';
 import type { BatchArray } from '../sandbox/python-sandbox';
 import { historyPlan, nextHistory, shiftFrames } from './history';
 
+/**
+ * The venv trainers' defaults: `HYPERPARAMETER_DEFAULTS.environment` of `@decisio/domain`, the one
+ * set the server's environment trainings, the `learn` CLI and the learning bench use (the bench's
+ * tables measured it).
+ */
+export const VENV_DEFAULTS = HYPERPARAMETER_DEFAULTS.environment;
+
 /** Options of the BC venv trainer. */
 export interface BcOptions {
-  /** Hidden layer sizes. Default `[256, 256]`. */
+  /** Hidden layer sizes. Default `[128, 128]` ({@link VENV_DEFAULTS}, as every other default here). */
   hidden?: number[];
   activation?: 'relu' | 'silu' | 'tanh' | 'leaky-relu';
-  /** Adam learning rate. Default 1e-3. */
+  /** Adam learning rate. Default 2e-3. */
   lr?: number;
+  /** Rows per update. Default 256. */
   batchSize?: number;
-  /** Gradient steps per trainer step. Default 20. */
+  /** Gradient steps per trainer step. Default 25. */
   updatesPerStep?: number;
   /** Evaluate on held-out trajectories every this many trainer steps. Default 10. */
   evalEvery?: number;
@@ -59,7 +67,7 @@ export interface BcOptions {
   /** Most rollout windows per evaluation. Default 256. */
   evalWindows?: number;
   validationFraction?: number;
-  /** Trainer steps when the system decides. Default 200. */
+  /** Trainer steps when the system decides. Default 120. */
   systemMaxSteps?: number;
   /** Stop ("converged") after this many evaluations without improvement. Default 5. */
   patience?: number;
@@ -502,16 +510,16 @@ export class BcTrainer implements Trainer<BcCheckpoint> {
     private readonly options: BcOptions = {},
   ) {
     this.o = {
-      hidden: options.hidden ?? [256, 256],
+      hidden: options.hidden ?? [...VENV_DEFAULTS.hidden],
       activation: options.activation ?? 'relu',
-      lr: options.lr ?? 1e-3,
-      batchSize: options.batchSize ?? 256,
-      updatesPerStep: options.updatesPerStep ?? 20,
-      evalEvery: options.evalEvery ?? 10,
+      lr: options.lr ?? VENV_DEFAULTS.lr,
+      batchSize: options.batchSize ?? VENV_DEFAULTS.batchSize,
+      updatesPerStep: options.updatesPerStep ?? VENV_DEFAULTS.updatesPerStep,
+      evalEvery: options.evalEvery ?? VENV_DEFAULTS.evalEvery,
       horizon: options.horizon ?? 10,
       evalWindows: options.evalWindows ?? 256,
       validationFraction: options.validationFraction ?? 0.2,
-      systemMaxSteps: options.systemMaxSteps ?? 200,
+      systemMaxSteps: options.systemMaxSteps ?? VENV_DEFAULTS.steps,
       patience: options.patience ?? 5,
       residual: options.residual ?? true,
     };

@@ -57,15 +57,15 @@ import { rolloutWindows, sampleWindowIndices, type Windows } from '../policy/rol
 import type { StepContext, StepResult, Trainer } from '../trainer/contract';
 import { LearningError } from '../errors';
 import type { BatchArray } from '../sandbox/python-sandbox';
-import { BcTrainer, decodeStep, evaluateVenv, type BcOptions, type NodeModel, type VirtualEnvironment } from './bc';
+import { BcTrainer, VENV_DEFAULTS, decodeStep, evaluateVenv, type BcOptions, type NodeModel, type VirtualEnvironment } from './bc';
 
 /** Options of {@link ReviveTrainer}. */
 export interface ReviveOptions extends Pick<BcOptions, 'hidden' | 'activation' | 'batchSize' | 'horizon' | 'evalWindows' | 'validationFraction' | 'residual' | 'nodeFunction'> {
-  /** BC trainer steps of the warm start. Default 50. */
+  /** BC trainer steps of the warm start. Default 120 (`VENV_DEFAULTS`, as the BC settings and the generator's here). */
   bcSteps?: number;
-  /** Gradient updates per BC warm-start step. Default 20. */
+  /** Gradient updates per BC warm-start step. Default 25. */
   bcUpdatesPerStep?: number;
-  /** Learning rate of the BC warm start. Default 1e-3. */
+  /** Learning rate of the BC warm start. Default 2e-3. */
   bcLr?: number;
   /** Generator learning rate. Default 1e-4. */
   lr?: number;
@@ -97,6 +97,7 @@ export interface ReviveOptions extends Pick<BcOptions, 'hidden' | 'activation' |
   policyDelay?: number;
   /** Evaluate on held-out trajectories every this many steps. Default 5. */
   evalEvery?: number;
+  /** Adversarial steps when the system decides. Default 30. */
   systemMaxSteps?: number;
   patience?: number;
   /**
@@ -229,17 +230,17 @@ export class ReviveTrainer implements Trainer<ReviveCheckpoint> {
   ) {
     this.kind = algo === 'p' ? 'venv.revive-p' : 'venv.revive-t';
     this.o = {
-      hidden: options.hidden ?? [256, 256],
-      batchSize: options.batchSize ?? 256,
+      hidden: options.hidden ?? [...VENV_DEFAULTS.hidden],
+      batchSize: options.batchSize ?? VENV_DEFAULTS.batchSize,
       horizon: options.horizon ?? 10,
       evalWindows: options.evalWindows ?? 256,
       validationFraction: options.validationFraction ?? 0.2,
-      bcSteps: options.bcSteps ?? 50,
-      bcUpdatesPerStep: options.bcUpdatesPerStep ?? 20,
-      bcLr: options.bcLr ?? 1e-3,
-      lr: options.lr ?? 1e-4,
+      bcSteps: options.bcSteps ?? VENV_DEFAULTS.bcSteps,
+      bcUpdatesPerStep: options.bcUpdatesPerStep ?? VENV_DEFAULTS.updatesPerStep,
+      bcLr: options.bcLr ?? VENV_DEFAULTS.lr,
+      lr: options.lr ?? VENV_DEFAULTS.generatorLr,
       rolloutHorizon: options.rolloutHorizon ?? 10,
-      rollouts: options.rollouts ?? 64,
+      rollouts: options.rollouts ?? VENV_DEFAULTS.rollouts,
       discHidden: options.discHidden ?? [64, 64],
       discLr: options.discLr ?? 1e-3,
       discUpdates: options.discUpdates ?? 2,
@@ -255,8 +256,8 @@ export class ReviveTrainer implements Trainer<ReviveCheckpoint> {
       tau: options.tau ?? 0.01,
       targetNoise: options.targetNoise ?? 0.05,
       policyDelay: options.policyDelay ?? 2,
-      evalEvery: options.evalEvery ?? 5,
-      systemMaxSteps: options.systemMaxSteps ?? 100,
+      evalEvery: options.evalEvery ?? VENV_DEFAULTS.adversarialEvalEvery,
+      systemMaxSteps: options.systemMaxSteps ?? VENV_DEFAULTS.adversarialSteps,
       patience: options.patience ?? 5,
       matcherWeight: options.matcherWeight ?? 1,
     };

@@ -65,7 +65,9 @@ export function environmentJobKind({ db, blobs, codeEnv }: ModellingJobEnv): Job
       const outcome = await withCode(ctx, db, codeEnv, { solutionId: sim.solution_id, graph, dataset, git: config.git }, async ({ nodeFunction }) => {
         /** The trainer: `k` = null for one model as before (the search's trials), else BC's ensemble of `k` members. */
         const build = (h: Record<string, unknown>, steps: number | undefined, k: number | null = null) => {
-          const evalEvery = Math.max(1, Math.floor(num(h['evalEvery'], steps ? Math.min(10, Math.max(1, Math.floor(steps / 2))) : 10)));
+          const adversarial = sim.algorithm === 'revive_p' || sim.algorithm === 'revive_t';
+          const cadence = adversarial ? ENV.adversarialEvalEvery : ENV.evalEvery;
+          const evalEvery = Math.max(1, Math.floor(num(h['evalEvery'], steps ? Math.min(cadence, Math.max(1, Math.floor(steps / 2))) : cadence)));
           const batchSize = Math.max(1, Math.floor(num(h['batchSize'], ENV.batchSize)));
           const hidden = ints(h['hidden'], [...ENV.hidden]);
           const bcOptions = {
@@ -78,7 +80,7 @@ export function environmentJobKind({ db, blobs, codeEnv }: ModellingJobEnv): Job
           };
           // revive-p / revive-t: adversarial imitation warm-started from BC (same node networks, so
           // the stored venv loads like a BC one); each job step is one adversarial step.
-          return sim.algorithm === 'revive_p' || sim.algorithm === 'revive_t'
+          return adversarial
             ? new ReviveTrainer(graph, dataset, sim.algorithm === 'revive_p' ? 'p' : 't', {
                 hidden,
                 batchSize,
