@@ -5,10 +5,10 @@
  * URL rule) answering their catalogue codes. On SQLite and MariaDB (the schemes migration).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ErrorCode } from '@decisio/domain';
+import { ErrorCode, HYPERPARAMETER_DEFAULTS } from '@decisio/domain';
 import { createUser, issueToken } from '../../test/factories';
 import { databases, startTestServer, type TestServer } from '../../test/server';
-import { importReviveYaml } from '@decisio/learning';
+import { VENV_DEFAULTS, importReviveYaml } from '@decisio/learning';
 import { TINY_OBS, reviveYaml } from '@decisio/learning/testing';
 import { TINY_BC, createSolution, tinyCsv, tinyGraph, until, uploadCsv } from './testing';
 
@@ -81,6 +81,21 @@ describe.each(databases)('modelling request defaults on %s', (kind) => {
     expect(done.body.data.state).toBe('successful');
     // Given but empty is still no stop condition.
     expect((await call('trainSimulator/create', { solutionId, schemeId, name: 'empty-stop', stopConditions: {} })).body.code).toBe(ErrorCode.trainNoStopCondition);
+  }, 60_000);
+
+  it('trains the one default venv (HYPERPARAMETER_DEFAULTS.environment, the bench\'s) when the hyperparameters leave the network out', async () => {
+    const created = await call('trainSimulator/create', { solutionId, schemeId, name: 'defaults', hyperparameters: { epochs: 1, ensemble: 2 } });
+    expect(created.body.code).toBe(0);
+    const done = await until(() => call('trainSimulator/get', { id: created.body.data.id }), (r) => ['successful', 'failure'].includes(r.body.data.state));
+    expect(done.body.data.state).toBe('successful');
+    const row = await server.app.db.knex('simulators').where({ id: created.body.data.id }).first('artifact_key');
+    const venv = JSON.parse((await server.app.blobs.get(`${row.artifact_key}/venv.json`)).toString('utf8'));
+    expect(venv.hidden).toEqual([...HYPERPARAMETER_DEFAULTS.environment.hidden]);
+    expect(venv.hidden).toEqual([128, 128]);
+    // the rest of the set reaches the trainer: its log names the ensemble, and the learning engine's trainers read the same object
+    expect(VENV_DEFAULTS).toBe(HYPERPARAMETER_DEFAULTS.environment);
+    const log = await call('train/getTrainLog', { jobId: created.body.data.jobId, limit: 1000 });
+    expect(JSON.stringify(log.body.data)).toContain('environment ensemble: 2 members');
   }, 60_000);
 
   it("refuses unknown hyperparameters, an algorithm's forbidden settings and URLs the checkout cannot clone", async () => {
