@@ -221,13 +221,15 @@ export const HYPERPARAMETER_DEFAULTS = {
 /**
  * Where `hyperparameters` break the rules of `algorithm` beyond their shape: `[name, message]`
  * pairs (the adversarial environments train one model; SAC has no relative uncertainty, PPO no
- * select tolerance).
+ * select tolerance, and SAC's select tolerance goes with the members' mean only).
  */
 export function algorithmHyperparameterIssues(algorithm: string, hp: Record<string, unknown>): Array<[string, string]> {
   const out: Array<[string, string]> = [];
   if ((algorithm === 'revive_p' || algorithm === 'revive_t') && typeof hp.ensemble === 'number' && hp.ensemble > 1) out.push(['ensemble', 'validation.invalid']);
   if (algorithm === 'sac' && hp.uncertaintyRelative === true) out.push(['uncertaintyRelative', 'validation.invalid']);
   if (algorithm === 'ppo' && hp.selectTolerance !== undefined) out.push(['selectTolerance', 'validation.invalid']);
+  // SAC's tolerance tests the members' mean: it has no meaning for the worst member's or one venv's choice
+  if (algorithm === 'sac' && hp.selectTolerance !== undefined && hp.select !== undefined && hp.select !== 'mean') out.push(['selectTolerance', 'validation.invalid']);
   return out;
 }
 

@@ -170,7 +170,14 @@ describe('SAC behaviour regulariser (bcCoef, bcUncertainty)', () => {
     expect(again.useBest()).toBe(b.rewards.at(-1));
     expect(again.checkpoint().bestMembers).toEqual(b.checkpoint.bestMembers);
     expect(b.checkpoint.bestMembers).toHaveLength(2);
-  }, 60_000);
+    // the tolerance tests the members' mean: the worst member's choice keeps its best evaluation whatever k
+    const worst = new SacTrainer(venv, reward, { ...base, ensemble: e, select: 'worst', selectTolerance: 1e9 }, ds);
+    const w = await evaluated(worst);
+    const allWorst = [worst.initialReward, ...w.rewards];
+    const bestWorst = allWorst.indexOf(Math.max(...allWorst));
+    expect(worst.useBest()).toBe(allWorst[bestWorst]);
+    expect(w.checkpoint.keptReward).toBe(w.checkpoint.bestReward);
+  }, 90_000);
 
   it('refuses a negative bcCoef and bcUncertainty without an ensemble or with select venv', async () => {
     const e = await twoMembers();

@@ -78,6 +78,8 @@ export interface SacOptions extends BehaviourRegulariserOptions {
    * one's by less than `selectTolerance` standard errors of the paired differences (member by
    * member, the same windows) is kept instead of it: the venvs cannot tell the two apart, and
    * the later one has trained longer. 0 keeps the best evaluation. Default {@link SAC_SELECT_TOLERANCE}.
+   * It tests the members' mean, so it applies with `select: 'mean'` only (the default with an
+   * ensemble); `'worst'` and `'venv'` keep their best evaluation.
    */
   selectTolerance?: number;
 }
@@ -435,7 +437,8 @@ export class SacTrainer implements Trainer<SacCheckpoint> {
         this.sinceBest = 0;
         this.best = this.policy.weights();
       } else {
-        if (withinTolerance(this.lastMemberReturns, this.bestMembers, this.o.selectTolerance)) {
+        // the tolerance is a test on the members' mean, so it only applies to the mean's selection
+        if (this.o.select === 'mean' && withinTolerance(this.lastMemberReturns, this.bestMembers, this.o.selectTolerance)) {
           this.keptReward = rv;
           this.best = this.policy.weights();
         }

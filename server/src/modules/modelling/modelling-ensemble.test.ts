@@ -115,6 +115,8 @@ describe.each(databases)('environment ensembles on %s', (kind) => {
       // SAC's select tolerance: not PPO's, never negative
       ['ppo', { selectTolerance: 1 }, 'selectTolerance'],
       ['sac', { selectTolerance: -1 }, 'selectTolerance'],
+      // a test on the members' mean: not with the worst member's or one venv's choice
+      ['sac', { select: 'worst', selectTolerance: 1 }, 'selectTolerance'],
       ['ppo', { bcCoef: -0.5 }, 'bcCoef'],
       ['sac', { bcCoef: '1' }, 'bcCoef'],
       ['sac', { bcUncertainty: -1 }, 'bcUncertainty'],
