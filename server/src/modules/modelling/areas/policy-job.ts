@@ -3,6 +3,7 @@
  */
 import { HYPERPARAMETER_DEFAULTS, MODELLING_JOB_KINDS } from '@decisio/domain';
 import {
+  PPO_DEFAULTS,
   PpoTrainer,
   SacTrainer,
   parseStopConditions,
@@ -28,8 +29,6 @@ import { withReward } from '../engine/user-code';
 import { artifactPrefix } from '../../storage/artefact-keys';
 import type { ModellingJobEnv } from '../engine/job-run';
 
-/** The environment trainings' defaults (`HYPERPARAMETER_DEFAULTS` of `@decisio/domain`: one set). */
-const ENV = HYPERPARAMETER_DEFAULTS.environment;
 
 export function policyJobKind({ db, blobs, codeEnv }: ModellingJobEnv): JobKind<RecordPayload> {
   const knex = () => db.knex;
@@ -64,7 +63,7 @@ export function policyJobKind({ db, blobs, codeEnv }: ModellingJobEnv): JobKind<
             ...given('horizon', 1),
             ...given('batchSize', 1),
             ...given('bcUpdates', 0),
-            ...(h['hidden'] === undefined ? {} : { hidden: ints(h['hidden'], [...ENV.hidden]) }),
+            ...(h['hidden'] === undefined ? {} : { hidden: ints(h['hidden'], [...PPO_DEFAULTS.hidden]) }),
             evalEvery: Math.max(1, Math.floor(num(h['evalEvery'], steps ? Math.min(5, Math.max(1, Math.floor(steps / 2))) : 5))),
             evalWindows: Math.max(1, Math.floor(num(h['evalWindows'], HYPERPARAMETER_DEFAULTS.policy.evalWindows))),
             ...(typeof h['lr'] === 'number' && h['lr'] > 0 ? { lr: h['lr'] } : {}),
