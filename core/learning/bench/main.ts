@@ -162,7 +162,7 @@ for (const [id, task] of Object.entries(REFERENCE_TASKS)) {
     venv = bc.venv!;
     validation = bc.split!.validation;
   } else {
-    // same BC warm start as the bc row, then a quarter of its steps adversarially
+    // the same BC warm start as the bc row (its 120 steps), then the default 30 adversarial steps (10 with --quick)
     const rv = new ReviveTrainer(graph, ds, VENV_ALGO === 'revive-p' ? 'p' : 't', { bcSteps: venvSteps });
     await runTrainer(rv, { seed: 1 + SEED, stop: { system: true }, budget: { maxSteps: quick ? 10 : VENV_DEFAULTS.adversarialSteps }, onEvent: () => {} });
     rv.useBest();
