@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { decodeWeights } from '@decisio/compute';
 import { writeNpz } from '../data/npy';
-import { VENV_DEFAULTS } from '../venv/bc';
+import { VENV_DEFAULTS, venvEvalEvery } from '../venv/bc';
 import { REFERENCE_TASKS, offlineToNpz } from '../tasks/index';
 import { ACTION_0, OBS_0, PARAMETER_0, reviveYaml } from '../testing/fixtures';
 import { agentsOf, CliError, graphOf, venvEnsembleOf, venvSettingsOf } from './main';
@@ -105,6 +105,12 @@ describe('learn CLI', () => {
     expect(venvSettingsOf({})).toEqual({ algo: 'bc', epochs: 120, adversarialEpochs: 30, members: 5 });
     expect([VENV_DEFAULTS.steps, VENV_DEFAULTS.adversarialSteps]).toEqual([120, 30]);
     expect(venvSettingsOf({ 'venv-algo': 'revive-t', 'venv-epochs': '20' })).toEqual({ algo: 'revive-t', epochs: 20, adversarialEpochs: 10, members: 1 });
+    // left out, the adversarial steps are the defaults' own, not derived from the BC steps
+    expect(venvSettingsOf({ 'venv-algo': 'revive-p' }).adversarialEpochs).toBe(VENV_DEFAULTS.adversarialSteps);
+    expect(venvSettingsOf({ 'venv-algo': 'revive-p', 'venv-epochs': '200' }).adversarialEpochs).toBe(50);
+    // one evaluation cadence for the CLI and the server's environment job: the defaults', at most half the steps
+    expect([venvEvalEvery(undefined), venvEvalEvery(120), venvEvalEvery(4), venvEvalEvery(1)]).toEqual([VENV_DEFAULTS.evalEvery, 10, 2, 1]);
+    expect([venvEvalEvery(undefined, true), venvEvalEvery(30, true), venvEvalEvery(6, true)]).toEqual([VENV_DEFAULTS.adversarialEvalEvery, 5, 3]);
     expect(() => venvSettingsOf({ 'venv-algo': 'revive-p', 'venv-ensemble': '2' })).toThrow(CliError);
     // --agents: the policy nodes named instead of inferred (inventory: sales follow the decision, an environment node by default)
     const inv = REFERENCE_TASKS.inventory.yaml;

@@ -7,7 +7,7 @@
  *   data (npz / h5 / csv by extension) and the REVIVE YAML graph (bc: an ensemble of
  *   `--venv-ensemble` BC venvs, default {@link DEFAULT_ENSEMBLE_SIZE}, 1 = one venv; revive-p /
  *   revive-t: one venv, `--venv-epochs` BC warm-start steps, then `--adversarial-epochs`
- *   adversarial steps, default a quarter of the BC steps, at least 10), trains a policy in it
+ *   adversarial steps, default 30, or a quarter of `--venv-epochs` when given, at least 10), trains a policy in it
  *   with the reward file (with an ensemble, PPO / SAC get it: rollouts in a random member,
  *   the policy kept by its worst member return, PPO's disagreement-scaled behaviour
  *   regulariser), and writes into DIR `venv.json` (graph YAML, member files) and
@@ -31,7 +31,7 @@ import { importReviveYaml } from '../graph/yaml';
 import { loadDataset, type DataFileKind } from '../data/load';
 import type { ReviveTableReport } from '../data/revive-table';
 import { runTrainer, type TrainerEvent } from '../trainer/contract';
-import { BcTrainer, VENV_DEFAULTS, evaluateVenv, type BcOptions, type VirtualEnvironment } from '../venv/bc';
+import { BcTrainer, VENV_DEFAULTS, evaluateVenv, venvEvalEvery, type BcOptions, type VirtualEnvironment } from '../venv/bc';
 import { ReviveTrainer } from '../venv/revive';
 import { DEFAULT_ENSEMBLE_SIZE, EnsembleTrainer, MAX_ENSEMBLE_SIZE, type VenvEnsemble } from '../venv/ensemble';
 import type { DatasetSplit } from '../data/split';
@@ -80,7 +80,7 @@ const USAGE = `usage:
               (--venv-algo default bc (an ensemble); --policy-algo default sac when every decided field is continuous, else ppo:
                the bench's best combination, see the README;
                --venv-ensemble: BC venvs trained for the policy, 1..10, default 5 for bc; revive-p / revive-t: 1 only;
-               --venv-epochs default 120 (BC steps; revive-p / revive-t: of their BC start), --adversarial-epochs a quarter of it;
+               --venv-epochs default 120 (BC steps; revive-p / revive-t: of their BC start), --adversarial-epochs default 30 (a quarter of --venv-epochs when given, at least 10);
                the venv's other settings are the server's and the bench's defaults;
                --matcher-reward: revive-p only, REVIVE's rule-based matcher reward get_reward(data) added to every node's reward)
   learn tune --data F --graph G.yaml --reward R.py --out DIR [--algo sracos|random] [--trials N] [--venv-algo A] [--venv-epochs N] [--horizon H] [--seed S]
@@ -141,7 +141,7 @@ export interface VenvSettings {
   algo: VenvAlgo;
   /** `--venv-epochs`: BC steps (revive-p / revive-t: of the BC warm start), default 120 (`VENV_DEFAULTS.steps`, the server's and the bench's). */
   epochs: number;
-  /** `--adversarial-epochs` (revive-p / revive-t), default a quarter of `epochs` (30 by default), at least 10. */
+  /** `--adversarial-epochs` (revive-p / revive-t), default `VENV_DEFAULTS.adversarialSteps` (30), or a quarter of `--venv-epochs` (at least 10) when that is given. */
   adversarialEpochs: number;
   /** `--venv-ensemble` ({@link venvEnsembleOf}): BC venvs trained, 1 = one venv. */
   members: number;
@@ -155,7 +155,8 @@ export interface VenvSettings {
 export function venvSettingsOf(flags: Record<string, string>): VenvSettings {
   const algo = venvAlgoOf(flags);
   const epochs = intFlag(flags, 'venv-epochs', VENV_DEFAULTS.steps);
-  const adversarialEpochs = intFlag(flags, 'adversarial-epochs', Math.max(10, Math.round(epochs / 4)));
+  // the defaults' adversarial steps when `--venv-epochs` is left out, else a quarter of it (at least 10)
+  const adversarialEpochs = intFlag(flags, 'adversarial-epochs', flags['venv-epochs'] === undefined ? VENV_DEFAULTS.adversarialSteps : Math.max(10, Math.round(epochs / 4)));
   return { algo, epochs, adversarialEpochs, members: venvEnsembleOf(flags, algo) };
 }
 
@@ -234,7 +235,7 @@ async function prepare(dataFile: string, graphFile: string, rewardFile: string, 
     let ensemble: VenvEnsemble | undefined;
     if (algo === 'bc' && members > 1) {
       log(`[venv] ensemble of ${members} BC venvs (one split; member i from seed ${seed} + 1000 i)`);
-      const ens = new EnsembleTrainer(graph, ds, members, { evalEvery: Math.max(1, Math.min(10, Math.floor(venvEpochs / 4) || 1)), ...(nodeFunction ? { nodeFunction } : {}) });
+      const ens = new EnsembleTrainer(graph, ds, members, { evalEvery: venvEvalEvery(venvEpochs), ...(nodeFunction ? { nodeFunction } : {}) });
       await runTrainer(ens, {
         seed,
         stop: { system: true },
@@ -248,7 +249,7 @@ async function prepare(dataFile: string, graphFile: string, rewardFile: string, 
       venv = ensemble.members[0]!;
       split = ens.members[0]!.split!;
     } else if (algo === 'bc') {
-      const bc = new BcTrainer(graph, ds, { evalEvery: Math.max(1, Math.min(10, Math.floor(venvEpochs / 4) || 1)), ...(nodeFunction ? { nodeFunction } : {}) });
+      const bc = new BcTrainer(graph, ds, { evalEvery: venvEvalEvery(venvEpochs), ...(nodeFunction ? { nodeFunction } : {}) });
       await runTrainer(bc, {
         seed,
         stop: { system: true },
@@ -268,7 +269,7 @@ async function prepare(dataFile: string, graphFile: string, rewardFile: string, 
       if (matcher) log(`[venv] ${algo}: matcher reward ${matcherFile} (weight ${matcherSetup!.weight}) added to every node's reward`);
       const rv = new ReviveTrainer(graph, ds, algo === 'revive-p' ? 'p' : 't', {
         bcSteps: venvEpochs,
-        evalEvery: Math.max(1, Math.min(5, Math.floor(adversarialEpochs / 4) || 1)),
+        evalEvery: venvEvalEvery(adversarialEpochs, true),
         ...(nodeFunction ? { nodeFunction } : {}),
         ...(matcher ? { matcherReward: (b: Record<string, BatchArray>) => matcher.compute(b), matcherWeight: matcherSetup!.weight } : {}),
       });

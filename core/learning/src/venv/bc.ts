@@ -49,6 +49,18 @@ import { historyPlan, nextHistory, shiftFrames } from './history';
  */
 export const VENV_DEFAULTS = HYPERPARAMETER_DEFAULTS.environment;
 
+/**
+ * Trainer steps between held-out evaluations of a venv training of `steps` steps (unset: as many
+ * as the system decides): the defaults' cadence ({@link VENV_DEFAULTS} `evalEvery`, or
+ * `adversarialEvalEvery` for revive-p / revive-t's adversarial steps), at most half the steps so
+ * that a short training is still evaluated twice. The server's environment job and the `learn`
+ * CLI both use it.
+ */
+export function venvEvalEvery(steps: number | undefined, adversarial = false): number {
+  const cadence = adversarial ? VENV_DEFAULTS.adversarialEvalEvery : VENV_DEFAULTS.evalEvery;
+  return steps ? Math.max(1, Math.min(cadence, Math.floor(steps / 2))) : cadence;
+}
+
 /** Options of the BC venv trainer. */
 export interface BcOptions {
   /** Hidden layer sizes. Default `[128, 128]` ({@link VENV_DEFAULTS}, as every other default here). */

@@ -226,6 +226,11 @@ describe.each(databases)('modelling on %s', (kind) => {
     expect((await call('policy/list', { solutionId })).body.data.total).toBe(1);
     policyId = pol.body.data.id;
 
+    // no algorithm asked: SAC's rules apply to the resolved default (a select tolerance is a test on the members' mean)
+    const autoBad = await call('trainPolicy/create', { solutionId, simulatorId, objectiveId, name: 'policy-default-bad', stopConditions: STOP, hyperparameters: { epochs: 2, select: 'worst', selectTolerance: 1 } });
+    expect(autoBad.body.code).toBe(ErrorCode.paramInvalid);
+    expect(JSON.stringify(autoBad.body)).toContain('hyperparameters.selectTolerance');
+    expect(await server.app.db.knex('policies').where({ name: 'policy-default-bad' }).first()).toBeUndefined();
     // no algorithm asked: the graph's default, SAC for this graph's continuous action
     const auto = await call('trainPolicy/create', { solutionId, simulatorId, objectiveId, name: 'policy-default', stopConditions: STOP, hyperparameters: { epochs: 2, bcUpdates: 5, batchSize: 8, horizon: 4, evalWindows: 8, hidden: [16] } });
     expect(auto.body.code).toBe(0);

@@ -8,6 +8,7 @@ import {
   ReviveTrainer,
   evaluateVenv,
   parseStopConditions,
+  venvEvalEvery,
   type Trainer,
   type Dataset,
   type VirtualEnvironment,
@@ -66,8 +67,7 @@ export function environmentJobKind({ db, blobs, codeEnv }: ModellingJobEnv): Job
         /** The trainer: `k` = null for one model as before (the search's trials), else BC's ensemble of `k` members. */
         const build = (h: Record<string, unknown>, steps: number | undefined, k: number | null = null) => {
           const adversarial = sim.algorithm === 'revive_p' || sim.algorithm === 'revive_t';
-          const cadence = adversarial ? ENV.adversarialEvalEvery : ENV.evalEvery;
-          const evalEvery = Math.max(1, Math.floor(num(h['evalEvery'], steps ? Math.min(cadence, Math.max(1, Math.floor(steps / 2))) : cadence)));
+          const evalEvery = Math.max(1, Math.floor(num(h['evalEvery'], venvEvalEvery(steps, adversarial))));
           const batchSize = Math.max(1, Math.floor(num(h['batchSize'], ENV.batchSize)));
           const hidden = ints(h['hidden'], [...ENV.hidden]);
           const bcOptions = {
