@@ -367,6 +367,14 @@ describe('flow: from a csv to trained models and deductions', () => {
     await page.getByTestId('train-name').fill('policy ppo');
     await page.getByTestId('train-simulator').selectOption({ label: 'env bc' });
     await page.getByTestId('train-objective').selectOption({ label: 'stay near zero' });
+    // a setting the chosen algorithm refuses (SAC's select tolerance tests the members' mean, not the worst member):
+    // the server's paramInvalid names it under the hyperparameters field, the form stays open and nothing is created
+    await page.getByTestId('train-algorithm').selectOption('sac');
+    await page.getByTestId('train-hyper').fill('{"select": "worst", "selectTolerance": 1}');
+    await page.getByTestId('train-submit').click();
+    await page.getByTestId('train-form').getByText(/^selectTolerance: /).waitFor();
+    await shot(page, 'flow-policy-form-refused');
+    expect((await call<{ total: number }>('trainPolicy/list', { solutionId: ids.solutionId })).total).toBe(0);
     await page.getByTestId('train-algorithm').selectOption('ppo');
     await page.getByTestId('train-hyper').fill(TINY_PPO);
     await shot(page, 'flow-policy-form');

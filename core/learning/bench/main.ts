@@ -100,6 +100,24 @@ for (const [flag] of POLICY_NUMBER_FLAGS) {
  * venv out: never report them as the pipeline's.
  */
 const VENV_CACHE = arg('venv-cache');
+/**
+ * `--venv-steps=N`, `--venv-hidden=a,b`, `--venv-lr=X`, `--venv-patience=N`: the BC venvs' own
+ * settings instead of the product's (`VENV_DEFAULTS`), for choosing defaults; the cache file
+ * name records them.
+ */
+const VENV_STEPS = arg('venv-steps');
+const VENV_HIDDEN = arg('venv-hidden');
+const VENV_LR = arg('venv-lr');
+const VENV_PATIENCE = arg('venv-patience');
+for (const [flag, v] of [['venv-steps', VENV_STEPS], ['venv-lr', VENV_LR], ['venv-patience', VENV_PATIENCE]] as const) if (v !== undefined && !(Number(v) > 0)) throw new Error(`--${flag} must be a positive number`);
+if (VENV_HIDDEN !== undefined && !/^\d+(,\d+)*$/.test(VENV_HIDDEN)) throw new Error('--venv-hidden must be layer sizes, comma separated');
+const VENV_OPTIONS = {
+  ...(VENV_STEPS ? { systemMaxSteps: Number(VENV_STEPS) } : {}),
+  ...(VENV_HIDDEN ? { hidden: VENV_HIDDEN.split(',').map(Number) } : {}),
+  ...(VENV_LR ? { lr: Number(VENV_LR) } : {}),
+  ...(VENV_PATIENCE ? { patience: Number(VENV_PATIENCE) } : {}),
+};
+const VENV_KEY = Object.entries(VENV_OPTIONS).map(([k, v]) => `-${k}${String(v).replace(/,/g, 'x')}`).join('');
 /** `--trajectories=N`: episodes of behaviour data (default 40, 20 with `--quick`); the goal's tables use the default. */
 const TRAJECTORIES = Number(arg('trajectories') ?? (quick ? 20 : 40));
 if (!Number.isInteger(TRAJECTORIES) || TRAJECTORIES < 2) throw new Error('--trajectories must be an integer of at least 2');
@@ -133,15 +151,15 @@ for (const [id, task] of Object.entries(REFERENCE_TASKS)) {
   if (POLICY_ALGO === 'sac' && PENALTY_RELATIVE) throw new Error(`--penalty-relative is PPO only, and task '${id}' gets SAC by default: add --policy-algo=ppo`);
   const ds = buildDataset(graph, offlineToRaw(task.generate({ trajectories: TRAJECTORIES, steps: task.horizon, seed: 1 + SEED })));
   // the product's venv settings (`VENV_DEFAULTS`: the server's environment trainings and the CLI use them)
-  const venvSteps = quick ? 40 : VENV_DEFAULTS.steps;
+  const venvSteps = quick ? 40 : VENV_STEPS ? Number(VENV_STEPS) : VENV_DEFAULTS.steps;
   let venv: VirtualEnvironment;
   let validation: Dataset;
   let ensemble: VenvEnsemble | undefined;
   let venvFromCache = false;
   if (VENV_ALGO === 'bc' && ENSEMBLE > 1) {
     // member i trains from seed 1 + SEED + 1000 i on the same split: member 0 is the plain run's venv
-    const ens = new EnsembleTrainer(graph, ds, ENSEMBLE);
-    const cached = VENV_CACHE ? join(VENV_CACHE, `${id}-s${SEED}-k${ENSEMBLE}${quick ? '-quick' : ''}${arg('trajectories') ? `-n${TRAJECTORIES}` : ''}.json`) : undefined;
+    const ens = new EnsembleTrainer(graph, ds, ENSEMBLE, VENV_OPTIONS);
+    const cached = VENV_CACHE ? join(VENV_CACHE, `${id}-s${SEED}-k${ENSEMBLE}${quick ? '-quick' : ''}${arg('trajectories') ? `-n${TRAJECTORIES}` : ''}${VENV_KEY}.json`) : undefined;
     venvFromCache = cached !== undefined && existsSync(cached);
     if (cached && venvFromCache) ens.init({ seed: 1 + SEED, checkpoint: JSON.parse(readFileSync(cached, 'utf8')) as EnsembleCheckpoint });
     else {
@@ -155,7 +173,7 @@ for (const [id, task] of Object.entries(REFERENCE_TASKS)) {
     venv = ensemble.members[0]!;
     validation = ens.members[0]!.split!.validation;
   } else if (VENV_ALGO === 'bc') {
-    const bc = new BcTrainer(graph, ds);
+    const bc = new BcTrainer(graph, ds, VENV_OPTIONS);
     await runTrainer(bc, { seed: 1 + SEED, stop: { system: true }, budget: { maxSteps: venvSteps }, onEvent: () => {} });
     const ck = bc.checkpoint();
     if (ck.best) bc.venv!.loadWeights(ck.best);
@@ -307,6 +325,7 @@ for (const [id, task] of Object.entries(REFERENCE_TASKS)) {
       gapClosedVsExpert: gap(expert),
       venvSeconds: +venvSeconds.toFixed(1),
       venvCached: VENV_CACHE !== undefined && ensemble !== undefined && venvFromCache,
+      venvOptions: VENV_OPTIONS,
       policySeconds: +policySeconds.toFixed(1),
       offlineWallSeconds: +((tp - t0) / 1000 + policySeconds).toFixed(1),
       policySamplesPerSecond: Math.round(samples / policySeconds),

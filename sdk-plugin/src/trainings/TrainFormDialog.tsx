@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { Callout, Checkbox, HTMLSelect, InputGroup, Switch, TextArea } from '@blueprintjs/core';
-import { emptyTrainForm, toTrainRequest, trainFormField, validateTrainForm, type TrainForm, type TrainKind } from '@decisio/domain';
+import { emptyTrainForm, toTrainRequest, trainFormField, trainFormMessage, validateTrainForm, type TrainForm, type TrainKind } from '@decisio/domain';
 import { CrudFormDialog } from '../crud';
 import { useNotify } from '../index';
 import { trainingsApi, usableRewards } from './api';
@@ -59,7 +59,7 @@ export function TrainFormDialog({ kind, solutionId, onClose, initial }: { kind: 
       onClose();
     } catch (err) {
       const se = serverErrors(err);
-      setErrors(Object.fromEntries(Object.entries(se).map(([k, v]) => [trainFormField(k), v])));
+      setErrors(Object.fromEntries(Object.entries(se).map(([k, v]) => [trainFormField(k), trainFormMessage(k, v)])));
     }
   };
 

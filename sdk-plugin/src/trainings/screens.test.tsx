@@ -106,8 +106,8 @@ describe('training forms', () => {
     expect(screen.getByText(/ensemble: how many environment models are trained together/)).toBeTruthy();
     fireEvent.click(screen.getByTestId('train-submit'));
     expect(await screen.findByText('Environment name already used')).toBeTruthy();
-    // A server error on a hyperparameter stands under the hyperparameters field, in place of the hint.
-    expect(screen.getByText('A whole number from 1 to 10')).toBeTruthy();
+    // A server error on a hyperparameter stands under the hyperparameters field, in place of the hint, and names the setting.
+    expect(screen.getByText('ensemble: A whole number from 1 to 10')).toBeTruthy();
     expect(screen.queryByText(/ensemble: how many environment models/)).toBeNull();
     // paramInvalid's own text would only repeat the fields': no form callout for it
     expect(screen.queryByTestId('form-error')).toBeNull();

@@ -4,7 +4,7 @@
  * form → request: a form the checks pass is a request the server's schema accepts).
  */
 import { describe, expect, it } from 'vitest';
-import { emptyTrainForm, isGitUrl, toTrainRequest, trainFormField, validateTrainForm, type TrainForm } from './training';
+import { emptyTrainForm, isGitUrl, toTrainRequest, trainFormField, trainFormMessage, validateTrainForm, type TrainForm } from './training';
 import { trainParameterSchema, trainPolicySchema, trainSimulatorSchema } from './schemas';
 
 const env = (patch: Partial<TrainForm> = {}): TrainForm => ({ ...emptyTrainForm('environment'), name: 'env-1', schemeId: 's'.repeat(32), ...patch });
@@ -123,5 +123,11 @@ describe('form → request against the create schemas', () => {
       expect(parsed.success).toBe(false);
       expect(parsed.error!.issues.map((i) => trainFormField(i.path.join('.')))).toContain(field);
     }
+  });
+
+  it('names the hyperparameter a server error is about, under the one hyperparameters field', () => {
+    expect([trainFormField('hyperparameters.selectTolerance'), trainFormMessage('hyperparameters.selectTolerance', 'Invalid value')]).toEqual(['hyperparameters', 'selectTolerance: Invalid value']);
+    expect(trainFormMessage('hyperparameters', 'Invalid JSON')).toBe('Invalid JSON');
+    expect(trainFormMessage('git.url', 'Not a valid git URL')).toBe('Not a valid git URL');
   });
 });

@@ -488,3 +488,13 @@ export function trainFormField(path: string): string {
   if (path.startsWith('hyperparameters')) return 'hyperparameters';
   return path;
 }
+
+/**
+ * The text a server error of {@link toTrainRequest}'s body shows under its form field: an error on
+ * one hyperparameter (`hyperparameters.selectTolerance`) stands under the one hyperparameters
+ * field, so it names the setting (`selectTolerance: Invalid value`); other errors as they are.
+ */
+export function trainFormMessage(path: string, message: string): string {
+  const name = path.startsWith('hyperparameters.') ? path.slice('hyperparameters.'.length) : '';
+  return name ? `${name}: ${message}` : message;
+}
