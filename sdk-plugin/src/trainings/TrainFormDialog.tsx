@@ -59,7 +59,7 @@ export function TrainFormDialog({ kind, solutionId, onClose, initial }: { kind: 
       onClose();
     } catch (err) {
       const se = serverErrors(err);
-      setErrors(Object.fromEntries(Object.entries(se).map(([k, v]) => [trainFormField(k), trainFormMessage(k, v)])));
+      setErrors(Object.fromEntries(Object.entries(se).map(([k, v]) => [trainFormField(k), trainFormMessage(k, v ?? '')])));
     }
   };
 

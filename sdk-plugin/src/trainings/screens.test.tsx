@@ -155,9 +155,12 @@ describe('training forms', () => {
     fireEvent.change(await screen.findByTestId('train-name'), { target: { value: 'ppo-1' } });
     fireEvent.click(screen.getByTestId('stop-duration'));
     fireEvent.change(screen.getByTestId('stop-days'), { target: { value: '8' } });
+    fireEvent.change(screen.getByTestId('train-hyper'), { target: { value: '{"epoch": 5}' } });
     fireEvent.click(screen.getByTestId('train-submit'));
     expect((await screen.findAllByText('必填')).length).toBe(2);
     expect(screen.getByText('须为整数，总时长大于 0 且不超过 7 天')).toBeTruthy();
+    // the form's own check names the unknown setting before the translated text
+    expect(screen.getByText('epoch: 此类训练没有该超参数，或取值超出范围')).toBeTruthy();
     expect(h.calls.some((c) => c.url === 'trainPolicy/create')).toBe(false);
   });
 

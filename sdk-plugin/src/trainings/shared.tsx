@@ -143,8 +143,9 @@ export function ProgressCell({ state, progress, durationMs }: { state: string; p
 export function Field(props: { label: string; id: string; errors: FormErrors; name: string; children: ReactNode; inline?: boolean; hint?: string | undefined }) {
   const { t } = useTrainingsT();
   const err = props.errors[props.name];
-  // An error replaces the field's hint while it stands.
-  const text = err ? (err.startsWith('errors.') ? t(err as Parameters<typeof t>[0]) : err) : props.hint;
+  // An error replaces the field's hint while it stands; a translation key may follow a setting's name (`epoch: errors.hyperInvalid`).
+  const key = err ? /^(?:([\w.-]+): )?(errors\.[\w.]+)$/.exec(err) : null;
+  const text = err ? (key ? `${key[1] ? `${key[1]}: ` : ''}${t(key[2] as Parameters<typeof t>[0])}` : err) : props.hint;
   return (
     <FormGroup label={props.label} labelFor={props.id} intent={err ? 'danger' : 'none'} helperText={text} inline={props.inline}>
       {props.children}

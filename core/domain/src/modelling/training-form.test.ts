@@ -55,8 +55,9 @@ describe('environment training form', () => {
     expect(validateTrainForm(env({ hyperparameters: '{"epochs": 5' })).hyperparameters).toBe('errors.hyperJson');
     expect(toTrainRequest(env({ hyperparameters: '{"epochs": 5}' }), 'x').hyperparameters).toEqual({ epochs: 5 });
     // The kind's schema of core/domain: an unknown name or a value out of range, as the server refuses it.
-    expect(validateTrainForm(env({ hyperparameters: '{"epoch": 5}' })).hyperparameters).toBe('errors.hyperInvalid');
-    expect(validateTrainForm(env({ hyperparameters: '{"hidden": [0]}' })).hyperparameters).toBe('errors.hyperInvalid');
+    // the setting is named before the translated text
+    expect(validateTrainForm(env({ hyperparameters: '{"epoch": 5}' })).hyperparameters).toBe('epoch: errors.hyperInvalid');
+    expect(validateTrainForm(env({ hyperparameters: '{"hidden": [0]}' })).hyperparameters).toBe('hidden: errors.hyperInvalid');
   });
 });
 

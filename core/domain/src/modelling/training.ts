@@ -429,8 +429,12 @@ export function validateTrainForm(f: TrainForm): TrainFormErrors {
   }
   const hp = parseHyperparameters(f.hyperparameters);
   if (hp === null) e.hyperparameters = 'errors.hyperJson';
-  // The kind's schema, as the server checks it: unknown names, ranges.
-  else if (!HYPERPARAMETER_SCHEMAS[f.kind].safeParse(hp).success) e.hyperparameters = 'errors.hyperInvalid';
+  else {
+    // The kind's schema, as the server checks it: unknown names, ranges; the error names the setting.
+    const r = HYPERPARAMETER_SCHEMAS[f.kind].safeParse(hp);
+    const issue = r.success ? null : r.error.issues[0];
+    if (issue) e.hyperparameters = trainFormMessage(`hyperparameters.${issue.code === 'unrecognized_keys' ? String(issue.keys[0]) : String(issue.path[0] ?? '')}`, 'errors.hyperInvalid');
+  }
   if (f.gitOn) {
     if (!f.gitUrl.trim()) e.gitUrl = 'errors.required';
     else if (!isGitUrl(f.gitUrl)) e.gitUrl = 'errors.gitUrl';
@@ -492,9 +496,12 @@ export function trainFormField(path: string): string {
 /**
  * The text a server error of {@link toTrainRequest}'s body shows under its form field: an error on
  * one hyperparameter (`hyperparameters.selectTolerance`) stands under the one hyperparameters
- * field, so it names the setting (`selectTolerance: Invalid value`); other errors as they are.
+ * field, so it names the setting (`selectTolerance: Invalid value`); other errors as they are. The
+ * form's own check ({@link validateTrainForm}) names it the same way before a translation key
+ * (`epoch: errors.hyperInvalid`), which the form's field translates after the name.
  */
 export function trainFormMessage(path: string, message: string): string {
+  // a message may be a translation key (`errors.hyperInvalid`): the form translates what follows the name
   const name = path.startsWith('hyperparameters.') ? path.slice('hyperparameters.'.length) : '';
   return name ? `${name}: ${message}` : message;
 }
