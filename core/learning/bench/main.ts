@@ -270,6 +270,7 @@ for (const [id, task] of Object.entries(REFERENCE_TASKS)) {
   // policy) or the optimisation (it ranks the expert above it)?
   let venvScores: { offline: number[]; expert: number[] } | null = null;
   let trueRewardPerStep: { start: number; behaviour: number[]; offline: number[]; expert: number[] } | null = null;
+  let trueNodeMeans: Record<'behaviour' | 'offline' | 'expert', Record<string, number[]>> | null = null;
   if (TRACE) {
     const members = ensemble ? ensemble.members : [venv];
     const opts = { horizon: HORIZON, windows: 128, seed: 12345 };
@@ -284,6 +285,22 @@ for (const [id, task] of Object.entries(REFERENCE_TASKS)) {
       return [m(0, START), m(START, task.horizon)];
     };
     trueRewardPerStep = { start: START, behaviour: phases(task.behaviourPolicy), offline: phases(runner), expert: phases(EXPERTS[id]!) };
+    // what the policies do in truth after the first `START` steps: every node's mean value (original units)
+    const means = (p: TaskPolicy) => {
+      const sums: Record<string, number[]> = {};
+      let n = 0;
+      for (let k = 0; k < SEEDS; k++) {
+        const { arrays } = task.simulate(p, task.horizon, 1000 + k).data;
+        for (const [node, a] of Object.entries(arrays)) {
+          const [rows, dim] = a.shape as [number, number];
+          const sum = (sums[node] ??= new Array<number>(dim).fill(0));
+          for (let r = START; r < rows; r++) for (let d = 0; d < dim; d++) sum[d] = sum[d]! + Number(a.data[r * dim + d]);
+          if (node === Object.keys(arrays)[0]) n += Math.max(0, rows - START);
+        }
+      }
+      return Object.fromEntries(Object.entries(sums).map(([node, v]) => [node, v.map((x) => +(x / n).toFixed(2))]));
+    };
+    trueNodeMeans = { behaviour: means(task.behaviourPolicy), offline: means(runner), expert: means(EXPERTS[id]!) };
   }
   let trueSim: number | null = null;
   let trueSimSeconds: number | null = null;
@@ -319,6 +336,7 @@ for (const [id, task] of Object.entries(REFERENCE_TASKS)) {
       venvReturnBest: +trainer.useBest().toFixed(2),
       venvScores,
       trueRewardPerStep,
+      trueNodeMeans,
       trueSimPolicyReturn: trueSim === null ? null : +trueSim.toFixed(2),
       expertReturn: +expert.toFixed(2),
       gapClosed: trueSim === null ? null : gap(trueSim),
