@@ -112,6 +112,7 @@ const VENV_PATIENCE = arg('venv-patience');
 for (const [flag, v] of [['venv-steps', VENV_STEPS], ['venv-lr', VENV_LR], ['venv-patience', VENV_PATIENCE]] as const) if (v !== undefined && !(Number(v) > 0)) throw new Error(`--${flag} must be a positive number`);
 if (VENV_HIDDEN !== undefined && !/^\d+(,\d+)*$/.test(VENV_HIDDEN)) throw new Error('--venv-hidden must be layer sizes, comma separated');
 const VENV_OPTIONS = {
+  ...(process.argv.includes('--venv-bootstrap') ? { bootstrap: true } : {}),
   ...(VENV_STEPS ? { systemMaxSteps: Number(VENV_STEPS) } : {}),
   ...(VENV_HIDDEN ? { hidden: VENV_HIDDEN.split(',').map(Number) } : {}),
   ...(VENV_LR ? { lr: Number(VENV_LR) } : {}),

@@ -89,6 +89,11 @@ export interface BcOptions {
   nodeFunction?: NodeFunctionCall;
   /** Seed of the train / validation split (default: the run's seed); ensemble members share one split. */
   splitSeed?: number;
+  /**
+   * Train on a bootstrap resample of the training trajectories (drawn with replacement from the
+   * run's seed), so that ensemble members see different data as well as different starts. Default false.
+   */
+  bootstrap?: boolean;
 }
 
 /** Decides an agent node from its encoded inputs; returns `[rows, width]` encoded. */
@@ -508,13 +513,15 @@ export class BcTrainer implements Trainer<BcCheckpoint> {
   readonly systemMaxSteps: number;
   venv: VirtualEnvironment | undefined;
   split: DatasetSplit | undefined;
+  /** The rows updates sample from: the training split, or its bootstrap resample (`bootstrap`). */
+  private rowsFrom: Dataset | undefined;
   private opt: Adam | undefined;
   private rng = new Rng(0);
   private updates = 0;
   private bestScore = -Infinity;
   private sinceBest = 0;
   private best: BcCheckpoint['weights'] | undefined;
-  private readonly o: Required<Omit<BcOptions, 'nodeFunction' | 'splitSeed'>>;
+  private readonly o: Required<Omit<BcOptions, 'nodeFunction' | 'splitSeed' | 'bootstrap'>>;
 
   constructor(
     readonly graph: DecisionGraph,
@@ -541,6 +548,11 @@ export class BcTrainer implements Trainer<BcCheckpoint> {
   init({ seed, checkpoint }: { seed: number; checkpoint?: BcCheckpoint }): void {
     this.split = splitDataset(this.dataset, { seed: this.options.splitSeed ?? seed, validationFraction: this.o.validationFraction });
     this.venv = new VirtualEnvironment(this.split.train, this.o, new Generator(seed));
+    const T = this.split.train.trajectoryCount;
+    if (this.options.bootstrap && T >= 2) {
+      const draw = new Rng(seed + 7);
+      this.rowsFrom = this.split.train.subset(Array.from({ length: T }, () => draw.int(T)));
+    } else this.rowsFrom = this.split.train;
     this.opt = new Adam(this.venv.parameters(), { lr: this.o.lr });
     this.rng = new Rng(seed + 1);
     if (checkpoint) {
@@ -555,7 +567,7 @@ export class BcTrainer implements Trainer<BcCheckpoint> {
 
   async step(ctx: StepContext): Promise<StepResult> {
     const venv = this.venv!;
-    const train = this.split!.train;
+    const train = this.rowsFrom!;
     const B = Math.min(this.o.batchSize, train.rows);
     const rows = new Int32Array(B);
     const nll: Record<string, number> = {};

@@ -4,6 +4,7 @@ import { PpoTrainer } from '../policy/ppo';
 import { taskReward } from '../policy/task-reward';
 import { runTrainer } from '../trainer/contract';
 import { REFERENCE_TASKS, offlineToRaw } from '../tasks/index';
+import { BcTrainer } from './bc';
 import { EnsembleTrainer, VenvEnsemble } from './ensemble';
 
 describe('venv ensemble', () => {
@@ -34,4 +35,19 @@ describe('venv ensemble', () => {
     expect(metrics.length).toBe(2);
     for (const m of metrics) expect(m).toBeGreaterThan(0);
   }, 240_000);
+
+  it('trains on a seeded bootstrap resample of the training trajectories when asked, on the same split', async () => {
+    const task = REFERENCE_TASKS.thermal;
+    const graph = task.graph();
+    const ds = buildDataset(graph, offlineToRaw(task.generate({ trajectories: 8, steps: 20, seed: 2 })));
+    const trained = async (bootstrap: boolean) => {
+      const bc = new BcTrainer(graph, ds, { hidden: [8], updatesPerStep: 3, evalEvery: 1, batchSize: 32, bootstrap });
+      await runTrainer(bc, { seed: 5, stop: { system: true }, budget: { maxSteps: 1 }, onEvent: () => {} });
+      return { weights: JSON.stringify(bc.venv!.weights()), validation: Array.from(bc.split!.validation.starts).join(',') };
+    };
+    const [plain, boot, again] = [await trained(false), await trained(true), await trained(true)];
+    expect(boot.validation).toBe(plain.validation);
+    expect(boot.weights).not.toBe(plain.weights);
+    expect(again.weights).toBe(boot.weights);
+  }, 60_000);
 });
