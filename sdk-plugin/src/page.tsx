@@ -139,6 +139,18 @@ export function useFailureNotice(): (err: unknown, fallback: string) => void {
   };
 }
 
+/**
+ * A trained policy's return in its learned environment against the cloned behaviour's on the same
+ * evaluation (`config.behaviourReward`, written by the policy job): `behind` when the policy does
+ * not exceed the data's own decisions there, and is offered for deployment with a warning; null
+ * when either was not measured (a policy trained before the job wrote it).
+ */
+export function policyGain(p: { reward?: number | null; config?: Record<string, unknown> | null }): { reward: number; behaviour: number; behind: boolean } | null {
+  const behaviour = p.config?.['behaviourReward'];
+  if (typeof p.reward !== 'number' || !Number.isFinite(p.reward) || typeof behaviour !== 'number' || !Number.isFinite(behaviour)) return null;
+  return { reward: p.reward, behaviour, behind: p.reward <= behaviour };
+}
+
 /** Whether a policy (or any training) finished training: it can be deployed and decide. */
 export function isTrained(p: { state: string }): boolean {
   return p.state === 'successful' || p.state === 'successful by manual stop';

@@ -113,6 +113,35 @@ describe('DeployListPanel', () => {
     expect(screen.getByTestId('deploy-token-validity').textContent).toBe('Never expires');
   });
 
+  it("warns when the chosen policy does not beat the data's own decisions in its learned environment, in both languages", async () => {
+    for (const [locale, words] of [['en-US', /does not exceed that of the data's own decisions \(-5\.600\)/], ['zh-CN', /未超过数据自身决策的回报（-5\.600）/]] as const) {
+      const h = host(locale, [], { projectId, solutionId: 'd'.repeat(32) });
+      h.mockCall('policy/list', {
+        data: {
+          rows: [
+            { id: 'e'.repeat(32), name: 'no gain', state: 'successful', reward: -5.6, config: { behaviourReward: -5.6 } },
+            { id: 'f'.repeat(32), name: 'gains', state: 'successful', reward: -4.25, config: { behaviourReward: -5.6 } },
+            { id: 'a'.repeat(32), name: 'older', state: 'successful', reward: -7, config: {} },
+          ],
+          total: 3,
+        },
+      });
+      const view = await renderPanel(list, { host: h });
+      fireEvent.click(await screen.findByRole('button', { name: locale === 'en-US' ? 'Deploy a policy' : '部署策略' }));
+      const select = (await screen.findByLabelText(/^(Policy|策略)/)) as HTMLSelectElement;
+      // the list shows each policy's return in its learned environment
+      await waitFor(() => expect(within(select).getByText('gains (-4.250)')).toBeTruthy());
+      fireEvent.change(select, { target: { value: 'e'.repeat(32) } });
+      expect((await screen.findByTestId('deploy-policy-behind')).textContent).toMatch(words);
+      fireEvent.change(select, { target: { value: 'f'.repeat(32) } });
+      expect(screen.queryByTestId('deploy-policy-behind')).toBeNull();
+      // not measured (a policy trained before the job wrote it): no warning
+      fireEvent.change(select, { target: { value: 'a'.repeat(32) } });
+      expect(screen.queryByTestId('deploy-policy-behind')).toBeNull();
+      view.unmount();
+    }
+  });
+
   it('gives the token a validity: a day must be chosen and lie ahead, 30 days is sent as a time', async () => {
     const h = host('en-US', [], { projectId, solutionId: 'd'.repeat(32), policyId: 'e'.repeat(32) });
     h.mockCall('policy/list', { data: { rows: [{ id: 'e'.repeat(32), name: 'coupon policy', state: 'successful', score: null }], total: 1 } });

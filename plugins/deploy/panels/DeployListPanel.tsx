@@ -1,7 +1,7 @@
 import { useState } from 'react';
-import { Alert, Button, ButtonGroup, Classes, Dialog, DialogBody, DialogFooter, FormGroup, InputGroup, NonIdealState, Switch, Tag, TextArea } from '@blueprintjs/core';
+import { Alert, Button, ButtonGroup, Callout, Classes, Dialog, DialogBody, DialogFooter, FormGroup, InputGroup, NonIdealState, Switch, Tag, TextArea } from '@blueprintjs/core';
 import { DEPLOY_LIMITS, type ModelServiceItem, type ModelServiceWithToken } from '@decisio/domain';
-import { Pager, pageCount, useListSearch, useNavigate, useNotify, useProjectLink, isFieldErrors, isTrained, useFailureNotice, ChoiceSelect, DataTable, ListBody, PanelPage } from '@decisio/sdk-plugin';
+import { Pager, pageCount, useListSearch, useNavigate, useNotify, useProjectLink, isFieldErrors, isTrained, policyGain, useFailureNotice, ChoiceSelect, DataTable, ListBody, PanelPage } from '@decisio/sdk-plugin';
 import { deployApi } from '../api';
 import { useDeployT } from '../i18n';
 import { StatusTag, TokenDialog, TRANSIENT } from './common';
@@ -26,6 +26,8 @@ function CreateDialog({ projectId, policyId, isOpen, onClose, onCreated }: { pro
   const [touched, setTouched] = useState(false);
   const nameMissing = touched && name.trim() === '';
   const policyMissing = touched && policy.trim() === '';
+  const chosen = trained.find((p) => p.id === policy);
+  const gain = chosen ? policyGain(chosen) : null;
 
   const submit = async () => {
     setTouched(true);
@@ -75,10 +77,19 @@ function CreateDialog({ projectId, policyId, isOpen, onClose, onCreated }: { pro
               placeholder={t('create.choosePolicy')}
               choices={[
                 ...(policy && !trained.some((p) => p.id === policy) ? [{ value: policy, label: policy }] : []),
-                ...trained.map((p) => ({ value: p.id, label: `${p.name}${typeof p.score === 'number' ? ` (${p.score.toPrecision(4)})` : ''}` })),
+                // a policy's measure is its return in the learned environment (`reward`; `score` for other rows)
+                ...trained.map((p) => {
+                  const measure = typeof p.reward === 'number' ? p.reward : p.score;
+                  return { value: p.id, label: `${p.name}${typeof measure === 'number' ? ` (${measure.toPrecision(4)})` : ''}` };
+                }),
               ]}
             />
           </FormGroup>
+          {gain?.behind && (
+            <Callout intent="warning" icon="warning-sign" style={{ marginBottom: 12 }} data-testid="deploy-policy-behind">
+              {t('create.behind', { reward: gain.reward.toPrecision(4), behaviour: gain.behaviour.toPrecision(4) })}
+            </Callout>
+          )}
           <FormGroup label={t('create.description')} labelFor="deploy-description" helperText={t('create.count', { n: description.length })} intent={errors.description ? 'danger' : 'none'}>
             <TextArea id="deploy-description" fill value={description} maxLength={DEPLOY_LIMITS.descriptionMax} onChange={(e) => setDescription(e.target.value)} />
           </FormGroup>

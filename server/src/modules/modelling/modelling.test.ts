@@ -221,6 +221,12 @@ describe.each(databases)('modelling on %s', (kind) => {
     expect(await server.app.blobs.stat(`${row.artifact_key}/policy.weights`)).not.toBeNull();
     expect(await server.app.blobs.stat(`${row.artifact_key}/policy.json`)).not.toBeNull();
 
+    // the model list carries the policy's return and the cloned behaviour's on the same evaluation (the deploy form's warning)
+    const listed = (await call('policy/list', { solutionId })).body.data.rows.find((r: { id: string }) => r.id === pol.body.data.id);
+    expect(typeof listed.reward).toBe('number');
+    expect(typeof listed.config.behaviourReward).toBe('number');
+    expect(listed.reward).toBeGreaterThanOrEqual(listed.config.behaviourReward);
+
     const del = await call('objective/delete', { id: objectiveId });
     expect(del.body.code).toBe(ErrorCode.objectiveHasTraining);
     expect((await call('policy/list', { solutionId })).body.data.total).toBe(1);

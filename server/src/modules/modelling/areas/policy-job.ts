@@ -84,10 +84,17 @@ export function policyJobKind({ db, blobs, codeEnv }: ModellingJobEnv): JobKind<
         const files = await savePolicy(trainer.policy, pol.algorithm, pol.algorithm === 'sac' ? 'tanh' : 'clip');
         const prefix = pol.artifact_key ?? artifactPrefix(ctx.userId, 'policies', pol.id);
         await storeFiles(db, blobs, ctx, prefix, files);
-        // Which environment this policy was trained in (the config as it is now: `update` may have written it meanwhile).
+        // Which environment this policy was trained in, and the cloned behaviour's return on the same
+        // evaluation (its warm start): the deploy form warns when the policy does not beat it (the
+        // config as it is now: `update` may have written it meanwhile).
         const current = parseJson<TrainingConfig>((await knex()('policies').where({ id: pol.id }).first('config'))?.config, config);
-        const trainedIn = artifact.jobId === undefined ? {} : { config: JSON.stringify({ ...current, environmentJobId: artifact.jobId }) };
-        await knex()('policies').where({ id: pol.id }).update({ artifact_key: prefix, reward: Number.isFinite(best) && best > -Number.MAX_VALUE ? best : null, ...trainedIn, updated_at: new Date() });
+        const measured = (v: number) => Number.isFinite(v) && v > -Number.MAX_VALUE;
+        const trainedIn = {
+          ...current,
+          ...(artifact.jobId === undefined ? {} : { environmentJobId: artifact.jobId }),
+          behaviourReward: measured(trainer.initialReward) ? trainer.initialReward : null,
+        };
+        await knex()('policies').where({ id: pol.id }).update({ artifact_key: prefix, reward: measured(best) ? best : null, config: JSON.stringify(trainedIn), updated_at: new Date() });
         await ctx.log(`policy return ${best.toFixed(4)} (warm start ${trainer.initialReward.toFixed(4)})`);
       });
     },

@@ -63,6 +63,12 @@ export interface TrainingConfig {
    * written by the job). An update in an environment trained since starts its own best.
    */
   environmentJobId?: string | undefined;
+  /**
+   * A policy training: the cloned behaviour's (its warm start's) return on the evaluation the
+   * policy's `reward` was measured on, written by the job (null when not measured). A policy whose
+   * reward does not exceed it is offered for deployment with a warning.
+   */
+  behaviourReward?: number | null | undefined;
 }
 
 /** A finite number, else `d`. */
