@@ -168,4 +168,22 @@ describe('hyperparameters.sets', () => {
     await waitFor(() => expect(bodyOf(h, 'hyperparameter/edit')).toBeTruthy());
     expect(bodyOf(h, 'hyperparameter/edit')).toMatchObject({ id: SET, name: 'old set', params: [{ name: 'lr', type: 'float', default: 0.001, searchMode: 'continuous', searchValues: [0.0001, 0.01] }] });
   });
+
+  it('deletes a set after the confirmation, and says why when the server refuses', async () => {
+    const h = host('en-US');
+    h.mockCall('hyperparameter/list', { data: { rows: [{ id: SET, name: 'old set', trainType: 'policy', algorithm: 'ppo', params: [], createdAt: '2026-11-20T10:00:00.000Z' }], total: 1 } });
+    h.mockCall('hyperparameter/delete', { code: 1008, message: 'Invalid parameters' });
+    await renderPanel(panel, { host: h });
+    const remove = async () => {
+      fireEvent.click(await screen.findByRole('button', { name: 'Delete' }));
+      const dialog = await screen.findByRole('alertdialog');
+      fireEvent.click(within(dialog).getByRole('button', { name: 'Delete' }));
+    };
+    await remove();
+    await waitFor(() => expect(h.toasts.at(-1)).toMatchObject({ message: 'Failed: Invalid parameters', intent: 'danger' }));
+    h.mockCall('hyperparameter/delete', { data: null });
+    await remove();
+    await waitFor(() => expect(h.toasts.at(-1)).toMatchObject({ message: 'Deleted', intent: 'success' }));
+    expect(h.calls.filter((c) => c.url === 'hyperparameter/delete').map((c) => c.body)).toEqual([{ id: SET }, { id: SET }]);
+  });
 });

@@ -5,7 +5,7 @@ import { CrudFormDialog, isApiError, useLocale, useNotify, type PanelProps } fro
 import { hyperparametersApi } from '../api';
 import { useHyperparametersT } from '../i18n';
 import { formParams, formRows, parseParamsJson, type HyperRow } from '../model/hyper-form';
-import { AlgorithmOptions, DeleteConfirm, Field, formatTime, ListStates, serverErrors, trainingsApi, type FormErrors, type HyperparameterRow } from '@decisio/sdk-plugin/trainings';
+import { AlgorithmOptions, DeleteConfirm, Field, formatTime, ListStates, serverErrors, trainingsApi, useAct, type FormErrors, type HyperparameterRow } from '@decisio/sdk-plugin/trainings';
 
 type TrainType = HyperparameterRow['trainType'];
 const TRAIN_TYPES: TrainType[] = ['environment', 'policy', 'parameter'];
@@ -254,7 +254,7 @@ function HyperDialog({ set, onClose }: { set: HyperparameterRow | null; onClose:
 export function HyperparametersPanel(_props: PanelProps) {
   const { t } = useHyperparametersT();
   const locale = useLocale();
-  const notify = useNotify();
+  const act = useAct();
   const [filter, setFilter] = useState<TrainType | ''>('');
   const [editing, setEditing] = useState<{ set: HyperparameterRow | null } | null>(null);
   const [deleting, setDeleting] = useState<HyperparameterRow | null>(null);
@@ -321,14 +321,7 @@ export function HyperparametersPanel(_props: PanelProps) {
         onConfirm={() => {
           const d = deleting!;
           setDeleting(null);
-          void remove({ id: d.id })
-            .unwrap()
-            .then(
-              () => notify({ message: t('common.deleted'), intent: 'success', icon: 'trash' }),
-              (err: unknown) => {
-                if (!isApiError(err) || !err.handled) notify({ message: t('common.failed', { message: isApiError(err) ? err.message : String(err) }), intent: 'danger', icon: 'error' });
-              },
-            );
+          void act(() => remove({ id: d.id }).unwrap(), t('common.deleted'), 'trash');
         }}
       />
     </div>

@@ -5,7 +5,7 @@ import { CrudForm, isApiError, useNotify, type PanelProps } from '@decisio/sdk-p
 import { schemeApi } from '../api';
 import { useSchemeT } from '../i18n';
 import { DIMENSIONS, rangeMissesData, schemeData, schemeForm, validateSchemeForm, type Dimension, type FieldChoice, type GraphNodes, type SchemeForm } from '../model/scheme-form';
-import { DeleteConfirm, Field, ListStates, NoSolution, serverErrors, StateTag, trainingsApi, useSolutionId, type FormErrors, type SchemeRow } from '@decisio/sdk-plugin/trainings';
+import { DeleteConfirm, Field, ListStates, NoSolution, serverErrors, StateTag, trainingsApi, useAct, useSolutionId, type FormErrors, type SchemeRow } from '@decisio/sdk-plugin/trainings';
 
 const OP_NAMES: Record<SchemeDerivedOp, 'add' | 'sub' | 'mul' | 'div' | 'and'> = { '+': 'add', '-': 'sub', '*': 'mul', '/': 'div', '&': 'and' };
 /** `2026-01-01T00:00:00.000Z` -> `2026-01-01 00:00` (UTC, as the processing reads the range). */
@@ -248,7 +248,7 @@ function SchemeEditor(props: { solutionId: string; scheme: SchemeRow | null; tab
 /** Schemes of the solution with their data processing. */
 export function SchemesPanel(_props: PanelProps) {
   const { t } = useSchemeT();
-  const notify = useNotify();
+  const act = useAct();
   const solutionId = useSolutionId();
   const [editing, setEditing] = useState<{ scheme: SchemeRow | null } | null>(null);
   const [deleting, setDeleting] = useState<SchemeRow | null>(null);
@@ -259,14 +259,6 @@ export function SchemesPanel(_props: PanelProps) {
   const [remove] = schemeApi.endpoints['scheme/delete'].useMutation();
   if (!solutionId) return <NoSolution />;
   const full = (q.data?.total ?? 0) >= MODELLING_LIMITS.schemesPerSolution;
-  const act = async (fn: () => Promise<unknown>, ok: string) => {
-    try {
-      await fn();
-      notify({ message: ok, intent: 'success', icon: 'tick' });
-    } catch (err) {
-      if (!isApiError(err) || !err.handled) notify({ message: t('common.failed', { message: isApiError(err) ? err.message : String(err) }), intent: 'danger', icon: 'error' });
-    }
-  };
   const newButton = (
     <Button icon="add" intent="primary" disabled={full} title={full ? t('scheme.limit') : undefined} onClick={() => setEditing({ scheme: null })} data-testid="modelling-new">
       {t('scheme.new')}

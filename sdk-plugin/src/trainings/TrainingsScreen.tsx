@@ -1,13 +1,13 @@
 import { useCallback, useEffect, useState, type ReactNode } from 'react';
 import { Button, ButtonGroup, HTMLTable } from '@blueprintjs/core';
 import type { JobView, TrainKind } from '@decisio/domain';
-import { isApiError, projectLinkSearch, useAppLocation, useLocale, useNavigate, useNotify } from '../index';
+import { projectLinkSearch, useAppLocation, useLocale, useNavigate } from '../index';
 import { trainingsApi, type TrainingArea, type TrainingRow } from './api';
 import { useTrainingsT } from './i18n';
 import { DeductionDialog } from './DeductionDialog';
 import { TrainFormDialog } from './TrainFormDialog';
 import { TrainingDetail } from './TrainingDetail';
-import { ACTIVE, DeleteConfirm, formatTime, ListStates, NoSolution, ProgressCell, StateTag, STOPPED_MANUALLY, useSolutionId } from './shared';
+import { ACTIVE, DeleteConfirm, formatTime, ListStates, NoSolution, ProgressCell, StateTag, STOPPED_MANUALLY, useAct, useSolutionId } from './shared';
 import { FollowJobs } from './events';
 
 /** The fallback poll of a list while some running job is not followed live. */
@@ -33,7 +33,7 @@ const CONFIG: Record<TrainingScreen, { area: TrainingArea; train?: TrainKind; co
 export function TrainingsScreen({ screen, openForm = false, detailExtra }: { screen: TrainingScreen; openForm?: boolean; detailExtra?: (row: TrainingRow) => ReactNode }) {
   const { t } = useTrainingsT();
   const locale = useLocale();
-  const notify = useNotify();
+  const act = useAct();
   const navigate = useNavigate();
   const location = useAppLocation();
   const solutionId = useSolutionId();
@@ -68,14 +68,6 @@ export function TrainingsScreen({ screen, openForm = false, detailExtra }: { scr
   const [remove, removal] = trainingsApi.endpoints['trainings/trainingDelete'].useMutation();
   if (!solutionId) return <NoSolution />;
 
-  const act = async (fn: () => Promise<unknown>, ok: string) => {
-    try {
-      await fn();
-      notify({ message: ok, intent: 'success', icon: 'tick' });
-    } catch (err) {
-      if (!isApiError(err) || !err.handled) notify({ message: t('common.failed', { message: isApiError(err) ? err.message : String(err) }), intent: 'danger', icon: 'error' });
-    }
-  };
   const confirmDelete = async () => {
     if (!deleting) return;
     await act(() => remove({ area: cfg.area, id: deleting.id, acknowledged: ack }).unwrap(), t('common.deleted'));

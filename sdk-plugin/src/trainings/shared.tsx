@@ -1,7 +1,7 @@
 /** Pieces every modelling screen uses: the solution from the link, job states, list states, state tags, progress, form fields and their errors. */
 import type { ReactNode } from 'react';
-import { Alert, Button, Callout, Checkbox, FormGroup, Intent, NonIdealState, ProgressBar, Spinner, Tag } from '@blueprintjs/core';
-import { isApiError, useProjectLink } from '../index';
+import { Alert, Button, Callout, Checkbox, FormGroup, Intent, NonIdealState, ProgressBar, Spinner, Tag, type IconName } from '@blueprintjs/core';
+import { isApiError, useNotify, useProjectLink } from '../index';
 import { useTrainingsT } from './i18n';
 import { trainingsApi, type WorkerRow } from './api';
 import { ErrorCode, TRAINING_ALGORITHMS, type TrainFormErrors, type TrainingAlgorithmKind } from '@decisio/domain';
@@ -137,6 +137,26 @@ export function ProgressCell({ state, progress, durationMs }: { state: string; p
     );
   }
   return <span>{formatDuration(durationMs)}</span>;
+}
+
+/**
+ * `act(call, ok, icon?)`: awaits a call of a modelling list (process, copy, restore, delete), then
+ * toasts `ok`, or "Failed: <the catalogue's text>" unless the transport already told the user
+ * (`handled`). Never throws; resolves to whether the call succeeded.
+ */
+export function useAct(): (fn: () => Promise<unknown>, ok: string, icon?: IconName) => Promise<boolean> {
+  const { t } = useTrainingsT();
+  const notify = useNotify();
+  return async (fn, ok, icon = 'tick') => {
+    try {
+      await fn();
+      notify({ message: ok, intent: 'success', icon });
+      return true;
+    } catch (err) {
+      if (!isApiError(err) || !err.handled) notify({ message: t('common.failed', { message: isApiError(err) ? err.message : String(err) }), intent: 'danger', icon: 'error' });
+      return false;
+    }
+  };
 }
 
 /** A form field with its client or server error under it. */
