@@ -128,13 +128,17 @@ describe.each(databases)('environment update with new data on %s', (kind) => {
     expect(loaded.dataset.trajectoryCount).toBe(6 + 12);
 
     // The policy update reads the environment's current artefact: the updated one, over the same data.
+    const configOf = async () => JSON.parse((await server.app.db.knex('policies').where({ id: policyId }).first('config')).config);
+    expect(typeof (await configOf()).behaviourReward).toBe('number');
     const polUpdate = await call('train/createTrainUpdate', { id: policyId, kind: 'policy', hyperparameters: { epochs: 1 } });
     expect(polUpdate.body.code).toBe(0);
     const polUpdated = await until(() => call('trainPolicy/get', { id: policyId }), finished, 120_000);
     expect(polUpdated.body.data.error).toBeNull();
     expect(polUpdated.body.data.state).toBe('successful');
     expect(await logOf(String(polUpdate.body.data.jobId))).toContain("the environment was trained again since this policy's last run: training in the updated environment");
-    expect(JSON.parse((await server.app.db.knex('policies').where({ id: policyId }).first('config')).config).environmentJobId).toBe(updateJob);
+    expect((await configOf()).environmentJobId).toBe(updateJob);
+    // the cloned behaviour's return was measured in the environment before its update: unknown now, not kept
+    expect((await configOf()).behaviourReward).toBeNull();
     const polRuns = await call('train/getTrainUpdateListPage', { id: policyId, kind: 'policy' });
     expect(polRuns.body.data.rows.map((r: { reason: string }) => r.reason)).toEqual(['update', 'create']);
 

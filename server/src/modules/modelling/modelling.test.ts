@@ -226,6 +226,12 @@ describe.each(databases)('modelling on %s', (kind) => {
     expect(typeof listed.reward).toBe('number');
     expect(typeof listed.config.behaviourReward).toBe('number');
     expect(listed.reward).toBeGreaterThanOrEqual(listed.config.behaviourReward);
+    // an update in the same environment resumes from the checkpoint (no new warm start): the measured one holds
+    const upd = await call('train/createTrainUpdate', { id: pol.body.data.id, kind: 'policy', hyperparameters: { epochs: 3, bcUpdates: 5, batchSize: 8, horizon: 4, evalWindows: 8, hidden: [16] } });
+    expect(upd.body.code).toBe(0);
+    const updated = await until(() => call('trainPolicy/get', { id: pol.body.data.id }), (r) => r.body.data.jobId === upd.body.data.jobId && ['successful', 'failure'].includes(r.body.data.state), 120_000);
+    expect(updated.body.data.error).toBeNull();
+    expect((await call('policy/list', { solutionId })).body.data.rows.find((r: { id: string }) => r.id === pol.body.data.id).config.behaviourReward).toBe(listed.config.behaviourReward);
 
     const del = await call('objective/delete', { id: objectiveId });
     expect(del.body.code).toBe(ErrorCode.objectiveHasTraining);

@@ -92,7 +92,8 @@ export function policyJobKind({ db, blobs, codeEnv }: ModellingJobEnv): JobKind<
         const trainedIn = {
           ...current,
           ...(artifact.jobId === undefined ? {} : { environmentJobId: artifact.jobId }),
-          behaviourReward: measured(trainer.initialReward) ? trainer.initialReward : null,
+          // a run resumed from a checkpoint measures no warm start: the stored one holds, unless the environment changed
+          behaviourReward: measured(trainer.initialReward) ? trainer.initialReward : envChanged ? null : (current.behaviourReward ?? null),
         };
         await knex()('policies').where({ id: pol.id }).update({ artifact_key: prefix, reward: measured(best) ? best : null, config: JSON.stringify(trainedIn), updated_at: new Date() });
         await ctx.log(`policy return ${best.toFixed(4)} (warm start ${trainer.initialReward.toFixed(4)})`);
