@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useState, type ReactNode } from 'react';
-import { Button, ButtonGroup, HTMLTable } from '@blueprintjs/core';
+import { Button, ButtonGroup, HTMLTable, Tag } from '@blueprintjs/core';
 import type { JobView, TrainKind } from '@decisio/domain';
-import { projectLinkSearch, useAppLocation, useLocale, useNavigate } from '../index';
+import { policyGain, projectLinkSearch, useAppLocation, useLocale, useNavigate } from '../index';
 import { trainingsApi, type TrainingArea, type TrainingRow } from './api';
 import { useTrainingsT } from './i18n';
 import { DeductionDialog } from './DeductionDialog';
@@ -128,7 +128,14 @@ export function TrainingsScreen({ screen, openForm = false, detailExtra }: { scr
                 <td>
                   <ProgressCell state={r.state} progress={progressOf(r)} durationMs={r.durationMs} />
                 </td>
-                <td>{scoreOf(r)}</td>
+                <td>
+                  {scoreOf(r)}
+                  {cfg.area === 'trainPolicy' && policyGain(r)?.behind && (
+                    <Tag minimal intent="warning" icon="warning-sign" style={{ marginLeft: 6 }} title={t('train.behindHint', { behaviour: policyGain(r)!.behaviour.toPrecision(4) })} data-testid="policy-behind">
+                      {t('train.behind')}
+                    </Tag>
+                  )}
+                </td>
                 <td>{formatTime(r.createdAt, locale)}</td>
                 <td onClick={(e) => e.stopPropagation()}>
                   <ButtonGroup minimal>

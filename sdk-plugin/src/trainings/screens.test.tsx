@@ -65,6 +65,28 @@ describe('trainings screens', () => {
     expect(screen.getAllByText('Processing').length).toBeGreaterThan(0);
     expect(screen.getByText('Stop')).toBeTruthy();
   });
+
+  it('marks a policy whose return does not exceed the data\'s own decisions, in both languages', async () => {
+    for (const [locale, words] of [['en-US', "Not above the data's decisions"], ['zh-CN', '未超过数据决策']] as const) {
+      const h = host(locale);
+      h.mockCall('trainPolicy/list', {
+        data: {
+          rows: [
+            { id: 'b'.repeat(32), code: 'P-BBBBBBBB', name: 'no gain', state: 'successful', progress: 1, durationMs: 1000, algorithm: 'sac', reward: -5.6, config: { behaviourReward: -5.6 }, createdAt: '2026-11-23T10:00:00.000Z' },
+            { id: 'd'.repeat(32), code: 'P-DDDDDDDD', name: 'gains', state: 'successful', progress: 1, durationMs: 1000, algorithm: 'ppo', reward: -4.25, config: { behaviourReward: -5.6 }, createdAt: '2026-11-23T09:00:00.000Z' },
+          ],
+          total: 2,
+        },
+      });
+      const view = await renderPanel(screenOf('policy'), { host: h });
+      await screen.findByText('gains');
+      const marks = screen.getAllByTestId('policy-behind');
+      expect(marks).toHaveLength(1);
+      expect(marks[0]!.textContent).toBe(words);
+      expect(marks[0]!.closest('tr')!.textContent).toContain('no gain');
+      view.unmount();
+    }
+  });
 });
 
 describe('training forms', () => {
