@@ -65,5 +65,20 @@ describe('BusinessDecisionPanel', () => {
     const rows = await screen.findByTestId('business-rows');
     expect(within(rows).getByText('Done')).toBeTruthy();
     expect(within(rows).getByRole('button', { name: 'Download' }).getAttribute('href')).toBe(run().downloadUrl);
+    // a measured policy that gains over the data's own decisions: no warning
+    expect(screen.queryByTestId('business-policy-behind')).toBeNull();
+  });
+
+  it("warns when the chosen policy does not beat the data's own decisions in its learned environment, in both languages", async () => {
+    for (const [locale, words] of [['en-US', /does not exceed that of the data's own decisions \(-5\.600\)/], ['zh-CN', /未超过数据自身决策的回报（-5\.600）/]] as const) {
+      const h = host(locale, []);
+      h.mockCall('policy/list', { data: { rows: [{ id: policyId, name: 'coupon policy', state: 'successful', reward: -5.7, config: { behaviourReward: -5.6 } }], total: 1 } });
+      const view = await renderPanel(business, { host: h });
+      await waitFor(() => expect(screen.getByRole('option', { name: 'coupon policy' })).toBeTruthy());
+      expect(screen.queryByTestId('business-policy-behind')).toBeNull();
+      fireEvent.change(screen.getByLabelText(/^(Policy|策略)/), { target: { value: policyId } });
+      expect((await screen.findByTestId('business-policy-behind')).textContent).toMatch(words);
+      view.unmount();
+    }
   });
 });

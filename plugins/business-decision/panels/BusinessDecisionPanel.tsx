@@ -1,7 +1,7 @@
 import { useState } from 'react';
-import { AnchorButton, Button, ButtonGroup, NonIdealState, ProgressBar, Tag, type Intent } from '@blueprintjs/core';
+import { AnchorButton, Button, ButtonGroup, Callout, NonIdealState, ProgressBar, Tag, type Intent } from '@blueprintjs/core';
 import type { BusinessDecisionState } from '@decisio/domain';
-import { useNotify, useProjectLink, fieldErrorsOf, isTrained, useFailureNotice, ChoiceField, DataTable, ListBody, PanelPage, RowForm } from '@decisio/sdk-plugin';
+import { useNotify, useProjectLink, fieldErrorsOf, isTrained, policyGain, useFailureNotice, ChoiceField, DataTable, ListBody, PanelPage, RowForm } from '@decisio/sdk-plugin';
 import { businessDecisionApi } from '../api';
 import { useBusinessDecisionT } from '../i18n';
 import { useSolutionPolicies } from '@decisio/sdk-plugin/trainings/pickers';
@@ -35,6 +35,7 @@ export function BusinessDecisionPanel() {
   if (!projectId) return <NonIdealState icon="projects" title={t('noProject.title')} description={t('noProject.description')} />;
   const trained = (policies.data?.rows ?? []).filter(isTrained);
   const sets = datasets.data?.rows ?? [];
+  const gain = policyGain(trained.find((p) => p.id === policyId) ?? {});
 
   const submit = async () => {
     setTouched(true);
@@ -130,6 +131,11 @@ export function BusinessDecisionPanel() {
         />
         <Button type="submit" intent="primary" icon="play" loading={isLoading} text={t('business.start')} style={{ marginTop: 22 }} />
       </RowForm>
+      {gain?.behind && (
+        <Callout intent="warning" icon="warning-sign" data-testid="business-policy-behind">
+          {t('business.behind', { reward: gain.reward.toPrecision(4), behaviour: gain.behaviour.toPrecision(4) })}
+        </Callout>
+      )}
       <h4 style={{ margin: 0 }}>{t('business.history')}</h4>
       {history}
     </PanelPage>
