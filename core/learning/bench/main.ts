@@ -72,9 +72,6 @@ const ENSEMBLE = Number(arg('ensemble') ?? (VENV_ALGO === 'bc' ? 5 : 1));
 if (!Number.isInteger(ENSEMBLE) || ENSEMBLE < 1) throw new Error(`--ensemble must be a positive integer`);
 if (ENSEMBLE > 1 && VENV_ALGO !== 'bc') throw new Error('--ensemble needs --venv-algo=bc');
 const ENSEMBLE_ROLLOUTS = arg('ensemble-rollouts');
-/** `--member-per=step|rollout`: SAC's `memberPer` (a member per row and step, or per row for the whole rollout). */
-const MEMBER_PER = arg('member-per');
-if (MEMBER_PER !== undefined && MEMBER_PER !== 'step' && MEMBER_PER !== 'rollout') throw new Error(`unknown --member-per=${MEMBER_PER}`);
 const SELECT = arg('select');
 if (SELECT !== undefined && SELECT !== 'venv' && SELECT !== 'mean' && SELECT !== 'worst') throw new Error(`unknown --select=${SELECT}`);
 /** `--select-tolerance=K`: SAC's `selectTolerance` (default: the trainer's). */
@@ -200,7 +197,6 @@ for (const [id, task] of Object.entries(REFERENCE_TASKS)) {
   const policyOptions: PolicyOptions = { ...baseOptions, systemMaxSteps: POLICY_STEPS };
   if (ensemble) policyOptions.ensemble = ensemble;
   if (ENSEMBLE_ROLLOUTS !== undefined) policyOptions.ensembleRollouts = ENSEMBLE_ROLLOUTS === '1';
-  if (MEMBER_PER !== undefined) policyOptions.memberPer = MEMBER_PER;
   if (SELECT) policyOptions.select = SELECT;
   if (SELECT_TOLERANCE !== undefined) policyOptions.selectTolerance = Number(SELECT_TOLERANCE);
   if (PENALTY > 0) {

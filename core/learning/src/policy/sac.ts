@@ -66,8 +66,6 @@ export interface SacOptions extends BehaviourRegulariserOptions {
   ensemble?: VenvEnsemble;
   /** Roll out in the ensemble (a random member per row and step). Default true with an `ensemble`. */
   ensembleRollouts?: boolean;
-  /** With `ensembleRollouts`: a member drawn per row and step (default), or per row for the whole rollout. */
-  memberPer?: 'step' | 'rollout';
   /**
    * Which venv return picks the best policy (as PPO's). Default `'mean'` with an `ensemble`
    * (the members' mean), else `'venv'`. PPO keeps `'worst'`: SAC's evaluations swing more from
@@ -204,7 +202,6 @@ export class SacTrainer implements Trainer<SacCheckpoint> {
       systemMaxSteps: options.systemMaxSteps ?? 100,
       patience: options.patience ?? 10,
       ensembleRollouts: options.ensembleRollouts ?? options.ensemble !== undefined,
-      memberPer: options.memberPer ?? 'step',
       select: options.select ?? defaultSelect('sac', options.ensemble !== undefined),
       selectTolerance: options.selectTolerance ?? SAC_SELECT_TOLERANCE,
       ...behaviourRegulariser('sac', options),
@@ -316,7 +313,7 @@ export class SacTrainer implements Trainer<SacCheckpoint> {
       recorded[t]!.set(node, { x, a });
       return s.enc;
     };
-    const sampler = this.options.ensemble && this.o.ensembleRollouts ? this.options.ensemble.randomMemberSampler(this.rng, 'sample', this.o.memberPer) : undefined;
+    const sampler = this.options.ensemble && this.o.ensembleRollouts ? this.options.ensemble.randomMemberSampler(this.rng, 'sample') : undefined;
     const roll = await rolloutPolicy(this.venv, ds, starts, H, act, this.reward, { rng: this.rng, nodeFunction: this.options.nodeFunction, mode: 'sample', sampler });
     const sOf = (values: Record<string, Float32Array>) => concatInputs(this.stateInputs.map((i) => values[i]!), this.stateInputs.map((i) => ds.codecs[i]!.width), B);
     // bootstrap state after the window

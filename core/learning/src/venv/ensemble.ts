@@ -27,16 +27,14 @@ export class VenvEnsemble {
    * same member for every node of the step), predicted in `mode` (mean or sample). A policy
    * trained on such rollouts gains nothing from one member's particular errors: only what
    * the members agree on pays (model randomisation, as in MBPO / MOPO). Make a new sampler
-   * for each rollout (the draws are kept per step). `per: 'rollout'` draws a member per row once
-   * for the whole rollout instead (domain randomisation: the policy meets each member's dynamics whole).
+   * for each rollout (the draws are kept per step).
    */
-  randomMemberSampler(rng: Rng, mode: 'mode' | 'sample', per: 'step' | 'rollout' = 'step'): RolloutSampler {
+  randomMemberSampler(rng: Rng, mode: 'mode' | 'sample'): RolloutSampler {
     const k = this.members.length;
     let step = -1;
     let pickOf = new Int32Array(0);
     return async (model, x, rows, base, t) => {
-      // `rollout`: one member per row for the whole rollout (each row lives in one model)
-      if ((per === 'step' && t !== step) || pickOf.length !== rows) {
+      if (t !== step || pickOf.length !== rows) {
         step = t;
         pickOf = Int32Array.from({ length: rows }, () => Math.min(k - 1, Math.floor(rng.next() * k)));
       }
