@@ -90,8 +90,8 @@ export interface TestHost {
   navigations: AppLocation[];
   /** Panels opened through the layout service. */
   openedPanels: string[];
-  /** Scripts the answer of a call (`url` relative to `/api/`, e.g. `index/signIn`). */
-  mockCall(url: string, reply: MockReply | ((body: unknown) => MockReply)): void;
+  /** Scripts the answer of a call (`url` relative to `/api/`, e.g. `index/signIn`); a function may answer later (a promise). */
+  mockCall(url: string, reply: MockReply | ((body: unknown) => MockReply | Promise<MockReply>)): void;
   /** Replaces or adds a service. */
   provide<T>(ref: ServiceRef<T>, impl: T): void;
   /** Current location. */
@@ -119,7 +119,7 @@ export function createTestHost(options: TestHostOptions = {}): TestHost {
   const toasts: Notification[] = [];
   const navigations: AppLocation[] = [];
   const openedPanels: string[] = [];
-  const mocks = new Map<string, MockReply | ((body: unknown) => MockReply)>();
+  const mocks = new Map<string, MockReply | ((body: unknown) => MockReply | Promise<MockReply>)>();
   const disposables: Disposable[] = [];
 
   const baseQuery: SdkBaseQuery = async (args) => {
@@ -127,7 +127,7 @@ export function createTestHost(options: TestHostOptions = {}): TestHost {
     const url = req.url.replace(/^\/+/, '');
     calls.push({ url, body: req.body });
     const m = mocks.get(url);
-    const reply = typeof m === 'function' ? m(req.body) : m;
+    const reply = typeof m === 'function' ? await m(req.body) : m;
     const fail = (e: Omit<ApiError, 'handled'>) => ({ error: { ...e, handled: false } as ApiError });
     if (reply === undefined) return fail({ kind: 'network', code: -1, message: `no mock for "${url}" (use host.mockCall)` });
     if (reply === 'timeout') return fail({ kind: 'timeout', code: ErrorCode.timeout, codeName: 'timeout', message: 'timeout' });

@@ -22,7 +22,11 @@ export function HistorySection({ schedule, onShowAll }: { schedule: ScheduleItem
   const [page, setPage] = useState(1);
   const [live, setLive] = useState(false);
   const history = jobsApi.endpoints['jobs/history'].useQuery({ id: schedule?.id, page, pageSize: PAGE_SIZE }, { pollingInterval: live ? 1500 : 10_000 });
-  const rows = history.data?.rows ?? [];
+  // `currentData`, not `data`: RTK Query's `data` keeps the previous argument's result while the
+  // next loads, so switching from every run to one schedule's would list other jobs' runs under
+  // "Job history of <name>" until the answer came.
+  const data = history.currentData;
+  const rows = data?.rows ?? [];
   const unfinished = rows.some((r) => r.jobId && !FINAL.includes(r.state ?? ''));
   useEffect(() => setLive(unfinished), [unfinished]);
   const date = new Intl.DateTimeFormat(locale, { dateStyle: 'short', timeStyle: 'medium' });
@@ -58,14 +62,14 @@ export function HistorySection({ schedule, onShowAll }: { schedule: ScheduleItem
         <span style={{ flex: 1 }} />
         <Button variant="minimal" icon="refresh" aria-label={t('refresh')} title={t('refresh')} onClick={() => void history.refetch()} loading={history.isFetching && !history.isLoading} />
       </div>
-      {history.isLoading && <Spinner size={20} />}
+      {!data && history.isFetching && <Spinner size={20} />}
       {history.error && (
         <Callout intent="danger" icon="error" compact>
           {isApiError(history.error) ? history.error.message : t('loadFailed')}
         </Callout>
       )}
-      {history.data && history.data.total === 0 && <NonIdealState icon="history" title={t('history.empty')} />}
-      {history.data && history.data.total > 0 && (
+      {data && data.total === 0 && <NonIdealState icon="history" title={t('history.empty')} />}
+      {data && data.total > 0 && (
         <>
           <HTMLTable compact striped style={{ width: '100%' }} data-testid="job-history-table">
             <thead>
@@ -107,7 +111,7 @@ export function HistorySection({ schedule, onShowAll }: { schedule: ScheduleItem
               ))}
             </tbody>
           </HTMLTable>
-          <Pager small page={page} pages={pageCount(history.data.total, PAGE_SIZE)} onPage={setPage} prevLabel={t('prev')} nextLabel={t('next')} />
+          <Pager small page={page} pages={pageCount(data.total, PAGE_SIZE)} onPage={setPage} prevLabel={t('prev')} nextLabel={t('next')} />
         </>
       )}
     </section>

@@ -170,6 +170,33 @@ describe('JobsPanel', () => {
     expect(within(theirs).queryByText('Run once')).toBeNull();
     expect(within(theirs).queryByText('Delete')).toBeNull();
   });
+  it("a schedule's history lists none of the other jobs' runs while its own load", async () => {
+    const retention: ScheduleItem = { ...sweep, id: 'c'.repeat(32), name: 'Log retention', kind: 'logs.retention', hostWide: false };
+    const ownRun: ScheduleRunItem = { ...run, id: 'r2', scheduleId: retention.id, scheduleName: retention.name, kind: 'logs.retention', metrics: { deleted: 3 } };
+    let release = () => {};
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const host = createTestHost({ plugins: [jobsPlugin], locale: 'en-US', session: { token: 't', userId: 'u1' } });
+    host.mockCall('user/getUser', { data: admin });
+    host.mockCall('jobs/page', { data: { rows: [sweep, retention], total: 2, page: 1, pageSize: 20 } });
+    host.mockCall('jobs/history', async (body) => {
+      if ((body as { id?: string }).id !== retention.id) return { data: { rows: [run], total: 1, page: 1, pageSize: 10 } };
+      await gate;
+      return { data: { rows: [ownRun], total: 1, page: 1, pageSize: 10 } };
+    });
+    await renderPanel(panel, { host });
+    // Every run first: the sweep's.
+    expect(within(await screen.findByTestId('job-run')).getByText('Nightly sweep')).toBeTruthy();
+    const row = screen.getAllByTestId('job-row').find((r) => r.textContent?.includes('Log retention'))!;
+    fireEvent.click(within(row).getByText('History'));
+    expect(await screen.findByText('Job history of "Log retention"')).toBeTruthy();
+    await waitFor(() => expect(host.calls.some((c) => c.url === 'jobs/history' && (c.body as { id?: string }).id === retention.id)).toBe(true));
+    expect(screen.queryAllByTestId('job-run')).toEqual([]);
+    release();
+    const own = await screen.findByTestId('job-run');
+    expect(within(own).getByText('deleted: 3')).toBeTruthy();
+    expect(screen.getAllByTestId('job-run').map((r) => r.textContent)).toEqual([expect.not.stringContaining('Nightly sweep')]);
+  });
+
   it('shows why a dataset refresh run was skipped, in both languages', async () => {
     const reason = `another refresh of dataset ${'d'.repeat(32)} is running (job j9, since 2026-11-27T02:59:00.000Z): this run is skipped`;
     const skippedRun: ScheduleRunItem = { ...run, kind: 'datasets.refresh', metrics: { skipped: 1 }, skippedReason: reason };
