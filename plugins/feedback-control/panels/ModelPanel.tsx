@@ -20,7 +20,7 @@ export function ModelPanel(_props: PanelProps) {
   const rows = list.data?.rows ?? [];
 
   const download = () => {
-    const d = detail.data;
+    const d = detail.currentData;
     if (!d) return;
     const name = downloadName(d.fileName);
     downloadJson(name, { file: d.fileName, name: d.name, result: d.result });
@@ -73,10 +73,10 @@ export function ModelPanel(_props: PanelProps) {
           {list.data && list.data.total > pageSize ? <Pager page={search.page} pages={pageCount(list.data.total, pageSize)} onPage={search.setPage} prevLabel={t('list.prev')} nextLabel={t('list.next')} /> : null}
         </div>
         <div>
-          {!selected ? <NonIdealState icon="select" title={t('list.select')} /> : detail.isFetching && !detail.data ? <Spinner size={28} /> : detail.isError ? <Callout intent="danger" title={t('list.loadFailed')} /> : detail.data ? (
+          {!selected ? <NonIdealState icon="select" title={t('list.select')} /> : !detail.currentData && !detail.isError ? <Spinner size={28} /> : detail.isError ? <Callout intent="danger" title={t('list.loadFailed')} /> : detail.currentData ? (
             <>
-              <h3>{detail.data.name}</h3>
-              <ResultView result={detail.data.result} />
+              <h3>{detail.currentData.name}</h3>
+              <ResultView result={detail.currentData.result} />
               <Button icon="download" onClick={download}>
                 {t('actions.download')}
               </Button>

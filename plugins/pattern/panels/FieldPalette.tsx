@@ -45,11 +45,13 @@ export function FieldPalette(props: FieldPaletteProps) {
 
   const usedIn = new Map<string, string>();
   for (const n of editor.graph.nodes) for (const f of n.fields) if (!usedIn.has(f.name)) usedIn.set(f.name, n.name);
-  const columns: ColumnOffer[] = [...(dataset.data?.columns.map(offerOf) ?? []), ...byHand.filter((b) => !dataset.data?.columns.some((c) => c.name === b.name))];
-  const loading = list.isLoading || dataset.isLoading;
+  // The picked dataset's columns only (`data` would offer the previous dataset's while it loads).
+  const shown = dataset.currentData;
+  const columns: ColumnOffer[] = [...(shown?.columns.map(offerOf) ?? []), ...byHand.filter((b) => !shown?.columns.some((c) => c.name === b.name))];
+  const loading = list.isLoading || (!!tableId && !shown && dataset.isFetching);
 
   const options = [...(list.data?.rows ?? [])];
-  if (dataset.data && !options.some((d) => d.tableId === dataset.data!.tableId)) options.unshift(dataset.data);
+  if (shown && !options.some((d) => d.tableId === shown.tableId)) options.unshift(shown);
 
   return (
     <div className="dc-pattern-palette" data-testid="pattern-fields">

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
-import { compareLocaleBundles } from '@decisio/sdk-plugin';
+import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
+import { compareLocaleBundles, navigationServiceRef } from '@decisio/sdk-plugin';
 import { createTestHost, renderPanel } from '@decisio/sdk-plugin/testing';
 import { patternPlugin } from '../index';
 import { FRIDGE_EXPERT_YAML, FRIDGE_PY, FRIDGE_YAML } from '../model/fixtures';
@@ -99,6 +99,28 @@ describe('PatternPanel', () => {
     // Ctrl+Z undoes the rename
     fireEvent.keyDown(screen.getByTestId('pattern-editor'), { key: 'z', ctrlKey: true });
     expect(await screen.findByTestId('pattern-node-action', {}, { timeout: 10_000 })).toBeTruthy();
+  });
+
+  it("opens another solution's editor only on that solution's graph, never the previous one's", async () => {
+    const { graph } = importReviveYaml(FRIDGE_YAML);
+    let release = () => {};
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const h = host(null);
+    h.mockCall('solution/getPattern', async (body) => {
+      if ((body as { solutionId: string }).solutionId === 'S1') return { data: { solutionId: 'S1', graph, files: [], updatedAt: null } };
+      await gate;
+      return { data: { solutionId: 'S2', graph: null, files: [], updatedAt: null } };
+    });
+    await renderPanel(panel, { host: h });
+    expect(await screen.findByTestId('pattern-node-action', {}, { timeout: 10_000 })).toBeTruthy();
+    act(() => h.services.get(navigationServiceRef).navigate('/workflow/pattern', { search: { projectId: 'P1', solutionId: 'S2' } }));
+    await waitFor(() => expect(h.calls.some((c) => c.url === 'solution/getPattern' && (c.body as { solutionId: string }).solutionId === 'S2')).toBe(true));
+    // While S2's graph loads: no editor, so nothing of S1 to edit or save into S2.
+    expect(screen.queryByTestId('pattern-editor')).toBeNull();
+    expect(screen.queryByTestId('pattern-node-action')).toBeNull();
+    release();
+    expect(await screen.findByText('The graph is empty')).toBeTruthy();
+    expect(screen.queryByTestId('pattern-node-action')).toBeNull();
   });
 
   it('builds the graph from an uploaded YAML and refuses it without its Python file', async () => {

@@ -29,8 +29,12 @@ export function PatternPanel(_props: PanelProps) {
   const corr = patternApi.endpoints['pattern/correlation'].useQuery({ solutionId: solutionId ?? '' }, { skip: !solutionId });
 
   if (!solutionId) return <NonIdealState icon="graph" title={t('noSolution.title')} description={t('noSolution.description')} />;
-  if (pattern.isLoading || solution.isLoading) return <NonIdealState icon={<Spinner aria-label={t('loading')} />} title={t('loading')} />;
-  if (pattern.isError || !pattern.data) {
+  // `currentData`: RTK Query's `data` still holds the previous solution's answers while this
+  // one's load, and the editor (keyed by the solution) would open on the other solution's graph
+  // and could save it here.
+  const graph = pattern.currentData;
+  if ((!graph && !pattern.isError) || (!solution.currentData && solution.isFetching)) return <NonIdealState icon={<Spinner aria-label={t('loading')} />} title={t('loading')} />;
+  if (pattern.isError || !graph) {
     const message = isApiError(pattern.error) ? pattern.error.message : '';
     return (
       <NonIdealState
@@ -40,15 +44,15 @@ export function PatternPanel(_props: PanelProps) {
       />
     );
   }
-  const kind: SolutionKind = solution.data?.goalType === 'parameter_tuning' ? 'tuning' : 'policy';
-  const c = corr.data?.correlation;
+  const kind: SolutionKind = solution.currentData?.goalType === 'parameter_tuning' ? 'tuning' : 'policy';
+  const c = corr.currentData?.correlation;
   return (
     <Workspace
       key={solutionId}
       solutionId={solutionId}
-      projectId={link.params.projectId ?? solution.data?.projectId}
+      projectId={link.params.projectId ?? solution.currentData?.projectId}
       kind={kind}
-      initial={pattern.data}
+      initial={graph}
       primaryTableId={c?.datasetId ?? c?.primaryTableId}
       guide={link.guide}
       onReviveImported={() => void corr.refetch()}
