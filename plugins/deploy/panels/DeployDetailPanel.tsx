@@ -275,12 +275,13 @@ export function DeployDetailPanel() {
   const [start] = deployApi.endpoints['deploy/start'].useMutation();
   const [stop] = deployApi.endpoints['deploy/stop'].useMutation();
   const [rotate] = deployApi.endpoints['deploy/rotateToken'].useMutation();
-  const s = detail.data;
+  // This service's answer only: `data` shows the previous service while another's loads.
+  const s = detail.currentData;
   const transient = s ? TRANSIENT.includes(s.status) : false;
   if (transient !== polling) setPolling(transient);
 
   if (!id) return <NonIdealState icon="dashboard" title={t('detail.missing')} description={t('detail.missingDescription')} />;
-  if (detail.isLoading) return <Spinner size={32} />;
+  if (!s && !detail.isError) return <Spinner size={32} />;
   if (detail.isError || !s)
     return (
       <Callout intent="danger" title={t('detail.loadFailed')} style={{ margin: 12 }}>

@@ -203,7 +203,9 @@ function DebugView({ area, id }: { area: 'trainSimulator' | 'trainPolicy'; id: s
   const [streaming, setStreaming] = useState(false);
   const [streamed, setStreamed] = useState<JobLogLine[]>([]);
   const rec = trainingsApi.endpoints['trainings/training'].useQuery({ area, id }, { pollingInterval: active && !streaming ? POLL_MS : 0 });
-  const row = rec.data;
+  // `currentData` throughout: `data` would chart the previous training's (or job's) measures while
+  // this one's load.
+  const row = rec.currentData;
   useEffect(() => {
     if (row) setActive(ACTIVE.has(row.state));
   }, [row]);
@@ -239,17 +241,17 @@ function DebugView({ area, id }: { area: 'trainSimulator' | 'trainPolicy'; id: s
   const [skip, skipping] = trainingsApi.endpoints['trainings/skip'].useMutation();
   const [stop, stopping] = trainingsApi.endpoints['trainings/stop'].useMutation();
 
-  if (rec.isLoading) return <NonIdealState icon={<Spinner size={24} />} title={t('common.loading')} />;
+  if (!row && !rec.isError) return <NonIdealState icon={<Spinner size={24} />} title={t('common.loading')} />;
   if (!row) return <Callout intent="danger" title={t('common.loadFailed')} />;
   const atBreakpoint = row.state === 'debugging';
   const current = atBreakpoint ? breakpoints[breakpoints.length - 1] : undefined;
-  const points = display.data?.points ?? [];
+  const points = display.currentData?.points ?? [];
   const at = current ? points.filter((p) => p.step === current.step).pop() : undefined;
   const measured = at ? Object.entries(at).filter(([k, v]) => k !== 'id' && k !== 'time' && k !== 'step' && typeof v === 'number') : [];
-  const snapshot = (display.data as (DisplayData & { tensors?: TensorSnapshot | null }) | undefined)?.tensors ?? null;
+  const snapshot = (display.currentData as (DisplayData & { tensors?: TensorSnapshot | null }) | undefined)?.tensors ?? null;
   const tensors = current && snapshot && snapshot.step === current.step ? snapshot : null;
-  const tensorSteps = display.data?.tensorSteps ?? [];
-  const pickedSnapshot = picked === null ? null : ((history.data as (DisplayData & { tensors?: TensorSnapshot | null }) | undefined)?.tensors ?? null);
+  const tensorSteps = display.currentData?.tensorSteps ?? [];
+  const pickedSnapshot = picked === null ? null : ((history.currentData as (DisplayData & { tensors?: TensorSnapshot | null }) | undefined)?.tensors ?? null);
   const shown = picked === null ? tensors : pickedSnapshot && pickedSnapshot.step === picked ? pickedSnapshot : null;
   const shownStep = picked ?? current?.step;
   const act = async (fn: () => Promise<unknown>, ok: string) => {
@@ -347,7 +349,7 @@ function DebugView({ area, id }: { area: 'trainSimulator' | 'trainPolicy'; id: s
         {picked === null && !current && <p className="bp6-text-muted">{t('debug.notAtBreakpoint')}</p>}
         {(picked !== null || current !== undefined) && !shown && (
           <p className="bp6-text-muted" data-testid="debug-tensors-empty">
-            {(picked === null ? display.isLoading : history.isFetching) ? t('common.loading') : t('debug.noTensors')}
+            {(picked === null ? display.isFetching && !display.currentData : history.isFetching) ? t('common.loading') : t('debug.noTensors')}
           </p>
         )}
         {shown && <TensorTable key={shown.id} snapshot={shown} />}

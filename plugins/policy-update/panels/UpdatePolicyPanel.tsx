@@ -39,7 +39,7 @@ export function UpdatePolicyPanel() {
   const envRuns = policyUpdateApi.endpoints['policy-update/runs'].useQuery({ id: chain?.envId ?? '', kind: 'environment', page: 1, pageSize: 20 }, { skip: !chain, pollingInterval: envPoll });
   const runs = policyUpdateApi.endpoints['policy-update/runs'].useQuery({ id: picked, kind: 'policy', page: 1, pageSize: 50 }, { skip: !picked, pollingInterval: poll });
   const [update, { isLoading }] = policyUpdateApi.endpoints['policy-update/update'].useMutation();
-  const rows = runs.data?.rows ?? [];
+  const rows = runs.currentData?.rows ?? [];
   const running = rows.filter((r) => ACTIVE.includes(r.state));
   const active = running.length > 0;
   // The running run's job, followed live (a policy runs one job at a time; with more the runs poll).
@@ -52,7 +52,7 @@ export function UpdatePolicyPanel() {
     },
   });
   useEffect(() => setPoll(active && !(live && running.length === 1) ? POLL_MS : 0), [active, live, running.length]);
-  const envRun = chain ? envRuns.data?.rows.find((r) => r.jobId === chain.jobId) : undefined;
+  const envRun = chain ? envRuns.currentData?.rows.find((r) => r.jobId === chain.jobId) : undefined;
   const envLive = useJobEvents(chain?.jobId, chain !== null, {
     onState: (view) => {
       if (envRun?.state !== view.state) void envRuns.refetch();
