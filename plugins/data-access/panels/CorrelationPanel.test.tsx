@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
+import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import type { Dataset } from '@decisio/domain';
 import { createTestHost, renderPanel } from '@decisio/sdk-plugin/testing';
+import { navigationServiceRef } from '@decisio/sdk-plugin';
 import { dataAccessPlugin } from '../index';
 
 const panel = dataAccessPlugin.panels.find((p) => p.id === 'data-access.correlation')!;
@@ -71,6 +72,22 @@ describe('CorrelationPanel', () => {
         relations: [{ from: 'd1', fromField: 'customer_id', to: 'd2', toField: 'id' }],
       },
     });
+  });
+
+  it("never offers the previous solution's relation for another solution whose own fails to load", async () => {
+    const host = createTestHost({ plugins: [dataAccessPlugin], locale: 'en-US', session: { token: 't', userId: 'u1' }, location });
+    host.mockCall('table/list', { data: { rows: [orders, customers], total: 2, page: 1, pageSize: 100 } });
+    host.mockCall('solution/getTableCorrelation', (body) =>
+      (body as { solutionId: string }).solutionId === 'S1'
+        ? { data: { solutionId: 'S1', correlation: { primaryTableId: 'd1', trajectoryField: 'traj', sequenceField: 'step', datetimeField: 'ts', relations: [] } } }
+        : { code: 1005, message: 'refused' },
+    );
+    await renderPanel(panel, { host });
+    await waitFor(() => expect((screen.getByTestId('corr-table-0') as HTMLSelectElement).value).toBe('d1'));
+    act(() => host.services.get(navigationServiceRef).navigate('/workflow/table-correlation', { search: { projectId: 'P1', solutionId: 'S2' } }));
+    expect(await screen.findByText('The datasets could not be loaded')).toBeTruthy();
+    expect(screen.queryByTestId('corr-table-0')).toBeNull();
+    expect(screen.queryByTestId('corr-save')).toBeNull();
   });
 
   it('shows a saved field that no longer matches, and the server\'s refusal', async () => {

@@ -30,9 +30,11 @@ export function CorrelationPanel(_props: PanelProps) {
   const [checked, setChecked] = useState(false);
   const [serverError, setServerError] = useState<string | null>(null);
 
+  // The draft is this solution's stored relation, or none while it loads: `data` would still hold
+  // the previous solution's, and saving that draft would write it into this solution.
   useEffect(() => {
-    if (saved.data) setDraft(fromCorrelation(saved.data.correlation));
-  }, [saved.data]);
+    setDraft(saved.currentData ? fromCorrelation(saved.currentData.correlation) : null);
+  }, [saved.currentData]);
 
   const byId = useMemo(() => new Map((datasets.data?.rows ?? []).map((d) => [d.tableId, d])), [datasets.data]);
   const columns = useMemo(() => new Map([...byId].map(([id, d]) => [id, d.columns.map((c) => c.name)])), [byId]);
