@@ -26,9 +26,9 @@ export function ProjectWorkbenchPanel(_props: PanelProps) {
   const schemes = workflowApi.endpoints['workflow/schemes'].useQuery(ref, skip);
   const simulators = workflowApi.endpoints['workflow/simulators'].useQuery(ref, skip);
   const objectives = workflowApi.endpoints['workflow/objectives'].useQuery(ref, skip);
-  const tuning = solution.data?.goalType === 'parameter_tuning';
-  const policies = workflowApi.endpoints['workflow/policies'].useQuery(ref, { skip: !solutionId || !solution.data || tuning });
-  const parameters = workflowApi.endpoints['workflow/parameters'].useQuery(ref, { skip: !solutionId || !solution.data || !tuning });
+  const tuning = solution.currentData?.goalType === 'parameter_tuning';
+  const policies = workflowApi.endpoints['workflow/policies'].useQuery(ref, { skip: !solutionId || !solution.currentData || tuning });
+  const parameters = workflowApi.endpoints['workflow/parameters'].useQuery(ref, { skip: !solutionId || !solution.currentData || !tuning });
 
   if (!solutionId) {
     return (
@@ -42,8 +42,9 @@ export function ProjectWorkbenchPanel(_props: PanelProps) {
       </div>
     );
   }
-  if (solution.isLoading) return <NonIdealState icon={<Spinner aria-label={t('workbench.loading')} />} title={t('workbench.loading')} />;
-  if (solution.isError || !solution.data) {
+  // `currentData`: another solution's answers (`data`) would tick its steps here while this one's load.
+  if (!solution.currentData && !solution.isError) return <NonIdealState icon={<Spinner aria-label={t('workbench.loading')} />} title={t('workbench.loading')} />;
+  if (solution.isError || !solution.currentData) {
     return (
       <NonIdealState
         icon="error"
@@ -53,19 +54,19 @@ export function ProjectWorkbenchPanel(_props: PanelProps) {
     );
   }
   const steps = solutionSteps({
-    goalType: solution.data.goalType,
-    correlation: correlation.data?.correlation,
-    graphNodes: pattern.data?.graph?.nodes?.length ?? 0,
-    schemes: schemes.data?.rows,
-    simulators: simulators.data?.rows,
-    objectives: objectives.data?.rows,
-    policies: policies.data?.rows,
-    parameters: parameters.data?.rows,
+    goalType: solution.currentData.goalType,
+    correlation: correlation.currentData?.correlation,
+    graphNodes: pattern.currentData?.graph?.nodes?.length ?? 0,
+    schemes: schemes.currentData?.rows,
+    simulators: simulators.currentData?.rows,
+    objectives: objectives.currentData?.rows,
+    policies: policies.currentData?.rows,
+    parameters: parameters.currentData?.rows,
   });
   return (
     <div className="dc-workflow-panel" data-testid="workflow-workbench">
       <div className="dc-workflow-heading">
-        <h2>{t('workbench.heading', { name: solution.data.name })}</h2>
+        <h2>{t('workbench.heading', { name: solution.currentData.name })}</h2>
         <Button icon="bug" variant="minimal" text={t('workbench.debug')} onClick={() => link.go('/workflow/debug')} data-testid="workflow-open-debug" />
         <Button icon="history" variant="minimal" text={t('workbench.projectLog')} onClick={() => link.go('/project/project-log')} data-testid="workflow-open-project-log" />
       </div>
