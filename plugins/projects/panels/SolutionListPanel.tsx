@@ -35,7 +35,7 @@ export function SolutionListPanel() {
     );
   }
 
-  const canEdit = project.data ? project.data.right !== 'view' && !project.data.locked : false;
+  const canEdit = project.currentData ? project.currentData.right !== 'view' && !project.currentData.locked : false;
   const act = async (run: () => Promise<unknown>, success?: string) => {
     try {
       await run();
@@ -47,7 +47,8 @@ export function SolutionListPanel() {
   };
 
   let body;
-  if (project.isLoading || list.isLoading) body = <Spinner className="dc-gap-top" />;
+  // `currentData`: the previous project's solutions and rights (`data`) are never shown for this one.
+  if ((!project.currentData && project.isFetching) || (!list.currentData && list.isFetching)) body = <Spinner className="dc-gap-top" />;
   else if (project.isError || list.isError)
     body = (
       <NonIdealState
@@ -65,7 +66,7 @@ export function SolutionListPanel() {
         }
       />
     );
-  else if ((list.data ?? []).length === 0)
+  else if ((list.currentData ?? []).length === 0)
     body = (
       <div data-testid="solutions-empty">
         <NonIdealState
@@ -79,7 +80,7 @@ export function SolutionListPanel() {
   else
     body = (
       <ul className="dc-projects-rows" data-testid="solutions-rows">
-        {(list.data ?? []).map((s) => (
+        {(list.currentData ?? []).map((s) => (
           <li key={s.solutionId}>
             <Card className="dc-projects-row" data-testid={`solution-row-${s.solutionId}`}>
               <div className="dc-projects-row-main">
@@ -131,15 +132,15 @@ export function SolutionListPanel() {
   return (
     <div className="dc-projects-panel" data-testid="solutions-panel">
       <div className="dc-row-between">
-        <h3 className="dc-section-title">{project.data ? t('solutions.title', { name: project.data.name }) : t('solutionsPanel')}</h3>
+        <h3 className="dc-section-title">{project.currentData ? t('solutions.title', { name: project.currentData.name }) : t('solutionsPanel')}</h3>
         {canEdit && <Button intent="primary" icon="plus" text={t('solutions.create')} onClick={() => setOpen({ kind: 'create' })} data-testid="solutions-create" />}
       </div>
-      {project.data?.locked && (
+      {project.currentData?.locked && (
         <Callout intent="warning" icon="lock">
           {t('solutions.locked')}
         </Callout>
       )}
-      {project.data && project.data.right === 'view' && (
+      {project.currentData && project.currentData.right === 'view' && (
         <Callout icon="eye-open" data-testid="solutions-read-only">
           {t('solutions.readOnly')}
         </Callout>
