@@ -312,7 +312,7 @@ export function createApp(config: ServerConfig, options: AppOptions = {}): Decis
   }
   const jobStore = new JobStore(db, clock);
   const jobs: JobQueue = config.redisUrl
-    ? new BullMqQueue(jobStore, { redisUrl: config.redisUrl, prefix: options.jobs?.prefix })
+    ? new BullMqQueue(jobStore, { redisUrl: config.redisUrl, prefix: options.jobs?.prefix, upkeepKinds: jobKindRegistry.upkeepKinds() })
     : new InProcessQueue(jobStore, jobKindRegistry, {
         concurrency: options.jobs?.concurrency,
         // The server's own worker row carries its SSH address (WORKER_SSH_ADDRESS) for trainSSH/getTrainSSH.

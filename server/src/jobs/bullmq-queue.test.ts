@@ -35,6 +35,13 @@ describe.skipIf(skipWithout('redis', import.meta.url, hasRedis)).each(databases)
       },
     });
     kinds.registerJobKind({
+      kind: 'test.upkeep',
+      lane: 'upkeep',
+      async run(ctx) {
+        await ctx.reportMetrics(1, { kept: 1 });
+      },
+    });
+    kinds.registerJobKind({
       kind: 'test.forever',
       async run(ctx) {
         await new Promise<void>((resolve) => ctx.signal.addEventListener('abort', () => resolve(), { once: true }));
@@ -61,7 +68,7 @@ describe.skipIf(skipWithout('redis', import.meta.url, hasRedis)).each(databases)
     runs = new Map();
     t = await createJobsTestDb(kind);
     redis = redisPrefix();
-    queue = new BullMqQueue(t.store, { redisUrl: testRedisUrl, prefix: redis.prefix, deadAfterMs: 1000, sweepMs: 200 });
+    queue = new BullMqQueue(t.store, { redisUrl: testRedisUrl, prefix: redis.prefix, deadAfterMs: 1000, sweepMs: 200, upkeepKinds: registry().upkeepKinds() });
     await queue.start();
   });
   afterEach(async () => {
@@ -91,6 +98,20 @@ describe.skipIf(skipWithout('redis', import.meta.url, hasRedis)).each(databases)
     await expect(queue.stop(job.id, B)).rejects.toMatchObject({ reason: 'notFound' });
     await queue.stop(job.id, A);
     await waitForState(() => queue.get(job.id, A), JobState.stoppedManually, 5000);
+  });
+
+  it('runs an upkeep job beside a worker whose slots are all held', async () => {
+    await startWorker({ concurrency: 1 });
+    const long = await queue.enqueue('test.forever', null, A);
+    await waitForState(() => queue.get(long.id, A), JobState.processing);
+    const next = await queue.enqueue('test.forever', null, A);
+    const upkeep = await queue.enqueue('test.upkeep', null, A);
+    await waitForState(() => queue.get(upkeep.id, A), JobState.successful);
+    expect((await queue.get(long.id, A))!.state).toBe(JobState.processing);
+    expect((await queue.get(next.id, A))!.state).toBe(JobState.waiting);
+    await queue.stop(long.id, A);
+    await waitForState(() => queue.get(next.id, A), JobState.processing);
+    await queue.stop(next.id, A);
   });
 
   it('runs a pinned job only on its worker', async () => {

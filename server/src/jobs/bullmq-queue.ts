@@ -13,6 +13,8 @@ export interface BullMqQueueOptions extends Partial<RedisQueueNames> {
   deadAfterMs?: number;
   /** How often the server looks for dead workers (default 5 s). */
   sweepMs?: number;
+  /** Kinds of the upkeep lane (`JobKindRegistry.upkeepKinds()`), queued apart from the others. */
+  upkeepKinds?: Iterable<string>;
 }
 
 /**
@@ -43,7 +45,7 @@ export class BullMqQueue extends StoreBackedQueue {
     const connection = openRedis(this.options.redisUrl);
     this.connection = connection;
     this.subscriber = openRedis(this.options.redisUrl);
-    this.dispatcher = new BullMqDispatcher(connection, this.names, this.store);
+    this.dispatcher = new BullMqDispatcher(connection, this.names, this.store, new Set(this.options.upkeepKinds ?? []));
     this.sink = new RedisEventSink(connection, this.names);
     this.subscriber.on('message', (channel: string, message: string) => {
       if (channel !== eventsChannel(this.names)) return;

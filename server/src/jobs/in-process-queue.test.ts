@@ -30,6 +30,13 @@ function registry(): JobKindRegistry {
     },
   });
   kinds.registerJobKind({
+    kind: 'test.upkeep',
+    lane: 'upkeep',
+    async run(ctx) {
+      await ctx.log('kept the host in order');
+    },
+  });
+  kinds.registerJobKind({
     kind: 'test.fail',
     async run() {
       throw new Error('boom');
@@ -80,6 +87,21 @@ describe.each(databases)('InProcessQueue on %s', (kind) => {
     const ended = await waitForState(() => q.get(job.id, A), JobState.stoppedManually);
     expect(ended.endedAt).toBeInstanceOf(Date);
     await expect(q.stop(job.id, A)).rejects.toMatchObject({ reason: 'notRunning' });
+  });
+
+  it('runs an upkeep job beside busy slots, and leaves the slots as many as they were', async () => {
+    const q = await open({ concurrency: 1 });
+    const long = await q.enqueue('test.forever', null, A);
+    await waitForState(() => q.get(long.id, A), JobState.processing);
+    // The one slot is taken: another job waits, an upkeep job runs in its own lane.
+    const next = await q.enqueue('test.forever', null, A);
+    const upkeep = await q.enqueue('test.upkeep', null, A);
+    await waitForState(() => q.get(upkeep.id, A), JobState.successful);
+    expect((await q.get(long.id, A))!.state).toBe(JobState.processing);
+    expect((await q.get(next.id, A))!.state).toBe(JobState.waiting);
+    await q.stop(long.id, A);
+    await waitForState(() => q.get(next.id, A), JobState.processing);
+    await q.stop(next.id, A);
   });
 
   it('marks a throwing job as failure with the reason', async () => {

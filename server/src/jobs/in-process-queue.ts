@@ -43,6 +43,9 @@ export class InProcessQueue extends StoreBackedQueue {
   private readonly concurrency: number;
   private readonly pending: string[] = [];
   private readonly active = new Set<Promise<unknown>>();
+  /** The upkeep lane (`JobKind.lane`): its queued jobs and the one it runs, beside the slots. */
+  private readonly upkeep: string[] = [];
+  private readonly upkeepActive = new Set<Promise<unknown>>();
   private heartbeat: NodeJS.Timeout | null = null;
   private ticking: Promise<unknown> = Promise.resolve();
   private started = false;
@@ -60,7 +63,8 @@ export class InProcessQueue extends StoreBackedQueue {
     this.reaper = new WorkerReaper(store, this.events, async (id) => this.push(id));
     this.pool = options.threads
       ? new JobThreadPool({
-          size: this.concurrency,
+          // One thread more than the slots, for the upkeep lane.
+          size: this.concurrency + 1,
           workerId: this.workerId,
           options: options.threads,
           events: this.events,
@@ -81,6 +85,7 @@ export class InProcessQueue extends StoreBackedQueue {
     // Fails the start when the threads cannot load their kinds (a broken module).
     await this.pool?.start();
     for (const id of await this.store.pendingJobIds()) this.push(id);
+    this.pumpUpkeep();
     const ms = this.options.heartbeatMs ?? DEFAULT_HEARTBEAT_MS;
     this.heartbeat = setInterval(() => {
       this.ticking = this.ticking.then(() => this.tick()).catch(() => undefined);
@@ -124,10 +129,11 @@ export class InProcessQueue extends StoreBackedQueue {
     if (this.heartbeat) clearInterval(this.heartbeat);
     await this.ticking;
     this.pending.length = 0;
+    this.upkeep.length = 0;
     // Running handlers are cut; their rows stay in progress and are restored on the next start.
     this.runner.halt();
     await this.pool?.close();
-    await Promise.allSettled([...this.active]);
+    await Promise.allSettled([...this.active, ...this.upkeepActive]);
     if (this.started) await this.store.markWorkerStopped(this.workerId).catch(() => undefined);
   }
 
@@ -141,13 +147,16 @@ export class InProcessQueue extends StoreBackedQueue {
     }
     const job = await this.store.createJob({ ...options, kind, payload });
     this.announce(job);
-    this.push(job.id);
+    if (this.kinds.get(kind)?.lane === 'upkeep') this.pushUpkeep(job.id);
+    else this.push(job.id);
     return job;
   }
 
   /** Resolves once nothing is queued or running here (tests). */
   async idle(): Promise<void> {
-    while (this.active.size > 0 || this.pending.length > 0) await Promise.race([...this.active, new Promise((r) => setTimeout(r, 10))]);
+    while (this.active.size > 0 || this.pending.length > 0 || this.upkeepActive.size > 0 || this.upkeep.length > 0) {
+      await Promise.race([...this.active, ...this.upkeepActive, new Promise((r) => setTimeout(r, 10))]);
+    }
   }
 
   protected async signalStop(job: JobRecord): Promise<void> {
@@ -162,6 +171,25 @@ export class InProcessQueue extends StoreBackedQueue {
     if (this.closed) return;
     this.pending.push(jobId);
     this.pump();
+  }
+
+  private pushUpkeep(jobId: string): void {
+    if (this.closed) return;
+    this.upkeep.push(jobId);
+    this.pumpUpkeep();
+  }
+
+  /** The upkeep lane: one job at a time, whatever the slots are busy with. */
+  private pumpUpkeep(): void {
+    if (!this.started) return;
+    while (!this.closed && this.upkeepActive.size < 1 && this.upkeep.length > 0) {
+      const id = this.upkeep.shift()!;
+      const p: Promise<unknown> = this.dispatch(id).catch(() => undefined).finally(() => {
+        this.upkeepActive.delete(p);
+        this.pumpUpkeep();
+      });
+      this.upkeepActive.add(p);
+    }
   }
 
   private pump(): void {

@@ -13,6 +13,8 @@ const A = { tenantId: 'a'.repeat(32) };
 function registry(): JobKindRegistry {
   const kinds = new JobKindRegistry();
   for (const k of builtinJobKinds) kinds.registerJobKind(k);
+  // The threads run `test.echo`; the main thread's registry says it is upkeep.
+  kinds.registerJobKind({ kind: 'test.echo', lane: 'upkeep', run: async () => {} });
   kinds.registerJobKind({
     kind: 'test.main',
     async run(ctx) {
@@ -54,6 +56,21 @@ describe.each(databases)('InProcessQueue with job threads on %s', (kind) => {
     const main = await q.enqueue('test.main', null, A);
     await waitForState(() => q.get(main.id, A), JobState.successful, 20_000);
     expect(await logsOf(q, main.id)).toEqual(['ran on thread 0']);
+  });
+
+  it('runs an upkeep job in a thread beside a busy slot', async () => {
+    const q = await open({ concurrency: 1 });
+    const long = await q.enqueue('test.forever', null, A);
+    await waitForState(() => q.get(long.id, A), JobState.processing, 60_000);
+    const next = await q.enqueue('test.forever', null, A);
+    const upkeep = await q.enqueue('test.echo', { n: 1 }, A);
+    await waitForState(() => q.get(upkeep.id, A), JobState.successful, 60_000);
+    expect((await logsOf(q, upkeep.id))[0]).toMatch(/^start on thread [1-9]\d*$/);
+    expect((await q.get(long.id, A))!.state).toBe(JobState.processing);
+    expect((await q.get(next.id, A))!.state).toBe(JobState.waiting);
+    await q.stop(long.id, A);
+    await waitForState(() => q.get(next.id, A), JobState.processing, 60_000);
+    await q.stop(next.id, A);
   });
 
   it('stops a job in a thread, and lets a job at a breakpoint go on', async () => {

@@ -37,6 +37,14 @@ export interface JobKind<P = unknown> {
   /** Namespaced, e.g. `policy.train`. */
   kind: string;
   description?: string;
+  /**
+   * `upkeep`: a short run that keeps the host in order (an upload sweep, the log retention, the
+   * licence notices). The in-process queue runs such jobs in a lane of their own, one at a time
+   * beside its job slots, so a nightly sweep never waits behind a training on a server with one
+   * slot. (BullMQ workers take unpinned jobs of no engine version from the shared queue, whose
+   * slots trainings of a version never hold.)
+   */
+  lane?: 'upkeep';
   run(ctx: JobContext<P>): Promise<void>;
 }
 
@@ -80,6 +88,11 @@ export class JobKindRegistry {
 
   has(kind: string): boolean {
     return this.kinds.has(kind);
+  }
+
+  /** Names of the kinds of the upkeep lane (`JobKind.lane`). */
+  upkeepKinds(): string[] {
+    return [...this.kinds.values()].filter((k) => k.lane === 'upkeep').map((k) => k.kind);
   }
 
   /** Names of every registered kind. */

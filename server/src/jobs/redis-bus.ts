@@ -29,6 +29,11 @@ export function stopChannel(n: RedisQueueNames): string {
   return `${n.prefix}:${n.queueName}:stop`;
 }
 
+/** Name of the BullMQ queue of the upkeep lane (`JobKind.lane`): every worker takes it, one job at a time. */
+export function upkeepQueueName(n: RedisQueueNames): string {
+  return `${n.queueName}-upkeep`;
+}
+
 /** Name of the BullMQ queue of jobs pinned to one worker. */
 export function pinnedQueueName(n: RedisQueueNames, workerId: string): string {
   return `${n.queueName}-w-${workerId}`;
@@ -69,6 +74,8 @@ export class BullMqDispatcher {
     private readonly connection: Redis,
     private readonly names: RedisQueueNames,
     private readonly store: JobStore,
+    /** Kinds of the upkeep lane: unpinned, they go to its queue, whatever slots the others hold. */
+    private readonly upkeepKinds: ReadonlySet<string> = new Set(),
   ) {}
 
   /** Queues the job with id `jobId` as it is in the database. */
@@ -77,7 +84,9 @@ export class BullMqDispatcher {
     if (!job) return;
     const name = job.pinWorkerId
       ? pinnedQueueName(this.names, job.pinWorkerId)
-      : job.engineVersion
+      : this.upkeepKinds.has(job.kind)
+        ? upkeepQueueName(this.names)
+        : job.engineVersion
         ? versionQueueName(this.names, job.engineVersion)
         : this.names.queueName;
     await this.queue(name).add(job.kind, { jobId }, { jobId: `${jobId}-${job.attempts}`, removeOnComplete: true, removeOnFail: true });

@@ -4,7 +4,7 @@ import type { Redis } from 'ioredis';
 import type { JobKindRegistry } from './kinds';
 import { machineInfo, withTerminalSandbox, newWorkerId, type MachineInfo } from './machine';
 import { DEFAULT_DEAD_AFTER_MS, DEFAULT_HEARTBEAT_MS, WorkerReaper } from './reaper';
-import { BullMqDispatcher, defaultRedisNames, openRedis, pinnedQueueName, RedisEventSink, stopChannel, versionQueueName, type RedisQueueNames } from './redis-bus';
+import { BullMqDispatcher, defaultRedisNames, openRedis, pinnedQueueName, RedisEventSink, stopChannel, upkeepQueueName, versionQueueName, type RedisQueueNames } from './redis-bus';
 import { JobRunner } from './runner';
 import type { JobStore } from './store';
 
@@ -57,7 +57,7 @@ export class JobWorker {
     this.connection = connection;
     this.subscriber = openRedis(this.options.redisUrl);
     const sink = new RedisEventSink(connection, this.names);
-    this.dispatcher = new BullMqDispatcher(connection, this.names, this.store);
+    this.dispatcher = new BullMqDispatcher(connection, this.names, this.store, new Set(this.kinds.upkeepKinds()));
     const dispatcher = this.dispatcher;
     this.reaper = new WorkerReaper(this.store, sink, (id) => dispatcher.dispatch(id), this.options.deadAfterMs ?? DEFAULT_DEAD_AFTER_MS);
     const runner = new JobRunner(this.store, this.kinds, sink, this.workerId);
@@ -75,6 +75,8 @@ export class JobWorker {
     for (const name of [this.names.queueName, pinnedQueueName(this.names, this.workerId), versionQueueName(this.names, version)]) {
       this.workers.push(new Worker(name, processor, { connection, prefix: this.names.prefix, concurrency: this.concurrency }));
     }
+    // The upkeep lane: one job at a time, beside the slots (`JobKind.lane`).
+    this.workers.push(new Worker(upkeepQueueName(this.names), processor, { connection, prefix: this.names.prefix, concurrency: 1 }));
 
     this.timer = setInterval(() => {
       this.ticking = this.ticking.then(() => this.tick()).catch(() => undefined);

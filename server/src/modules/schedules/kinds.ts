@@ -5,7 +5,7 @@
  * outcome, so the run shows in the system log even when no API call started it.
  */
 import os from 'node:os';
-import { AppError, ErrorCode, messageOf, scheduleParamsSchemas, type ScheduleKind, type ScheduleParams, type ScheduleTrigger } from '@decisio/domain';
+import { AppError, ErrorCode, isHostWideKind, messageOf, scheduleParamsSchemas, type ScheduleKind, type ScheduleParams, type ScheduleTrigger } from '@decisio/domain';
 import type { Clock } from '../../clock';
 import type { Database } from '../../db/database';
 import { newId } from '../../db/ids';
@@ -62,6 +62,8 @@ function scheduledKind<K extends ScheduleKind>(
   return {
     kind,
     description: `Scheduled job kind ${kind}`,
+    // The host-wide kinds keep the host in order and are short: the in-process queue's upkeep lane.
+    ...(isHostWideKind(kind) ? { lane: 'upkeep' as const } : {}),
     async run(ctx) {
       const started = performance.now();
       const p = ctx.payload;
