@@ -28,13 +28,15 @@ export function BusinessDecisionPanel() {
   const [datasetId, setDatasetId] = useState('');
   const [touched, setTouched] = useState(false);
   const [errors, setErrors] = useState<Record<string, string>>({});
-  const rows = runs.data?.rows ?? [];
+  // This project's answers only (`currentData`): the previous project's policies, datasets and runs
+  // are never offered here while this one's load.
+  const rows = runs.currentData?.rows ?? [];
   const running = rows.some((r) => r.state === 'running');
   if (running !== polling) setPolling(running);
 
   if (!projectId) return <NonIdealState icon="projects" title={t('noProject.title')} description={t('noProject.description')} />;
-  const trained = (policies.data?.rows ?? []).filter(isTrained);
-  const sets = datasets.data?.rows ?? [];
+  const trained = (policies.currentData?.rows ?? []).filter(isTrained);
+  const sets = datasets.currentData?.rows ?? [];
   const gain = policyGain(trained.find((p) => p.id === policyId) ?? {});
 
   const submit = async () => {
