@@ -85,7 +85,8 @@ describe('CorrelationPanel', () => {
     await renderPanel(panel, { host });
     await waitFor(() => expect((screen.getByTestId('corr-table-0') as HTMLSelectElement).value).toBe('d1'));
     act(() => host.services.get(navigationServiceRef).navigate('/workflow/table-correlation', { search: { projectId: 'P1', solutionId: 'S2' } }));
-    expect(await screen.findByText('The datasets could not be loaded')).toBeTruthy();
+    expect(await screen.findByText('The data access settings could not be loaded')).toBeTruthy();
+    expect(screen.getByText('refused')).toBeTruthy();
     expect(screen.queryByTestId('corr-table-0')).toBeNull();
     expect(screen.queryByTestId('corr-save')).toBeNull();
   });

@@ -50,7 +50,14 @@ export function CorrelationPanel(_props: PanelProps) {
     );
   if (saved.isLoading || datasets.isLoading || !draft) {
     if (saved.isError || datasets.isError)
-      return <NonIdealState icon="error" title={t('loadFailed')} action={<Button text={t('retry')} onClick={() => (void saved.refetch(), void datasets.refetch())} />} />;
+      return (
+        <NonIdealState
+          icon="error"
+          title={saved.isError ? t('correlation.loadFailed') : t('loadFailed')}
+          description={failureMessage(saved.isError ? saved.error : datasets.error, '') ?? undefined}
+          action={<Button text={t('retry')} onClick={() => (void saved.refetch(), void datasets.refetch())} />}
+        />
+      );
     return <NonIdealState icon={<Spinner />} title={t('correlation.loading')} />;
   }
 
