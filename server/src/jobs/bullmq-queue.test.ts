@@ -7,7 +7,7 @@ import { skipWithout } from '../test/services';
 import { builtinJobKinds } from './builtin';
 import type { JobEvent } from './events';
 import { BullMqQueue, JobKindRegistry, JobState, JobWorker, WorkerUnavailableError, type JobWorkerOptions } from './queue';
-import { createJobsTestDb, redisAvailable, redisPrefix, testRedisUrl, waitForState, waitUntil, type JobsTestDb } from './testing';
+import { checkUpkeepBesideBusySlot, createJobsTestDb, redisAvailable, redisPrefix, testRedisUrl, waitForState, waitUntil, type JobsTestDb } from './testing';
 
 const A = { tenantId: 'a'.repeat(32) };
 const B = { tenantId: 'b'.repeat(32) };
@@ -102,16 +102,7 @@ describe.skipIf(skipWithout('redis', import.meta.url, hasRedis)).each(databases)
 
   it('runs an upkeep job beside a worker whose slots are all held', async () => {
     await startWorker({ concurrency: 1 });
-    const long = await queue.enqueue('test.forever', null, A);
-    await waitForState(() => queue.get(long.id, A), JobState.processing);
-    const next = await queue.enqueue('test.forever', null, A);
-    const upkeep = await queue.enqueue('test.upkeep', null, A);
-    await waitForState(() => queue.get(upkeep.id, A), JobState.successful);
-    expect((await queue.get(long.id, A))!.state).toBe(JobState.processing);
-    expect((await queue.get(next.id, A))!.state).toBe(JobState.waiting);
-    await queue.stop(long.id, A);
-    await waitForState(() => queue.get(next.id, A), JobState.processing);
-    await queue.stop(next.id, A);
+    await checkUpkeepBesideBusySlot(queue, A, { kind: 'test.upkeep' });
   });
 
   it('runs a pinned job only on its worker', async () => {

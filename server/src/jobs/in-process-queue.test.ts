@@ -3,7 +3,7 @@ import { databases } from '../test/server';
 import { builtinJobKinds } from './builtin';
 import type { JobEvent } from './events';
 import { JobKindRegistry, JobNotStoppableError, JobState } from './queue';
-import { waitForState, waitUntil } from './testing';
+import { checkUpkeepBesideBusySlot, waitForState, waitUntil } from './testing';
 import { useInProcessQueues } from './testing-in-process';
 
 const A = { tenantId: 'a'.repeat(32) };
@@ -90,18 +90,7 @@ describe.each(databases)('InProcessQueue on %s', (kind) => {
   });
 
   it('runs an upkeep job beside busy slots, and leaves the slots as many as they were', async () => {
-    const q = await open({ concurrency: 1 });
-    const long = await q.enqueue('test.forever', null, A);
-    await waitForState(() => q.get(long.id, A), JobState.processing);
-    // The one slot is taken: another job waits, an upkeep job runs in its own lane.
-    const next = await q.enqueue('test.forever', null, A);
-    const upkeep = await q.enqueue('test.upkeep', null, A);
-    await waitForState(() => q.get(upkeep.id, A), JobState.successful);
-    expect((await q.get(long.id, A))!.state).toBe(JobState.processing);
-    expect((await q.get(next.id, A))!.state).toBe(JobState.waiting);
-    await q.stop(long.id, A);
-    await waitForState(() => q.get(next.id, A), JobState.processing);
-    await q.stop(next.id, A);
+    await checkUpkeepBesideBusySlot(await open({ concurrency: 1 }), A, { kind: 'test.upkeep' });
   });
 
   it('marks a throwing job as failure with the reason', async () => {

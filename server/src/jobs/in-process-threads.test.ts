@@ -3,7 +3,7 @@ import { databases } from '../test/server';
 import { builtinJobKinds } from './builtin';
 import type { JobEvent } from './events';
 import { JobKindRegistry, JobState, type InProcessQueue } from './queue';
-import { waitForState, waitUntil } from './testing';
+import { checkUpkeepBesideBusySlot, waitForState, waitUntil } from './testing';
 import { useInProcessQueues } from './testing-in-process';
 import { testingThreadKindsModule } from './testing-thread-kinds';
 
@@ -60,17 +60,8 @@ describe.each(databases)('InProcessQueue with job threads on %s', (kind) => {
 
   it('runs an upkeep job in a thread beside a busy slot', async () => {
     const q = await open({ concurrency: 1 });
-    const long = await q.enqueue('test.forever', null, A);
-    await waitForState(() => q.get(long.id, A), JobState.processing, 60_000);
-    const next = await q.enqueue('test.forever', null, A);
-    const upkeep = await q.enqueue('test.echo', { n: 1 }, A);
-    await waitForState(() => q.get(upkeep.id, A), JobState.successful, 60_000);
+    const upkeep = await checkUpkeepBesideBusySlot(q, A, { kind: 'test.echo', payload: { n: 1 } }, 60_000);
     expect((await logsOf(q, upkeep.id))[0]).toMatch(/^start on thread [1-9]\d*$/);
-    expect((await q.get(long.id, A))!.state).toBe(JobState.processing);
-    expect((await q.get(next.id, A))!.state).toBe(JobState.waiting);
-    await q.stop(long.id, A);
-    await waitForState(() => q.get(next.id, A), JobState.processing, 60_000);
-    await q.stop(next.id, A);
   });
 
   it('stops a job in a thread, and lets a job at a breakpoint go on', async () => {

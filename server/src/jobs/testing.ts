@@ -8,8 +8,9 @@ import { systemClock } from '../clock';
 import { Database, type DatabaseKind } from '../db/database';
 import { migrateLatest } from '../db/migrator';
 import { createTestDatabase } from '../test/server';
-import type { JobState } from './states';
+import { JobState } from './states';
 import { JobStore, type JobRecord } from './store';
+import type { JobQueue } from './contract';
 
 /** Redis of the tests: `TEST_REDIS_URL`, else the local default. */
 export const testRedisUrl = process.env.TEST_REDIS_URL || 'redis://127.0.0.1:6379';
@@ -101,4 +102,29 @@ export async function waitUntil(check: () => boolean | Promise<boolean>, timeout
     await new Promise((r) => setTimeout(r, 20));
   }
   throw new Error(`Timed out waiting for ${what}`);
+}
+
+/**
+ * The upkeep lane's case (`JobKind.lane`), on a queue whose workers have one slot and run
+ * `test.forever` (waits for a stop): with the slot held and another job waiting, the upkeep job
+ * `upkeep` still runs to success; the slot stays one (the waiting job starts only once the first
+ * is stopped). Returns the upkeep job's record.
+ */
+export async function checkUpkeepBesideBusySlot(
+  q: Pick<JobQueue, 'enqueue' | 'get' | 'stop'>,
+  scope: { tenantId: string },
+  upkeep: { kind: string; payload?: unknown },
+  timeoutMs = 20_000,
+): Promise<JobRecord> {
+  const long = await q.enqueue('test.forever', null, scope);
+  await waitForState(() => q.get(long.id, scope), JobState.processing, timeoutMs);
+  const next = await q.enqueue('test.forever', null, scope);
+  const job = await q.enqueue(upkeep.kind, upkeep.payload ?? null, scope);
+  const done = await waitForState(() => q.get(job.id, scope), JobState.successful, timeoutMs);
+  const states = [(await q.get(long.id, scope))!.state, (await q.get(next.id, scope))!.state];
+  if (states[0] !== JobState.processing || states[1] !== JobState.waiting) throw new Error(`expected the slot's job processing and the next waiting, got ${states.join(', ')}`);
+  await q.stop(long.id, scope);
+  await waitForState(() => q.get(next.id, scope), JobState.processing, timeoutMs);
+  await q.stop(next.id, scope);
+  return done;
 }
