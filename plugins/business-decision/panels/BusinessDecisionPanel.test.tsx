@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { navigationServiceRef } from '@decisio/sdk-plugin';
 import type { BusinessDecision } from '@decisio/domain';
 import { createTestHost, renderPanel } from '@decisio/sdk-plugin/testing';
 import { businessDecisionPlugin } from '../index';
@@ -67,6 +68,21 @@ describe('BusinessDecisionPanel', () => {
     expect(within(rows).getByRole('button', { name: 'Download' }).getAttribute('href')).toBe(run().downloadUrl);
     // a measured policy that gains over the data's own decisions: no warning
     expect(screen.queryByTestId('business-policy-behind')).toBeNull();
+  });
+
+  it("starts afresh in another project: the previous project's policy and dataset are not sent", async () => {
+    const h = host('en-US', []);
+    await renderPanel(business, { host: h });
+    await waitFor(() => expect(screen.getByRole('option', { name: 'coupon policy' })).toBeTruthy());
+    fireEvent.change(screen.getByLabelText(/^Policy/), { target: { value: policyId } });
+    await waitFor(() => expect(screen.getAllByRole('option', { name: 'orders' }).length).toBeGreaterThan(0));
+    fireEvent.change(screen.getByLabelText(/^Business dataset/), { target: { value: datasetId } });
+    act(() => h.services.get(navigationServiceRef).navigate('/project/business-decision', { search: { projectId: 'f'.repeat(32), solutionId: 'f'.repeat(32) } }));
+    await waitFor(() => expect((screen.getByLabelText(/^Policy/) as HTMLSelectElement).value).toBe(''));
+    expect((screen.getByLabelText(/^Business dataset/) as HTMLSelectElement).value).toBe('');
+    fireEvent.click(screen.getByRole('button', { name: 'Decide' }));
+    expect(await screen.findAllByText('Required')).toHaveLength(2);
+    expect(h.calls.some((c) => c.url === 'businessDecision/create')).toBe(false);
   });
 
   it("warns when the chosen policy does not beat the data's own decisions in its learned environment, in both languages", async () => {

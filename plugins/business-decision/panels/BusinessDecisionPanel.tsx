@@ -28,6 +28,15 @@ export function BusinessDecisionPanel() {
   const [datasetId, setDatasetId] = useState('');
   const [touched, setTouched] = useState(false);
   const [errors, setErrors] = useState<Record<string, string>>({});
+  // Another project starts the form afresh: the previous project's policy and dataset are not its.
+  const [formProject, setFormProject] = useState(projectId);
+  if (formProject !== projectId) {
+    setFormProject(projectId);
+    setPolicyId(link.params.policyId ?? '');
+    setDatasetId('');
+    setTouched(false);
+    setErrors({});
+  }
   // This project's answers only (`currentData`): the previous project's policies, datasets and runs
   // are never offered here while this one's load.
   const rows = runs.currentData?.rows ?? [];
