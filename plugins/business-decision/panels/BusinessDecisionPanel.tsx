@@ -46,13 +46,17 @@ export function BusinessDecisionPanel() {
   if (!projectId) return <NonIdealState icon="projects" title={t('noProject.title')} description={t('noProject.description')} />;
   const trained = (policies.currentData?.rows ?? []).filter(isTrained);
   const sets = datasets.currentData?.rows ?? [];
-  const gain = policyGain(trained.find((p) => p.id === policyId) ?? {});
+  // A choice counts only while it is among this solution's and project's offers (another solution
+  // picked above, or a policy not trained yet, leaves it unchosen).
+  const policy = trained.some((p) => p.id === policyId) ? policyId : '';
+  const dataset = sets.some((d) => d.tableId === datasetId) ? datasetId : '';
+  const gain = policyGain(trained.find((p) => p.id === policy) ?? {});
 
   const submit = async () => {
     setTouched(true);
-    if (!policyId || !datasetId) return;
+    if (!policy || !dataset) return;
     try {
-      await create({ policyId, datasetId }).unwrap();
+      await create({ policyId: policy, datasetId: dataset }).unwrap();
       setErrors({});
       setTouched(false);
       notify({ message: t('business.started'), intent: 'success' });
@@ -61,8 +65,8 @@ export function BusinessDecisionPanel() {
       fail(err, t('business.failed'));
     }
   };
-  const policyError = touched && !policyId ? t('business.required') : errors.policyId;
-  const datasetError = touched && !datasetId ? t('business.required') : errors.datasetId;
+  const policyError = touched && !policy ? t('business.required') : errors.policyId;
+  const datasetError = touched && !dataset ? t('business.required') : errors.datasetId;
 
   const history = (
     <ListBody
@@ -125,7 +129,7 @@ export function BusinessDecisionPanel() {
           label={t('business.policy')}
           required
           error={policyError}
-          value={policyId}
+          value={policy}
           onChange={setPolicyId}
           placeholder={trained.length ? t('business.choosePolicy') : t('business.noPolicies')}
           choices={trained.map((p) => ({ value: p.id, label: p.name }))}
@@ -135,7 +139,7 @@ export function BusinessDecisionPanel() {
           label={t('business.dataset')}
           required
           error={datasetError}
-          value={datasetId}
+          value={dataset}
           onChange={setDatasetId}
           placeholder={sets.length ? t('business.chooseDataset') : t('business.noDatasets')}
           choices={sets.map((d) => ({ value: d.tableId, label: d.name }))}

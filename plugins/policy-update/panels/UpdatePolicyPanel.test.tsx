@@ -5,7 +5,8 @@
  * stream: a state event reads the runs again, and nothing is polled while the stream is open.
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { navigationServiceRef } from '@decisio/sdk-plugin';
 import { createTestHost, renderPanel, ScriptedEventSource } from '@decisio/sdk-plugin/testing';
 import { policyUpdatePlugin } from '../index';
 import { trainingsKitPlugin } from '@decisio/sdk-plugin/trainings/plugin';
@@ -48,6 +49,25 @@ describe('UpdatePolicyPanel with new data', () => {
         { id: policyId, kind: 'policy', hyperparameters: { epochs: 5 } },
       ]),
     );
+  });
+
+  it("leaves another project's policy and datasets unchosen after a switch", async () => {
+    const h = host('en-US', 'successful');
+    const empty = { data: { rows: [], total: 0, page: 1, pageSize: 100 } };
+    h.mockCall('policy/list', (body) =>
+      (body as { solutionId?: string }).solutionId === solutionId ? { data: { rows: [{ id: policyId, name: 'coupon policy', state: 'successful', simulatorId: envId }], total: 1 } } : empty,
+    );
+    h.mockCall('table/list', (body) => ((body as { projectId?: string }).projectId === projectId ? { data: { rows: [{ tableId: datasetId, name: 'service calls' }], total: 1, page: 1, pageSize: 100 } } : empty));
+    await renderPanel(update, { host: h });
+    await waitFor(() => expect(screen.getByRole('option', { name: 'coupon policy' })).toBeTruthy());
+    fireEvent.change(screen.getByLabelText(/^Policy/), { target: { value: policyId } });
+    fireEvent.click(await screen.findByLabelText('service calls'));
+    act(() => h.services.get(navigationServiceRef).navigate('/project/update-policy', { search: { projectId: '9'.repeat(32), solutionId: '8'.repeat(32) } }));
+    await waitFor(() => expect(screen.queryByRole('option', { name: 'coupon policy' })).toBeNull());
+    expect((screen.getByLabelText(/^Policy/) as HTMLSelectElement).value).toBe('');
+    expect((screen.getByRole('button', { name: 'Update policy' }) as HTMLButtonElement).disabled).toBe(true);
+    expect(screen.queryByLabelText('service calls')).toBeNull();
+    expect(updates(h)).toEqual([]);
   });
 
   it('does not update the policy after a failed environment update (zh-CN)', async () => {

@@ -37,7 +37,13 @@ export function UpdatePolicyPanel() {
   const [chain, setChain] = useState<{ envId: string; jobId: string; policyId: string; epochs: number } | null>(null);
   const datasets = policyUpdateApi.endpoints['policy-update/datasets'].useQuery({ projectId: projectId ?? '' }, { skip: !projectId });
   const envRuns = policyUpdateApi.endpoints['policy-update/runs'].useQuery({ id: chain?.envId ?? '', kind: 'environment', page: 1, pageSize: 20 }, { skip: !chain, pollingInterval: envPoll });
-  const runs = policyUpdateApi.endpoints['policy-update/runs'].useQuery({ id: picked, kind: 'policy', page: 1, pageSize: 50 }, { skip: !picked, pollingInterval: poll });
+  // A choice counts only while it is among the chosen solution's policies and the project's
+  // datasets (another project or solution leaves it unchosen).
+  const list = policies.currentData?.rows ?? [];
+  const policy = list.some((p) => p.id === picked) ? picked : '';
+  const tables = datasets.currentData?.rows ?? [];
+  const ticked = datasetIds.filter((id) => tables.some((d) => d.tableId === id));
+  const runs = policyUpdateApi.endpoints['policy-update/runs'].useQuery({ id: policy, kind: 'policy', page: 1, pageSize: 50 }, { skip: !policy, pollingInterval: poll });
   const [update, { isLoading }] = policyUpdateApi.endpoints['policy-update/update'].useMutation();
   const rows = runs.currentData?.rows ?? [];
   const running = rows.filter((r) => ACTIVE.includes(r.state));
@@ -76,13 +82,11 @@ export function UpdatePolicyPanel() {
   }, [chain, envRun, update, notify, fail, t]);
 
   if (!projectId) return <NonIdealState icon="projects" title={t('noProject.title')} description={t('noProject.description')} />;
-  const list = policies.data?.rows ?? [];
-  const simulatorId = list.find((p) => p.id === picked)?.simulatorId;
-  const tables = datasets.data?.rows ?? [];
+  const simulatorId = list.find((p) => p.id === policy)?.simulatorId;
   const epochsValid = Number.isInteger(epochs) && epochs >= 1 && epochs < 10_000;
   const time = (v: string | null) => (v ? new Date(v).toLocaleString(locale) : '—');
 
-  const body = !picked ? (
+  const body = !policy ? (
     <NonIdealState icon="refresh" title={t('update.emptyTitle')} description={t('update.emptyDescription')} />
   ) : (
     <ListBody query={runs} failed={t('update.loadFailed')} retry={t('update.retry')} empty={rows.length === 0 && <NonIdealState icon="refresh" title={t('update.emptyTitle')} />}>
@@ -110,21 +114,21 @@ export function UpdatePolicyPanel() {
     <PanelPage intro={t('update.intro')}>
       <RowForm
         onSubmit={() => {
-          if (!picked || !epochsValid || chain) return;
-          if (datasetIds.length > 0 && simulatorId) {
+          if (!policy || !epochsValid || chain) return;
+          if (ticked.length > 0 && simulatorId) {
             const envId = simulatorId;
-            void update({ id: envId, kind: 'environment', hyperparameters: { epochs }, datasetIds })
+            void update({ id: envId, kind: 'environment', hyperparameters: { epochs }, datasetIds: ticked })
               .unwrap()
               .then(
                 (r) => {
-                  setChain({ envId, jobId: String(r.jobId), policyId: picked, epochs });
+                  setChain({ envId, jobId: String(r.jobId), policyId: policy, epochs });
                   notify({ message: t('update.envStarted'), intent: 'success' });
                 },
                 (err: unknown) => fail(err, t('update.failed')),
               );
             return;
           }
-          void update({ id: picked, kind: 'policy', hyperparameters: { epochs } })
+          void update({ id: policy, kind: 'policy', hyperparameters: { epochs } })
             .unwrap()
             .then(
               () => notify({ message: t('update.started'), intent: 'success' }),
@@ -136,7 +140,7 @@ export function UpdatePolicyPanel() {
         <ChoiceField
           id="update-policy"
           label={t('update.policy')}
-          value={picked}
+          value={policy}
           onChange={setPicked}
           placeholder={list.length ? t('update.choosePolicy') : t('update.noPolicies')}
           choices={list.map((p) => ({ value: p.id, label: p.name }))}
@@ -144,17 +148,17 @@ export function UpdatePolicyPanel() {
         <FormGroup label={t('update.epochs')} labelFor="update-epochs" intent={epochsValid ? 'none' : 'danger'} helperText={epochsValid ? undefined : t('update.epochsInvalid')}>
           <NumericInput id="update-epochs" min={1} max={9999} value={epochs} onValueChange={(v) => setEpochs(v)} intent={epochsValid ? 'none' : 'danger'} />
         </FormGroup>
-        <Button type="submit" intent="primary" icon="refresh" loading={isLoading || chain !== null} disabled={!picked || !epochsValid || active || chain !== null} text={t('update.start')} style={{ marginTop: 22 }} />
+        <Button type="submit" intent="primary" icon="refresh" loading={isLoading || chain !== null} disabled={!policy || !epochsValid || active || chain !== null} text={t('update.start')} style={{ marginTop: 22 }} />
       </RowForm>
-      <FormGroup label={t('update.envDatasets')} helperText={chain ? t('update.envRunning') : picked && !simulatorId ? t('update.noEnvironment') : t('update.envDatasetsHelp')}>
+      <FormGroup label={t('update.envDatasets')} helperText={chain ? t('update.envRunning') : policy && !simulatorId ? t('update.noEnvironment') : t('update.envDatasetsHelp')}>
         {tables.length === 0 && <span className="bp6-text-muted">{t('update.noDatasets')}</span>}
         {tables.map((d) => (
           <Checkbox
             key={d.tableId}
             inline
             label={d.name}
-            checked={datasetIds.includes(d.tableId)}
-            disabled={chain !== null || !simulatorId || (!datasetIds.includes(d.tableId) && datasetIds.length >= 10)}
+            checked={ticked.includes(d.tableId)}
+            disabled={chain !== null || !simulatorId || (!ticked.includes(d.tableId) && ticked.length >= 10)}
             onChange={(e) => {
               const on = e.currentTarget.checked;
               setDatasetIds((ids) => (on ? [...ids, d.tableId] : ids.filter((x) => x !== d.tableId)));
