@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import type { FileItem, UploadState } from '@decisio/domain';
 import { pageCount, Pager, useListSearch } from './list';
+import { ListBody, type ListQuery } from './page';
 import { createTestHost, withHost } from './testing';
 import { resumeKey, type UploadTransport } from './upload';
 import { forgetUpload, useUploadTransport } from './upload-transport';
@@ -118,5 +119,28 @@ describe('uploads', () => {
       expect(await t.complete('U1')).toBe(file);
     });
     expect(called).toEqual(['init {"name":"a.csv","size":3,"purpose":"dataset"}', 'parts {"uploadId":"U1"}', 'complete {"uploadId":"U1"}']);
+  });
+});
+
+describe('ListBody', () => {
+  const base = { isLoading: false, isError: false, refetch: () => undefined };
+  const body = (query: ListQuery, current?: boolean) => (
+    <ListBody query={query} current={current} failed="Failed" retry="Retry" empty={<p>No rows</p>}>
+      <p>rows</p>
+    </ListBody>
+  );
+
+  it('with `current`, waits for the answer of the current arguments instead of saying the list is empty', () => {
+    // Another policy's runs on their way: the previous answer is not this one's (`currentData` undefined).
+    const switching = { ...base, isFetching: true, currentData: undefined };
+    const { rerender, container } = render(body(switching, true));
+    expect(container.querySelector('.bp6-spinner')).toBeTruthy();
+    expect(screen.queryByText('No rows')).toBeNull();
+    // Without `current` the caller keeps the previous rows while the next page loads.
+    rerender(body(switching));
+    expect(screen.getByText('No rows')).toBeTruthy();
+    // A refetch of the same arguments keeps the list.
+    rerender(body({ ...base, isFetching: true, currentData: { rows: [] } }, true));
+    expect(screen.getByText('No rows')).toBeTruthy();
   });
 });

@@ -42,15 +42,36 @@ export function RowForm({ onSubmit, gap = 12, align = 'flex-start', children }: 
 export interface ListQuery {
   isLoading: boolean;
   isError: boolean;
+  isFetching?: boolean;
+  currentData?: unknown;
   refetch(): unknown;
 }
 
 /**
  * A spinner while the list first loads, the failure (`failed`) with a `retry` button, `empty`
  * when it is given (the caller passes it when there are no rows), else the table (`children`).
+ * `current`: the caller lists only the answer for the query's current arguments (`currentData`,
+ * the rows of one policy or project, never the previous one's), so the spinner also shows while
+ * that answer is on its way, instead of `empty`.
  */
-export function ListBody({ query, failed, retry, empty, spinnerSize = 32, children }: { query: ListQuery; failed: string; retry: string; empty: ReactNode; spinnerSize?: number; children: ReactNode }) {
-  if (query.isLoading) return <Spinner size={spinnerSize} />;
+export function ListBody({
+  query,
+  failed,
+  retry,
+  empty,
+  spinnerSize = 32,
+  current = false,
+  children,
+}: {
+  query: ListQuery;
+  failed: string;
+  retry: string;
+  empty: ReactNode;
+  spinnerSize?: number;
+  current?: boolean;
+  children: ReactNode;
+}) {
+  if (query.isLoading || (current && query.isFetching && query.currentData === undefined)) return <Spinner size={spinnerSize} />;
   if (query.isError)
     return (
       <Callout intent="danger" title={failed}>

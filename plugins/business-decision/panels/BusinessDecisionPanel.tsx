@@ -71,6 +71,7 @@ export function BusinessDecisionPanel() {
   const history = (
     <ListBody
       query={runs}
+      current
       failed={t('business.loadFailed')}
       retry={t('business.retry')}
       empty={rows.length === 0 && <NonIdealState icon="th-derived" title={t('business.emptyTitle')} description={t('business.emptyDescription')} />}

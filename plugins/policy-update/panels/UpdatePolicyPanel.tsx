@@ -89,7 +89,7 @@ export function UpdatePolicyPanel() {
   const body = !policy ? (
     <NonIdealState icon="refresh" title={t('update.emptyTitle')} description={t('update.emptyDescription')} />
   ) : (
-    <ListBody query={runs} failed={t('update.loadFailed')} retry={t('update.retry')} empty={rows.length === 0 && <NonIdealState icon="refresh" title={t('update.emptyTitle')} />}>
+    <ListBody query={runs} current failed={t('update.loadFailed')} retry={t('update.retry')} empty={rows.length === 0 && <NonIdealState icon="refresh" title={t('update.emptyTitle')} />}>
       <DataTable testId="update-rows" columns={[t('update.job'), t('update.reasonLabel'), t('update.state'), t('update.startTime'), t('update.endTime'), t('update.error')]}>
         {rows.map((r) => (
           <tr key={r.jobId}>
