@@ -72,6 +72,10 @@ describe('BusinessDecisionPanel', () => {
 
   it("starts afresh in another project: the previous project's policy and dataset are not sent", async () => {
     const h = host('en-US', []);
+    // The other project has a solution with no policy and no dataset of its own.
+    const empty = { data: { rows: [], total: 0, page: 1, pageSize: 100 } };
+    h.mockCall('policy/list', (body) => ((body as { solutionId?: string }).solutionId === solutionId ? { data: { rows: [{ id: policyId, name: 'coupon policy', state: 'successful' }], total: 1 } } : empty));
+    h.mockCall('table/list', (body) => ((body as { projectId?: string }).projectId === projectId ? { data: { rows: [{ tableId: datasetId, name: 'orders' }], total: 1, page: 1, pageSize: 100 } } : empty));
     await renderPanel(business, { host: h });
     await waitFor(() => expect(screen.getByRole('option', { name: 'coupon policy' })).toBeTruthy());
     fireEvent.change(screen.getByLabelText(/^Policy/), { target: { value: policyId } });

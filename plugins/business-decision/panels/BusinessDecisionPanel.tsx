@@ -28,12 +28,10 @@ export function BusinessDecisionPanel() {
   const [datasetId, setDatasetId] = useState('');
   const [touched, setTouched] = useState(false);
   const [errors, setErrors] = useState<Record<string, string>>({});
-  // Another project starts the form afresh: the previous project's policy and dataset are not its.
+  // Another project starts the form's checks afresh (its choices are filtered below).
   const [formProject, setFormProject] = useState(projectId);
   if (formProject !== projectId) {
     setFormProject(projectId);
-    setPolicyId(link.params.policyId ?? '');
-    setDatasetId('');
     setTouched(false);
     setErrors({});
   }
