@@ -39,10 +39,10 @@ export interface JobKind<P = unknown> {
   description?: string;
   /**
    * `upkeep`: a short run that keeps the host in order (an upload sweep, the log retention, the
-   * licence notices). The in-process queue runs such jobs in a lane of their own, one at a time
-   * beside its job slots, so a nightly sweep never waits behind a training on a server with one
-   * slot. (BullMQ workers take unpinned jobs of no engine version from the shared queue, whose
-   * slots trainings of a version never hold.)
+   * licence notices). Such jobs run in a lane of their own, one at a time beside the job slots,
+   * so a nightly sweep never waits behind a training on a server with one slot: the in-process
+   * queue on one thread more than its slots, BullMQ on a queue of its own that every worker
+   * takes (`upkeepQueueName`; the server and the workers route by `JobKindRegistry.upkeepKinds()`).
    */
   lane?: 'upkeep';
   run(ctx: JobContext<P>): Promise<void>;
