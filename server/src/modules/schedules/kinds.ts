@@ -62,7 +62,7 @@ function scheduledKind<K extends ScheduleKind>(
   return {
     kind,
     description: `Scheduled job kind ${kind}`,
-    // The host-wide kinds keep the host in order and are short: the in-process queue's upkeep lane.
+    // The host-wide kinds keep the host in order and are short: the job queue's upkeep lane.
     ...(isHostWideKind(kind) ? { lane: 'upkeep' as const } : {}),
     async run(ctx) {
       const started = performance.now();
