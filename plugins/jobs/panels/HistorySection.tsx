@@ -15,13 +15,28 @@ function intentOf(state: string | null): Intent {
   return 'none';
 }
 
-/** The job history: every run (of one schedule, or all), newest first, refreshed every 10 s and every 1.5 s while a run is unfinished. */
+const SLOW_MS = 10_000;
+const FAST_MS = 1500;
+
+/**
+ * How often the history is read again: every 1.5 s while a listed run is unfinished, or while the
+ * shown schedule is due (from 10 s before its next run to 10 s after, so a new job's first run
+ * shows as it happens); else every 10 s.
+ */
+export function historyPollMs(schedule: Pick<ScheduleItem, 'status' | 'nextRunAt'> | null, unfinished: boolean, now: number): number {
+  if (unfinished) return FAST_MS;
+  // `waiting`: running, never fired yet.
+  const next = schedule && schedule.status !== 'paused' && schedule.nextRunAt ? Date.parse(schedule.nextRunAt) : NaN;
+  return Math.abs(next - now) <= SLOW_MS ? FAST_MS : SLOW_MS;
+}
+
+/** The job history: every run (of one schedule, or all), newest first, read again as {@link historyPollMs} says. */
 export function HistorySection({ schedule, onShowAll }: { schedule: ScheduleItem | null; onShowAll(): void }) {
   const { t } = useJobsT();
   const locale = useLocale();
   const [page, setPage] = useState(1);
   const [live, setLive] = useState(false);
-  const history = jobsApi.endpoints['jobs/history'].useQuery({ id: schedule?.id, page, pageSize: PAGE_SIZE }, { pollingInterval: live ? 1500 : 10_000 });
+  const history = jobsApi.endpoints['jobs/history'].useQuery({ id: schedule?.id, page, pageSize: PAGE_SIZE }, { pollingInterval: historyPollMs(schedule, live, Date.now()) });
   // `currentData`, not `data`: RTK Query's `data` keeps the previous argument's result while the
   // next loads, so switching from every run to one schedule's would list other jobs' runs under
   // "Job history of <name>" until the answer came.

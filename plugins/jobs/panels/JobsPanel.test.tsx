@@ -3,6 +3,7 @@ import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/re
 import { createTestHost, renderPanel } from '@decisio/sdk-plugin/testing';
 import type { ScheduleItem, ScheduleRunItem } from '@decisio/domain';
 import { canReadJobs, jobsPlugin } from '../index';
+import { historyPollMs } from './HistorySection';
 
 const loaded = vi.hoisted(() => [] as string[]);
 vi.mock('./JobsPanel', async (orig) => (loaded.push('JobsPanel'), orig()));
@@ -282,5 +283,21 @@ describe('JobsPanel', () => {
     zh.mockCall('jobs/history', { data: { rows: [{ ...loopRun, report: { ...loopRun.report!, state: 'kept', swapped: false } }], total: 1, page: 1, pageSize: 10 } });
     await renderPanel(panel, { host: zh });
     expect(within(await screen.findByTestId('job-run-loop')).getByText('保留：继续使用原策略')).toBeTruthy();
+  });
+});
+
+describe('historyPollMs', () => {
+  const now = Date.parse('2026-11-28T03:00:00.000Z');
+  const at = (ms: number) => new Date(now + ms).toISOString();
+  it('reads fast while a run is unfinished or the shown job is due, else every 10 s', () => {
+    expect(historyPollMs(null, true, now)).toBe(1500);
+    expect(historyPollMs(null, false, now)).toBe(10_000);
+    // A new job (never fired) due in 3 s, and one that fired a moment ago: its run is on its way.
+    expect(historyPollMs({ status: 'waiting', nextRunAt: at(3000) }, false, now)).toBe(1500);
+    expect(historyPollMs({ status: 'running', nextRunAt: at(-4000) }, false, now)).toBe(1500);
+    // A nightly job, and a paused one, are read every 10 s.
+    expect(historyPollMs({ status: 'running', nextRunAt: at(6 * 3600_000) }, false, now)).toBe(10_000);
+    expect(historyPollMs({ status: 'paused', nextRunAt: at(3000) }, false, now)).toBe(10_000);
+    expect(historyPollMs({ status: 'running', nextRunAt: null }, false, now)).toBe(10_000);
   });
 });
