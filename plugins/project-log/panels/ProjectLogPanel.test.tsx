@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
+import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
+import { navigationServiceRef } from '@decisio/sdk-plugin';
 import { createTestHost, renderPanel } from '@decisio/sdk-plugin/testing';
 import { projectLogPlugin } from '../index';
 import { trainingsKitPlugin } from '@decisio/sdk-plugin/trainings/plugin';
@@ -133,5 +134,35 @@ describe('project log', () => {
     fireEvent.change(screen.getByTestId('project-log-kind'), { target: { value: 'scheme' } });
     expect(await screen.findByText('没有“数据处理”类型的训练')).toBeTruthy();
     expect(screen.getByText('选择“全部类型”可查看项目的所有训练。')).toBeTruthy();
+  });
+  it("another project's log starts on its first page, unfiltered, and never shows the previous project's rows while its own load", async () => {
+    const other = '8'.repeat(32);
+    const h = host({ projectId: PROJECT });
+    serve(h, trainings(45));
+    let release = () => {};
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const list = (body: unknown) => body as { projectId: string; page: number; pageSize: number };
+    h.mockCall('train/getAllTrainList', async (body) => {
+      const q = list(body);
+      if (q.projectId === other) {
+        await gate;
+        return { data: { rows: [{ ...trainings(1)[0]!, name: 'theirs', projectId: other }], total: 1, page: q.page, pageSize: q.pageSize } };
+      }
+      const rows = trainings(45).filter((r) => !('kind' in q) || r.kind === (q as { kind?: string }).kind);
+      return { data: { rows: rows.slice((q.page - 1) * q.pageSize, q.page * q.pageSize), total: rows.length, page: q.page, pageSize: q.pageSize } };
+    });
+    await renderPanel(panel, { host: h });
+    await waitFor(() => expect(screen.getAllByTestId('project-log-row')).toHaveLength(20));
+    fireEvent.change(screen.getByTestId('project-log-kind'), { target: { value: 'policy' } });
+    await waitFor(() => expect(screen.getByTestId('project-log-total').textContent).toBe('Trainings: 15'));
+
+    act(() => h.services.get(navigationServiceRef).navigate('/project/project-log', { search: { projectId: other } }));
+    await waitFor(() => expect(h.calls.some((c) => c.url === 'train/getAllTrainList' && list(c.body).projectId === other)).toBe(true));
+    expect(lastBody(h)).toEqual({ projectId: other, page: 1, pageSize: 20 });
+    expect(screen.queryAllByTestId('project-log-row')).toEqual([]);
+    expect(screen.queryByTestId('project-log-total')).toBeNull();
+    release();
+    await waitFor(() => expect(names()).toEqual(['theirs']));
+    expect((screen.getByTestId('project-log-kind') as HTMLSelectElement).value).toBe('');
   });
 });

@@ -17,13 +17,21 @@ const KINDS = ['scheme', 'environment', 'policy', 'parameter', 'simulation', 'de
 
 export function ProjectLogPanel(_props: PanelProps) {
   const { t } = useProjectLogT();
-  const locale = useLocale();
   const projectId = useProjectLink().params.projectId;
+  if (!projectId) return <NonIdealState icon="folder-open" title={t('projectLog.noProject')} description={t('projectLog.noProjectHint')} />;
+  // One log per project: another project starts on its own first page and filter, and its
+  // queries' `data` never holds the previous project's rows while its own load.
+  return <ProjectLog key={projectId} projectId={projectId} />;
+}
+
+function ProjectLog({ projectId }: { projectId: string }) {
+  const { t } = useProjectLogT();
+  const locale = useLocale();
   const [kind, setKind] = useState('');
   const [page, setPage] = useState(1);
   const [pageSize, setPageSize] = useState<number>(PAGE_SIZES[0]);
-  const solutions = projectLogApi.endpoints['project-log/solutions'].useQuery({ projectId: projectId ?? '' }, { skip: !projectId });
-  const list = projectLogApi.endpoints['project-log/trainings'].useQuery({ projectId: projectId ?? '', page, pageSize, ...(kind ? { kind } : {}) }, { skip: !projectId });
+  const solutions = projectLogApi.endpoints['project-log/solutions'].useQuery({ projectId });
+  const list = projectLogApi.endpoints['project-log/trainings'].useQuery({ projectId, page, pageSize, ...(kind ? { kind } : {}) });
   const total = list.data?.total ?? 0;
   const pages = Math.max(1, Math.ceil(total / pageSize));
 
@@ -32,7 +40,6 @@ export function ProjectLogPanel(_props: PanelProps) {
     if (list.currentData && page > pages) setPage(pages);
   }, [list.currentData, page, pages]);
 
-  if (!projectId) return <NonIdealState icon="folder-open" title={t('projectLog.noProject')} description={t('projectLog.noProjectHint')} />;
   const error = list.error ?? solutions.error;
   if (error)
     return (
