@@ -377,11 +377,13 @@ export function DeployDetailPanel() {
           <Callout intent="warning">{t('detail.fieldsUnavailable')}</Callout>
         )}
       </Card>
-      {s.inputs && s.outputs && <TryDecision service={s} />}
-      <Monitor id={s.id} />
-      <Batches id={s.id} running={s.status === 'running'} />
-      <Records service={s} />
-      <PolicyUpdates id={s.id} />
+      {/* keyed by the service: another service starts with its own inputs, page, filter and
+          ticks, and never shows this one's records, batches or updates while its own load */}
+      {s.inputs && s.outputs && <TryDecision key={`try-${s.id}`} service={s} />}
+      <Monitor key={`monitor-${s.id}`} id={s.id} />
+      <Batches key={`batches-${s.id}`} id={s.id} running={s.status === 'running'} />
+      <Records key={`records-${s.id}`} service={s} />
+      <PolicyUpdates key={`updates-${s.id}`} id={s.id} />
       <TokenDialog service={shown} onClose={() => setShown(null)} />
       <Alert
         isOpen={rotating}

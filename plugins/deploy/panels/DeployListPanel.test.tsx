@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { navigationServiceRef } from '@decisio/sdk-plugin';
 import type { ModelServiceDetail, ModelServiceItem, Page } from '@decisio/domain';
 import { createTestHost, renderPanel } from '@decisio/sdk-plugin/testing';
 import { deployPlugin } from '../index';
@@ -353,5 +354,30 @@ describe('DeployDetailPanel', () => {
       expect(h.calls.find((c) => c.url === 'modeldeploy/queryPolicyUpdates')?.body).toMatchObject({ id: serviceId, page: 1 });
       cleanup();
     }
+  });
+  it("records ticked on one service are not deleted from another shown next (each service's records start afresh)", async () => {
+    const other = '7'.repeat(32);
+    const detailOf = (id: string): ModelServiceDetail => ({ ...item({ id, serviceName: id === other ? 'theirs' : 'ours', accessAddress: `http://127.0.0.1:8080/api/decide/${id}` }), inputs: [], outputs: [], totals: { calls: 1, failures: 0 } });
+    const record = (ip: string) => ({ decisionId: ip.replace(/\D/g, '').padEnd(32, '0'), startTime: '2026-11-01T10:00:00.000Z', endTime: '2026-11-01T10:00:00.002Z', durationMs: 1.5, requestIp: ip, result: 'success', rows: 1, errorCode: null, inputs: {}, decisions: {}, outcome: null, outcomeTime: null });
+    const h = createTestHost({ plugins: [trainingsKitPlugin, deployPlugin], locale: 'en-US', location: { pathname: '/project/deploy-detail', search: { projectId, serviceId } } });
+    h.mockCall('modeldeploy/queryDetail', (body) => ({ data: detailOf((body as { id: string }).id) }));
+    h.mockCall('modeldeploy/queryMonitor', { data: { unit: 'day', buckets: [] } });
+    h.mockCall('modeldeploy/queryBatchDecisionPage', { data: { rows: [], total: 0, page: 1, pageSize: 10 } });
+    h.mockCall('modeldeploy/queryPolicyUpdates', { data: { rows: [], total: 0, page: 1, pageSize: 10 } });
+    h.mockCall('modeldeploy/queryModelServiceRecordsPage', (body) => ({ data: { rows: [record((body as { id: string }).id === other ? '10.0.0.2' : '10.0.0.1')], total: 1, page: 1, pageSize: 20 } }));
+    const go = (id: string) => act(() => h.services.get(navigationServiceRef).navigate('/project/deploy-detail', { search: { projectId, serviceId: id } }));
+    const section = () => screen.getByTestId('deploy-records-section');
+    const deleteButton = () => within(section()).getByRole('button', { name: 'Delete selected' }) as HTMLButtonElement;
+    await renderPanel(detailPanel, { host: h });
+    expect(await within(await screen.findByTestId('deploy-records-section')).findByText('10.0.0.1')).toBeTruthy();
+    go(other);
+    await waitFor(() => expect(within(section()).getByText('10.0.0.2')).toBeTruthy());
+    fireEvent.click(within(section()).getByRole('checkbox', { name: 'Select record' }));
+    expect(deleteButton().disabled).toBe(false);
+    // back to the first service: its detail is known, so the panel shows it at once
+    go(serviceId);
+    await waitFor(() => expect(within(section()).getByText('10.0.0.1')).toBeTruthy());
+    expect(screen.getByTestId('deploy-address').textContent).toContain(serviceId);
+    expect(deleteButton().disabled).toBe(true);
   });
 });
