@@ -61,7 +61,8 @@ function ServiceField({ value, onChange, error }: { value: string; onChange(id: 
         {t('form.servicesFailed')}
       </Callout>
     );
-  const rows = services.data?.rows ?? [];
+  // the chosen project's own services only: another project's are never offered while these load
+  const rows = services.currentData?.rows ?? [];
   return (
     <>
       <FormGroup label={t('form.project')} labelFor="job-project" intent={error && !value && rows.length === 0 ? 'danger' : 'none'} helperText={!value && rows.length === 0 ? error : undefined}>
@@ -74,7 +75,7 @@ function ServiceField({ value, onChange, error }: { value: string; onChange(id: 
           ))}
         </HTMLSelect>
       </FormGroup>
-      {projectId && services.data && rows.length === 0 && (
+      {projectId && services.currentData && rows.length === 0 && (
         <Callout intent="warning" icon="info-sign" compact data-testid="job-no-service">
           {t('form.noService')}
         </Callout>

@@ -249,8 +249,14 @@ describe('JobsPanel', () => {
     };
     host.mockCall('jobs/history', { data: { rows: [loopRun], total: 1, page: 1, pageSize: 10 } });
     host.mockCall('jobs/check', (body) => ({ data: { cron: (body as { cron: string }).cron, timezone: 'UTC', next: [] } }));
-    host.mockCall('project/getProjectList', { data: { rows: [{ projectId: 'p'.repeat(32), name: 'Coupons' }], total: 1, page: 1, pageSize: 100 } });
-    host.mockCall('modeldeploy/queryPage', { data: { rows: [{ id: 's'.repeat(32), serviceName: 'coupon', status: 'running' }], total: 1, page: 1, pageSize: 100 } });
+    host.mockCall('project/getProjectList', { data: { rows: [{ projectId: 'p'.repeat(32), name: 'Coupons' }, { projectId: 'q'.repeat(32), name: 'Pricing' }], total: 2, page: 1, pageSize: 100 } });
+    let release = () => {};
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    host.mockCall('modeldeploy/queryPage', async (body) => {
+      if ((body as { projectId: string }).projectId === 'p'.repeat(32)) return { data: { rows: [{ id: 's'.repeat(32), serviceName: 'coupon', status: 'running' }], total: 1, page: 1, pageSize: 100 } };
+      await gate;
+      return { data: { rows: [{ id: 't'.repeat(32), serviceName: 'pricing', status: 'running' }], total: 1, page: 1, pageSize: 100 } };
+    });
     host.mockCall('jobs/saveOrUpdate', (body) => ({ data: { ...sweep, ...(body as object) } }));
     await renderPanel(panel, { host });
     const loop = await screen.findByTestId('job-run-loop');
@@ -269,7 +275,15 @@ describe('JobsPanel', () => {
     const service = (await screen.findByTestId('job-service')) as HTMLSelectElement;
     expect([...service.options].map((o) => o.textContent)).toEqual(['Choose a service…', 'coupon (running)']);
     await waitFor(() => expect(host.calls.find((c) => c.url === 'modeldeploy/queryPage')?.body).toMatchObject({ projectId: 'p'.repeat(32) }));
-    fireEvent.change(service, { target: { value: 's'.repeat(32) } });
+    // Another project: none of the first project's services is offered while its own load.
+    fireEvent.change(screen.getByTestId('job-project'), { target: { value: 'q'.repeat(32) } });
+    await waitFor(() => expect(host.calls.some((c) => c.url === 'modeldeploy/queryPage' && (c.body as { projectId: string }).projectId === 'q'.repeat(32))).toBe(true));
+    expect(screen.queryByTestId('job-service')).toBeNull();
+    release();
+    await waitFor(() => expect([...(screen.getByTestId('job-service') as HTMLSelectElement).options].map((o) => o.textContent)).toEqual(['Choose a service…', 'pricing (running)']));
+    fireEvent.change(screen.getByTestId('job-project'), { target: { value: 'p'.repeat(32) } });
+    await waitFor(() => expect([...(screen.getByTestId('job-service') as HTMLSelectElement).options].map((o) => o.textContent)).toEqual(['Choose a service…', 'coupon (running)']));
+    fireEvent.change(screen.getByTestId('job-service'), { target: { value: 's'.repeat(32) } });
     fireEvent.click(screen.getByTestId('job-outcome-only'));
     fireEvent.click(screen.getByTestId('job-save'));
     await waitFor(() =>
