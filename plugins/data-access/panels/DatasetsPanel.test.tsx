@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
+import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
+import { navigationServiceRef } from '@decisio/sdk-plugin';
 import { ErrorCode, type Dataset } from '@decisio/domain';
 import { createTestHost, renderPanel } from '@decisio/sdk-plugin/testing';
 import { dataAccessPlugin } from '../index';
@@ -85,6 +86,29 @@ describe('DatasetsPanel', () => {
       expect(await screen.findByText(title)).toBeTruthy();
       cleanup();
     }
+  });
+
+  it("another project's datasets start on their first page and never show the previous project's while they load", async () => {
+    const [ours, theirs] = ['7'.repeat(32), '6'.repeat(32)];
+    let release = () => {};
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const host = createTestHost({ plugins: [dataAccessPlugin], locale: 'en-US', session: { token: 't', userId: 'u1' }, location: { pathname: '/project/data', search: { projectId: ours } } });
+    host.mockCall('table/list', async (body) => {
+      const q = body as { projectId?: string; page: number };
+      if (q.projectId !== theirs) return { data: { rows: [{ ...dataset, name: `ours-${q.page}`, projectId: ours }], total: 45, page: q.page, pageSize: 20 } };
+      await gate;
+      return page([{ ...dataset, tableId: 'd2', name: 'theirs', projectId: theirs }]);
+    });
+    await renderPanel(panel, { host });
+    expect(await screen.findByText('ours-1')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Next page' }));
+    expect(await screen.findByText('ours-2')).toBeTruthy();
+    act(() => host.services.get(navigationServiceRef).navigate('/project/data', { search: { projectId: theirs } }));
+    await waitFor(() => expect(host.calls.some((c) => c.url === 'table/list' && (c.body as { projectId?: string }).projectId === theirs)).toBe(true));
+    expect(host.calls.filter((c) => c.url === 'table/list').pop()!.body).toMatchObject({ projectId: theirs, page: 1 });
+    expect(screen.queryByText('ours-2')).toBeNull();
+    release();
+    expect(await screen.findByText('theirs')).toBeTruthy();
   });
 
   it('lists datasets and refuses a duplicate-column file with the catalogue message, previews a good one', async () => {

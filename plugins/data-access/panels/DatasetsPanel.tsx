@@ -17,8 +17,15 @@ const NAME_SHOWN = 30;
  * Dataset management: the caller's business, simulation and decision datasets (or a project's,
  * when the address carries `projectId`), upload, import from a database, preview and field
  * settings, download of the original file, delete.
+ *
+ * One list per project: another starts on its own first page and filters and never shows the
+ * previous one's datasets while its own load.
  */
 export function DatasetsPanel(_props: PanelProps) {
+  return <Datasets key={useProjectLink().params.projectId ?? ''} />;
+}
+
+function Datasets() {
   const { t } = useDataT();
   const locale = useLocale();
   const notify = useNotify();

@@ -79,6 +79,30 @@ describe('DeployListPanel', () => {
     await waitFor(() => expect(h.calls.some((c) => c.url === 'modeldeploy/queryPage' && (c.body as { keyword?: string; page: number }).keyword === 'coupon' && (c.body as { page: number }).page === 1)).toBe(true));
   });
 
+  it("another project's list starts on its first page and never shows the previous project's services while its own load", async () => {
+    const other = '6'.repeat(32);
+    let release = () => {};
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const h = createTestHost({ plugins: [trainingsKitPlugin, deployPlugin], locale: 'en-US', location: { pathname: '/project/deploy', search: { projectId } } });
+    h.mockCall('modeldeploy/queryPage', async (body) => {
+      const q = body as { projectId: string; page: number };
+      if (q.projectId !== other) return { data: { rows: [item({ serviceName: `ours-${q.page}` })], total: 45, page: q.page, pageSize: 20 } };
+      await gate;
+      return { data: page([item({ id: other, projectId: other, serviceName: 'theirs' })]) };
+    });
+    await renderPanel(list, { host: h });
+    expect(await screen.findByText('ours-1')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Next' }));
+    expect(await screen.findByText('ours-2')).toBeTruthy();
+
+    act(() => h.services.get(navigationServiceRef).navigate('/project/deploy', { search: { projectId: other } }));
+    await waitFor(() => expect(h.calls.some((c) => c.url === 'modeldeploy/queryPage' && (c.body as { projectId: string }).projectId === other)).toBe(true));
+    expect(h.calls.filter((c) => c.url === 'modeldeploy/queryPage').pop()!.body).toMatchObject({ projectId: other, page: 1 });
+    expect(screen.queryByText('ours-2')).toBeNull();
+    release();
+    expect(await screen.findByText('theirs')).toBeTruthy();
+  });
+
   it('shows the empty state in Chinese', async () => {
     await renderPanel(list, { host: host('zh-CN', []) });
     expect(await screen.findByText('还没有模型服务')).toBeTruthy();

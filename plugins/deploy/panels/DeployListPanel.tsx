@@ -124,8 +124,16 @@ function CreateDialog({ projectId, policyId, isOpen, onClose, onCreated }: { pro
  * The model services of the current project (`/project/deploy?projectId=`): search, deploy a
  * policy (the token is shown once), start, stop, delete (waiting or failed only), and a link to
  * each service's page. Polls while a service is deploying or starting.
+ *
+ * One list per project and solution: another starts on its own first page and search, with no
+ * dialog open, and never shows the previous one's services (nor acts on them) while its own load.
  */
 export function DeployListPanel() {
+  const { projectId, solutionId } = useProjectLink().params;
+  return <DeployList key={`${projectId ?? ''}/${solutionId ?? ''}`} />;
+}
+
+function DeployList() {
   const { t, locale } = useDeployT();
   const notify = useNotify();
   const fail = useFailureNotice();

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { navigationServiceRef } from '@decisio/sdk-plugin';
 import type { AnalysisReport, AnalysisReportView, Page, ReportComparison } from '@decisio/domain';
 import { createTestHost, renderPanel } from '@decisio/sdk-plugin/testing';
 import { reportsPlugin } from '../index';
@@ -59,6 +60,25 @@ describe('ReportPanel', () => {
     cleanup();
     await renderPanel(panel, { host: host('zh-CN', []) });
     expect(await screen.findByText('还没有分析报告')).toBeTruthy();
+  });
+
+  it("another project's list never shows the previous project's reports while its own load", async () => {
+    const other = '9'.repeat(32);
+    let release = () => {};
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const h = host('en-US', [report]);
+    h.mockCall('report/getAnalysisReportList', async (body) => {
+      if ((body as { projectId: string }).projectId !== other) return { data: page([report]) };
+      await gate;
+      return { data: page([{ ...report, id: '8'.repeat(32), projectId: other, name: 'theirs' }]) };
+    });
+    await renderPanel(panel, { host: h });
+    expect(await within(await screen.findByTestId('report-rows')).findByText('week 1')).toBeTruthy();
+    act(() => h.services.get(navigationServiceRef).navigate('/project/report', { search: { projectId: other } }));
+    await waitFor(() => expect(h.calls.some((c) => c.url === 'report/getAnalysisReportList' && (c.body as { projectId: string }).projectId === other)).toBe(true));
+    expect(screen.queryByText('week 1')).toBeNull();
+    release();
+    expect(await screen.findByText('theirs')).toBeTruthy();
   });
 
   it('lists reports with their status', async () => {

@@ -410,8 +410,15 @@ function ReportView({ id, onClose }: { id: string | null; onClose(): void }) {
 /**
  * Analysis reports of the current project (`/project/report?projectId=`): list, create (two
  * finished decision deductions and the real totals), rename, delete and the online report view.
+ *
+ * One list per project: another starts on its own first page and never shows the previous
+ * one's reports while its own load.
  */
 export function ReportPanel() {
+  return <Reports key={useProjectLink().params.projectId ?? ''} />;
+}
+
+function Reports() {
   const { t, locale } = useReportsT();
   const notify = useNotify();
   const fail = useFailureNotice();
