@@ -89,6 +89,35 @@ describe('BusinessDecisionPanel', () => {
     expect(h.calls.some((c) => c.url === 'businessDecision/create')).toBe(false);
   });
 
+  it("uses only the project's own solutions: one picked in another project is not used in this one, nor offered while this one's load", async () => {
+    const [otherProject, ours, theirs] = ['f'.repeat(32), '1'.repeat(32), '2'.repeat(32)];
+    let release = () => {};
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const h = createTestHost({ plugins: [trainingsKitPlugin, businessDecisionPlugin], locale: 'en-US', location: { pathname: '/project/business-decision', search: { projectId } } });
+    h.mockCall('businessDecision/list', { data: { rows: [], total: 0, page: 1, pageSize: 50 } });
+    h.mockCall('table/list', { data: { rows: [], total: 0, page: 1, pageSize: 100 } });
+    h.mockCall('policy/list', (body) => ({ data: { rows: [{ id: (body as { solutionId: string }).solutionId.slice(0, 1).repeat(32), name: `policy of ${(body as { solutionId: string }).solutionId.slice(0, 1)}`, state: 'successful' }], total: 1 } }));
+    h.mockCall('solution/getSolutionList', async (body) => {
+      if ((body as { projectId: string }).projectId === projectId) return { data: [{ solutionId, name: 'first' }, { solutionId: ours, name: 'second' }] };
+      await gate;
+      return { data: [{ solutionId: theirs, name: 'theirs' }] };
+    });
+    const policiesAsked = () => h.calls.filter((c) => c.url === 'policy/list').map((c) => (c.body as { solutionId: string }).solutionId);
+    await renderPanel(business, { host: h });
+    await waitFor(() => expect(screen.getByRole('option', { name: 'second' })).toBeTruthy());
+    fireEvent.change(screen.getByLabelText('Solution'), { target: { value: ours } });
+    await waitFor(() => expect(policiesAsked()).toContain(ours));
+
+    act(() => h.services.get(navigationServiceRef).navigate('/project/business-decision', { search: { projectId: otherProject } }));
+    await waitFor(() => expect(h.calls.some((c) => c.url === 'solution/getSolutionList' && (c.body as { projectId: string }).projectId === otherProject)).toBe(true));
+    const before = policiesAsked().length;
+    expect(screen.queryByRole('option', { name: 'second' })).toBeNull();
+    release();
+    await waitFor(() => expect((screen.getByLabelText('Solution') as HTMLSelectElement).value).toBe(theirs));
+    await waitFor(() => expect(screen.getByRole('option', { name: 'policy of 2' })).toBeTruthy());
+    expect(policiesAsked().slice(before)).toEqual([theirs]);
+  });
+
   it("warns when the chosen policy does not beat the data's own decisions in its learned environment, in both languages", async () => {
     for (const [locale, words] of [['en-US', /does not exceed that of the data's own decisions \(-5\.600\)/], ['zh-CN', /未超过数据自身决策的回报（-5\.600）/]] as const) {
       const h = host(locale, []);

@@ -15,8 +15,12 @@ export function useSolutionChoice(projectId: string | undefined) {
   const fromLink = link.params.solutionId;
   const list = trainingsApi.endpoints['trainings/solutions'].useQuery({ projectId: projectId ?? '' }, { skip: !projectId || !!fromLink });
   const [picked, setPicked] = useState<string | undefined>(undefined);
-  const solutions = list.data ?? [];
-  const solutionId = fromLink ?? picked ?? solutions[0]?.solutionId;
+  // The project's own solutions only (`currentData`): another project's are never offered while
+  // these load, and a pick counts only while the project offers it, so a solution picked in
+  // another project is never used in this one.
+  const solutions = list.currentData ?? [];
+  const solutionId = fromLink ?? (solutions.some((s) => s.solutionId === picked) ? picked : solutions[0]?.solutionId);
+  const loading = !fromLink && !!projectId && list.currentData === undefined && !list.isError;
   const picker = fromLink ? null : (
     <FormGroup label={t('solution.label')} labelFor="deploy-solution" inline style={{ margin: 0 }}>
       <HTMLSelect id="deploy-solution" value={solutionId ?? ''} onChange={(e) => setPicked(e.currentTarget.value)} disabled={solutions.length === 0}>
@@ -29,7 +33,7 @@ export function useSolutionChoice(projectId: string | undefined) {
       </HTMLSelect>
     </FormGroup>
   );
-  return { solutionId, picker, loading: !fromLink && list.isLoading, empty: !fromLink && !list.isLoading && solutions.length === 0 };
+  return { solutionId, picker, loading, empty: !fromLink && !loading && solutions.length === 0 };
 }
 
 /** {@link useSolutionChoice} and the policies of the chosen solution (asked only while `enabled`). */
