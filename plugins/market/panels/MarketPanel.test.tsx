@@ -144,6 +144,28 @@ describe('MarketPanel', () => {
     expect(host.calls.find((c) => c.url === 'market/publish')!.body).toEqual({ kind: 'policy', recordId: 'f'.repeat(32), name: 'My policy', visibility: 'public' });
   });
 
+  it("offers only the chosen project's trainings of the chosen kind, never the previous choice's while they load", async () => {
+    const host = setup();
+    let release = () => {};
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    host.mockCall('train/getAllTrainList', async (body) => {
+      if ((body as { kind: string }).kind === 'policy') return { code: 0, data: { rows: [{ id: 'f'.repeat(32), name: 'policy-ok', state: 'successful', solutionId: 'S', reward: -0.5 }], total: 1 } };
+      await gate;
+      return { code: 0, data: { rows: [{ id: '2'.repeat(32), name: 'env-ok', state: 'successful', solutionId: 'S', score: 80 }], total: 1 } };
+    });
+    fireEvent.click(await screen.findByTestId('market-publish'));
+    const project = (await screen.findByLabelText(/^Project/)) as HTMLSelectElement;
+    await waitFor(() => expect(project.options.length).toBe(2));
+    fireEvent.change(project, { target: { value: P } });
+    const record = () => screen.getByLabelText(/Trained model/) as HTMLSelectElement;
+    await waitFor(() => expect([...record().options].map((o) => o.textContent)).toContain('policy-ok (-0.50)'));
+    fireEvent.change(screen.getByLabelText('What to publish'), { target: { value: 'environment' } });
+    await waitFor(() => expect(host.calls.some((c) => c.url === 'train/getAllTrainList' && (c.body as { kind: string }).kind === 'environment')).toBe(true));
+    expect([...record().options].map((o) => o.textContent).filter((x) => x?.startsWith('policy-ok'))).toEqual([]);
+    release();
+    await waitFor(() => expect([...record().options].map((o) => o.textContent)).toContain('env-ok (80.00)'));
+  });
+
   it("lets the publisher unpublish a version after confirming, and shows others' models without those actions", async () => {
     const host = setup({ search: { modelId: M } });
     fireEvent.click(await screen.findByTestId('market-unpublish-1'));

@@ -52,7 +52,8 @@ function PublishDialog({ isOpen, onClose, model, onPublished }: { isOpen: boolea
     setErrors({});
     setFailure(null);
   }, [isOpen, model]);
-  const records = publishable(trainings.data?.rows ?? []);
+  // the chosen project's trainings of the chosen kind only, never the previous choice's while these load
+  const records = publishable(trainings.currentData?.rows ?? []);
   const submit = async () => {
     const missing: Record<string, string> = {};
     if (!recordId) missing.recordId = t('publishDialog.required');
@@ -106,7 +107,7 @@ function PublishDialog({ isOpen, onClose, model, onPublished }: { isOpen: boolea
           error={errors.recordId}
           value={recordId}
           onChange={setRecordId}
-          placeholder={projectId && trainings.isSuccess && records.length === 0 ? t('publishDialog.noRecord') : t('publishDialog.chooseRecord')}
+          placeholder={projectId && trainings.currentData && records.length === 0 ? t('publishDialog.noRecord') : t('publishDialog.chooseRecord')}
           choices={records.map((r) => ({ value: r.id, label: `${r.name} (${kind === 'policy' ? figure(r.reward) : figure(r.score)})` }))}
           disabled={!projectId}
           fill
