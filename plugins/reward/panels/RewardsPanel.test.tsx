@@ -46,6 +46,28 @@ describe('reward list and check state', () => {
     }
   });
 
+  it("opens the chosen reward's editor only once its detail is there (never the previous one's under its name), and says when it cannot be loaded", async () => {
+    const h = host('en-US');
+    let release = () => {};
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    h.mockCall('objective/list', REWARDS);
+    h.mockCall('objective/detail', async (body) => {
+      if ((body as { id: string }).id === GOOD.id) return { data: { ...GOOD, files: { 'reward.py': '# profit\n' }, policyList: [] } };
+      await gate;
+      return { code: 500, message: 'database away' };
+    });
+    await renderPanel(panel('reward.list'), { host: h });
+    const items = await screen.findAllByTestId('reward-item');
+    fireEvent.click(items[0]!);
+    await waitFor(() => expect((screen.getByTestId('reward-name') as HTMLInputElement).value).toBe('profit'));
+    fireEvent.click(items[1]!);
+    await waitFor(() => expect(h.calls.some((c) => c.url === 'objective/detail' && (c.body as { id: string }).id === BROKEN.id)).toBe(true));
+    expect(screen.queryByTestId('reward-name')).toBeNull();
+    release();
+    expect((await screen.findByTestId('reward-load-failed')).textContent).toContain('The reward could not be loaded');
+    expect(screen.getByTestId('reward-load-failed').textContent).toContain('database away');
+  });
+
   it('says a reward saved broken is broken, with the message, instead of "Saved"', async () => {
     const h = host('en-US');
     let saved = false;

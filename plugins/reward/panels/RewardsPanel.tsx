@@ -288,17 +288,27 @@ export function RewardsPanel(_props: PanelProps) {
   );
   let editor = <NonIdealState icon="code" title={t('reward.select')} />;
   if (selected === 'new') editor = <RewardEditor key="new" solutionId={solutionId} draft={{ id: null, name: '', description: '', files: { [PRIMARY]: TEMPLATE } }} onSaved={(id) => setSelected(id)} onDeleted={() => setSelected(null)} />;
-  else if (selected && detail.isFetching && !detail.data) editor = <Spinner size={24} />;
-  else if (selected && detail.data)
+  // The chosen reward's own detail (`currentData`): never the previously chosen one's editor under
+  // this one's name while it loads (edits typed there were dropped when this one came).
+  else if (selected && detail.currentData) {
+    const d = detail.currentData;
     editor = (
       <RewardEditor
-        key={detail.data.id}
+        key={d.id}
         solutionId={solutionId}
-        draft={{ id: detail.data.id, name: detail.data.name, description: detail.data.description ?? '', files: detail.data.files ?? { [PRIMARY]: '' } }}
+        draft={{ id: d.id, name: d.name, description: d.description ?? '', files: d.files ?? { [PRIMARY]: '' } }}
         onSaved={() => undefined}
         onDeleted={() => setSelected(null)}
       />
     );
+  } else if (selected && detail.isError)
+    editor = (
+      <Callout intent="danger" icon="error" title={t('reward.loadFailed')} data-testid="reward-load-failed">
+        {isApiError(detail.error) ? detail.error.message : null}{' '}
+        <Button minimal small text={t('reward.retry')} onClick={() => void detail.refetch()} />
+      </Callout>
+    );
+  else if (selected) editor = <Spinner size={24} />;
 
   return (
     <div className="modelling-panel" data-testid="modelling-reward">
