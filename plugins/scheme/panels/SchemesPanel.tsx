@@ -245,8 +245,12 @@ function SchemeEditor(props: { solutionId: string; scheme: SchemeRow | null; tab
   );
 }
 
-/** Schemes of the solution with their data processing. */
+/** Schemes of the solution with their data processing (one list per solution: another starts with no editor or dialog of this one's open). */
 export function SchemesPanel(_props: PanelProps) {
+  return <Schemes key={useSolutionId() ?? ''} />;
+}
+
+function Schemes() {
   const { t } = useSchemeT();
   const act = useAct();
   const solutionId = useSolutionId();

@@ -30,7 +30,19 @@ const CONFIG: Record<TrainingScreen, { area: TrainingArea; train?: TrainKind; co
  * `/train` addresses). `detailExtra` adds an area's own section to a record's detail (the
  * environment area's per-node scores), under the record's figures.
  */
-export function TrainingsScreen({ screen, openForm = false, detailExtra }: { screen: TrainingScreen; openForm?: boolean; detailExtra?: (row: TrainingRow) => ReactNode }) {
+export function TrainingsScreen(props: TrainingsScreenProps) {
+  // One screen per solution: another starts with no form, detail or dialog of this one's open.
+  return <Trainings key={useSolutionId() ?? ''} {...props} />;
+}
+
+/** Props of {@link TrainingsScreen}. */
+export interface TrainingsScreenProps {
+  screen: TrainingScreen;
+  openForm?: boolean;
+  detailExtra?: (row: TrainingRow) => ReactNode;
+}
+
+function Trainings({ screen, openForm = false, detailExtra }: TrainingsScreenProps) {
   const { t } = useTrainingsT();
   const locale = useLocale();
   const act = useAct();

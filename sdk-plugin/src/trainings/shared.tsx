@@ -76,9 +76,13 @@ export function NoSolution() {
   return <NonIdealState icon="folder-open" title={t('common.noSolution')} description={t('common.noSolutionHint')} />;
 }
 
-/** Loading, error (with retry) and empty states of a list query; renders `children` when there are rows. */
+/**
+ * Loading, error (with retry) and empty states of a list query; renders `children` when there are
+ * rows. It waits for `currentData`, the answer to the current arguments: after a switch of
+ * solution the previous solution's rows (still the hook's `data`) are never shown, nor acted on.
+ */
 export function ListStates(props: {
-  query: { isLoading: boolean; error?: unknown; data?: { total: number } | undefined; refetch: () => unknown };
+  query: { error?: unknown; currentData?: { total: number } | undefined; refetch: () => unknown };
   emptyTitle: string;
   emptyHint: string;
   emptyIcon: Parameters<typeof NonIdealState>[0]['icon'];
@@ -87,7 +91,6 @@ export function ListStates(props: {
 }) {
   const { t } = useTrainingsT();
   const { query } = props;
-  if (query.isLoading) return <NonIdealState icon={<Spinner size={32} />} title={t('common.loading')} />;
   if (query.error)
     return (
       <Callout intent="danger" icon="error" title={t('common.loadFailed')}>
@@ -97,7 +100,8 @@ export function ListStates(props: {
         </Button>
       </Callout>
     );
-  if (!query.data || query.data.total === 0) return <NonIdealState icon={props.emptyIcon} title={props.emptyTitle} description={props.emptyHint} action={props.action as never} />;
+  if (!query.currentData) return <NonIdealState icon={<Spinner size={32} />} title={t('common.loading')} />;
+  if (query.currentData.total === 0) return <NonIdealState icon={props.emptyIcon} title={props.emptyTitle} description={props.emptyHint} action={props.action as never} />;
   return <>{props.children}</>;
 }
 
