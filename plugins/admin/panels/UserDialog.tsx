@@ -119,7 +119,8 @@ export function UserDialog(props: {
         </FormGroup>
       )}
       <FormGroup label={t('users.org')} labelFor="admin-user-org" {...field('orgId')}>
-        <IdSelect id="admin-user-org" value={orgId} onChange={setOrgId} none={t('users.noOrg')} items={orgs.data} />
+        {/* the chosen tenant's organisations only, never the previous tenant's while these load */}
+        <IdSelect id="admin-user-org" value={orgId} onChange={setOrgId} none={t('users.noOrg')} items={orgs.currentData} />
       </FormGroup>
       <FormGroup label={t('users.roles')} {...field('roleIds')}>
         <div role="group" aria-label={t('users.roles')} data-testid="admin-user-roles">

@@ -55,6 +55,31 @@ describe('UsersPanel', () => {
     expect(h.calls.find((c) => c.url === 'users/resetPassword')?.body).toEqual({ userId: alice.userId });
   });
 
+  it("offers the chosen tenant's organisations only in the user form, never the previous tenant's while they load", async () => {
+    const [own, other] = ['f'.repeat(32), '9'.repeat(32)];
+    const h = host('en-US', [alice]);
+    h.mockCall('user/getUser', { data: { userId: 'u1', tenantId: own, isSystemRole: true, roleList: [], permissions: ['users:read', 'users:write'], menus: [] } });
+    h.mockCall('tenant/list', { data: [{ id: own, name: 'Own' }, { id: other, name: 'Other' }] });
+    h.mockCall('orgs/list', { data: [{ id: '1'.repeat(32), name: 'Own sales', parentId: null, tenantId: own, sort: 0, userCount: 0 }] });
+    let release = () => {};
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    h.mockCall(`orgs/list?tenantId=${other}`, async () => {
+      await gate;
+      return { data: [{ id: '2'.repeat(32), name: 'Other sales', parentId: null, tenantId: other, sort: 0, userCount: 0 }] };
+    });
+    await renderPanel(panel, { host: h });
+    fireEvent.click(await screen.findByTestId('admin-users-add'));
+    const form = () => within(screen.getByRole('dialog'));
+    const org = () => [...(form().getByLabelText('Organisation') as HTMLSelectElement).options].map((o) => o.textContent);
+    await waitFor(() => expect(org()).toContain('Own sales'));
+    await waitFor(() => expect([...(form().getByLabelText('Tenant') as HTMLSelectElement).options].map((o) => o.textContent)).toContain('Other'));
+    fireEvent.change(form().getByLabelText('Tenant'), { target: { value: other } });
+    await waitFor(() => expect(h.calls.some((c) => c.url === `orgs/list?tenantId=${other}`)).toBe(true));
+    expect(org()).not.toContain('Own sales');
+    release();
+    await waitFor(() => expect(org()).toContain('Other sales'));
+  });
+
   it('checks the add form with the server schema before sending', async () => {
     const h = host('en-US', [alice]);
     h.mockCall('users/addUser', { data: { userId: 'b'.repeat(32), temporaryPassword: 'Tmp12345abcXYZ' } });

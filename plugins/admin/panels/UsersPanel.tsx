@@ -61,7 +61,7 @@ export function UsersPanel(_props: PanelProps) {
               <option value="disabled">{t('users.disabled')}</option>
             </HTMLSelect>
             <IdSelect value={roleId} onChange={setRoleId} none={t('users.allRoles')} items={roles.data} aria-label={t('users.role')} />
-            <IdSelect value={orgId} onChange={setOrgId} none={t('users.allOrgs')} items={orgs.data} aria-label={t('users.org')} />
+            <IdSelect value={orgId} onChange={setOrgId} none={t('users.allOrgs')} items={orgs.currentData} aria-label={t('users.org')} />
             {me?.isSystemRole && (
               <IdSelect
                 value={tenantId}
