@@ -156,6 +156,28 @@ describe('DatasetsPanel', () => {
     expect(await screen.findByTestId('dataset-preview')).toBeTruthy();
   });
 
+  it("offers the chosen connection's tables only, never the previous connection's while they load", async () => {
+    const host = importHost('en-US');
+    host.mockCall('jobJdbcDatasource/all', { data: [{ id: 'c1', name: 'Shop', type: 'mysql' }, { id: 'c2', name: 'Stock', type: 'postgresql' }] });
+    let release = () => {};
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    host.mockCall('metadata/getTables', async (body) => {
+      if ((body as { id: string }).id === 'c1') return { data: [{ name: 'orders', schema: 'shop', kind: 'table', estimatedRows: 10 }] };
+      await gate;
+      return { data: [{ name: 'levels', schema: 'public', kind: 'table', estimatedRows: 5 }] };
+    });
+    await renderPanel(panel, { host });
+    fireEvent.click(await screen.findByTestId('datasets-import'));
+    await chooseShop(false);
+    const options = () => [...(screen.getByTestId('import-table') as HTMLSelectElement).options].map((o) => o.textContent);
+    await waitFor(() => expect(options()).toContain('shop.orders (~10)'));
+    fireEvent.change(screen.getByTestId('import-connection'), { target: { value: 'c2' } });
+    await waitFor(() => expect(host.calls.some((c) => c.url === 'metadata/getTables' && (c.body as { id: string }).id === 'c2')).toBe(true));
+    expect(options()).toEqual(['Choose a table…']);
+    release();
+    await waitFor(() => expect(options()).toContain('public.levels (~5)'));
+  });
+
   it('cancels a running import from the dialog: the copy stops, no dataset is opened, the dialog can close again', async () => {
     const host = importHost('en-US');
     const status = { ...importOf('imp2', { sql: 'SELECT 1' }, 'big'), rowsCopied: 512, rowsExpected: 100000 };

@@ -35,6 +35,8 @@ export function ImportDialog(props: { isOpen: boolean; projectId?: string; onClo
 
   const connections = dataAccessApi.endpoints['data-access/connections'].useQuery(undefined, { skip: !props.isOpen });
   const tables = dataAccessApi.endpoints['data-access/remoteTables'].useQuery({ id: connectionId }, { skip: !props.isOpen || !connectionId || mode !== 'table' });
+  // the chosen connection's tables only: the previous connection's are never offered while these load
+  const remoteTables = tables.currentData;
   const [startImport, starting] = dataAccessApi.endpoints['data-access/startImport'].useMutation();
   const [poll] = dataAccessApi.endpoints['data-access/importStatus'].useMutation();
   const [stop, stopping] = dataAccessApi.endpoints['data-access/stopImport'].useMutation();
@@ -78,7 +80,7 @@ export function ImportDialog(props: { isOpen: boolean; projectId?: string; onClo
     };
   }, [importId]);
 
-  const selected = tables.data?.find((x) => `${x.schema}.${x.name}` === table);
+  const selected = remoteTables?.find((x) => `${x.schema}.${x.name}` === table);
   const errors = {
     connectionId: !connectionId ? t('import.required') : null,
     source: mode === 'table' ? (!table ? t('import.required') : null) : !sql.trim() ? t('import.required') : null,
@@ -163,13 +165,13 @@ export function ImportDialog(props: { isOpen: boolean; projectId?: string; onClo
               disabled={running || !connectionId}
               onChange={(e) => {
                 setTable(e.target.value);
-                const t2 = tables.data?.find((x) => `${x.schema}.${x.name}` === e.target.value);
+                const t2 = remoteTables?.find((x) => `${x.schema}.${x.name}` === e.target.value);
                 if (t2 && !name) setName(t2.name.slice(0, LIMITS.datasetNameMax));
               }}
               data-testid="import-table"
             >
               <option value="">{t('import.chooseTable')}</option>
-              {tables.data?.map((x) => (
+              {remoteTables?.map((x) => (
                 <option key={`${x.schema}.${x.name}`} value={`${x.schema}.${x.name}`}>
                   {x.schema ? `${x.schema}.` : ''}
                   {x.name}
