@@ -21,7 +21,10 @@ export function OrgsPanel(_props: PanelProps) {
   const tree = adminApi.endpoints['admin/orgTree'].useQuery({ tenantId: tenantId || undefined });
   const [remove] = adminApi.endpoints['admin/deleteOrg'].useMutation();
   const [editing, setEditing] = useState<{ org: OrgItem | null; parentId: string | null } | null>(null);
-  const rows = flattenTree(tree.data ?? []);
+  // the chosen tenant's organisations only: the previous tenant's are never listed, offered as a
+  // parent or acted on while these load
+  const current = tree.currentData;
+  const rows = flattenTree(current ?? []);
 
   return (
     <CrudScreen<Row>
@@ -32,11 +35,11 @@ export function OrgsPanel(_props: PanelProps) {
           <IdSelect value={tenantId} onChange={setTenantId} none={t('users.ownTenant')} items={tenants.data} aria-label={t('users.tenant')} data-testid="admin-orgs-tenant" />
         )
       }
-      loading={tree.isLoading}
+      loading={current === undefined && !tree.error}
       error={tree.error}
       onRefresh={() => void tree.refetch()}
       add={{ label: t('orgs.add'), onClick: () => setEditing({ org: null, parentId: null }), testId: 'admin-orgs-add' }}
-      rows={tree.data ? rows : undefined}
+      rows={current ? rows : undefined}
       empty={{ icon: 'diagram-tree', title: t('orgs.empty'), description: t('orgs.emptyHelp') }}
       tableTestId="admin-orgs-table"
       rowTestId="admin-org-row"

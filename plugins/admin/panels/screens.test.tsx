@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { cleanup, screen } from '@testing-library/react';
+import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { createTestHost, renderPanel } from '@decisio/sdk-plugin/testing';
 import { adminPlugin } from '../index';
 
@@ -31,6 +31,28 @@ describe('admin screens', () => {
         cleanup();
       }
     }
+  });
+
+  it("lists the chosen tenant's organisations only, never the previous tenant's while they load", async () => {
+    const other = '9'.repeat(32);
+    const org = (id: string, name: string, tenantId: string) => ({ id, name, parentId: null, tenantId, sort: 0, userCount: 0, children: [] });
+    const h = host('en-US', true);
+    h.mockCall('tenant/list', { data: [{ id: 'f'.repeat(32), name: 'Own' }, { id: other, name: 'Other' }] });
+    h.mockCall('orgs/tree', { data: [org('1'.repeat(32), 'Own sales', 'f'.repeat(32))] });
+    let release = () => {};
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    h.mockCall(`orgs/tree?tenantId=${other}`, async () => {
+      await gate;
+      return { data: [org('2'.repeat(32), 'Other sales', other)] };
+    });
+    await renderPanel(panel('admin.orgs'), { host: h });
+    expect(await screen.findByText('Own sales')).toBeTruthy();
+    await waitFor(() => expect(screen.getByRole('option', { name: 'Other' })).toBeTruthy());
+    fireEvent.change(screen.getByTestId('admin-orgs-tenant'), { target: { value: other } });
+    await waitFor(() => expect(h.calls.some((c) => c.url === `orgs/tree?tenantId=${other}`)).toBe(true));
+    expect(screen.queryByText('Own sales')).toBeNull();
+    release();
+    expect(await screen.findByText('Other sales')).toBeTruthy();
   });
 
   it('shows the load error with a retry', async () => {
