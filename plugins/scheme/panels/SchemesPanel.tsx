@@ -245,7 +245,10 @@ function SchemeEditor(props: { solutionId: string; scheme: SchemeRow | null; tab
   );
 }
 
-/** Schemes of the solution with their data processing (one list per solution: another starts with no editor or dialog of this one's open). */
+/**
+ * Schemes of the solution with their data processing; one list per solution: another starts
+ * with no editor or dialog of this one's open.
+ */
 export function SchemesPanel(_props: PanelProps) {
   return <Schemes key={useSolutionId() ?? ''} />;
 }
