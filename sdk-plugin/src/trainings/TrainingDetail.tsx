@@ -402,8 +402,8 @@ export function TrainingDetail({ area, id, onClose, extra }: { area: TrainingAre
           <Curves chartId={area} loading={canView && display.isLoading} points={points} stepLabel={t('detail.step')} />
         </>
       )}
-      {canView && jobId && <TensorBoardControl key={jobId} jobId={jobId} />}
-      {jobId && WORKER_TERMINAL_STATES.has(row.state) && <WorkerTerminal key={jobId} jobId={jobId} />}
+      {canView && jobId && <TensorBoardControl key={`tensorboard-${jobId}`} jobId={jobId} />}
+      {jobId && WORKER_TERMINAL_STATES.has(row.state) && <WorkerTerminal key={`terminal-${jobId}`} jobId={jobId} />}
       {area === 'trainSimulator' && (row.state === 'successful' || row.state === STOPPED_MANUALLY) && <Rollout id={row.id} solutionId={solutionId} />}
       {(area === 'simulation' || area === 'decision') && <DeductionCharts row={row} area={area} solutionId={solutionId} />}
       {jobId && (

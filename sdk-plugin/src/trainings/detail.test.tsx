@@ -92,6 +92,8 @@ describe('live training detail and list', () => {
 
   it('polls as before where there is no EventSource', async () => {
     vi.stubGlobal('EventSource', undefined);
+    // The detail's per-job sections (TensorBoard, worker terminal) are siblings: each has its own key.
+    const errors = vi.spyOn(console, 'error');
     const h = host();
     const jobId = 'c'.repeat(32);
     const row = { id: 'b'.repeat(32), code: 'E-B', name: 'running env', state: 'processing', progress: 0.25, durationMs: 1000, jobId, algorithm: 'bc', createdAt: '2026-11-23T10:00:00.000Z' };
@@ -106,6 +108,8 @@ describe('live training detail and list', () => {
     const r0 = count();
     // The 3 s fallback poll reads the record again.
     await waitFor(() => expect(count()).toBeGreaterThan(r0), { timeout: 8000 });
+    expect(errors.mock.calls.map((c) => String(c[0])).filter((m) => m.includes('same key'))).toEqual([]);
+    errors.mockRestore();
   });
 });
 
