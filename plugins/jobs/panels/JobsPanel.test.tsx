@@ -200,7 +200,7 @@ describe('JobsPanel', () => {
 
   it('shows why a dataset refresh run was skipped, in both languages', async () => {
     const reason = `another refresh of dataset ${'d'.repeat(32)} is running (job j9, since 2026-11-27T02:59:00.000Z): this run is skipped`;
-    const skippedRun: ScheduleRunItem = { ...run, kind: 'datasets.refresh', metrics: { skipped: 1 }, skippedReason: reason };
+    const skippedRun: ScheduleRunItem = { ...run, id: 'r0', kind: 'datasets.refresh', metrics: { skipped: 1 }, skippedReason: reason };
     for (const [locale, text] of [['en-US', `Skipped: ${reason}`], ['zh-CN', `已跳过：${reason}`]] as const) {
       const host = createTestHost({ plugins: [jobsPlugin], locale, session: { token: 't', userId: 'u1' } });
       host.mockCall('user/getUser', { data: tenantAdmin });
