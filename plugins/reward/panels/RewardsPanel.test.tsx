@@ -64,7 +64,7 @@ describe('reward list and check state', () => {
     await waitFor(() => expect(h.calls.some((c) => c.url === 'objective/detail' && (c.body as { id: string }).id === BROKEN.id)).toBe(true));
     expect(screen.queryByTestId('reward-name')).toBeNull();
     release();
-    expect((await screen.findByTestId('reward-load-failed')).textContent).toContain('The reward could not be loaded');
+    expect((await screen.findByTestId('reward-load-failed')).textContent).toContain('Could not load');
     expect(screen.getByTestId('reward-load-failed').textContent).toContain('database away');
   });
 

@@ -4,7 +4,7 @@ import { MODELLING_LIMITS } from '@decisio/domain';
 import { CodeEditor, FormErrorCallout, isApiError, useNotify, type CodeMarker, type PanelProps } from '@decisio/sdk-plugin';
 import { rewardApi } from '../api';
 import { useRewardT } from '../i18n';
-import { DeleteConfirm, Field, ListStates, NoSolution, serverErrors, trainingsApi, useSolutionId, type FormErrors, type ObjectiveRow, type TryRewardReply } from '@decisio/sdk-plugin/trainings';
+import { DeleteConfirm, Field, ListStates, LoadFailure, NoSolution, serverErrors, trainingsApi, useSolutionId, type FormErrors, type ObjectiveRow, type TryRewardReply } from '@decisio/sdk-plugin/trainings';
 
 const PRIMARY = 'reward.py';
 const TEMPLATE = `def get_reward(data):\n    """Reward of one step; data holds the nodes' values by name."""\n    return 0.0\n`;
@@ -301,13 +301,7 @@ export function RewardsPanel(_props: PanelProps) {
         onDeleted={() => setSelected(null)}
       />
     );
-  } else if (selected && detail.isError)
-    editor = (
-      <Callout intent="danger" icon="error" title={t('reward.loadFailed')} data-testid="reward-load-failed">
-        {isApiError(detail.error) ? detail.error.message : null}{' '}
-        <Button minimal small text={t('reward.retry')} onClick={() => void detail.refetch()} />
-      </Callout>
-    );
+  } else if (selected && detail.isError) editor = <LoadFailure error={detail.error} onRetry={() => void detail.refetch()} testId="reward-load-failed" />;
   else if (selected) editor = <Spinner size={24} />;
 
   return (

@@ -76,6 +76,19 @@ export function NoSolution() {
   return <NonIdealState icon="folder-open" title={t('common.noSolution')} description={t('common.noSolutionHint')} />;
 }
 
+/** A query that could not load: the server's reason and a retry. */
+export function LoadFailure({ error, onRetry, testId }: { error: unknown; onRetry(): void; testId?: string }) {
+  const { t } = useTrainingsT();
+  return (
+    <Callout intent="danger" icon="error" title={t('common.loadFailed')} data-testid={testId}>
+      {isApiError(error) ? error.message : null}{' '}
+      <Button minimal small onClick={onRetry}>
+        {t('common.retry')}
+      </Button>
+    </Callout>
+  );
+}
+
 /**
  * Loading, error (with retry) and empty states of a list query; renders `children` when there are
  * rows. It waits for `currentData`, the answer to the current arguments: after a switch of
@@ -91,15 +104,7 @@ export function ListStates(props: {
 }) {
   const { t } = useTrainingsT();
   const { query } = props;
-  if (query.error)
-    return (
-      <Callout intent="danger" icon="error" title={t('common.loadFailed')}>
-        {isApiError(query.error) ? query.error.message : null}{' '}
-        <Button minimal small onClick={() => void query.refetch()}>
-          {t('common.retry')}
-        </Button>
-      </Callout>
-    );
+  if (query.error) return <LoadFailure error={query.error} onRetry={() => void query.refetch()} />;
   if (!query.currentData) return <NonIdealState icon={<Spinner size={32} />} title={t('common.loading')} />;
   if (query.currentData.total === 0) return <NonIdealState icon={props.emptyIcon} title={props.emptyTitle} description={props.emptyHint} action={props.action as never} />;
   return <>{props.children}</>;
