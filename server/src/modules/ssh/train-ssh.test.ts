@@ -11,7 +11,6 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { utils } from 'ssh2';
 import { WebSocket } from 'ws';
 import { ErrorCode, SSH_CLOSE, messageOf } from '@decisio/domain';
 import { jobRoot } from '@decisio/learning/sandbox';
@@ -19,7 +18,7 @@ import { createUser, issueToken } from '../../test/factories';
 import { startTestServer, type TestServer } from '../../test/server';
 import { TINY_BC, modellingTestServer, until } from '../modelling/testing';
 import { confinedTerminalCommand } from './confine';
-import { startSshServer, type TestSshServer } from './testing';
+import { ed25519KeyPair, startSshServer, type TestSshServer } from './testing';
 
 const JOB = '0123456789abcdef0123456789abcdef';
 
@@ -56,7 +55,7 @@ describe('trainSSH/getTrainSSH into the worker of a running training', () => {
   const get = (body: Record<string, unknown>, as = token) => server.call('trainSSH/getTrainSSH', { token: as, body: { jobId, ...body } });
 
   beforeAll(async () => {
-    const operatorKey = utils.generateKeyPairSync('ed25519');
+    const operatorKey = ed25519KeyPair();
     worker = await startSshServer({ username: 'trainer', publicKey: operatorKey.public });
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'decisio-train-ssh-'));
     const keyFile = path.join(dir, 'id_ed25519');
