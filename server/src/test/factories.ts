@@ -194,3 +194,21 @@ export async function countRows(server: TestServer, table: string): Promise<numb
   const row = (await server.app.db.knex(table).count({ n: '*' }).first()) as { n: number | string };
   return Number(row.n);
 }
+
+/**
+ * Long-polls `job/wait` until the job's state is final (or `ms` ran out): each answer is a
+ * change, and the first may be only `waiting` to `processing` on a loaded machine. Answers the
+ * last reply's data and the states it changed to, in order.
+ */
+export async function waitJobFinal(server: TestServer, token: string, jobId: string, headers: Record<string, string> = {}, ms = 120_000): Promise<{ last: any; states: string[] }> {
+  let seen: string | undefined;
+  const states: string[] = [];
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const r = await server.call('job/wait', { token, body: { jobId, ...(seen ? { state: seen } : {}), timeoutSeconds: 20 }, headers });
+    if (r.body.code !== 0) throw new Error(`job/wait: ${JSON.stringify(r.body)}`);
+    if (r.body.data.changed) states.push(r.body.data.state);
+    seen = r.body.data.state;
+    if (r.body.data.final || Date.now() > deadline) return { last: r.body.data, states };
+  }
+}

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ErrorCode, type JobView } from '@decisio/domain';
 import type { JobKind } from '../../jobs/queue';
-import { createTenant, createUser, issueToken } from '../../test/factories';
+import { createTenant, createUser, issueToken, waitJobFinal } from '../../test/factories';
 import { databases } from '../../test/server';
 import { insertPolicy, samplePolicyFiles } from '../deploy/fixtures';
 import { TINY_BC, modellingTestServer, type ModellingTestServer } from '../modelling/testing';
@@ -42,24 +42,6 @@ describe.each(databases)('job contract on %s', (kind) => {
 
   const call = (name: string, body: unknown, token: string = m.token, headers: Record<string, string> = {}) => m.server.call(name, { token, body, headers });
 
-  /**
-   * Long-polls `job/wait` until the job's state is final: each answer is a change (the first may
-   * be only `waiting` to `processing`), or the time ran out. Answers the last reply's data and
-   * the states it changed to, in order.
-   */
-  async function waitFinal(jobId: string, headers: Record<string, string> = {}): Promise<{ last: any; states: string[] }> {
-    let seen: string | undefined;
-    const states: string[] = [];
-    const deadline = Date.now() + 120_000;
-    for (;;) {
-      const r = await call('job/wait', { jobId, ...(seen ? { state: seen } : {}), timeoutSeconds: 20 }, m.token, headers);
-      expect(r.body.code).toBe(0);
-      if (r.body.data.changed) states.push(r.body.data.state);
-      seen = r.body.data.state;
-      if (r.body.data.final || Date.now() > deadline) return { last: r.body.data, states };
-    }
-  }
-
   beforeAll(async () => {
     m = await modellingTestServer(kind, { jobs: { kinds: [FAILS] } });
     strangerToken = await issueToken(m.server, await createUser(m.server, { tenantId: await createTenant(m.server) }));
@@ -86,7 +68,7 @@ describe.each(databases)('job contract on %s', (kind) => {
     envJobId = created.body.data.jobId;
     simulatorId = created.body.data.id;
 
-    const { last, states } = await waitFinal(envJobId);
+    const { last, states } = await waitJobFinal(m.server, m.token, envJobId);
     expect(last.state).toBe('successful');
     expect(states.at(-1)).toBe('successful');
     const done = (await call('job/get', { jobId: envJobId })).body.data as JobView;
@@ -148,7 +130,7 @@ describe.each(databases)('job contract on %s', (kind) => {
 
   it("shows work no module owns to its starter alone, with the failure reason in the caller's language", async () => {
     const job = await m.server.app.jobs.enqueue(FAILS.kind, {}, { tenantId: m.owner.tenantId, userId: m.owner.id });
-    const en = await waitFinal(job.id, { 'Accept-Language': 'en-US' });
+    const en = await waitJobFinal(m.server, m.token, job.id, { 'Accept-Language': 'en-US' });
     expect(en.last).toMatchObject({ kind: FAILS.kind, state: 'failure', final: true, owner: null, error: 'The server restarted; gave up after 3 attempts' });
     const zh = await call('job/get', { jobId: job.id }, m.token, { 'Accept-Language': 'zh-CN' });
     expect(zh.body.data.error).toBe('服务器已重启；尝试 3 次后放弃');
