@@ -8,7 +8,7 @@ import { writeNpz } from '../data/npy';
 import { VENV_DEFAULTS, venvEvalEvery } from '../venv/bc';
 import { REFERENCE_TASKS, offlineToNpz } from '../tasks/index';
 import { ACTION_0, OBS_0, PARAMETER_0, reviveYaml } from '../testing/fixtures';
-import { agentsOf, CliError, graphOf, venvEnsembleOf, venvSettingsOf } from './main';
+import { agentsOf, CliError, graphOf, venvEnsembleOf, venvSettingsOf, venvStepsOf } from './main';
 
 const root = resolve(__dirname, '../../../..');
 const tsx = join(root, 'node_modules/tsx/dist/cli.mjs');
@@ -108,6 +108,9 @@ describe('learn CLI', () => {
     // left out, the adversarial steps are the defaults' own, not derived from the BC steps
     expect(venvSettingsOf({ 'venv-algo': 'revive-p' }).adversarialEpochs).toBe(VENV_DEFAULTS.adversarialSteps);
     expect(venvSettingsOf({ 'venv-algo': 'revive-p', 'venv-epochs': '200' }).adversarialEpochs).toBe(50);
+    // tune's one venv reads the same flags with the same defaults (it derived a quarter of 120 before)
+    expect(venvStepsOf({ 'venv-algo': 'revive-p' })).toEqual({ algo: 'revive-p', epochs: VENV_DEFAULTS.steps, adversarialEpochs: VENV_DEFAULTS.adversarialSteps });
+    expect(venvStepsOf({ 'venv-epochs': '8', 'adversarial-epochs': '3' })).toEqual({ algo: 'bc', epochs: 8, adversarialEpochs: 3 });
     // one evaluation cadence for the CLI and the server's environment job: the defaults', at most half the steps
     expect([venvEvalEvery(undefined), venvEvalEvery(120), venvEvalEvery(4), venvEvalEvery(1)]).toEqual([VENV_DEFAULTS.evalEvery, 10, 2, 1]);
     expect([venvEvalEvery(undefined, true), venvEvalEvery(30, true), venvEvalEvery(6, true)]).toEqual([VENV_DEFAULTS.adversarialEvalEvery, 5, 3]);

@@ -83,8 +83,9 @@ const USAGE = `usage:
                --venv-epochs default 120 (BC steps; revive-p / revive-t: of their BC start), --adversarial-epochs default 30 (a quarter of --venv-epochs when given, at least 10);
                the venv's other settings are the server's and the bench's defaults;
                --matcher-reward: revive-p only, REVIVE's rule-based matcher reward get_reward(data) added to every node's reward)
-  learn tune --data F --graph G.yaml --reward R.py --out DIR [--algo sracos|random] [--trials N] [--venv-algo A] [--venv-epochs N] [--horizon H] [--seed S]
-              (--trials default 20, --horizon 10: the server's parameter search's)
+  learn tune --data F --graph G.yaml --reward R.py --out DIR [--algo sracos|random] [--trials N] [--venv-algo A] [--venv-epochs N] [--adversarial-epochs N]
+              [--horizon H] [--seed S]
+              (--trials default 20, --horizon 10: the server's parameter search's; one venv, its flags' defaults as train's)
   learn hyper --data F --graph G.yaml --out DIR [--target venv|policy] [--reward R.py] [--policy-algo ppo|sac] [--algo sracos|random]
               [--trials N] [--trial-epochs N] [--space S.json] [--venv-algo A] [--venv-epochs N] [--venv-ensemble K] [--adversarial-epochs N] [--seed S]
               (--target policy: the venv(s) are trained as by train, --venv-ensemble included, and each trial's policy is
@@ -153,11 +154,20 @@ export interface VenvSettings {
  * than one member of a revive-p / revive-t venv.
  */
 export function venvSettingsOf(flags: Record<string, string>): VenvSettings {
+  const steps = venvStepsOf(flags);
+  return { ...steps, members: venvEnsembleOf(flags, steps.algo) };
+}
+
+/**
+ * One venv's flags (`--venv-algo`, `--venv-epochs`, `--adversarial-epochs`), read alike by
+ * `train` (with its ensemble, {@link venvSettingsOf}) and `tune` (one venv).
+ */
+export function venvStepsOf(flags: Record<string, string>): Omit<VenvSettings, 'members'> {
   const algo = venvAlgoOf(flags);
   const epochs = intFlag(flags, 'venv-epochs', VENV_DEFAULTS.steps);
   // the defaults' adversarial steps when `--venv-epochs` is left out, else a quarter of it (at least 10)
   const adversarialEpochs = intFlag(flags, 'adversarial-epochs', flags['venv-epochs'] === undefined ? VENV_DEFAULTS.adversarialSteps : Math.max(10, Math.round(epochs / 4)));
-  return { algo, epochs, adversarialEpochs, members: venvEnsembleOf(flags, algo) };
+  return { algo, epochs, adversarialEpochs };
 }
 
 const log = (msg: string): void => {
@@ -430,8 +440,8 @@ export async function tune(flags: Record<string, string>): Promise<Record<string
   const trials = intFlag(flags, 'trials', HYPERPARAMETER_DEFAULTS.parameter.trials);
   const horizon = intFlag(flags, 'horizon', HYPERPARAMETER_DEFAULTS.parameter.horizon);
   for (const f of [dataFile, graphFile, rewardFile]) if (!existsSync(f)) throw new CliError(`no such file: ${f}`);
-  const venvEpochs = intFlag(flags, 'venv-epochs', VENV_DEFAULTS.steps);
-  const { ds, sandbox, nodeFunction, reward, venv, venvReport } = await prepare(dataFile, graphFile, rewardFile, seed, venvEpochs, venvAlgoOf(flags), intFlag(flags, 'adversarial-epochs', Math.max(10, Math.round(venvEpochs / 4))), 1, agentsOf(flags));
+  const steps = venvStepsOf(flags);
+  const { ds, sandbox, nodeFunction, reward, venv, venvReport } = await prepare(dataFile, graphFile, rewardFile, seed, steps.epochs, steps.algo, steps.adversarialEpochs, 1, agentsOf(flags));
   try {
     const space = tunableSpace(ds);
     if (space.length === 0) throw new CliError('the graph has no tunable parameter to search');
