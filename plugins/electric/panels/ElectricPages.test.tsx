@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { navigationServiceRef } from '@decisio/sdk-plugin';
 import { createTestHost, withHost } from '@decisio/sdk-plugin/testing';
 import { electricPlugin } from '../index';
 import { ElectricConnectPage, ElectricHomePage, ElectricResult600Page, ElectricRoom330Page } from './ElectricPages';
@@ -97,6 +98,24 @@ describe('electric public pages', () => {
       expect(h.calls.find((c) => c.url === 'electricShow/getSuperTemperatureResult')!.body).toEqual({ decisionId: DECISION.decisionId });
       cleanup();
     }
+  });
+
+  it("the result page shows another decision's answer only, loading meanwhile", async () => {
+    const h = host('en-US', { decisionId: DECISION.decisionId }, '/electric/600/result');
+    const other = { ...RESULT, decisionId: 'c'.repeat(32), power: 7, predictedNext: 4.56 };
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    h.mockCall('electricShow/getSuperTemperatureResult', async (body) => {
+      if ((body as { decisionId: string }).decisionId === other.decisionId) await held;
+      return { code: 0, data: (body as { decisionId: string }).decisionId === other.decisionId ? other : RESULT };
+    });
+    render(withHost(h, <ElectricResult600Page />));
+    expect((await screen.findByTestId('electric-decision')).textContent).toContain('3.21');
+    act(() => h.services.get(navigationServiceRef).navigate('/electric/600/result', { search: { decisionId: other.decisionId } }));
+    await waitFor(() => expect(screen.queryByTestId('electric-decision')).toBeNull());
+    expect(screen.getByLabelText('Loading')).toBeTruthy();
+    release();
+    expect((await screen.findByTestId('electric-decision')).textContent).toContain('4.56');
   });
 
   it('the result page without a decision asks for one; an unknown one shows the error', async () => {

@@ -189,10 +189,11 @@ function ElectricResultPage({ site }: { site: ElectricSite }) {
         <NonIdealState icon="error" title={t('error')} description={isApiError(result.error) ? result.error.message : undefined} action={<Button icon="refresh" onClick={() => void result.refetch()}>{t('retry')}</Button>} />
       </div>
     );
-  } else if (!result.data) {
+  } else if (!result.currentData) {
+    // this decision's answer only: another one never shows the previous decision while it loads
     body = <div className={Classes.SKELETON} style={{ height: 220 }} aria-busy="true" aria-label={t('loading')} />;
   } else {
-    const r = result.data;
+    const r = result.currentData;
     body = (
       <>
         <Callout intent="success" icon="flash" data-testid="electric-decision">

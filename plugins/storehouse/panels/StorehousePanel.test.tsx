@@ -137,6 +137,27 @@ describe('StorehousePanel', () => {
     expect(within(screen.getByTestId('storehouse-results')).getByText('所有字段均已找到')).toBeTruthy();
   });
 
+  it("a second recognition shows its own scores, never the first one's while it loads", async () => {
+    const host = setup({ search: { recognitionId: 'a'.repeat(32) } });
+    expect((await screen.findByTestId('storehouse-score-electric')).textContent).toBe('86.4 / 100');
+    const second = { ...RECOGNITION, recognitionId: 'c'.repeat(32), matches: [{ ...RECOGNITION.matches[0]!, score: 50 }] };
+    let release!: () => void;
+    const held = new Promise<void>((r) => (release = r));
+    host.mockCall('templateWarehouse/recognizerUsed', { code: 0, data: second });
+    host.mockCall('templateWarehouse/getRecognizerResult', async (body) => {
+      if ((body as { recognitionId: string }).recognitionId === second.recognitionId) await held;
+      return { code: 0, data: (body as { recognitionId: string }).recognitionId === second.recognitionId ? second : RECOGNITION };
+    });
+    const select = (await screen.findByLabelText('Your dataset')) as HTMLSelectElement;
+    await waitFor(() => expect(select.options.length).toBe(2));
+    fireEvent.change(select, { target: { value: 'b'.repeat(32) } });
+    fireEvent.click(screen.getByTestId('storehouse-recognize'));
+    await waitFor(() => expect(host.location().search).toEqual({ recognitionId: 'c'.repeat(32) }));
+    await waitFor(() => expect(screen.queryByTestId('storehouse-score-electric')).toBeNull());
+    release();
+    expect((await screen.findByTestId('storehouse-score-electric')).textContent).toBe('50 / 100');
+  });
+
   it('says where to upload when the user has no dataset, and shows a failed recognition', async () => {
     setup({ datasets: { rows: [], total: 0, page: 1, pageSize: 100 } });
     expect((await screen.findByTestId('storehouse-no-dataset')).textContent).toContain('upload one under Datasets');

@@ -231,9 +231,10 @@ export function StorehousePanel(_props: { panelId: string }) {
             </Callout>
           )}
         </section>
-        {recognitionId && result.isFetching && !result.data && <Spinner size={24} />}
+        {/* the answer for this recognition only (`currentData`): another one never shows the previous scores while it loads */}
+        {recognitionId && !result.currentData && !result.isError && <Spinner size={24} />}
         {recognitionId && result.isError && <Callout intent="danger">{failureMessage(result.error, t('recognize.failed'))}</Callout>}
-        {result.data && recognitionId && <RecognitionResult key={result.data.recognitionId} recognition={result.data} />}
+        {result.currentData && recognitionId && <RecognitionResult key={result.currentData.recognitionId} recognition={result.currentData} />}
         <TemplateList />
       </PanelPage>
     </div>
