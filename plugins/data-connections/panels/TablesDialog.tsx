@@ -51,7 +51,8 @@ export function TablesDialog(props: { connection: DataConnection; onClose: () =>
                   {errorText(columns.error)}
                 </Callout>
               )}
-              {picked && columns.data && !columns.isFetching && (
+              {/* the picked table's columns only (`currentData`): another table's load or failure never shows the previous ones */}
+              {picked && columns.currentData && !columns.isFetching && (
                 <HTMLTable compact striped className={Classes.FILL} data-testid="columns-table">
                   <thead>
                     <tr>
@@ -61,7 +62,7 @@ export function TablesDialog(props: { connection: DataConnection; onClose: () =>
                     </tr>
                   </thead>
                   <tbody>
-                    {columns.data.map((c) => (
+                    {columns.currentData.map((c) => (
                       <tr key={c.name}>
                         <td>{c.name}</td>
                         <td>

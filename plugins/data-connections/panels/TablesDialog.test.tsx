@@ -1,0 +1,35 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import type { DataConnection } from '@decisio/domain';
+import { createTestHost, withHost } from '@decisio/sdk-plugin/testing';
+import { dataConnectionsPlugin } from '../index';
+import { TablesDialog } from './TablesDialog';
+
+const connection = { id: 'c1', type: 'postgresql', name: 'Warehouse', database: 'wh' } as DataConnection;
+const TABLES = [
+  { name: 'sales', schema: 'wh', kind: 'table', estimatedRows: 10 },
+  { name: 'stock', schema: 'wh', kind: 'table', estimatedRows: 5 },
+];
+
+describe('TablesDialog', () => {
+  afterEach(cleanup);
+
+  it("shows the picked table's columns only: another table's failure never shows the previous columns", async () => {
+    const host = createTestHost({ plugins: [dataConnectionsPlugin], locale: 'en-US', session: { token: 't', userId: 'u' } });
+    host.mockCall('jobJdbcDatasource/tables', { code: 0, data: TABLES });
+    host.mockCall('jobJdbcDatasource/columns', (body) =>
+      (body as { table: string }).table === 'sales'
+        ? { code: 0, data: [{ name: 'amount', dataType: 'numeric', kind: 'number', nullable: false }] }
+        : { code: 5002, data: null, message: 'Table not found' },
+    );
+    render(withHost(host, <TablesDialog connection={connection} onClose={() => undefined} />));
+    fireEvent.click(await screen.findByText('sales'));
+    expect((await screen.findByTestId('columns-table')).textContent).toContain('amount');
+    fireEvent.click(screen.getByText('stock'));
+    expect(await screen.findByText('Table not found')).toBeTruthy();
+    expect(screen.queryByTestId('columns-table')).toBeNull();
+    // back to the first: its columns again
+    fireEvent.click(screen.getByText('sales'));
+    await waitFor(() => expect(screen.getByTestId('columns-table').textContent).toContain('amount'));
+  });
+});
