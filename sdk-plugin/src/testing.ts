@@ -304,6 +304,17 @@ export function createTestHost(options: TestHostOptions = {}): TestHost {
   };
 }
 
+/**
+ * A call held back until the test lets it go: a mocked reply awaits `wait`, the test checks what
+ * the screen shows meanwhile (the loading state, never the previous record's data), then calls
+ * `release()`.
+ */
+export function heldBack(): { wait: Promise<void>; release(): void } {
+  let release = () => {};
+  const wait = new Promise<void>((resolve) => (release = resolve));
+  return { wait, release: () => release() };
+}
+
 /** Wraps an element in the providers a panel expects (store, i18n, services). */
 export function withHost(host: TestHost, element: ReactElement): ReactElement {
   const services = createElement(ServicesProvider, { services: host.services, children: element });

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { createTestHost, renderPanel } from '@decisio/sdk-plugin/testing';
+import { createTestHost, heldBack, renderPanel } from '@decisio/sdk-plugin/testing';
 import type { AdminUserListItem, RoleItem } from '@decisio/domain';
 import { adminPlugin } from '../index';
 
@@ -61,10 +61,9 @@ describe('UsersPanel', () => {
     h.mockCall('user/getUser', { data: { userId: 'u1', tenantId: own, isSystemRole: true, roleList: [], permissions: ['users:read', 'users:write'], menus: [] } });
     h.mockCall('tenant/list', { data: [{ id: own, name: 'Own' }, { id: other, name: 'Other' }] });
     h.mockCall('orgs/list', { data: [{ id: '1'.repeat(32), name: 'Own sales', parentId: null, tenantId: own, sort: 0, userCount: 0 }] });
-    let release = () => {};
-    const gate = new Promise<void>((resolve) => (release = resolve));
+    const gate = heldBack();
     h.mockCall(`orgs/list?tenantId=${other}`, async () => {
-      await gate;
+      await gate.wait;
       return { data: [{ id: '2'.repeat(32), name: 'Other sales', parentId: null, tenantId: other, sort: 0, userCount: 0 }] };
     });
     await renderPanel(panel, { host: h });
@@ -76,7 +75,7 @@ describe('UsersPanel', () => {
     fireEvent.change(form().getByLabelText('Tenant'), { target: { value: other } });
     await waitFor(() => expect(h.calls.some((c) => c.url === `orgs/list?tenantId=${other}`)).toBe(true));
     expect(org()).not.toContain('Own sales');
-    release();
+    gate.release();
     await waitFor(() => expect(org()).toContain('Other sales'));
   });
 

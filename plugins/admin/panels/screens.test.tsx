@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
-import { createTestHost, renderPanel } from '@decisio/sdk-plugin/testing';
+import { createTestHost, heldBack, renderPanel } from '@decisio/sdk-plugin/testing';
 import { adminPlugin } from '../index';
 
 const panel = (id: string) => adminPlugin.panels.find((p) => p.id === id)!;
@@ -39,10 +39,9 @@ describe('admin screens', () => {
     const h = host('en-US', true);
     h.mockCall('tenant/list', { data: [{ id: 'f'.repeat(32), name: 'Own' }, { id: other, name: 'Other' }] });
     h.mockCall('orgs/tree', { data: [org('1'.repeat(32), 'Own sales', 'f'.repeat(32))] });
-    let release = () => {};
-    const gate = new Promise<void>((resolve) => (release = resolve));
+    const gate = heldBack();
     h.mockCall(`orgs/tree?tenantId=${other}`, async () => {
-      await gate;
+      await gate.wait;
       return { data: [org('2'.repeat(32), 'Other sales', other)] };
     });
     await renderPanel(panel('admin.orgs'), { host: h });
@@ -51,7 +50,7 @@ describe('admin screens', () => {
     fireEvent.change(screen.getByTestId('admin-orgs-tenant'), { target: { value: other } });
     await waitFor(() => expect(h.calls.some((c) => c.url === `orgs/tree?tenantId=${other}`)).toBe(true));
     expect(screen.queryByText('Own sales')).toBeNull();
-    release();
+    gate.release();
     expect(await screen.findByText('Other sales')).toBeTruthy();
   });
 

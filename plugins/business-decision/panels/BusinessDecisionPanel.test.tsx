@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { navigationServiceRef } from '@decisio/sdk-plugin';
 import type { BusinessDecision } from '@decisio/domain';
-import { createTestHost, renderPanel } from '@decisio/sdk-plugin/testing';
+import { createTestHost, heldBack, renderPanel } from '@decisio/sdk-plugin/testing';
 import { businessDecisionPlugin } from '../index';
 import { trainingsKitPlugin } from '@decisio/sdk-plugin/trainings/plugin';
 
@@ -91,15 +91,14 @@ describe('BusinessDecisionPanel', () => {
 
   it("uses only the project's own solutions: one picked in another project is not used in this one, nor offered while this one's load", async () => {
     const [otherProject, ours, theirs] = ['f'.repeat(32), '1'.repeat(32), '2'.repeat(32)];
-    let release = () => {};
-    const gate = new Promise<void>((resolve) => (release = resolve));
+    const gate = heldBack();
     const h = createTestHost({ plugins: [trainingsKitPlugin, businessDecisionPlugin], locale: 'en-US', location: { pathname: '/project/business-decision', search: { projectId } } });
     h.mockCall('businessDecision/list', { data: { rows: [], total: 0, page: 1, pageSize: 50 } });
     h.mockCall('table/list', { data: { rows: [], total: 0, page: 1, pageSize: 100 } });
     h.mockCall('policy/list', (body) => ({ data: { rows: [{ id: (body as { solutionId: string }).solutionId.slice(0, 1).repeat(32), name: `policy of ${(body as { solutionId: string }).solutionId.slice(0, 1)}`, state: 'successful' }], total: 1 } }));
     h.mockCall('solution/getSolutionList', async (body) => {
       if ((body as { projectId: string }).projectId === projectId) return { data: [{ solutionId, name: 'first' }, { solutionId: ours, name: 'second' }] };
-      await gate;
+      await gate.wait;
       return { data: [{ solutionId: theirs, name: 'theirs' }] };
     });
     const policiesAsked = () => h.calls.filter((c) => c.url === 'policy/list').map((c) => (c.body as { solutionId: string }).solutionId);
@@ -112,7 +111,7 @@ describe('BusinessDecisionPanel', () => {
     await waitFor(() => expect(h.calls.some((c) => c.url === 'solution/getSolutionList' && (c.body as { projectId: string }).projectId === otherProject)).toBe(true));
     const before = policiesAsked().length;
     expect(screen.queryByRole('option', { name: 'second' })).toBeNull();
-    release();
+    gate.release();
     await waitFor(() => expect((screen.getByLabelText('Solution') as HTMLSelectElement).value).toBe(theirs));
     await waitFor(() => expect(screen.getByRole('option', { name: 'policy of 2' })).toBeTruthy());
     expect(policiesAsked().slice(before)).toEqual([theirs]);

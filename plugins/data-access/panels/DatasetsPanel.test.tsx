@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { navigationServiceRef } from '@decisio/sdk-plugin';
 import { ErrorCode, type Dataset } from '@decisio/domain';
-import { createTestHost, renderPanel } from '@decisio/sdk-plugin/testing';
+import { createTestHost, heldBack, renderPanel } from '@decisio/sdk-plugin/testing';
 import { dataAccessPlugin } from '../index';
 import { setPreviewerFactory, type PreviewResult } from '../preview';
 
@@ -90,13 +90,12 @@ describe('DatasetsPanel', () => {
 
   it("another project's datasets start on their first page and never show the previous project's while they load", async () => {
     const [ours, theirs] = ['7'.repeat(32), '6'.repeat(32)];
-    let release = () => {};
-    const gate = new Promise<void>((resolve) => (release = resolve));
+    const gate = heldBack();
     const host = createTestHost({ plugins: [dataAccessPlugin], locale: 'en-US', session: { token: 't', userId: 'u1' }, location: { pathname: '/project/data', search: { projectId: ours } } });
     host.mockCall('table/list', async (body) => {
       const q = body as { projectId?: string; page: number };
       if (q.projectId !== theirs) return { data: { rows: [{ ...dataset, name: `ours-${q.page}`, projectId: ours }], total: 45, page: q.page, pageSize: 20 } };
-      await gate;
+      await gate.wait;
       return page([{ ...dataset, tableId: 'd2', name: 'theirs', projectId: theirs }]);
     });
     await renderPanel(panel, { host });
@@ -107,7 +106,7 @@ describe('DatasetsPanel', () => {
     await waitFor(() => expect(host.calls.some((c) => c.url === 'table/list' && (c.body as { projectId?: string }).projectId === theirs)).toBe(true));
     expect(host.calls.filter((c) => c.url === 'table/list').pop()!.body).toMatchObject({ projectId: theirs, page: 1 });
     expect(screen.queryByText('ours-2')).toBeNull();
-    release();
+    gate.release();
     expect(await screen.findByText('theirs')).toBeTruthy();
   });
 
@@ -159,11 +158,10 @@ describe('DatasetsPanel', () => {
   it("offers the chosen connection's tables only, never the previous connection's while they load", async () => {
     const host = importHost('en-US');
     host.mockCall('jobJdbcDatasource/all', { data: [{ id: 'c1', name: 'Shop', type: 'mysql' }, { id: 'c2', name: 'Stock', type: 'postgresql' }] });
-    let release = () => {};
-    const gate = new Promise<void>((resolve) => (release = resolve));
+    const gate = heldBack();
     host.mockCall('metadata/getTables', async (body) => {
       if ((body as { id: string }).id === 'c1') return { data: [{ name: 'orders', schema: 'shop', kind: 'table', estimatedRows: 10 }] };
-      await gate;
+      await gate.wait;
       return { data: [{ name: 'levels', schema: 'public', kind: 'table', estimatedRows: 5 }] };
     });
     await renderPanel(panel, { host });
@@ -174,7 +172,7 @@ describe('DatasetsPanel', () => {
     fireEvent.change(screen.getByTestId('import-connection'), { target: { value: 'c2' } });
     await waitFor(() => expect(host.calls.some((c) => c.url === 'metadata/getTables' && (c.body as { id: string }).id === 'c2')).toBe(true));
     expect(options()).toEqual(['Choose a table…']);
-    release();
+    gate.release();
     await waitFor(() => expect(options()).toContain('public.levels (~5)'));
   });
 

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { navigationServiceRef } from '@decisio/sdk-plugin';
 import type { ModelServiceDetail, ModelServiceItem, Page } from '@decisio/domain';
-import { createTestHost, renderPanel } from '@decisio/sdk-plugin/testing';
+import { createTestHost, heldBack, renderPanel } from '@decisio/sdk-plugin/testing';
 import { deployPlugin } from '../index';
 import { trainingsKitPlugin } from '@decisio/sdk-plugin/trainings/plugin';
 
@@ -81,13 +81,12 @@ describe('DeployListPanel', () => {
 
   it("another project's list starts on its first page and never shows the previous project's services while its own load", async () => {
     const other = '6'.repeat(32);
-    let release = () => {};
-    const gate = new Promise<void>((resolve) => (release = resolve));
+    const gate = heldBack();
     const h = createTestHost({ plugins: [trainingsKitPlugin, deployPlugin], locale: 'en-US', location: { pathname: '/project/deploy', search: { projectId } } });
     h.mockCall('modeldeploy/queryPage', async (body) => {
       const q = body as { projectId: string; page: number };
       if (q.projectId !== other) return { data: { rows: [item({ serviceName: `ours-${q.page}` })], total: 45, page: q.page, pageSize: 20 } };
-      await gate;
+      await gate.wait;
       return { data: page([item({ id: other, projectId: other, serviceName: 'theirs' })]) };
     });
     await renderPanel(list, { host: h });
@@ -99,7 +98,7 @@ describe('DeployListPanel', () => {
     await waitFor(() => expect(h.calls.some((c) => c.url === 'modeldeploy/queryPage' && (c.body as { projectId: string }).projectId === other)).toBe(true));
     expect(h.calls.filter((c) => c.url === 'modeldeploy/queryPage').pop()!.body).toMatchObject({ projectId: other, page: 1 });
     expect(screen.queryByText('ours-2')).toBeNull();
-    release();
+    gate.release();
     expect(await screen.findByText('theirs')).toBeTruthy();
   });
 

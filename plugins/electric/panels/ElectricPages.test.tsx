@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { navigationServiceRef } from '@decisio/sdk-plugin';
-import { createTestHost, withHost } from '@decisio/sdk-plugin/testing';
+import { createTestHost, heldBack, withHost } from '@decisio/sdk-plugin/testing';
 import { electricPlugin } from '../index';
 import { ElectricConnectPage, ElectricHomePage, ElectricResult600Page, ElectricRoom330Page } from './ElectricPages';
 
@@ -103,10 +103,9 @@ describe('electric public pages', () => {
   it("the result page shows another decision's answer only, loading meanwhile", async () => {
     const h = host('en-US', { decisionId: DECISION.decisionId }, '/electric/600/result');
     const other = { ...RESULT, decisionId: 'c'.repeat(32), power: 7, predictedNext: 4.56 };
-    let release!: () => void;
-    const held = new Promise<void>((r) => (release = r));
+    const gate = heldBack();
     h.mockCall('electricShow/getSuperTemperatureResult', async (body) => {
-      if ((body as { decisionId: string }).decisionId === other.decisionId) await held;
+      if ((body as { decisionId: string }).decisionId === other.decisionId) await gate.wait;
       return { code: 0, data: (body as { decisionId: string }).decisionId === other.decisionId ? other : RESULT };
     });
     render(withHost(h, <ElectricResult600Page />));
@@ -114,7 +113,7 @@ describe('electric public pages', () => {
     act(() => h.services.get(navigationServiceRef).navigate('/electric/600/result', { search: { decisionId: other.decisionId } }));
     await waitFor(() => expect(screen.queryByTestId('electric-decision')).toBeNull());
     expect(screen.getByLabelText('Loading')).toBeTruthy();
-    release();
+    gate.release();
     expect((await screen.findByTestId('electric-decision')).textContent).toContain('4.56');
   });
 

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { createTestHost, renderPanel } from '@decisio/sdk-plugin/testing';
+import { createTestHost, heldBack, renderPanel } from '@decisio/sdk-plugin/testing';
 import type { ScheduleItem, ScheduleRunItem } from '@decisio/domain';
 import { canReadJobs, jobsPlugin } from '../index';
 import { historyPollMs } from './HistorySection';
@@ -174,14 +174,13 @@ describe('JobsPanel', () => {
   it("a schedule's history lists none of the other jobs' runs while its own load", async () => {
     const retention: ScheduleItem = { ...sweep, id: 'c'.repeat(32), name: 'Log retention', kind: 'logs.retention', hostWide: false };
     const ownRun: ScheduleRunItem = { ...run, id: 'r2', scheduleId: retention.id, scheduleName: retention.name, kind: 'logs.retention', metrics: { deleted: 3 } };
-    let release = () => {};
-    const gate = new Promise<void>((resolve) => (release = resolve));
+    const gate = heldBack();
     const host = createTestHost({ plugins: [jobsPlugin], locale: 'en-US', session: { token: 't', userId: 'u1' } });
     host.mockCall('user/getUser', { data: admin });
     host.mockCall('jobs/page', { data: { rows: [sweep, retention], total: 2, page: 1, pageSize: 20 } });
     host.mockCall('jobs/history', async (body) => {
       if ((body as { id?: string }).id !== retention.id) return { data: { rows: [run], total: 1, page: 1, pageSize: 10 } };
-      await gate;
+      await gate.wait;
       return { data: { rows: [ownRun], total: 1, page: 1, pageSize: 10 } };
     });
     await renderPanel(panel, { host });
@@ -192,7 +191,7 @@ describe('JobsPanel', () => {
     expect(await screen.findByText('Job history of "Log retention"')).toBeTruthy();
     await waitFor(() => expect(host.calls.some((c) => c.url === 'jobs/history' && (c.body as { id?: string }).id === retention.id)).toBe(true));
     expect(screen.queryAllByTestId('job-run')).toEqual([]);
-    release();
+    gate.release();
     const own = await screen.findByTestId('job-run');
     expect(within(own).getByText('deleted: 3')).toBeTruthy();
     expect(screen.getAllByTestId('job-run').map((r) => r.textContent)).toEqual([expect.not.stringContaining('Nightly sweep')]);
@@ -250,11 +249,10 @@ describe('JobsPanel', () => {
     host.mockCall('jobs/history', { data: { rows: [loopRun], total: 1, page: 1, pageSize: 10 } });
     host.mockCall('jobs/check', (body) => ({ data: { cron: (body as { cron: string }).cron, timezone: 'UTC', next: [] } }));
     host.mockCall('project/getProjectList', { data: { rows: [{ projectId: 'p'.repeat(32), name: 'Coupons' }, { projectId: 'q'.repeat(32), name: 'Pricing' }], total: 2, page: 1, pageSize: 100 } });
-    let release = () => {};
-    const gate = new Promise<void>((resolve) => (release = resolve));
+    const gate = heldBack();
     host.mockCall('modeldeploy/queryPage', async (body) => {
       if ((body as { projectId: string }).projectId === 'p'.repeat(32)) return { data: { rows: [{ id: 's'.repeat(32), serviceName: 'coupon', status: 'running' }], total: 1, page: 1, pageSize: 100 } };
-      await gate;
+      await gate.wait;
       return { data: { rows: [{ id: 't'.repeat(32), serviceName: 'pricing', status: 'running' }], total: 1, page: 1, pageSize: 100 } };
     });
     host.mockCall('jobs/saveOrUpdate', (body) => ({ data: { ...sweep, ...(body as object) } }));
@@ -279,7 +277,7 @@ describe('JobsPanel', () => {
     fireEvent.change(screen.getByTestId('job-project'), { target: { value: 'q'.repeat(32) } });
     await waitFor(() => expect(host.calls.some((c) => c.url === 'modeldeploy/queryPage' && (c.body as { projectId: string }).projectId === 'q'.repeat(32))).toBe(true));
     expect(screen.queryByTestId('job-service')).toBeNull();
-    release();
+    gate.release();
     await waitFor(() => expect([...(screen.getByTestId('job-service') as HTMLSelectElement).options].map((o) => o.textContent)).toEqual(['Choose a service…', 'pricing (running)']));
     fireEvent.change(screen.getByTestId('job-project'), { target: { value: 'p'.repeat(32) } });
     await waitFor(() => expect([...(screen.getByTestId('job-service') as HTMLSelectElement).options].map((o) => o.textContent)).toEqual(['Choose a service…', 'coupon (running)']));

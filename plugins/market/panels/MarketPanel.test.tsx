@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import type { MarketModel, MarketModelDetail } from '@decisio/domain';
-import { createTestHost, withHost } from '@decisio/sdk-plugin/testing';
+import { createTestHost, heldBack, withHost } from '@decisio/sdk-plugin/testing';
 import { marketPlugin } from '../index';
 import { MarketPanel } from './MarketPanel';
 
@@ -146,11 +146,10 @@ describe('MarketPanel', () => {
 
   it("offers only the chosen project's trainings of the chosen kind, never the previous choice's while they load", async () => {
     const host = setup();
-    let release = () => {};
-    const gate = new Promise<void>((resolve) => (release = resolve));
+    const gate = heldBack();
     host.mockCall('train/getAllTrainList', async (body) => {
       if ((body as { kind: string }).kind === 'policy') return { code: 0, data: { rows: [{ id: 'f'.repeat(32), name: 'policy-ok', state: 'successful', solutionId: 'S', reward: -0.5 }], total: 1 } };
-      await gate;
+      await gate.wait;
       return { code: 0, data: { rows: [{ id: '2'.repeat(32), name: 'env-ok', state: 'successful', solutionId: 'S', score: 80 }], total: 1 } };
     });
     fireEvent.click(await screen.findByTestId('market-publish'));
@@ -162,7 +161,7 @@ describe('MarketPanel', () => {
     fireEvent.change(screen.getByLabelText('What to publish'), { target: { value: 'environment' } });
     await waitFor(() => expect(host.calls.some((c) => c.url === 'train/getAllTrainList' && (c.body as { kind: string }).kind === 'environment')).toBe(true));
     expect([...record().options].map((o) => o.textContent).filter((x) => x?.startsWith('policy-ok'))).toEqual([]);
-    release();
+    gate.release();
     await waitFor(() => expect([...record().options].map((o) => o.textContent)).toContain('env-ok (80.00)'));
   });
 

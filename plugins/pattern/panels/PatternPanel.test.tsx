@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { compareLocaleBundles, navigationServiceRef } from '@decisio/sdk-plugin';
-import { createTestHost, renderPanel } from '@decisio/sdk-plugin/testing';
+import { createTestHost, heldBack, renderPanel } from '@decisio/sdk-plugin/testing';
 import { patternPlugin } from '../index';
 import { FRIDGE_EXPERT_YAML, FRIDGE_PY, FRIDGE_YAML } from '../model/fixtures';
 import { importReviveYaml } from '../model/yaml';
@@ -103,12 +103,11 @@ describe('PatternPanel', () => {
 
   it("opens another solution's editor only on that solution's graph, never the previous one's", async () => {
     const { graph } = importReviveYaml(FRIDGE_YAML);
-    let release = () => {};
-    const gate = new Promise<void>((resolve) => (release = resolve));
+    const gate = heldBack();
     const h = host(null);
     h.mockCall('solution/getPattern', async (body) => {
       if ((body as { solutionId: string }).solutionId === 'S1') return { data: { solutionId: 'S1', graph, files: [], updatedAt: null } };
-      await gate;
+      await gate.wait;
       return { data: { solutionId: 'S2', graph: null, files: [], updatedAt: null } };
     });
     await renderPanel(panel, { host: h });
@@ -118,7 +117,7 @@ describe('PatternPanel', () => {
     // While S2's graph loads: no editor, so nothing of S1 to edit or save into S2.
     expect(screen.queryByTestId('pattern-editor')).toBeNull();
     expect(screen.queryByTestId('pattern-node-action')).toBeNull();
-    release();
+    gate.release();
     expect(await screen.findByText('The graph is empty')).toBeTruthy();
     expect(screen.queryByTestId('pattern-node-action')).toBeNull();
   });

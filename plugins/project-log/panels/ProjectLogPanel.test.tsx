@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { navigationServiceRef } from '@decisio/sdk-plugin';
-import { createTestHost, renderPanel } from '@decisio/sdk-plugin/testing';
+import { createTestHost, heldBack, renderPanel } from '@decisio/sdk-plugin/testing';
 import { projectLogPlugin } from '../index';
 import { trainingsKitPlugin } from '@decisio/sdk-plugin/trainings/plugin';
 
@@ -139,13 +139,12 @@ describe('project log', () => {
     const other = '8'.repeat(32);
     const h = host({ projectId: PROJECT });
     serve(h, trainings(45));
-    let release = () => {};
-    const gate = new Promise<void>((resolve) => (release = resolve));
+    const gate = heldBack();
     const list = (body: unknown) => body as { projectId: string; page: number; pageSize: number };
     h.mockCall('train/getAllTrainList', async (body) => {
       const q = list(body);
       if (q.projectId === other) {
-        await gate;
+        await gate.wait;
         return { data: { rows: [{ ...trainings(1)[0]!, name: 'theirs', projectId: other }], total: 1, page: q.page, pageSize: q.pageSize } };
       }
       const rows = trainings(45).filter((r) => !('kind' in q) || r.kind === (q as { kind?: string }).kind);
@@ -161,7 +160,7 @@ describe('project log', () => {
     expect(lastBody(h)).toEqual({ projectId: other, page: 1, pageSize: 20 });
     expect(screen.queryAllByTestId('project-log-row')).toEqual([]);
     expect(screen.queryByTestId('project-log-total')).toBeNull();
-    release();
+    gate.release();
     await waitFor(() => expect(names()).toEqual(['theirs']));
     expect((screen.getByTestId('project-log-kind') as HTMLSelectElement).value).toBe('');
   });

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { navigationServiceRef } from '@decisio/sdk-plugin';
 import type { AnalysisReport, AnalysisReportView, Page, ReportComparison } from '@decisio/domain';
-import { createTestHost, renderPanel } from '@decisio/sdk-plugin/testing';
+import { createTestHost, heldBack, renderPanel } from '@decisio/sdk-plugin/testing';
 import { reportsPlugin } from '../index';
 import { trainingsKitPlugin } from '@decisio/sdk-plugin/trainings/plugin';
 import { validateReportForm } from './ReportPanel';
@@ -64,12 +64,11 @@ describe('ReportPanel', () => {
 
   it("another project's list never shows the previous project's reports while its own load", async () => {
     const other = '9'.repeat(32);
-    let release = () => {};
-    const gate = new Promise<void>((resolve) => (release = resolve));
+    const gate = heldBack();
     const h = host('en-US', [report]);
     h.mockCall('report/getAnalysisReportList', async (body) => {
       if ((body as { projectId: string }).projectId !== other) return { data: page([report]) };
-      await gate;
+      await gate.wait;
       return { data: page([{ ...report, id: '8'.repeat(32), projectId: other, name: 'theirs' }]) };
     });
     await renderPanel(panel, { host: h });
@@ -77,7 +76,7 @@ describe('ReportPanel', () => {
     act(() => h.services.get(navigationServiceRef).navigate('/project/report', { search: { projectId: other } }));
     await waitFor(() => expect(h.calls.some((c) => c.url === 'report/getAnalysisReportList' && (c.body as { projectId: string }).projectId === other)).toBe(true));
     expect(screen.queryByText('week 1')).toBeNull();
-    release();
+    gate.release();
     expect(await screen.findByText('theirs')).toBeTruthy();
   });
 

@@ -7,7 +7,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { createTestHost, renderPanel } from '@decisio/sdk-plugin/testing';
+import { createTestHost, heldBack, renderPanel } from '@decisio/sdk-plugin/testing';
 import { rewardPlugin } from '../index';
 import { trainingsKitPlugin } from '@decisio/sdk-plugin/trainings/plugin';
 
@@ -48,12 +48,11 @@ describe('reward list and check state', () => {
 
   it("opens the chosen reward's editor only once its detail is there (never the previous one's under its name), and says when it cannot be loaded", async () => {
     const h = host('en-US');
-    let release = () => {};
-    const gate = new Promise<void>((resolve) => (release = resolve));
+    const gate = heldBack();
     h.mockCall('objective/list', REWARDS);
     h.mockCall('objective/detail', async (body) => {
       if ((body as { id: string }).id === GOOD.id) return { data: { ...GOOD, files: { 'reward.py': '# profit\n' }, policyList: [] } };
-      await gate;
+      await gate.wait;
       return { code: 500, message: 'database away' };
     });
     await renderPanel(panel('reward.list'), { host: h });
@@ -63,7 +62,7 @@ describe('reward list and check state', () => {
     fireEvent.click(items[1]!);
     await waitFor(() => expect(h.calls.some((c) => c.url === 'objective/detail' && (c.body as { id: string }).id === BROKEN.id)).toBe(true));
     expect(screen.queryByTestId('reward-name')).toBeNull();
-    release();
+    gate.release();
     expect((await screen.findByTestId('reward-load-failed')).textContent).toContain('Could not load');
     expect(screen.getByTestId('reward-load-failed').textContent).toContain('database away');
   });

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import type { Recognition, StorehouseTemplate } from '@decisio/domain';
-import { createTestHost, withHost } from '@decisio/sdk-plugin/testing';
+import { createTestHost, heldBack, withHost } from '@decisio/sdk-plugin/testing';
 import { storehousePlugin } from '../index';
 import { StorehousePanel } from './StorehousePanel';
 
@@ -141,11 +141,10 @@ describe('StorehousePanel', () => {
     const host = setup({ search: { recognitionId: 'a'.repeat(32) } });
     expect((await screen.findByTestId('storehouse-score-electric')).textContent).toBe('86.4 / 100');
     const second = { ...RECOGNITION, recognitionId: 'c'.repeat(32), matches: [{ ...RECOGNITION.matches[0]!, score: 50 }] };
-    let release!: () => void;
-    const held = new Promise<void>((r) => (release = r));
+    const gate = heldBack();
     host.mockCall('templateWarehouse/recognizerUsed', { code: 0, data: second });
     host.mockCall('templateWarehouse/getRecognizerResult', async (body) => {
-      if ((body as { recognitionId: string }).recognitionId === second.recognitionId) await held;
+      if ((body as { recognitionId: string }).recognitionId === second.recognitionId) await gate.wait;
       return { code: 0, data: (body as { recognitionId: string }).recognitionId === second.recognitionId ? second : RECOGNITION };
     });
     const select = (await screen.findByLabelText('Your dataset')) as HTMLSelectElement;
@@ -154,7 +153,7 @@ describe('StorehousePanel', () => {
     fireEvent.click(screen.getByTestId('storehouse-recognize'));
     await waitFor(() => expect(host.location().search).toEqual({ recognitionId: 'c'.repeat(32) }));
     await waitFor(() => expect(screen.queryByTestId('storehouse-score-electric')).toBeNull());
-    release();
+    gate.release();
     expect((await screen.findByTestId('storehouse-score-electric')).textContent).toBe('50 / 100');
   });
 

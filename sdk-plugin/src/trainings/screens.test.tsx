@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { navigationServiceRef } from '../services';
-import { createTestHost, renderPanel } from '@decisio/sdk-plugin/testing';
+import { createTestHost, heldBack, renderPanel } from '@decisio/sdk-plugin/testing';
 import { ErrorCode } from '@decisio/domain';
 import { trainingsKitPlugin } from './plugin';
 import { screenOf } from './test-screens';
@@ -38,13 +38,12 @@ describe('trainings screens', () => {
 
   it("another solution's list never shows this one's trainings while its own load", async () => {
     const other = 'f'.repeat(32);
-    let release = () => {};
-    const gate = new Promise<void>((resolve) => (release = resolve));
+    const gate = heldBack();
     const row = (id: string, name: string) => ({ id, code: `E-${id.slice(0, 8)}`, name, state: 'successful', progress: 1, durationMs: 1000, jobId: null, algorithm: 'bc', score: 1, createdAt: '2026-11-23T10:00:00.000Z' });
     const h = host('en-US');
     h.mockCall('trainSimulator/list', async (body) => {
       if ((body as { solutionId: string }).solutionId !== other) return { data: { rows: [row('b'.repeat(32), 'ours')], total: 1 } };
-      await gate;
+      await gate.wait;
       return { data: { rows: [row('d'.repeat(32), 'theirs')], total: 1 } };
     });
     await renderPanel(screenOf('environment'), { host: h });
@@ -52,7 +51,7 @@ describe('trainings screens', () => {
     act(() => h.services.get(navigationServiceRef).navigate('/workflow/simulator', { search: { projectId: 'p'.repeat(32), solutionId: other } }));
     await waitFor(() => expect(h.calls.some((c) => c.url === 'trainSimulator/list' && (c.body as { solutionId: string }).solutionId === other)).toBe(true));
     expect(screen.queryByText('ours')).toBeNull();
-    release();
+    gate.release();
     expect(await screen.findByText('theirs')).toBeTruthy();
   });
 
