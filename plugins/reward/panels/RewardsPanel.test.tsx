@@ -6,7 +6,8 @@
  * form-error callout.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { navigationServiceRef } from '@decisio/sdk-plugin';
 import { createTestHost, heldBack, renderPanel } from '@decisio/sdk-plugin/testing';
 import { rewardPlugin } from '../index';
 import { trainingsKitPlugin } from '@decisio/sdk-plugin/trainings/plugin';
@@ -65,6 +66,27 @@ describe('reward list and check state', () => {
     gate.release();
     expect((await screen.findByTestId('reward-load-failed')).textContent).toContain('Could not load');
     expect(screen.getByTestId('reward-load-failed').textContent).toContain('database away');
+  });
+
+  it("starts afresh in another solution: no editor of the previous one's open, its list only once answered", async () => {
+    const OTHER = 'o'.repeat(32);
+    const h = host('en-US');
+    const gate = heldBack();
+    h.mockCall('objective/list', async (body) => {
+      if ((body as { solutionId: string }).solutionId !== OTHER) return REWARDS;
+      await gate.wait;
+      return { data: { rows: [{ ...GOOD, id: 'x'.repeat(32), name: 'theirs' }], total: 1 } };
+    });
+    await renderPanel(panel('reward.list'), { host: h });
+    await screen.findAllByTestId('reward-item');
+    fireEvent.click(screen.getAllByTestId('modelling-new')[0]!);
+    fireEvent.change(await screen.findByTestId('reward-name'), { target: { value: 'half typed' } });
+    act(() => h.services.get(navigationServiceRef).navigate('/workflow/objective', { search: { projectId: PROJECT, solutionId: OTHER } }));
+    await waitFor(() => expect(screen.queryByTestId('reward-name')).toBeNull());
+    expect(screen.queryAllByTestId('reward-item')).toEqual([]);
+    gate.release();
+    await waitFor(() => expect(screen.getAllByTestId('reward-item').map((i) => i.textContent)).toEqual(['theirs']));
+    expect(screen.queryByTestId('reward-name')).toBeNull();
   });
 
   it('says a reward saved broken is broken, with the message, instead of "Saved"', async () => {

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { Button, Callout, Card, HTMLTable, InputGroup, Menu, MenuItem, NonIdealState, Spinner, Tab, Tabs, Tag } from '@blueprintjs/core';
 import { MODELLING_LIMITS } from '@decisio/domain';
 import { CodeEditor, FormErrorCallout, isApiError, useNotify, type CodeMarker, type PanelProps } from '@decisio/sdk-plugin';
@@ -274,13 +274,17 @@ function RewardEditor({ solutionId, draft: initial, onSaved, onDeleted }: { solu
 
 /** `/workflow/objective`: the solution's rewards and the code editor. */
 export function RewardsPanel(_props: PanelProps) {
-  const { t } = useRewardT();
   const solutionId = useSolutionId();
-  const list = trainingsApi.endpoints['trainings/objectives'].useQuery({ solutionId: solutionId ?? '' }, { skip: !solutionId });
+  if (!solutionId) return <NoSolution />;
+  // One screen per solution: another starts with no reward chosen and no editor of this one's open.
+  return <Rewards key={solutionId} solutionId={solutionId} />;
+}
+
+function Rewards({ solutionId }: { solutionId: string }) {
+  const { t } = useRewardT();
+  const list = trainingsApi.endpoints['trainings/objectives'].useQuery({ solutionId });
   const [selected, setSelected] = useState<string | 'new' | null>(null);
   const detail = rewardApi.endpoints['reward/get'].useQuery({ id: selected ?? '' }, { skip: !selected || selected === 'new' });
-  useEffect(() => setSelected(null), [solutionId]);
-  if (!solutionId) return <NoSolution />;
   const newButton = (
     <Button icon="add" intent="primary" onClick={() => setSelected('new')} data-testid="modelling-new">
       {t('reward.new')}
@@ -310,13 +314,13 @@ export function RewardsPanel(_props: PanelProps) {
         <span className="spacer" />
         {newButton}
       </div>
-      {selected === 'new' && list.data?.total === 0 ? (
+      {selected === 'new' && list.currentData?.total === 0 ? (
         editor
       ) : (
         <ListStates query={list} emptyTitle={t('empty.reward')} emptyHint={t('empty.rewardHint')} emptyIcon="code" action={newButton}>
           <div className="modelling-split">
             <Menu aria-label={t('panels.reward')}>
-              {(list.data?.rows ?? []).map((o) => (
+              {(list.currentData?.rows ?? []).map((o) => (
                 <MenuItem
                   key={o.id}
                   text={o.name}
