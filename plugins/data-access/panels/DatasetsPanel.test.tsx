@@ -241,6 +241,29 @@ describe('DatasetsPanel', () => {
     expect(screen.getByTestId('import-cancel')).toBeTruthy();
   });
 
+  it("opens another dataset's field settings with its own fields only, never the previously opened one's", async () => {
+    const host = createTestHost({ plugins: [dataAccessPlugin], locale: 'en-US', session: { token: 't', userId: 'u1' } });
+    const other: Dataset = { ...dataset, tableId: 'd2', name: 'stock', columns: [column('level')] };
+    const gate = heldBack();
+    host.mockCall('table/list', page([dataset, other]));
+    host.mockCall('table/get', async (body) => {
+      if ((body as { tableId: string }).tableId !== other.tableId) return { data: dataset };
+      await gate.wait;
+      return { data: other };
+    });
+    host.mockCall('file/previewCSV', { data: { columns: [], rows: [], total: 0, offset: 0, stats: [] } });
+    await renderPanel(panel, { host });
+    fireEvent.click(await screen.findByTestId('dataset-open-orders'));
+    await screen.findByTestId('field-min-speed');
+    fireEvent.click(screen.getByText('Close'));
+    fireEvent.click(await screen.findByTestId('dataset-open-stock'));
+    await waitFor(() => expect(host.calls.some((c) => c.url === 'table/get' && (c.body as { tableId: string }).tableId === other.tableId)).toBe(true));
+    expect(screen.queryByTestId('field-min-speed')).toBeNull();
+    gate.release();
+    await screen.findByTestId('field-min-level');
+    expect(screen.queryByTestId('field-min-speed')).toBeNull();
+  });
+
   it('checks field settings before table/setFields and sends the selected fields', async () => {
     const host = createTestHost({ plugins: [dataAccessPlugin], locale: 'zh-CN', session: { token: 't', userId: 'u1' } });
     host.mockCall('table/list', page([dataset]));

@@ -188,7 +188,8 @@ function Datasets() {
           setOpened(id);
         }}
       />
-      <DatasetDialog tableId={opened} onClose={() => setOpened(null)} />
+      {/* one dialog per dataset: another starts with no hook holding the previous one's fields (a save wrote them onto it) */}
+      <DatasetDialog key={opened ?? ''} tableId={opened} onClose={() => setOpened(null)} />
       <DataOpsDialog dataset={operating} onClose={() => setOperating(null)} />
       <Alert
         isOpen={!!deleting}
