@@ -136,6 +136,39 @@ describe('ReportPanel', () => {
     expect(await within(dialog).findAllByText('必填')).toHaveLength(6);
   });
 
+  it("opens another report with its own name and figures only, never the previously viewed one's", async () => {
+    const second: AnalysisReport = { ...report, id: 'f'.repeat(32), name: 'the second' };
+    const h = host('en-US', [report, second]);
+    const viewOf = (r: AnalysisReport, total: number): AnalysisReportView => ({
+      report: r,
+      terms: 'coupon',
+      real: { revenue: '1000.5', orders: '42', cost: '10' },
+      decisions: {
+        a: { id: decA, name: 'dec-a', policyId: null, horizon: 4, totalReward: total, meanRewardPerStep: 0.5, behaviourReward: 1, upliftOverBehaviour: 1, score: 2 },
+        b: { id: decB, name: 'dec-b', policyId: null, horizon: 4, totalReward: 3, meanRewardPerStep: 0.75, behaviourReward: 1, upliftOverBehaviour: 2, score: 3 },
+      },
+      difference: { totalReward: 1, meanRewardPerStep: 0.25, behaviourReward: 0, upliftOverBehaviour: 1 },
+      comparison: null,
+      analysedAt: '2026-11-01T10:00:01.000Z',
+    });
+    const gate = heldBack();
+    h.mockCall('report/getAnalysisReportView', async (body) => {
+      if ((body as { id: string }).id !== second.id) return { data: viewOf(report, 2) };
+      await gate.wait;
+      return { data: viewOf(second, 7) };
+    });
+    await renderPanel(panel, { host: h });
+    fireEvent.click((await screen.findAllByRole('button', { name: 'View' }))[0]!);
+    await screen.findByTestId('report-figures');
+    fireEvent.click(screen.getAllByRole('button', { name: 'Close' })[0]!);
+    fireEvent.click(screen.getAllByRole('button', { name: 'View' })[1]!);
+    await waitFor(() => expect(h.calls.some((c) => c.url === 'report/getAnalysisReportView' && (c.body as { id: string }).id === second.id)).toBe(true));
+    expect(screen.queryByTestId('report-figures')).toBeNull();
+    gate.release();
+    const figures = await screen.findByTestId('report-figures');
+    expect(within(figures).getByText('Total reward per episode').closest('tr')!.textContent).toContain('7');
+  });
+
   it('shows the measured figures of a finished report with the scenario terms', async () => {
     const h = host('en-US', [report]);
     const view: AnalysisReportView = {

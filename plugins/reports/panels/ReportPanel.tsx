@@ -485,9 +485,10 @@ function Reports() {
           {t('list.pageOf', { page, pages })}
         </Pager>
       )}
-      {solutionId && <CreateReportDialog solutionId={solutionId} isOpen={creating} onClose={() => setCreating(false)} />}
+      {/* keyed: another solution's dialog, or another report's view, never holds the previous one's answers */}
+      {solutionId && <CreateReportDialog key={solutionId} solutionId={solutionId} isOpen={creating} onClose={() => setCreating(false)} />}
       <RenameDialog report={renaming} onClose={() => setRenaming(null)} />
-      <ReportView id={viewing} onClose={() => setViewing(null)} />
+      <ReportView key={viewing ?? ''} id={viewing} onClose={() => setViewing(null)} />
       <Alert
         isOpen={confirm !== null}
         intent="danger"
