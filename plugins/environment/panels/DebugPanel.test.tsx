@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
-import { createTestHost, renderPanel, ScriptedEventSource } from '@decisio/sdk-plugin/testing';
+import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
+import { navigationServiceRef } from '@decisio/sdk-plugin';
+import { createTestHost, heldBack, renderPanel, ScriptedEventSource } from '@decisio/sdk-plugin/testing';
 import { environmentPlugin } from '../index';
 import { trainingsKitPlugin } from '@decisio/sdk-plugin/trainings/plugin';
 import { breakpointsOf, type TensorSummary } from './DebugPanel';
@@ -153,6 +154,26 @@ describe('debug page', () => {
     empty.mockCall('trainPolicy/list', { data: { rows: [], total: 0 } });
     await renderPanel(panel('environment.debug'), { host: empty });
     expect(await screen.findByText('No training in debug mode')).toBeTruthy();
+  });
+
+  it("lists only the linked solution's debug trainings: another solution's list waits for its answer, never the previous one's", async () => {
+    const OTHER = 'f'.repeat(32);
+    const h = host({ solutionId: SOLUTION });
+    const gate = heldBack();
+    h.mockCall('trainSimulator/list', async (body) => {
+      if ((body as { solutionId: string }).solutionId !== OTHER) return { data: { rows: [{ ...debugRow('debugging'), name: 'mine' }], total: 1 } };
+      await gate.wait;
+      return { data: { rows: [{ ...debugRow('debugging'), id: '9'.repeat(32), name: 'theirs' }], total: 1 } };
+    });
+    h.mockCall('trainPolicy/list', { data: { rows: [], total: 0 } });
+    await renderPanel(panel('environment.debug'), { host: h });
+    expect((await screen.findAllByTestId('debug-choose-row')).map((r) => r.textContent)).toEqual([expect.stringContaining('mine')]);
+    act(() => h.services.get(navigationServiceRef).navigate('/workflow/debug', { search: { solutionId: OTHER } }));
+    await waitFor(() => expect(h.calls.some((c) => c.url === 'trainSimulator/list' && (c.body as { solutionId: string }).solutionId === OTHER)).toBe(true));
+    expect(screen.queryAllByTestId('debug-choose-row')).toEqual([]);
+    expect(screen.getByText('Loading…')).toBeTruthy();
+    gate.release();
+    await waitFor(() => expect(screen.getAllByTestId('debug-choose-row').map((r) => r.textContent)).toEqual([expect.stringContaining('theirs')]));
   });
 
   it('picks the summary of an earlier breakpoint from a select, back to the current one, in both languages and themes', async () => {

@@ -410,5 +410,6 @@ export function DebugPanel(_props: PanelProps) {
   if (simulatorId) return <DebugView key={simulatorId} area="trainSimulator" id={simulatorId} />;
   if (policyId) return <DebugView key={policyId} area="trainPolicy" id={policyId} />;
   if (!solutionId) return <NoSolution />;
-  return <DebugChooser solutionId={solutionId} />;
+  // Keyed by the solution: another one's list starts loading afresh, never showing the previous one's trainings.
+  return <DebugChooser key={solutionId} solutionId={solutionId} />;
 }
