@@ -192,7 +192,10 @@ function Rollout({ id, horizon = 50, solutionId }: { id: string; horizon?: numbe
   const { t } = useTrainingsT();
   const [trajectory, setTrajectory] = useState(0);
   const q = trainingsApi.endpoints['trainings/rollout'].useQuery({ id, trajectory, horizon });
-  const nodes = useMemo(() => Object.fromEntries(Object.entries(q.data?.nodes ?? {}).map(([k, v]) => [k, { model: v.predicted, real: v.real }])), [q.data]);
+  // The charts are the chosen trajectory's only (currentData): `data` keeps the previous one's while
+  // another loads or fails. The count of trajectories is the environment's, the same for each: kept.
+  const shown = q.currentData;
+  const nodes = useMemo(() => Object.fromEntries(Object.entries(shown?.nodes ?? {}).map(([k, v]) => [k, { model: v.predicted, real: v.real }])), [shown]);
   return (
     <div data-testid="modelling-rollout">
       <div className="modelling-toolbar">
@@ -201,9 +204,9 @@ function Rollout({ id, horizon = 50, solutionId }: { id: string; horizon?: numbe
         <NumericInput id="rollout-trajectory" min={0} max={Math.max(0, (q.data?.trajectories ?? 1) - 1)} value={trajectory} onValueChange={(v) => Number.isInteger(v) && v >= 0 && setTrajectory(v)} style={{ width: 80 }} />
         {q.data && <span className="bp6-text-muted">/ {q.data.trajectories}</span>}
       </div>
-      {q.isFetching && !q.data && <Spinner size={20} aria-label={t('common.loading')} />}
+      {q.isFetching && !shown && <Spinner size={20} aria-label={t('common.loading')} />}
       {q.error && <p className="bp6-text-muted">{t('detail.noRollout')}</p>}
-      {q.data && <NodeCharts nodes={nodes} modelLabel={t('detail.simulated')} solutionId={solutionId} />}
+      {shown && <NodeCharts nodes={nodes} modelLabel={t('detail.simulated')} solutionId={solutionId} />}
     </div>
   );
 }

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
-import { createTestHost, renderPanel, ScriptedEventSource as FakeEventSource } from '@decisio/sdk-plugin/testing';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { createTestHost, heldBack, renderPanel, ScriptedEventSource as FakeEventSource } from '@decisio/sdk-plugin/testing';
 import { trainingsKitPlugin } from './plugin';
 import { screenOf } from './test-screens';
 
@@ -136,6 +136,32 @@ describe('environment detail', () => {
     expect(screen.getAllByText('Restore')).toHaveLength(1);
     fireEvent.click(screen.getByText('Restore'));
     await waitFor(() => expect(h.calls.find((c) => c.url === 'trainSimulator/restore')?.body).toEqual({ id: failed.id }));
+  });
+
+  it("charts only the chosen trajectory: another one's charts wait for its answer, and one that fails shows no previous charts beside the message", async () => {
+    const h = host();
+    const done = { id: 'b'.repeat(32), code: 'E-B', name: 'trained', state: 'successful', progress: 1, durationMs: 1000, jobId: 'c'.repeat(32), algorithm: 'bc', score: 80, createdAt: '2026-11-23T10:00:00.000Z' };
+    h.mockCall('trainSimulator/list', { data: { rows: [done], total: 1 } });
+    h.mockCall('trainSimulator/get', { data: done });
+    h.mockCall('train/getTrainDisplayDataList', { data: { jobId: done.jobId, state: 'successful', progress: 1, metrics: {}, points: [] } });
+    h.mockCall('train/getTrainLog', { data: { jobId: done.jobId, state: 'successful', error: null, items: [], nextAfterId: null } });
+    h.mockCall('solution/getPattern', { data: { graph: { nodes: [{ name: 'temp', fields: [{ name: 'inlet' }] }] }, files: [] } });
+    const gate = heldBack();
+    h.mockCall('train/getPicBySimulatorNum', async (body) => {
+      if ((body as { trajectory: number }).trajectory === 0) return { data: { id: done.id, trajectory: 0, trajectories: 4, horizon: 2, nodes: { temp: { predicted: [[1], [2]], real: [[1.5], [2.5]] } } } };
+      await gate.wait;
+      return { code: 500, message: 'rollout failed' };
+    });
+    await renderPanel(screenOf('environment'), { host: h });
+    fireEvent.click(await screen.findByText('trained'));
+    expect(await screen.findByTestId('chart-temp-0')).toBeTruthy();
+    fireEvent.change(screen.getByLabelText('Trajectory'), { target: { value: '1' } });
+    await waitFor(() => expect(h.calls.some((c) => c.url === 'train/getPicBySimulatorNum' && (c.body as { trajectory: number }).trajectory === 1)).toBe(true));
+    expect(screen.queryByTestId('chart-temp-0')).toBeNull();
+    expect(within(screen.getByTestId('modelling-rollout')).getByLabelText('Loading…')).toBeTruthy();
+    gate.release();
+    expect(await screen.findByText('No rollout: the environment has no trained model yet')).toBeTruthy();
+    expect(screen.queryByTestId('chart-temp-0')).toBeNull();
   });
 });
 
