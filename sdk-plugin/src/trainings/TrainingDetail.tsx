@@ -315,14 +315,16 @@ export function TrainingDetail({ area, id, onClose, extra }: { area: TrainingAre
     { logs: true },
   );
   useEffect(() => setStreaming(live), [live]);
-  // The fetched series, then the streamed points after its last one.
+  // The fetched series, then the streamed points after its last one. The series is the current
+  // job's only (currentData): a restored or further trained record has a new job, and `data` would
+  // keep the previous job's points while the new one waits or its first reading loads.
   const points = useMemo(() => {
-    const base = display.data?.points ?? [];
+    const base = display.currentData?.points ?? [];
     const lastId = base.length ? base[base.length - 1]!.id : 0;
     const seen = new Set<number>();
     const extra = streamedPoints.filter((p) => p.id > lastId && !seen.has(p.id) && (seen.add(p.id), true));
     return extra.length ? [...base, ...extra] : base;
-  }, [display.data, streamedPoints]);
+  }, [display.currentData, streamedPoints]);
   // The live progress of the state the record shows.
   const row: TrainingRow | undefined = fetched && progress && progress.state === fetched.state ? { ...fetched, progress: progress.progress } : fetched;
 
@@ -402,7 +404,7 @@ export function TrainingDetail({ area, id, onClose, extra }: { area: TrainingAre
           <H5>
             {t('detail.curves')} {active && <small className="bp6-text-muted">({t('detail.live')})</small>}
           </H5>
-          <Curves chartId={area} loading={canView && display.isLoading} points={points} stepLabel={t('detail.step')} />
+          <Curves chartId={area} loading={canView && display.isFetching && !display.currentData && streamedPoints.length === 0} points={points} stepLabel={t('detail.step')} />
         </>
       )}
       {canView && jobId && <TensorBoardControl key={`tensorboard-${jobId}`} jobId={jobId} />}

@@ -39,6 +39,42 @@ describe('training detail', () => {
     expect(await screen.findByText('No measured points yet')).toBeTruthy();
     expect(h.calls.some((c) => c.url === 'train/getTrainDisplayDataList')).toBe(false);
   });
+
+  it("draws the curve of the record's current job only: a restored training shows none of the previous job's points while it waits or its first reading loads", async () => {
+    const h = host();
+    const first = 'c'.repeat(32);
+    const next = 'd'.repeat(32);
+    let row = { id: 'b'.repeat(32), code: 'E-B', name: 'stopped env', state: 'successful by manual stop', progress: 0.5, durationMs: 1000, jobId: first, algorithm: 'bc', createdAt: '2026-11-23T10:00:00.000Z' };
+    h.mockCall('trainSimulator/list', () => ({ data: { rows: [row], total: 1 } }));
+    h.mockCall('trainSimulator/get', () => ({ data: row }));
+    h.mockCall('trainSimulator/restore', () => {
+      row = { ...row, jobId: next, state: 'waiting', progress: 0 };
+      return { data: { id: row.id } };
+    });
+    const gate = heldBack();
+    h.mockCall('train/getTrainDisplayDataList', async (body) => {
+      if ((body as { jobId: string }).jobId === first) return { data: { jobId: first, state: 'successful by manual stop', progress: 0.5, metrics: {}, points: [{ id: 1, time: null, step: 0, loss: 3 }, { id: 2, time: null, step: 1, loss: 2 }] } };
+      await gate.wait;
+      return { data: { jobId: next, state: 'processing', progress: 0.1, metrics: {}, points: [{ id: 9, time: null, step: 0, loss: 8 }, { id: 10, time: null, step: 1, loss: 7 }] } };
+    });
+    h.mockCall('train/getTrainLog', { data: { jobId: first, state: 'successful by manual stop', error: null, items: [], nextAfterId: null } });
+    await renderPanel(screenOf('environment'), { host: h });
+    fireEvent.click(await screen.findByText('stopped env'));
+    const latest = () => screen.getByTestId('chart-legend-value').textContent;
+    await waitFor(() => expect(latest()).toBe('2'));
+    fireEvent.click(screen.getByText('Restore'));
+    // Waiting: the new job has no reading yet, and the previous job's is not drawn in its place.
+    expect(await within(screen.getByTestId('training-detail')).findByText('Waiting')).toBeTruthy();
+    expect(await screen.findByTestId('modelling-curves-empty')).toBeTruthy();
+    expect(screen.queryByTestId('modelling-curves')).toBeNull();
+    // Running: while its first reading loads, a spinner, not the previous job's curve.
+    row = { ...row, state: 'processing', progress: 0.1 };
+    await waitFor(() => expect(h.calls.some((c) => c.url === 'train/getTrainDisplayDataList' && (c.body as { jobId: string }).jobId === next)).toBe(true), { timeout: 8000 });
+    expect(screen.queryByTestId('modelling-curves')).toBeNull();
+    expect(within(screen.getByTestId('training-detail')).getAllByLabelText('Loading…').length).toBeGreaterThan(0);
+    gate.release();
+    await waitFor(() => expect(latest()).toBe('7'));
+  });
 });
 
 describe('live training detail and list', () => {
