@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { cleanup, fireEvent, screen, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { navigationServiceRef } from '@decisio/sdk-plugin';
 import type { SharedModuleView, SharedProject } from '@decisio/domain';
-import { createTestHost, renderPanel } from '@decisio/sdk-plugin/testing';
+import { createTestHost, heldBack, renderPanel } from '@decisio/sdk-plugin/testing';
 import { projectsPlugin } from '../index';
 
 const route = projectsPlugin.routes.find((r) => r.path === '/shared-project')!;
@@ -54,5 +55,30 @@ describe('SharedProjectPanel', () => {
       expect(host.calls.filter((c) => c.url === 'project/getSharedModule').map((c) => (c.body as { module: string }).module)).toEqual(['simulator', 'workbench']);
       cleanup();
     }
+  });
+
+  it("shows another link's project only once it is answered, never the previous link's under it, and opens it on its first tab", async () => {
+    const other = '9'.repeat(32);
+    const theirs: SharedProject = { ...shared, project: { ...shared.project, projectId: '8'.repeat(32), name: 'Logistics', ownerName: 'bob' } };
+    const host = createTestHost({ plugins: [projectsPlugin], locale: 'en-US', session: { token: 't', userId: 'e'.repeat(32) }, location: { pathname: '/shared-project', search: { token } } });
+    const gate = heldBack();
+    host.mockCall('project/getSharedProject', async (body) => {
+      if ((body as { token: string }).token !== other) return { data: shared };
+      await gate.wait;
+      return { data: theirs };
+    });
+    host.mockCall('project/getSharedModule', (body) => ({ data: (body as { module: string }).module === 'workbench' ? graph : simulators }));
+    await renderPanel(route, { host });
+    await screen.findByTestId('shared-module-simulator');
+    fireEvent.click(screen.getAllByRole('tab')[1]!);
+    await screen.findByTestId('shared-module-workbench');
+    act(() => host.services.get(navigationServiceRef).navigate('/shared-project', { search: { token: other } }));
+    await waitFor(() => expect(host.calls.some((c) => c.url === 'project/getSharedProject' && (c.body as { token: string }).token === other)).toBe(true));
+    expect(screen.queryByText('Pricing')).toBeNull();
+    expect(screen.queryByTestId('shared-project')).toBeNull();
+    gate.release();
+    expect(await screen.findByText('Logistics')).toBeTruthy();
+    expect(screen.getAllByRole('tab')[0]!.getAttribute('aria-selected')).toBe('true');
+    expect(await screen.findByTestId('shared-module-simulator')).toBeTruthy();
   });
 });

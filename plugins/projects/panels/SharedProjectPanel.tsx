@@ -10,11 +10,18 @@ import './projects.css';
 
 /** A share link (`/shared-project?token=...`): a read-only view of the project and its chosen modules, one tab each. */
 export function SharedProjectPanel() {
-  const { t, locale } = useProjectsT();
+  const { t } = useProjectsT();
   const token = useAppLocation().search.token ?? '';
-  const shared = projectsApi.endpoints['projects/shared'].useQuery({ token }, { skip: !token });
-  const [chosen, setChosen] = useState<ShareModule | null>(null);
   if (!token) return <NonIdealState icon="link" title={t('shared.missingToken')} />;
+  // Keyed by the token: another link loads afresh (never the previous link's project while it
+  // loads) and opens on its first tab.
+  return <SharedProject key={token} token={token} />;
+}
+
+function SharedProject({ token }: { token: string }) {
+  const { t, locale } = useProjectsT();
+  const shared = projectsApi.endpoints['projects/shared'].useQuery({ token });
+  const [chosen, setChosen] = useState<ShareModule | null>(null);
   if (shared.isLoading) return <Spinner className="dc-gap-top" />;
   if (shared.isError || !shared.data) return <NonIdealState icon="error" title={t('shared.loadFailed')} description={(shared.error as { message?: string } | undefined)?.message} />;
   const { project, modules, solutions } = shared.data;
