@@ -311,8 +311,9 @@ export function createTestHost(options: TestHostOptions = {}): TestHost {
  */
 export function heldBack(): { wait: Promise<void>; release(): void } {
   let release = () => {};
+  // The executor runs at once: `release` is already the promise's resolve here.
   const wait = new Promise<void>((resolve) => (release = resolve));
-  return { wait, release: () => release() };
+  return { wait, release };
 }
 
 /** Wraps an element in the providers a panel expects (store, i18n, services). */
