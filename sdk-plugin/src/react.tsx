@@ -2,7 +2,7 @@
  * React bindings of the SDK: the services context the workbench (or `createTestHost`)
  * provides, and hooks that plugins use in their panels.
  */
-import { createContext, useCallback, useContext, useMemo, useSyncExternalStore, type ReactNode } from 'react';
+import { createContext, useCallback, useContext, useMemo, useState, useSyncExternalStore, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Locale } from '@decisio/domain';
 import type { Event } from './lifecycle';
@@ -180,4 +180,22 @@ export function useProjectLink() {
 export function useSetting<T>(id: string): T {
   const s = useService(settingsServiceRef);
   return useEventValue(s.onDidChangeSetting, () => s.get<T>(id));
+}
+
+/**
+ * The key of a record's dialog (`<RecordDialog key={useOpeningKey(openedId)} id={openedId} />`,
+ * open while the id is set): it changes each time a record opens (another one, or the same one
+ * again), so the dialog starts afresh and never shows the previous record's data or unsaved edits;
+ * it stays while the dialog closes (the id back to null), so Blueprint's close animation runs
+ * instead of a remount dropping the dialog at once.
+ */
+export function useOpeningKey(id: string | null): string {
+  const [seen, setSeen] = useState({ id, openings: id === null ? 0 : 1 });
+  let openings = seen.openings;
+  if (seen.id !== id) {
+    if (id !== null) openings += 1;
+    // Adjusted during render (React renders again before the children see the old key).
+    setSeen({ id, openings });
+  }
+  return String(openings);
 }

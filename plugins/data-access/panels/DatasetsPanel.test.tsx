@@ -264,6 +264,22 @@ describe('DatasetsPanel', () => {
     expect(screen.queryByTestId('field-min-speed')).toBeNull();
   });
 
+  it("closes the field settings with Blueprint's animation (the dialog stays until it has faded), and opens afresh, without unsaved edits", async () => {
+    const host = createTestHost({ plugins: [dataAccessPlugin], locale: 'en-US', session: { token: 't', userId: 'u1' } });
+    host.mockCall('table/list', page([dataset]));
+    host.mockCall('table/get', { data: dataset });
+    host.mockCall('file/previewCSV', { data: { columns: [], rows: [], total: 0, offset: 0, stats: [] } });
+    await renderPanel(panel, { host });
+    fireEvent.click(await screen.findByTestId('dataset-open-orders'));
+    fireEvent.change(await screen.findByTestId('field-min-speed'), { target: { value: '5' } });
+    fireEvent.click(screen.getByText('Close'));
+    // Still there while it fades out (a remount would drop it at once), then gone.
+    expect(screen.getByTestId('field-min-speed')).toBeTruthy();
+    await waitFor(() => expect(screen.queryByTestId('field-min-speed')).toBeNull());
+    fireEvent.click(screen.getByTestId('dataset-open-orders'));
+    expect(((await screen.findByTestId('field-min-speed')) as HTMLInputElement).value).toBe('0');
+  });
+
   it('checks field settings before table/setFields and sends the selected fields', async () => {
     const host = createTestHost({ plugins: [dataAccessPlugin], locale: 'zh-CN', session: { token: 't', userId: 'u1' } });
     host.mockCall('table/list', page([dataset]));

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Alert, Button, ButtonGroup, HTMLSelect, HTMLTable, InputGroup, NonIdealState, Spinner, Tag } from '@blueprintjs/core';
 import { DATASET_TYPES, type Dataset, type DatasetType } from '@decisio/domain';
-import { pageCount, Pager, useListSearch, useLocale, useNotify, useProjectLink, type PanelProps } from '@decisio/sdk-plugin';
+import { pageCount, Pager, useListSearch, useLocale, useNotify, useOpeningKey, useProjectLink, type PanelProps } from '@decisio/sdk-plugin';
 import { dataAccessApi } from '../api';
 import { failureMessage, formatBytes } from '../format';
 import { useDataT } from '../i18n';
@@ -36,6 +36,8 @@ function Datasets() {
   const [uploading, setUploading] = useState(false);
   const [importing, setImporting] = useState(false);
   const [opened, setOpened] = useState<string | null>(null);
+  // A new dialog for each opening (never the previous dataset's fields), the same while it closes (its animation runs).
+  const openingKey = useOpeningKey(opened);
   const [deleting, setDeleting] = useState<Dataset | null>(null);
   const [operating, setOperating] = useState<Dataset | null>(null);
 
@@ -189,7 +191,7 @@ function Datasets() {
         }}
       />
       {/* one dialog per dataset: another starts with no hook holding the previous one's fields (a save wrote them onto it) */}
-      <DatasetDialog key={opened ?? ''} tableId={opened} onClose={() => setOpened(null)} />
+      <DatasetDialog key={openingKey} tableId={opened} onClose={() => setOpened(null)} />
       <DataOpsDialog dataset={operating} onClose={() => setOperating(null)} />
       <Alert
         isOpen={!!deleting}

@@ -169,6 +169,33 @@ describe('ReportPanel', () => {
     expect(within(figures).getByText('Total reward per episode').closest('tr')!.textContent).toContain('7');
   });
 
+  it("closes the report view with Blueprint's animation: the view stays, with its figures, until it has faded", async () => {
+    const h = host('en-US', [report]);
+    h.mockCall('report/getAnalysisReportView', {
+      data: {
+        report,
+        terms: 'coupon',
+        real: { revenue: '1000.5', orders: '42', cost: '10' },
+        decisions: {
+          a: { id: decA, name: 'dec-a', policyId: null, horizon: 4, totalReward: 2, meanRewardPerStep: 0.5, behaviourReward: 1, upliftOverBehaviour: 1, score: 2 },
+          b: { id: decB, name: 'dec-b', policyId: null, horizon: 4, totalReward: 3, meanRewardPerStep: 0.75, behaviourReward: 1, upliftOverBehaviour: 2, score: 3 },
+        },
+        difference: { totalReward: 1, meanRewardPerStep: 0.25, behaviourReward: 0, upliftOverBehaviour: 1 },
+        comparison: null,
+        analysedAt: '2026-11-01T10:00:01.000Z',
+      } satisfies AnalysisReportView,
+    });
+    await renderPanel(panel, { host: h });
+    fireEvent.click(await screen.findByRole('button', { name: 'View' }));
+    await screen.findByTestId('report-figures');
+    fireEvent.click(screen.getAllByRole('button', { name: 'Close' })[0]!);
+    // A remount would drop it at once.
+    expect(screen.getByTestId('report-figures')).toBeTruthy();
+    await waitFor(() => expect(screen.queryByTestId('report-figures')).toBeNull());
+    fireEvent.click(screen.getByRole('button', { name: 'View' }));
+    expect(await screen.findByTestId('report-figures')).toBeTruthy();
+  });
+
   it('shows the measured figures of a finished report with the scenario terms', async () => {
     const h = host('en-US', [report]);
     const view: AnalysisReportView = {

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Alert, Button, ButtonGroup, Callout, Dialog, DialogBody, DialogFooter, FormGroup, HTMLSelect, HTMLTable, InputGroup, NonIdealState, Spinner, Tag, TextArea, type Intent } from '@blueprintjs/core';
 import { REPORT_LIMITS, REPORT_TYPES, isReportAmount, type AnalysisReport, type ReportComparison, type ReportStatus, type ReportType } from '@decisio/domain';
-import { Pager, pageCount, useNotify, useProjectLink, fieldErrorsOf, useFailureNotice, ChoiceField, DataTable, ListBody, PanelPage } from '@decisio/sdk-plugin';
+import { Pager, pageCount, useNotify, useOpeningKey, useProjectLink, fieldErrorsOf, useFailureNotice, ChoiceField, DataTable, ListBody, PanelPage } from '@decisio/sdk-plugin';
 import { reportsApi } from '../api';
 import { useReportsT } from '../i18n';
 import { useSolutionChoice } from '@decisio/sdk-plugin/trainings/pickers';
@@ -430,6 +430,8 @@ function Reports() {
   const [renaming, setRenaming] = useState<AnalysisReport | null>(null);
   const [confirm, setConfirm] = useState<AnalysisReport | null>(null);
   const [viewing, setViewing] = useState<string | null>(null);
+  // A new view for each opening, the same while it closes (its animation runs).
+  const viewingKey = useOpeningKey(viewing);
   const [polling, setPolling] = useState(false);
   const list = reportsApi.endpoints['reports/list'].useQuery({ projectId: projectId ?? '', page, pageSize: PAGE_SIZE }, { skip: !projectId, pollingInterval: polling ? 1000 : 0 });
   const [remove] = reportsApi.endpoints['reports/delete'].useMutation();
@@ -488,7 +490,7 @@ function Reports() {
       {/* keyed: another solution's dialog, or another report's view, never holds the previous one's answers */}
       {solutionId && <CreateReportDialog key={solutionId} solutionId={solutionId} isOpen={creating} onClose={() => setCreating(false)} />}
       <RenameDialog report={renaming} onClose={() => setRenaming(null)} />
-      <ReportView key={viewing ?? ''} id={viewing} onClose={() => setViewing(null)} />
+      <ReportView key={viewingKey} id={viewing} onClose={() => setViewing(null)} />
       <Alert
         isOpen={confirm !== null}
         intent="danger"
