@@ -6,7 +6,7 @@ import { systemClock } from '../../clock';
 import { JobKindRegistry, JobStore, JobWorker } from '../../jobs/queue';
 import { redisAvailable, redisPrefix, testRedisUrl } from '../../jobs/testing';
 import { registerWorkerJobKinds } from '../../jobs/worker-kinds';
-import { createTenant, createUser, encrypted, issueToken, type TestUser } from '../../test/factories';
+import { createTenant, createUser, encrypted, issueToken, waitJobFinal, type TestUser } from '../../test/factories';
 import { createTestDatabase, databases, startTestServer, type TestServer } from '../../test/server';
 import { skipWithout } from '../../test/services';
 import { columnKindOf } from './connector';
@@ -105,9 +105,14 @@ async function until<T>(fn: () => Promise<T>, done: (v: T) => boolean, ms = 90_0
   }
 }
 
-/** A job once it ended (the handler writes the import's end just before the queue ends the job). */
-function jobEnd(server: TestServer, jobId: string, tenantId: string) {
-  return until(() => server.app.jobs.get(jobId, { tenantId }), (j) => !j || ['successful', 'failure', 'successful by manual stop'].includes(j.state));
+/**
+ * A job once it ended, as the queue keeps it (its own kind, raw error, progress and metrics): waited
+ * for through the job contract (`job/wait`, as `token`). The handler writes the import's end just
+ * before the queue ends the job.
+ */
+async function jobEnd(server: TestServer, token: string, jobId: string, tenantId: string) {
+  await waitJobFinal(server, token, jobId, {}, 90_000);
+  return server.app.jobs.get(jobId, { tenantId });
 }
 
 /** Partial Parquet files of an import left under the server's `DATA_DIR`. */
@@ -289,7 +294,7 @@ describe.each(databases)('data connections on %s', (kind) => {
       const status = await server.call('metadata/getCopyStatusByTableId', { token: ownerToken, body: { tableId: started.body.data.tableId } });
       expect(status.body.data).toMatchObject({ state: 'successful', rowsCopied: 2, errorCode: null });
       // It ran as a job of the queue, which kept its progress.
-      expect(await jobEnd(server, status.body.data.jobId, owner.tenantId)).toMatchObject({ kind: 'data.import', state: 'successful', progress: 1, metrics: { rowsCopied: 2 } });
+      expect(await jobEnd(server, ownerToken, status.body.data.jobId, owner.tenantId)).toMatchObject({ kind: 'data.import', state: 'successful', progress: 1, metrics: { rowsCopied: 2 } });
       const dataset = await server.call('table/get', { token: ownerToken, body: { tableId: status.body.data.datasetId } });
       expect(dataset.status).toBe(200);
       expect(dataset.body.data.amount).toBe(2);
@@ -310,7 +315,7 @@ describe.each(databases)('data connections on %s', (kind) => {
       expect((await server.call('metadata/getCopyStatusByTableId', { token: otherToken, body: { tableId: byQuery.body.data.tableId } })).status).toBe(404);
       // The job contract follows an import like any job: its owner is the import, hidden from the other user.
       // (The import's end is written just before the queue ends its job: wait for the job's.)
-      await jobEnd(server, qStatus.body.data.jobId, owner.tenantId);
+      await jobEnd(server, ownerToken, qStatus.body.data.jobId, owner.tenantId);
       const followed = await server.call('job/get', { token: ownerToken, body: { jobId: qStatus.body.data.jobId } });
       expect(followed.body.data).toMatchObject({ kind: 'import', state: 'successful', final: true, owner: { type: 'import', id: byQuery.body.data.tableId }, ownerId: byQuery.body.data.tableId });
       expect((await server.call('job/get', { token: otherToken, body: { jobId: qStatus.body.data.jobId } })).body.code).toBe(ErrorCode.jobNotFound);
@@ -321,7 +326,7 @@ describe.each(databases)('data connections on %s', (kind) => {
       await server.app.imports.settled(bad.body.data.tableId);
       const badStatus = await server.call('metadata/getCopyStatusByTableId', { token: ownerToken, body: { tableId: bad.body.data.tableId } });
       expect(badStatus.body.data).toMatchObject({ state: 'failed', errorCode: 'tableNotFound', datasetId: null });
-      expect(await jobEnd(server, badStatus.body.data.jobId, owner.tenantId)).toMatchObject({ state: 'failure', error: expect.stringMatching(/Table not found/) });
+      expect(await jobEnd(server, ownerToken, badStatus.body.data.jobId, owner.tenantId)).toMatchObject({ state: 'failure', error: expect.stringMatching(/Table not found/) });
       const failedJob = await server.call('job/wait', { token: ownerToken, body: { jobId: badStatus.body.data.jobId, timeoutSeconds: 0 }, headers: { 'Accept-Language': 'zh-CN' } });
       expect(failedJob.body.data).toMatchObject({ kind: 'import', state: 'failure', final: true });
       expect(failedJob.body.data.error).toMatch(new RegExp(`^${messageOf('tableNotFound', 'zh-CN')}`));
@@ -376,7 +381,7 @@ describe.each(databases)('data connections on %s', (kind) => {
       const end = await server.app.imports.settled(tableId);
       expect(end).toMatchObject({ state: 'stopped', datasetId: null, errorCode: null });
       expect(end.rowsCopied).toBeLessThan(20_000_000);
-      expect((await jobEnd(server, end.jobId!, owner.tenantId))?.state).toBe('successful by manual stop');
+      expect((await jobEnd(server, ownerToken, end.jobId!, owner.tenantId))?.state).toBe('successful by manual stop');
       expect((await server.call('table/list', { token: ownerToken, body: { pageSize: 100 } })).body.data.total).toBe(datasetsBefore);
       expect(await usedBytes(server, owner.id)).toBe(bytesBefore);
       expect(partialFiles(server, tableId)).toEqual([]);
@@ -469,7 +474,7 @@ describe.skipIf(skipWithout('redis', import.meta.url, hasRedis) || sourceKinds.l
     expect(small.status).toBe(200);
     const done = await server.app.imports.settled(small.body.data.tableId);
     expect(done).toMatchObject({ state: 'successful', rowsCopied: 2 });
-    expect(await jobEnd(server, done.jobId!, owner.tenantId)).toMatchObject({ kind: 'data.import', state: 'successful', workerId: a.workerId });
+    expect(await jobEnd(server, token, done.jobId!, owner.tenantId)).toMatchObject({ kind: 'data.import', state: 'successful', workerId: a.workerId });
 
     // A worker lost in the middle: another takes the job back and copies again; a stop ends it.
     const long = (await server.call('metadata/startImport', { token, body: { connectionId, sql: longQuery(src), name: 'handed over' } })).body.data.tableId as string;
@@ -484,7 +489,7 @@ describe.skipIf(skipWithout('redis', import.meta.url, hasRedis) || sourceKinds.l
     expect((await server.call('metadata/stopImport', { token, body: { tableId: long } })).status).toBe(200);
     expect(await server.app.imports.settled(long)).toMatchObject({ state: 'stopped', datasetId: null });
     expect(partialFiles(server, long)).toEqual([]);
-    expect((await jobEnd(server, resumed.s.jobId, owner.tenantId))?.state).toBe('successful by manual stop');
+    expect((await jobEnd(server, token, resumed.s.jobId, owner.tenantId))?.state).toBe('successful by manual stop');
     await b.kill();
 
     // Lost on every attempt: the queue gives up and the import fails with its reason.
