@@ -85,7 +85,11 @@ export function failureLines(e: unknown): string[] {
 /** Why a run ended. */
 export type StopReason = 'system' | 'duration' | 'expectedScore' | 'expectedReward' | 'searchCount' | 'stopRequested' | 'budget' | 'failed';
 
-/** Events of a run, all through one callback. */
+/**
+ * Events of a run, all through one callback. `step` is the count of steps done so far, across
+ * resumes (not the 0-based index of {@link StepContext}): a `metrics` event reports the step it
+ * follows, 1 after the first, so `step / total` is the share done.
+ */
 export type TrainerEvent<C = unknown> =
   | { type: 'metrics'; step: number; elapsedMs: number; metrics: Record<string, number>; score?: number; reward?: number }
   | { type: 'log'; step: number; level: 'info' | 'warn' | 'error'; message: string }

@@ -79,7 +79,9 @@ describe('debug mode tensor summaries and the project log paging', () => {
     expect(created.body.code).toBe(0);
     const { id, jobId } = created.body.data as { id: string; jobId: string };
     const get = () => call('trainSimulator/get', { id });
-    await until(get, (r) => r.body.data.state === 'debugging');
+    const paused = await until(get, (r) => r.body.data.state === 'debugging');
+    // progress counts the steps done: one of four at the breakpoint after step 1
+    expect(paused.body.data.progress).toBeCloseTo(0.25, 6);
     const first = await display(jobId);
     expect(first.tensors).not.toBeNull();
     const snap = first.tensors!;
@@ -104,6 +106,7 @@ describe('debug mode tensor summaries and the project log paging', () => {
     expect((await call('train/skipBreakpoint', { jobId })).body.code).toBe(0);
     const second = await until(() => display(jobId), (d) => (d.tensors?.step ?? 0) >= 2);
     expect(second.tensors!.step).toBe(2);
+    expect((await get()).body.data.progress).toBeCloseTo(0.5, 6);
     expect(second.tensors!.id).toBeGreaterThan(snap.id);
     expectConsistent(second.tensors!.tensors);
     const w0 = snap.tensors.find((t) => t.name === 'next_obs.0.weight')!;

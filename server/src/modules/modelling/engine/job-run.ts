@@ -186,7 +186,8 @@ export async function runAsJob<C>(
     onEvent: async (e) => {
       if (e.type === 'metrics') {
         const m = { ...e.metrics, ...(e.score !== undefined ? { score: e.score } : {}), ...(e.reward !== undefined ? { reward: e.reward } : {}) };
-        await point(ctx, progressFrom + (1 - progressFrom) * ((e.step + 1) / total), e.step, m);
+        // `e.step` already counts the step just done (1 after the first, see `runTrainer`)
+        await point(ctx, progressFrom + (1 - progressFrom) * (e.step / total), e.step, m);
         if (debug && !ctx.shouldStop()) {
           // Debug mode: a breakpoint after every epoch, until `train/skipBreakpoint`; the tensors
           // of the networks at that point are kept first (`tensors {...}`, see `recordTensors`).
