@@ -32,6 +32,26 @@ describe('palette search', () => {
     expect(entryScore('zzz', entries[0]!)).toBeNull();
   });
 
+  it('ranks CJK titles, which have no spaces, by where the match is and how much of the title it is', () => {
+    // the palette's two debug commands, as they are in the Chinese and the English UI
+    const debug = [
+      { id: 'ssh-terminal.open', title: '打开 SSH 调试终端', englishTitle: 'Open the SSH debug terminal', keywords: ['ssh', 'terminal', 'shell', 'debug', 'console'] },
+      { id: 'environment.open-debug', title: '打开调试页面', englishTitle: 'Open the debug page', keywords: ['debug'] },
+    ];
+    expect(searchPalette(debug, '调试')[0]!.id).toBe('environment.open-debug');
+    expect(searchPalette(debug, 'debug')[0]!.id).toBe('environment.open-debug');
+    const english = debug.map((e) => ({ ...e, title: e.englishTitle }));
+    expect(searchPalette(english, 'debug')[0]!.id).toBe('environment.open-debug');
+    // an earlier match ranks higher, a word after a space no longer outweighs it
+    expect(fuzzyScore('调试', '打开调试页面')!).toBeGreaterThan(fuzzyScore('调试', '打开 SSH 调试终端')!);
+    expect(fuzzyScore('调试', '调试模式的训练')!).toBeGreaterThan(fuzzyScore('调试', '断点调试中')!);
+    // at the same place, the match that is more of the title ranks higher
+    expect(fuzzyScore('调试', '调试页')!).toBeGreaterThan(fuzzyScore('调试', '调试模式的训练')!);
+    expect(fuzzyScore('环境', '环境')!).toBeGreaterThan(fuzzyScore('环境', '环境训练')!);
+    // a scattered CJK match still ranks below a contiguous one
+    expect(fuzzyScore('打调', '打开调试页面')!).toBeLessThan(fuzzyScore('调试', '打开调试页面')!);
+  });
+
   it('keeps every entry in its order for an empty query', () => {
     expect(searchPalette(entries, '  ').map((e) => e.id)).toEqual(entries.map((e) => e.id));
   });

@@ -16,11 +16,24 @@ export interface PaletteEntry {
 }
 
 const WORD_START = /[\s\-_/.:(（]/;
+/** Scripts written without spaces between words (Chinese, Japanese kana). */
+const UNSPACED = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}]/u;
+
+/**
+ * Whether a word may start at `t[i]`: the start of the text, after a space or punctuation, or a
+ * character of a script written without spaces, where any character may begin a word (so a
+ * Chinese title's match after a space, e.g. "打开 SSH 调试终端", is no better than one inside
+ * "打开调试页面"; there the earlier match wins).
+ */
+function wordStartAt(t: string, i: number): boolean {
+  return i === 0 || WORD_START.test(t[i - 1]!) || UNSPACED.test(t[i]!);
+}
 
 /**
  * Score of `query` against `text`, or `null` when the query's characters do not all appear in
- * order. Higher is better: contiguous runs, matches at the start of words and an early first
- * match count more. Case-insensitive; spaces in the query are ignored.
+ * order. Higher is better: contiguous runs, matches at the start of words, an early first match
+ * and (for a substring) a larger share of the text matched count more. Case-insensitive; spaces
+ * in the query are ignored.
  */
 export function fuzzyScore(query: string, text: string): number | null {
   const q = query.toLowerCase().replace(/\s+/g, '');
@@ -29,8 +42,9 @@ export function fuzzyScore(query: string, text: string): number | null {
   // A plain substring is the best kind of match.
   const at = t.indexOf(q);
   if (at >= 0) {
-    const wordStart = at === 0 || WORD_START.test(t[at - 1]!);
-    return 1000 + q.length * 10 - at + (wordStart ? 50 : 0) - t.length / 100;
+    // the share of the text matched weighs up to 10, less than the word start (50) or the
+    // match's length (10 a character), comparable to a few characters of position
+    return 1000 + q.length * 10 - at + (wordStartAt(t, at) ? 50 : 0) + (10 * q.length) / t.length;
   }
   let score = 0;
   let ti = 0;
@@ -41,7 +55,7 @@ export function fuzzyScore(query: string, text: string): number | null {
     if (found < 0) return null;
     if (first < 0) first = found;
     if (found === prev + 1) score += 8;
-    else if (found === 0 || WORD_START.test(t[found - 1]!)) score += 6;
+    else if (wordStartAt(t, found)) score += 6;
     else score += 1;
     prev = found;
     ti = found + 1;
@@ -49,23 +63,33 @@ export function fuzzyScore(query: string, text: string): number | null {
   return score - first / 10 - t.length / 100;
 }
 
-/** Best score of an entry over its title, English title and keywords (keywords weigh a little less). */
-export function entryScore(query: string, e: PaletteEntry): number | null {
-  const scores = [fuzzyScore(query, e.title), e.englishTitle ? fuzzyScore(query, e.englishTitle) : null]
-    .concat((e.keywords ?? []).map((k) => {
-      const s = fuzzyScore(query, k);
-      return s === null ? null : s - 5;
-    }))
-    .filter((s): s is number => s !== null);
-  return scores.length ? Math.max(...scores) : null;
+const best = (scores: ReadonlyArray<number | null>): number | null => {
+  const found = scores.filter((s): s is number => s !== null);
+  return found.length ? Math.max(...found) : null;
+};
+
+/** Best score of an entry over its title and English title. */
+function titleScore(query: string, e: PaletteEntry): number | null {
+  return best([fuzzyScore(query, e.title), e.englishTitle ? fuzzyScore(query, e.englishTitle) : null]);
 }
 
-/** The entries matching `query`, best first (all of them, in their order, for an empty query). */
+/** Best score of an entry over its title, English title and keywords (keywords weigh a little less). */
+export function entryScore(query: string, e: PaletteEntry): number | null {
+  return best([titleScore(query, e), ...(e.keywords ?? []).map((k) => {
+    const s = fuzzyScore(query, k);
+    return s === null ? null : s - 5;
+  })]);
+}
+
+/**
+ * The entries matching `query`, best first (all of them, in their order, for an empty query);
+ * entries that score the same (e.g. through the same keyword) are ranked by their titles' score.
+ */
 export function searchPalette<E extends PaletteEntry>(entries: readonly E[], query: string): E[] {
   if (!query.trim()) return [...entries];
   return entries
-    .map((e, i) => ({ e, i, s: entryScore(query, e) }))
-    .filter((x): x is { e: E; i: number; s: number } => x.s !== null)
-    .sort((a, b) => b.s - a.s || a.i - b.i)
+    .map((e, i) => ({ e, i, s: entryScore(query, e), t: titleScore(query, e) ?? -Infinity }))
+    .filter((x): x is { e: E; i: number; s: number; t: number } => x.s !== null)
+    .sort((a, b) => b.s - a.s || (b.t === a.t ? 0 : b.t > a.t ? 1 : -1) || a.i - b.i)
     .map((x) => x.e);
 }
