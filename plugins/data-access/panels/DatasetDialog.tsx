@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Button, Callout, Checkbox, Dialog, DialogBody, DialogFooter, HTMLSelect, HTMLTable, InputGroup, NonIdealState, Spinner, Switch } from '@blueprintjs/core';
 import { FIELD_DATA_TYPES, FIELD_KINDS, type FieldDataType } from '@decisio/domain';
 import { useNotify } from '@decisio/sdk-plugin';
@@ -34,6 +34,30 @@ export function DatasetDialog(props: { tableId: string | null; onClose(): void }
     setErrors({});
     setServerErrors({});
   }, [dataset.data]);
+
+  // A busy button (Save while saving, a field's Fill while filling) is disabled and the browser
+  // drops its focus to the page, where Blueprint's dialog no longer hears Escape or Tab: when it
+  // is done, the focus it lost goes back into the dialog, to Save or to the filled values.
+  const saveRef = useRef<HTMLButtonElement>(null);
+  const valuesRefs = useRef(new Map<string, HTMLInputElement>());
+  const wasSaving = useRef(false);
+  const lastFilled = useRef<string | null>(null);
+  const focusLost = () => document.activeElement === null || document.activeElement === document.body;
+  useEffect(() => {
+    if (saving.isLoading) wasSaving.current = true;
+    else if (wasSaving.current) {
+      wasSaving.current = false;
+      if (focusLost()) saveRef.current?.focus();
+    }
+  }, [saving.isLoading]);
+  useEffect(() => {
+    if (filling !== null) lastFilled.current = filling;
+    else if (lastFilled.current !== null) {
+      const column = lastFilled.current;
+      lastFilled.current = null;
+      if (focusLost()) valuesRefs.current.get(column)?.focus();
+    }
+  }, [filling]);
 
   const edit = (i: number, patch: Partial<FieldDraft>) => setRows((rs) => rs.map((r, k) => (k === i ? { ...r, ...patch } : r)));
 
@@ -162,6 +186,10 @@ export function DatasetDialog(props: { tableId: string | null; onClose(): void }
                           disabled={r.dataType !== 'category'}
                           placeholder={t('fields.valuesHelp')}
                           onChange={(e) => edit(i, { values: e.target.value })}
+                          inputRef={(el) => {
+                            if (el) valuesRefs.current.set(r.name, el);
+                            else valuesRefs.current.delete(r.name);
+                          }}
                           aria-label={t('fields.values')}
                           data-testid={`field-values-${r.name}`}
                           rightElement={
@@ -195,7 +223,7 @@ export function DatasetDialog(props: { tableId: string | null; onClose(): void }
         actions={
           <>
             <Button text={t('fields.close')} onClick={props.onClose} />
-            <Button intent="primary" text={t('fields.save')} disabled={rows.length === 0} loading={saving.isLoading} onClick={() => void submit()} data-testid="fields-save" />
+            <Button ref={saveRef} intent="primary" text={t('fields.save')} disabled={rows.length === 0} loading={saving.isLoading} onClick={() => void submit()} data-testid="fields-save" />
           </>
         }
       />

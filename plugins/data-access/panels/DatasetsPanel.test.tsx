@@ -280,6 +280,34 @@ describe('DatasetsPanel', () => {
     expect(((await screen.findByTestId('field-min-speed')) as HTMLInputElement).value).toBe('0');
   });
 
+  it('keeps the keyboard in the field settings after saving: the focus the busy Save lost comes back to it, so Escape closes the dialog', async () => {
+    const host = createTestHost({ plugins: [dataAccessPlugin], locale: 'en-US', session: { token: 't', userId: 'u1' } });
+    const gate = heldBack();
+    host.mockCall('table/list', page([dataset]));
+    host.mockCall('table/get', { data: dataset });
+    host.mockCall('file/previewCSV', { data: { columns: [], rows: [], total: 0, offset: 0, stats: [] } });
+    host.mockCall('table/setFields', async () => {
+      await gate.wait;
+      return { data: dataset };
+    });
+    await renderPanel(panel, { host });
+    fireEvent.click(await screen.findByTestId('dataset-open-orders'));
+    await screen.findByTestId('field-min-speed');
+    const save = screen.getByTestId('fields-save') as HTMLButtonElement;
+    save.focus();
+    fireEvent.click(save);
+    // Busy, the button is disabled and a browser drops its focus to the page (jsdom does not: done here).
+    await waitFor(() => expect(save.disabled).toBe(true));
+    save.blur();
+    expect(document.activeElement).toBe(document.body);
+    await act(async () => gate.release());
+    await waitFor(() => expect(host.toasts.at(-1)?.message).toBe('Field settings saved'));
+    await waitFor(() => expect(document.activeElement).toBe(save));
+    // Blueprint's dialog hears Escape only from inside it.
+    fireEvent.keyDown(document.activeElement!, { key: 'Escape' });
+    await waitFor(() => expect(screen.queryByTestId('field-min-speed')).toBeNull());
+  });
+
   it('checks field settings before table/setFields and sends the selected fields', async () => {
     const host = createTestHost({ plugins: [dataAccessPlugin], locale: 'zh-CN', session: { token: 't', userId: 'u1' } });
     host.mockCall('table/list', page([dataset]));
@@ -392,8 +420,13 @@ describe('DatasetsPanel', () => {
       fireEvent.change(screen.getByTestId('field-datatype-gear'), { target: { value: 'category' } });
       const fill = screen.getByTestId('field-fill-gear');
       expect(fill.getAttribute('aria-label')).toBe(locale === 'en-US' ? 'Fill from the data' : '从数据填入');
+      fill.focus();
       fireEvent.click(fill);
+      // busy, the Fill button is disabled and a browser drops its focus to the page (jsdom does not: done here)
+      fill.blur();
       await waitFor(() => expect((screen.getByTestId('field-values-gear') as HTMLInputElement).value).toBe('1, 2, 3'));
+      // the focus comes back into the dialog, to the filled values
+      expect(document.activeElement).toBe(screen.getByTestId('field-values-gear'));
       expect(host.calls.find((c) => c.url === 'metadata/getColumnsValue')?.body).toEqual({ tableId: 'd1', column: 'gear', limit: 1000 });
       expect(host.toasts.at(-1)?.message).toBe(locale === 'en-US' ? '2 values of gear that are not numbers were left out' : '已略去 gear 中 2 个非数字取值');
       cleanup();
