@@ -54,6 +54,20 @@ function host(locale: 'en-US' | 'zh-CN', rows: AnalysisReport[]) {
 describe('ReportPanel', () => {
   afterEach(() => cleanup());
 
+  it('asks for a project first, saying it is for its analysis reports, in both languages', async () => {
+    for (const [locale, title, description] of [
+      ['en-US', 'No project chosen', 'Open a project to see its analysis reports.'],
+      ['zh-CN', '未选择项目', '请先打开一个项目查看其分析报告。'],
+    ] as const) {
+      const h = createTestHost({ plugins: [trainingsKitPlugin, reportsPlugin], locale, location: { pathname: '/project/report', search: {} } });
+      await renderPanel(panel, { host: h });
+      expect(await screen.findByText(title)).toBeTruthy();
+      expect(screen.getByText(description)).toBeTruthy();
+      expect(h.calls.some((c) => c.url === 'report/getAnalysisReportList')).toBe(false);
+      cleanup();
+    }
+  });
+
   it('shows the empty state in both languages', async () => {
     await renderPanel(panel, { host: host('en-US', []) });
     expect(await screen.findByText('No analysis reports yet')).toBeTruthy();
