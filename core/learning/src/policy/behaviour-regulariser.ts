@@ -23,12 +23,13 @@ export interface BehaviourRegulariserOptions {
    * about the current policy's return per step in reward standard deviations. Where the
    * learned environments agree on what the policy earns, the policy is left free; where they
    * disagree, it is held near the logged decisions (metric `bc-coef`: the coefficient the
-   * step's updates used). Default 0 (off) for both trainers: for PPO since 2026-11-27, when
-   * PPO's update ratio rose and the bench's five tasks on seeds 1 - 5 did as well or better
-   * without it (see the README, "PPO's update ratio, and the defaults chosen by the bench");
-   * for SAC since 2026-11-27, later (4 with an `ensemble` and `select` `'worst'` or `'mean'`
-   * before), when its three continuous tasks on seeds 1 - 5 did as well or better without it
-   * (README, "SAC's behaviour regulariser").
+   * step's updates used). Default, with an `ensemble` and `select` `'worst'` or `'mean'`: PPO 1
+   * since 2026-11-29 (0 from 2026-11-27, 4 before: without it PPO drifted into a decision
+   * region every member overrated, below the behaviour policy in truth, on one bench run; 1
+   * kept the bench's category tasks' other runs where 0 had them, see the README, "PPO's
+   * behaviour regulariser again"); SAC 0 since 2026-11-27, later (4 before), when its three
+   * continuous tasks on seeds 1 - 5 did as well or better without it (README, "SAC's
+   * behaviour regulariser"). Without a conservative ensemble the default is 0.
    */
   bcUncertainty?: number;
   /**
@@ -40,6 +41,9 @@ export interface BehaviourRegulariserOptions {
    */
   bcUncertaintyBaseline?: 'zero' | 'warmStart';
 }
+
+/** `bcUncertainty` when a trainer with a conservative ensemble is not given one (see the option). */
+export const BC_UNCERTAINTY_DEFAULTS = { ppo: 1, sac: 0 } as const;
 
 /** The regulariser's settings with their defaults. */
 export interface BehaviourRegulariser {
@@ -54,12 +58,12 @@ export interface BehaviourRegulariser {
  * `bcUncertainty` > 0 without an ensemble or with `select` `'venv'`.
  */
 export function behaviourRegulariser(
-  trainer: string,
+  trainer: 'ppo' | 'sac',
   options: BehaviourRegulariserOptions & { ensemble?: unknown; select?: 'venv' | 'mean' | 'worst' },
 ): BehaviourRegulariser {
   const conservative = options.ensemble !== undefined && (options.select ?? 'worst') !== 'venv';
   const bcCoef = options.bcCoef ?? 0;
-  const bcUncertainty = options.bcUncertainty ?? 0;
+  const bcUncertainty = options.bcUncertainty ?? (conservative ? BC_UNCERTAINTY_DEFAULTS[trainer] : 0);
   if (bcCoef < 0 || !Number.isFinite(bcCoef)) throw new Error(`${trainer}: bcCoef must be a finite number >= 0`);
   if (bcUncertainty < 0 || !Number.isFinite(bcUncertainty)) throw new Error(`${trainer}: bcUncertainty must be a finite number >= 0`);
   if (bcUncertainty > 0 && !conservative) throw new Error(`${trainer}: bcUncertainty needs an ensemble and select worst or mean`);

@@ -134,10 +134,11 @@ describe.each(databases)('environment ensembles on %s', (kind) => {
     expect(ppo.log).toContain("training in the environment's ensemble of 5 members");
     expect(ppo.points).toContain('eval/return-worst');
     expect(ppo.points).toContain('"uncertainty"');
-    // PPO's behaviour regulariser is off by default (the bench's choice since its update ratio rose)
-    expect(ppo.points).not.toContain('"bc-coef"');
-    const asked = await trainPolicy('pol-bc-asked', env.id, 'ppo', { ...TINY_PPO, bcUncertainty: 4 });
-    expect(asked.points).toContain('"bc-coef"');
+    // PPO's disagreement-scaled behaviour regulariser is on by default with an ensemble
+    // (bcUncertainty 1, the bench of 2026-11-29), off when asked
+    expect(ppo.points).toContain('"bc-coef"');
+    const ppoOff = await trainPolicy('pol-ppo-bc-off', env.id, 'ppo', { ...TINY_PPO, bcUncertainty: 0 });
+    expect(ppoOff.points).not.toContain('"bc-coef"');
     // the baseline reaches the trainer only with an ensemble (it is one of the ensemble keys)
     const members = (await loadVenv(server.app.db.knex, server.app.blobs, await simulatorRow(env.id))).ensemble;
     expect(members).toBeDefined();
@@ -164,7 +165,7 @@ describe.each(databases)('environment ensembles on %s', (kind) => {
     // bcUncertainty 0: no regulariser either
     const off = await trainPolicy('pol-bc-off', env.id, 'sac', { epochs: 1, batchSize: 8, horizon: 4, evalWindows: 8, hidden: [8], bcUpdates: 5, bcUncertainty: 0 });
     expect(off.points).toContain('eval/return-worst');
-    expect(off.points).not.toContain('"bc-coef"');
+    expect(ppoOff.points).not.toContain('"bc-coef"');
     expect(off.points).not.toContain('"loss/bc"');
 
     // deductions roll member 0, the environment: its simulation score is the environment's on the same windows
