@@ -43,6 +43,19 @@ function host(locale: 'en-US' | 'zh-CN', rows: BusinessDecision[], pathname = '/
 describe('BusinessDecisionPanel', () => {
   afterEach(() => cleanup());
 
+  it('asks for a project first, saying what the page is for, in both languages', async () => {
+    for (const [locale, title, description] of [
+      ['en-US', 'No project chosen', 'Open a project to decide its business data with a trained policy.'],
+      ['zh-CN', '未选择项目', '请先打开一个项目，再用训练好的策略对其业务数据做决策。'],
+    ] as const) {
+      const h = createTestHost({ plugins: [trainingsKitPlugin, businessDecisionPlugin], locale, location: { pathname: '/project/business-decision', search: {} } });
+      await renderPanel(business, { host: h });
+      expect(await screen.findByText(title)).toBeTruthy();
+      expect(screen.getByText(description)).toBeTruthy();
+      cleanup();
+    }
+  });
+
   it('shows the empty state in both languages', async () => {
     await renderPanel(business, { host: host('en-US', []) });
     expect(await screen.findByText('No business decision yet')).toBeTruthy();

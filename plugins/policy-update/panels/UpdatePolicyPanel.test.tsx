@@ -86,6 +86,19 @@ describe('UpdatePolicyPanel with new data', () => {
 describe('UpdatePolicyPanel', () => {
   afterEach(() => cleanup());
 
+  it('asks for a project first, saying what the page is for, in both languages', async () => {
+    for (const [locale, title, description] of [
+      ['en-US', 'No project chosen', 'Open a project to update its policies.'],
+      ['zh-CN', '未选择项目', '请先打开一个项目，再更新其策略。'],
+    ] as const) {
+      const h = createTestHost({ plugins: [trainingsKitPlugin, policyUpdatePlugin], locale, location: { pathname: '/project/update-policy', search: {} } });
+      await renderPanel(update, { host: h });
+      expect(await screen.findByText(title)).toBeTruthy();
+      expect(screen.getByText(description)).toBeTruthy();
+      cleanup();
+    }
+  });
+
   it('lists the runs of the chosen policy and starts an update', async () => {
     const h = createTestHost({ plugins: [trainingsKitPlugin, policyUpdatePlugin], locale: 'en-US', location: { pathname: '/project/update-policy', search: { projectId, solutionId } } });
     h.mockCall('policy/list', { data: { rows: [{ id: policyId, name: 'coupon policy', state: 'successful' }], total: 1 } });
