@@ -2,7 +2,8 @@
  * Navigation of the whole app with the real plugins (issue 16): the command palette lists the
  * commands plugins contribute (not only menu entries) and searches them in both languages,
  * F1 / Ctrl+Shift+P open it, the arrows, Enter and Escape work, Ctrl+B hides the menu, the side
- * menu reaches the deploy and deduction areas, and every `/project/*` route of the spec opens.
+ * menu reaches the deploy and deduction areas and the debug page, and every `/project/*` route
+ * of the spec opens.
  */
 import { describe, expect, it } from 'vitest';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
@@ -99,6 +100,8 @@ describe('navigation', () => {
     // Steps first, then the areas after training, "back" last.
     expect(ids.indexOf('workflow.menu-parameter')).toBeLessThan(ids.indexOf('deduction.menu-simulation'));
     expect(ids.indexOf('policy-update.menu')).toBeLessThan(ids.indexOf('workflow.menu-back'));
+    // The debug page of the trainings comes right after the training steps.
+    expect(ids.indexOf('environment.menu-debug')).toBe(ids.indexOf('workflow.menu-parameter') + 1);
     fireEvent.click(screen.getByTestId('side-menu-deploy.menu-deploy'));
     await waitFor(() => expect(w.router.state.location.pathname).toBe('/project/deploy'));
     expect(w.navigation.getLocation().search).toEqual({ projectId: 'P1', solutionId: 'S1' });
@@ -107,6 +110,10 @@ describe('navigation', () => {
     expect(screen.getByTestId('side-menu-workflow.menu-environment')).toBeTruthy();
     fireEvent.click(screen.getByTestId('side-menu-deduction.menu-simulation'));
     await waitFor(() => expect(w.router.state.location.pathname).toBe('/workflow/simulator/simulation'));
+    fireEvent.click(screen.getByTestId('side-menu-environment.menu-debug'));
+    await waitFor(() => expect(w.router.state.location.pathname).toBe('/workflow/debug'));
+    expect(w.navigation.getLocation().search).toEqual({ projectId: 'P1', solutionId: 'S1' });
+    await waitFor(() => expect(screen.getByTestId('side-menu-environment.menu-debug').className).toContain('bp6-active'));
     // Ctrl+B hides the menu's labels, again shows them.
     fireEvent.keyDown(window, { key: 'b', ctrlKey: true });
     await waitFor(() => expect(screen.getByTestId('side-menu').className).toContain('dc-side-collapsed'));
