@@ -27,5 +27,7 @@ describe('template-electric plugin', () => {
     expect(fs.existsSync(tpl!.data.file)).toBe(true);
     expect(templateElectricPlugin.templates.map((t) => t.templateId)).toEqual(['electric']);
     expect(templateElectricPlugin.commands[0]!.id).toBe('template-electric.open');
+    // The template centre's card links to the public demo of the template (plugins/electric).
+    expect(templateElectricPlugin.templates[0]!.demoPath).toBe('/electric');
   });
 });

@@ -256,6 +256,11 @@ export interface TemplateContribution {
    * the template centre's table of figures.
    */
   reportView?: ComponentLoader<TemplateReportViewProps>;
+  /**
+   * App path of a page that shows the template at work (e.g. a public demo, `/electric`); the
+   * template centre's card links to it.
+   */
+  demoPath?: string;
   /** Loads more content of the template (kept for manifests written before `templateId`). */
   load?: () => Promise<unknown>;
 }

@@ -21,8 +21,8 @@ const DECISION = { decisionId: 'a'.repeat(32), site: '600', temperature: 9.5, do
 const RESULT = { ...DECISION, forecast: [{ step: 0, temperature: 9.5, power: 10 }, { step: 1, temperature: 3.21, power: 9.1 }], comparison: { episodes: 5, steps: 200, model: { meanReturn: -40.2, meanDeviation: 0.15, meanPower: 1.8 }, logged: { meanReturn: -260.4, meanDeviation: 1.2, meanPower: 2.1 } } };
 
 type Locale = 'en-US' | 'zh-CN';
-function host(locale: Locale = 'en-US', search: Record<string, string> = {}, pathname = '/electric') {
-  return createTestHost({ plugins: [electricPlugin], locale, location: { pathname, search } });
+function host(locale: Locale = 'en-US', search: Record<string, string> = {}, pathname = '/electric', signedIn = false) {
+  return createTestHost({ plugins: [electricPlugin], locale, location: { pathname, search }, ...(signedIn ? { session: { token: 't', userId: 'u1' } } : {}) });
 }
 
 describe('electric public pages', () => {
@@ -37,6 +37,22 @@ describe('electric public pages', () => {
     cleanup();
     render(withHost(host('zh-CN'), <ElectricHomePage />));
     expect(screen.getByTestId('electric-model').textContent).toContain('不是训练出的强化学习策略');
+  });
+
+  it('offers a signed-in user the way back to the electric template in the workbench, in both languages', async () => {
+    for (const [locale, label] of [['en-US', 'Back to the template centre'], ['zh-CN', '返回模板中心']] as const) {
+      const h = host(locale, { decisionId: DECISION.decisionId }, '/electric/600/result', true);
+      h.mockCall('electricShow/getSuperTemperatureResult', { code: 0, data: RESULT });
+      render(withHost(h, <ElectricResult600Page />));
+      const back = screen.getByTestId('electric-back');
+      expect(back.textContent).toBe(label);
+      fireEvent.click(back);
+      expect(h.navigations.at(-1)?.pathname).toBe('/template-center/industry/electric');
+      cleanup();
+    }
+    // A visitor without an account has no workbench to go back to.
+    render(withHost(host(), <ElectricHomePage />));
+    expect(screen.queryByTestId('electric-back')).toBeNull();
   });
 
   it('a room shows its logged series and sends a decision without a token, then opens its result', async () => {

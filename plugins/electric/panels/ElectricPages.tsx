@@ -3,17 +3,23 @@ import { Button, Callout, Card, Classes, FormGroup, H2, H4, HTMLTable, InputGrou
 import type { ElectricResult, ElectricSite } from '@decisio/domain';
 import { ELECTRIC_TEMPERATURE_MAX, ELECTRIC_TEMPERATURE_MIN } from '@decisio/domain';
 import { useUPlot } from '@decisio/sdk-plugin/charts';
-import { isApiError, useAppLocation, useNavigate } from '@decisio/sdk-plugin';
+import { isApiError, useAppLocation, useNavigate, useSession } from '@decisio/sdk-plugin';
 import { electricApi } from '../api';
 import { useElectricT } from '../i18n';
 
 const SITES: ElectricSite[] = ['330', '600'];
 const fixed = (v: number, d = 2) => v.toFixed(d);
+/** Where a signed-in user goes back into the workbench: the electric template in the template centre. */
+export const ELECTRIC_TEMPLATE_PATH = '/template-center/industry/electric';
 
-/** Page frame of the public pages: title, links between them, content. */
+/**
+ * Page frame of the public pages: title, links between them, content. The pages are bare (no
+ * header, no side menu), so a signed-in user gets a link back to the electric template.
+ */
 function Frame({ title, children }: { title: string; children: ReactNode }) {
   const { t } = useElectricT();
   const navigate = useNavigate();
+  const signedIn = Boolean(useSession().token);
   return (
     <main style={{ maxWidth: 1100, margin: '0 auto', padding: 16 }} data-testid="electric-page">
       <nav style={{ display: 'flex', gap: 8, marginBottom: 8 }}>
@@ -28,6 +34,11 @@ function Frame({ title, children }: { title: string; children: ReactNode }) {
         <Button minimal icon="envelope" onClick={() => navigate('/electric/connect')}>
           {t('connect')}
         </Button>
+        {signedIn && (
+          <Button minimal icon="arrow-left" style={{ marginLeft: 'auto' }} onClick={() => navigate(ELECTRIC_TEMPLATE_PATH)} data-testid="electric-back">
+            {t('back')}
+          </Button>
+        )}
       </nav>
       <H2>{title}</H2>
       {children}

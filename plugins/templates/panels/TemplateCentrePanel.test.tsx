@@ -82,6 +82,19 @@ describe('TemplateCentrePanel', () => {
     expect(screen.queryByTestId('template-electric-figure-meanPower')).toBeNull();
   });
 
+  it('links a template to its demo page when its plugin names one, in both languages', async () => {
+    const acme = definePlugin({ id: 'acme-template', templates: [{ id: 'acme-template.electric', templateId: 'electric', titleKey: 'x', demoPath: '/electric' }] });
+    const host = setup({ plugins: [acme] });
+    const demo = await screen.findByTestId('template-electric-demo');
+    expect(demo.textContent).toBe('Try the demo');
+    expect(screen.queryByTestId('template-coupon-demo')).toBeNull();
+    fireEvent.click(demo);
+    expect(host.navigations.at(-1)?.pathname).toBe('/electric');
+    cleanup();
+    setup({ plugins: [acme], locale: 'zh-CN' });
+    expect((await screen.findByTestId('template-electric-demo')).textContent).toBe('试用演示');
+  });
+
   it('takes its industry tabs from the templates the server lists', async () => {
     const retail = { ...template('coupon', 'decision', ['order']), id: 'inventory', industry: 'retail', industryName: { 'zh-CN': '零售', 'en-US': 'Retail' } };
     const host = setup({ list: { code: 0, data: [...TEMPLATES, retail] } });

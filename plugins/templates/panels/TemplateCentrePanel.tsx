@@ -80,6 +80,7 @@ function TemplateResults({ tpl }: { tpl: TemplateItem }) {
 function TemplateCard({ tpl }: { tpl: TemplateItem }) {
   const { t, locale } = useTemplatesT();
   const navigate = useNavigate();
+  const demoPath = useService(templateCatalogServiceRef).forTemplate(tpl.id)?.demoPath;
   const [create, created] = templatesApi.endpoints['templates/createProject'].useMutation();
   const [failure, setFailure] = useState<string | null>(null);
   const start = async () => {
@@ -145,6 +146,11 @@ function TemplateCard({ tpl }: { tpl: TemplateItem }) {
       <Button intent="primary" icon="add" loading={created.isLoading} onClick={() => void start()} data-testid={`template-${tpl.id}-create`}>
         {t('create')}
       </Button>
+      {demoPath && (
+        <Button minimal icon="play" style={{ marginLeft: 8 }} onClick={() => navigate(demoPath)} data-testid={`template-${tpl.id}-demo`}>
+          {t('demo')}
+        </Button>
+      )}
     </Card>
   );
 }
