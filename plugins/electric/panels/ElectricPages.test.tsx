@@ -133,17 +133,46 @@ describe('electric public pages', () => {
     expect((await screen.findByTestId('electric-decision')).textContent).toContain('4.56');
   });
 
-  it('the result page without a decision asks for one; an unknown one shows the error', async () => {
+  it('the result page without a decision asks for one', async () => {
     const h = host('en-US', {}, '/electric/600/result');
     render(withHost(h, <ElectricResult600Page />));
     expect(screen.getByTestId('electric-result-empty').textContent).toContain('No decision yet');
     fireEvent.click(screen.getByText('Make a decision'));
     expect(h.navigations.at(-1)?.pathname).toBe('/electric/600');
-    cleanup();
-    const h2 = host('en-US', { decisionId: 'b'.repeat(32) });
-    h2.mockCall('electricShow/getSuperTemperatureResult', { code: 1009, data: null, message: 'Not found' });
-    render(withHost(h2, <ElectricResult600Page />));
-    expect((await screen.findByTestId('electric-error')).textContent).toContain('Not found');
+  });
+
+  it('an unknown or malformed decision id shows "not found" with a new decision, never a retry that cannot help (both languages)', async () => {
+    // notFound (1009): no such decision; paramInvalid (1008): not a decision id at all.
+    for (const [locale, code, title, action] of [
+      ['en-US', 1009, 'This decision was not found', 'Make a decision'],
+      ['en-US', 1008, 'This decision was not found', 'Make a decision'],
+      ['zh-CN', 1009, '未找到该决策', '去做决策'],
+    ] as const) {
+      const h = host(locale, { decisionId: 'b'.repeat(32) }, '/electric/600/result');
+      h.mockCall('electricShow/getSuperTemperatureResult', { code, data: null, message: 'Not found' });
+      render(withHost(h, <ElectricResult600Page />));
+      const state = await screen.findByTestId('electric-result-not-found');
+      expect(state.textContent).toContain(title);
+      expect(screen.queryByTestId('electric-error')).toBeNull();
+      expect(screen.queryByText(locale === 'en-US' ? 'Retry' : '重试')).toBeNull();
+      fireEvent.click(screen.getByText(action));
+      expect(h.navigations.at(-1)?.pathname).toBe('/electric/600');
+      cleanup();
+    }
+  });
+
+  it('a transient failure of the result (network, server error) offers a retry that fetches again', async () => {
+    for (const reply of ['network', { code: 1002, data: null, message: 'Internal server error' }] as const) {
+      const h = host('en-US', { decisionId: 'b'.repeat(32) }, '/electric/600/result');
+      h.mockCall('electricShow/getSuperTemperatureResult', reply);
+      render(withHost(h, <ElectricResult600Page />));
+      expect(await screen.findByTestId('electric-error')).toBeTruthy();
+      expect(screen.queryByTestId('electric-result-not-found')).toBeNull();
+      h.mockCall('electricShow/getSuperTemperatureResult', { code: 0, data: RESULT });
+      fireEvent.click(screen.getByText('Retry'));
+      expect((await screen.findByTestId('electric-decision')).textContent).toContain('3.21');
+      cleanup();
+    }
   });
 
   it('the contact page sends the form through workOrder/createContact', async () => {

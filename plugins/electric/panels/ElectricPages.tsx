@@ -1,7 +1,7 @@
 import { useMemo, useState, type ReactNode } from 'react';
 import { Button, Callout, Card, Classes, FormGroup, H2, H4, HTMLTable, InputGroup, NonIdealState, NumericInput, Switch, TextArea } from '@blueprintjs/core';
 import type { ElectricResult, ElectricSite } from '@decisio/domain';
-import { ELECTRIC_TEMPERATURE_MAX, ELECTRIC_TEMPERATURE_MIN } from '@decisio/domain';
+import { ELECTRIC_TEMPERATURE_MAX, ELECTRIC_TEMPERATURE_MIN, ErrorCode } from '@decisio/domain';
 import { useUPlot } from '@decisio/sdk-plugin/charts';
 import { isApiError, useAppLocation, useNavigate, useSession } from '@decisio/sdk-plugin';
 import { electricApi } from '../api';
@@ -182,6 +182,15 @@ function ScoreRow({ label, s }: { label: string; s: ElectricResult['comparison']
   );
 }
 
+/**
+ * Whether the result call failed for good: the id names no decision (`notFound`) or is no
+ * decision id at all (`paramInvalid`), from the error catalogue. Fetching again cannot help
+ * there; anything else (network, timeout, server error, rate limit) may pass, so it keeps Retry.
+ */
+export function isUnknownDecision(error: unknown): boolean {
+  return isApiError(error) && error.kind === 'api' && (error.code === ErrorCode.notFound || error.code === ErrorCode.paramInvalid);
+}
+
 function ElectricResultPage({ site }: { site: ElectricSite }) {
   const { t } = useElectricT();
   const navigate = useNavigate();
@@ -192,6 +201,12 @@ function ElectricResultPage({ site }: { site: ElectricSite }) {
     body = (
       <div data-testid="electric-result-empty">
         <NonIdealState icon="predictive-analysis" title={t('result.none')} action={<Button intent="primary" onClick={() => navigate(`/electric/${site}`)}>{t('result.decide')}</Button>} />
+      </div>
+    );
+  } else if (result.isError && isUnknownDecision(result.error)) {
+    body = (
+      <div data-testid="electric-result-not-found">
+        <NonIdealState icon="search" title={t('result.notFound')} description={t('result.notFoundHint')} action={<Button intent="primary" onClick={() => navigate(`/electric/${site}`)}>{t('result.decide')}</Button>} />
       </div>
     );
   } else if (result.isError) {
