@@ -35,6 +35,20 @@ const report: AnalysisReport = {
   updatedAt: '2026-11-01T10:00:00.000Z',
 };
 
+/** A finished report's view: decision a's total reward `total` (2 unless given), b's 3. */
+const viewOf = (r: AnalysisReport, { total = 2, comparison = null }: { total?: number; comparison?: ReportComparison | null } = {}): AnalysisReportView => ({
+  report: r,
+  terms: 'coupon',
+  real: { revenue: '1000.5', orders: '42', cost: '10' },
+  decisions: {
+    a: { id: decA, name: 'dec-a', policyId: null, horizon: 4, totalReward: total, meanRewardPerStep: 0.5, behaviourReward: 1, upliftOverBehaviour: 1, score: 2 },
+    b: { id: decB, name: 'dec-b', policyId: null, horizon: 4, totalReward: 3, meanRewardPerStep: 0.75, behaviourReward: 1, upliftOverBehaviour: 2, score: 3 },
+  },
+  difference: { totalReward: 1, meanRewardPerStep: 0.25, behaviourReward: 0, upliftOverBehaviour: 1 },
+  comparison,
+  analysedAt: '2026-11-01T10:00:01.000Z',
+});
+
 function host(locale: 'en-US' | 'zh-CN', rows: AnalysisReport[]) {
   const h = createTestHost({ plugins: [trainingsKitPlugin, reportsPlugin], locale, location: { pathname: '/project/report', search: { projectId, solutionId } } });
   h.mockCall('report/getAnalysisReportList', { data: page(rows) });
@@ -153,23 +167,11 @@ describe('ReportPanel', () => {
   it("opens another report with its own name and figures only, never the previously viewed one's", async () => {
     const second: AnalysisReport = { ...report, id: 'f'.repeat(32), name: 'the second' };
     const h = host('en-US', [report, second]);
-    const viewOf = (r: AnalysisReport, total: number): AnalysisReportView => ({
-      report: r,
-      terms: 'coupon',
-      real: { revenue: '1000.5', orders: '42', cost: '10' },
-      decisions: {
-        a: { id: decA, name: 'dec-a', policyId: null, horizon: 4, totalReward: total, meanRewardPerStep: 0.5, behaviourReward: 1, upliftOverBehaviour: 1, score: 2 },
-        b: { id: decB, name: 'dec-b', policyId: null, horizon: 4, totalReward: 3, meanRewardPerStep: 0.75, behaviourReward: 1, upliftOverBehaviour: 2, score: 3 },
-      },
-      difference: { totalReward: 1, meanRewardPerStep: 0.25, behaviourReward: 0, upliftOverBehaviour: 1 },
-      comparison: null,
-      analysedAt: '2026-11-01T10:00:01.000Z',
-    });
     const gate = heldBack();
     h.mockCall('report/getAnalysisReportView', async (body) => {
-      if ((body as { id: string }).id !== second.id) return { data: viewOf(report, 2) };
+      if ((body as { id: string }).id !== second.id) return { data: viewOf(report) };
       await gate.wait;
-      return { data: viewOf(second, 7) };
+      return { data: viewOf(second, { total: 7 }) };
     });
     await renderPanel(panel, { host: h });
     fireEvent.click((await screen.findAllByRole('button', { name: 'View' }))[0]!);
@@ -185,20 +187,7 @@ describe('ReportPanel', () => {
 
   it("closes the report view with Blueprint's animation: the view stays, with its figures, until it has faded", async () => {
     const h = host('en-US', [report]);
-    h.mockCall('report/getAnalysisReportView', {
-      data: {
-        report,
-        terms: 'coupon',
-        real: { revenue: '1000.5', orders: '42', cost: '10' },
-        decisions: {
-          a: { id: decA, name: 'dec-a', policyId: null, horizon: 4, totalReward: 2, meanRewardPerStep: 0.5, behaviourReward: 1, upliftOverBehaviour: 1, score: 2 },
-          b: { id: decB, name: 'dec-b', policyId: null, horizon: 4, totalReward: 3, meanRewardPerStep: 0.75, behaviourReward: 1, upliftOverBehaviour: 2, score: 3 },
-        },
-        difference: { totalReward: 1, meanRewardPerStep: 0.25, behaviourReward: 0, upliftOverBehaviour: 1 },
-        comparison: null,
-        analysedAt: '2026-11-01T10:00:01.000Z',
-      } satisfies AnalysisReportView,
-    });
+    h.mockCall('report/getAnalysisReportView', { data: viewOf(report) });
     await renderPanel(panel, { host: h });
     fireEvent.click(await screen.findByRole('button', { name: 'View' }));
     await screen.findByTestId('report-figures');
@@ -212,18 +201,7 @@ describe('ReportPanel', () => {
 
   it('shows the measured figures of a finished report with the scenario terms', async () => {
     const h = host('en-US', [report]);
-    const view: AnalysisReportView = {
-      report,
-      terms: 'coupon',
-      real: { revenue: '1000.5', orders: '42', cost: '10' },
-      decisions: {
-        a: { id: decA, name: 'dec-a', policyId: null, horizon: 4, totalReward: 2, meanRewardPerStep: 0.5, behaviourReward: 1, upliftOverBehaviour: 1, score: 2 },
-        b: { id: decB, name: 'dec-b', policyId: null, horizon: 4, totalReward: 3, meanRewardPerStep: 0.75, behaviourReward: 1, upliftOverBehaviour: 2, score: 3 },
-      },
-      difference: { totalReward: 1, meanRewardPerStep: 0.25, behaviourReward: 0, upliftOverBehaviour: 1 },
-      comparison: null,
-      analysedAt: '2026-11-01T10:00:01.000Z',
-    };
+    const view = viewOf(report);
     h.mockCall('report/getAnalysisReportView', { data: view });
     await renderPanel(panel, { host: h });
     fireEvent.click(await screen.findByRole('button', { name: 'View' }));
@@ -257,18 +235,7 @@ describe('ReportPanel', () => {
       { total: 'cost', real: '10', measure: 'couponCost', projectedA: 8, projectedB: 3.33 },
     ],
   };
-  const finishedView = (c: ReportComparison | null): AnalysisReportView => ({
-    report,
-    terms: 'coupon',
-    real: { revenue: '1000.5', orders: '42', cost: '10' },
-    decisions: {
-      a: { id: decA, name: 'dec-a', policyId: null, horizon: 4, totalReward: 2, meanRewardPerStep: 0.5, behaviourReward: 1, upliftOverBehaviour: 1, score: 2 },
-      b: { id: decB, name: 'dec-b', policyId: null, horizon: 4, totalReward: 3, meanRewardPerStep: 0.75, behaviourReward: 1, upliftOverBehaviour: 2, score: 3 },
-    },
-    difference: { totalReward: 1, meanRewardPerStep: 0.25, behaviourReward: 0, upliftOverBehaviour: 1 },
-    comparison: c,
-    analysedAt: '2026-11-01T10:00:01.000Z',
-  });
+  const finishedView = (comparison: ReportComparison | null): AnalysisReportView => viewOf(report, { comparison });
 
   it('compares both decisions with the logged data, shows the coupon measures and the projected real totals, in both languages', async () => {
     for (const [locale, view, logged, couponCost, projected] of [
