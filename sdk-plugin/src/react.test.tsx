@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup, renderHook } from '@testing-library/react';
-import { useOpeningKey } from './react';
+import { useFocusBackWhenDone, useOpeningKey } from './react';
 
 describe('useOpeningKey', () => {
   afterEach(() => cleanup());
@@ -23,5 +23,28 @@ describe('useOpeningKey', () => {
     // Another record straight away: a fresh dialog too.
     rerender({ id: 'b' });
     expect(result.current).not.toBe(again);
+  });
+});
+
+describe('useFocusBackWhenDone', () => {
+  afterEach(() => cleanup());
+
+  it('gives the focus back to what was busy when it is done, only if the focus fell to the page', () => {
+    const a = document.body.appendChild(document.createElement('button'));
+    const b = document.body.appendChild(document.createElement('button'));
+    const other = document.body.appendChild(document.createElement('input'));
+    const targets: Record<string, HTMLElement> = { a, b };
+    const { rerender } = renderHook(({ busy }: { busy: string | null }) => useFocusBackWhenDone(busy, (was) => targets[was]), { initialProps: { busy: null as string | null } });
+    rerender({ busy: 'b' });
+    (document.activeElement as HTMLElement | null)?.blur();
+    expect(document.activeElement).toBe(document.body);
+    rerender({ busy: null });
+    expect(document.activeElement).toBe(b);
+    // the user moved on while it was busy: the focus stays where they put it
+    rerender({ busy: 'a' });
+    other.focus();
+    rerender({ busy: null });
+    expect(document.activeElement).toBe(other);
+    for (const el of [a, b, other]) el.remove();
   });
 });

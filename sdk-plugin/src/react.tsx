@@ -2,7 +2,7 @@
  * React bindings of the SDK: the services context the workbench (or `createTestHost`)
  * provides, and hooks that plugins use in their panels.
  */
-import { createContext, useCallback, useContext, useMemo, useState, useSyncExternalStore, type ReactNode } from 'react';
+import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, useSyncExternalStore, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { Locale } from '@decisio/domain';
 import type { Event } from './lifecycle';
@@ -198,4 +198,26 @@ export function useOpeningKey(id: string | null): string {
     setSeen({ id, openings });
   }
   return String(openings);
+}
+
+/**
+ * Gives the focus back when a busy control is done. A busy Blueprint button (`loading`) is
+ * disabled, and the browser drops its focus to the page, where a dialog no longer hears Escape or
+ * Tab. `busy` is what is busy (`true`, or which of several, e.g. a field's name) or `null` /
+ * `false`; when it ends and the focus is on the page, `target(whatWasBusy)` gets it back.
+ */
+export function useFocusBackWhenDone<K>(busy: K | null | false, target: (was: K) => HTMLElement | null | undefined): void {
+  const last = useRef<K | null>(null);
+  const targetRef = useRef(target);
+  targetRef.current = target;
+  useEffect(() => {
+    if (busy !== null && busy !== false) {
+      last.current = busy;
+      return;
+    }
+    const was = last.current;
+    if (was === null) return;
+    last.current = null;
+    if (document.activeElement === null || document.activeElement === document.body) targetRef.current(was)?.focus();
+  }, [busy]);
 }

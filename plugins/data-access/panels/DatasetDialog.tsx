@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { Button, Callout, Checkbox, Dialog, DialogBody, DialogFooter, HTMLSelect, HTMLTable, InputGroup, NonIdealState, Spinner, Switch } from '@blueprintjs/core';
 import { FIELD_DATA_TYPES, FIELD_KINDS, type FieldDataType } from '@decisio/domain';
-import { useNotify } from '@decisio/sdk-plugin';
+import { useFocusBackWhenDone, useNotify } from '@decisio/sdk-plugin';
 import { dataAccessApi } from '../api';
 import { cellText, failureMessage } from '../format';
 import { useDataT } from '../i18n';
@@ -35,29 +35,12 @@ export function DatasetDialog(props: { tableId: string | null; onClose(): void }
     setServerErrors({});
   }, [dataset.data]);
 
-  // A busy button (Save while saving, a field's Fill while filling) is disabled and the browser
-  // drops its focus to the page, where Blueprint's dialog no longer hears Escape or Tab: when it
-  // is done, the focus it lost goes back into the dialog, to Save or to the filled values.
+  // A busy button (Save while saving, a field's Fill while filling) drops the focus to the page:
+  // it comes back to Save, or to the filled values.
   const saveRef = useRef<HTMLButtonElement>(null);
   const valuesRefs = useRef(new Map<string, HTMLInputElement>());
-  const wasSaving = useRef(false);
-  const lastFilled = useRef<string | null>(null);
-  const focusLost = () => document.activeElement === null || document.activeElement === document.body;
-  useEffect(() => {
-    if (saving.isLoading) wasSaving.current = true;
-    else if (wasSaving.current) {
-      wasSaving.current = false;
-      if (focusLost()) saveRef.current?.focus();
-    }
-  }, [saving.isLoading]);
-  useEffect(() => {
-    if (filling !== null) lastFilled.current = filling;
-    else if (lastFilled.current !== null) {
-      const column = lastFilled.current;
-      lastFilled.current = null;
-      if (focusLost()) valuesRefs.current.get(column)?.focus();
-    }
-  }, [filling]);
+  useFocusBackWhenDone(saving.isLoading, () => saveRef.current);
+  useFocusBackWhenDone(filling, (column) => valuesRefs.current.get(column));
 
   const edit = (i: number, patch: Partial<FieldDraft>) => setRows((rs) => rs.map((r, k) => (k === i ? { ...r, ...patch } : r)));
 
