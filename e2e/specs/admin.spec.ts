@@ -135,7 +135,7 @@ describe('administration', () => {
     await page.locator('#admin-user-username').fill(member.username);
     await page.locator('#admin-user-email').fill(member.email);
     await page.locator('#admin-user-org').selectOption({ label: orgName });
-    await page.getByTestId('admin-user-roles').getByLabel(roleName).check({ force: true });
+    await checkControl(page.getByTestId('admin-user-roles').getByLabel(roleName));
     await page.getByTestId('admin-user-save').click();
     const field = page.getByTestId('admin-temporary-password');
     await field.waitFor();
