@@ -135,7 +135,8 @@ describe('administration', () => {
     await page.locator('#admin-user-username').fill(member.username);
     await page.locator('#admin-user-email').fill(member.email);
     await page.locator('#admin-user-org').selectOption({ label: orgName });
-    await checkControl(page.getByTestId('admin-user-roles').getByLabel(roleName));
+    // by its own name (checkControl finds its label around it, so the locator must work inside that label)
+    await checkControl(page.getByRole('checkbox', { name: roleName }));
     await page.getByTestId('admin-user-save').click();
     const field = page.getByTestId('admin-temporary-password');
     await field.waitFor();
