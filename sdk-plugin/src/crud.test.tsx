@@ -243,6 +243,46 @@ describe('CrudFormDialog options', () => {
   });
 });
 
+describe('CrudFormDialog keyboard', () => {
+  it('gives the focus the busy Save dropped back to it when the save fails, so Escape still closes the dialog', async () => {
+    const host = createTestHost();
+    let fail: (() => void) | undefined;
+    let closed = 0;
+    function Editor() {
+      const [saving, setSaving] = useState(false);
+      const [error, setError] = useState<string>();
+      const submit = () => {
+        setSaving(true);
+        void new Promise<void>((_, reject) => (fail = () => reject(new Error('taken')))).catch(() => {
+          setSaving(false);
+          setError('The name is taken');
+        });
+      };
+      return (
+        <CrudFormDialog title="Add a note" width={480} formId="note-form" onClose={() => closed++} onSubmit={submit} saving={saving} formError={error} saveTestId="note-save" labels={labels}>
+          <input aria-label="Title" />
+        </CrudFormDialog>
+      );
+    }
+    show(host, <Editor />);
+    // Blueprint brings the focus into the dialog once it has opened (in an animation frame).
+    await waitFor(() => expect(document.activeElement).not.toBe(document.body));
+    const save = screen.getByTestId('note-save') as HTMLButtonElement;
+    save.focus();
+    fireEvent.click(save);
+    // Busy, the button is disabled and a browser drops its focus to the page (jsdom does not: done here).
+    await waitFor(() => expect(save.disabled).toBe(true));
+    save.blur();
+    expect(document.activeElement).toBe(document.body);
+    fail!();
+    await screen.findByText('The name is taken');
+    await waitFor(() => expect(document.activeElement).toBe(save));
+    // Blueprint's dialog hears Escape only from inside it.
+    fireEvent.keyDown(document.activeElement!, { key: 'Escape' });
+    await waitFor(() => expect(closed).toBe(1));
+  });
+});
+
 describe('the form-level error', () => {
   it('shows formError once, in a danger callout with the error icon above the fields, and nothing without one', () => {
     const host = createTestHost();

@@ -6,10 +6,10 @@
  * The plugin keeps its own calls, filters, columns and form fields; texts come from its bundle
  * ({@link CrudLabels}), so nothing visible is written here.
  */
-import { useState, type CSSProperties, type ReactNode } from 'react';
+import { useRef, useState, type CSSProperties, type ReactNode } from 'react';
 import { Alert, Button, ButtonGroup, Callout, Dialog, DialogBody, DialogFooter, HTMLTable, NonIdealState, Spinner, type IconName, type Intent } from '@blueprintjs/core';
 import { isApiError } from './api';
-import { useNotify } from './react';
+import { useFocusBackWhenDone, useNotify } from './react';
 import { Pager } from './list';
 
 /** The texts a CRUD screen shows, translated by the plugin (e.g. from its `common.*` keys). */
@@ -301,7 +301,10 @@ export interface CrudFormProps {
   onClose(): void;
   /** Called on submit (default prevented): check the fields, call, close on success. */
   onSubmit(): void;
-  /** The save call is running (the save button spins). */
+  /**
+   * The save call is running (the save button spins). A busy button drops the focus to the page;
+   * when the call ends with the form still open (it failed), the focus comes back to Save.
+   */
   saving: boolean;
   /** The save button is disabled (e.g. while another call of the form runs); Enter does not submit then. */
   saveDisabled?: boolean;
@@ -326,6 +329,9 @@ export interface CrudFormProps {
  * then this form.
  */
 export function CrudForm(props: CrudFormProps) {
+  // The busy Save drops the focus to the page; a failed save leaves the dialog open: it comes back to Save.
+  const saveRef = useRef<HTMLButtonElement>(null);
+  useFocusBackWhenDone(props.saving, () => saveRef.current);
   return (
     <>
       <DialogBody>
@@ -347,7 +353,7 @@ export function CrudForm(props: CrudFormProps) {
           <>
             <Button onClick={props.onClose}>{props.labels.cancel}</Button>
             {props.actions}
-            <Button type="submit" form={props.formId} intent="primary" loading={props.saving} disabled={props.saveDisabled} data-testid={props.saveTestId}>
+            <Button ref={saveRef} type="submit" form={props.formId} intent="primary" loading={props.saving} disabled={props.saveDisabled} data-testid={props.saveTestId}>
               {props.labels.save}
             </Button>
           </>
