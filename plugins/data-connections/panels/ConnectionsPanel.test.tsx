@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ErrorCode, messageOf, type ImportStatus } from '@decisio/domain';
-import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
-import { createTestHost, renderPanel } from '@decisio/sdk-plugin/testing';
+import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
+import { createTestHost, heldBack, renderPanel } from '@decisio/sdk-plugin/testing';
 import { dataConnectionsPlugin } from '../index';
 
 const panel = dataConnectionsPlugin.panels.find((p) => p.id === 'data-connections.list')!;
@@ -86,6 +86,34 @@ describe('ConnectionsPanel', () => {
     expect(await screen.findByText('Enter a JDBC URL')).toBeTruthy();
     const sent = host.calls.find((c) => c.url === 'jobJdbcDatasource/createDataSourceLink')?.body as Record<string, unknown>;
     expect(sent).toMatchObject({ name: 'Shop', url: 'mysql://nope', username: 'root', type: 'mysql', password: '' });
+  });
+
+  it('keeps the keyboard in the form after a connection test: the focus the busy Test lost comes back to it, so Escape closes the dialog', async () => {
+    const host = createTestHost({ plugins: [dataConnectionsPlugin], locale: 'en-US', session: { token: 't', userId: 'u1' } });
+    const gate = heldBack();
+    host.mockCall('jobJdbcDatasource/queryListByPage', { data: { rows: [], total: 0, page: 1, pageSize: 20 } });
+    host.mockCall('metadata/getImportList', noImports);
+    host.mockCall('jobJdbcDatasource/test', async () => {
+      await gate.wait;
+      return { data: { ok: true, version: '16.2', latencyMs: 12, error: null } };
+    });
+    await renderPanel(panel, { host });
+    fireEvent.click(await screen.findByTestId('connections-create'));
+    fireEvent.change(await screen.findByTestId('conn-name'), { target: { value: 'Shop' } });
+    fireEvent.change(screen.getByTestId('conn-url'), { target: { value: 'jdbc:mysql://db:3306/shop' } });
+    const test = screen.getByTestId('conn-test') as HTMLButtonElement;
+    test.focus();
+    fireEvent.click(test);
+    // Busy, the button is disabled and a browser drops its focus to the page (jsdom does not: done here).
+    await waitFor(() => expect(test.disabled).toBe(true));
+    test.blur();
+    expect(document.activeElement).toBe(document.body);
+    await act(async () => gate.release());
+    await screen.findByTestId('conn-test-result');
+    await waitFor(() => expect(document.activeElement).toBe(test));
+    // Blueprint's dialog hears Escape only from inside it.
+    fireEvent.keyDown(document.activeElement!, { key: 'Escape' });
+    await waitFor(() => expect(screen.queryByTestId('conn-name')).toBeNull());
   });
 
   it('shows the progress of a running import and cancels it; the cancelled import makes no dataset', async () => {
