@@ -1,7 +1,7 @@
-import { useState, type FormEvent } from 'react';
+import { useRef, useState, type FormEvent } from 'react';
 import { Button, Callout, Checkbox, Dialog, DialogBody, DialogFooter, FormGroup, InputGroup } from '@blueprintjs/core';
 import { DIALOG_WIDTH, LIMITS, type SolutionItem } from '@decisio/domain';
-import { useNotify } from '@decisio/sdk-plugin';
+import { useFocusBackWhenDone, useNotify } from '@decisio/sdk-plugin';
 import { projectsApi } from '../api';
 import { useProjectsT } from '../i18n';
 import { DIALOG_PORTAL, describeFailure } from './errors';
@@ -17,6 +17,9 @@ export function CopySolutionDialog({ solution, onClose }: { solution: SolutionIt
   const [withModels, setWithModels] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
   const [copy, state] = projectsApi.endpoints['projects/copySolution'].useMutation();
+  // The busy Copy drops the focus to the page; a failure leaves the dialog open: it comes back to Copy.
+  const copyRef = useRef<HTMLButtonElement>(null);
+  useFocusBackWhenDone(state.isLoading, () => copyRef.current);
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
@@ -62,7 +65,7 @@ export function CopySolutionDialog({ solution, onClose }: { solution: SolutionIt
           actions={
             <>
               <Button onClick={onClose}>{t('solutionCopy.cancel')}</Button>
-              <Button type="submit" intent="primary" loading={state.isLoading} data-testid="solution-copy-submit">
+              <Button ref={copyRef} type="submit" intent="primary" loading={state.isLoading} data-testid="solution-copy-submit">
                 {t('solutionCopy.confirm')}
               </Button>
             </>

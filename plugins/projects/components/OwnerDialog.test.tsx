@@ -1,7 +1,7 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { ErrorCode, type ProjectItem } from '@decisio/domain';
-import { createTestHost, renderPanel } from '@decisio/sdk-plugin/testing';
+import { createTestHost, heldBack, renderPanel } from '@decisio/sdk-plugin/testing';
 import { projectsPlugin } from '../index';
 import { CollaborationDialog } from './CollaborationDialog';
 import { ShareDialog } from './ShareDialog';
@@ -59,5 +59,32 @@ describe('owner-only settings dialogs', () => {
     fireEvent.click(screen.getByText('Turn off the link'));
     await waitFor(() => expect(host.toasts.map((x) => x.message)).toEqual(['Share settings saved', 'The share link no longer works']));
     expect(screen.queryByTestId('share-error')).toBeNull();
+  });
+
+  it('sharing: the dialog stays open after Save, with the focus the busy Save dropped back on it, so Escape closes it', async () => {
+    const host = createTestHost({ plugins: [projectsPlugin], locale: 'en-US' });
+    const gate = heldBack();
+    host.mockCall('project/getShareSettings', { data: { projectId: project.projectId, token: null, scope: null, modules: [] } });
+    host.mockCall('project/saveShareSettings', async () => {
+      await gate.wait;
+      return { data: null };
+    });
+    const onClose = vi.fn();
+    await renderPanel(ShareDialog as never, { host, props: { project, onClose } });
+    const save = (await screen.findByTestId('share-submit')) as HTMLButtonElement;
+    // Blueprint brings the focus into the dialog once it has opened (in an animation frame).
+    await waitFor(() => expect(document.activeElement).not.toBe(document.body));
+    save.focus();
+    fireEvent.click(save);
+    // Busy, the button is disabled and a browser drops its focus to the page (jsdom does not: done here).
+    await waitFor(() => expect(save.disabled).toBe(true));
+    save.blur();
+    expect(document.activeElement).toBe(document.body);
+    await act(async () => gate.release());
+    await waitFor(() => expect(host.toasts.map((x) => x.message)).toEqual(['Share settings saved']));
+    await waitFor(() => expect(document.activeElement).toBe(save));
+    // Blueprint's dialog hears Escape only from inside it.
+    fireEvent.keyDown(document.activeElement!, { key: 'Escape' });
+    expect(onClose).toHaveBeenCalled();
   });
 });

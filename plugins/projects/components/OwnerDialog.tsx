@@ -1,7 +1,7 @@
-import { useState, type ReactNode } from 'react';
+import { useRef, useState, type ReactNode } from 'react';
 import { Button, Callout, Dialog, DialogBody, DialogFooter } from '@blueprintjs/core';
 import { DIALOG_WIDTH } from '@decisio/domain';
-import { useNotify } from '@decisio/sdk-plugin';
+import { useFocusBackWhenDone, useNotify } from '@decisio/sdk-plugin';
 import { DIALOG_PORTAL, describeFailure } from './errors';
 
 /**
@@ -46,6 +46,10 @@ export function OwnerDialog(props: {
   children: ReactNode;
 }) {
   const { isOwner, testId, undo } = props;
+  // A busy Save or undo drops the focus to the page, and the dialog stays open: it comes back to
+  // Save (the undo button may be gone once there is nothing left to undo).
+  const saveRef = useRef<HTMLButtonElement>(null);
+  useFocusBackWhenDone(props.saving || !!undo?.loading, () => saveRef.current);
   return (
     <Dialog isOpen portalClassName={DIALOG_PORTAL} onClose={props.onClose} title={props.title} style={{ width: DIALOG_WIDTH.md }}>
       <DialogBody>
@@ -71,7 +75,7 @@ export function OwnerDialog(props: {
             )}
             <Button onClick={props.onClose}>{props.closeText}</Button>
             {isOwner && (
-              <Button intent="primary" loading={props.saving} onClick={props.onSave} data-testid={`${testId}-submit`}>
+              <Button ref={saveRef} intent="primary" loading={props.saving} onClick={props.onSave} data-testid={`${testId}-submit`}>
                 {props.saveText}
               </Button>
             )}

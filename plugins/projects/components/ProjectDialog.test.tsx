@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
+import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { ErrorCode } from '@decisio/domain';
-import { createTestHost, renderPanel } from '@decisio/sdk-plugin/testing';
+import { createTestHost, heldBack, renderPanel } from '@decisio/sdk-plugin/testing';
 import { projectsPlugin } from '../index';
 import { ProjectDialog } from './ProjectDialog';
 
@@ -112,6 +112,33 @@ describe('ProjectDialog (create)', () => {
     fireEvent.click(screen.getByTestId('project-submit'));
     expect(await screen.findByText('Project name already exists')).toBeTruthy();
     expect(onClose).not.toHaveBeenCalled();
+  });
+
+  it('gives the focus the busy Create dropped back to it when the server refuses, so Escape still closes the dialog', async () => {
+    const host = createTestHost({ plugins: [projectsPlugin], locale: 'en-US' });
+    const gate = heldBack();
+    host.mockCall('project/createProject', async () => {
+      await gate.wait;
+      return { code: ErrorCode.projectNameUsed, message: 'Project name already exists' };
+    });
+    const onClose = vi.fn();
+    await renderPanel(ProjectDialog as never, { host, props: { onClose } });
+    // Blueprint brings the focus into the dialog once it has opened (in an animation frame).
+    await waitFor(() => expect(document.activeElement).not.toBe(document.body));
+    fireEvent.change(screen.getByTestId('project-name'), { target: { value: 'Pricing' } });
+    const submit = screen.getByTestId('project-submit') as HTMLButtonElement;
+    submit.focus();
+    fireEvent.click(submit);
+    // Busy, the button is disabled and a browser drops its focus to the page (jsdom does not: done here).
+    await waitFor(() => expect(submit.disabled).toBe(true));
+    submit.blur();
+    expect(document.activeElement).toBe(document.body);
+    await act(async () => gate.release());
+    expect(await screen.findByText('Project name already exists')).toBeTruthy();
+    await waitFor(() => expect(document.activeElement).toBe(submit));
+    // Blueprint's dialog hears Escape only from inside it.
+    fireEvent.keyDown(document.activeElement!, { key: 'Escape' });
+    expect(onClose).toHaveBeenCalled();
   });
 });
 
