@@ -1,5 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { cleanup, renderHook } from '@testing-library/react';
+import { useRef } from 'react';
+import { cleanup, render, renderHook, screen, waitFor } from '@testing-library/react';
+import { Dialog } from '@blueprintjs/core';
 import { useFocusBackWhenDone, useOpeningKey } from './react';
 
 describe('useOpeningKey', () => {
@@ -46,5 +48,36 @@ describe('useFocusBackWhenDone', () => {
     rerender({ busy: null });
     expect(document.activeElement).toBe(other);
     for (const el of [a, b, other]) el.remove();
+  });
+
+  it('leaves the focus alone when the target is in a dialog that is closing (Blueprint gives it back to the opener)', async () => {
+    function Editor(props: { saving: boolean; isOpen: boolean }) {
+      const save = useRef<HTMLButtonElement>(null);
+      useFocusBackWhenDone(props.saving, () => save.current);
+      return (
+        <Dialog isOpen={props.isOpen} title="Note">
+          <button ref={save} type="button">
+            Save
+          </button>
+        </Dialog>
+      );
+    }
+    const view = render(<Editor saving={false} isOpen />);
+    // Blueprint brings the focus into the dialog once it has opened (in an animation frame).
+    await waitFor(() => expect(document.activeElement).not.toBe(document.body));
+    const save = screen.getByText('Save');
+    view.rerender(<Editor saving isOpen />);
+    (document.activeElement as HTMLElement | null)?.blur();
+    // saved: the dialog closes, and fades out with the button still there
+    view.rerender(<Editor saving={false} isOpen={false} />);
+    expect(save.isConnected).toBe(true);
+    expect(document.activeElement).toBe(document.body);
+    // failed: it stays open, and the focus comes back
+    view.rerender(<Editor saving={false} isOpen />);
+    const again = await screen.findByText('Save');
+    view.rerender(<Editor saving isOpen />);
+    (document.activeElement as HTMLElement | null)?.blur();
+    view.rerender(<Editor saving={false} isOpen />);
+    expect(document.activeElement).toBe(again);
   });
 });

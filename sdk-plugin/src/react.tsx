@@ -4,6 +4,7 @@
  */
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, useSyncExternalStore, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
+import { Classes } from '@blueprintjs/core';
 import type { Locale } from '@decisio/domain';
 import type { Event } from './lifecycle';
 import {
@@ -204,7 +205,9 @@ export function useOpeningKey(id: string | null): string {
  * Gives the focus back when a busy control is done. A busy Blueprint button (`loading`) is
  * disabled, and the browser drops its focus to the page, where a dialog no longer hears Escape or
  * Tab. `busy` is what is busy (`true`, or which of several, e.g. a field's name) or `null` /
- * `false`; when it ends and the focus is on the page, `target(whatWasBusy)` gets it back.
+ * `false`; when it ends and the focus is on the page, `target(whatWasBusy)` gets it back, unless
+ * it is in a dialog that is closing (closed on success): Blueprint gives that one's focus back to
+ * what opened it once it has faded, and a focused button there would take an Enter meanwhile.
  */
 export function useFocusBackWhenDone<K>(busy: K | null | false, target: (was: K) => HTMLElement | null | undefined): void {
   const last = useRef<K | null>(null);
@@ -218,6 +221,8 @@ export function useFocusBackWhenDone<K>(busy: K | null | false, target: (was: K)
     const was = last.current;
     if (was === null) return;
     last.current = null;
-    if (document.activeElement === null || document.activeElement === document.body) targetRef.current(was)?.focus();
+    if (document.activeElement !== null && document.activeElement !== document.body) return;
+    const el = targetRef.current(was);
+    if (el && !el.closest(`.${Classes.OVERLAY}:not(.${Classes.OVERLAY_OPEN})`)) el.focus();
   }, [busy]);
 }
