@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { ErrorCode, type Dataset } from '@decisio/domain';
-import { createTestHost, renderPanel } from '@decisio/sdk-plugin/testing';
+import { createTestHost, heldBack, renderPanel } from '@decisio/sdk-plugin/testing';
 import { dataAccessPlugin } from '../index';
 
 const panel = dataAccessPlugin.panels.find((p) => p.id === 'data-access.datasets')!;
@@ -60,6 +60,33 @@ describe('DataOpsDialog', () => {
     const error = await screen.findByTestId('ops-error');
     expect(error.textContent).toContain('missing columns: gear');
     expect(h.calls.find((c) => c.url === 'table/append')!.body).toEqual({ tableId: 'd1', fileId: 'f1' });
+  });
+
+  it('keeps the keyboard in the dialog after an append: the focus the busy Append lost comes back to it, so Escape closes the dialog', async () => {
+    const h = host('en-US');
+    const gate = heldBack();
+    h.mockCall('file/fileItemList', { data: { rows: [{ fileId: 'f1', name: 'more.csv', path: 'more.csv', kind: 'upload', size: 10, userId: 'u1', createdAt: '', updatedAt: '', deletedAt: null }], total: 1, page: 1, pageSize: 100 } });
+    h.mockCall('table/append', async () => {
+      await gate.wait;
+      return { code: ErrorCode.tableFieldsMismatch, message: 'Table fields are inconsistent', errors: { missing: 'gear' } };
+    });
+    await renderPanel(panel, { host: h });
+    fireEvent.click(await screen.findByTestId('dataset-ops-orders'));
+    fireEvent.click(await screen.findByRole('tab', { name: 'Add or replace data' }));
+    fireEvent.change(await screen.findByTestId('ops-file'), { target: { value: 'f1' } });
+    const append = screen.getByTestId('ops-append') as HTMLButtonElement;
+    append.focus();
+    fireEvent.click(append);
+    // Busy, the button is disabled and a browser drops its focus to the page (jsdom does not: done here).
+    await waitFor(() => expect(append.disabled).toBe(true));
+    append.blur();
+    expect(document.activeElement).toBe(document.body);
+    await act(async () => gate.release());
+    await screen.findByTestId('ops-error');
+    await waitFor(() => expect(document.activeElement).toBe(append));
+    // Blueprint's dialog hears Escape only from inside it.
+    fireEvent.keyDown(document.activeElement!, { key: 'Escape' });
+    await waitFor(() => expect(screen.queryByTestId('ops-file')).toBeNull());
   });
 
   it('creates a read key and shows its addresses, in Chinese too', async () => {

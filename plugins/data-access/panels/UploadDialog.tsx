@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { Button, Callout, Dialog, DialogBody, DialogFooter, FormGroup, HTMLSelect, HTMLTable, InputGroup, ProgressBar, Spinner } from '@blueprintjs/core';
 import { DATASET_TYPES, LIMITS, messageOf, type Dataset, type DatasetType } from '@decisio/domain';
-import { dataWorkerServiceRef, forgetUpload, useNotify, useOptionalService, useUploadTransport } from '@decisio/sdk-plugin';
+import { dataWorkerServiceRef, forgetUpload, useFocusBackWhenDone, useNotify, useOptionalService, useUploadTransport } from '@decisio/sdk-plugin';
 import { dataAccessApi } from '../api';
 import { cellText, failureMessage, formatBytes } from '../format';
 import { useDataT } from '../i18n';
@@ -138,6 +138,11 @@ export function UploadDialog(props: { isOpen: boolean; projectId?: string; onClo
   };
 
   const busy = !!running || creating;
+  // The busy Upload drops the focus to the page (so do Stop and Discard, gone when it stops); a
+  // failed or stopped upload leaves the dialog open: the focus comes back to Upload, or to Close.
+  const startRef = useRef<HTMLButtonElement>(null);
+  const closeRef = useRef<HTMLButtonElement>(null);
+  useFocusBackWhenDone(busy, () => (startRef.current?.disabled ? closeRef.current : startRef.current));
   const percent = running ? Math.floor((100 * running.sent) / Math.max(1, running.total)) : 0;
   const fatal = result?.issues.filter((i) => i.fatal) ?? [];
   const warnings = result?.issues.filter((i) => !i.fatal) ?? [];
@@ -300,8 +305,8 @@ export function UploadDialog(props: { isOpen: boolean; projectId?: string; onClo
           <>
             {running && <Button text={t('upload.stop')} onClick={() => running.controller.abort()} data-testid="upload-stop" />}
             {running && <Button intent="danger" text={t('upload.discard')} onClick={() => void discard()} data-testid="upload-discard" />}
-            {!busy && <Button text={t('upload.close')} onClick={props.onClose} />}
-            <Button intent="primary" icon="upload" text={t('upload.start')} disabled={!canUpload} loading={busy} onClick={() => void start()} data-testid="upload-start" />
+            {!busy && <Button ref={closeRef} text={t('upload.close')} onClick={props.onClose} />}
+            <Button ref={startRef} intent="primary" icon="upload" text={t('upload.start')} disabled={!canUpload} loading={busy} onClick={() => void start()} data-testid="upload-start" />
           </>
         }
       />
