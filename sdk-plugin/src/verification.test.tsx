@@ -116,3 +116,30 @@ describe('VerificationCodeField captcha', () => {
     expect(input().value).toBe('');
   });
 });
+
+describe('VerificationCodeField focus', () => {
+  it('gives the focus the busy Send dropped to the code once one is sent, and back to the captcha when the send fails', async () => {
+    const l = loads();
+    const expired: ApiError = { kind: 'api', code: ErrorCode.captchaExpired, codeName: 'captchaExpired', message: 'The picture has expired', handled: false };
+    let answer: (failing: boolean) => void = () => undefined;
+    const send = () =>
+      new Promise<GenerateCodeResponse>((resolve, reject) => {
+        answer = (failing) => (failing ? reject(expired) : resolve({ sentTo: 'a***@example.com', expiresAt: FAR, resendSeconds: 60 }));
+      });
+    show(l.load, { send });
+    await l.answer(0, picture('a'));
+    for (const [failing, expected] of [[true, 'v-captcha'], [false, 'v-code']] as const) {
+      typeAnswer('AAAAA');
+      const button = screen.getByTestId('v-send') as HTMLButtonElement;
+      button.focus();
+      fireEvent.click(button);
+      // Busy, the button is disabled and a browser drops its focus to the page (jsdom does not: done here).
+      await waitFor(() => expect(button.disabled).toBe(true));
+      button.blur();
+      expect(document.activeElement).toBe(document.body);
+      await act(async () => answer(failing));
+      await waitFor(() => expect(document.activeElement).toBe(screen.getByTestId(expected)));
+      await l.answer(l.pending.length - 1, picture(failing ? 'b' : 'c'));
+    }
+  });
+});

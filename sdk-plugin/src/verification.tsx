@@ -13,7 +13,7 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import { Button, FormGroup, InputGroup } from '@blueprintjs/core';
 import { CODE_LIMITS, messageOf, type CaptchaAnswer, type CaptchaImageResponse, type CodeChannel, type GenerateCodeResponse } from '@decisio/domain';
 import { isApiError } from './api';
-import { useLocale, useService } from './react';
+import { useFocusBackWhenDone, useLocale, useService } from './react';
 import { localeServiceRef } from './services';
 
 /** A captcha picture on screen and the answer typed for it ({@link useCaptcha}). */
@@ -138,6 +138,12 @@ export function VerificationCodeField(props: VerificationCodeFieldProps) {
   const [wait, setWait] = useState(0);
   const [busy, setBusy] = useState(false);
   const timer = useRef<ReturnType<typeof setInterval> | null>(null);
+  // The busy Send drops the focus to the page (in a dialog, Escape is lost), and stays disabled
+  // while it counts down: the focus goes to the code once one is sent, else back to the captcha.
+  const captchaInput = useRef<HTMLInputElement>(null);
+  const codeInput = useRef<HTMLInputElement>(null);
+  const sentOne = useRef(false);
+  useFocusBackWhenDone(busy, () => (sentOne.current ? codeInput : captchaInput).current);
 
   useEffect(
     () => () => {
@@ -187,8 +193,10 @@ export function VerificationCodeField(props: VerificationCodeFieldProps) {
     }
     setBusy(true);
     setCaptchaError(null);
+    sentOne.current = false;
     try {
       const res = await send(solved);
+      sentOne.current = true;
       setSentTo(res.sentTo);
       countdown(res.resendSeconds);
     } catch (err) {
@@ -207,6 +215,7 @@ export function VerificationCodeField(props: VerificationCodeFieldProps) {
       <FormGroup label={t('captcha')} labelFor={`${testId}-captcha`} intent={shownError ? 'danger' : 'none'} helperText={shownError ? <span data-testid={`${testId}-captcha-error`}>{shownError}</span> : undefined}>
         <div className="dc-row-between" style={{ gap: 8 }}>
           <InputGroup
+            inputRef={captchaInput}
             id={`${testId}-captcha`}
             value={captcha.answer}
             maxLength={8}
@@ -232,6 +241,7 @@ export function VerificationCodeField(props: VerificationCodeFieldProps) {
         }
       >
         <InputGroup
+          inputRef={codeInput}
           id={`${testId}-code`}
           value={code}
           maxLength={6}
