@@ -1,7 +1,7 @@
-import { useEffect, useSyncExternalStore } from 'react';
+import { useEffect, useRef, useSyncExternalStore } from 'react';
 import { Button, Checkbox, Dialog, DialogBody, DialogFooter, H6, NonIdealState, Spinner } from '@blueprintjs/core';
 import { DIALOG_WIDTH, PERMISSIONS, type MenuItem, type RoleItem } from '@decisio/domain';
-import { useCurrentUser, useNotify } from '@decisio/sdk-plugin';
+import { useCurrentUser, useFocusBackWhenDone, useNotify } from '@decisio/sdk-plugin';
 import { adminApi } from '../api';
 import { useAdminT } from '../i18n';
 import { menuLabel } from './menu-label';
@@ -55,6 +55,9 @@ export function RolePermissionDialog(props: { role: RoleItem; onClose(): void })
   const tree = adminApi.endpoints['admin/menuTree'].useQuery();
   const current = adminApi.endpoints['admin/roleMenus'].useQuery(props.role.id);
   const [save, saving] = adminApi.endpoints['admin/setRolePermission'].useMutation();
+  // The busy Save drops the focus to the page; a failure leaves the dialog open: it comes back to Save.
+  const saveRef = useRef<HTMLButtonElement>(null);
+  useFocusBackWhenDone(saving.isLoading, () => saveRef.current);
   const roleId = props.role.id;
   const [draft, update] = useDraft(roleId);
   const menuIds = draft?.menuIds ?? null;
@@ -148,7 +151,7 @@ export function RolePermissionDialog(props: { role: RoleItem; onClose(): void })
         actions={
           <>
             <Button onClick={close}>{t('common.cancel')}</Button>
-            <Button intent="primary" loading={saving.isLoading} disabled={menuIds === null} onClick={() => void submit()} data-testid="admin-matrix-save">
+            <Button ref={saveRef} intent="primary" loading={saving.isLoading} disabled={menuIds === null} onClick={() => void submit()} data-testid="admin-matrix-save">
               {t('common.save')}
             </Button>
           </>

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import type { MarketModel, MarketModelDetail } from '@decisio/domain';
 import { createTestHost, heldBack, withHost } from '@decisio/sdk-plugin/testing';
 import { marketPlugin } from '../index';
@@ -121,6 +121,31 @@ describe('MarketPanel', () => {
     expect(host.calls.find((c) => c.url === 'market/import')!.body).toEqual({ versionId: V1, projectId: P });
     fireEvent.click(screen.getByTestId('market-import-open'));
     expect(host.navigations.at(-1)).toEqual({ pathname: '/workflow/policy', search: { projectId: P, solutionId: 'S9' } });
+  });
+
+  it('keeps the keyboard in the import dialog: the focus the busy Import dropped goes to Open once imported, so Escape closes the dialog', async () => {
+    const host = setup({ search: { modelId: M } });
+    fireEvent.click(await screen.findByTestId('market-import-1'));
+    const select = (await screen.findByLabelText(/Into project/)) as HTMLSelectElement;
+    await waitFor(() => expect(select.options.length).toBe(2));
+    fireEvent.change(select, { target: { value: P } });
+    const gate = heldBack();
+    host.mockCall('market/import', async () => {
+      await gate.wait;
+      return { code: 0, data: { projectId: P, solutionId: 'S9', schemeId: 'X', simulatorId: 'E', policyId: 'PO', objectiveId: 'O' } };
+    });
+    const submit = screen.getByTestId('market-import-submit') as HTMLButtonElement;
+    submit.focus();
+    fireEvent.click(submit);
+    // Busy, the button is disabled and a browser drops its focus to the page (jsdom does not: done here).
+    await waitFor(() => expect(submit.disabled).toBe(true));
+    submit.blur();
+    expect(document.activeElement).toBe(document.body);
+    await act(async () => gate.release());
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByTestId('market-import-open')));
+    // Blueprint's dialog hears Escape only from inside it.
+    fireEvent.keyDown(document.activeElement!, { key: 'Escape' });
+    await waitFor(() => expect(screen.queryByTestId('market-import-done')).toBeNull());
   });
 
   it('publishes a trained policy (only trained ones offered) and shows a refusal in Chinese', async () => {

@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import {
   Alert,
   Button,
@@ -20,7 +20,7 @@ import {
   TextArea,
 } from '@blueprintjs/core';
 import { MARKET_LIMITS, type MarketKind, type MarketModelDetail, type MarketVersion, type MarketVisibility } from '@decisio/domain';
-import { ChoiceField, DataTable, failureMessage, fieldErrorsOf, formatBytes, ListBody, PanelPage, Pager, pageCount, useAppLocation, useFailureNotice, useListSearch, useNavigate, useNotify } from '@decisio/sdk-plugin';
+import { ChoiceField, DataTable, failureMessage, fieldErrorsOf, formatBytes, ListBody, PanelPage, Pager, pageCount, useAppLocation, useFailureNotice, useFocusBackWhenDone, useListSearch, useNavigate, useNotify } from '@decisio/sdk-plugin';
 import { marketApi } from '../api';
 import { useMarketT } from '../i18n';
 import { editableProjects, figure, publishable } from '../model/market';
@@ -44,6 +44,9 @@ function PublishDialog({ isOpen, onClose, model, onPublished }: { isOpen: boolea
   const [failure, setFailure] = useState<string | null>(null);
   const trainings = marketApi.endpoints['market/trainings'].useQuery({ projectId, kind }, { skip: !isOpen || !projectId });
   const [publish, publishing] = marketApi.endpoints['market/publish'].useMutation();
+  // The busy Publish drops the focus to the page; a failure leaves the dialog open: it comes back to Publish.
+  const publishRef = useRef<HTMLButtonElement>(null);
+  useFocusBackWhenDone(publishing.isLoading, () => publishRef.current);
   useEffect(() => {
     if (!isOpen) return;
     setKind(model?.kind ?? 'policy');
@@ -141,7 +144,7 @@ function PublishDialog({ isOpen, onClose, model, onPublished }: { isOpen: boolea
         actions={
           <>
             <Button onClick={onClose}>{t('publishDialog.cancel')}</Button>
-            <Button intent="primary" loading={publishing.isLoading} onClick={() => void submit()} data-testid="market-publish-submit">
+            <Button ref={publishRef} intent="primary" loading={publishing.isLoading} onClick={() => void submit()} data-testid="market-publish-submit">
               {t('publishDialog.submit')}
             </Button>
           </>
@@ -161,6 +164,11 @@ function ImportDialog({ model, version, onClose }: { model: MarketModelDetail; v
   const [failure, setFailure] = useState<string | null>(null);
   const [done, setDone] = useState<{ projectId: string; solutionId: string; policyId: string | null } | null>(null);
   const [importVersion, importing] = marketApi.endpoints['market/import'].useMutation();
+  // The busy Import drops the focus to the page, and the dialog stays open: it comes back to Open
+  // (imported) or to Import (failed).
+  const openRef = useRef<HTMLButtonElement>(null);
+  const submitRef = useRef<HTMLButtonElement>(null);
+  useFocusBackWhenDone(importing.isLoading, () => openRef.current ?? submitRef.current);
   useEffect(() => {
     setDone(null);
     setFailure(null);
@@ -205,7 +213,7 @@ function ImportDialog({ model, version, onClose }: { model: MarketModelDetail; v
         {done && (
           <Callout intent="success" data-testid="market-import-done">
             {t('importDialog.done')}{' '}
-            <Button size="small" intent="success" onClick={open} data-testid="market-import-open">
+            <Button ref={openRef} size="small" intent="success" onClick={open} data-testid="market-import-open">
               {t('importDialog.open')}
             </Button>
           </Callout>
@@ -215,7 +223,7 @@ function ImportDialog({ model, version, onClose }: { model: MarketModelDetail; v
         actions={
           <>
             <Button onClick={onClose}>{t('importDialog.cancel')}</Button>
-            <Button intent="primary" disabled={!projectId || !!done} loading={importing.isLoading} onClick={() => void submit()} data-testid="market-import-submit">
+            <Button ref={submitRef} intent="primary" disabled={!projectId || !!done} loading={importing.isLoading} onClick={() => void submit()} data-testid="market-import-submit">
               {t('importDialog.submit')}
             </Button>
           </>

@@ -11,7 +11,7 @@
 import { useRef, useState } from 'react';
 import { Button, Callout, Dialog, DialogBody, DialogFooter, FileInput, FormGroup, HTMLTable, InputGroup, ProgressBar, Radio, RadioGroup, Tag } from '@blueprintjs/core';
 import type { FileItem, ReviveImportReply, ReviveImportRequest } from '@decisio/domain';
-import { isApiError, partSizeFor, uploadResumable, useUploadTransport, type ApiError } from '@decisio/sdk-plugin';
+import { isApiError, partSizeFor, uploadResumable, useFocusBackWhenDone, useUploadTransport, type ApiError } from '@decisio/sdk-plugin';
 import { patternApi } from '../api';
 import { usePatternT } from '../i18n';
 
@@ -137,6 +137,11 @@ export function ReviveImportDialog(props: ReviveImportDialogProps) {
   };
 
   const busy = running.isLoading || progress !== null;
+  // The busy Import drops the focus to the page, and the dialog stays open: it comes back to Close
+  // (imported), or to Import / Continue (failed, or a question about the index column).
+  const importRef = useRef<HTMLButtonElement>(null);
+  const closeRef = useRef<HTMLButtonElement>(null);
+  useFocusBackWhenDone(busy, () => closeRef.current ?? importRef.current);
   const detail = error?.errors ? [error.errors.yaml, error.errors.dataFileId, error.errors.reward, ...Object.entries(error.errors).filter(([k]) => !['yaml', 'dataFileId', 'reward'].includes(k)).map(([k, v]) => `${k}: ${v}`)].filter(Boolean) : [];
 
   return (
@@ -236,11 +241,11 @@ export function ReviveImportDialog(props: ReviveImportDialogProps) {
       <DialogFooter
         actions={
           done ? (
-            <Button intent="primary" text={t('revive.close')} onClick={close} data-testid="revive-close" />
+            <Button ref={closeRef} intent="primary" text={t('revive.close')} onClick={close} data-testid="revive-close" />
           ) : (
             <>
               <Button text={t('yaml.cancel')} onClick={close} />
-              <Button intent="primary" loading={busy} text={question ? t('revive.continue') : t('revive.import')} onClick={() => void submit()} data-testid="revive-import" />
+              <Button ref={importRef} intent="primary" loading={busy} text={question ? t('revive.continue') : t('revive.import')} onClick={() => void submit()} data-testid="revive-import" />
             </>
           )
         }
