@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
-import { createServiceRef, createUseT, definePlugin, definePluginApi, useProjectLink, useService, type PluginEndpointBuilder } from './index';
+import { createServiceRef, createUseT, definePlugin, definePluginApi, navigationServiceRef, useProjectLink, useService, type PluginEndpointBuilder } from './index';
 import { createTestHost, renderPanel } from './testing';
 
 const greeterRef = createServiceRef<{ greet(name: string): string }>('demo.greeter');
@@ -46,5 +46,26 @@ describe('createTestHost / renderPanel', () => {
     fireEvent.click(screen.getByText('go'));
     expect(host.location()).toEqual({ pathname: '/project/simulator', search: { guide: 'true', projectId: 'P-1', simulatorId: 'SD-1' } });
     expect(host.calls).toEqual([{ url: 'demo/hello', body: undefined }]);
+  });
+
+  it("keeps a browser's history: a navigation pushes an entry, replace overwrites the current one, Back returns to the previous one", () => {
+    const host = createTestHost({ location: { pathname: '/dashboard' } });
+    const nav = host.services.get(navigationServiceRef);
+    const heard: string[] = [];
+    nav.onDidNavigate((l) => heard.push(l.pathname + (l.search.id ? `?id=${l.search.id}` : '')));
+    nav.navigate('/list');
+    nav.navigate('/list', { search: { id: 'a' } });
+    nav.navigate('/list', { search: { id: 'b' }, replace: true });
+    expect(host.history().map((l) => l.search.id ?? l.pathname)).toEqual(['/dashboard', '/list', 'b']);
+    expect(host.back()).toBe(true);
+    expect(host.location()).toEqual({ pathname: '/list', search: {} });
+    expect(host.back()).toBe(true);
+    expect(host.back()).toBe(false);
+    expect(host.location().pathname).toBe('/dashboard');
+    // a navigation from an earlier entry drops the ones after it
+    nav.navigate('/other');
+    expect(host.history().map((l) => l.pathname)).toEqual(['/dashboard', '/other']);
+    expect(heard).toEqual(['/list', '/list?id=a', '/list?id=b', '/list', '/dashboard', '/other']);
+    expect(host.navigations.map((l) => l.pathname)).toEqual(['/list', '/list', '/list', '/other']);
   });
 });

@@ -96,6 +96,18 @@ export interface TestHost {
   provide<T>(ref: ServiceRef<T>, impl: T): void;
   /** Current location. */
   location(): AppLocation;
+  /**
+   * The browser history so far, oldest first, as a browser keeps it: the start location, then one
+   * entry per navigation, except that `replace` overwrites the current entry (and Back then skips
+   * what was there); entries after the current one are dropped by a navigation.
+   */
+  history(): AppLocation[];
+  /**
+   * The browser's Back button: the previous history entry becomes the location (the screens
+   * following the location hear it; `navigations` does not list it). False, and nothing moves,
+   * at the first entry. Call it inside `act`.
+   */
+  back(): boolean;
   /** Current session. */
   session(): SessionState;
   /** Runs the `activate` of the plugins, in the given order. */
@@ -172,13 +184,17 @@ export function createTestHost(options: TestHostOptions = {}): TestHost {
     onDidChange: sessionChanged.event,
   };
   let location: AppLocation = { pathname: options.location?.pathname ?? '/', search: options.location?.search ?? {} };
+  const history: AppLocation[] = [location];
+  let at = 0;
   const navigated = new Emitter<AppLocation>();
   const clean = (s?: Record<string, string | undefined>) =>
     Object.fromEntries(Object.entries(s ?? {}).filter(([, v]) => v !== undefined && v !== '')) as Record<string, string>;
   const navigation = {
     getLocation: () => location,
-    navigate: (to: string, o?: { search?: Record<string, string | undefined> }) => {
+    navigate: (to: string, o?: { search?: Record<string, string | undefined>; replace?: boolean }) => {
       location = { pathname: to, search: clean(o?.search) };
+      if (!o?.replace) at += 1;
+      history.splice(at, history.length - at, location);
       navigations.push(location);
       navigated.fire(location);
     },
@@ -281,6 +297,14 @@ export function createTestHost(options: TestHostOptions = {}): TestHost {
     mockCall: (url, reply) => void mocks.set(url.replace(/^\/+/, ''), reply),
     provide: (ref, impl) => void registry.set(ref.id, impl),
     location: () => location,
+    history: () => history.slice(),
+    back: () => {
+      if (at === 0) return false;
+      at -= 1;
+      location = history[at]!;
+      navigated.fire(location);
+      return true;
+    },
     session: () => sessionState,
     activate: async () => {
       for (const p of plugins) {
