@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import type { Recognition, StorehouseTemplate } from '@decisio/domain';
 import { createTestHost, heldBack, withHost } from '@decisio/sdk-plugin/testing';
 import { storehousePlugin } from '../index';
@@ -155,6 +155,34 @@ describe('StorehousePanel', () => {
     await waitFor(() => expect(screen.queryByTestId('storehouse-score-electric')).toBeNull());
     gate.release();
     expect((await screen.findByTestId('storehouse-score-electric')).textContent).toBe('50 / 100');
+  });
+
+  it("keeps each recognition in the browser's history: Back returns to the previous one, then to the storehouse before any, not out of it", async () => {
+    const host = setup();
+    const second = { ...RECOGNITION, recognitionId: 'c'.repeat(32), matches: [{ ...RECOGNITION.matches[0]!, score: 50 }] };
+    host.mockCall('templateWarehouse/getRecognizerResult', (body) => ({ code: 0, data: (body as { recognitionId: string }).recognitionId === second.recognitionId ? second : RECOGNITION }));
+    const select = (await screen.findByLabelText('Your dataset')) as HTMLSelectElement;
+    await waitFor(() => expect(select.options.length).toBe(2));
+    fireEvent.change(select, { target: { value: 'b'.repeat(32) } });
+    fireEvent.click(screen.getByTestId('storehouse-recognize'));
+    expect((await screen.findByTestId('storehouse-score-electric')).textContent).toBe('86.4 / 100');
+    host.mockCall('templateWarehouse/recognizerUsed', { code: 0, data: second });
+    fireEvent.click(screen.getByTestId('storehouse-recognize'));
+    await waitFor(() => expect(screen.getByTestId('storehouse-score-electric').textContent).toBe('50 / 100'));
+    expect(host.history().map((l) => [l.pathname, l.search.recognitionId ?? ''])).toEqual([
+      ['/template-storehouse', ''],
+      ['/template-storehouse', 'a'.repeat(32)],
+      ['/template-storehouse', 'c'.repeat(32)],
+    ]);
+    // Back: the first recognition's scores again
+    act(() => void host.back());
+    expect(host.location().search).toEqual({ recognitionId: 'a'.repeat(32) });
+    await waitFor(() => expect(screen.getByTestId('storehouse-score-electric').textContent).toBe('86.4 / 100'));
+    // Back again: the storehouse as it was opened, still the storehouse
+    act(() => void host.back());
+    expect(host.location()).toEqual({ pathname: '/template-storehouse', search: {} });
+    await waitFor(() => expect(screen.queryByTestId('storehouse-results')).toBeNull());
+    expect(screen.getByTestId('storehouse-recognize')).toBeTruthy();
   });
 
   it('says where to upload when the user has no dataset, and shows a failed recognition', async () => {

@@ -190,7 +190,8 @@ export function StorehousePanel(_props: { panelId: string }) {
     setFailure(null);
     try {
       const r = await recognize({ tableId }).unwrap();
-      navigate(location.pathname, { search: { recognitionId: r.recognitionId }, replace: true });
+      // The user's own step: a history entry of its own, so Back returns to the storehouse as it was.
+      navigate(location.pathname, { search: { recognitionId: r.recognitionId } });
     } catch (err) {
       setFailure(failureMessage(err, t('recognize.failed')) ?? t('recognize.failed'));
     }
