@@ -109,6 +109,47 @@ describe('MarketPanel', () => {
     await waitFor(() => expect(host.calls.find((c) => c.url === 'market/getOnnxDownloadUrl')?.body).toEqual({ versionId: V2 }));
   });
 
+  it("keeps each opened model in the browser's history: Back returns to the previous model, then to the list, not out of the market", async () => {
+    const OTHER = 'e'.repeat(32);
+    const host = setup({ list: { code: 0, data: { rows: [model(), model({ modelId: OTHER, name: 'Pump policy' })], total: 2, page: 1, pageSize: 20 } } });
+    host.mockCall('market/get', (body) => ({ code: 0, data: (body as { modelId: string }).modelId === OTHER ? { ...DETAIL, modelId: OTHER, name: 'Pump policy' } : DETAIL }));
+    fireEvent.click(await screen.findByText('Cold room policy'));
+    expect(within(await screen.findByTestId('market-detail')).getByRole('heading', { level: 4 }).textContent).toBe('Cold room policy');
+    fireEvent.click(screen.getByText('Pump policy'));
+    await waitFor(() => expect(within(screen.getByTestId('market-detail')).getByRole('heading', { level: 4 }).textContent).toBe('Pump policy'));
+    expect(host.history().map((l) => [l.pathname, l.search.modelId ?? ''])).toEqual([
+      ['/model-market', ''],
+      ['/model-market', M],
+      ['/model-market', OTHER],
+    ]);
+    // Back: the first model again
+    act(() => void host.back());
+    expect(host.location().search).toEqual({ modelId: M });
+    await waitFor(() => expect(within(screen.getByTestId('market-detail')).getByRole('heading', { level: 4 }).textContent).toBe('Cold room policy'));
+    // Back again: the list as it was opened, still the market
+    act(() => void host.back());
+    expect(host.location()).toEqual({ pathname: '/model-market', search: {} });
+    await waitFor(() => expect(screen.queryByTestId('market-detail')).toBeNull());
+    expect(screen.getByTestId(`market-row-${M}`)).toBeTruthy();
+    // Closing a model is a step of its own too: Back reopens it
+    fireEvent.click(screen.getByText('Pump policy'));
+    fireEvent.click(within(await screen.findByTestId('market-detail')).getByRole('button', { name: 'Close' }));
+    await waitFor(() => expect(screen.queryByTestId('market-detail')).toBeNull());
+    act(() => void host.back());
+    expect(host.location().search).toEqual({ modelId: OTHER });
+  });
+
+  it('leaves no history entry to return to for a model just unpublished whole: Back goes to the list before it', async () => {
+    const host = setup();
+    fireEvent.click(await screen.findByText('Cold room policy'));
+    await screen.findByTestId('market-detail');
+    host.mockCall('market/unpublish', { code: 0, data: { modelId: M, removed: true } });
+    fireEvent.click(screen.getByTestId('market-unpublish'));
+    fireEvent.click(within(await screen.findByRole('alertdialog')).getByRole('button', { name: 'Unpublish' }));
+    await waitFor(() => expect(screen.queryByTestId('market-detail')).toBeNull());
+    expect(host.history().map((l) => l.search.modelId ?? '')).toEqual(['', '']);
+  });
+
   it('imports a version into a project the user may edit and opens it', async () => {
     const host = setup({ search: { modelId: M } });
     fireEvent.click(await screen.findByTestId('market-import-1'));

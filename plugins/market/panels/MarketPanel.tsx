@@ -234,7 +234,7 @@ function ImportDialog({ model, version, onClose }: { model: MarketModelDetail; v
 }
 
 /** One model: description, graph, versions with their report, and the actions the caller may take. */
-function ModelDetail({ modelId, onClose, onNewVersion }: { modelId: string; onClose(): void; onNewVersion(model: MarketModelDetail): void }) {
+function ModelDetail({ modelId, onClose, onRemoved, onNewVersion }: { modelId: string; onClose(): void; onRemoved(): void; onNewVersion(model: MarketModelDetail): void }) {
   const { t, locale } = useMarketT();
   const notify = useNotify();
   const fail = useFailureNotice();
@@ -268,7 +268,7 @@ function ModelDetail({ modelId, onClose, onNewVersion }: { modelId: string; onCl
     try {
       const r = await unpublish({ modelId: m.modelId, ...(target.versionId ? { versionId: target.versionId } : {}) }).unwrap();
       notify({ message: t('detail.unpublished'), intent: 'success', icon: 'tick' });
-      if (r.removed) onClose();
+      if (r.removed) onRemoved();
     } catch (err) {
       fail(err, t('detail.failed'));
     }
@@ -390,7 +390,10 @@ export function MarketPanel(_props: { panelId: string }) {
   const { keyword, setKeyword, search, page, setPage } = useListSearch({ filters: [kind, scope] });
   const list = marketApi.endpoints['market/list'].useQuery({ page, pageSize: PAGE_SIZE, scope, ...(search ? { keyword: search } : {}), ...(kind ? { kind } : {}) });
   const [publishing, setPublishing] = useState<{ model: MarketModelDetail | null } | null>(location.search.publish ? { model: null } : null);
-  const select = (id: string) => navigate(location.pathname, { search: id ? { modelId: id } : {}, replace: true });
+  // Opening or closing a model is the user's own step: a history entry of its own, so Back returns
+  // to the list or the model before. A model just unpublished replaces its entry: Back never
+  // returns to it.
+  const select = (id: string, replace = false) => navigate(location.pathname, { search: id ? { modelId: id } : {}, replace });
   const rows = list.data?.rows ?? [];
   return (
     <div style={{ overflow: 'auto', height: '100%' }} data-testid="market">
@@ -420,7 +423,9 @@ export function MarketPanel(_props: { panelId: string }) {
                   <a
                     href="#"
                     onClick={(e) => {
+                      // The row hears the click too: one click, one history entry.
                       e.preventDefault();
+                      e.stopPropagation();
                       select(m.modelId);
                     }}
                   >
@@ -440,9 +445,9 @@ export function MarketPanel(_props: { panelId: string }) {
           </DataTable>
           {list.data && list.data.total > PAGE_SIZE && <Pager page={page} pages={pageCount(list.data.total, PAGE_SIZE)} onPage={setPage} prevLabel={t('list.prev')} nextLabel={t('list.next')} />}
         </ListBody>
-        {modelId && <ModelDetail key={modelId} modelId={modelId} onClose={() => select('')} onNewVersion={(model) => setPublishing({ model })} />}
+        {modelId && <ModelDetail key={modelId} modelId={modelId} onClose={() => select('')} onRemoved={() => select('', true)} onNewVersion={(model) => setPublishing({ model })} />}
       </PanelPage>
-      <PublishDialog isOpen={!!publishing} model={publishing?.model ?? null} onClose={() => setPublishing(null)} onPublished={select} />
+      <PublishDialog isOpen={!!publishing} model={publishing?.model ?? null} onClose={() => setPublishing(null)} onPublished={(id) => select(id)} />
     </div>
   );
 }
