@@ -283,6 +283,60 @@ describe('CrudFormDialog keyboard', () => {
   });
 });
 
+describe('CrudFormDialog rendered only while open', () => {
+  afterEach(() => cleanup());
+
+  it('gives the focus back to the button that opened it when it is saved, cancelled or closed with Escape', async () => {
+    const host = createTestHost();
+    let saved = 0;
+    function Notes() {
+      const [open, setOpen] = useState(false);
+      return (
+        <>
+          <button type="button" onClick={() => setOpen(true)}>
+            New note
+          </button>
+          <button type="button">Elsewhere</button>
+          {open && (
+            <CrudFormDialog title="Add a note" width={480} formId="note-form" onClose={() => setOpen(false)} onSubmit={() => (saved++, setOpen(false))} saving={false} saveTestId="note-save" labels={labels}>
+              <input aria-label="Title" autoFocus />
+            </CrudFormDialog>
+          )}
+        </>
+      );
+    }
+    show(host, <Notes />);
+    const opener = screen.getByRole('button', { name: 'New note' });
+    const open = async () => {
+      // A browser focuses a clicked button (jsdom does not: done here).
+      opener.focus();
+      fireEvent.click(opener);
+      await waitFor(() => expect(document.activeElement).toBe(screen.getByLabelText('Title')));
+    };
+    await open();
+    fireEvent.click(screen.getByTestId('note-save'));
+    await waitFor(() => expect(saved).toBe(1));
+    expect(screen.queryByLabelText('Title')).toBeNull();
+    await waitFor(() => expect(document.activeElement).toBe(opener));
+    await open();
+    fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByLabelText('Title')).toBeNull());
+    await waitFor(() => expect(document.activeElement).toBe(opener));
+    await open();
+    fireEvent.keyDown(document.activeElement!, { key: 'Escape' });
+    await waitFor(() => expect(screen.queryByLabelText('Title')).toBeNull());
+    await waitFor(() => expect(document.activeElement).toBe(opener));
+    expect(saved).toBe(1);
+    // The focus already somewhere else when the dialog goes: it stays there.
+    await open();
+    const elsewhere = screen.getByRole('button', { name: 'Elsewhere' });
+    fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
+    elsewhere.focus();
+    await new Promise((r) => setTimeout(r, 20));
+    expect(document.activeElement).toBe(elsewhere);
+  });
+});
+
 describe('the form-level error', () => {
   it('shows formError once, in a danger callout with the error icon above the fields, and nothing without one', () => {
     const host = createTestHost();

@@ -9,7 +9,7 @@
 import { useRef, useState, type CSSProperties, type ReactNode } from 'react';
 import { Alert, Button, ButtonGroup, Callout, Dialog, DialogBody, DialogFooter, HTMLTable, NonIdealState, Spinner, type IconName, type Intent } from '@blueprintjs/core';
 import { isApiError } from './api';
-import { useFocusBackWhenDone, useNotify } from './react';
+import { useFocusBackOnUnmount, useFocusBackWhenDone, useNotify } from './react';
 import { Pager } from './list';
 
 /** The texts a CRUD screen shows, translated by the plugin (e.g. from its `common.*` keys). */
@@ -332,6 +332,8 @@ export function CrudForm(props: CrudFormProps) {
   // The busy Save drops the focus to the page; a failed save leaves the dialog open: it comes back to Save.
   const saveRef = useRef<HTMLButtonElement>(null);
   useFocusBackWhenDone(props.saving, () => saveRef.current);
+  // A dialog rendered only while open is removed at once when it closes: the focus goes back to its opener.
+  useFocusBackOnUnmount();
   return (
     <>
       <DialogBody>

@@ -1,8 +1,8 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { useRef } from 'react';
-import { cleanup, render, renderHook, screen, waitFor } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { useRef, useState } from 'react';
+import { cleanup, fireEvent, render, renderHook, screen, waitFor } from '@testing-library/react';
 import { Dialog } from '@blueprintjs/core';
-import { useFocusBackWhenDone, useOpeningKey } from './react';
+import { useFocusBackOnUnmount, useFocusBackWhenDone, useOpeningKey } from './react';
 
 describe('useOpeningKey', () => {
   afterEach(() => cleanup());
@@ -79,5 +79,49 @@ describe('useFocusBackWhenDone', () => {
     (document.activeElement as HTMLElement | null)?.blur();
     view.rerender(<Editor saving={false} isOpen />);
     expect(document.activeElement).toBe(again);
+  });
+});
+
+describe('useFocusBackOnUnmount', () => {
+  afterEach(() => cleanup());
+
+  it('leaves the focus to Blueprint when the dialog gives way to another one (a save that opens the next step)', async () => {
+    function First(props: { onDone(): void }) {
+      useFocusBackOnUnmount();
+      return (
+        <Dialog isOpen title="First">
+          <button type="button" onClick={props.onDone}>
+            Done
+          </button>
+        </Dialog>
+      );
+    }
+    function Steps() {
+      const [step, setStep] = useState(0);
+      return (
+        <>
+          <button type="button" onClick={() => setStep(1)}>
+            Start
+          </button>
+          {step === 1 && <First onDone={() => setStep(2)} />}
+          <Dialog isOpen={step === 2} title="Second">
+            <input aria-label="Next" />
+          </Dialog>
+        </>
+      );
+    }
+    render(<Steps />);
+    const opener = screen.getByRole('button', { name: 'Start' });
+    opener.focus();
+    // Blueprint's open dialog stops a focus event outside it before the opener hears it: watch the call.
+    const focus = vi.spyOn(opener, 'focus');
+    fireEvent.click(opener);
+    const done = await screen.findByRole('button', { name: 'Done' });
+    await waitFor(() => expect(document.activeElement).not.toBe(opener));
+    fireEvent.click(done);
+    await screen.findByRole('dialog', { name: 'Second' });
+    await new Promise((r) => setTimeout(r, 50));
+    expect(focus).not.toHaveBeenCalled();
+    expect(document.activeElement).not.toBe(opener);
   });
 });

@@ -226,3 +226,34 @@ export function useFocusBackWhenDone<K>(busy: K | null | false, target: (was: K)
     if (el && !el.closest(`.${Classes.OVERLAY}:not(.${Classes.OVERLAY_OPEN})`)) el.focus();
   }, [busy]);
 }
+
+/**
+ * Gives the focus back to what had it when the calling dialog mounted (the button that opened
+ * it) once the dialog unmounts and the focus is left on the page. Blueprint gives it back only
+ * when `isOpen` turns false and the dialog has faded; a dialog rendered only while it is open
+ * (`{editing && <EditDialog />}`) is removed at once, on Save, Cancel or Escape, and the focus
+ * stayed on the page, where Tab starts over from the top. Nothing moves when the focus is
+ * somewhere already, when the opener is gone or disabled, or while another dialog is open that
+ * does not hold it (Blueprint brings the focus into that one: the matrix a new role opens).
+ * Call it in the dialog's component (CrudForm does).
+ */
+export function useFocusBackOnUnmount(): void {
+  // Read while the dialog first renders, before an autoFocus field takes the focus.
+  const [opener] = useState(() => (typeof document === 'undefined' ? null : document.activeElement));
+  useEffect(
+    () => () => {
+      if (!(opener instanceof HTMLElement) || opener === document.body) return;
+      // After the commit that removed the dialog and Blueprint's own clean-up.
+      setTimeout(() => {
+        const active = document.activeElement;
+        if (active !== null && active !== document.body) return;
+        if (!opener.isConnected || opener.matches(':disabled')) return;
+        const otherDialog = Array.from(document.querySelectorAll(`.${Classes.OVERLAY_OPEN}`)).some(
+          (o) => o.querySelector(`:scope > .${Classes.OVERLAY_BACKDROP}`) !== null && !o.contains(opener),
+        );
+        if (!otherDialog) opener.focus();
+      });
+    },
+    [opener],
+  );
+}
