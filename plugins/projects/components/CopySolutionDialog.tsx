@@ -1,7 +1,7 @@
 import { useRef, useState, type FormEvent } from 'react';
 import { Button, Callout, Checkbox, Dialog, DialogBody, DialogFooter, FormGroup, InputGroup } from '@blueprintjs/core';
 import { DIALOG_WIDTH, LIMITS, type SolutionItem } from '@decisio/domain';
-import { useFocusBackWhenDone, useNotify } from '@decisio/sdk-plugin';
+import { useFocusBackOnUnmount, useFocusBackWhenDone, useNotify } from '@decisio/sdk-plugin';
 import { projectsApi } from '../api';
 import { useProjectsT } from '../i18n';
 import { DIALOG_PORTAL, describeFailure } from './errors';
@@ -20,6 +20,8 @@ export function CopySolutionDialog({ solution, onClose }: { solution: SolutionIt
   // The busy Copy drops the focus to the page; a failure leaves the dialog open: it comes back to Copy.
   const copyRef = useRef<HTMLButtonElement>(null);
   useFocusBackWhenDone(state.isLoading, () => copyRef.current);
+  // Shown only while open, it is removed at once when it closes: the focus goes back to its opener.
+  useFocusBackOnUnmount();
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();

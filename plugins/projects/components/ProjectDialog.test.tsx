@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { useState } from 'react';
 import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { ErrorCode } from '@decisio/domain';
 import { createTestHost, heldBack, renderPanel } from '@decisio/sdk-plugin/testing';
@@ -64,6 +65,39 @@ describe('ProjectDialog (create)', () => {
     expect(onSaved).toHaveBeenCalledWith({ ...saved, industryTemplate: null });
     expect(host.toasts.map((x) => x.message)).toEqual(['Project created']);
     expect(screen.queryByTestId('project-guided')).toBeNull();
+  });
+
+  it('gives the focus back to the New project button once created, or closed with Escape (the list shows the dialog only while open)', async () => {
+    const host = createTestHost({ plugins: [projectsPlugin], locale: 'en-US' });
+    host.mockCall('project/createProject', { data: { ...saved, industryTemplate: null } });
+    function List() {
+      const [open, setOpen] = useState(false);
+      return (
+        <>
+          <button type="button" onClick={() => setOpen(true)}>
+            New project
+          </button>
+          {open && <ProjectDialog onClose={() => setOpen(false)} />}
+        </>
+      );
+    }
+    await renderPanel(List, { host });
+    const opener = screen.getByRole('button', { name: 'New project' });
+    const open = async () => {
+      // A browser focuses a clicked button (jsdom does not: done here).
+      opener.focus();
+      fireEvent.click(opener);
+      await waitFor(() => expect(document.activeElement).not.toBe(opener));
+    };
+    await open();
+    fireEvent.change(screen.getByTestId('project-name'), { target: { value: 'Pricing' } });
+    fireEvent.click(screen.getByTestId('project-submit'));
+    await waitFor(() => expect(screen.queryByTestId('project-form')).toBeNull());
+    await waitFor(() => expect(document.activeElement).toBe(opener));
+    await open();
+    fireEvent.keyDown(document.activeElement!, { key: 'Escape' });
+    await waitFor(() => expect(screen.queryByTestId('project-form')).toBeNull());
+    await waitFor(() => expect(document.activeElement).toBe(opener));
   });
 
   it('creates from an industry template through the seeding call and opens the guided first run', async () => {

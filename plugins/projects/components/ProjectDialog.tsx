@@ -10,7 +10,7 @@ import {
   type ProjectItem,
   type TagColour,
 } from '@decisio/domain';
-import { isApiError, useFocusBackWhenDone, useNavigate, useNotify } from '@decisio/sdk-plugin';
+import { isApiError, useFocusBackOnUnmount, useFocusBackWhenDone, useNavigate, useNotify } from '@decisio/sdk-plugin';
 import { projectsApi } from '../api';
 import { useProjectsT } from '../i18n';
 import { TAG_COLOUR_HEX } from '../model/colours';
@@ -60,6 +60,8 @@ export function ProjectDialog({ project, onClose, onSaved }: Props) {
   // The busy Create (Save) drops the focus to the page; a failure leaves the dialog open: it comes back to it.
   const submitRef = useRef<HTMLButtonElement>(null);
   useFocusBackWhenDone(busy, () => submitRef.current);
+  // Shown only while open, it is removed at once when it closes: the focus goes back to its opener.
+  useFocusBackOnUnmount();
   const fromTemplate = !project && industry !== '';
   const template = fromTemplate ? templates.data?.find((x) => x.id === industry) : undefined;
 

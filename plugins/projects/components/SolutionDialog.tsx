@@ -11,7 +11,7 @@ import {
   type SolutionGoalType,
   type SolutionItem,
 } from '@decisio/domain';
-import { isApiError, useFocusBackWhenDone, useNotify } from '@decisio/sdk-plugin';
+import { isApiError, useFocusBackOnUnmount, useFocusBackWhenDone, useNotify } from '@decisio/sdk-plugin';
 import { projectsApi } from '../api';
 import { useProjectsT } from '../i18n';
 import { checkForm } from '../model/form-errors';
@@ -39,6 +39,8 @@ export function SolutionDialog({ projectId, solution, onClose }: Props) {
   // The busy Create (Save) drops the focus to the page; a failure leaves the dialog open: it comes back to it.
   const submitRef = useRef<HTMLButtonElement>(null);
   useFocusBackWhenDone(created.isLoading || edited.isLoading, () => submitRef.current);
+  // Shown only while open, it is removed at once when it closes: the focus goes back to its opener.
+  useFocusBackOnUnmount();
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
