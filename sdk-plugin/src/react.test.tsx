@@ -125,3 +125,53 @@ describe('useFocusBackOnUnmount', () => {
     expect(document.activeElement).not.toBe(opener);
   });
 });
+
+describe('useFocusBackOnUnmount, a dialog taking over from another', () => {
+  afterEach(() => cleanup());
+
+  it("gives the focus back to the first dialog's opener when the one that took over closes (its own opener went with the first)", async () => {
+    function First(props: { onDone(): void }) {
+      useFocusBackOnUnmount();
+      return (
+        <Dialog isOpen title="First">
+          <button type="button" onClick={props.onDone}>
+            Done
+          </button>
+        </Dialog>
+      );
+    }
+    function Second(props: { onClose(): void }) {
+      useFocusBackOnUnmount();
+      return (
+        <Dialog isOpen title="Second" onClose={props.onClose}>
+          <input aria-label="Next" autoFocus />
+        </Dialog>
+      );
+    }
+    function Steps() {
+      const [step, setStep] = useState(0);
+      return (
+        <>
+          <button type="button" onClick={() => setStep(1)}>
+            Start
+          </button>
+          {step === 1 && <First onDone={() => setStep(2)} />}
+          {step === 2 && <Second onClose={() => setStep(0)} />}
+        </>
+      );
+    }
+    render(<Steps />);
+    const opener = screen.getByRole('button', { name: 'Start' });
+    // A browser focuses a clicked button (jsdom does not: done here).
+    opener.focus();
+    fireEvent.click(opener);
+    const done = await screen.findByRole('button', { name: 'Done' });
+    done.focus();
+    // The second step replaces the first in one render: it first renders while Done, soon gone, has the focus.
+    fireEvent.click(done);
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByLabelText('Next')));
+    fireEvent.keyDown(document.activeElement!, { key: 'Escape' });
+    await waitFor(() => expect(screen.queryByLabelText('Next')).toBeNull());
+    await waitFor(() => expect(document.activeElement).toBe(opener));
+  });
+});

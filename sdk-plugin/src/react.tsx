@@ -227,6 +227,25 @@ export function useFocusBackWhenDone<K>(busy: K | null | false, target: (was: K)
   }, [busy]);
 }
 
+/** A dialog that calls {@link useFocusBackOnUnmount}: what had the focus when it first rendered, and the dialog that was up then. */
+interface FocusBackDialog {
+  opener: Element | null;
+  previous: FocusBackDialog | undefined;
+  mounted: boolean;
+}
+
+/** The dialogs calling {@link useFocusBackOnUnmount} that are up, oldest first (one leaves once its focus is settled). */
+const focusBackDialogs: FocusBackDialog[] = [];
+
+/** What the focus goes back to: the dialog's opener, else (gone, disabled) that of the dialog it took over from. */
+function focusBackTarget(dialog: FocusBackDialog | undefined): HTMLElement | null {
+  for (let d = dialog; d; d = d.previous) {
+    const el = d.opener;
+    if (el instanceof HTMLElement && el !== document.body && el.isConnected && !el.matches(':disabled')) return el;
+  }
+  return null;
+}
+
 /**
  * Gives the focus back to what had it when the calling dialog mounted (the button that opened
  * it) once the dialog unmounts and the focus is left on the page. Blueprint gives it back only
@@ -235,25 +254,39 @@ export function useFocusBackWhenDone<K>(busy: K | null | false, target: (was: K)
  * stayed on the page, where Tab starts over from the top. Nothing moves when the focus is
  * somewhere already, when the opener is gone or disabled, or while another dialog is open that
  * does not hold it (Blueprint brings the focus into that one: the matrix a new role opens).
- * Call it in the dialog's component (CrudForm does).
+ * A dialog that opened while another one calling this hook was up, from a control that is gone
+ * or disabled by the time it closes (the busy Save of the dialog it took over from), gives the
+ * focus to that dialog's opener instead: the matrix a new role opens, closed, gives it back to
+ * New role. Call it in the dialog's component (CrudForm does), in the part that renders first
+ * (not in a form shown after a spinner, which would take the spinner's focus for its opener).
  */
 export function useFocusBackOnUnmount(): void {
   // Read while the dialog first renders, before an autoFocus field takes the focus.
-  const [opener] = useState(() => (typeof document === 'undefined' ? null : document.activeElement));
-  useEffect(
-    () => () => {
-      if (!(opener instanceof HTMLElement) || opener === document.body) return;
-      // After the commit that removed the dialog and Blueprint's own clean-up.
+  const [dialog] = useState<FocusBackDialog>(() => ({
+    opener: typeof document === 'undefined' ? null : document.activeElement,
+    previous: focusBackDialogs.at(-1),
+    mounted: false,
+  }));
+  useEffect(() => {
+    dialog.mounted = true;
+    if (!focusBackDialogs.includes(dialog)) focusBackDialogs.push(dialog);
+    return () => {
+      dialog.mounted = false;
+      // After the commit that removed the dialog and Blueprint's own clean-up. The dialog stays
+      // listed until then, so that one taking over in the same moment still finds its opener.
       setTimeout(() => {
+        if (dialog.mounted) return; // Mounted again (StrictMode's second effect run).
+        const at = focusBackDialogs.indexOf(dialog);
+        if (at >= 0) focusBackDialogs.splice(at, 1);
         const active = document.activeElement;
         if (active !== null && active !== document.body) return;
-        if (!opener.isConnected || opener.matches(':disabled')) return;
+        const opener = focusBackTarget(dialog);
+        if (!opener) return;
         const otherDialog = Array.from(document.querySelectorAll(`.${Classes.OVERLAY_OPEN}`)).some(
           (o) => o.querySelector(`:scope > .${Classes.OVERLAY_BACKDROP}`) !== null && !o.contains(opener),
         );
         if (!otherDialog) opener.focus();
       });
-    },
-    [opener],
-  );
+    };
+  }, [dialog]);
 }
