@@ -77,6 +77,59 @@ describe('RolePermissionDialog', () => {
     await waitFor(() => expect(h.calls.find((c) => c.url === 'roles/permission')).toBeTruthy());
     expect([...(h.calls.find((c) => c.url === 'roles/permission')!.body as { menuIds: string[] }).menuIds].sort()).toEqual([dashboard.id, users.id].sort());
   });
+  it('puts the focus on the first menu when it opens and gives it back to its Matrix button when it closes (the panel shows it only while open)', async () => {
+    const h = createTestHost({ plugins: [adminPlugin], locale: 'en-US', session: { token: 't', userId: 'u1' } });
+    h.mockCall('user/getUser', { data: { userId: 'u1', tenantId: id('f1'), isSystemRole: false, roleList: [], permissions: ['users:read', 'roles:write', 'dashboard:use'], menus: [] } });
+    h.mockCall('roles/list', { data: [viewer] });
+    h.mockCall('menus/tree', { data: [dashboard, admin] });
+    h.mockCall(`roles/menuIds/${viewer.id}`, { data: { roleId: viewer.id, menuIds: [dashboard.id], permissions: ['dashboard:use'] } });
+    h.mockCall('roles/permission', (body) => ({ data: { roleId: viewer.id, menuIds: (body as { menuIds: string[] }).menuIds, permissions: [] } }));
+    await renderPanel(panel, { host: h });
+    const opener = await screen.findByTestId('admin-role-matrix');
+    const open = async () => {
+      // A browser focuses a clicked button (jsdom does not: done here).
+      opener.focus();
+      fireEvent.click(opener);
+      // A control, not Blueprint's empty focus trap, has the focus: Space ticks, Tab goes on.
+      await waitFor(() => expect(document.activeElement).toBe(screen.getByLabelText('Dashboard')));
+    };
+    await open();
+    fireEvent.keyDown(document.activeElement!, { key: 'Escape' });
+    await waitFor(() => expect(screen.queryByTestId('admin-matrix-menus')).toBeNull());
+    await waitFor(() => expect(document.activeElement).toBe(opener));
+    await open();
+    fireEvent.click(screen.getByText('Cancel'));
+    await waitFor(() => expect(screen.queryByTestId('admin-matrix-menus')).toBeNull());
+    await waitFor(() => expect(document.activeElement).toBe(opener));
+    await open();
+    fireEvent.click(screen.getByTestId('admin-matrix-save'));
+    await waitFor(() => expect(h.calls.some((c) => c.url === 'roles/permission')).toBe(true));
+    await waitFor(() => expect(screen.queryByTestId('admin-matrix-menus')).toBeNull());
+    await waitFor(() => expect(document.activeElement).toBe(opener));
+  });
+  it('opens on the new role once it is created, with the focus on its first menu, and gives the focus back to New role when it closes', async () => {
+    const h = createTestHost({ plugins: [adminPlugin], locale: 'en-US', session: { token: 't', userId: 'u1' } });
+    h.mockCall('user/getUser', { data: { userId: 'u1', tenantId: id('f1'), isSystemRole: false, roleList: [], permissions: ['users:read', 'roles:write', 'dashboard:use'], menus: [] } });
+    h.mockCall('roles/list', { data: [viewer] });
+    h.mockCall('menus/tree', { data: [dashboard, admin] });
+    const analyst: RoleItem = { ...viewer, id: id('e2'), code: 'analyst', name: 'Analyst', permissions: [] };
+    h.mockCall('roles', { data: analyst });
+    h.mockCall(`roles/menuIds/${analyst.id}`, { data: { roleId: analyst.id, menuIds: [], permissions: [] } });
+    await renderPanel(panel, { host: h });
+    const opener = await screen.findByTestId('admin-roles-add');
+    opener.focus();
+    fireEvent.click(opener);
+    fireEvent.change(await screen.findByLabelText('Name'), { target: { value: 'Analyst' } });
+    fireEvent.change(screen.getByLabelText('Code'), { target: { value: 'analyst' } });
+    fireEvent.click(screen.getByTestId('admin-role-save'));
+    // The role dialog gives way to the new role's matrix, whose first menu takes the focus.
+    await screen.findByRole('dialog', { name: 'Menus and permissions of Analyst' });
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByLabelText('Dashboard')));
+    expect(screen.queryByTestId('admin-role-save')).toBeNull();
+    fireEvent.click(screen.getByText('Cancel'));
+    await waitFor(() => expect(screen.queryByTestId('admin-matrix-menus')).toBeNull());
+    await waitFor(() => expect(document.activeElement).toBe(opener));
+  });
   it('keeps the ticks when the dialog of the same role mounts again (the draft lives by role id, not in the component)', async () => {
     const h = createTestHost({ plugins: [adminPlugin], locale: 'en-US', session: { token: 't', userId: 'u1' } });
     h.mockCall('user/getUser', { data: { userId: 'u1', tenantId: id('f1'), isSystemRole: false, roleList: [], permissions: ['users:read', 'roles:write', 'dashboard:use'], menus: [] } });

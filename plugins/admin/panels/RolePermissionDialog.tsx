@@ -1,7 +1,7 @@
 import { useEffect, useRef, useSyncExternalStore } from 'react';
 import { Button, Checkbox, Dialog, DialogBody, DialogFooter, H6, NonIdealState, Spinner } from '@blueprintjs/core';
 import { DIALOG_WIDTH, PERMISSIONS, type MenuItem, type RoleItem } from '@decisio/domain';
-import { useCurrentUser, useFocusBackWhenDone, useNotify } from '@decisio/sdk-plugin';
+import { useCurrentUser, useFocusBackOnUnmount, useFocusBackWhenDone, useNotify } from '@decisio/sdk-plugin';
 import { adminApi } from '../api';
 import { useAdminT } from '../i18n';
 import { menuLabel } from './menu-label';
@@ -58,6 +58,9 @@ export function RolePermissionDialog(props: { role: RoleItem; onClose(): void })
   // The busy Save drops the focus to the page; a failure leaves the dialog open: it comes back to Save.
   const saveRef = useRef<HTMLButtonElement>(null);
   useFocusBackWhenDone(saving.isLoading, () => saveRef.current);
+  // Shown only while open, it is removed at once when it closes: the focus goes back to its opener
+  // (the role's Matrix button, or New role when the matrix took over from the new role's dialog).
+  useFocusBackOnUnmount();
   const roleId = props.role.id;
   const [draft, update] = useDraft(roleId);
   const menuIds = draft?.menuIds ?? null;
@@ -113,12 +116,14 @@ export function RolePermissionDialog(props: { role: RoleItem; onClose(): void })
           <div style={{ display: 'grid', gridTemplateColumns: '1fr 1fr', gap: 16 }}>
             <div role="group" aria-label={t('roles.menus')} data-testid="admin-matrix-menus">
               <H6>{t('roles.menus')}</H6>
-              {rows.map(({ node, depth }) => (
+              {rows.map(({ node, depth }, i) => (
                 <div key={node.id} style={{ paddingLeft: depth * 20 }}>
                   <Checkbox
                     label={menuLabel(node, t as (k: string) => string)}
                     checked={menuIds!.has(node.id)}
                     onChange={(e) => toggle(node, (e.target as HTMLInputElement).checked)}
+                    // The first menu takes the focus once the matrix shows (Blueprint would leave it on its empty focus trap).
+                    autoFocus={i === 0}
                     data-testid={`admin-matrix-menu-${node.code}`}
                   />
                 </div>
