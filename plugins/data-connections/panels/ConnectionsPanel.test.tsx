@@ -72,6 +72,23 @@ describe('ConnectionsPanel', () => {
     expect(host.calls.find((c) => c.url === 'jobJdbcDatasource/test')?.body).toEqual({ id: 'c1' });
   });
 
+  it("gives the focus back to a connection's Tables button when its tables close with Escape (shown only while open)", async () => {
+    const host = createTestHost({ plugins: [dataConnectionsPlugin], locale: 'en-US', session: { token: 't', userId: 'u1' } });
+    host.mockCall('jobJdbcDatasource/queryListByPage', { data: { rows: [row], total: 1, page: 1, pageSize: 20 } });
+    host.mockCall('metadata/getImportList', noImports);
+    host.mockCall('jobJdbcDatasource/tables', { data: [{ name: 'sales', schema: 'wh', kind: 'table', estimatedRows: 10 }] });
+    await renderPanel(panel, { host });
+    const opener = await screen.findByRole('button', { name: 'Tables' });
+    // A browser focuses a clicked button (jsdom does not: done here).
+    opener.focus();
+    fireEvent.click(opener);
+    expect(await screen.findByTestId('tables-list')).toBeTruthy();
+    await waitFor(() => expect(document.activeElement).not.toBe(opener));
+    fireEvent.keyDown(document.activeElement!, { key: 'Escape' });
+    await waitFor(() => expect(screen.queryByTestId('tables-list')).toBeNull());
+    await waitFor(() => expect(document.activeElement).toBe(opener));
+  });
+
   it('shows the server\'s field errors under the form fields', async () => {
     const host = createTestHost({ plugins: [dataConnectionsPlugin], locale: 'en-US', session: { token: 't', userId: 'u1' } });
     host.mockCall('jobJdbcDatasource/queryListByPage', { data: { rows: [], total: 0, page: 1, pageSize: 20 } });

@@ -1,7 +1,7 @@
 import { useRef, useState } from 'react';
 import { Button, Callout, Checkbox, Classes, Dialog, DialogBody, DialogFooter, FormGroup, HTMLSelect, InputGroup, NumericInput, Spinner, TextArea } from '@blueprintjs/core';
 import { SCHEDULE_KIND_NAMES, SCHEDULE_LIMITS, type ScheduleItem, type ScheduleKind, type ScheduleSaveRequest } from '@decisio/domain';
-import { isApiError, useDebounced, useFocusBackWhenDone, useLocale, useNotify } from '@decisio/sdk-plugin';
+import { isApiError, useDebounced, useFocusBackOnUnmount, useFocusBackWhenDone, useLocale, useNotify } from '@decisio/sdk-plugin';
 import { jobsApi } from '../api';
 import { useJobsT } from '../i18n';
 
@@ -127,6 +127,8 @@ export function JobDialog({ editing, onClose }: JobDialogProps) {
   // The busy Save drops the focus to the page; a failure leaves the dialog open: it comes back to Save.
   const saveRef = useRef<HTMLButtonElement>(null);
   useFocusBackWhenDone(saving.isLoading, () => saveRef.current);
+  // Shown only while open, it is removed at once when it closes: the focus goes back to its opener.
+  useFocusBackOnUnmount();
 
   const checked = useDebounced({ cron: cron.trim(), timezone: timezone.trim() }, 300);
   const check = jobsApi.endpoints['jobs/check'].useQuery(checked, { skip: !checked.cron || !checked.timezone });

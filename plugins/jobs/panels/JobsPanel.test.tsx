@@ -92,6 +92,36 @@ describe('JobsPanel', () => {
     await waitFor(() => expect(host.toasts.map((n) => n.message)).toContain('Scheduled job saved'));
   });
 
+  it('gives the focus back to the New job button once the job is saved, cancelled or closed with Escape (the panel shows the dialog only while open)', async () => {
+    const host = createTestHost({ plugins: [jobsPlugin], locale: 'en-US', session: { token: 't', userId: 'u1' } });
+    host.mockCall('user/getUser', { data: admin });
+    host.mockCall('jobs/page', emptyPage);
+    host.mockCall('jobs/history', emptyPage);
+    host.mockCall('jobs/check', (body) => ({ data: { cron: (body as { cron: string }).cron, timezone: 'UTC', next: [] } }));
+    host.mockCall('jobs/saveOrUpdate', (body) => ({ data: { ...sweep, ...(body as object) } }));
+    await renderPanel(panel, { host });
+    const opener = await screen.findByTestId('jobs-create');
+    const open = async () => {
+      // A browser focuses a clicked button (jsdom does not: done here).
+      opener.focus();
+      fireEvent.click(opener);
+      await waitFor(() => expect(document.activeElement).toBe(screen.getByTestId('job-name')));
+    };
+    await open();
+    fireEvent.change(screen.getByTestId('job-name'), { target: { value: 'Sweep' } });
+    fireEvent.click(screen.getByTestId('job-save'));
+    await waitFor(() => expect(screen.queryByTestId('job-form')).toBeNull());
+    await waitFor(() => expect(document.activeElement).toBe(opener));
+    await open();
+    fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByTestId('job-form')).toBeNull());
+    await waitFor(() => expect(document.activeElement).toBe(opener));
+    await open();
+    fireEvent.keyDown(document.activeElement!, { key: 'Escape' });
+    await waitFor(() => expect(screen.queryByTestId('job-form')).toBeNull());
+    await waitFor(() => expect(document.activeElement).toBe(opener));
+  });
+
   it('refreshes a dataset imported from a data connection: only successful imports are offered, the choice is required', async () => {
     const host = createTestHost({ plugins: [jobsPlugin], locale: 'en-US', session: { token: 't', userId: 'u1' } });
     host.mockCall('user/getUser', { data: admin });

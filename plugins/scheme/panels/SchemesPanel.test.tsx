@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { createTestHost, renderPanel } from '@decisio/sdk-plugin/testing';
+import { createTestHost, heldBack, renderPanel } from '@decisio/sdk-plugin/testing';
 import { trainingsKitPlugin } from '@decisio/sdk-plugin/trainings/plugin';
 import { schemePlugin } from '../index';
 import { TEMPLATE_GRAPH, TEMPLATE_TABLE } from '../model/fixtures';
@@ -88,6 +88,27 @@ describe('scheme.list', () => {
     });
     // The dialog closed.
     await waitFor(() => expect(screen.queryByTestId('scheme-fields')).toBeNull());
+  });
+
+  it('gives the focus back to New scheme when the editor closes, though its data arrived after Blueprint put the focus in the dialog (it is shown only while open)', async () => {
+    const h = host('en-US');
+    h.mockCall('scheme/list', empty);
+    const data = heldBack();
+    h.mockCall('solution/getTableCorrelation', async () => (await data.wait, { data: { solutionId: SOLUTION, correlation: { primaryTableId: 'd'.repeat(32), trajectoryField: 'room', sequenceField: 'step', datetimeField: 'time' }, table: TEMPLATE_TABLE } }));
+    h.mockCall('solution/getPattern', { data: { solutionId: SOLUTION, graph: TEMPLATE_GRAPH } });
+    await renderPanel(panel, { host: h });
+    const opener = await screen.findByTestId('modelling-new');
+    // A browser focuses a clicked button (jsdom does not: done here).
+    opener.focus();
+    fireEvent.click(opener);
+    // While the data loads, Blueprint brings the focus into the dialog (its focus trap).
+    expect(await screen.findByText('Reading the data…')).toBeTruthy();
+    await waitFor(() => expect(document.activeElement).not.toBe(opener));
+    data.release();
+    expect(await screen.findByText('Cold room history: 4000 rows, 7 fields')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByTestId('scheme-fields')).toBeNull());
+    await waitFor(() => expect(document.activeElement).toBe(opener));
   });
 
   it('checks the form on the client (nothing sent), then shows the server\'s errors under their fields, in Chinese and the dark theme', async () => {

@@ -1,7 +1,7 @@
 import { useRef, useState } from 'react';
 import { Button, Dialog, DialogBody, DialogFooter, FormGroup, InputGroup } from '@blueprintjs/core';
 import { DIALOG_WIDTH, emailSchema, ErrorCode, mobileSchema, validationMessage, type CaptchaAnswer } from '@decisio/domain';
-import { isApiError, useFocusBackWhenDone, useLocale, useNotify, VerificationCodeField } from '@decisio/sdk-plugin';
+import { isApiError, useFocusBackOnUnmount, useFocusBackWhenDone, useLocale, useNotify, VerificationCodeField } from '@decisio/sdk-plugin';
 import { userCentreApi } from '../api';
 import { useUserCentreT } from '../i18n';
 import { failureOf } from './shared';
@@ -23,6 +23,8 @@ export function ContactDialog(props: { kind: 'email' | 'mobile'; onClose(): void
   // The busy Save drops the focus to the page; a failure leaves the dialog open: it comes back to Save.
   const saveRef = useRef<HTMLButtonElement>(null);
   useFocusBackWhenDone(busy, () => saveRef.current);
+  // Shown only while open, it is removed at once when it closes: the focus goes back to its opener.
+  useFocusBackOnUnmount();
   const schema = kind === 'email' ? emailSchema : mobileSchema;
   const valid = schema.safeParse(address.trim()).success;
   const send = (captcha: CaptchaAnswer) =>

@@ -65,6 +65,39 @@ describe('ProfilePanel', () => {
     expect(h.calls.filter((c) => c.url === 'users/updateUserCenter').at(-1)!.body).toEqual({ kind: 'email', email: 'new@example.com', code: 'XYZ788' });
   });
 
+  it('gives the focus back to the Change button once the contact is changed, or the dialog cancelled or closed with Escape (it is shown only while open)', async () => {
+    const h = host();
+    h.mockCall('index/generateEmailCode', { data: { sentTo: 'n***@example.com', expiresAt: '2030-01-01T00:00:00Z', resendSeconds: 60 } });
+    h.mockCall('users/updateUserCenter', { data: { ...INFO, email: 'new@example.com' } });
+    await renderPanel(panel, { host: h });
+    const opener = await screen.findByTestId('profile-change-email');
+    const open = async () => {
+      // A browser focuses a clicked button (jsdom does not: done here).
+      opener.focus();
+      fireEvent.click(opener);
+      await waitFor(() => expect(document.activeElement).toBe(screen.getByTestId('contact-address')));
+    };
+    await open();
+    fireEvent.keyDown(document.activeElement!, { key: 'Escape' });
+    await waitFor(() => expect(screen.queryByTestId('contact-address')).toBeNull());
+    await waitFor(() => expect(document.activeElement).toBe(opener));
+    await open();
+    fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByTestId('contact-address')).toBeNull());
+    await waitFor(() => expect(document.activeElement).toBe(opener));
+    await open();
+    type('contact-address', 'new@example.com');
+    await waitFor(() => expect(screen.getByTestId('contact-captcha').getAttribute('data-captcha-id')).toBe('c'.repeat(32)));
+    type('contact-captcha', 'AB23X');
+    fireEvent.click(screen.getByTestId('contact-send'));
+    await screen.findByTestId('contact-sent');
+    type('contact-code', 'XYZ789');
+    fireEvent.click(screen.getByTestId('contact-submit'));
+    await waitFor(() => expect(h.toasts.map((t) => t.message)).toContain('Contact details changed'));
+    await waitFor(() => expect(screen.queryByTestId('contact-address')).toBeNull());
+    await waitFor(() => expect(document.activeElement).toBe(opener));
+  });
+
   it('refuses an avatar over 256 KB before sending it, and shows the student certification state', async () => {
     const h = host({ ...INFO, isStudent: false, studentUntil: '2026-01-01T00:00:00Z' });
     await renderPanel(panel, { host: h });
