@@ -8,6 +8,7 @@
  *          act, alpha, accumulate)
  *   act: 0 none, 1 relu, 2 leaky-relu, 3 tanh, 4 sigmoid, 5 silu
  *   setThreads(n), getThreads()
+ *   coreName()                                    the CPU kernels OpenBLAS picked (e.g. 'Haswell')
  *   adam(p, g, m, v, lr, b1, b2, eps, wd, decoupled, bc1, bc2, gradScale)   (in place)
  *   activationGrad(dy, y, dx, n, act, alpha)      act as above, 5 (silu) not supported
  *   sumRows(x, rows, cols, out)                   bias gradients
@@ -187,6 +188,7 @@ static napi_value SumRows(napi_env env, napi_callback_info info) {
 
 extern void openblas_set_num_threads(int);
 extern int openblas_get_num_threads(void);
+extern char *openblas_get_corename(void);
 
 static napi_value SetThreads(napi_env env, napi_callback_info info) {
   size_t argc = 1;
@@ -202,6 +204,16 @@ static napi_value GetThreads(napi_env env, napi_callback_info info) {
   return r;
 }
 
+/* The kernel set OpenBLAS chose for this CPU (OPENBLAS_CORETYPE overrides it in DYNAMIC_ARCH
+ * builds): products round differently from one set to another. */
+static napi_value CoreName(napi_env env, napi_callback_info info) {
+  (void)info;
+  napi_value r;
+  const char *name = openblas_get_corename();
+  napi_create_string_utf8(env, name ? name : "", NAPI_AUTO_LENGTH, &r);
+  return r;
+}
+
 static napi_value Init(napi_env env, napi_value exports) {
   napi_property_descriptor props[] = {
     {"matmul", NULL, Matmul, NULL, NULL, NULL, napi_default, NULL},
@@ -210,8 +222,9 @@ static napi_value Init(napi_env env, napi_value exports) {
     {"adam", NULL, Adam, NULL, NULL, NULL, napi_default, NULL},
     {"activationGrad", NULL, ActivationGrad, NULL, NULL, NULL, napi_default, NULL},
     {"sumRows", NULL, SumRows, NULL, NULL, NULL, napi_default, NULL},
+    {"coreName", NULL, CoreName, NULL, NULL, NULL, napi_default, NULL},
   };
-  napi_define_properties(env, exports, 6, props);
+  napi_define_properties(env, exports, 7, props);
   return exports;
 }
 

@@ -17,7 +17,7 @@ export {
 export type { BackendFactory } from './backends/registry.ts';
 export { registerWebGPUBackend } from './backends/webgpu/index.ts';
 export { cpuBackend, CpuBackend, availableMatmulPaths, selectMatmulPath, jsMatmulPath, prepareCpuBackend, prepareWasmPool } from './backends/cpu/index.ts';
-export { setNativeThreads, getNativeThreads } from './backends/cpu/native-blas.ts';
+export { setNativeThreads, getNativeThreads, nativeBlasCore } from './backends/cpu/native-blas.ts';
 export type { MatmulPath, CpuBuffer } from './backends/cpu/index.ts';
 export {
   Tensor,

@@ -32,7 +32,7 @@
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Generator } from '@decisio/compute';
+import { Generator, getBackend, nativeBlasCore } from '@decisio/compute';
 import { defaultPolicyAlgorithm } from '@decisio/domain';
 import { buildDataset, type Dataset } from '../src/data/dataset';
 import { Rng } from '../src/data/split';
@@ -160,7 +160,7 @@ for (const [id, task] of Object.entries(REFERENCE_TASKS)) {
   if (VENV_ALGO === 'bc' && ENSEMBLE > 1) {
     // member i trains from seed 1 + SEED + 1000 i on the same split: member 0 is the plain run's venv
     const ens = new EnsembleTrainer(graph, ds, ENSEMBLE, VENV_OPTIONS);
-    const cached = VENV_CACHE ? join(VENV_CACHE, `${id}-s${SEED}-k${ENSEMBLE}${quick ? '-quick' : ''}${arg('trajectories') ? `-n${TRAJECTORIES}` : ''}${VENV_KEY}.json`) : undefined;
+    const cached = VENV_CACHE ? join(VENV_CACHE, `${id}-s${SEED}-k${ENSEMBLE}${quick ? '-quick' : ''}${arg('trajectories') ? `-n${TRAJECTORIES}` : ''}${VENV_KEY}-${blasCore()}.json`) : undefined;
     venvFromCache = cached !== undefined && existsSync(cached);
     if (cached && venvFromCache) ens.init({ seed: 1 + SEED, checkpoint: JSON.parse(readFileSync(cached, 'utf8')) as EnsembleCheckpoint });
     else {
@@ -327,6 +327,7 @@ for (const [id, task] of Object.entries(REFERENCE_TASKS)) {
     JSON.stringify({
       suite: 'learning',
       task: id,
+      blasCore: blasCore(),
       venvAlgo: VENV_ALGO,
       policyAlgo: POLICY_ALGO,
       venvStepScore: +venvReport.score.toFixed(2),
@@ -373,6 +374,16 @@ for (const [id, task] of Object.entries(REFERENCE_TASKS)) {
       trajectories: TRAJECTORIES,
     }),
   );
+}
+
+/**
+ * What the trainings' products ran on: OpenBLAS's kernel set on the native path (`'Cooperlake'`,
+ * `'Haswell'`, ...), else the CPU path or backend (`'wasm-simd'`, ...). Rounding differs from
+ * one to another, and so do the runs of one seed.
+ */
+function blasCore(): string {
+  const path = getBackend().capabilities.path;
+  return (path === 'native-blas' ? nativeBlasCore() : null) ?? path;
 }
 
 /** A task's policy (original units, one row at a time) as a venv rollout policy (encoded rows): for the `--trace` diagnosis. */

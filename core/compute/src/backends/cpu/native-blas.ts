@@ -20,6 +20,8 @@ interface NativeAddon {
   adam(p: Float32Array, g: Float32Array, m: Float32Array, v: Float32Array, lr: number, b1: number, b2: number, eps: number, wd: number, decoupled: number, bc1: number, bc2: number, gradScale: number): void;
   activationGrad(dy: Float32Array, y: Float32Array, dx: Float32Array, n: number, act: number, alpha: number): void;
   sumRows(x: Float32Array, rows: number, cols: number, out: Float32Array): void;
+  /** Absent in addons built before it. */
+  coreName?(): string;
 }
 
 const ACT = { none: 0, relu: 1, 'leaky-relu': 2, tanh: 3, sigmoid: 4, silu: 5 } as const;
@@ -79,6 +81,17 @@ export function setNativeThreads(n: number): void {
 /** OpenBLAS's thread count (1 without the addon). */
 export function getNativeThreads(): number {
   return loadNativeAddon() ? threadsNow : 1;
+}
+
+/**
+ * The kernel set OpenBLAS picked for this CPU (`'Haswell'`, `'SkylakeX'`, `'Cooperlake'`, ...;
+ * `OPENBLAS_CORETYPE` overrides it), or null without the addon. Trainings on the native path
+ * round differently from one kernel set to another, so a seed reproduces a run only on the
+ * same set: benchmarks report it.
+ */
+export function nativeBlasCore(): string | null {
+  const addon = loadNativeAddon();
+  return addon && typeof addon.coreName === 'function' ? addon.coreName() || null : null;
 }
 
 /**
