@@ -110,6 +110,10 @@ describe('administration', () => {
     await page.locator('#admin-role-code').fill(`viewer-${stamp}`);
     await checkControl(page.locator('input[type=radio][value=shared]'));
     await page.getByTestId('admin-role-save').click();
+    // The matrix takes over from the role's dialog with the focus on its first menu, not on the
+    // dialog's frame, so Space ticks it and Tab goes on through the menus.
+    const focused = () => page.evaluate(() => document.activeElement?.getAttribute('data-testid') ?? document.activeElement?.tagName);
+    await expect.poll(() => page.evaluate(() => document.activeElement?.matches('[data-testid=admin-matrix-menus] input[type=checkbox]') ?? false)).toBe(true);
     // The matrix opens as the role list refetches after the save; the ticks are kept by role id
     // (a refetch or a remount does not reset them), so each box is ticked once.
     for (const code of ['dashboard', 'all-project']) {
@@ -124,6 +128,8 @@ describe('administration', () => {
     await page.getByTestId('admin-matrix-save').click();
     const roleRow = page.getByTestId('admin-role-row').filter({ hasText: roleName });
     await roleRow.waitFor();
+    // Saved, the matrix gives the focus back to New role, which opened the role's dialog before it.
+    await expect.poll(focused).toBe('admin-roles-add');
     await expect.poll(() => roleRow.textContent()).toContain('projects:use');
     expect(await roleRow.textContent()).toContain('dashboard:use');
 
