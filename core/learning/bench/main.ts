@@ -21,7 +21,7 @@
  * and `--select=venv|mean|worst` override the trainer's defaults for them, `--penalty=W` adds the
  * ensemble-disagreement penalty (`uncertainty`), `--bc-coef=C` the behaviour regulariser,
  * `--bc-uncertainty=C` its part scaled by the members' disagreement on the policy's return
- * (`bcUncertainty`: the trainer's default, PPO 1, SAC 0), `--bc-baseline=zero|warm`
+ * (`bcUncertainty`: the trainer's default, PPO 0.5, SAC 0), `--bc-baseline=zero|warm`
  * what that disagreement is counted from. `--venv-cache=DIR`
  * (development aid) keeps the trained ensemble between runs.
  * `evals` lists each evaluation's [selection estimate, worst member, member mean, true return,
@@ -81,7 +81,7 @@ const PENALTY = Number(arg('penalty') ?? 0);
 /** `--penalty-relative`: the penalty's disagreement is divided by its mean on the data rows (PPO's `uncertainty.relative`). */
 const PENALTY_RELATIVE = process.argv.includes('--penalty-relative');
 const BC_COEF = Number(arg('bc-coef') ?? 0);
-/** `--bc-uncertainty=C`: the policy trainer's `bcUncertainty` (default: the trainer's, PPO 1, SAC 0). */
+/** `--bc-uncertainty=C`: the policy trainer's `bcUncertainty` (default: the trainer's, PPO 0.5, SAC 0). */
 const BC_UNCERTAINTY = arg('bc-uncertainty');
 /** `--bc-baseline=zero|warm`: the trainer's `bcUncertaintyBaseline` (default warm, `'warmStart'`; zero gives the runs before it). */
 const BC_BASELINE = arg('bc-baseline');

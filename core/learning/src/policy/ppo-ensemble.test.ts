@@ -126,12 +126,12 @@ describe('PPO against model exploitation (ensemble rollouts, conservative select
     const again = new PpoTrainer(venv, reward, { ...base, ensemble: e, bcCoef: 0.05, bcUncertainty: 3, bcUncertaintyBaseline: 'zero' }, ds);
     await again.init({ seed: 4, checkpoint: last! });
     expect(again.bc.now).toBeCloseTo(expected, 6);
-    // PPO's default is 1 with an ensemble and conservative selection (the bench of 2026-11-29),
+    // PPO's default is 0.5 with an ensemble and conservative selection (the bench of 2026-11-29),
     // 0 without one (it needs the members' spread); asked for (4) it counts from the warm
     // start's spread, so 0 at the first evaluation
     const byDefault = new PpoTrainer(venv, reward, { ...base, ensemble: e }, ds);
-    expect(byDefault.bc.settings.bcUncertainty).toBe(1);
-    expect(new PpoTrainer(venv, reward, { ...base, ensemble: e, select: 'mean' }, ds).bc.settings.bcUncertainty).toBe(1);
+    expect(byDefault.bc.settings.bcUncertainty).toBe(0.5);
+    expect(new PpoTrainer(venv, reward, { ...base, ensemble: e, select: 'mean' }, ds).bc.settings.bcUncertainty).toBe(0.5);
     expect(new PpoTrainer(venv, reward, { ...base, ensemble: e, select: 'venv' }, ds).bc.settings.bcUncertainty).toBe(0);
     expect(new PpoTrainer(venv, reward, base, ds).bc.settings.bcUncertainty).toBe(0);
     const on = new PpoTrainer(venv, reward, { ...base, ensemble: e, bcUncertainty: 4 }, ds);

@@ -135,7 +135,7 @@ describe.each(databases)('environment ensembles on %s', (kind) => {
     expect(ppo.points).toContain('eval/return-worst');
     expect(ppo.points).toContain('"uncertainty"');
     // PPO's disagreement-scaled behaviour regulariser is on by default with an ensemble
-    // (bcUncertainty 1, the bench of 2026-11-29), off when asked
+    // (bcUncertainty 0.5, the bench of 2026-11-29), off when asked
     expect(ppo.points).toContain('"bc-coef"');
     const ppoOff = await trainPolicy('pol-ppo-bc-off', env.id, 'ppo', { ...TINY_PPO, bcUncertainty: 0 });
     expect(ppoOff.points).not.toContain('"bc-coef"');

@@ -16,7 +16,7 @@
  *   (PPO only; the penalty in multiples of the in-data disagreement), `ensembleRollouts`
  *   (default true with an ensemble), `select` (with an ensemble PPO's default `worst`, SAC's
  *   `mean`; `venv`), `bcUncertainty` (>= 0; the behaviour regulariser's part that follows the
- *   members' disagreement on the policy's return; default PPO 1 since the bench of
+ *   members' disagreement on the policy's return; default PPO 0.5 since the bench of
  *   2026-11-29, SAC 0 since 2026-11-27; refused with `select` `venv`), `bcUncertaintyBaseline` (`warmStart`, the
  *   trainers' default: only the disagreement the policy adds over the warm start's counts;
  *   `zero`: all of it). They need an environment of more than one
