@@ -4,7 +4,7 @@ import { cleanup, fireEvent, render, screen, waitFor, within } from '@testing-li
 import type { ApiError } from './api';
 import { Dialog } from '@blueprintjs/core';
 import { CrudForm, CrudFormDialog, CrudScreen, FormErrorCallout, invalidField, type CrudLabels } from './crud';
-import { createTestHost, withHost, type TestHost } from './testing';
+import { createTestHost, pressBusy, withHost, type TestHost } from './testing';
 
 afterEach(() => cleanup());
 
@@ -268,12 +268,7 @@ describe('CrudFormDialog keyboard', () => {
     // Blueprint brings the focus into the dialog once it has opened (in an animation frame).
     await waitFor(() => expect(document.activeElement).not.toBe(document.body));
     const save = screen.getByTestId('note-save') as HTMLButtonElement;
-    save.focus();
-    fireEvent.click(save);
-    // Busy, the button is disabled and a browser drops its focus to the page (jsdom does not: done here).
-    await waitFor(() => expect(save.disabled).toBe(true));
-    save.blur();
-    expect(document.activeElement).toBe(document.body);
+    await pressBusy(save);
     fail!();
     await screen.findByText('The name is taken');
     await waitFor(() => expect(document.activeElement).toBe(save));

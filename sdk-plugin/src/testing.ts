@@ -15,7 +15,7 @@ import { configureStore } from '@reduxjs/toolkit';
 import { Provider } from 'react-redux';
 import i18next, { type i18n as I18n } from 'i18next';
 import { I18nextProvider, initReactI18next } from 'react-i18next';
-import { render, type RenderResult } from '@testing-library/react';
+import { fireEvent, render, waitFor, type RenderResult } from '@testing-library/react';
 import { codeName, DEFAULT_LOCALE, ErrorCode, LOCALES, type Locale } from '@decisio/domain';
 import { baseApi, type ApiError, type ApiRequest, type SdkBaseQuery } from './api';
 import { Emitter, type Disposable } from './lifecycle';
@@ -338,6 +338,22 @@ export function heldBack(): { wait: Promise<void>; release(): void } {
   // The executor runs at once: `release` is already the promise's resolve here.
   const wait = new Promise<void>((resolve) => (release = resolve));
   return { wait, release };
+}
+
+/**
+ * Clicks a button whose call a test holds back (`heldBack`), as a browser would see it: the
+ * button has the focus, turns busy (Blueprint's `loading` disables it), and the browser drops the
+ * focus to the page, which jsdom does not do by itself. The test then lets the call go and
+ * checks where the focus comes back (`useFocusBackWhenDone`).
+ */
+export async function pressBusy(button: HTMLButtonElement): Promise<void> {
+  button.focus();
+  fireEvent.click(button);
+  await waitFor(() => {
+    if (!button.disabled) throw new Error(`pressBusy: '${button.textContent ?? ''}' did not turn busy`);
+  });
+  button.blur();
+  if (document.activeElement !== document.body) throw new Error('pressBusy: the focus did not drop to the page');
 }
 
 /** Wraps an element in the providers a panel expects (store, i18n, services). */

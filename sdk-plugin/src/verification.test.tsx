@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { act, cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { ErrorCode, type CaptchaAnswer, type CaptchaImageResponse, type GenerateCodeResponse } from '@decisio/domain';
 import type { ApiError } from './api';
-import { createTestHost, withHost } from './testing';
+import { createTestHost, pressBusy, withHost } from './testing';
 import { VerificationCodeField } from './verification';
 
 afterEach(() => cleanup());
@@ -131,12 +131,7 @@ describe('VerificationCodeField focus', () => {
     for (const [failing, expected] of [[true, 'v-captcha'], [false, 'v-code']] as const) {
       typeAnswer('AAAAA');
       const button = screen.getByTestId('v-send') as HTMLButtonElement;
-      button.focus();
-      fireEvent.click(button);
-      // Busy, the button is disabled and a browser drops its focus to the page (jsdom does not: done here).
-      await waitFor(() => expect(button.disabled).toBe(true));
-      button.blur();
-      expect(document.activeElement).toBe(document.body);
+      await pressBusy(button);
       await act(async () => answer(failing));
       await waitFor(() => expect(document.activeElement).toBe(screen.getByTestId(expected)));
       await l.answer(l.pending.length - 1, picture(failing ? 'b' : 'c'));

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { ErrorCode, type Dataset } from '@decisio/domain';
-import { createTestHost, heldBack, renderPanel } from '@decisio/sdk-plugin/testing';
+import { createTestHost, heldBack, pressBusy, renderPanel } from '@decisio/sdk-plugin/testing';
 import { dataAccessPlugin } from '../index';
 
 const panel = dataAccessPlugin.panels.find((p) => p.id === 'data-access.datasets')!;
@@ -75,12 +75,7 @@ describe('DataOpsDialog', () => {
     fireEvent.click(await screen.findByRole('tab', { name: 'Add or replace data' }));
     fireEvent.change(await screen.findByTestId('ops-file'), { target: { value: 'f1' } });
     const append = screen.getByTestId('ops-append') as HTMLButtonElement;
-    append.focus();
-    fireEvent.click(append);
-    // Busy, the button is disabled and a browser drops its focus to the page (jsdom does not: done here).
-    await waitFor(() => expect(append.disabled).toBe(true));
-    append.blur();
-    expect(document.activeElement).toBe(document.body);
+    await pressBusy(append);
     await act(async () => gate.release());
     await screen.findByTestId('ops-error');
     await waitFor(() => expect(document.activeElement).toBe(append));

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { navigationServiceRef } from '@decisio/sdk-plugin';
 import { ErrorCode, type Dataset } from '@decisio/domain';
-import { createTestHost, heldBack, renderPanel } from '@decisio/sdk-plugin/testing';
+import { createTestHost, heldBack, pressBusy, renderPanel } from '@decisio/sdk-plugin/testing';
 import { dataAccessPlugin } from '../index';
 import { setPreviewerFactory, type PreviewResult } from '../preview';
 
@@ -294,12 +294,7 @@ describe('DatasetsPanel', () => {
     fireEvent.click(await screen.findByTestId('dataset-open-orders'));
     await screen.findByTestId('field-min-speed');
     const save = screen.getByTestId('fields-save') as HTMLButtonElement;
-    save.focus();
-    fireEvent.click(save);
-    // Busy, the button is disabled and a browser drops its focus to the page (jsdom does not: done here).
-    await waitFor(() => expect(save.disabled).toBe(true));
-    save.blur();
-    expect(document.activeElement).toBe(document.body);
+    await pressBusy(save);
     await act(async () => gate.release());
     await waitFor(() => expect(host.toasts.at(-1)?.message).toBe('Field settings saved'));
     await waitFor(() => expect(document.activeElement).toBe(save));

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { ErrorCode, messageOf, type ImportStatus } from '@decisio/domain';
 import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
-import { createTestHost, heldBack, renderPanel } from '@decisio/sdk-plugin/testing';
+import { createTestHost, heldBack, pressBusy, renderPanel } from '@decisio/sdk-plugin/testing';
 import { dataConnectionsPlugin } from '../index';
 
 const panel = dataConnectionsPlugin.panels.find((p) => p.id === 'data-connections.list')!;
@@ -119,12 +119,7 @@ describe('ConnectionsPanel', () => {
     fireEvent.change(await screen.findByTestId('conn-name'), { target: { value: 'Shop' } });
     fireEvent.change(screen.getByTestId('conn-url'), { target: { value: 'jdbc:mysql://db:3306/shop' } });
     const test = screen.getByTestId('conn-test') as HTMLButtonElement;
-    test.focus();
-    fireEvent.click(test);
-    // Busy, the button is disabled and a browser drops its focus to the page (jsdom does not: done here).
-    await waitFor(() => expect(test.disabled).toBe(true));
-    test.blur();
-    expect(document.activeElement).toBe(document.body);
+    await pressBusy(test);
     await act(async () => gate.release());
     await screen.findByTestId('conn-test-result');
     await waitFor(() => expect(document.activeElement).toBe(test));

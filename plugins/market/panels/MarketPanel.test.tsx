@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { act, cleanup, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import type { MarketModel, MarketModelDetail } from '@decisio/domain';
-import { createTestHost, heldBack, withHost } from '@decisio/sdk-plugin/testing';
+import { createTestHost, heldBack, pressBusy, withHost } from '@decisio/sdk-plugin/testing';
 import { marketPlugin } from '../index';
 import { MarketPanel } from './MarketPanel';
 
@@ -176,12 +176,7 @@ describe('MarketPanel', () => {
       return { code: 0, data: { projectId: P, solutionId: 'S9', schemeId: 'X', simulatorId: 'E', policyId: 'PO', objectiveId: 'O' } };
     });
     const submit = screen.getByTestId('market-import-submit') as HTMLButtonElement;
-    submit.focus();
-    fireEvent.click(submit);
-    // Busy, the button is disabled and a browser drops its focus to the page (jsdom does not: done here).
-    await waitFor(() => expect(submit.disabled).toBe(true));
-    submit.blur();
-    expect(document.activeElement).toBe(document.body);
+    await pressBusy(submit);
     await act(async () => gate.release());
     await waitFor(() => expect(document.activeElement).toBe(screen.getByTestId('market-import-open')));
     // Blueprint's dialog hears Escape only from inside it.
