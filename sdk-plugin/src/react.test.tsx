@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { useRef, useState } from 'react';
 import { cleanup, fireEvent, render, renderHook, screen, waitFor } from '@testing-library/react';
-import { Dialog } from '@blueprintjs/core';
+import { Button, Classes, Dialog, Menu, MenuItem, PopoverNext } from '@blueprintjs/core';
 import { useFocusBackOnUnmount, useFocusBackWhenDone, useOpeningKey } from './react';
 
 describe('useOpeningKey', () => {
@@ -173,5 +173,62 @@ describe('useFocusBackOnUnmount, a dialog taking over from another', () => {
     fireEvent.keyDown(document.activeElement!, { key: 'Escape' });
     await waitFor(() => expect(screen.queryByLabelText('Next')).toBeNull());
     await waitFor(() => expect(document.activeElement).toBe(opener));
+  });
+});
+
+describe('useFocusBackOnUnmount, a dialog opened from a popover menu', () => {
+  afterEach(() => cleanup());
+
+  it.each([
+    ['a focused menu item', true],
+    ["the menu's focus trap (a browser that does not focus a clicked item)", false],
+  ])("gives the focus back to the popover's target (the menu's More button) once the menu that opened the dialog is gone, from %s", async (_, focusItem) => {
+    function Edit(props: { onClose(): void }) {
+      useFocusBackOnUnmount();
+      return (
+        <Dialog isOpen title="Edit" onClose={props.onClose}>
+          <input aria-label="Name" autoFocus />
+        </Dialog>
+      );
+    }
+    function Row() {
+      const [editing, setEditing] = useState(false);
+      return (
+        <>
+          <button type="button">Before</button>
+          <PopoverNext
+            content={
+              <Menu>
+                <MenuItem text="Edit" onClick={() => setEditing(true)} />
+              </Menu>
+            }
+          >
+            <Button aria-label="More" icon="more" />
+          </PopoverNext>
+          {editing && <Edit onClose={() => setEditing(false)} />}
+        </>
+      );
+    }
+    render(<Row />);
+    const more = screen.getByRole('button', { name: 'More' });
+    // A browser focuses a clicked button (jsdom does not: done here), and most a clicked menu item.
+    more.focus();
+    fireEvent.click(more);
+    const item = await screen.findByRole('menuitem', { name: 'Edit' });
+    if (focusItem) item.focus();
+    // Else Blueprint has brought the focus into the menu (its focus trap) in an animation frame.
+    else await waitFor(() => expect(item.closest(`.${Classes.OVERLAY}`)!.contains(document.activeElement)).toBe(true));
+    fireEvent.click(item);
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByLabelText('Name')));
+    const overlay = screen.getByLabelText('Name').closest(`.${Classes.OVERLAY}`)!;
+    // The menu has closed and faded out: the item that opened the dialog is gone (the menu gave
+    // the focus to More as it went, and the dialog took it back).
+    await waitFor(() => {
+      expect(item.isConnected).toBe(false);
+      expect(overlay.contains(document.activeElement)).toBe(true);
+    });
+    fireEvent.keyDown(document.activeElement!, { key: 'Escape' });
+    await waitFor(() => expect(screen.queryByLabelText('Name')).toBeNull());
+    await waitFor(() => expect(document.activeElement).toBe(more));
   });
 });

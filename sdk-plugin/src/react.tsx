@@ -230,6 +230,8 @@ export function useFocusBackWhenDone<K>(busy: K | null | false, target: (was: K)
 /** A dialog that calls {@link useFocusBackOnUnmount}: what had the focus when it first rendered, and the dialog that was up then. */
 interface FocusBackDialog {
   opener: Element | null;
+  /** When the opener is in a popover (a menu item): the targets of the click popovers open then (the menu's More button). */
+  popoverTargets: Element[];
   previous: FocusBackDialog | undefined;
   mounted: boolean;
 }
@@ -237,11 +239,42 @@ interface FocusBackDialog {
 /** The dialogs calling {@link useFocusBackOnUnmount} that are up, oldest first (one leaves once its focus is settled). */
 const focusBackDialogs: FocusBackDialog[] = [];
 
-/** What the focus goes back to: the dialog's opener, else (gone, disabled) that of the dialog it took over from. */
+/** A Blueprint popover's target while it is open from a click (`Popover`, `PopoverNext`; hover popovers and tooltips set no `aria-expanded`). */
+const OPEN_POPOVER_TARGET = `.${Classes.POPOVER_TARGET}.${Classes.POPOVER_OPEN}`;
+
+/**
+ * When `el` is in a Blueprint popover (a menu item): the controls that opened the click popovers
+ * open now, the menu's More button among them. Nothing in the DOM leads from a popover's portal
+ * back to its target, but the target is marked while the popover is open, and the dialog renders
+ * before the click on the item has closed the menu.
+ */
+function openPopoverTargets(el: Element | null): Element[] {
+  if (!el || !inPopover(el)) return [];
+  return Array.from(document.querySelectorAll(OPEN_POPOVER_TARGET)).flatMap((t) => {
+    const target = t.matches('[aria-expanded="true"]') ? t : t.querySelector('[aria-expanded="true"]');
+    return target ? [target] : [];
+  });
+}
+
+/** In a popover, or on its overlay's focus trap (what has the focus after a click on an item that a browser does not focus). */
+function inPopover(el: Element): boolean {
+  if (el.closest(`.${Classes.POPOVER}`)) return true;
+  return el.closest(`.${Classes.OVERLAY}`)?.querySelector(`:scope > .${Classes.POPOVER_TRANSITION_CONTAINER}`) != null;
+}
+
+function canTakeFocus(el: Element | null): el is HTMLElement {
+  return el instanceof HTMLElement && el !== document.body && el.isConnected && !el.matches(':disabled');
+}
+
+/**
+ * What the focus goes back to: the dialog's opener, else (gone with its popover menu) the
+ * popover's target, else (gone, disabled) the same for the dialog it took over from.
+ */
 function focusBackTarget(dialog: FocusBackDialog | undefined): HTMLElement | null {
   for (let d = dialog; d; d = d.previous) {
-    const el = d.opener;
-    if (el instanceof HTMLElement && el !== document.body && el.isConnected && !el.matches(':disabled')) return el;
+    if (canTakeFocus(d.opener)) return d.opener;
+    const target = d.popoverTargets.find(canTakeFocus);
+    if (target) return target;
   }
   return null;
 }
@@ -257,16 +290,20 @@ function focusBackTarget(dialog: FocusBackDialog | undefined): HTMLElement | nul
  * A dialog that opened while another one calling this hook was up, from a control that is gone
  * or disabled by the time it closes (the busy Save of the dialog it took over from), gives the
  * focus to that dialog's opener instead: the matrix a new role opens, closed, gives it back to
- * New role. Call it in the dialog's component (CrudForm does), in the part that renders first
- * (not in a form shown after a spinner, which would take the spinner's focus for its opener).
+ * New role. A dialog opened from an item of a Blueprint popover menu (`Popover` or
+ * `PopoverNext`, the item closing the menu) finds that item gone when it closes: the focus goes
+ * to the control that opened the menu (a row's More button), the target of a click popover open
+ * when the dialog first rendered (marked `bp6-popover-open`, `aria-expanded="true"`; hover
+ * popovers and tooltips are not). Call it in the dialog's component (CrudForm does), in the part
+ * that renders first (not in a form shown after a spinner, which would take the spinner's focus
+ * for its opener).
  */
 export function useFocusBackOnUnmount(): void {
   // Read while the dialog first renders, before an autoFocus field takes the focus.
-  const [dialog] = useState<FocusBackDialog>(() => ({
-    opener: typeof document === 'undefined' ? null : document.activeElement,
-    previous: focusBackDialogs.at(-1),
-    mounted: false,
-  }));
+  const [dialog] = useState<FocusBackDialog>(() => {
+    const opener = typeof document === 'undefined' ? null : document.activeElement;
+    return { opener, popoverTargets: openPopoverTargets(opener), previous: focusBackDialogs.at(-1), mounted: false };
+  });
   useEffect(() => {
     dialog.mounted = true;
     if (!focusBackDialogs.includes(dialog)) focusBackDialogs.push(dialog);

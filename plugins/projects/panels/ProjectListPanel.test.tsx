@@ -112,4 +112,35 @@ describe('ProjectListPanel', () => {
     await waitFor(() => expect(host.calls.find((c) => c.url === 'project/deleteProject')?.body).toEqual({ projectId: 'a'.repeat(32) }));
     expect(host.toasts.map((x) => x.message)).toContain('Project deleted');
   });
+
+  it("gives the focus back to the row's More button when a dialog opened from its menu closes (Escape, Cancel)", async () => {
+    const host = createTestHost({ plugins: [projectsPlugin], locale: 'en-US' });
+    host.mockCall('project/getProjectList', { data: page([project(), project({ projectId: 'c'.repeat(32), name: 'Grid' })]) });
+    await renderPanel(listPanel, { host });
+    // Opens a row's menu and an item of it as a browser does (jsdom focuses neither on a click),
+    // and waits for the menu to be gone, the dialog holding the focus.
+    async function openFromMenu(row: string, item: string, inDialog: string) {
+      const more = await screen.findByRole('button', { name: `Actions for ${row}` });
+      more.focus();
+      fireEvent.click(more);
+      const menuItem = await screen.findByRole('menuitem', { name: item });
+      menuItem.focus();
+      fireEvent.click(menuItem);
+      const overlay = (await screen.findByTestId(inDialog)).closest('.bp6-overlay')!;
+      await waitFor(() => {
+        expect(menuItem.isConnected).toBe(false);
+        expect(overlay.contains(document.activeElement)).toBe(true);
+      });
+      return more;
+    }
+    const pricingMore = await openFromMenu('Pricing', 'Edit', 'project-form');
+    fireEvent.keyDown(document.activeElement!, { key: 'Escape' });
+    await waitFor(() => expect(screen.queryByTestId('project-form')).toBeNull());
+    await waitFor(() => expect(document.activeElement).toBe(pricingMore));
+
+    const gridMore = await openFromMenu('Grid', 'Delete', 'project-delete-body');
+    fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByTestId('project-delete-body')).toBeNull());
+    await waitFor(() => expect(document.activeElement).toBe(gridMore));
+  });
 });
