@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { ErrorCode, type ProjectItem } from '@decisio/domain';
-import { createTestHost, heldBack, renderPanel } from '@decisio/sdk-plugin/testing';
+import { createTestHost, heldBack, pressBusy, renderPanel } from '@decisio/sdk-plugin/testing';
 import { projectsPlugin } from '../index';
 import { CollaborationDialog } from './CollaborationDialog';
 import { ShareDialog } from './ShareDialog';
@@ -74,12 +74,7 @@ describe('owner-only settings dialogs', () => {
     const save = (await screen.findByTestId('share-submit')) as HTMLButtonElement;
     // Blueprint brings the focus into the dialog once it has opened (in an animation frame).
     await waitFor(() => expect(document.activeElement).not.toBe(document.body));
-    save.focus();
-    fireEvent.click(save);
-    // Busy, the button is disabled and a browser drops its focus to the page (jsdom does not: done here).
-    await waitFor(() => expect(save.disabled).toBe(true));
-    save.blur();
-    expect(document.activeElement).toBe(document.body);
+    await pressBusy(save);
     await act(async () => gate.release());
     await waitFor(() => expect(host.toasts.map((x) => x.message)).toEqual(['Share settings saved']));
     await waitFor(() => expect(document.activeElement).toBe(save));

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { useState } from 'react';
 import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { ErrorCode } from '@decisio/domain';
-import { createTestHost, heldBack, renderPanel } from '@decisio/sdk-plugin/testing';
+import { createTestHost, heldBack, pressBusy, renderPanel } from '@decisio/sdk-plugin/testing';
 import { projectsPlugin } from '../index';
 import { ProjectDialog } from './ProjectDialog';
 
@@ -161,12 +161,7 @@ describe('ProjectDialog (create)', () => {
     await waitFor(() => expect(document.activeElement).not.toBe(document.body));
     fireEvent.change(screen.getByTestId('project-name'), { target: { value: 'Pricing' } });
     const submit = screen.getByTestId('project-submit') as HTMLButtonElement;
-    submit.focus();
-    fireEvent.click(submit);
-    // Busy, the button is disabled and a browser drops its focus to the page (jsdom does not: done here).
-    await waitFor(() => expect(submit.disabled).toBe(true));
-    submit.blur();
-    expect(document.activeElement).toBe(document.body);
+    await pressBusy(submit);
     await act(async () => gate.release());
     expect(await screen.findByText('Project name already exists')).toBeTruthy();
     await waitFor(() => expect(document.activeElement).toBe(submit));
