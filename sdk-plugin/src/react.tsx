@@ -262,8 +262,34 @@ function inPopover(el: Element): boolean {
   return el.closest(`.${Classes.OVERLAY}`)?.querySelector(`:scope > .${Classes.POPOVER_TRANSITION_CONTAINER}`) != null;
 }
 
+/** Connected, enabled, and not in an overlay that is closing (a menu item while its menu fades out). */
 function canTakeFocus(el: Element | null): el is HTMLElement {
-  return el instanceof HTMLElement && el !== document.body && el.isConnected && !el.matches(':disabled');
+  return (
+    el instanceof HTMLElement &&
+    el !== document.body &&
+    el.isConnected &&
+    !el.matches(':disabled') &&
+    !el.closest(`.${Classes.OVERLAY}:not(.${Classes.OVERLAY_OPEN})`)
+  );
+}
+
+/**
+ * `onClosed` of a Blueprint click popover menu (`PopoverNext`) whose items open dialogs, set with
+ * `shouldReturnFocusOnClose={false}`: gives the focus back to `target` (the menu's button) once
+ * the menu has faded, when the focus is still in the menu or on the page (Escape, an item that
+ * navigates), not when a dialog opened from an item has it. Blueprint's own return comes 300 ms
+ * after the click, and the dialog's focus trap then takes the focus from its field, with the keys
+ * typed meanwhile. (Blueprint's "Escape always returns it" cannot be relied on once the prop is
+ * false: the closing popover can keep the props it had while open, and in Chromium a menu opened
+ * from the keyboard and closed with Escape left the focus on the page.) The dialog gives the focus
+ * back to the button when it closes ({@link useFocusBackOnUnmount}).
+ */
+export function focusBackUnlessMoved(menu: HTMLElement, target: HTMLElement | null | undefined): void {
+  const active = document.activeElement;
+  // The popover's overlay: its focus traps are beside the menu's element.
+  const popover = menu.closest(`.${Classes.OVERLAY}`) ?? menu;
+  if (active !== null && active !== document.body && !popover.contains(active)) return;
+  if (target?.isConnected && !target.matches(':disabled')) target.focus();
 }
 
 /**
@@ -291,7 +317,8 @@ function focusBackTarget(dialog: FocusBackDialog | undefined): HTMLElement | nul
  * or disabled by the time it closes (the busy Save of the dialog it took over from), gives the
  * focus to that dialog's opener instead: the matrix a new role opens, closed, gives it back to
  * New role. A dialog opened from an item of a Blueprint popover menu (`Popover` or
- * `PopoverNext`, the item closing the menu) finds that item gone when it closes: the focus goes
+ * `PopoverNext`, the item closing the menu; see {@link focusBackUnlessMoved} for the menu's side)
+ * finds that item gone, or fading out with the menu, when it closes: the focus goes
  * to the control that opened the menu (a row's More button), the target of a click popover open
  * when the dialog first rendered (marked `bp6-popover-open`, `aria-expanded="true"`; hover
  * popovers and tooltips are not). Call it in the dialog's component (CrudForm does), in the part

@@ -143,4 +143,57 @@ describe('ProjectListPanel', () => {
     await waitFor(() => expect(screen.queryByTestId('project-delete-body')).toBeNull());
     await waitFor(() => expect(document.activeElement).toBe(gridMore));
   });
+
+  it("keeps the focus on the dialog's field once the More menu that opened it has faded", async () => {
+    const host = createTestHost({ plugins: [projectsPlugin], locale: 'en-US' });
+    host.mockCall('project/getProjectList', { data: page([project()]) });
+    await renderPanel(listPanel, { host });
+    const more = await screen.findByRole('button', { name: 'Actions for Pricing' });
+    more.focus();
+    fireEvent.click(more);
+    const edit = await screen.findByRole('menuitem', { name: 'Edit' });
+    edit.focus();
+    fireEvent.click(edit);
+    // Chromium has the focus on the name field (autoFocus) at once; jsdom leaves it on the dialog's
+    // focus trap: the test puts it there.
+    const name = await screen.findByTestId('project-name');
+    name.focus();
+    expect(document.activeElement).toBe(name);
+    // The menu fades (300 ms); a PopoverNext returning the focus to More then had the dialog's
+    // focus trap take it (in Chromium: the name field lost it, and the keys typed after).
+    await waitFor(() => expect(edit.isConnected).toBe(false));
+    await new Promise((r) => setTimeout(r, 100));
+    expect(document.activeElement).toBe(name);
+  });
+
+  it('gives the focus back to More when the menu closes with Escape, or a dialog opened from it closes before the menu has faded', async () => {
+    const host = createTestHost({ plugins: [projectsPlugin], locale: 'en-US' });
+    host.mockCall('project/getProjectList', { data: page([project()]) });
+    await renderPanel(listPanel, { host });
+    const more = await screen.findByRole('button', { name: 'Actions for Pricing' });
+    more.focus();
+    fireEvent.click(more);
+    const edit = await screen.findByRole('menuitem', { name: 'Edit' });
+    // The menu opened from the keyboard has the focus on its overlay's focus trap.
+    await waitFor(() => expect(document.activeElement?.classList.contains('bp6-overlay-start-focus-trap')).toBe(true));
+    fireEvent.keyDown(document.activeElement!, { key: 'Escape' });
+    await waitFor(() => expect(edit.isConnected).toBe(false));
+    await waitFor(() => expect(document.activeElement).toBe(more));
+
+    // Escape in the dialog at once: the item that opened it is still there, fading out with the menu.
+    fireEvent.click(more);
+    const item = await screen.findByRole('menuitem', { name: 'Edit' });
+    item.focus();
+    fireEvent.click(item);
+    const name = await screen.findByTestId('project-name');
+    name.focus();
+    fireEvent.keyDown(name, { key: 'Escape' });
+    await waitFor(() => expect(screen.queryByTestId('project-form')).toBeNull());
+    // On More at once, not on the fading item (where an Enter would open the dialog again).
+    await waitFor(() => expect(document.activeElement).toBe(more));
+    expect(item.isConnected).toBe(true);
+    await waitFor(() => expect(item.isConnected).toBe(false));
+    await new Promise((r) => setTimeout(r, 50));
+    expect(document.activeElement).toBe(more);
+  });
 });

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { Button, Card, HTMLSelect, InputGroup, Menu, MenuItem, NonIdealState, PopoverNext, Spinner, Switch, Tag } from '@blueprintjs/core';
 import type { ProjectItem } from '@decisio/domain';
-import { pageCount, Pager, useAppLocation, useListSearch, useNotify, useProjectLink } from '@decisio/sdk-plugin';
+import { focusBackUnlessMoved, pageCount, Pager, useAppLocation, useListSearch, useNotify, useProjectLink } from '@decisio/sdk-plugin';
 import { projectsApi } from '../api';
 import { CollaborationDialog } from '../components/CollaborationDialog';
 import { DeleteProjectAlert } from '../components/DeleteProjectAlert';
@@ -30,6 +30,8 @@ export function ProjectListPanel() {
   const [scope, setScope] = useState<'all' | 'mine' | 'shared'>('all');
   const { keyword, setKeyword, search, page, setPage } = useListSearch({ filters: [favouritesOnly, scope] });
   const [open, setOpen] = useState<Open>(null);
+  // Each row's More button, for its menu to give the focus back to (focusBackUnlessMoved).
+  const moreButtons = useRef(new Map<string, HTMLButtonElement>());
   // Quick open (Mod+P) lands here with `focus=search`: the search box takes the focus.
   const searchRef = useRef<HTMLInputElement>(null);
   const focusSearch = location.search.focus === 'search';
@@ -136,8 +138,13 @@ export function ProjectListPanel() {
                     </Tag>
                   )}
                   <Tag minimal>{t(`right.${p.right}`)}</Tag>
+                  {/* Every item opens a dialog, which takes the focus and gives it back to More when it
+                      closes: the menu fading out must not return it to More (the dialog's focus trap
+                      would then take it from the field that had it). Escape returns it. */}
                   <PopoverNext
                     placement="bottom-end"
+                    shouldReturnFocusOnClose={false}
+                    onClosed={(menu) => focusBackUnlessMoved(menu, moreButtons.current.get(p.projectId))}
                     content={
                       <Menu>
                         <MenuItem icon="edit" text={t('list.edit')} disabled={!canEdit || p.locked} onClick={() => setOpen({ kind: 'edit', project: p })} />
@@ -153,7 +160,16 @@ export function ProjectListPanel() {
                       </Menu>
                     }
                   >
-                    <Button variant="minimal" icon="more" aria-label={t('list.actions', { name: p.name })} data-testid="project-actions" />
+                    <Button
+                      ref={(el) => {
+                        if (el) moreButtons.current.set(p.projectId, el);
+                        else moreButtons.current.delete(p.projectId);
+                      }}
+                      variant="minimal"
+                      icon="more"
+                      aria-label={t('list.actions', { name: p.name })}
+                      data-testid="project-actions"
+                    />
                   </PopoverNext>
                 </Card>
               </li>

@@ -1,6 +1,7 @@
+import { useRef } from 'react';
 import { Alignment, Button, Menu, MenuDivider, MenuItem, Navbar, PopoverNext } from '@blueprintjs/core';
 import type { IconName } from '@blueprintjs/icons';
-import { LanguageSelect, ThemeToggle, useCurrentUser, useEventValue, useLocale, useSession } from '@decisio/sdk-plugin';
+import { focusBackUnlessMoved, LanguageSelect, ThemeToggle, useCurrentUser, useEventValue, useLocale, useSession } from '@decisio/sdk-plugin';
 import { useWorkbench } from '../host/workbench-context';
 import { useWorkbenchT } from '../i18n/i18n';
 import { HeaderItems } from './HeaderItems';
@@ -19,6 +20,12 @@ export function AppHeader(props: { onToggleMenu?: () => void; onOpenSettings?: (
   const userItems = wb.host.menuItems
     .filter((m) => m.location === 'user' && (!m.when || m.when(wb.whenContext())))
     .sort((a, b) => (a.order ?? 100) - (b.order ?? 100));
+
+  // The command palette and the settings open a dialog, which takes the focus: the menu returning
+  // it to the user button once faded (300 ms later) had the dialog's focus trap take it from the
+  // palette's search box. It goes back to the button only when it is still in the menu or on the
+  // page (Escape, an item that navigates or resets the layout).
+  const userButton = useRef<HTMLButtonElement>(null);
 
   const run = (m: (typeof userItems)[number]) => {
     if (m.command) void wb.commands.execute(m.command);
@@ -43,6 +50,8 @@ export function AppHeader(props: { onToggleMenu?: () => void; onOpenSettings?: (
         {session.token && (
           <PopoverNext
             placement="bottom-end"
+            shouldReturnFocusOnClose={false}
+            onClosed={(menu) => focusBackUnlessMoved(menu, userButton.current)}
             content={
               <Menu data-testid="user-menu-items">
                 {name && <MenuItem disabled icon="user" text={t('header.signedInAs', { name })} />}
@@ -66,7 +75,7 @@ export function AppHeader(props: { onToggleMenu?: () => void; onOpenSettings?: (
               </Menu>
             }
           >
-            <Button variant="minimal" icon="user" endIcon="caret-down" aria-label={t('header.userMenu')} data-testid="user-menu">
+            <Button ref={userButton} variant="minimal" icon="user" endIcon="caret-down" aria-label={t('header.userMenu')} data-testid="user-menu">
               <span className="dc-user-name">{name}</span>
             </Button>
           </PopoverNext>
