@@ -8,8 +8,16 @@ import { HeaderItems } from './HeaderItems';
 import { Logo } from './Logo';
 import { formatKeybinding, isMacPlatform } from './shortcuts';
 
-/** Header of the console: logo, language switch, theme switch and the user menu. */
-export function AppHeader(props: { onToggleMenu?: () => void; onOpenSettings?: () => void; onOpenPalette?: () => void }) {
+/**
+ * Header of the console: logo, language switch, theme switch and the user menu. `onOpenSettings`
+ * and `onOpenPalette` get the user menu's button, for the dialog to give the focus back to when it
+ * closes (the menu item that opened it is gone by then).
+ */
+export function AppHeader(props: {
+  onToggleMenu?: () => void;
+  onOpenSettings?: (returnFocusTo: HTMLElement | null) => void;
+  onOpenPalette?: (returnFocusTo: HTMLElement | null) => void;
+}) {
   const wb = useWorkbench();
   const { t } = useWorkbenchT();
   const locale = useLocale();
@@ -24,7 +32,12 @@ export function AppHeader(props: { onToggleMenu?: () => void; onOpenSettings?: (
   // The command palette and the settings open a dialog, which takes the focus: the menu returning
   // it to the user button once faded (300 ms later) had the dialog's focus trap take it from the
   // palette's search box. It goes back to the button only when it is still in the menu or on the
-  // page (Escape, an item that navigates or resets the layout).
+  // page (Escape, an item that navigates or resets the layout). The menu does not enforce the focus
+  // (enforceFocus={false}): the palette, once opened, stays mounted, so its search box takes the
+  // focus (autoFocus) in the very commit that closes the menu, before the menu's Overlay2 has
+  // removed its document focus listener; that listener took the focus back into the fading menu
+  // (its focus trap), then the palette's trap took it, and the keys typed were lost (the second
+  // time the palette was opened from the menu).
   const userButton = useRef<HTMLButtonElement>(null);
 
   const run = (m: (typeof userItems)[number]) => {
@@ -50,15 +63,16 @@ export function AppHeader(props: { onToggleMenu?: () => void; onOpenSettings?: (
         {session.token && (
           <PopoverNext
             placement="bottom-end"
+            enforceFocus={false}
             shouldReturnFocusOnClose={false}
             onClosed={(menu) => focusBackUnlessMoved(menu, userButton.current)}
             content={
               <Menu data-testid="user-menu-items">
                 {name && <MenuItem disabled icon="user" text={t('header.signedInAs', { name })} />}
                 {props.onOpenPalette && (
-                  <MenuItem icon="console" text={t('palette.open')} label={formatKeybinding('Mod+Shift+P', isMacPlatform())} onClick={props.onOpenPalette} data-testid="user-menu-palette" />
+                  <MenuItem icon="console" text={t('palette.open')} label={formatKeybinding('Mod+Shift+P', isMacPlatform())} onClick={() => props.onOpenPalette?.(userButton.current)} data-testid="user-menu-palette" />
                 )}
-                {props.onOpenSettings && <MenuItem icon="cog" text={t('header.settings')} onClick={props.onOpenSettings} data-testid="user-menu-settings" />}
+                {props.onOpenSettings && <MenuItem icon="cog" text={t('header.settings')} onClick={() => props.onOpenSettings?.(userButton.current)} data-testid="user-menu-settings" />}
                 {hasLayout && (
                   <MenuItem icon="reset" text={t('header.resetLayout')} onClick={() => wb.layout.resetLayout()} data-testid="user-menu-reset-layout" />
                 )}

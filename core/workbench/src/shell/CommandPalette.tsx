@@ -66,7 +66,7 @@ export function paletteItems(wb: Workbench): PaletteItem[] {
  * language and in English, ↑/↓ to move (wrapping), Enter to run, Escape to close; the footer
  * lists the keyboard shortcuts.
  */
-export function CommandPalette(props: { isOpen: boolean; onClose: () => void }) {
+export function CommandPalette(props: { isOpen: boolean; onClose: () => void; onClosed?: (dialog: HTMLElement) => void }) {
   const wb = useWorkbench();
   const { t } = useWorkbenchT();
   const locale = useLocale();
@@ -96,7 +96,7 @@ export function CommandPalette(props: { isOpen: boolean; onClose: () => void }) 
   };
   const bound = all.filter((x) => x.keybinding);
   return (
-    <Dialog isOpen={props.isOpen} onClose={props.onClose} title={t('palette.title')} icon="console" style={{ width: DIALOG_WIDTH.md }}>
+    <Dialog isOpen={props.isOpen} onClose={props.onClose} onClosed={props.onClosed} title={t('palette.title')} icon="console" style={{ width: DIALOG_WIDTH.md }}>
       <DialogBody>
         <InputGroup
           autoFocus

@@ -1,5 +1,7 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
+import { Classes } from '@blueprintjs/core';
 import { Outlet } from '@tanstack/react-router';
+import { focusBackUnlessMoved } from '@decisio/sdk-plugin';
 import { AppHeader } from './AppHeader';
 import { CommandPalette } from './CommandPalette';
 import { SettingsDialog } from './SettingsDialog';
@@ -11,6 +13,19 @@ export function ConsoleShell() {
   const [collapsed, setCollapsed] = useState(false);
   const [settings, setSettings] = useState(false);
   const [palette, setPalette] = useState(false);
+  // The settings and the palette stay mounted once opened, so Blueprint gives the focus back, on
+  // close, to what had it when they opened: from the user menu, its item, gone with the menu (the
+  // focus was left on the page). Opened from the menu, they give it to the menu's button instead,
+  // once faded (onClosed), when the focus is still in the dialog or on the page.
+  const returnFocus = useRef<HTMLElement | null>(null);
+  const openFrom = (open: (v: boolean) => void) => (from: HTMLElement | null) => {
+    returnFocus.current = from;
+    open(true);
+  };
+  const focusBack = (dialog: HTMLElement) => {
+    focusBackUnlessMoved(dialog, returnFocus.current);
+    returnFocus.current = null;
+  };
   useEffect(() => {
     // F1 and Mod+Shift+P open the command palette, Mod+B the menu, Mod+, the settings (shortcuts.ts).
     const isMac = isMacPlatform();
@@ -19,8 +34,13 @@ export function ConsoleShell() {
       const action = shellAction(e, isMac);
       if (!action) return;
       e.preventDefault();
+      if (action === 'toggleMenu') return setCollapsed((c) => !c);
+      // Opened before, the palette keeps its search box mounted, which takes the focus (autoFocus)
+      // in the commit that opens it, before Blueprint notes what had it: closed, it gave the focus
+      // back to that box, gone, and left it on the page. It goes back to what had it at the key.
+      const active = document.activeElement;
+      if (!active?.closest(`.${Classes.OVERLAY_OPEN}`)) returnFocus.current = active instanceof HTMLElement && active !== document.body ? active : null;
       if (action === 'palette') setPalette(true);
-      else if (action === 'toggleMenu') setCollapsed((c) => !c);
       else setSettings(true);
     };
     window.addEventListener('keydown', onKey);
@@ -28,15 +48,15 @@ export function ConsoleShell() {
   }, []);
   return (
     <div className="dc-console">
-      <AppHeader onToggleMenu={() => setCollapsed((c) => !c)} onOpenSettings={() => setSettings(true)} onOpenPalette={() => setPalette(true)} />
+      <AppHeader onToggleMenu={() => setCollapsed((c) => !c)} onOpenSettings={openFrom(setSettings)} onOpenPalette={openFrom(setPalette)} />
       <div className="dc-console-body">
         <SideMenu collapsed={collapsed} />
         <main className="dc-console-main">
           <Outlet />
         </main>
       </div>
-      <SettingsDialog isOpen={settings} onClose={() => setSettings(false)} />
-      <CommandPalette isOpen={palette} onClose={() => setPalette(false)} />
+      <SettingsDialog isOpen={settings} onClose={() => setSettings(false)} onClosed={focusBack} />
+      <CommandPalette isOpen={palette} onClose={() => setPalette(false)} onClosed={focusBack} />
     </div>
   );
 }

@@ -7,7 +7,7 @@ import { describeSettingField } from '../host/settings-form';
 import { useWorkbenchT } from '../i18n/i18n';
 
 /** The settings form, generated from the plugins' setting contributions. */
-export function SettingsDialog(props: { isOpen: boolean; onClose: () => void }) {
+export function SettingsDialog(props: { isOpen: boolean; onClose: () => void; onClosed?: (dialog: HTMLElement) => void }) {
   const wb = useWorkbench();
   const { t } = useWorkbenchT();
   const all = wb.settings.all;
@@ -34,7 +34,7 @@ export function SettingsDialog(props: { isOpen: boolean; onClose: () => void }) 
   };
 
   return (
-    <Dialog isOpen={props.isOpen} onClose={props.onClose} title={t('settings.title')} icon="cog" style={{ width: DIALOG_WIDTH.md }}>
+    <Dialog isOpen={props.isOpen} onClose={props.onClose} onClosed={props.onClosed} title={t('settings.title')} icon="cog" style={{ width: DIALOG_WIDTH.md }}>
       <DialogBody>
         {all.length === 0 && <NonIdealState icon="settings" description={t('settings.empty')} />}
         {all.map((s) => {
