@@ -6,10 +6,10 @@
  * The plugin keeps its own calls, filters, columns and form fields; texts come from its bundle
  * ({@link CrudLabels}), so nothing visible is written here.
  */
-import { useRef, useState, type CSSProperties, type ReactNode } from 'react';
+import { useState, type CSSProperties, type ReactNode } from 'react';
 import { Alert, Button, ButtonGroup, Callout, Dialog, DialogBody, DialogFooter, HTMLTable, NonIdealState, Spinner, type IconName, type Intent } from '@blueprintjs/core';
 import { isApiError } from './api';
-import { useFocusBackOnUnmount, useFocusBackWhenDone, useNotify } from './react';
+import { BusyButton, useFocusBackOnUnmount, useNotify } from './react';
 import { Pager } from './list';
 
 /** The texts a CRUD screen shows, translated by the plugin (e.g. from its `common.*` keys). */
@@ -329,9 +329,6 @@ export interface CrudFormProps {
  * then this form.
  */
 export function CrudForm(props: CrudFormProps) {
-  // The busy Save drops the focus to the page; a failed save leaves the dialog open: it comes back to Save.
-  const saveRef = useRef<HTMLButtonElement>(null);
-  useFocusBackWhenDone(props.saving, () => saveRef.current);
   // A dialog rendered only while open is removed at once when it closes: the focus goes back to its opener.
   useFocusBackOnUnmount();
   return (
@@ -355,9 +352,10 @@ export function CrudForm(props: CrudFormProps) {
           <>
             <Button onClick={props.onClose}>{props.labels.cancel}</Button>
             {props.actions}
-            <Button ref={saveRef} type="submit" form={props.formId} intent="primary" loading={props.saving} disabled={props.saveDisabled} data-testid={props.saveTestId}>
+            {/* The busy Save drops the focus to the page; a failed save leaves the dialog open: it comes back to Save. */}
+            <BusyButton type="submit" form={props.formId} intent="primary" loading={props.saving} disabled={props.saveDisabled} data-testid={props.saveTestId}>
               {props.labels.save}
-            </Button>
+            </BusyButton>
           </>
         }
       />

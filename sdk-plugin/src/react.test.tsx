@@ -1,8 +1,46 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { useRef, useState } from 'react';
-import { cleanup, fireEvent, render, renderHook, screen, waitFor } from '@testing-library/react';
+import { createRef, useRef, useState, type ComponentType, type Ref } from 'react';
+import { act, cleanup, fireEvent, render, renderHook, screen, waitFor } from '@testing-library/react';
 import { Button, Classes, Dialog, Menu, MenuItem, PopoverNext } from '@blueprintjs/core';
-import { useFocusBackOnUnmount, useFocusBackWhenDone, useOpeningKey } from './react';
+import { BusyButton, useFocusBackOnUnmount, useFocusBackWhenDone, useOpeningKey } from './react';
+import { heldBack, pressBusy } from './testing';
+
+/**
+ * A dialog's Save turns busy, with the focus dropped to the page, and is done: saved, the dialog
+ * closes and fades out with the button still there, and the focus is left on the page for
+ * Blueprint to give back to the opener; failed, it stays open, and the focus comes back to Save.
+ */
+async function checkSaveInDialog(Editor: ComponentType<{ saving: boolean; isOpen: boolean }>) {
+  const view = render(<Editor saving={false} isOpen />);
+  // Blueprint brings the focus into the dialog once it has opened (in an animation frame).
+  await waitFor(() => expect(document.activeElement).not.toBe(document.body));
+  const save = screen.getByRole('button', { name: 'Save' });
+  view.rerender(<Editor saving isOpen />);
+  (document.activeElement as HTMLElement | null)?.blur();
+  // saved: the dialog closes, and fades out with the button still there
+  view.rerender(<Editor saving={false} isOpen={false} />);
+  expect(save.isConnected).toBe(true);
+  expect(document.activeElement).toBe(document.body);
+  // failed: it stays open, and the focus comes back
+  view.rerender(<Editor saving={false} isOpen />);
+  const again = await screen.findByRole('button', { name: 'Save' });
+  view.rerender(<Editor saving isOpen />);
+  (document.activeElement as HTMLElement | null)?.blur();
+  view.rerender(<Editor saving={false} isOpen />);
+  expect(document.activeElement).toBe(again);
+}
+
+/** The first step of two: its Done gives way to the next step's dialog. */
+function FirstStep(props: { onDone(): void }) {
+  useFocusBackOnUnmount();
+  return (
+    <Dialog isOpen title="First">
+      <button type="button" onClick={props.onDone}>
+        Done
+      </button>
+    </Dialog>
+  );
+}
 
 describe('useOpeningKey', () => {
   afterEach(() => cleanup());
@@ -62,23 +100,62 @@ describe('useFocusBackWhenDone', () => {
         </Dialog>
       );
     }
-    const view = render(<Editor saving={false} isOpen />);
-    // Blueprint brings the focus into the dialog once it has opened (in an animation frame).
-    await waitFor(() => expect(document.activeElement).not.toBe(document.body));
-    const save = screen.getByText('Save');
-    view.rerender(<Editor saving isOpen />);
-    (document.activeElement as HTMLElement | null)?.blur();
-    // saved: the dialog closes, and fades out with the button still there
-    view.rerender(<Editor saving={false} isOpen={false} />);
-    expect(save.isConnected).toBe(true);
-    expect(document.activeElement).toBe(document.body);
-    // failed: it stays open, and the focus comes back
-    view.rerender(<Editor saving={false} isOpen />);
-    const again = await screen.findByText('Save');
-    view.rerender(<Editor saving isOpen />);
-    (document.activeElement as HTMLElement | null)?.blur();
-    view.rerender(<Editor saving={false} isOpen />);
-    expect(document.activeElement).toBe(again);
+    await checkSaveInDialog(Editor);
+  });
+});
+
+describe('BusyButton', () => {
+  afterEach(() => cleanup());
+
+  /** Save, whose call waits for `gate`; Next is a field to move the focus to meanwhile. */
+  function SaveForm(props: { gate: { wait: Promise<void> }; buttonRef?: Ref<HTMLButtonElement> }) {
+    const [saving, setSaving] = useState(false);
+    const save = async () => {
+      setSaving(true);
+      await props.gate.wait;
+      setSaving(false);
+    };
+    return (
+      <>
+        <input aria-label="Next" />
+        <BusyButton ref={props.buttonRef} intent="primary" loading={saving} onClick={() => void save()} text="Save" />
+      </>
+    );
+  }
+
+  it('takes back the focus it dropped to the page while busy, and passes its ref on', async () => {
+    const gate = heldBack();
+    const ref = createRef<HTMLButtonElement>();
+    render(<SaveForm gate={gate} buttonRef={ref} />);
+    const save = screen.getByRole<HTMLButtonElement>('button', { name: 'Save' });
+    expect(ref.current).toBe(save);
+    await pressBusy(save);
+    await act(async () => gate.release());
+    await waitFor(() => expect(save.disabled).toBe(false));
+    expect(document.activeElement).toBe(save);
+  });
+
+  it('leaves the focus where the user put it while it was busy', async () => {
+    const gate = heldBack();
+    render(<SaveForm gate={gate} />);
+    const save = screen.getByRole<HTMLButtonElement>('button', { name: 'Save' });
+    await pressBusy(save);
+    const next = screen.getByLabelText('Next');
+    next.focus();
+    await act(async () => gate.release());
+    await waitFor(() => expect(save.disabled).toBe(false));
+    expect(document.activeElement).toBe(next);
+  });
+
+  it('leaves the focus alone in a dialog that is closing (Blueprint gives it back to the opener), and takes it back in one that stays open', async () => {
+    function Editor(props: { saving: boolean; isOpen: boolean }) {
+      return (
+        <Dialog isOpen={props.isOpen} title="Note">
+          <BusyButton loading={props.saving} text="Save" />
+        </Dialog>
+      );
+    }
+    await checkSaveInDialog(Editor);
   });
 });
 
@@ -86,16 +163,6 @@ describe('useFocusBackOnUnmount', () => {
   afterEach(() => cleanup());
 
   it('leaves the focus to Blueprint when the dialog gives way to another one (a save that opens the next step)', async () => {
-    function First(props: { onDone(): void }) {
-      useFocusBackOnUnmount();
-      return (
-        <Dialog isOpen title="First">
-          <button type="button" onClick={props.onDone}>
-            Done
-          </button>
-        </Dialog>
-      );
-    }
     function Steps() {
       const [step, setStep] = useState(0);
       return (
@@ -103,7 +170,7 @@ describe('useFocusBackOnUnmount', () => {
           <button type="button" onClick={() => setStep(1)}>
             Start
           </button>
-          {step === 1 && <First onDone={() => setStep(2)} />}
+          {step === 1 && <FirstStep onDone={() => setStep(2)} />}
           <Dialog isOpen={step === 2} title="Second">
             <input aria-label="Next" />
           </Dialog>
@@ -130,16 +197,6 @@ describe('useFocusBackOnUnmount, a dialog taking over from another', () => {
   afterEach(() => cleanup());
 
   it("gives the focus back to the first dialog's opener when the one that took over closes (its own opener went with the first)", async () => {
-    function First(props: { onDone(): void }) {
-      useFocusBackOnUnmount();
-      return (
-        <Dialog isOpen title="First">
-          <button type="button" onClick={props.onDone}>
-            Done
-          </button>
-        </Dialog>
-      );
-    }
     function Second(props: { onClose(): void }) {
       useFocusBackOnUnmount();
       return (
@@ -155,7 +212,7 @@ describe('useFocusBackOnUnmount, a dialog taking over from another', () => {
           <button type="button" onClick={() => setStep(1)}>
             Start
           </button>
-          {step === 1 && <First onDone={() => setStep(2)} />}
+          {step === 1 && <FirstStep onDone={() => setStep(2)} />}
           {step === 2 && <Second onClose={() => setStep(0)} />}
         </>
       );

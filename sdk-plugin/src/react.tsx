@@ -4,7 +4,7 @@
  */
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, useSyncExternalStore, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Classes } from '@blueprintjs/core';
+import { Button, Classes, mergeRefs, type ButtonProps } from '@blueprintjs/core';
 import type { Locale } from '@decisio/domain';
 import type { Event } from './lifecycle';
 import {
@@ -201,6 +201,12 @@ export function useOpeningKey(id: string | null): string {
   return String(openings);
 }
 
+/** The focus is on the page (no control has it): where a disabled control, or one removed, leaves it. */
+function focusOnPage(): boolean {
+  const active = document.activeElement;
+  return active === null || active === document.body;
+}
+
 /**
  * Gives the focus back when a busy control is done. A busy Blueprint button (`loading`) is
  * disabled, and the browser drops its focus to the page, where a dialog no longer hears Escape or
@@ -208,6 +214,10 @@ export function useOpeningKey(id: string | null): string {
  * `false`; when it ends and the focus is on the page, `target(whatWasBusy)` gets it back, unless
  * it is in a dialog that is closing (closed on success): Blueprint gives that one's focus back to
  * what opened it once it has faded, and a focused button there would take an Enter meanwhile.
+ *
+ * A busy button that gets the focus back itself is {@link BusyButton}: use it first. This hook is
+ * for the other cases, where what gets the focus is not the busy button (a field to type in next,
+ * the button that opened a confirmation, one of two buttons depending on the outcome).
  */
 export function useFocusBackWhenDone<K>(busy: K | null | false, target: (was: K) => HTMLElement | null | undefined): void {
   const last = useRef<K | null>(null);
@@ -221,10 +231,31 @@ export function useFocusBackWhenDone<K>(busy: K | null | false, target: (was: K)
     const was = last.current;
     if (was === null) return;
     last.current = null;
-    if (document.activeElement !== null && document.activeElement !== document.body) return;
+    if (!focusOnPage()) return;
     const el = targetRef.current(was);
     if (el && !el.closest(`.${Classes.OVERLAY}:not(.${Classes.OVERLAY_OPEN})`)) el.focus();
   }, [busy]);
+}
+
+/**
+ * Blueprint's `Button` (every prop, `ref` included) that keeps the focus through `loading`. A
+ * busy button is disabled and the browser drops its focus to the page, where a dialog no longer
+ * hears Escape or Tab; when `loading` ends and the focus is still on the page, this button takes
+ * it back: the failed Save of a dialog that stays open has the focus again. It leaves the focus
+ * where the user put it meanwhile, and leaves it to Blueprint in a dialog that is closing (closed
+ * on success: Blueprint gives the focus back to what opened the dialog once it has faded).
+ *
+ * @example
+ * ```tsx
+ * <BusyButton type="submit" intent="primary" loading={saving.isLoading} text={t('save')} />
+ * ```
+ * Where the focus should go somewhere else than the busy button, see {@link useFocusBackWhenDone}.
+ */
+export function BusyButton({ ref, ...props }: ButtonProps) {
+  const own = useRef<HTMLButtonElement>(null);
+  const refs = useMemo(() => mergeRefs(own, ref), [ref]);
+  useFocusBackWhenDone(props.loading === true, () => own.current);
+  return <Button {...props} ref={refs} />;
 }
 
 /** A dialog that calls {@link useFocusBackOnUnmount}: what had the focus when it first rendered, and the dialog that was up then. */
@@ -285,10 +316,9 @@ function canTakeFocus(el: Element | null): el is HTMLElement {
  * back to the button when it closes ({@link useFocusBackOnUnmount}).
  */
 export function focusBackUnlessMoved(menu: HTMLElement, target: HTMLElement | null | undefined): void {
-  const active = document.activeElement;
   // The popover's overlay: its focus traps are beside the menu's element.
   const popover = menu.closest(`.${Classes.OVERLAY}`) ?? menu;
-  if (active !== null && active !== document.body && !popover.contains(active)) return;
+  if (!focusOnPage() && !popover.contains(document.activeElement)) return;
   if (target?.isConnected && !target.matches(':disabled')) target.focus();
 }
 
@@ -342,8 +372,7 @@ export function useFocusBackOnUnmount(): void {
         if (dialog.mounted) return; // Mounted again (StrictMode's second effect run).
         const at = focusBackDialogs.indexOf(dialog);
         if (at >= 0) focusBackDialogs.splice(at, 1);
-        const active = document.activeElement;
-        if (active !== null && active !== document.body) return;
+        if (!focusOnPage()) return;
         const opener = focusBackTarget(dialog);
         if (!opener) return;
         const otherDialog = Array.from(document.querySelectorAll(`.${Classes.OVERLAY_OPEN}`)).some(

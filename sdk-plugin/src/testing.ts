@@ -344,7 +344,7 @@ export function heldBack(): { wait: Promise<void>; release(): void } {
  * Clicks a button whose call a test holds back (`heldBack`), as a browser would see it: the
  * button has the focus, turns busy (Blueprint's `loading` disables it), and the browser drops the
  * focus to the page, which jsdom does not do by itself. The test then lets the call go and
- * checks where the focus comes back (`useFocusBackWhenDone`).
+ * checks where the focus comes back (`BusyButton`, `useFocusBackWhenDone`).
  */
 export async function pressBusy(button: HTMLButtonElement): Promise<void> {
   button.focus();
