@@ -1,7 +1,7 @@
-import { useEffect, useRef, useSyncExternalStore } from 'react';
+import { useEffect, useSyncExternalStore } from 'react';
 import { Button, Checkbox, Dialog, DialogBody, DialogFooter, H6, NonIdealState, Spinner } from '@blueprintjs/core';
 import { DIALOG_WIDTH, PERMISSIONS, type MenuItem, type RoleItem } from '@decisio/domain';
-import { useCurrentUser, useFocusBackOnUnmount, useFocusBackWhenDone, useNotify } from '@decisio/sdk-plugin';
+import { BusyButton, useCurrentUser, useFocusBackOnUnmount, useNotify } from '@decisio/sdk-plugin';
 import { adminApi } from '../api';
 import { useAdminT } from '../i18n';
 import { menuLabel } from './menu-label';
@@ -55,9 +55,6 @@ export function RolePermissionDialog(props: { role: RoleItem; onClose(): void })
   const tree = adminApi.endpoints['admin/menuTree'].useQuery();
   const current = adminApi.endpoints['admin/roleMenus'].useQuery(props.role.id);
   const [save, saving] = adminApi.endpoints['admin/setRolePermission'].useMutation();
-  // The busy Save drops the focus to the page; a failure leaves the dialog open: it comes back to Save.
-  const saveRef = useRef<HTMLButtonElement>(null);
-  useFocusBackWhenDone(saving.isLoading, () => saveRef.current);
   // Shown only while open, it is removed at once when it closes: the focus goes back to its opener
   // (the role's Matrix button, or New role when the matrix took over from the new role's dialog).
   useFocusBackOnUnmount();
@@ -156,9 +153,9 @@ export function RolePermissionDialog(props: { role: RoleItem; onClose(): void })
         actions={
           <>
             <Button onClick={close}>{t('common.cancel')}</Button>
-            <Button ref={saveRef} intent="primary" loading={saving.isLoading} disabled={menuIds === null} onClick={() => void submit()} data-testid="admin-matrix-save">
+            <BusyButton intent="primary" loading={saving.isLoading} disabled={menuIds === null} onClick={() => void submit()} data-testid="admin-matrix-save">
               {t('common.save')}
-            </Button>
+            </BusyButton>
           </>
         }
       />

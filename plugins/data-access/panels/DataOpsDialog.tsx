@@ -1,7 +1,7 @@
 import { useRef, useState } from 'react';
 import { Button, Callout, Dialog, DialogBody, FormGroup, HTMLSelect, InputGroup, NonIdealState, Spinner, Tab, Tabs } from '@blueprintjs/core';
 import { FILTER_OPS, type Dataset, type FilterCondition, type FilterOp } from '@decisio/domain';
-import { useFocusBackWhenDone, useNotify } from '@decisio/sdk-plugin';
+import { BusyButton, useFocusBackWhenDone, useNotify } from '@decisio/sdk-plugin';
 import { dataAccessApi } from '../api';
 import { failureMessage } from '../format';
 import { useDataT } from '../i18n';
@@ -111,10 +111,6 @@ function FileTab({ dataset }: { dataset: Dataset }) {
   const [append, appending] = dataAccessApi.endpoints['data-access/append'].useMutation();
   const [replace, replacing] = dataAccessApi.endpoints['data-access/replaceFile'].useMutation();
   const [error, setError] = useState<string | null>(null);
-  // A busy button drops the focus to the page; the dialog stays open: it comes back to that button.
-  const appendRef = useRef<HTMLButtonElement>(null);
-  const replaceRef = useRef<HTMLButtonElement>(null);
-  useFocusBackWhenDone(appending.isLoading ? 'append' : replacing.isLoading ? 'replace' : null, (was) => (was === 'append' ? appendRef : replaceRef).current);
   const choices = (files.data?.rows ?? []).filter((f) => /\.(csv|npz|h5)$/i.test(f.name));
   const run = async (how: 'append' | 'replace') => {
     setError(null);
@@ -148,8 +144,8 @@ function FileTab({ dataset }: { dataset: Dataset }) {
         </Callout>
       )}
       <div style={{ display: 'flex', gap: 8 }}>
-        <Button ref={appendRef} intent="primary" icon="add-row-bottom" text={t('ops.appendRows')} disabled={!fileId} loading={appending.isLoading} onClick={() => void run('append')} data-testid="ops-append" />
-        <Button ref={replaceRef} icon="swap-horizontal" text={t('ops.replaceData')} disabled={!fileId} loading={replacing.isLoading} onClick={() => void run('replace')} />
+        <BusyButton intent="primary" icon="add-row-bottom" text={t('ops.appendRows')} disabled={!fileId} loading={appending.isLoading} onClick={() => void run('append')} data-testid="ops-append" />
+        <BusyButton icon="swap-horizontal" text={t('ops.replaceData')} disabled={!fileId} loading={replacing.isLoading} onClick={() => void run('replace')} />
       </div>
     </div>
   );
@@ -163,8 +159,6 @@ function CopyTab({ dataset }: { dataset: Dataset }) {
   const [targetTable, setTargetTable] = useState(dataset.name.replace(/[^A-Za-z0-9_]/g, '_').replace(/^([^A-Za-z_])/, '_$1').slice(0, 64));
   const [copy, copying] = dataAccessApi.endpoints['data-access/copyOut'].useMutation();
   const [error, setError] = useState<string | null>(null);
-  const copyRef = useRef<HTMLButtonElement>(null);
-  useFocusBackWhenDone(copying.isLoading, () => copyRef.current);
   const valid = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/.test(targetTable);
   const run = async () => {
     setError(null);
@@ -195,7 +189,7 @@ function CopyTab({ dataset }: { dataset: Dataset }) {
         <InputGroup id="ops-target" value={targetTable} onValueChange={setTargetTable} intent={valid ? 'none' : 'danger'} />
       </FormGroup>
       {error && <Callout intent="danger" style={{ marginBottom: 8 }}>{error}</Callout>}
-      <Button ref={copyRef} intent="primary" icon="export" text={t('ops.copyNow')} disabled={!dataSourceId || !valid} loading={copying.isLoading} onClick={() => void run()} />
+      <BusyButton intent="primary" icon="export" text={t('ops.copyNow')} disabled={!dataSourceId || !valid} loading={copying.isLoading} onClick={() => void run()} />
     </div>
   );
 }
@@ -206,11 +200,8 @@ function KeyTab({ dataset }: { dataset: Dataset }) {
   const [make, making] = dataAccessApi.endpoints['data-access/accessKey'].useMutation();
   const [revoke, revoking] = dataAccessApi.endpoints['data-access/revokeAccessKeys'].useMutation();
   const [confirming, setConfirming] = useState(false);
-  // The busy Make drops the focus to the page: it comes back to it. Confirming a revoke takes its
-  // own button away: the focus comes back to Revoke when it is done.
-  const makeRef = useRef<HTMLButtonElement>(null);
+  // Confirming a revoke takes its own button away: the focus comes back to Revoke when it is done.
   const revokeRef = useRef<HTMLButtonElement>(null);
-  useFocusBackWhenDone(making.isLoading, () => makeRef.current);
   useFocusBackWhenDone(revoking.isLoading, () => revokeRef.current);
   const key = making.data;
   const absolute = (u: string) => new URL(u, window.location.origin).toString();
@@ -222,7 +213,7 @@ function KeyTab({ dataset }: { dataset: Dataset }) {
           <HTMLSelect id="ops-ttl" value={ttl} onChange={(e) => setTtl(Number(e.target.value))} options={([600, 3600, 86400] as const).map((s) => ({ value: s, label: t(`ops.ttls.${s}`) }))} />
         </FormGroup>
         <FormGroup>
-          <Button ref={makeRef} intent="primary" icon="key" text={t('ops.makeKey')} loading={making.isLoading} onClick={() => void make({ tableId: dataset.tableId, ttlSeconds: ttl })} data-testid="ops-make-key" />
+          <BusyButton intent="primary" icon="key" text={t('ops.makeKey')} loading={making.isLoading} onClick={() => void make({ tableId: dataset.tableId, ttlSeconds: ttl })} data-testid="ops-make-key" />
         </FormGroup>
       </div>
       {making.isError && <Callout intent="danger">{failureMessage(making.error, t('ops.failed'))}</Callout>}

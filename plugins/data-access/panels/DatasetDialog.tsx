@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { Button, Callout, Checkbox, Dialog, DialogBody, DialogFooter, HTMLSelect, HTMLTable, InputGroup, NonIdealState, Spinner, Switch } from '@blueprintjs/core';
 import { FIELD_DATA_TYPES, FIELD_KINDS, type FieldDataType } from '@decisio/domain';
-import { useFocusBackWhenDone, useNotify } from '@decisio/sdk-plugin';
+import { BusyButton, useFocusBackWhenDone, useNotify } from '@decisio/sdk-plugin';
 import { dataAccessApi } from '../api';
 import { cellText, failureMessage } from '../format';
 import { useDataT } from '../i18n';
@@ -35,11 +35,9 @@ export function DatasetDialog(props: { tableId: string | null; onClose(): void }
     setServerErrors({});
   }, [dataset.data]);
 
-  // A busy button (Save while saving, a field's Fill while filling) drops the focus to the page:
-  // it comes back to Save, or to the filled values.
-  const saveRef = useRef<HTMLButtonElement>(null);
+  // A field's busy Fill drops the focus to the page: it comes back to the filled values (Save is a
+  // BusyButton, which takes it back itself).
   const valuesRefs = useRef(new Map<string, HTMLInputElement>());
-  useFocusBackWhenDone(saving.isLoading, () => saveRef.current);
   useFocusBackWhenDone(filling, (column) => valuesRefs.current.get(column));
 
   const edit = (i: number, patch: Partial<FieldDraft>) => setRows((rs) => rs.map((r, k) => (k === i ? { ...r, ...patch } : r)));
@@ -206,7 +204,7 @@ export function DatasetDialog(props: { tableId: string | null; onClose(): void }
         actions={
           <>
             <Button text={t('fields.close')} onClick={props.onClose} />
-            <Button ref={saveRef} intent="primary" text={t('fields.save')} disabled={rows.length === 0} loading={saving.isLoading} onClick={() => void submit()} data-testid="fields-save" />
+            <BusyButton intent="primary" text={t('fields.save')} disabled={rows.length === 0} loading={saving.isLoading} onClick={() => void submit()} data-testid="fields-save" />
           </>
         }
       />

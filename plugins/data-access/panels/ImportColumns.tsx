@@ -1,6 +1,5 @@
-import { useRef } from 'react';
-import { Button, Callout, HTMLTable } from '@blueprintjs/core';
-import { useFocusBackWhenDone } from '@decisio/sdk-plugin';
+import { Callout, HTMLTable } from '@blueprintjs/core';
+import { BusyButton } from '@decisio/sdk-plugin';
 import { dataAccessApi } from '../api';
 import { failureMessage } from '../format';
 import { useDataT } from '../i18n';
@@ -21,13 +20,10 @@ export function ImportColumns({ source, disabled }: { source: ColumnsSource; dis
   const state = isQuery ? byQuery : byTable;
   const ask = () => void (isQuery ? queryColumns(source) : tableColumns(source));
   const rows = state.data;
-  // The busy button drops the focus to the page; the import dialog stays open: it comes back to it.
-  const askRef = useRef<HTMLButtonElement>(null);
-  useFocusBackWhenDone(state.isLoading, () => askRef.current);
 
   return (
     <div data-testid="import-columns" style={{ marginBottom: 12 }}>
-      <Button ref={askRef} small icon={isQuery ? 'search-template' : 'th-list'} text={isQuery ? t('import.columns.check') : t('import.columns.show')} loading={state.isLoading} disabled={disabled} onClick={ask} data-testid="import-columns-ask" />
+      <BusyButton small icon={isQuery ? 'search-template' : 'th-list'} text={isQuery ? t('import.columns.check') : t('import.columns.show')} loading={state.isLoading} disabled={disabled} onClick={ask} data-testid="import-columns-ask" />
       {state.isError && (
         <Callout intent="danger" icon="error" style={{ marginTop: 8 }} data-testid="import-columns-error">
           {failureMessage(state.error, t('import.columns.columnsFailed')) || t('import.columns.columnsFailed')}

@@ -1,5 +1,5 @@
-import { useRef, useState, type ReactElement } from 'react';
-import { Button, Callout, FormGroup, HTMLSelect, InputGroup, TextArea } from '@blueprintjs/core';
+import { useState, type ReactElement } from 'react';
+import { Callout, FormGroup, HTMLSelect, InputGroup, TextArea } from '@blueprintjs/core';
 import {
   CONNECTION_LIMITS,
   CONNECTION_TYPES,
@@ -9,7 +9,7 @@ import {
   type ConnectionType,
   type DataConnection,
 } from '@decisio/domain';
-import { CrudFormDialog, isApiError, useFocusBackWhenDone, useNotify } from '@decisio/sdk-plugin';
+import { BusyButton, CrudFormDialog, isApiError, useNotify } from '@decisio/sdk-plugin';
 import { connectionsApi } from '../api';
 import { useConnectionsT } from '../i18n';
 
@@ -51,9 +51,6 @@ export function ConnectionDialog(props: { editing: DataConnection | null; isOpen
   const [create] = connectionsApi.endpoints['data-connections/create'].useMutation();
   const [update] = connectionsApi.endpoints['data-connections/update'].useMutation();
   const [test] = connectionsApi.endpoints['data-connections/test'].useMutation();
-  // The busy Test drops the focus to the page; the dialog stays open with the result: it comes back to Test.
-  const testRef = useRef<HTMLButtonElement>(null);
-  useFocusBackWhenDone(busy === 'test', () => testRef.current);
 
   const set = <K extends keyof FormState>(key: K, value: FormState[K]) => {
     setForm((f) => {
@@ -148,9 +145,9 @@ export function ConnectionDialog(props: { editing: DataConnection | null; isOpen
       saveTestId="conn-save"
       labels={{ cancel: t('form.cancel'), save: t('form.save') }}
       actions={
-        <Button ref={testRef} icon="data-connection" onClick={runTest} loading={busy === 'test'} disabled={busy !== null} data-testid="conn-test">
+        <BusyButton icon="data-connection" onClick={runTest} loading={busy === 'test'} disabled={busy !== null} data-testid="conn-test">
           {t('form.test')}
-        </Button>
+        </BusyButton>
       }
     >
       {failure && (

@@ -1,7 +1,7 @@
-import { useRef, useState } from 'react';
+import { useState } from 'react';
 import { Alert, Button, ButtonGroup, Callout, Classes, Dialog, DialogBody, DialogFooter, FormGroup, InputGroup, NonIdealState, Switch, Tag, TextArea } from '@blueprintjs/core';
 import { DEPLOY_LIMITS, type ModelServiceItem, type ModelServiceWithToken } from '@decisio/domain';
-import { Pager, pageCount, useListSearch, useNavigate, useNotify, useProjectLink, isFieldErrors, isTrained, policyGain, useFailureNotice, useFocusBackWhenDone, ChoiceSelect, DataTable, ListBody, PanelPage } from '@decisio/sdk-plugin';
+import { BusyButton, Pager, pageCount, useListSearch, useNavigate, useNotify, useProjectLink, isFieldErrors, isTrained, policyGain, useFailureNotice, ChoiceSelect, DataTable, ListBody, PanelPage } from '@decisio/sdk-plugin';
 import { deployApi } from '../api';
 import { useDeployT } from '../i18n';
 import { StatusTag, TokenDialog, TRANSIENT } from './common';
@@ -17,9 +17,6 @@ function CreateDialog({ projectId, policyId, isOpen, onClose, onCreated }: { pro
   const trained = (policies.data?.rows ?? []).filter(isTrained);
   const fail = useFailureNotice();
   const [create, { isLoading }] = deployApi.endpoints['deploy/create'].useMutation();
-  // The busy Deploy drops the focus to the page; a failure leaves the dialog open: it comes back to Deploy.
-  const submitRef = useRef<HTMLButtonElement>(null);
-  useFocusBackWhenDone(isLoading, () => submitRef.current);
   const [name, setName] = useState('');
   const [policy, setPolicy] = useState(policyId ?? '');
   const [description, setDescription] = useState('');
@@ -114,7 +111,7 @@ function CreateDialog({ projectId, policyId, isOpen, onClose, onCreated }: { pro
           actions={
             <>
               <Button text={t('create.cancel')} onClick={onClose} />
-              <Button ref={submitRef} type="submit" intent="primary" loading={isLoading} text={t('create.submit')} data-testid="deploy-submit" />
+              <BusyButton type="submit" intent="primary" loading={isLoading} text={t('create.submit')} data-testid="deploy-submit" />
             </>
           }
         />

@@ -3,10 +3,10 @@
  * a call's kept payload and reported outcome, the outcome call example, and the dialog that turns
  * kept calls into a dataset of the project (`modeldeploy/createDatasetFromRecords`).
  */
-import { useRef, useState } from 'react';
+import { useState } from 'react';
 import { Button, Checkbox, Classes, Dialog, DialogBody, DialogFooter, FormGroup, InputGroup, Popover, Pre, Switch, Tag } from '@blueprintjs/core';
 import { LIMITS, type ModelServiceDetail, type ModelServiceRecord } from '@decisio/domain';
-import { useNavigate, useNotify, isFieldErrors, useFailureNotice, useFocusBackWhenDone } from '@decisio/sdk-plugin';
+import { BusyButton, useNavigate, useNotify, isFieldErrors, useFailureNotice } from '@decisio/sdk-plugin';
 import { deployApi } from '../api';
 import { useDeployT } from '../i18n';
 
@@ -74,9 +74,6 @@ export function RecordsDatasetButton({ service }: { service: ModelServiceDetail 
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [made, setMade] = useState<string | null>(null);
   const [make, { isLoading }] = deployApi.endpoints['deploy/recordsToDataset'].useMutation();
-  // The busy Make drops the focus to the page; a failure leaves the dialog open: it comes back to Make.
-  const makeRef = useRef<HTMLButtonElement>(null);
-  useFocusBackWhenDone(isLoading, () => makeRef.current);
   const missing = touched && name.trim() === '';
   const submit = async () => {
     setTouched(true);
@@ -116,7 +113,7 @@ export function RecordsDatasetButton({ service }: { service: ModelServiceDetail 
             actions={
               <>
                 <Button text={t('create.cancel')} onClick={() => setOpen(false)} />
-                <Button ref={makeRef} type="submit" intent="primary" loading={isLoading} text={t('feedback.make')} />
+                <BusyButton type="submit" intent="primary" loading={isLoading} text={t('feedback.make')} />
               </>
             }
           />

@@ -1,7 +1,7 @@
-import { useRef, useState } from 'react';
+import { useState } from 'react';
 import { Button, Callout, Checkbox, Classes, Dialog, DialogBody, DialogFooter, FormGroup, HTMLSelect, InputGroup, NumericInput, Spinner, TextArea } from '@blueprintjs/core';
 import { SCHEDULE_KIND_NAMES, SCHEDULE_LIMITS, type ScheduleItem, type ScheduleKind, type ScheduleSaveRequest } from '@decisio/domain';
-import { isApiError, useDebounced, useFocusBackOnUnmount, useFocusBackWhenDone, useLocale, useNotify } from '@decisio/sdk-plugin';
+import { BusyButton, isApiError, useDebounced, useFocusBackOnUnmount, useLocale, useNotify } from '@decisio/sdk-plugin';
 import { jobsApi } from '../api';
 import { useJobsT } from '../i18n';
 
@@ -124,9 +124,6 @@ export function JobDialog({ editing, onClose }: JobDialogProps) {
   const [minGain, setMinGain] = useState(loop.minGain ?? 0);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [save, saving] = jobsApi.endpoints['jobs/saveOrUpdate'].useMutation();
-  // The busy Save drops the focus to the page; a failure leaves the dialog open: it comes back to Save.
-  const saveRef = useRef<HTMLButtonElement>(null);
-  useFocusBackWhenDone(saving.isLoading, () => saveRef.current);
   // Shown only while open, it is removed at once when it closes: the focus goes back to its opener.
   useFocusBackOnUnmount();
 
@@ -243,9 +240,9 @@ export function JobDialog({ editing, onClose }: JobDialogProps) {
           actions={
             <>
               <Button onClick={onClose}>{t('form.cancel')}</Button>
-              <Button ref={saveRef} type="submit" intent="primary" loading={saving.isLoading} data-testid="job-save">
+              <BusyButton type="submit" intent="primary" loading={saving.isLoading} data-testid="job-save">
                 {t('form.save')}
-              </Button>
+              </BusyButton>
             </>
           }
         />

@@ -20,7 +20,7 @@ import {
   TextArea,
 } from '@blueprintjs/core';
 import { MARKET_LIMITS, type MarketKind, type MarketModelDetail, type MarketVersion, type MarketVisibility } from '@decisio/domain';
-import { ChoiceField, DataTable, failureMessage, fieldErrorsOf, formatBytes, ListBody, PanelPage, Pager, pageCount, useAppLocation, useFailureNotice, useFocusBackWhenDone, useListSearch, useNavigate, useNotify } from '@decisio/sdk-plugin';
+import { BusyButton, ChoiceField, DataTable, failureMessage, fieldErrorsOf, formatBytes, ListBody, PanelPage, Pager, pageCount, useAppLocation, useFailureNotice, useFocusBackWhenDone, useListSearch, useNavigate, useNotify } from '@decisio/sdk-plugin';
 import { marketApi } from '../api';
 import { useMarketT } from '../i18n';
 import { editableProjects, figure, publishable } from '../model/market';
@@ -44,9 +44,6 @@ function PublishDialog({ isOpen, onClose, model, onPublished }: { isOpen: boolea
   const [failure, setFailure] = useState<string | null>(null);
   const trainings = marketApi.endpoints['market/trainings'].useQuery({ projectId, kind }, { skip: !isOpen || !projectId });
   const [publish, publishing] = marketApi.endpoints['market/publish'].useMutation();
-  // The busy Publish drops the focus to the page; a failure leaves the dialog open: it comes back to Publish.
-  const publishRef = useRef<HTMLButtonElement>(null);
-  useFocusBackWhenDone(publishing.isLoading, () => publishRef.current);
   useEffect(() => {
     if (!isOpen) return;
     setKind(model?.kind ?? 'policy');
@@ -144,9 +141,9 @@ function PublishDialog({ isOpen, onClose, model, onPublished }: { isOpen: boolea
         actions={
           <>
             <Button onClick={onClose}>{t('publishDialog.cancel')}</Button>
-            <Button ref={publishRef} intent="primary" loading={publishing.isLoading} onClick={() => void submit()} data-testid="market-publish-submit">
+            <BusyButton intent="primary" loading={publishing.isLoading} onClick={() => void submit()} data-testid="market-publish-submit">
               {t('publishDialog.submit')}
-            </Button>
+            </BusyButton>
           </>
         }
       />

@@ -1,7 +1,7 @@
-import { useRef, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { Button, Callout, Checkbox, Dialog, DialogBody, DialogFooter, FormGroup, InputGroup } from '@blueprintjs/core';
 import { DIALOG_WIDTH, LIMITS, type SolutionItem } from '@decisio/domain';
-import { useFocusBackOnUnmount, useFocusBackWhenDone, useNotify } from '@decisio/sdk-plugin';
+import { BusyButton, useFocusBackOnUnmount, useNotify } from '@decisio/sdk-plugin';
 import { projectsApi } from '../api';
 import { useProjectsT } from '../i18n';
 import { DIALOG_PORTAL, describeFailure } from './errors';
@@ -17,9 +17,6 @@ export function CopySolutionDialog({ solution, onClose }: { solution: SolutionIt
   const [withModels, setWithModels] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
   const [copy, state] = projectsApi.endpoints['projects/copySolution'].useMutation();
-  // The busy Copy drops the focus to the page; a failure leaves the dialog open: it comes back to Copy.
-  const copyRef = useRef<HTMLButtonElement>(null);
-  useFocusBackWhenDone(state.isLoading, () => copyRef.current);
   // Shown only while open, it is removed at once when it closes: the focus goes back to its opener.
   useFocusBackOnUnmount();
 
@@ -67,9 +64,9 @@ export function CopySolutionDialog({ solution, onClose }: { solution: SolutionIt
           actions={
             <>
               <Button onClick={onClose}>{t('solutionCopy.cancel')}</Button>
-              <Button ref={copyRef} type="submit" intent="primary" loading={state.isLoading} data-testid="solution-copy-submit">
+              <BusyButton type="submit" intent="primary" loading={state.isLoading} data-testid="solution-copy-submit">
                 {t('solutionCopy.confirm')}
-              </Button>
+              </BusyButton>
             </>
           }
         />

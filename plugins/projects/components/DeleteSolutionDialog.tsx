@@ -1,7 +1,7 @@
-import { useRef, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { Button, Callout, Dialog, DialogBody, DialogFooter, FormGroup, InputGroup } from '@blueprintjs/core';
 import { DIALOG_WIDTH, SOLUTION_DELETE_CONFIRMATIONS, type SolutionItem } from '@decisio/domain';
-import { useFocusBackOnUnmount, useFocusBackWhenDone, useNotify } from '@decisio/sdk-plugin';
+import { BusyButton, useFocusBackOnUnmount, useNotify } from '@decisio/sdk-plugin';
 import { projectsApi } from '../api';
 import { useProjectsT } from '../i18n';
 import { DIALOG_PORTAL, describeFailure } from './errors';
@@ -16,9 +16,6 @@ export function DeleteSolutionDialog({ solution, onClose }: { solution: Solution
   const [typed, setTyped] = useState('');
   const [failure, setFailure] = useState<string | null>(null);
   const [remove, state] = projectsApi.endpoints['projects/deleteSolution'].useMutation();
-  // The busy Delete drops the focus to the page; a failure leaves the dialog open: it comes back to Delete.
-  const deleteRef = useRef<HTMLButtonElement>(null);
-  useFocusBackWhenDone(state.isLoading, () => deleteRef.current);
   // Shown only while open, it is removed at once when it closes: the focus goes back to its opener.
   useFocusBackOnUnmount();
   const matches = typed.trim() === phrase && (SOLUTION_DELETE_CONFIRMATIONS as readonly string[]).includes(phrase);
@@ -53,9 +50,9 @@ export function DeleteSolutionDialog({ solution, onClose }: { solution: Solution
           actions={
             <>
               <Button onClick={onClose}>{t('solutionDelete.cancel')}</Button>
-              <Button ref={deleteRef} type="submit" intent="danger" disabled={!matches} loading={state.isLoading} data-testid="solution-delete-submit">
+              <BusyButton type="submit" intent="danger" disabled={!matches} loading={state.isLoading} data-testid="solution-delete-submit">
                 {t('solutionDelete.confirm')}
-              </Button>
+              </BusyButton>
             </>
           }
         />

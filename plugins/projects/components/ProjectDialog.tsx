@@ -1,4 +1,4 @@
-import { useRef, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { Button, Callout, Checkbox, Dialog, DialogBody, DialogFooter, FormGroup, HTMLSelect, InputGroup, Radio, RadioGroup, TextArea } from '@blueprintjs/core';
 import {
   DIALOG_WIDTH,
@@ -10,7 +10,7 @@ import {
   type ProjectItem,
   type TagColour,
 } from '@decisio/domain';
-import { isApiError, useFocusBackOnUnmount, useFocusBackWhenDone, useNavigate, useNotify } from '@decisio/sdk-plugin';
+import { BusyButton, isApiError, useFocusBackOnUnmount, useNavigate, useNotify } from '@decisio/sdk-plugin';
 import { projectsApi } from '../api';
 import { useProjectsT } from '../i18n';
 import { TAG_COLOUR_HEX } from '../model/colours';
@@ -57,9 +57,6 @@ export function ProjectDialog({ project, onClose, onSaved }: Props) {
   const [create, created] = projectsApi.endpoints['projects/create'].useMutation();
   const [edit, edited] = projectsApi.endpoints['projects/edit'].useMutation();
   const busy = created.isLoading || edited.isLoading || createdFromTemplate.isLoading;
-  // The busy Create (Save) drops the focus to the page; a failure leaves the dialog open: it comes back to it.
-  const submitRef = useRef<HTMLButtonElement>(null);
-  useFocusBackWhenDone(busy, () => submitRef.current);
   // Shown only while open, it is removed at once when it closes: the focus goes back to its opener.
   useFocusBackOnUnmount();
   const fromTemplate = !project && industry !== '';
@@ -196,9 +193,9 @@ export function ProjectDialog({ project, onClose, onSaved }: Props) {
           actions={
             <>
               <Button onClick={onClose}>{t('form.cancel')}</Button>
-              <Button ref={submitRef} type="submit" intent="primary" loading={busy} data-testid="project-submit">
+              <BusyButton type="submit" intent="primary" loading={busy} data-testid="project-submit">
                 {t(project ? 'form.save' : 'form.create')}
-              </Button>
+              </BusyButton>
             </>
           }
         />

@@ -1,4 +1,4 @@
-import { useRef, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { Button, Callout, Dialog, DialogBody, DialogFooter, FormGroup, InputGroup, Radio, RadioGroup, TextArea } from '@blueprintjs/core';
 import {
   DIALOG_WIDTH,
@@ -11,7 +11,7 @@ import {
   type SolutionGoalType,
   type SolutionItem,
 } from '@decisio/domain';
-import { isApiError, useFocusBackOnUnmount, useFocusBackWhenDone, useNotify } from '@decisio/sdk-plugin';
+import { BusyButton, isApiError, useFocusBackOnUnmount, useNotify } from '@decisio/sdk-plugin';
 import { projectsApi } from '../api';
 import { useProjectsT } from '../i18n';
 import { checkForm } from '../model/form-errors';
@@ -36,9 +36,6 @@ export function SolutionDialog({ projectId, solution, onClose }: Props) {
   const [failure, setFailure] = useState<string | null>(null);
   const [create, created] = projectsApi.endpoints['projects/createSolution'].useMutation();
   const [edit, edited] = projectsApi.endpoints['projects/editSolution'].useMutation();
-  // The busy Create (Save) drops the focus to the page; a failure leaves the dialog open: it comes back to it.
-  const submitRef = useRef<HTMLButtonElement>(null);
-  useFocusBackWhenDone(created.isLoading || edited.isLoading, () => submitRef.current);
   // Shown only while open, it is removed at once when it closes: the focus goes back to its opener.
   useFocusBackOnUnmount();
 
@@ -110,9 +107,9 @@ export function SolutionDialog({ projectId, solution, onClose }: Props) {
           actions={
             <>
               <Button onClick={onClose}>{t('solutionForm.cancel')}</Button>
-              <Button ref={submitRef} type="submit" intent="primary" loading={created.isLoading || edited.isLoading} data-testid="solution-submit">
+              <BusyButton type="submit" intent="primary" loading={created.isLoading || edited.isLoading} data-testid="solution-submit">
                 {t(solution ? 'solutionForm.save' : 'solutionForm.create')}
-              </Button>
+              </BusyButton>
             </>
           }
         />

@@ -1,7 +1,7 @@
-import { useRef, useState } from 'react';
+import { useState } from 'react';
 import { Alert, Button, ButtonGroup, Callout, Dialog, DialogBody, DialogFooter, FormGroup, HTMLSelect, HTMLTable, InputGroup, NonIdealState, Spinner, Tag, TextArea, type Intent } from '@blueprintjs/core';
 import { REPORT_LIMITS, REPORT_TYPES, isReportAmount, type AnalysisReport, type ReportComparison, type ReportStatus, type ReportType } from '@decisio/domain';
-import { Pager, pageCount, useNotify, useOpeningKey, useProjectLink, fieldErrorsOf, useFailureNotice, useFocusBackWhenDone, ChoiceField, DataTable, ListBody, PanelPage } from '@decisio/sdk-plugin';
+import { BusyButton, Pager, pageCount, useNotify, useOpeningKey, useProjectLink, fieldErrorsOf, useFailureNotice, ChoiceField, DataTable, ListBody, PanelPage } from '@decisio/sdk-plugin';
 import { reportsApi } from '../api';
 import { useReportsT } from '../i18n';
 import { useSolutionChoice } from '@decisio/sdk-plugin/trainings/pickers';
@@ -43,9 +43,6 @@ function CreateReportDialog({ solutionId, isOpen, onClose }: { solutionId: strin
   const fail = useFailureNotice();
   const decisions = reportsApi.endpoints['reports/decisions'].useQuery({ solutionId }, { skip: !isOpen });
   const [create, { isLoading }] = reportsApi.endpoints['reports/create'].useMutation();
-  // The busy Create drops the focus to the page; a failure leaves the dialog open: it comes back to Create.
-  const submitRef = useRef<HTMLButtonElement>(null);
-  useFocusBackWhenDone(isLoading, () => submitRef.current);
   const [form, setForm] = useState<Form>(EMPTY);
   const [touched, setTouched] = useState(false);
   const [server, setServer] = useState<Record<string, string>>({});
@@ -124,7 +121,7 @@ function CreateReportDialog({ solutionId, isOpen, onClose }: { solutionId: strin
           actions={
             <>
               <Button text={t('report.cancel')} onClick={onClose} />
-              <Button ref={submitRef} type="submit" intent="primary" loading={isLoading} text={t('report.submit')} />
+              <BusyButton type="submit" intent="primary" loading={isLoading} text={t('report.submit')} />
             </>
           }
         />
@@ -138,9 +135,6 @@ function RenameDialog({ report, onClose }: { report: AnalysisReport | null; onCl
   const notify = useNotify();
   const fail = useFailureNotice();
   const [rename, { isLoading }] = reportsApi.endpoints['reports/rename'].useMutation();
-  // The busy Save drops the focus to the page; a failure leaves the dialog open: it comes back to Save.
-  const saveRef = useRef<HTMLButtonElement>(null);
-  useFocusBackWhenDone(isLoading, () => saveRef.current);
   const [name, setName] = useState<string | null>(null);
   const value = name ?? report?.name ?? '';
   const missing = value.trim() === '';
@@ -174,7 +168,7 @@ function RenameDialog({ report, onClose }: { report: AnalysisReport | null; onCl
           actions={
             <>
               <Button text={t('report.cancel')} onClick={close} />
-              <Button ref={saveRef} type="submit" intent="primary" loading={isLoading} disabled={missing} text={t('report.save')} />
+              <BusyButton type="submit" intent="primary" loading={isLoading} disabled={missing} text={t('report.save')} />
             </>
           }
         />

@@ -1,7 +1,7 @@
-import { useRef, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { Alert, Button, Callout, Dialog, DialogBody, DialogFooter, FileInput, FormGroup, HTMLSelect, HTMLTable, InputGroup, NonIdealState, Switch, Tab, Tabs, TextArea } from '@blueprintjs/core';
 import { SDK_EDITIONS, type SdkEdition, type SdkVersionItem } from '@decisio/domain';
-import { isApiError, useCurrentUser, useFocusBackWhenDone, useLocale, useNotify, useSession, type PanelProps } from '@decisio/sdk-plugin';
+import { BusyButton, isApiError, useCurrentUser, useLocale, useNotify, useSession, type PanelProps } from '@decisio/sdk-plugin';
 import { licenceApi } from '../api';
 import { useLicenceT } from '../i18n';
 import { QueryState, StatusTag } from './common';
@@ -32,9 +32,6 @@ function ReviewDialog(props: { reviewing: Reviewing; onClose: () => void }) {
   const [opinion, setOpinion] = useState('');
   const [reviewLicence, a] = licenceApi.endpoints['sdk-licence/review'].useMutation();
   const [reviewService, b] = licenceApi.endpoints['sdk-licence/reviewService'].useMutation();
-  // The busy Approve (Refuse) drops the focus to the page; a failure leaves the dialog open: it comes back to it.
-  const confirmRef = useRef<HTMLButtonElement>(null);
-  useFocusBackWhenDone(a.isLoading || b.isLoading, () => confirmRef.current);
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     const r = props.reviewing;
@@ -61,9 +58,9 @@ function ReviewDialog(props: { reviewing: Reviewing; onClose: () => void }) {
           actions={
             <>
               <Button onClick={props.onClose}>{t('apply.cancel')}</Button>
-              <Button ref={confirmRef} type="submit" intent={props.reviewing?.approve ? 'success' : 'danger'} loading={a.isLoading || b.isLoading} data-testid="review-confirm">
+              <BusyButton type="submit" intent={props.reviewing?.approve ? 'success' : 'danger'} loading={a.isLoading || b.isLoading} data-testid="review-confirm">
                 {props.reviewing?.approve ? t('admin.approve') : t('admin.refuse')}
-              </Button>
+              </BusyButton>
             </>
           }
         />

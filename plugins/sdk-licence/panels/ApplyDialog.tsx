@@ -1,7 +1,7 @@
-import { useRef, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { Button, Callout, Checkbox, Dialog, DialogBody, DialogFooter, FileInput, FormGroup, HTMLSelect, InputGroup, Radio, RadioGroup } from '@blueprintjs/core';
 import { SDK_EDITIONS, STUDENT_TRIAL_DAYS, STUDENT_TRIAL_RULES, type LicenceType, type SdkEdition } from '@decisio/domain';
-import { isApiError, useCurrentUser, useFocusBackWhenDone, useLocale, useNotify, VerificationCodeField } from '@decisio/sdk-plugin';
+import { BusyButton, isApiError, useCurrentUser, useLocale, useNotify, VerificationCodeField } from '@decisio/sdk-plugin';
 import { licenceApi } from '../api';
 import { useLicenceT } from '../i18n';
 import { deviceFileProblem, toBase64 } from '../model/device-file';
@@ -29,9 +29,6 @@ export function ApplyDialog(props: { isOpen: boolean; onClose: () => void }) {
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [failure, setFailure] = useState<string | null>(null);
   const [apply, applying] = licenceApi.endpoints['sdk-licence/apply'].useMutation();
-  // The busy Submit drops the focus to the page; a failure leaves the dialog open: it comes back to Submit.
-  const submitRef = useRef<HTMLButtonElement>(null);
-  useFocusBackWhenDone(applying.isLoading, () => submitRef.current);
   const [captcha] = licenceApi.endpoints['sdk-licence/captcha'].useMutation();
   const [sendEmail] = licenceApi.endpoints['sdk-licence/sendEmailCode'].useMutation();
   const [sendSms] = licenceApi.endpoints['sdk-licence/sendSmsCode'].useMutation();
@@ -140,9 +137,9 @@ export function ApplyDialog(props: { isOpen: boolean; onClose: () => void }) {
           actions={
             <>
               <Button onClick={props.onClose}>{t('apply.cancel')}</Button>
-              <Button ref={submitRef} type="submit" intent="primary" loading={applying.isLoading} disabled={code.trim().length !== 6} data-testid="apply-submit">
+              <BusyButton type="submit" intent="primary" loading={applying.isLoading} disabled={code.trim().length !== 6} data-testid="apply-submit">
                 {t('apply.submit')}
-              </Button>
+              </BusyButton>
             </>
           }
         />

@@ -1,7 +1,7 @@
-import { useRef, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { Button, Callout, Card, Dialog, DialogBody, DialogFooter, FormGroup, H4, HTMLSelect, HTMLTable, InputGroup, NonIdealState, TextArea } from '@blueprintjs/core';
 import { SERVICE_TYPES, type CreateUserKeyResponse, type ServiceType } from '@decisio/domain';
-import { isApiError, useCurrentUser, useFocusBackWhenDone, useLocale, useNotify, type PanelProps } from '@decisio/sdk-plugin';
+import { BusyButton, isApiError, useCurrentUser, useLocale, useNotify, type PanelProps } from '@decisio/sdk-plugin';
 import { licenceApi } from '../api';
 import { useLicenceT } from '../i18n';
 import { QueryState, StatusTag } from './common';
@@ -14,9 +14,6 @@ export function ServicePanel(_props: PanelProps) {
   const list = licenceApi.endpoints['sdk-licence/services'].useQuery({ page: 1, pageSize: 100 });
   const [createKey, creatingKey] = licenceApi.endpoints['sdk-licence/createKey'].useMutation();
   const [create, creating] = licenceApi.endpoints['sdk-licence/createService'].useMutation();
-  // The busy Submit of the application drops the focus to the page; a failure leaves its dialog open: it comes back to Submit.
-  const submitRef = useRef<HTMLButtonElement>(null);
-  useFocusBackWhenDone(creating.isLoading, () => submitRef.current);
   const [shown, setShown] = useState<CreateUserKeyResponse | null>(null);
   const [applying, setApplying] = useState(false);
   const [form, setForm] = useState<{ type: ServiceType; company: string; description: string }>({ type: 'common', company: '', description: '' });
@@ -149,9 +146,9 @@ export function ServicePanel(_props: PanelProps) {
             actions={
               <>
                 <Button onClick={() => setApplying(false)}>{t('apply.cancel')}</Button>
-                <Button ref={submitRef} type="submit" intent="primary" loading={creating.isLoading} disabled={!form.description.trim()} data-testid="service-submit">
+                <BusyButton type="submit" intent="primary" loading={creating.isLoading} disabled={!form.description.trim()} data-testid="service-submit">
                   {t('service.submit')}
-                </Button>
+                </BusyButton>
               </>
             }
           />

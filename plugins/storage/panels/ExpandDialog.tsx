@@ -1,7 +1,7 @@
-import { useRef, useState } from 'react';
+import { useState } from 'react';
 import { Button, Dialog, DialogBody, DialogFooter, FormGroup, NumericInput } from '@blueprintjs/core';
 import { DIALOG_WIDTH, LIMITS } from '@decisio/domain';
-import { isApiError, useFocusBackWhenDone, useNotify } from '@decisio/sdk-plugin';
+import { BusyButton, isApiError, useNotify } from '@decisio/sdk-plugin';
 import { storageApi } from '../api';
 import { useStorageT } from '../i18n';
 
@@ -21,9 +21,6 @@ export function ExpandDialog(props: { isOpen: boolean; totalBytes: number; onClo
   const [value, setValue] = useState('');
   const [touched, setTouched] = useState(false);
   const [add, state] = storageApi.endpoints['storage/addSpace'].useMutation();
-  // The busy Expand drops the focus to the page; a failure leaves the dialog open: it comes back to Expand.
-  const submitRef = useRef<HTMLButtonElement>(null);
-  useFocusBackWhenDone(state.isLoading, () => submitRef.current);
   const size = Number(value);
   const error = expansionError(value.trim() === '' ? NaN : size, props.totalBytes);
 
@@ -72,7 +69,7 @@ export function ExpandDialog(props: { isOpen: boolean; totalBytes: number; onClo
           actions={
             <>
               <Button text={t('expand.cancel')} onClick={props.onClose} />
-              <Button ref={submitRef} type="submit" intent="primary" text={t('expand.submit')} loading={state.isLoading} />
+              <BusyButton type="submit" intent="primary" text={t('expand.submit')} loading={state.isLoading} />
             </>
           }
         />

@@ -1,7 +1,7 @@
-import { useRef, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { Button, Callout, Dialog, DialogBody, DialogFooter, FormGroup, HTMLSelect, HTMLTable, InputGroup, NonIdealState, Spinner, Tag, TextArea } from '@blueprintjs/core';
 import type { ContactItem } from '@decisio/domain';
-import { isApiError, pageCount, Pager, useCurrentUser, useFocusBackWhenDone, useLocale, useNotify, type PanelProps } from '@decisio/sdk-plugin';
+import { BusyButton, isApiError, pageCount, Pager, useCurrentUser, useLocale, useNotify, type PanelProps } from '@decisio/sdk-plugin';
 import { supportApi } from '../api';
 import { useSupportT } from '../i18n';
 
@@ -143,9 +143,6 @@ function HandleDialog(props: { entry: ContactItem | null; onClose: () => void })
   const [note, setNote] = useState('');
   const [failure, setFailure] = useState<string | null>(null);
   const [handle, handling] = supportApi.endpoints['support/handleContact'].useMutation();
-  // The busy Confirm drops the focus to the page; a failure leaves the dialog open: it comes back to Confirm.
-  const confirmRef = useRef<HTMLButtonElement>(null);
-  useFocusBackWhenDone(handling.isLoading, () => confirmRef.current);
   const close = () => (setNote(''), setFailure(null), props.onClose());
   const submit = async (e: FormEvent) => {
     e.preventDefault();
@@ -177,9 +174,9 @@ function HandleDialog(props: { entry: ContactItem | null; onClose: () => void })
           actions={
             <>
               <Button onClick={close}>{t('form.cancel')}</Button>
-              <Button ref={confirmRef} type="submit" intent="primary" icon="tick" loading={handling.isLoading} data-testid="contact-handle-confirm">
+              <BusyButton type="submit" intent="primary" icon="tick" loading={handling.isLoading} data-testid="contact-handle-confirm">
                 {t('contacts.markHandled')}
-              </Button>
+              </BusyButton>
             </>
           }
         />

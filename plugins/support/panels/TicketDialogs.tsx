@@ -1,7 +1,7 @@
-import { useRef, useState, type FormEvent } from 'react';
+import { useState, type FormEvent } from 'react';
 import { Button, Callout, Dialog, DialogBody, DialogFooter, FormGroup, HTMLSelect, InputGroup, TextArea } from '@blueprintjs/core';
 import { SUPPORT_TEXT_MAX, WORK_ORDER_TYPES, hasContactMethod, type WorkOrderItem, type WorkOrderType } from '@decisio/domain';
-import { isApiError, useFocusBackWhenDone, useNotify } from '@decisio/sdk-plugin';
+import { BusyButton, isApiError, useNotify } from '@decisio/sdk-plugin';
 import { supportApi } from '../api';
 import { useSupportT } from '../i18n';
 
@@ -28,9 +28,6 @@ export function CreateTicketDialog(props: { isOpen: boolean; onClose: () => void
   const [description, setDescription] = useState('');
   const { errors, setErrors, failure, setFailure, fail } = useFailure();
   const [create, creating] = supportApi.endpoints['support/create'].useMutation();
-  // The busy Submit drops the focus to the page; a failure leaves the dialog open: it comes back to Submit.
-  const submitRef = useRef<HTMLButtonElement>(null);
-  useFocusBackWhenDone(creating.isLoading, () => submitRef.current);
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();
@@ -80,9 +77,9 @@ export function CreateTicketDialog(props: { isOpen: boolean; onClose: () => void
           actions={
             <>
               <Button onClick={props.onClose}>{t('form.cancel')}</Button>
-              <Button ref={submitRef} type="submit" intent="primary" loading={creating.isLoading} disabled={!description.trim()} data-testid="ticket-submit">
+              <BusyButton type="submit" intent="primary" loading={creating.isLoading} disabled={!description.trim()} data-testid="ticket-submit">
                 {t('form.submit')}
-              </Button>
+              </BusyButton>
             </>
           }
         />
@@ -98,9 +95,6 @@ export function ReplyDialog(props: { ticket: WorkOrderItem | null; onClose: () =
   const [text, setText] = useState('');
   const { errors, failure, setFailure, fail } = useFailure();
   const [reply, replying] = supportApi.endpoints['support/reply'].useMutation();
-  // The busy Send drops the focus to the page; a failure leaves the dialog open: it comes back to Send.
-  const sendRef = useRef<HTMLButtonElement>(null);
-  useFocusBackWhenDone(replying.isLoading, () => sendRef.current);
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     if (!props.ticket) return;
@@ -128,9 +122,9 @@ export function ReplyDialog(props: { ticket: WorkOrderItem | null; onClose: () =
           actions={
             <>
               <Button onClick={props.onClose}>{t('form.cancel')}</Button>
-              <Button ref={sendRef} type="submit" intent="primary" loading={replying.isLoading} disabled={!text.trim()} data-testid="reply-send">
+              <BusyButton type="submit" intent="primary" loading={replying.isLoading} disabled={!text.trim()} data-testid="reply-send">
                 {t('form.send')}
-              </Button>
+              </BusyButton>
             </>
           }
         />

@@ -1,7 +1,7 @@
-import { useRef, useState } from 'react';
+import { useState } from 'react';
 import { Button, Dialog, DialogBody, DialogFooter, FormGroup, InputGroup } from '@blueprintjs/core';
 import { DIALOG_WIDTH, emailSchema, ErrorCode, mobileSchema, validationMessage, type CaptchaAnswer } from '@decisio/domain';
-import { isApiError, useFocusBackOnUnmount, useFocusBackWhenDone, useLocale, useNotify, VerificationCodeField } from '@decisio/sdk-plugin';
+import { BusyButton, isApiError, useFocusBackOnUnmount, useLocale, useNotify, VerificationCodeField } from '@decisio/sdk-plugin';
 import { userCentreApi } from '../api';
 import { useUserCentreT } from '../i18n';
 import { failureOf } from './shared';
@@ -20,9 +20,6 @@ export function ContactDialog(props: { kind: 'email' | 'mobile'; onClose(): void
   const [emailCode] = userCentreApi.endpoints['user-centre/generateEmailCode'].useMutation();
   const [smsCode] = userCentreApi.endpoints['user-centre/generateSmsCode'].useMutation();
   const [update] = userCentreApi.endpoints['user-centre/update'].useMutation();
-  // The busy Save drops the focus to the page; a failure leaves the dialog open: it comes back to Save.
-  const saveRef = useRef<HTMLButtonElement>(null);
-  useFocusBackWhenDone(busy, () => saveRef.current);
   // Shown only while open, it is removed at once when it closes: the focus goes back to its opener.
   useFocusBackOnUnmount();
   const schema = kind === 'email' ? emailSchema : mobileSchema;
@@ -67,9 +64,9 @@ export function ContactDialog(props: { kind: 'email' | 'mobile'; onClose(): void
         actions={
           <>
             <Button onClick={onClose}>{t('common.cancel')}</Button>
-            <Button ref={saveRef} intent="primary" loading={busy} onClick={() => void submit()} data-testid="contact-submit">
+            <BusyButton intent="primary" loading={busy} onClick={() => void submit()} data-testid="contact-submit">
               {t('common.save')}
-            </Button>
+            </BusyButton>
           </>
         }
       />
