@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createRef, useRef, useState, type ComponentType, type Ref } from 'react';
 import { act, cleanup, fireEvent, render, renderHook, screen, waitFor } from '@testing-library/react';
 import { Button, Classes, Dialog, Menu, MenuItem, PopoverNext } from '@blueprintjs/core';
-import { BusyButton, useFocusBackOnUnmount, useFocusBackWhenDone, useOpeningKey } from './react';
+import { BusyButton, Dialog as FocusBackDialog, useFocusBackOnUnmount, useFocusBackWhenDone, useOpeningKey } from './react';
 import { heldBack, pressBusy } from './testing';
 
 /**
@@ -287,5 +287,64 @@ describe('useFocusBackOnUnmount, a dialog opened from a popover menu', () => {
     fireEvent.keyDown(document.activeElement!, { key: 'Escape' });
     await waitFor(() => expect(screen.queryByLabelText('Name')).toBeNull());
     await waitFor(() => expect(document.activeElement).toBe(more));
+  });
+});
+
+describe('Dialog (sdk-plugin)', () => {
+  afterEach(() => cleanup());
+
+  it('gives the focus back to its opener when, rendered only while open, it is removed', async () => {
+    function Notes() {
+      const [editing, setEditing] = useState(false);
+      return (
+        <>
+          <button type="button" onClick={() => setEditing(true)}>
+            Edit
+          </button>
+          {editing && (
+            <FocusBackDialog isOpen title="Edit" onClose={() => setEditing(false)}>
+              <input aria-label="Name" autoFocus />
+            </FocusBackDialog>
+          )}
+        </>
+      );
+    }
+    render(<Notes />);
+    const opener = screen.getByRole('button', { name: 'Edit' });
+    // A browser focuses a clicked button (jsdom does not: done here).
+    opener.focus();
+    fireEvent.click(opener);
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByLabelText('Name')));
+    fireEvent.keyDown(document.activeElement!, { key: 'Escape' });
+    await waitFor(() => expect(screen.queryByLabelText('Name')).toBeNull());
+    await waitFor(() => expect(document.activeElement).toBe(opener));
+  });
+
+  it('leaves the focus to Blueprint when it was mounted closed (always there, toggling isOpen)', async () => {
+    function Page(props: { shown: boolean; open: boolean }) {
+      return (
+        <>
+          <button type="button">Before</button>
+          {props.shown && (
+            <FocusBackDialog isOpen={props.open} title="Settings">
+              <input aria-label="Theme" />
+            </FocusBackDialog>
+          )}
+        </>
+      );
+    }
+    const view = render(<Page shown={false} open={false} />);
+    const before = screen.getByRole('button', { name: 'Before' });
+    // What has the focus when the closed dialog mounts is not what opens it.
+    before.focus();
+    view.rerender(<Page shown open={false} />);
+    before.blur();
+    view.rerender(<Page shown open />);
+    await waitFor(() => expect(screen.getByLabelText('Theme').closest(`.${Classes.OVERLAY}`)!.contains(document.activeElement)).toBe(true));
+    const focus = vi.spyOn(before, 'focus');
+    // Removed while open (the page went away with it): nothing of this dialog's moves the focus to Before.
+    view.rerender(<Page shown={false} open />);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(focus).not.toHaveBeenCalled();
   });
 });

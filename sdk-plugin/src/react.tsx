@@ -4,7 +4,7 @@
  */
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, useSyncExternalStore, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Button, Classes, mergeRefs, type ButtonProps } from '@blueprintjs/core';
+import { Dialog as BlueprintDialog, Button, Classes, mergeRefs, type ButtonProps, type DialogProps } from '@blueprintjs/core';
 import type { Locale } from '@decisio/domain';
 import type { Event } from './lifecycle';
 import {
@@ -351,9 +351,10 @@ function focusBackTarget(dialog: FocusBackDialog | undefined): HTMLElement | nul
  * finds that item gone, or fading out with the menu, when it closes: the focus goes
  * to the control that opened the menu (a row's More button), the target of a click popover open
  * when the dialog first rendered (marked `bp6-popover-open`, `aria-expanded="true"`; hover
- * popovers and tooltips are not). Call it in the dialog's component (CrudForm does), in the part
- * that renders first (not in a form shown after a spinner, which would take the spinner's focus
- * for its opener).
+ * popovers and tooltips are not). A dialog drawn with the SDK's {@link Dialog} (Blueprint's,
+ * mounted open) has it called for it: use that first. Else call it in the dialog's component
+ * (CrudForm does), in the part that renders first (not in a form shown after a spinner, which
+ * would take the spinner's focus for its opener).
  */
 export function useFocusBackOnUnmount(): void {
   // Read while the dialog first renders, before an autoFocus field takes the focus.
@@ -382,4 +383,30 @@ export function useFocusBackOnUnmount(): void {
       });
     };
   }, [dialog]);
+}
+
+/** Calls {@link useFocusBackOnUnmount} for the {@link Dialog} it is rendered beside (it first renders when the dialog does). */
+function FocusBackOnUnmount(): null {
+  useFocusBackOnUnmount();
+  return null;
+}
+
+/**
+ * Blueprint's `Dialog` (every prop) that gives the focus back when it goes. A dialog rendered
+ * only while it is open (`{editing && <EditDialog />}`, mounted with `isOpen`) is removed at once
+ * when it closes, and Blueprint leaves the focus on the page: this one calls
+ * {@link useFocusBackOnUnmount} for it, so the focus goes back to its opener (the rules are the
+ * hook's: not when the focus is somewhere already, a dialog that took over from another, a dialog
+ * opened from a popover menu). One mounted closed (always there, toggling `isOpen`) does not:
+ * Blueprint gives its focus back itself once it has faded.
+ */
+export function Dialog(props: DialogProps) {
+  // Whether it was open when it mounted; a later `isOpen` does not register it (nor unregister it).
+  const [mountedOpen] = useState(props.isOpen);
+  return (
+    <>
+      {mountedOpen && <FocusBackOnUnmount />}
+      <BlueprintDialog {...props} />
+    </>
+  );
 }

@@ -1,7 +1,7 @@
 import { useEffect, useSyncExternalStore } from 'react';
-import { Button, Checkbox, Dialog, DialogBody, DialogFooter, H6, NonIdealState, Spinner } from '@blueprintjs/core';
+import { Button, Checkbox, DialogBody, DialogFooter, H6, NonIdealState, Spinner } from '@blueprintjs/core';
 import { DIALOG_WIDTH, PERMISSIONS, type MenuItem, type RoleItem } from '@decisio/domain';
-import { BusyButton, useCurrentUser, useFocusBackOnUnmount, useNotify } from '@decisio/sdk-plugin';
+import { BusyButton, Dialog, useCurrentUser, useNotify } from '@decisio/sdk-plugin';
 import { adminApi } from '../api';
 import { useAdminT } from '../i18n';
 import { menuLabel } from './menu-label';
@@ -55,9 +55,6 @@ export function RolePermissionDialog(props: { role: RoleItem; onClose(): void })
   const tree = adminApi.endpoints['admin/menuTree'].useQuery();
   const current = adminApi.endpoints['admin/roleMenus'].useQuery(props.role.id);
   const [save, saving] = adminApi.endpoints['admin/setRolePermission'].useMutation();
-  // Shown only while open, it is removed at once when it closes: the focus goes back to its opener
-  // (the role's Matrix button, or New role when the matrix took over from the new role's dialog).
-  useFocusBackOnUnmount();
   const roleId = props.role.id;
   const [draft, update] = useDraft(roleId);
   const menuIds = draft?.menuIds ?? null;
@@ -102,6 +99,8 @@ export function RolePermissionDialog(props: { role: RoleItem; onClose(): void })
     }
   };
 
+  // Shown only while open, the SDK's Dialog gives the focus back to its opener when it goes (the
+  // role's Matrix button, or New role when the matrix took over from the new role's dialog).
   return (
     <Dialog isOpen onClose={close} title={t('roles.matrixTitle', { name: props.role.name })} style={{ width: DIALOG_WIDTH.lg }}>
       <DialogBody>

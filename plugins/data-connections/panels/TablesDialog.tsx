@@ -1,7 +1,7 @@
 import { useState } from 'react';
-import { Callout, Classes, Dialog, DialogBody, HTMLTable, Menu, MenuItem, NonIdealState, Spinner, Tag } from '@blueprintjs/core';
+import { Callout, Classes, DialogBody, HTMLTable, Menu, MenuItem, NonIdealState, Spinner, Tag } from '@blueprintjs/core';
 import type { DataConnection, RemoteTable } from '@decisio/domain';
-import { useFocusBackOnUnmount } from '@decisio/sdk-plugin';
+import { Dialog } from '@decisio/sdk-plugin';
 import { connectionsApi } from '../api';
 import { useConnectionsT } from '../i18n';
 
@@ -9,8 +9,6 @@ import { useConnectionsT } from '../i18n';
 export function TablesDialog(props: { connection: DataConnection; onClose: () => void }) {
   const { t } = useConnectionsT();
   const [picked, setPicked] = useState<RemoteTable | null>(null);
-  // Shown only while open, it is removed at once when it closes: the focus goes back to its opener.
-  useFocusBackOnUnmount();
   const tables = connectionsApi.endpoints['data-connections/tables'].useQuery({ id: props.connection.id });
   const columns = connectionsApi.endpoints['data-connections/columns'].useQuery(
     { id: props.connection.id, table: picked?.name ?? '', schema: picked?.schema },

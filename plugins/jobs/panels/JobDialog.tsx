@@ -1,7 +1,7 @@
 import { useState } from 'react';
-import { Button, Callout, Checkbox, Classes, Dialog, DialogBody, DialogFooter, FormGroup, HTMLSelect, InputGroup, NumericInput, Spinner, TextArea } from '@blueprintjs/core';
+import { Button, Callout, Checkbox, Classes, DialogBody, DialogFooter, FormGroup, HTMLSelect, InputGroup, NumericInput, Spinner, TextArea } from '@blueprintjs/core';
 import { SCHEDULE_KIND_NAMES, SCHEDULE_LIMITS, type ScheduleItem, type ScheduleKind, type ScheduleSaveRequest } from '@decisio/domain';
-import { BusyButton, isApiError, useDebounced, useFocusBackOnUnmount, useLocale, useNotify } from '@decisio/sdk-plugin';
+import { BusyButton, Dialog, isApiError, useDebounced, useLocale, useNotify } from '@decisio/sdk-plugin';
 import { jobsApi } from '../api';
 import { useJobsT } from '../i18n';
 
@@ -124,8 +124,6 @@ export function JobDialog({ editing, onClose }: JobDialogProps) {
   const [minGain, setMinGain] = useState(loop.minGain ?? 0);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [save, saving] = jobsApi.endpoints['jobs/saveOrUpdate'].useMutation();
-  // Shown only while open, it is removed at once when it closes: the focus goes back to its opener.
-  useFocusBackOnUnmount();
 
   const checked = useDebounced({ cron: cron.trim(), timezone: timezone.trim() }, 300);
   const check = jobsApi.endpoints['jobs/check'].useQuery(checked, { skip: !checked.cron || !checked.timezone });

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
-import { Button, Callout, Checkbox, Dialog, DialogBody, DialogFooter, FormGroup, InputGroup } from '@blueprintjs/core';
+import { Button, Callout, Checkbox, DialogBody, DialogFooter, FormGroup, InputGroup } from '@blueprintjs/core';
 import { DIALOG_WIDTH, LIMITS, type SolutionItem } from '@decisio/domain';
-import { BusyButton, useFocusBackOnUnmount, useNotify } from '@decisio/sdk-plugin';
+import { BusyButton, Dialog, useNotify } from '@decisio/sdk-plugin';
 import { projectsApi } from '../api';
 import { useProjectsT } from '../i18n';
 import { DIALOG_PORTAL, describeFailure } from './errors';
@@ -17,8 +17,6 @@ export function CopySolutionDialog({ solution, onClose }: { solution: SolutionIt
   const [withModels, setWithModels] = useState(false);
   const [failure, setFailure] = useState<string | null>(null);
   const [copy, state] = projectsApi.endpoints['projects/copySolution'].useMutation();
-  // Shown only while open, it is removed at once when it closes: the focus goes back to its opener.
-  useFocusBackOnUnmount();
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();

@@ -1,6 +1,6 @@
-import { Button, Dialog, DialogBody, DialogFooter, Icon } from '@blueprintjs/core';
+import { Button, DialogBody, DialogFooter, Icon } from '@blueprintjs/core';
 import { DIALOG_WIDTH, type ProjectItem } from '@decisio/domain';
-import { useFocusBackOnUnmount, useNotify } from '@decisio/sdk-plugin';
+import { Dialog, useNotify } from '@decisio/sdk-plugin';
 import { projectsApi } from '../api';
 import { useProjectsT } from '../i18n';
 import { DIALOG_PORTAL, describeFailure } from './errors';
@@ -10,8 +10,6 @@ export function DeleteProjectAlert({ project, onClose, onDeleted }: { project: P
   const { t } = useProjectsT();
   const notify = useNotify();
   const [remove, state] = projectsApi.endpoints['projects/delete'].useMutation();
-  // Shown only while open, it is removed at once when it closes: the focus goes back to its opener.
-  useFocusBackOnUnmount();
   const confirm = async () => {
     try {
       await remove({ projectId: project.projectId }).unwrap();

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
-import { Button, Callout, Dialog, DialogBody, DialogFooter, FormGroup, InputGroup } from '@blueprintjs/core';
+import { Button, Callout, DialogBody, DialogFooter, FormGroup, InputGroup } from '@blueprintjs/core';
 import { DIALOG_WIDTH, SOLUTION_DELETE_CONFIRMATIONS, type SolutionItem } from '@decisio/domain';
-import { BusyButton, useFocusBackOnUnmount, useNotify } from '@decisio/sdk-plugin';
+import { BusyButton, Dialog, useNotify } from '@decisio/sdk-plugin';
 import { projectsApi } from '../api';
 import { useProjectsT } from '../i18n';
 import { DIALOG_PORTAL, describeFailure } from './errors';
@@ -16,8 +16,6 @@ export function DeleteSolutionDialog({ solution, onClose }: { solution: Solution
   const [typed, setTyped] = useState('');
   const [failure, setFailure] = useState<string | null>(null);
   const [remove, state] = projectsApi.endpoints['projects/deleteSolution'].useMutation();
-  // Shown only while open, it is removed at once when it closes: the focus goes back to its opener.
-  useFocusBackOnUnmount();
   const matches = typed.trim() === phrase && (SOLUTION_DELETE_CONFIRMATIONS as readonly string[]).includes(phrase);
 
   const submit = async (e: FormEvent) => {

@@ -1,7 +1,7 @@
 import { useRef, useState, type ReactNode } from 'react';
-import { Button, Callout, Dialog, DialogBody, DialogFooter } from '@blueprintjs/core';
+import { Button, Callout, DialogBody, DialogFooter } from '@blueprintjs/core';
 import { DIALOG_WIDTH } from '@decisio/domain';
-import { useFocusBackOnUnmount, useFocusBackWhenDone, useNotify } from '@decisio/sdk-plugin';
+import { Dialog, useFocusBackWhenDone, useNotify } from '@decisio/sdk-plugin';
 import { DIALOG_PORTAL, describeFailure } from './errors';
 
 /**
@@ -50,8 +50,6 @@ export function OwnerDialog(props: {
   // Save (the undo button may be gone once there is nothing left to undo).
   const saveRef = useRef<HTMLButtonElement>(null);
   useFocusBackWhenDone(props.saving || !!undo?.loading, () => saveRef.current);
-  // Shown only while open (sharing, collaboration), it is removed at once when it closes: the focus goes back to its opener.
-  useFocusBackOnUnmount();
   return (
     <Dialog isOpen portalClassName={DIALOG_PORTAL} onClose={props.onClose} title={props.title} style={{ width: DIALOG_WIDTH.md }}>
       <DialogBody>

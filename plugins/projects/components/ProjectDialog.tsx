@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { Button, Callout, Checkbox, Dialog, DialogBody, DialogFooter, FormGroup, HTMLSelect, InputGroup, Radio, RadioGroup, TextArea } from '@blueprintjs/core';
+import { Button, Callout, Checkbox, DialogBody, DialogFooter, FormGroup, HTMLSelect, InputGroup, Radio, RadioGroup, TextArea } from '@blueprintjs/core';
 import {
   DIALOG_WIDTH,
   INDUSTRY_TEMPLATES,
@@ -10,7 +10,7 @@ import {
   type ProjectItem,
   type TagColour,
 } from '@decisio/domain';
-import { BusyButton, isApiError, useFocusBackOnUnmount, useNavigate, useNotify } from '@decisio/sdk-plugin';
+import { BusyButton, Dialog, isApiError, useNavigate, useNotify } from '@decisio/sdk-plugin';
 import { projectsApi } from '../api';
 import { useProjectsT } from '../i18n';
 import { TAG_COLOUR_HEX } from '../model/colours';
@@ -57,8 +57,6 @@ export function ProjectDialog({ project, onClose, onSaved }: Props) {
   const [create, created] = projectsApi.endpoints['projects/create'].useMutation();
   const [edit, edited] = projectsApi.endpoints['projects/edit'].useMutation();
   const busy = created.isLoading || edited.isLoading || createdFromTemplate.isLoading;
-  // Shown only while open, it is removed at once when it closes: the focus goes back to its opener.
-  useFocusBackOnUnmount();
   const fromTemplate = !project && industry !== '';
   const template = fromTemplate ? templates.data?.find((x) => x.id === industry) : undefined;
 

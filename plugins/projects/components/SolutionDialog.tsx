@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { Button, Callout, Dialog, DialogBody, DialogFooter, FormGroup, InputGroup, Radio, RadioGroup, TextArea } from '@blueprintjs/core';
+import { Button, Callout, DialogBody, DialogFooter, FormGroup, InputGroup, Radio, RadioGroup, TextArea } from '@blueprintjs/core';
 import {
   DIALOG_WIDTH,
   LIMITS,
@@ -11,7 +11,7 @@ import {
   type SolutionGoalType,
   type SolutionItem,
 } from '@decisio/domain';
-import { BusyButton, isApiError, useFocusBackOnUnmount, useNotify } from '@decisio/sdk-plugin';
+import { BusyButton, Dialog, isApiError, useNotify } from '@decisio/sdk-plugin';
 import { projectsApi } from '../api';
 import { useProjectsT } from '../i18n';
 import { checkForm } from '../model/form-errors';
@@ -36,8 +36,6 @@ export function SolutionDialog({ projectId, solution, onClose }: Props) {
   const [failure, setFailure] = useState<string | null>(null);
   const [create, created] = projectsApi.endpoints['projects/createSolution'].useMutation();
   const [edit, edited] = projectsApi.endpoints['projects/editSolution'].useMutation();
-  // Shown only while open, it is removed at once when it closes: the focus goes back to its opener.
-  useFocusBackOnUnmount();
 
   const submit = async (e: FormEvent) => {
     e.preventDefault();

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
-import { Button, ButtonGroup, Callout, Dialog, DialogBody, FormGroup, HTMLSelect, HTMLTable, InputGroup, NonIdealState, ProgressBar, Spinner, Tag, TextArea } from '@blueprintjs/core';
+import { Button, ButtonGroup, Callout, DialogBody, FormGroup, HTMLSelect, HTMLTable, InputGroup, NonIdealState, ProgressBar, Spinner, Tag, TextArea } from '@blueprintjs/core';
 import { MODELLING_LIMITS, SCHEME_AGGREGATIONS, SCHEME_DERIVED_OPS, SCHEME_PERIODS, SCHEME_TYPE_KINDS, type CorrelationTable, type SchemeDerivedOp } from '@decisio/domain';
-import { CrudForm, isApiError, useFocusBackOnUnmount, useNotify, type PanelProps } from '@decisio/sdk-plugin';
+import { Dialog, CrudForm, isApiError, useNotify, type PanelProps } from '@decisio/sdk-plugin';
 import { schemeApi } from '../api';
 import { useSchemeT } from '../i18n';
 import { DIMENSIONS, rangeMissesData, schemeData, schemeForm, validateSchemeForm, type Dimension, type FieldChoice, type GraphNodes, type SchemeForm } from '../model/scheme-form';
@@ -17,9 +17,8 @@ function SchemeDialog({ solutionId, scheme, onClose }: { solutionId: string; sch
   const table = schemeApi.endpoints['scheme/table'].useQuery({ solutionId }, { refetchOnMountOrArgChange: true });
   const pattern = trainingsApi.endpoints['trainings/pattern'].useQuery({ solutionId }, { skip: scheme !== null });
   const ready = !table.isLoading && (scheme !== null || !pattern.isLoading);
-  // Shown only while open, it is removed at once when it closes: the focus goes back to its opener
-  // (the form's CrudForm, shown once the data is in, found the focus in the dialog already).
-  useFocusBackOnUnmount();
+  // The SDK's Dialog registers its opener as it first renders (the form's CrudForm, shown once
+  // the data is in, finds the focus in the dialog already).
   return (
     <Dialog isOpen onClose={onClose} title={scheme ? scheme.name : t('scheme.new')} style={{ width: 920 }} canEscapeKeyClose>
       {ready ? (

@@ -1,7 +1,7 @@
 import { useState } from 'react';
-import { Button, Dialog, DialogBody, DialogFooter, FormGroup, InputGroup } from '@blueprintjs/core';
+import { Button, DialogBody, DialogFooter, FormGroup, InputGroup } from '@blueprintjs/core';
 import { DIALOG_WIDTH, emailSchema, ErrorCode, mobileSchema, validationMessage, type CaptchaAnswer } from '@decisio/domain';
-import { BusyButton, isApiError, useFocusBackOnUnmount, useLocale, useNotify, VerificationCodeField } from '@decisio/sdk-plugin';
+import { BusyButton, Dialog, isApiError, useLocale, useNotify, VerificationCodeField } from '@decisio/sdk-plugin';
 import { userCentreApi } from '../api';
 import { useUserCentreT } from '../i18n';
 import { failureOf } from './shared';
@@ -20,8 +20,6 @@ export function ContactDialog(props: { kind: 'email' | 'mobile'; onClose(): void
   const [emailCode] = userCentreApi.endpoints['user-centre/generateEmailCode'].useMutation();
   const [smsCode] = userCentreApi.endpoints['user-centre/generateSmsCode'].useMutation();
   const [update] = userCentreApi.endpoints['user-centre/update'].useMutation();
-  // Shown only while open, it is removed at once when it closes: the focus goes back to its opener.
-  useFocusBackOnUnmount();
   const schema = kind === 'email' ? emailSchema : mobileSchema;
   const valid = schema.safeParse(address.trim()).success;
   const send = (captcha: CaptchaAnswer) =>
