@@ -7,7 +7,8 @@
  * - {@link baseApi} / {@link definePluginApi}: the single RTK Query api and its plugin endpoints.
  * - React hooks: {@link useService}, {@link createUseT}, {@link useCurrentUser},
  *   {@link useProjectLink}, {@link useNavigate}, {@link useNotify}, ...; {@link BusyButton}, a
- *   `loading` button that takes back the focus it dropped when it is done.
+ *   `loading` button that takes back the focus it dropped when it is done, and {@link Dialog},
+ *   Blueprint's dialog that, rendered only while open, gives the focus back to its opener.
  * - Paged lists: {@link useListSearch}, {@link Pager}; CRUD screens: {@link CrudScreen},
  *   {@link CrudFormDialog}, {@link CrudForm}, {@link CrudConfirm}; uploads: {@link useUploadTransport}.
  * - Disposables and events ({@link Emitter}, `onDidX`).
