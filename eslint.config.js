@@ -66,4 +66,23 @@ export default [
       ],
     },
   },
+  {
+    // Plugins draw busy buttons with the SDK's BusyButton, which keeps the focus where a keyboard
+    // user can go on (sdk-plugin/src/react.tsx).
+    files: ['plugins/**/*.ts', 'plugins/**/*.tsx', 'plugins/**/*.mts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "CallExpression[callee.object.name=/^(it|test|describe)$/][callee.property.name=/^(only|skip|todo)$/]",
+          message: 'No focused or skipped tests.',
+        },
+        {
+          selector: "JSXOpeningElement[name.name=/^(Button|AnchorButton)$/]:has(> JSXAttribute[name.name='loading'])",
+          message:
+            "Use BusyButton from '@decisio/sdk-plugin' for a button with `loading`: a loading Blueprint button is disabled and drops the focus to the page; BusyButton takes it back when loading ends.",
+        },
+      ],
+    },
+  },
 ];

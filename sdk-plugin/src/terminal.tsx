@@ -7,6 +7,7 @@
  */
 import { useEffect, useRef, useState } from 'react';
 import { Button, Callout, Tag } from '@blueprintjs/core';
+import { BusyButton } from './react';
 import { ErrorCode, SSH_CLOSE, type SshHostKey, type SshHostKeyErrorDetails } from '@decisio/domain';
 import type { ApiError } from './api';
 
@@ -134,9 +135,9 @@ export function HostKeyNotice(props: { problem: SshHostKeyErrorDetails & { chang
         <p>
           {p.keyType} {code(p.fingerprint)}
         </p>
-        <Button intent="primary" icon="tick" loading={props.busy} onClick={() => props.onTrust(p.fingerprint)} data-testid="ssh-trust">
+        <BusyButton intent="primary" icon="tick" loading={props.busy} onClick={() => props.onTrust(p.fingerprint)} data-testid="ssh-trust">
           {l.trust}
-        </Button>
+        </BusyButton>
       </Callout>
     );
   }
@@ -152,9 +153,9 @@ export function HostKeyNotice(props: { problem: SshHostKeyErrorDetails & { chang
         </p>
       ) : null}
       {l.forget && props.onForget ? (
-        <Button icon="trash" loading={props.busy} onClick={props.onForget} data-testid="ssh-forget-key">
+        <BusyButton icon="trash" loading={props.busy} onClick={props.onForget} data-testid="ssh-forget-key">
           {l.forget}
-        </Button>
+        </BusyButton>
       ) : null}
     </Callout>
   );

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
-import { Button, Callout, FormGroup, InputGroup, SegmentedControl } from '@blueprintjs/core';
+import { Callout, FormGroup, InputGroup, SegmentedControl } from '@blueprintjs/core';
 import { emailSchema, encryptAccountPassword, ErrorCode, mobileSchema, validationMessage, type CaptchaAnswer } from '@decisio/domain';
-import { isApiError, useNavigate, useNotify, VerificationCodeField } from '@decisio/sdk-plugin';
+import { BusyButton, isApiError, useNavigate, useNotify, VerificationCodeField } from '@decisio/sdk-plugin';
 import { accountApi } from '../api';
 import { useAccountT } from '../i18n';
 import { resetFormErrors, type ResetValues } from '../model/reset-password';
@@ -109,9 +109,9 @@ export function ForgotPasswordPanel() {
         />
         {field('password', t('forgot.password'), 'password', 'new-password')}
         {field('confirmPassword', t('forgot.confirmPassword'), 'password', 'new-password')}
-        <Button type="submit" intent="primary" large fill loading={busy} data-testid="reset-submit">
+        <BusyButton type="submit" intent="primary" large fill loading={busy} data-testid="reset-submit">
           {t('forgot.submit')}
-        </Button>
+        </BusyButton>
       </form>
       <p className="dc-auth-switch">
         <a href="/sign-in" data-testid="reset-to-signin" onClick={(e) => (e.preventDefault(), navigate('/sign-in'))}>

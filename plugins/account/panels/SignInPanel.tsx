@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
 import { Button, Callout, FormGroup, InputGroup } from '@blueprintjs/core';
 import { encryptAccountPassword, ErrorCode, messageOf, validationMessage } from '@decisio/domain';
-import { CaptchaPicture, isApiError, localeServiceRef, sessionServiceRef, themeServiceRef, useAppLocation, useCaptcha, useNavigate, useNotify, useService } from '@decisio/sdk-plugin';
+import { BusyButton, CaptchaPicture, isApiError, localeServiceRef, sessionServiceRef, themeServiceRef, useAppLocation, useCaptcha, useNavigate, useNotify, useService } from '@decisio/sdk-plugin';
 import { accountApi } from '../api';
 import { useAccountT } from '../i18n';
 import { AuthFrame } from './AuthFrame';
@@ -140,9 +140,9 @@ export function SignInPanel() {
             {t('signIn.forgot')}
           </a>
         </div>
-        <Button type="submit" intent="primary" large fill loading={busy} data-testid="signin-submit">
+        <BusyButton type="submit" intent="primary" large fill loading={busy} data-testid="signin-submit">
           {t('signIn.submit')}
-        </Button>
+        </BusyButton>
       </form>
       <p className="dc-auth-switch">
         {t('signIn.noAccount')}{' '}

@@ -1,7 +1,7 @@
 import { useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { Button, Callout, Checkbox, FormGroup, HTMLSelect, InputGroup, SegmentedControl } from '@blueprintjs/core';
 import { emailSchema, encryptAccountPassword, mobileSchema, OCCUPATIONS, validationMessage, type CaptchaAnswer, type Occupation } from '@decisio/domain';
-import { isApiError, useAppLocation, useNavigate, useNotify, VerificationCodeField } from '@decisio/sdk-plugin';
+import { BusyButton, isApiError, useAppLocation, useNavigate, useNotify, VerificationCodeField } from '@decisio/sdk-plugin';
 import { accountApi } from '../api';
 import { useAccountT } from '../i18n';
 import { EMPTY_SIGN_UP, serverErrorsToFields, STEP_FIELDS, toSignUpRequest, validateStep, type FieldErrors, type SignUpStep, type SignUpValues } from '../model/sign-up';
@@ -260,13 +260,13 @@ export function SignUpPanel() {
             <span />
           )}
           {step < 2 ? (
-            <Button type="submit" intent="primary" endIcon="arrow-right" loading={busy} data-testid="signup-next">
+            <BusyButton type="submit" intent="primary" endIcon="arrow-right" loading={busy} data-testid="signup-next">
               {t('signUp.next')}
-            </Button>
+            </BusyButton>
           ) : (
-            <Button type="submit" intent="primary" loading={busy} data-testid="signup-submit">
+            <BusyButton type="submit" intent="primary" loading={busy} data-testid="signup-submit">
               {t('signUp.submit')}
-            </Button>
+            </BusyButton>
           )}
         </div>
       </form>

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { AnchorButton, Button, ButtonGroup, Callout, NonIdealState, ProgressBar, Tag, type Intent } from '@blueprintjs/core';
 import type { BusinessDecisionState } from '@decisio/domain';
-import { useNotify, useProjectLink, fieldErrorsOf, isTrained, policyGain, useFailureNotice, ChoiceField, DataTable, ListBody, PanelPage, RowForm } from '@decisio/sdk-plugin';
+import { BusyButton, useNotify, useProjectLink, fieldErrorsOf, isTrained, policyGain, useFailureNotice, ChoiceField, DataTable, ListBody, PanelPage, RowForm } from '@decisio/sdk-plugin';
 import { businessDecisionApi } from '../api';
 import { useBusinessDecisionT } from '../i18n';
 import { useSolutionPolicies } from '@decisio/sdk-plugin/trainings/pickers';
@@ -143,7 +143,7 @@ export function BusinessDecisionPanel() {
           placeholder={sets.length ? t('business.chooseDataset') : t('business.noDatasets')}
           choices={sets.map((d) => ({ value: d.tableId, label: d.name }))}
         />
-        <Button type="submit" intent="primary" icon="play" loading={isLoading} text={t('business.start')} style={{ marginTop: 22 }} />
+        <BusyButton type="submit" intent="primary" icon="play" loading={isLoading} text={t('business.start')} style={{ marginTop: 22 }} />
       </RowForm>
       {gain?.behind && (
         <Callout intent="warning" icon="warning-sign" data-testid="business-policy-behind">

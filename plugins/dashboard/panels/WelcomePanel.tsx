@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Button, Callout, Card, Classes, H2, H5, Icon, NonIdealState } from '@blueprintjs/core';
 import type { IconName } from '@blueprintjs/icons';
-import { isApiError, useCurrentUser, useNavigate, useSetting } from '@decisio/sdk-plugin';
+import { BusyButton, isApiError, useCurrentUser, useNavigate, useSetting } from '@decisio/sdk-plugin';
 import { dashboardApi } from '../api';
 import { useDashboardT } from '../i18n';
 
@@ -56,7 +56,7 @@ function GuidedFirstRun() {
           <Card key={tpl.id} className="dc-step-card" data-testid={`guided-template-${tpl.id}`}>
             <H5>{tpl.name[locale]}</H5>
             <p className="dc-muted">{tpl.description[locale]}</p>
-            <Button
+            <BusyButton
               intent="primary"
               icon="learning"
               loading={pending === tpl.id}
@@ -65,7 +65,7 @@ function GuidedFirstRun() {
               onClick={() => void start(tpl.id)}
             >
               {t('guided.start')}
-            </Button>
+            </BusyButton>
           </Card>
         ))}
       </div>

@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { Button, Callout, Card, FormGroup, HTMLSelect, NonIdealState, Spinner } from '@blueprintjs/core';
-import { useNotify, useProjectLink, type PanelProps } from '@decisio/sdk-plugin';
+import { BusyButton, useNotify, useProjectLink, type PanelProps } from '@decisio/sdk-plugin';
 import { dataAccessApi } from '../api';
 import { failureMessage } from '../format';
 import { useDataT } from '../i18n';
@@ -208,7 +208,7 @@ export function CorrelationPanel(_props: PanelProps) {
         </Callout>
       )}
       <div>
-        <Button intent="primary" icon="floppy-disk" text={t('correlation.save')} loading={saving.isLoading} onClick={() => void submit()} data-testid="corr-save" />
+        <BusyButton intent="primary" icon="floppy-disk" text={t('correlation.save')} loading={saving.isLoading} onClick={() => void submit()} data-testid="corr-save" />
       </div>
     </div>
   );

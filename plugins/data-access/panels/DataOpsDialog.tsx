@@ -228,6 +228,7 @@ function KeyTab({ dataset }: { dataset: Dataset }) {
         <span>{t('ops.revokeHelp')}</span>
         {confirming ? (
           <>
+            {/* eslint-disable-next-line no-restricted-syntax -- not a BusyButton: the hook useFocusBackWhenDone above gives the focus to Revoke when done */}
             <Button
               intent="danger"
               icon="disable"

@@ -175,6 +175,7 @@ export function DatasetDialog(props: { tableId: string | null; onClose(): void }
                           data-testid={`field-values-${r.name}`}
                           rightElement={
                             r.dataType === 'category' ? (
+                              // eslint-disable-next-line no-restricted-syntax -- not a BusyButton: the hook useFocusBackWhenDone above gives the focus to the field's values input when done
                               <Button
                                 variant="minimal"
                                 size="small"

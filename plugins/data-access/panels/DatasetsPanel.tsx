@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Alert, Button, ButtonGroup, HTMLSelect, HTMLTable, InputGroup, NonIdealState, Spinner, Tag } from '@blueprintjs/core';
 import { DATASET_TYPES, type Dataset, type DatasetType } from '@decisio/domain';
-import { pageCount, Pager, useListSearch, useLocale, useNotify, useOpeningKey, useProjectLink, type PanelProps } from '@decisio/sdk-plugin';
+import { BusyButton, pageCount, Pager, useListSearch, useLocale, useNotify, useOpeningKey, useProjectLink, type PanelProps } from '@decisio/sdk-plugin';
 import { dataAccessApi } from '../api';
 import { failureMessage, formatBytes } from '../format';
 import { useDataT } from '../i18n';
@@ -151,7 +151,7 @@ function Datasets() {
                     <Button small icon="properties" text={t('actions.fields')} onClick={() => setOpened(d.tableId)} data-testid={`dataset-open-${d.name}`} />
                     <Button small icon="th-filtered" text={t('actions.data')} onClick={() => setOperating(d)} data-testid={`dataset-ops-${d.name}`} />
                     {d.fileType !== 'sql' && (
-                      <Button
+                      <BusyButton
                         small
                         icon="download"
                         text={t('actions.download')}

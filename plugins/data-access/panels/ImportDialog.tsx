@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { Button, Callout, Dialog, DialogBody, DialogFooter, FormGroup, HTMLSelect, InputGroup, ProgressBar, Radio, RadioGroup, Spinner, TextArea } from '@blueprintjs/core';
 import { DATASET_TYPES, LIMITS, type DatasetType, type ImportStatus } from '@decisio/domain';
-import { useNotify } from '@decisio/sdk-plugin';
+import { BusyButton, useNotify } from '@decisio/sdk-plugin';
 import { dataAccessApi } from '../api';
 import { failureMessage } from '../format';
 import { useDataT } from '../i18n';
@@ -230,10 +230,11 @@ export function ImportDialog(props: { isOpen: boolean; projectId?: string; onClo
         actions={
           <>
             {running ? (
-              <Button ref={actionRef} intent="danger" icon="disable" text={t('import.cancel')} loading={stopping.isLoading} onClick={() => void cancel()} data-testid="import-cancel" />
+              <BusyButton ref={actionRef} intent="danger" icon="disable" text={t('import.cancel')} loading={stopping.isLoading} onClick={() => void cancel()} data-testid="import-cancel" />
             ) : (
               <Button ref={actionRef} text={t('import.close')} onClick={props.onClose} />
             )}
+            {/* eslint-disable-next-line no-restricted-syntax -- not a BusyButton: the effect on `running` above gives the focus to Cancel, then Close */}
             <Button intent="primary" icon="import" text={t('import.start')} loading={starting.isLoading || running} onClick={() => void submit()} data-testid="import-start" />
           </>
         }

@@ -306,6 +306,7 @@ export function UploadDialog(props: { isOpen: boolean; projectId?: string; onClo
             {running && <Button text={t('upload.stop')} onClick={() => running.controller.abort()} data-testid="upload-stop" />}
             {running && <Button intent="danger" text={t('upload.discard')} onClick={() => void discard()} data-testid="upload-discard" />}
             {!busy && <Button ref={closeRef} text={t('upload.close')} onClick={props.onClose} />}
+            {/* eslint-disable-next-line no-restricted-syntax -- not a BusyButton: the hook useFocusBackWhenDone above gives the focus to Start or Close when done */}
             <Button ref={startRef} intent="primary" icon="upload" text={t('upload.start')} disabled={!canUpload} loading={busy} onClick={() => void start()} data-testid="upload-start" />
           </>
         }

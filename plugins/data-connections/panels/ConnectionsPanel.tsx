@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Alert, Button, ButtonGroup, Callout, HTMLSelect, HTMLTable, InputGroup, NonIdealState, Spinner, Tag } from '@blueprintjs/core';
 import { CONNECTION_TYPES, type DataConnection } from '@decisio/domain';
-import { isApiError, pageCount, Pager, useListSearch, useLocale, useNotify, type PanelProps } from '@decisio/sdk-plugin';
+import { BusyButton, isApiError, pageCount, Pager, useListSearch, useLocale, useNotify, type PanelProps } from '@decisio/sdk-plugin';
 import { connectionsApi } from '../api';
 import { useConnectionsT } from '../i18n';
 import { ConnectionDialog } from './ConnectionDialog';
@@ -82,7 +82,7 @@ export function ConnectionsPanel(_props: PanelProps) {
           ))}
         </HTMLSelect>
         <span style={{ flex: 1 }} />
-        <Button icon="refresh" onClick={() => void list.refetch()} loading={list.isFetching && !list.isLoading} aria-label={t('refresh')} title={t('refresh')} />
+        <BusyButton icon="refresh" onClick={() => void list.refetch()} loading={list.isFetching && !list.isLoading} aria-label={t('refresh')} title={t('refresh')} />
         <Button icon="add" intent="primary" onClick={() => setDialog({ editing: null })} data-testid="connections-create">
           {t('create')}
         </Button>
@@ -144,9 +144,9 @@ export function ConnectionsPanel(_props: PanelProps) {
                   <td>{date.format(new Date(c.updatedAt))}</td>
                   <td>
                     <ButtonGroup minimal>
-                      <Button small icon="data-connection" loading={testing === c.id} onClick={() => void runTest(c)}>
+                      <BusyButton small icon="data-connection" loading={testing === c.id} onClick={() => void runTest(c)}>
                         {t('actions.test')}
-                      </Button>
+                      </BusyButton>
                       <Button small icon="th" onClick={() => setBrowsing(c)}>
                         {t('actions.browse')}
                       </Button>

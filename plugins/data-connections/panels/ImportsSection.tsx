@@ -1,7 +1,7 @@
 import { useState } from 'react';
-import { Button, Callout, Classes, H5, HTMLTable, ProgressBar, Tag, type Intent } from '@blueprintjs/core';
+import { Callout, Classes, H5, HTMLTable, ProgressBar, Tag, type Intent } from '@blueprintjs/core';
 import type { ImportState, ImportStatus } from '@decisio/domain';
-import { isApiError, useLocale, useNotify } from '@decisio/sdk-plugin';
+import { BusyButton, isApiError, useLocale, useNotify } from '@decisio/sdk-plugin';
 import { connectionsApi } from '../api';
 import { useConnectionsT } from '../i18n';
 
@@ -95,9 +95,9 @@ export function ImportsSection() {
                 <td>{date.format(new Date(s.createdAt))}</td>
                 <td>
                   {isRunning(s) && (
-                    <Button small icon="disable" intent="danger" loading={stopping === s.tableId} onClick={() => void cancel(s)} data-testid="import-cancel">
+                    <BusyButton small icon="disable" intent="danger" loading={stopping === s.tableId} onClick={() => void cancel(s)} data-testid="import-cancel">
                       {t('imports.cancel')}
-                    </Button>
+                    </BusyButton>
                   )}
                 </td>
               </tr>

@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { Alert, AnchorButton, Button, ButtonGroup, Callout, Card, Checkbox, Classes, FormGroup, H5, HTMLSelect, HTMLTable, InputGroup, NonIdealState, Pre, ProgressBar, Spinner, Tag } from '@blueprintjs/core';
 import type { DecisionResult, ModelServiceDetail, ModelServiceField, ModelServiceWithToken, MonitorUnit } from '@decisio/domain';
 import { MONITOR_UNITS } from '@decisio/domain';
-import { Pager, failureMessage, pageCount, useAppLocation, useNavigate, useNotify, useProjectLink, useFailureNotice, DataTable, ListBody, PanelPage, RowForm } from '@decisio/sdk-plugin';
+import { BusyButton, Pager, failureMessage, pageCount, useAppLocation, useNavigate, useNotify, useProjectLink, useFailureNotice, DataTable, ListBody, PanelPage, RowForm } from '@decisio/sdk-plugin';
 import { deployApi } from '../api';
 import { useDeployT } from '../i18n';
 import { StatusTag, TokenDialog, TRANSIENT } from './common';
@@ -137,7 +137,7 @@ function Records({ service }: { service: ModelServiceDetail }) {
             ]}
           />
           <RecordsDatasetButton service={service} />
-          <Button icon="trash" intent="danger" disabled={selected.size === 0} loading={isLoading} text={t('records.deleteSelected')} onClick={() => void doDelete()} />
+          <BusyButton icon="trash" intent="danger" disabled={selected.size === 0} loading={isLoading} text={t('records.deleteSelected')} onClick={() => void doDelete()} />
         </div>
       </div>
       <ListBody query={list} failed={t('records.loadFailed')} retry={t('list.retry')} spinnerSize={24} empty={rows.length === 0 && <NonIdealState icon="history" title={t('records.empty')} />}>
@@ -218,7 +218,7 @@ function Batches({ id, running }: { id: string; running: boolean }) {
             ]}
           />
         </FormGroup>
-        <Button type="submit" intent="primary" icon="play" disabled={!running || fileId.trim() === ''} loading={isLoading} text={t('batch.start')} />
+        <BusyButton type="submit" intent="primary" icon="play" disabled={!running || fileId.trim() === ''} loading={isLoading} text={t('batch.start')} />
       </RowForm>
       {list.isError ? (
         <Callout intent="danger" style={{ marginTop: 8 }}>

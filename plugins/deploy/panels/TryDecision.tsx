@@ -1,7 +1,7 @@
 import { useState } from 'react';
-import { Button, Callout, Card, FormGroup, H5, HTMLSelect, HTMLTable, InputGroup } from '@blueprintjs/core';
+import { Callout, Card, FormGroup, H5, HTMLSelect, HTMLTable, InputGroup } from '@blueprintjs/core';
 import type { DecisionReply, ModelServiceDetail, ModelServiceField } from '@decisio/domain';
-import { failureMessage, RowForm } from '@decisio/sdk-plugin';
+import { BusyButton, failureMessage, RowForm } from '@decisio/sdk-plugin';
 import { deployApi } from '../api';
 import { useDeployT } from '../i18n';
 
@@ -85,7 +85,7 @@ export function TryDecision({ service }: { service: ModelServiceDetail }) {
             </FormGroup>
           );
         })}
-        <Button type="submit" intent="primary" icon="predictive-analysis" disabled={!running || inputs.length === 0} loading={state.isLoading} text={t('try.decide')} />
+        <BusyButton type="submit" intent="primary" icon="predictive-analysis" disabled={!running || inputs.length === 0} loading={state.isLoading} text={t('try.decide')} />
       </RowForm>
       {state.isError && !state.isLoading && (
         <Callout intent="danger" title={t('try.failed')} style={{ marginTop: 8 }} data-testid="deploy-try-error">

@@ -3,7 +3,7 @@ import { Button, Callout, Card, Classes, FormGroup, H2, H4, HTMLTable, InputGrou
 import type { ElectricResult, ElectricSite } from '@decisio/domain';
 import { ELECTRIC_TEMPERATURE_MAX, ELECTRIC_TEMPERATURE_MIN, ErrorCode } from '@decisio/domain';
 import { useUPlot } from '@decisio/sdk-plugin/charts';
-import { isApiError, useAppLocation, useNavigate, useSession } from '@decisio/sdk-plugin';
+import { BusyButton, isApiError, useAppLocation, useNavigate, useSession } from '@decisio/sdk-plugin';
 import { electricApi } from '../api';
 import { useElectricT } from '../i18n';
 
@@ -163,9 +163,9 @@ function ElectricRoomPage({ site }: { site: ElectricSite }) {
             {failure}
           </Callout>
         )}
-        <Button intent="primary" icon="predictive-analysis" disabled={!valid} loading={decided.isLoading} onClick={() => void submit()} data-testid="electric-decide">
+        <BusyButton intent="primary" icon="predictive-analysis" disabled={!valid} loading={decided.isLoading} onClick={() => void submit()} data-testid="electric-decide">
           {t('decide.submit')}
-        </Button>
+        </BusyButton>
       </Card>
     </Frame>
   );
@@ -304,9 +304,9 @@ export function ElectricConnectPage() {
               {failure}
             </Callout>
           )}
-          <Button type="submit" intent="primary" loading={sent.isLoading} disabled={!form.name.trim() || !form.content.trim()} data-testid="electric-contact-send">
+          <BusyButton type="submit" intent="primary" loading={sent.isLoading} disabled={!form.name.trim() || !form.content.trim()} data-testid="electric-contact-send">
             {t('contact.send')}
-          </Button>
+          </BusyButton>
         </form>
       )}
     </Frame>

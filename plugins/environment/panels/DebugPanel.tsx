@@ -12,9 +12,9 @@
  * the link it lists the solution's trainings in debug mode to open.
  */
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
-import { Button, Callout, Card, H5, HTMLSelect, HTMLTable, InputGroup, NonIdealState, Spinner, Tag } from '@blueprintjs/core';
+import { Callout, Card, H5, HTMLSelect, HTMLTable, InputGroup, NonIdealState, Spinner, Tag } from '@blueprintjs/core';
 import type { TensorSummary } from '@decisio/domain';
-import { isApiError, projectLinkSearch, useAppLocation, useLocale, useNavigate, useNotify, type PanelProps } from '@decisio/sdk-plugin';
+import { BusyButton, isApiError, projectLinkSearch, useAppLocation, useLocale, useNavigate, useNotify, type PanelProps } from '@decisio/sdk-plugin';
 import { useEnvironmentT } from '../i18n';
 import { ACTIVE, Curves, formatTime, NoSolution, ProgressCell, StateTag, trainingsApi, useJobEvents, useSolutionId, type DisplayData, type JobLogLine, type LogPage, type TrainingRow } from '@decisio/sdk-plugin/trainings';
 
@@ -275,12 +275,12 @@ function DebugView({ area, id }: { area: 'trainSimulator' | 'trainPolicy'; id: s
         </span>
         {!isDebug(row) && <Tag minimal intent="warning">{t('debug.notDebugMode')}</Tag>}
         <span className="spacer" />
-        <Button icon="step-forward" intent="primary" disabled={!atBreakpoint || !jobId} loading={skipping.isLoading} onClick={() => void act(() => skip({ jobId: jobId! }).unwrap(), t('debug.skipped'))} data-testid="debug-skip">
+        <BusyButton icon="step-forward" intent="primary" disabled={!atBreakpoint || !jobId} loading={skipping.isLoading} onClick={() => void act(() => skip({ jobId: jobId! }).unwrap(), t('debug.skipped'))} data-testid="debug-skip">
           {t('debug.skip')}
-        </Button>
-        <Button icon="stop" intent="danger" disabled={!ACTIVE.has(row.state) || !jobId} loading={stopping.isLoading} onClick={() => void act(() => stop({ jobId: jobId! }).unwrap(), t('common.stopped'))} data-testid="debug-stop">
+        </BusyButton>
+        <BusyButton icon="stop" intent="danger" disabled={!ACTIVE.has(row.state) || !jobId} loading={stopping.isLoading} onClick={() => void act(() => stop({ jobId: jobId! }).unwrap(), t('common.stopped'))} data-testid="debug-stop">
           {t('common.stop')}
-        </Button>
+        </BusyButton>
       </div>
       <ProgressCell state={row.state} progress={row.progress} durationMs={row.durationMs} />
       {row.error && (

@@ -4,7 +4,7 @@
  */
 import { useState } from 'react';
 import { Button, Callout, FormGroup, InputGroup, NonIdealState, NumericInput, ProgressBar } from '@blueprintjs/core';
-import { useNotify, useSession, type PanelProps } from '@decisio/sdk-plugin';
+import { BusyButton, useNotify, useSession, type PanelProps } from '@decisio/sdk-plugin';
 import { gfsApi } from '../api';
 import { useGfsT } from '../i18n';
 import { createBody, downloadJson, downloadName, resultOf } from '../model/result';
@@ -91,9 +91,9 @@ export function TrialPanel(_props: PanelProps) {
             {session.token ? (
               <>
                 <InputGroup placeholder={t('actions.saveName')} aria-label={t('actions.saveName')} value={name} maxLength={50} onChange={(e) => setName(e.currentTarget.value)} data-testid="gfs-save-name" />
-                <Button icon="floppy-disk" intent="success" disabled={!name.trim() || creating.isLoading} loading={creating.isLoading} onClick={() => void save()} data-testid="gfs-save">
+                <BusyButton icon="floppy-disk" intent="success" disabled={!name.trim() || creating.isLoading} loading={creating.isLoading} onClick={() => void save()} data-testid="gfs-save">
                   {t('actions.save')}
-                </Button>
+                </BusyButton>
               </>
             ) : null}
           </div>

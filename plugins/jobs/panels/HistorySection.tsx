@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { Button, Callout, HTMLTable, NonIdealState, Spinner, Tag, type Intent } from '@blueprintjs/core';
 import type { PolicyUpdateReport, ScheduleItem, ScheduleRunItem } from '@decisio/domain';
-import { isApiError, pageCount, Pager, useLocale } from '@decisio/sdk-plugin';
+import { BusyButton, isApiError, pageCount, Pager, useLocale } from '@decisio/sdk-plugin';
 import { jobsApi } from '../api';
 import { useJobsT } from '../i18n';
 
@@ -75,7 +75,7 @@ export function HistorySection({ schedule, onShowAll }: { schedule: ScheduleItem
           </Button>
         )}
         <span style={{ flex: 1 }} />
-        <Button variant="minimal" icon="refresh" aria-label={t('refresh')} title={t('refresh')} onClick={() => void history.refetch()} loading={history.isFetching && !history.isLoading} />
+        <BusyButton variant="minimal" icon="refresh" aria-label={t('refresh')} title={t('refresh')} onClick={() => void history.refetch()} loading={history.isFetching && !history.isLoading} />
       </div>
       {!data && history.isFetching && <Spinner size={20} />}
       {history.error && (

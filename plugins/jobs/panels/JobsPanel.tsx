@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Alert, Button, ButtonGroup, Callout, HTMLSelect, HTMLTable, InputGroup, NonIdealState, Spinner, Tag } from '@blueprintjs/core';
 import { SCHEDULE_KIND_NAMES, type ScheduleItem, type ScheduleKind } from '@decisio/domain';
-import { isApiError, pageCount, Pager, useCurrentUser, useListSearch, useLocale, useNotify, type PanelProps } from '@decisio/sdk-plugin';
+import { BusyButton, isApiError, pageCount, Pager, useCurrentUser, useListSearch, useLocale, useNotify, type PanelProps } from '@decisio/sdk-plugin';
 import { jobsApi } from '../api';
 import { useJobsT } from '../i18n';
 import { HistorySection } from './HistorySection';
@@ -96,7 +96,7 @@ export function JobsPanel(_props: PanelProps) {
           ))}
         </HTMLSelect>
         <span style={{ flex: 1 }} />
-        <Button icon="refresh" onClick={() => void list.refetch()} loading={list.isFetching && !list.isLoading} aria-label={t('refresh')} title={t('refresh')} />
+        <BusyButton icon="refresh" onClick={() => void list.refetch()} loading={list.isFetching && !list.isLoading} aria-label={t('refresh')} title={t('refresh')} />
         {canWrite && (
           <Button icon="add" intent="primary" onClick={() => setDialog({ editing: null })} data-testid="jobs-create">
             {t('create')}
@@ -170,17 +170,17 @@ export function JobsPanel(_props: PanelProps) {
                       </Button>
                       {mayChange(s) && (
                         <>
-                          <Button size="small" icon="play" loading={busy === `trigger:${s.id}`} onClick={() => void act(s, 'trigger')}>
+                          <BusyButton size="small" icon="play" loading={busy === `trigger:${s.id}`} onClick={() => void act(s, 'trigger')}>
                             {t('actions.trigger')}
-                          </Button>
+                          </BusyButton>
                           {s.status === 'paused' ? (
-                            <Button size="small" icon="play" loading={busy === `resume:${s.id}`} onClick={() => void act(s, 'resume')}>
+                            <BusyButton size="small" icon="play" loading={busy === `resume:${s.id}`} onClick={() => void act(s, 'resume')}>
                               {t('actions.resume')}
-                            </Button>
+                            </BusyButton>
                           ) : (
-                            <Button size="small" icon="pause" loading={busy === `pause:${s.id}`} onClick={() => void act(s, 'pause')}>
+                            <BusyButton size="small" icon="pause" loading={busy === `pause:${s.id}`} onClick={() => void act(s, 'pause')}>
                               {t('actions.pause')}
-                            </Button>
+                            </BusyButton>
                           )}
                           <Button size="small" icon="edit" onClick={() => setDialog({ editing: s })}>
                             {t('actions.edit')}

@@ -1,7 +1,7 @@
 import { useMemo, useState } from 'react';
 import { Alert, AnchorButton, Button, Callout, Checkbox, Classes, Dialog, DialogBody, DialogFooter, HTMLSelect, HTMLTable, InputGroup, NonIdealState, NumericInput, Spinner, Tag } from '@blueprintjs/core';
 import { LOG_LIMITS, LOG_RESULTS, LOG_TYPES, type LogFilter, type LogItem } from '@decisio/domain';
-import { isApiError, pageCount, Pager, useCurrentUser, useDebounced, useLocale, useNotify, type PanelProps } from '@decisio/sdk-plugin';
+import { BusyButton, isApiError, pageCount, Pager, useCurrentUser, useDebounced, useLocale, useNotify, type PanelProps } from '@decisio/sdk-plugin';
 import { exportUrl, logsApi } from '../api';
 import { useLogsT } from '../i18n';
 
@@ -134,7 +134,7 @@ export function SystemLogPanel(_props: PanelProps) {
           </Button>
         )}
         <span style={{ flex: 1 }} />
-        <Button icon="refresh" onClick={() => void list.refetch()} loading={list.isFetching && !list.isLoading} aria-label={t('refresh')} title={t('refresh')} />
+        <BusyButton icon="refresh" onClick={() => void list.refetch()} loading={list.isFetching && !list.isLoading} aria-label={t('refresh')} title={t('refresh')} />
         <AnchorButton icon="download" href={exportUrl(filter)} download data-testid="log-export">
           {t('export')}
         </AnchorButton>
@@ -340,9 +340,9 @@ function RetentionSetting() {
         disabled={current.isLoading}
       />
       <span>{t('retention.days')}</span>
-      <Button type="submit" loading={saving.isLoading} disabled={days === null || days === current.data?.days}>
+      <BusyButton type="submit" loading={saving.isLoading} disabled={days === null || days === current.data?.days}>
         {t('retention.save')}
-      </Button>
+      </BusyButton>
       <span className={Classes.TEXT_MUTED}>{t('retention.help')}</span>
     </form>
   );

@@ -220,6 +220,7 @@ function ImportDialog({ model, version, onClose }: { model: MarketModelDetail; v
         actions={
           <>
             <Button onClick={onClose}>{t('importDialog.cancel')}</Button>
+            {/* eslint-disable-next-line no-restricted-syntax -- not a BusyButton: the hook useFocusBackWhenDone above gives the focus to Open or Submit when done */}
             <Button ref={submitRef} intent="primary" disabled={!projectId || !!done} loading={importing.isLoading} onClick={() => void submit()} data-testid="market-import-submit">
               {t('importDialog.submit')}
             </Button>

@@ -8,7 +8,7 @@ import './pattern.css';
 import { Suspense, lazy, useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore, type KeyboardEvent } from 'react';
 import { Button, ButtonGroup, Callout, HTMLSelect, Menu, MenuItem, NonIdealState, Popover, Spinner, Tag } from '@blueprintjs/core';
 import { NODE_ROLES, graphIssueMessage, parseDecisionGraph, type DecisionGraph, type SolutionKind } from '@decisio/domain';
-import { isApiError, useNotify, useProjectLink, type PanelProps } from '@decisio/sdk-plugin';
+import { BusyButton, isApiError, useNotify, useProjectLink, type PanelProps } from '@decisio/sdk-plugin';
 import { LINE_STYLES, PatternEditor, emptyGraph, issueKey, type LineStyle } from '../model/editor';
 import { layoutGraph } from '../model/layout';
 import { patternApi, type PatternReply } from '../api';
@@ -293,7 +293,7 @@ function Workspace(props: WorkspaceProps) {
         <Tag minimal intent={dirty ? 'warning' : 'none'} data-testid="pattern-dirty">
           {dirty ? t('toolbar.unsaved') : t('toolbar.saved')}
         </Tag>
-        <Button
+        <BusyButton
           intent="primary"
           icon="floppy-disk"
           text={saving.isLoading ? t('toolbar.saving') : t('toolbar.save')}

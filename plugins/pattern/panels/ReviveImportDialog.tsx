@@ -245,6 +245,7 @@ export function ReviveImportDialog(props: ReviveImportDialogProps) {
           ) : (
             <>
               <Button text={t('yaml.cancel')} onClick={close} />
+              {/* eslint-disable-next-line no-restricted-syntax -- not a BusyButton: the hook useFocusBackWhenDone above gives the focus to Close or Import when done */}
               <Button ref={importRef} intent="primary" loading={busy} text={question ? t('revive.continue') : t('revive.import')} onClick={() => void submit()} data-testid="revive-import" />
             </>
           )

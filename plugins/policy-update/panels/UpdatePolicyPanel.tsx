@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
-import { Button, Checkbox, FormGroup, NonIdealState, NumericInput, ProgressBar, Tag } from '@blueprintjs/core';
-import { useNotify, useProjectLink, useFailureNotice, ChoiceField, DataTable, ListBody, PanelPage, RowForm } from '@decisio/sdk-plugin';
+import { Checkbox, FormGroup, NonIdealState, NumericInput, ProgressBar, Tag } from '@blueprintjs/core';
+import { BusyButton, useNotify, useProjectLink, useFailureNotice, ChoiceField, DataTable, ListBody, PanelPage, RowForm } from '@decisio/sdk-plugin';
 import { policyUpdateApi } from '../api';
 import { usePolicyUpdateT } from '../i18n';
 import { useSolutionPolicies } from '@decisio/sdk-plugin/trainings/pickers';
@@ -148,7 +148,7 @@ export function UpdatePolicyPanel() {
         <FormGroup label={t('update.epochs')} labelFor="update-epochs" intent={epochsValid ? 'none' : 'danger'} helperText={epochsValid ? undefined : t('update.epochsInvalid')}>
           <NumericInput id="update-epochs" min={1} max={9999} value={epochs} onValueChange={(v) => setEpochs(v)} intent={epochsValid ? 'none' : 'danger'} />
         </FormGroup>
-        <Button type="submit" intent="primary" icon="refresh" loading={isLoading || chain !== null} disabled={!policy || !epochsValid || active || chain !== null} text={t('update.start')} style={{ marginTop: 22 }} />
+        <BusyButton type="submit" intent="primary" icon="refresh" loading={isLoading || chain !== null} disabled={!policy || !epochsValid || active || chain !== null} text={t('update.start')} style={{ marginTop: 22 }} />
       </RowForm>
       <FormGroup label={t('update.envDatasets')} helperText={chain ? t('update.envRunning') : policy && !simulatorId ? t('update.noEnvironment') : t('update.envDatasetsHelp')}>
         {tables.length === 0 && <span className="bp6-text-muted">{t('update.noDatasets')}</span>}

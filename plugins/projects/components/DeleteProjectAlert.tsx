@@ -1,6 +1,6 @@
 import { Button, DialogBody, DialogFooter, Icon } from '@blueprintjs/core';
 import { DIALOG_WIDTH, type ProjectItem } from '@decisio/domain';
-import { Dialog, useNotify } from '@decisio/sdk-plugin';
+import { BusyButton, Dialog, useNotify } from '@decisio/sdk-plugin';
 import { projectsApi } from '../api';
 import { useProjectsT } from '../i18n';
 import { DIALOG_PORTAL, describeFailure } from './errors';
@@ -33,9 +33,9 @@ export function DeleteProjectAlert({ project, onClose, onDeleted }: { project: P
         actions={
           <>
             <Button onClick={onClose}>{t('delete.cancel')}</Button>
-            <Button intent="danger" autoFocus loading={state.isLoading} onClick={() => void confirm()} data-testid="project-delete-confirm">
+            <BusyButton intent="danger" autoFocus loading={state.isLoading} onClick={() => void confirm()} data-testid="project-delete-confirm">
               {t('delete.confirm')}
-            </Button>
+            </BusyButton>
           </>
         }
       />

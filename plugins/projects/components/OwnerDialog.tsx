@@ -69,12 +69,14 @@ export function OwnerDialog(props: {
         actions={
           <>
             {isOwner && undo && (
+              // eslint-disable-next-line no-restricted-syntax -- not a BusyButton: the hook useFocusBackWhenDone above gives the focus to Save when done (after Save or Undo)
               <Button intent="danger" variant="minimal" loading={undo.loading} onClick={undo.onClick}>
                 {undo.text}
               </Button>
             )}
             <Button onClick={props.onClose}>{props.closeText}</Button>
             {isOwner && (
+              // eslint-disable-next-line no-restricted-syntax -- not a BusyButton: the hook useFocusBackWhenDone above gives the focus to Save when done (after Save or Undo)
               <Button ref={saveRef} intent="primary" loading={props.saving} onClick={props.onSave} data-testid={`${testId}-submit`}>
                 {props.saveText}
               </Button>

@@ -1,7 +1,7 @@
 import { useMemo, useState } from 'react';
 import { Button, Callout, Card, HTMLTable, InputGroup, Menu, MenuItem, NonIdealState, Spinner, Tab, Tabs, Tag } from '@blueprintjs/core';
 import { MODELLING_LIMITS } from '@decisio/domain';
-import { CodeEditor, FormErrorCallout, isApiError, useNotify, type CodeMarker, type PanelProps } from '@decisio/sdk-plugin';
+import { BusyButton, CodeEditor, FormErrorCallout, isApiError, useNotify, type CodeMarker, type PanelProps } from '@decisio/sdk-plugin';
 import { rewardApi } from '../api';
 import { useRewardT } from '../i18n';
 import { DeleteConfirm, Field, ListStates, LoadFailure, NoSolution, serverErrors, trainingsApi, useSolutionId, type FormErrors, type ObjectiveRow, type TryRewardReply } from '@decisio/sdk-plugin/trainings';
@@ -246,12 +246,12 @@ function RewardEditor({ solutionId, draft: initial, onSaved, onDeleted }: { solu
             {t('common.delete')}
           </Button>
         )}
-        <Button icon="play" loading={trying.isLoading} disabled={!(PRIMARY in draft.files)} onClick={() => void runTry()} data-testid="reward-try" title={t('reward.tryHint')}>
+        <BusyButton icon="play" loading={trying.isLoading} disabled={!(PRIMARY in draft.files)} onClick={() => void runTry()} data-testid="reward-try" title={t('reward.tryHint')}>
           {t('reward.try')}
-        </Button>
-        <Button icon="floppy-disk" intent="primary" loading={creating.isLoading || editing.isLoading} onClick={() => void save()} data-testid="reward-save">
+        </BusyButton>
+        <BusyButton icon="floppy-disk" intent="primary" loading={creating.isLoading || editing.isLoading} onClick={() => void save()} data-testid="reward-save">
           {t('common.save')}
-        </Button>
+        </BusyButton>
       </div>
       {tryFailure && (
         <Callout intent="danger" icon="error" title={t('reward.tryFailed')} data-testid="reward-try-failure">

@@ -264,9 +264,9 @@ function Versions() {
           <TextArea id="version-notes" value={form.notes} maxLength={4000} fill onChange={(e) => setForm({ ...form, notes: e.target.value })} />
         </FormGroup>
         <FormGroup>
-          <Button type="submit" intent="primary" icon="add" loading={creating.isLoading} disabled={!form.version.trim()} data-testid="version-add">
+          <BusyButton type="submit" intent="primary" icon="add" loading={creating.isLoading} disabled={!form.version.trim()} data-testid="version-add">
             {t('admin.addVersion')}
-          </Button>
+          </BusyButton>
         </FormGroup>
       </form>
       <QueryState isLoading={list.isLoading} error={list.error} retry={() => void list.refetch()} />

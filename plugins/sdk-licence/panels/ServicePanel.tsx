@@ -66,9 +66,9 @@ export function ServicePanel(_props: PanelProps) {
           </Callout>
         )}
         {list.data && (!key || key.expired) && (
-          <Button intent="primary" icon="key" loading={creatingKey.isLoading} onClick={() => void newKey()} data-testid="user-key-create">
+          <BusyButton intent="primary" icon="key" loading={creatingKey.isLoading} onClick={() => void newKey()} data-testid="user-key-create">
             {t('service.createKey')}
-          </Button>
+          </BusyButton>
         )}
       </Card>
       <section>

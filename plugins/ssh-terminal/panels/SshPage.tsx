@@ -5,7 +5,7 @@
 import { useState, type FormEvent } from 'react';
 import { Button, Callout, FormGroup, HTMLSelect, InputGroup, NonIdealState, NumericInput, TextArea } from '@blueprintjs/core';
 import { SSH_LIMITS, type SshAuthType, type SshConnectReply } from '@decisio/domain';
-import { HostKeyNotice, hostKeyProblem, useNavigate, useSession, type ApiError } from '@decisio/sdk-plugin';
+import { BusyButton, HostKeyNotice, hostKeyProblem, useNavigate, useSession, type ApiError } from '@decisio/sdk-plugin';
 import { sshApi } from '../api';
 import { useSshT } from '../i18n';
 import { TerminalView } from './TerminalView';
@@ -157,9 +157,9 @@ export function SshPage() {
               {t('hostKey.forgotten')}
             </Callout>
           ) : null}
-          <Button type="submit" intent="primary" icon="console" loading={state.isLoading} style={{ marginTop: 8 }} data-testid="ssh-connect">
+          <BusyButton type="submit" intent="primary" icon="console" loading={state.isLoading} style={{ marginTop: 8 }} data-testid="ssh-connect">
             {t('form.connect')}
-          </Button>
+          </BusyButton>
         </form>
       )}
     </div>

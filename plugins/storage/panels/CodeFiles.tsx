@@ -1,7 +1,7 @@
 import { useRef, useState } from 'react';
 import { Button, Callout, Classes, Dialog, DialogBody, DialogFooter, Pre, Spinner } from '@blueprintjs/core';
 import { CODE_UPLOAD_MAX_FILES, codeFilePathSchema, LIMITS, type FileItem } from '@decisio/domain';
-import { failureMessage, useNotify } from '@decisio/sdk-plugin';
+import { BusyButton, failureMessage, useNotify } from '@decisio/sdk-plugin';
 import { storageApi } from '../api';
 import { formatBytes } from '../format';
 import { useStorageT } from '../i18n';
@@ -55,7 +55,7 @@ export function CodeFolderButton({ disabled }: { disabled?: boolean }) {
 
   return (
     <>
-      <Button icon="folder-shared-open" text={t('code.button')} title={t('code.hint')} disabled={disabled} loading={state.isLoading} onClick={() => input.current?.click()} />
+      <BusyButton icon="folder-shared-open" text={t('code.button')} title={t('code.hint')} disabled={disabled} loading={state.isLoading} onClick={() => input.current?.click()} />
       <input
         ref={(el) => {
           input.current = el;

@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import { AnchorButton, Button, Callout, Card, Classes, FormGroup, H4, H5, HTMLSelect, InputGroup, NonIdealState, ProgressBar, Spinner, Tab, Tabs, Tag } from '@blueprintjs/core';
 import type { Recognition, StorehouseTemplate, TemplateMatch } from '@decisio/domain';
-import { ChoiceField, DataTable, fieldErrorsOf, failureMessage, PanelPage, useAppLocation, useNavigate } from '@decisio/sdk-plugin';
+import { BusyButton, ChoiceField, DataTable, fieldErrorsOf, failureMessage, PanelPage, useAppLocation, useNavigate } from '@decisio/sdk-plugin';
 import { storehouseApi } from '../api';
 import { useStorehouseT } from '../i18n';
 import { draftOf, mappingIssues, mappingRequest, type MappingDraft } from '../model/mapping';
@@ -134,9 +134,9 @@ function MappingEditor({ recognition, match }: { recognition: Recognition; match
           {failure}
         </Callout>
       )}
-      <Button intent="primary" icon="add" loading={created.isLoading} onClick={() => void submit()} data-testid="storehouse-create">
+      <BusyButton intent="primary" icon="add" loading={created.isLoading} onClick={() => void submit()} data-testid="storehouse-create">
         {t('mapping.create')}
-      </Button>
+      </BusyButton>
     </section>
   );
 }
@@ -220,9 +220,9 @@ export function StorehousePanel(_props: { panelId: string }) {
                 choices={rows.map((d) => ({ value: d.tableId, label: `${d.name} (${d.amount})` }))}
               />
               <FormGroup>
-                <Button intent="primary" icon="search-template" disabled={!tableId} loading={recognizing.isLoading} onClick={() => void run()} data-testid="storehouse-recognize">
+                <BusyButton intent="primary" icon="search-template" disabled={!tableId} loading={recognizing.isLoading} onClick={() => void run()} data-testid="storehouse-recognize">
                   {t('recognize.run')}
-                </Button>
+                </BusyButton>
               </FormGroup>
             </div>
           )}

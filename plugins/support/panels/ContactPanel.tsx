@@ -1,7 +1,7 @@
 import { useState, type FormEvent, type ReactElement } from 'react';
 import { Button, Callout, Card, FormGroup, H2, InputGroup, TextArea } from '@blueprintjs/core';
 import { SUPPORT_TEXT_MAX, hasContactMethod } from '@decisio/domain';
-import { isApiError, LanguageSelect, ThemeToggle, useNavigate } from '@decisio/sdk-plugin';
+import { BusyButton, isApiError, LanguageSelect, ThemeToggle, useNavigate } from '@decisio/sdk-plugin';
 import { supportApi } from '../api';
 import { useSupportT } from '../i18n';
 
@@ -77,9 +77,9 @@ export function ContactPanel() {
               false,
               <TextArea id="contact-content" value={form.content} maxLength={SUPPORT_TEXT_MAX} rows={5} fill onChange={(e) => set('content', e.target.value)} data-testid="contact-content" />,
             )}
-            <Button type="submit" intent="primary" loading={sending.isLoading} disabled={!form.name.trim() || !form.content.trim()} data-testid="contact-send">
+            <BusyButton type="submit" intent="primary" loading={sending.isLoading} disabled={!form.name.trim() || !form.content.trim()} data-testid="contact-send">
               {t('contact.send')}
-            </Button>
+            </BusyButton>
           </form>
         )}
       </Card>

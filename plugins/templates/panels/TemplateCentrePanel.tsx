@@ -1,7 +1,7 @@
 import { useEffect, useState, type ComponentType } from 'react';
 import { Button, Callout, Card, Classes, H4, H6, HTMLTable, NonIdealState, Tab, Tabs, Tag } from '@blueprintjs/core';
 import type { TemplateItem, TemplateReport } from '@decisio/domain';
-import { isApiError, templateCatalogServiceRef, useAppLocation, useNavigate, useService, type TemplateReportViewProps } from '@decisio/sdk-plugin';
+import { BusyButton, isApiError, templateCatalogServiceRef, useAppLocation, useNavigate, useService, type TemplateReportViewProps } from '@decisio/sdk-plugin';
 import { templatesApi } from '../api';
 import { useTemplatesT } from '../i18n';
 
@@ -143,9 +143,9 @@ function TemplateCard({ tpl }: { tpl: TemplateItem }) {
           {failure}
         </Callout>
       )}
-      <Button intent="primary" icon="add" loading={created.isLoading} onClick={() => void start()} data-testid={`template-${tpl.id}-create`}>
+      <BusyButton intent="primary" icon="add" loading={created.isLoading} onClick={() => void start()} data-testid={`template-${tpl.id}-create`}>
         {t('create')}
-      </Button>
+      </BusyButton>
       {demoPath && (
         <Button minimal icon="play" style={{ marginLeft: 8 }} onClick={() => navigate(demoPath)} data-testid={`template-${tpl.id}-demo`}>
           {t('demo')}

@@ -1,7 +1,7 @@
 import { useRef, useState } from 'react';
 import { Button, Card, FormGroup, H4, HTMLSelect, InputGroup } from '@blueprintjs/core';
 import { OCCUPATIONS, validationMessage, type EditUserInfoRequest, type Occupation, type UserInfo } from '@decisio/domain';
-import { isApiError, useLocale, useNotify, type PanelProps } from '@decisio/sdk-plugin';
+import { BusyButton, isApiError, useLocale, useNotify, type PanelProps } from '@decisio/sdk-plugin';
 import { userCentreApi } from '../api';
 import { useUserCentreT } from '../i18n';
 import { avatarProblem, readAsDataUrl } from '../model/forms';
@@ -116,9 +116,9 @@ function ProfileCard({ info }: { info: UserInfo }) {
             {t('profile.created', { date: day.format(new Date(info.createdAt)) })}
             {info.lastSignInAt ? ` · ${t('profile.lastSignIn', { date: day.format(new Date(info.lastSignInAt)) })}` : ''}
           </p>
-          <Button type="submit" intent="primary" loading={state.isLoading} data-testid="profile-save">
+          <BusyButton type="submit" intent="primary" loading={state.isLoading} data-testid="profile-save">
             {t('common.save')}
-          </Button>
+          </BusyButton>
         </form>
       </div>
     </Card>

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
-import { Button, Card, FormGroup, H4, HTMLTable, InputGroup, NonIdealState, Tag } from '@blueprintjs/core';
+import { Card, FormGroup, H4, HTMLTable, InputGroup, NonIdealState, Tag } from '@blueprintjs/core';
 import { encryptAccountPassword, ErrorCode, validationMessage } from '@decisio/domain';
-import { isApiError, useLocale, useNotify, type PanelProps } from '@decisio/sdk-plugin';
+import { BusyButton, isApiError, useLocale, useNotify, type PanelProps } from '@decisio/sdk-plugin';
 import { userCentreApi } from '../api';
 import { useUserCentreT } from '../i18n';
 import { passwordFormErrors, type PasswordForm } from '../model/forms';
@@ -66,9 +66,9 @@ export function SecurityPanel(_props: PanelProps) {
           {field('oriPassword', t('password.old'), 'current-password')}
           {field('password', t('password.new'), 'new-password', t('password.help'))}
           {field('confirmPassword', t('password.confirm'), 'new-password')}
-          <Button type="submit" intent="primary" loading={busy} data-testid="password-submit">
+          <BusyButton type="submit" intent="primary" loading={busy} data-testid="password-submit">
             {t('password.submit')}
-          </Button>
+          </BusyButton>
         </form>
       </Card>
       <Card>

@@ -1,7 +1,7 @@
 import { useState } from 'react';
-import { Button, Callout, Card, FormGroup, H4, HTMLSelect, InputGroup, Switch } from '@blueprintjs/core';
+import { Callout, Card, FormGroup, H4, HTMLSelect, InputGroup, Switch } from '@blueprintjs/core';
 import type { UserInfo, UserSettings } from '@decisio/domain';
-import { isApiError, localeServiceRef, sessionServiceRef, themeServiceRef, useNavigate, useNotify, useService, type PanelProps } from '@decisio/sdk-plugin';
+import { BusyButton, isApiError, localeServiceRef, sessionServiceRef, themeServiceRef, useNavigate, useNotify, useService, type PanelProps } from '@decisio/sdk-plugin';
 import { userCentreApi } from '../api';
 import { useUserCentreT } from '../i18n';
 import { failureOf, Page, QueryState } from './shared';
@@ -75,9 +75,9 @@ function SettingsCard({ info }: { info: UserInfo }) {
           />
         </FormGroup>
         <Switch checked={settings.emailNotifications} label={t('settings.emailNotifications')} onChange={(e) => setSettings((s) => ({ ...s, emailNotifications: e.currentTarget.checked }))} data-testid="settings-email-notifications" />
-        <Button intent="primary" loading={state.isLoading} onClick={() => void save()} data-testid="settings-save">
+        <BusyButton intent="primary" loading={state.isLoading} onClick={() => void save()} data-testid="settings-save">
           {t('common.save')}
-        </Button>
+        </BusyButton>
       </div>
     </Card>
   );
@@ -131,9 +131,9 @@ function DeleteCard({ info }: { info: UserInfo }) {
             <FormGroup label={t('delete.confirmLabel', { username: info.username })} labelFor="delete-confirm" intent={error ? 'danger' : 'none'} helperText={error ?? undefined}>
               <InputGroup id="delete-confirm" value={confirm} autoComplete="off" onValueChange={setConfirm} data-testid="delete-confirm" />
             </FormGroup>
-            <Button intent="danger" icon="trash" disabled={busyWork || confirm !== info.username} loading={state.isLoading} onClick={() => void submit()} data-testid="delete-submit">
+            <BusyButton intent="danger" icon="trash" disabled={busyWork || confirm !== info.username} loading={state.isLoading} onClick={() => void submit()} data-testid="delete-submit">
               {t('delete.submit')}
-            </Button>
+            </BusyButton>
           </div>
         </>
       )}

@@ -1,7 +1,7 @@
 import { useState } from 'react';
-import { Button, Callout, Card, FormGroup, H4, InputGroup } from '@blueprintjs/core';
+import { Callout, Card, FormGroup, H4, InputGroup } from '@blueprintjs/core';
 import { campusEmailSchema, ErrorCode, STUDENT_TRIAL_DAYS, validationMessage, type CaptchaAnswer, type UserInfo } from '@decisio/domain';
-import { isApiError, useLocale, useNotify, VerificationCodeField } from '@decisio/sdk-plugin';
+import { BusyButton, isApiError, useLocale, useNotify, VerificationCodeField } from '@decisio/sdk-plugin';
 import { userCentreApi } from '../api';
 import { useUserCentreT } from '../i18n';
 import { failureOf } from './shared';
@@ -74,9 +74,9 @@ export function StudentCard(props: { info: UserInfo }) {
         {text('major', t('student.major'))}
         {text('campusEmail', t('student.campusEmail'))}
         <VerificationCodeField ns="user-centre" channel="email" canSend={campusValid} code={values.code} onCodeChange={(v) => set('code', v)} loadCaptcha={() => captchaImage().unwrap()} send={send} error={errors.code} testId="student" />
-        <Button intent="primary" icon="learning" loading={busy} onClick={() => void submit()} data-testid="student-submit">
+        <BusyButton intent="primary" icon="learning" loading={busy} onClick={() => void submit()} data-testid="student-submit">
           {t('student.submit')}
-        </Button>
+        </BusyButton>
       </div>
     </Card>
   );

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { AnchorButton, Button, Callout, Card, H5, HTMLTable, NonIdealState, NumericInput, Spinner } from '@blueprintjs/core';
-import { isApiError, useLocale, useNotify } from '../index';
+import { BusyButton, isApiError, useLocale, useNotify } from '../index';
 import { trainingsApi, type LogPage, type TensorBoardReply, type TrainingArea, type TrainingRow } from './api';
 import { useTrainingsT } from './i18n';
 import { useJobEvents, type JobLogLine, type JobMetricsPoint } from './events';
@@ -130,18 +130,18 @@ function TensorBoardControl({ jobId }: { jobId: string }) {
   return (
     <div data-testid="tensorboard">
       <div className="modelling-toolbar">
-        <Button small icon="timeline-line-chart" loading={starting.isLoading} title={t('tensorboard.openHint')} aria-label={starting.isLoading ? t('tensorboard.starting') : undefined} onClick={() => void open()}>
+        <BusyButton small icon="timeline-line-chart" loading={starting.isLoading} title={t('tensorboard.openHint')} aria-label={starting.isLoading ? t('tensorboard.starting') : undefined} onClick={() => void open()}>
           {t('tensorboard.open')}
-        </Button>
+        </BusyButton>
         {reply?.running && (
           <>
             <span className="bp6-text-muted">{t('tensorboard.running')}</span>
             <a href={reply.url} target="_blank" rel="noopener noreferrer">
               {t('tensorboard.link')}
             </a>
-            <Button small variant="minimal" icon="stop" loading={stopping.isLoading} onClick={() => void close()}>
+            <BusyButton small variant="minimal" icon="stop" loading={stopping.isLoading} onClick={() => void close()}>
               {t('tensorboard.stop')}
-            </Button>
+            </BusyButton>
           </>
         )}
       </div>

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useState, type ReactNode } from 'react';
 import { Button, ButtonGroup, HTMLTable, Tag } from '@blueprintjs/core';
 import type { JobView, TrainKind } from '@decisio/domain';
-import { policyGain, projectLinkSearch, useAppLocation, useLocale, useNavigate } from '../index';
+import { BusyButton, policyGain, projectLinkSearch, useAppLocation, useLocale, useNavigate } from '../index';
 import { trainingsApi, type TrainingArea, type TrainingRow } from './api';
 import { useTrainingsT } from './i18n';
 import { DeductionDialog } from './DeductionDialog';
@@ -98,7 +98,7 @@ function Trainings({ screen, openForm = false, detailExtra }: TrainingsScreenPro
     <div className="modelling-panel" data-testid={`modelling-${screen}`}>
       <div className="modelling-toolbar">
         <span className="spacer" />
-        <Button icon="refresh" aria-label={t('common.refresh')} title={t('common.refresh')} loading={list.isFetching && !list.isLoading} onClick={() => void list.refetch()} />
+        <BusyButton icon="refresh" aria-label={t('common.refresh')} title={t('common.refresh')} loading={list.isFetching && !list.isLoading} onClick={() => void list.refetch()} />
         {newButton}
       </div>
       <ListStates query={list} emptyTitle={t(`empty.${screen}`)} emptyHint={t(`empty.${screen}Hint`)} emptyIcon={cfg.icon} action={newButton}>

@@ -5,7 +5,8 @@
  * trusted; a changed key is refused with both fingerprints. The terminal is the SDK's xterm view.
  */
 import { useState } from 'react';
-import { Button, Callout } from '@blueprintjs/core';
+import { Callout } from '@blueprintjs/core';
+import { BusyButton } from '../react';
 import { ErrorCode, type TrainSshProbeReply, type TrainSshReply, type TrainSshRequest } from '@decisio/domain';
 import { definePluginApi, type ApiError, type PluginEndpointBuilder } from '../api';
 import { HostKeyNotice, hostKeyProblem, SshTerminalView } from '../terminal';
@@ -71,9 +72,9 @@ function WorkerTerminalControl({ jobId }: { jobId: string }) {
   return (
     <div data-testid="worker-terminal" style={{ display: 'flex', flexDirection: 'column', gap: 8 }}>
       <div className="modelling-toolbar">
-        <Button small icon="console" loading={openState.isLoading} title={t('workerTerminal.hint')} onClick={() => void start()} data-testid="worker-terminal-open">
+        <BusyButton small icon="console" loading={openState.isLoading} title={t('workerTerminal.hint')} onClick={() => void start()} data-testid="worker-terminal-open">
           {t('workerTerminal.open')}
-        </Button>
+        </BusyButton>
       </div>
       {keyProblem ? (
         <HostKeyNotice
