@@ -67,10 +67,23 @@ export default [
     },
   },
   {
-    // Plugins draw busy buttons with the SDK's BusyButton, which keeps the focus where a keyboard
-    // user can go on (sdk-plugin/src/react.tsx).
+    // Plugins draw busy buttons and dialogs with the SDK's versions, which keep the focus where a
+    // keyboard user can go on (sdk-plugin/src/react.tsx).
     files: ['plugins/**/*.ts', 'plugins/**/*.tsx', 'plugins/**/*.mts'],
     rules: {
+      'no-restricted-imports': [
+        'error',
+        {
+          paths: [
+            {
+              name: '@blueprintjs/core',
+              importNames: ['Dialog'],
+              message:
+                "Use Dialog from '@decisio/sdk-plugin': Blueprint's Dialog that also gives the focus back to its opener when a dialog rendered only while open goes.",
+            },
+          ],
+        },
+      ],
       'no-restricted-syntax': [
         'error',
         {

@@ -1,7 +1,7 @@
 import { useState } from 'react';
-import { Button, Dialog, DialogBody, DialogFooter, HTMLSelect, InputGroup, Tag } from '@blueprintjs/core';
+import { Button, DialogBody, DialogFooter, HTMLSelect, InputGroup, Tag } from '@blueprintjs/core';
 import { DIALOG_WIDTH, type AdminUserListItem, type TemporaryPasswordResponse } from '@decisio/domain';
-import { CrudConfirm, CrudScreen, pageCount, useCrudRun, useCurrentUser, useListSearch, useNotify, type PanelProps } from '@decisio/sdk-plugin';
+import { Dialog, CrudConfirm, CrudScreen, pageCount, useCrudRun, useCurrentUser, useListSearch, useNotify, type PanelProps } from '@decisio/sdk-plugin';
 import { adminApi } from '../api';
 import { useAdminT } from '../i18n';
 import { errorText, IdSelect, useCrudLabels } from './shared';

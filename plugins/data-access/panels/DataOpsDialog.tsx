@@ -1,7 +1,7 @@
 import { useRef, useState } from 'react';
-import { Button, Callout, Dialog, DialogBody, FormGroup, HTMLSelect, InputGroup, NonIdealState, Spinner, Tab, Tabs } from '@blueprintjs/core';
+import { Button, Callout, DialogBody, FormGroup, HTMLSelect, InputGroup, NonIdealState, Spinner, Tab, Tabs } from '@blueprintjs/core';
 import { FILTER_OPS, type Dataset, type FilterCondition, type FilterOp } from '@decisio/domain';
-import { BusyButton, useFocusBackWhenDone, useNotify } from '@decisio/sdk-plugin';
+import { Dialog, BusyButton, useFocusBackWhenDone, useNotify } from '@decisio/sdk-plugin';
 import { dataAccessApi } from '../api';
 import { failureMessage } from '../format';
 import { useDataT } from '../i18n';

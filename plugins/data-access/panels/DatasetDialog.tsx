@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
-import { Button, Callout, Checkbox, Dialog, DialogBody, DialogFooter, HTMLSelect, HTMLTable, InputGroup, NonIdealState, Spinner, Switch } from '@blueprintjs/core';
+import { Button, Callout, Checkbox, DialogBody, DialogFooter, HTMLSelect, HTMLTable, InputGroup, NonIdealState, Spinner, Switch } from '@blueprintjs/core';
 import { FIELD_DATA_TYPES, FIELD_KINDS, type FieldDataType } from '@decisio/domain';
-import { BusyButton, useFocusBackWhenDone, useNotify } from '@decisio/sdk-plugin';
+import { Dialog, BusyButton, useFocusBackWhenDone, useNotify } from '@decisio/sdk-plugin';
 import { dataAccessApi } from '../api';
 import { cellText, failureMessage } from '../format';
 import { useDataT } from '../i18n';

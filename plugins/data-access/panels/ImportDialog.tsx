@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
-import { Button, Callout, Dialog, DialogBody, DialogFooter, FormGroup, HTMLSelect, InputGroup, ProgressBar, Radio, RadioGroup, Spinner, TextArea } from '@blueprintjs/core';
+import { Button, Callout, DialogBody, DialogFooter, FormGroup, HTMLSelect, InputGroup, ProgressBar, Radio, RadioGroup, Spinner, TextArea } from '@blueprintjs/core';
 import { DATASET_TYPES, LIMITS, type DatasetType, type ImportStatus } from '@decisio/domain';
-import { BusyButton, useNotify } from '@decisio/sdk-plugin';
+import { Dialog, BusyButton, useNotify } from '@decisio/sdk-plugin';
 import { dataAccessApi } from '../api';
 import { failureMessage } from '../format';
 import { useDataT } from '../i18n';

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'react';
-import { Button, Callout, Dialog, DialogBody, DialogFooter, FormGroup, HTMLSelect, HTMLTable, InputGroup, ProgressBar, Spinner } from '@blueprintjs/core';
+import { Button, Callout, DialogBody, DialogFooter, FormGroup, HTMLSelect, HTMLTable, InputGroup, ProgressBar, Spinner } from '@blueprintjs/core';
 import { DATASET_TYPES, LIMITS, messageOf, type Dataset, type DatasetType } from '@decisio/domain';
-import { dataWorkerServiceRef, forgetUpload, useFocusBackWhenDone, useNotify, useOptionalService, useUploadTransport } from '@decisio/sdk-plugin';
+import { Dialog, dataWorkerServiceRef, forgetUpload, useFocusBackWhenDone, useNotify, useOptionalService, useUploadTransport } from '@decisio/sdk-plugin';
 import { dataAccessApi } from '../api';
 import { cellText, failureMessage, formatBytes } from '../format';
 import { useDataT } from '../i18n';

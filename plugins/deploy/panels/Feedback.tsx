@@ -4,9 +4,9 @@
  * kept calls into a dataset of the project (`modeldeploy/createDatasetFromRecords`).
  */
 import { useState } from 'react';
-import { Button, Checkbox, Classes, Dialog, DialogBody, DialogFooter, FormGroup, InputGroup, Popover, Pre, Switch, Tag } from '@blueprintjs/core';
+import { Button, Checkbox, Classes, DialogBody, DialogFooter, FormGroup, InputGroup, Popover, Pre, Switch, Tag } from '@blueprintjs/core';
 import { LIMITS, type ModelServiceDetail, type ModelServiceRecord } from '@decisio/domain';
-import { BusyButton, useNavigate, useNotify, isFieldErrors, useFailureNotice } from '@decisio/sdk-plugin';
+import { Dialog, BusyButton, useNavigate, useNotify, isFieldErrors, useFailureNotice } from '@decisio/sdk-plugin';
 import { deployApi } from '../api';
 import { useDeployT } from '../i18n';
 

@@ -1,6 +1,7 @@
 import { useState } from 'react';
-import { Button, Callout, Classes, Dialog, DialogBody, DialogFooter, FormGroup, InputGroup, Tag, type Intent } from '@blueprintjs/core';
+import { Button, Callout, Classes, DialogBody, DialogFooter, FormGroup, InputGroup, Tag, type Intent } from '@blueprintjs/core';
 import type { ModelServiceStatus, ModelServiceWithToken } from '@decisio/domain';
+import { Dialog } from '@decisio/sdk-plugin';
 import { useDeployT } from '../i18n';
 
 const INTENT: Record<ModelServiceStatus, Intent> = { deploying: 'primary', waiting: 'none', starting: 'primary', running: 'success', failure: 'danger' };

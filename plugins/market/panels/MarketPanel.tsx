@@ -5,7 +5,6 @@ import {
   Callout,
   Card,
   Classes,
-  Dialog,
   DialogBody,
   DialogFooter,
   FormGroup,
@@ -20,7 +19,7 @@ import {
   TextArea,
 } from '@blueprintjs/core';
 import { MARKET_LIMITS, type MarketKind, type MarketModelDetail, type MarketVersion, type MarketVisibility } from '@decisio/domain';
-import { BusyButton, ChoiceField, DataTable, failureMessage, fieldErrorsOf, formatBytes, ListBody, PanelPage, Pager, pageCount, useAppLocation, useFailureNotice, useFocusBackWhenDone, useListSearch, useNavigate, useNotify } from '@decisio/sdk-plugin';
+import { BusyButton, ChoiceField, Dialog, DataTable, failureMessage, fieldErrorsOf, formatBytes, ListBody, PanelPage, Pager, pageCount, useAppLocation, useFailureNotice, useFocusBackWhenDone, useListSearch, useNavigate, useNotify } from '@decisio/sdk-plugin';
 import { marketApi } from '../api';
 import { useMarketT } from '../i18n';
 import { editableProjects, figure, publishable } from '../model/market';

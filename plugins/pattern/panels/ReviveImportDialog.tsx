@@ -9,9 +9,9 @@
  * error with the engine's detail.
  */
 import { useRef, useState } from 'react';
-import { Button, Callout, Dialog, DialogBody, DialogFooter, FileInput, FormGroup, HTMLTable, InputGroup, ProgressBar, Radio, RadioGroup, Tag } from '@blueprintjs/core';
+import { Button, Callout, DialogBody, DialogFooter, FileInput, FormGroup, HTMLTable, InputGroup, ProgressBar, Radio, RadioGroup, Tag } from '@blueprintjs/core';
 import type { FileItem, ReviveImportReply, ReviveImportRequest } from '@decisio/domain';
-import { isApiError, partSizeFor, uploadResumable, useFocusBackWhenDone, useUploadTransport, type ApiError } from '@decisio/sdk-plugin';
+import { Dialog, isApiError, partSizeFor, uploadResumable, useFocusBackWhenDone, useUploadTransport, type ApiError } from '@decisio/sdk-plugin';
 import { patternApi } from '../api';
 import { usePatternT } from '../i18n';
 

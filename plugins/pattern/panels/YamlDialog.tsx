@@ -5,7 +5,8 @@
  * filename").
  */
 import { useState } from 'react';
-import { Button, Callout, Dialog, DialogBody, DialogFooter, FileInput, FormGroup } from '@blueprintjs/core';
+import { Button, Callout, DialogBody, DialogFooter, FileInput, FormGroup } from '@blueprintjs/core';
+import { Dialog } from '@decisio/sdk-plugin';
 import type { PatternEditor } from '../model/editor';
 import { PatternYamlError, importReviveYaml } from '../model/yaml';
 import { usePatternT } from '../i18n';

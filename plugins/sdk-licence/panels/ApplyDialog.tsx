@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
-import { Button, Callout, Checkbox, Dialog, DialogBody, DialogFooter, FileInput, FormGroup, HTMLSelect, InputGroup, Radio, RadioGroup } from '@blueprintjs/core';
+import { Button, Callout, Checkbox, DialogBody, DialogFooter, FileInput, FormGroup, HTMLSelect, InputGroup, Radio, RadioGroup } from '@blueprintjs/core';
 import { SDK_EDITIONS, STUDENT_TRIAL_DAYS, STUDENT_TRIAL_RULES, type LicenceType, type SdkEdition } from '@decisio/domain';
-import { BusyButton, isApiError, useCurrentUser, useLocale, useNotify, VerificationCodeField } from '@decisio/sdk-plugin';
+import { Dialog, BusyButton, isApiError, useCurrentUser, useLocale, useNotify, VerificationCodeField } from '@decisio/sdk-plugin';
 import { licenceApi } from '../api';
 import { useLicenceT } from '../i18n';
 import { deviceFileProblem, toBase64 } from '../model/device-file';

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
-import { Button, Callout, Card, Dialog, DialogBody, DialogFooter, FormGroup, H4, HTMLSelect, HTMLTable, InputGroup, NonIdealState, TextArea } from '@blueprintjs/core';
+import { Button, Callout, Card, DialogBody, DialogFooter, FormGroup, H4, HTMLSelect, HTMLTable, InputGroup, NonIdealState, TextArea } from '@blueprintjs/core';
 import { SERVICE_TYPES, type CreateUserKeyResponse, type ServiceType } from '@decisio/domain';
-import { BusyButton, isApiError, useCurrentUser, useLocale, useNotify, type PanelProps } from '@decisio/sdk-plugin';
+import { Dialog, BusyButton, isApiError, useCurrentUser, useLocale, useNotify, type PanelProps } from '@decisio/sdk-plugin';
 import { licenceApi } from '../api';
 import { useLicenceT } from '../i18n';
 import { QueryState, StatusTag } from './common';

@@ -1,7 +1,7 @@
 import { useRef, useState } from 'react';
-import { Button, Callout, Classes, Dialog, DialogBody, DialogFooter, Pre, Spinner } from '@blueprintjs/core';
+import { Button, Callout, Classes, DialogBody, DialogFooter, Pre, Spinner } from '@blueprintjs/core';
 import { CODE_UPLOAD_MAX_FILES, codeFilePathSchema, LIMITS, type FileItem } from '@decisio/domain';
-import { BusyButton, failureMessage, useNotify } from '@decisio/sdk-plugin';
+import { Dialog, BusyButton, failureMessage, useNotify } from '@decisio/sdk-plugin';
 import { storageApi } from '../api';
 import { formatBytes } from '../format';
 import { useStorageT } from '../i18n';

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
-import { Button, Callout, Dialog, DialogBody, DialogFooter, FormGroup, HTMLSelect, HTMLTable, InputGroup, NonIdealState, Spinner, Tag, TextArea } from '@blueprintjs/core';
+import { Button, Callout, DialogBody, DialogFooter, FormGroup, HTMLSelect, HTMLTable, InputGroup, NonIdealState, Spinner, Tag, TextArea } from '@blueprintjs/core';
 import type { ContactItem } from '@decisio/domain';
-import { BusyButton, isApiError, pageCount, Pager, useCurrentUser, useLocale, useNotify, type PanelProps } from '@decisio/sdk-plugin';
+import { Dialog, BusyButton, isApiError, pageCount, Pager, useCurrentUser, useLocale, useNotify, type PanelProps } from '@decisio/sdk-plugin';
 import { supportApi } from '../api';
 import { useSupportT } from '../i18n';
 

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
-import { Button, Callout, Dialog, DialogBody, DialogFooter, FormGroup, HTMLSelect, InputGroup, TextArea } from '@blueprintjs/core';
+import { Button, Callout, DialogBody, DialogFooter, FormGroup, HTMLSelect, InputGroup, TextArea } from '@blueprintjs/core';
 import { SUPPORT_TEXT_MAX, WORK_ORDER_TYPES, hasContactMethod, type WorkOrderItem, type WorkOrderType } from '@decisio/domain';
-import { BusyButton, isApiError, useNotify } from '@decisio/sdk-plugin';
+import { Dialog, BusyButton, isApiError, useNotify } from '@decisio/sdk-plugin';
 import { supportApi } from '../api';
 import { useSupportT } from '../i18n';
 
