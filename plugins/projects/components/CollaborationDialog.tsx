@@ -96,7 +96,8 @@ export function CollaborationDialog({ project, onClose }: { project: ProjectItem
       {isOwner && (
         <>
           <h4 className="dc-section-title dc-gap-top">{t('collab.add')}</h4>
-          <InputGroup leftIcon="search" placeholder={t('collab.search')} value={keyword} onValueChange={setKeyword} data-testid="collab-search" />
+          {/* The owner comes to add collaborators: the focus starts on the search. */}
+          <InputGroup leftIcon="search" placeholder={t('collab.search')} aria-label={t('collab.search')} value={keyword} onValueChange={setKeyword} autoFocus data-testid="collab-search" />
           {candidates.isFetching ? (
             <Spinner size={20} />
           ) : (candidates.data ?? []).length === 0 ? (

@@ -82,4 +82,56 @@ describe('owner-only settings dialogs', () => {
     fireEvent.keyDown(document.activeElement!, { key: 'Escape' });
     expect(onClose).toHaveBeenCalled();
   });
+  /** Waits past Blueprint's own move of the focus into a dialog (in an animation frame, onto its empty focus trap when nothing inside has it). */
+  const afterBlueprintFocus = () => act(() => new Promise<void>((r) => requestAnimationFrame(() => setTimeout(r, 20))));
+
+  it("collaboration: the owner finds the focus on the search field, not on the dialog's empty focus trap", async () => {
+    const host = createTestHost({ plugins: [projectsPlugin], locale: 'en-US' });
+    host.mockCall('project/getProjectPermissionsList', { data: [] });
+    host.mockCall('project/getCollaboratorCandidates', { data: [user] });
+    await renderPanel(CollaborationDialog as never, { host, props: { project, onClose: () => {} } });
+    const search = await screen.findByTestId('collab-search');
+    await afterBlueprintFocus();
+    expect(document.activeElement).toBe(search);
+    fireEvent.change(search, { target: { value: 'bo' } });
+    expect((search as HTMLInputElement).value).toBe('bo');
+  });
+
+  it("sharing: the owner finds the focus on the link's scope (the one chosen) once the settings are in, not on the dialog's empty focus trap", async () => {
+    const host = createTestHost({ plugins: [projectsPlugin], locale: 'en-US' });
+    const gate = heldBack();
+    host.mockCall('project/getShareSettings', async () => {
+      await gate.wait;
+      return { data: { projectId: project.projectId, token: 'd'.repeat(32), scope: 'org', modules: ['workbench'] } };
+    });
+    await renderPanel(ShareDialog as never, { host, props: { project, onClose: () => {} } });
+    // The settings are still loading when Blueprint brings the focus into the dialog.
+    await afterBlueprintFocus();
+    await act(async () => gate.release());
+    const org = (await screen.findByLabelText('Organisation members only')) as HTMLInputElement;
+    await waitFor(() => expect(org.checked).toBe(true));
+    await afterBlueprintFocus();
+    expect(document.activeElement).toBe(org);
+  });
+
+  it('sharing: someone who is not the owner finds the focus on Close, the one control that does something', async () => {
+    const host = createTestHost({ plugins: [projectsPlugin], locale: 'en-US' });
+    host.mockCall('project/getShareSettings', { data: { projectId: project.projectId, token: null, scope: null, modules: [] } });
+    const onClose = vi.fn();
+    await renderPanel(ShareDialog as never, { host, props: { project: { ...project, right: 'view' }, onClose } });
+    expect(await screen.findByTestId('share-no-right')).toBeTruthy();
+    await afterBlueprintFocus();
+    expect(document.activeElement).toBe(screen.getByText('Close').closest('button'));
+    fireEvent.keyDown(document.activeElement!, { key: 'Escape' });
+    expect(onClose).toHaveBeenCalled();
+  });
+
+  it('collaboration: someone who is not the owner finds the focus on Close', async () => {
+    const host = createTestHost({ plugins: [projectsPlugin], locale: 'en-US' });
+    host.mockCall('project/getProjectPermissionsList', { data: [] });
+    await renderPanel(CollaborationDialog as never, { host, props: { project: { ...project, right: 'view' }, onClose: () => {} } });
+    expect(await screen.findByTestId('collab-no-right')).toBeTruthy();
+    await afterBlueprintFocus();
+    expect(document.activeElement).toBe(screen.getByText('Close').closest('button'));
+  });
 });

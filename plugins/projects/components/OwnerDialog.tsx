@@ -28,6 +28,8 @@ export function useOwnerChange(failed: string) {
  * The frame of a project's settings that only its owner changes (collaboration, sharing):
  * someone else sees why they cannot change anything and only a Close button; the owner gets
  * Save, and `undo` (remove every grant, turn sharing off) when there is something to undo.
+ * Someone else finds the focus on Close; the owner's first control takes it (`autoFocus` in the
+ * children), else Blueprint leaves it on the dialog's empty focus trap.
  * Test ids: `<testId>-no-right`, `<testId>-error`, `<testId>-submit`.
  */
 export function OwnerDialog(props: {
@@ -74,7 +76,10 @@ export function OwnerDialog(props: {
                 {undo.text}
               </Button>
             )}
-            <Button onClick={props.onClose}>{props.closeText}</Button>
+            {/* Someone who is not the owner can only close: the focus starts there (not on Blueprint's empty focus trap). */}
+            <Button autoFocus={!isOwner} onClick={props.onClose}>
+              {props.closeText}
+            </Button>
             {isOwner && (
               // eslint-disable-next-line no-restricted-syntax -- not a BusyButton: the hook useFocusBackWhenDone above gives the focus to Save when done (after Save or Undo)
               <Button ref={saveRef} intent="primary" loading={props.saving} onClick={props.onSave} data-testid={`${testId}-submit`}>

@@ -32,6 +32,9 @@ export function ShareDialog({ project, onClose }: { project: ProjectItem; onClos
   }, [settings.data]);
 
   const token = settings.data?.token ?? null;
+  // The scope the settings came in with (the effect above sets it a moment later): the owner's
+  // focus starts on it, the dialog's first control, once the settings are in.
+  const savedScope: ShareScope = token ? (settings.data?.scope ?? 'all') : 'all';
   const link = token ? `${typeof window !== 'undefined' ? window.location.origin : ''}${nav.href(SHARED_PROJECT_PATH, { token })}` : '';
 
   const toggle = (m: ShareModule, on: boolean) => {
@@ -84,8 +87,8 @@ export function ShareDialog({ project, onClose }: { project: ProjectItem; onClos
             onChange={(e) => setScope(e.currentTarget.value as ShareScope)}
             inline
           >
-            <Radio value="all" label={t('share.scopeAll')} />
-            <Radio value="org" label={t('share.scopeOrg')} />
+            <Radio value="all" label={t('share.scopeAll')} autoFocus={isOwner && savedScope === 'all'} />
+            <Radio value="org" label={t('share.scopeOrg')} autoFocus={isOwner && savedScope === 'org'} />
           </RadioGroup>
           <FormGroup label={t('share.modules')}>
             <div className="dc-projects-module-grid">
