@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createRef, useRef, useState, type ComponentType, type Ref } from 'react';
 import { act, cleanup, fireEvent, render, renderHook, screen, waitFor } from '@testing-library/react';
 import { Button, Classes, Dialog, Menu, MenuItem, PopoverNext } from '@blueprintjs/core';
-import { BusyButton, Dialog as FocusBackDialog, useFocusBackOnUnmount, useFocusBackWhenDone, useOpeningKey } from './react';
+import { Alert as FocusAlert, BusyButton, Dialog as FocusBackDialog, useFocusBackOnUnmount, useFocusBackWhenDone, useOpeningKey } from './react';
 import { heldBack, pressBusy } from './testing';
 
 /**
@@ -346,5 +346,136 @@ describe('Dialog (sdk-plugin)', () => {
     view.rerender(<Page shown={false} open />);
     await new Promise((r) => setTimeout(r, 50));
     expect(focus).not.toHaveBeenCalled();
+  });
+});
+
+describe('Dialog (sdk-plugin), the focus when it opens', () => {
+  afterEach(() => cleanup());
+
+  /** Renders a dialog mounted closed, opens it from a button, and waits until it has opened (`onOpened`). */
+  async function open(body: (props: { isOpen: boolean; onOpened(node: HTMLElement): void }) => ReturnType<typeof FocusBackDialog>) {
+    const onOpened = vi.fn();
+    const Page = (props: { isOpen: boolean }) => (
+      <>
+        <button type="button">Open</button>
+        {body({ isOpen: props.isOpen, onOpened })}
+      </>
+    );
+    const view = render(<Page isOpen={false} />);
+    screen.getByRole('button', { name: 'Open' }).focus();
+    view.rerender(<Page isOpen />);
+    await waitFor(() => expect(onOpened).toHaveBeenCalledTimes(1));
+    return onOpened;
+  }
+
+  it("gives the focus to the body's first field, not to Blueprint's empty focus trap, and calls the caller's onOpened", async () => {
+    const onOpened = await open((p) => (
+      <FocusBackDialog {...p} title="Import">
+        <div className={Classes.DIALOG_BODY}>
+          <p>Choose a file.</p>
+          <button type="button">Help</button>
+          <input type="hidden" name="token" />
+          <input aria-label="Disabled" disabled />
+          <input aria-label="Name" />
+          <textarea aria-label="Notes" />
+        </div>
+        <div className={Classes.DIALOG_FOOTER}>
+          <button type="button">Cancel</button>
+        </div>
+      </FocusBackDialog>
+    ));
+    expect(document.activeElement).toBe(screen.getByLabelText('Name'));
+    expect(onOpened.mock.calls[0][0]).toBeInstanceOf(HTMLElement);
+  });
+
+  it('gives it to the first button outside the header when there is no field (Cancel before Save in the footer)', async () => {
+    await open((p) => (
+      <FocusBackDialog {...p} title="Details">
+        <div className={Classes.DIALOG_BODY}>
+          <p>Nothing to change.</p>
+        </div>
+        <div className={Classes.DIALOG_FOOTER}>
+          <button type="button" disabled>
+            Copy
+          </button>
+          <button type="button">Cancel</button>
+          <button type="button">Save</button>
+        </div>
+      </FocusBackDialog>
+    ));
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Cancel' }));
+  });
+
+  it('leaves the focus on a field with autoFocus', async () => {
+    await open((p) => (
+      <FocusBackDialog {...p} title="Rename">
+        <input aria-label="First" />
+        <input aria-label="Second" autoFocus />
+      </FocusBackDialog>
+    ));
+    expect(document.activeElement).toBe(screen.getByLabelText('Second'));
+  });
+
+  it('leaves the focus to Blueprint with focusFirstControl={false}', async () => {
+    await open((p) => (
+      <FocusBackDialog {...p} title="Log" focusFirstControl={false}>
+        <input aria-label="Filter" />
+      </FocusBackDialog>
+    ));
+    expect(document.activeElement).not.toBe(screen.getByLabelText('Filter'));
+    expect(document.activeElement!.classList.contains(Classes.OVERLAY_START_FOCUS_TRAP)).toBe(true);
+  });
+});
+
+describe('Alert (sdk-plugin)', () => {
+  afterEach(() => cleanup());
+
+  function Confirm(props: { isOpen: boolean; loading?: boolean; cancel?: boolean; onOpened?(node: HTMLElement): void }) {
+    return (
+      <FocusAlert
+        isOpen={props.isOpen}
+        loading={props.loading}
+        intent="danger"
+        confirmButtonText="Delete"
+        cancelButtonText={props.cancel === false ? undefined : 'Cancel'}
+        onConfirm={() => undefined}
+        onCancel={props.cancel === false ? undefined : () => undefined}
+        onOpened={props.onOpened}
+      >
+        Delete it?
+      </FocusAlert>
+    );
+  }
+
+  it("opens with the focus on Cancel, and calls the caller's onOpened", async () => {
+    const onOpened = vi.fn();
+    const view = render(<Confirm isOpen={false} onOpened={onOpened} />);
+    view.rerender(<Confirm isOpen onOpened={onOpened} />);
+    await waitFor(() => expect(onOpened).toHaveBeenCalled());
+    expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Cancel' }));
+  });
+
+  it('opens with the focus on the confirm button when it has no Cancel', async () => {
+    const view = render(<Confirm isOpen={false} cancel={false} />);
+    view.rerender(<Confirm isOpen cancel={false} />);
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Delete' })));
+  });
+
+  it('takes the focus back to the confirm button when loading ends and it stays open, not when it closes', async () => {
+    const view = render(<Confirm isOpen={false} />);
+    view.rerender(<Confirm isOpen />);
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Cancel' })));
+    const confirm = screen.getByRole('button', { name: 'Delete' });
+    view.rerender(<Confirm isOpen loading />);
+    // The busy button is disabled: a browser drops the focus to the page (jsdom does not: done here).
+    (document.activeElement as HTMLElement).blur();
+    view.rerender(<Confirm isOpen />);
+    expect(document.activeElement).toBe(confirm);
+    // Done and closing (it worked): Blueprint gives the focus back to the opener once it has faded.
+    view.rerender(<Confirm isOpen loading />);
+    (document.activeElement as HTMLElement).blur();
+    view.rerender(<Confirm isOpen={false} />);
+    expect(confirm.isConnected).toBe(true);
+    expect(document.activeElement).toBe(document.body);
   });
 });

@@ -4,7 +4,7 @@
  */
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, useSyncExternalStore, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Dialog as BlueprintDialog, Button, Classes, mergeRefs, type ButtonProps, type DialogProps } from '@blueprintjs/core';
+import { Alert as BlueprintAlert, Dialog as BlueprintDialog, Button, Classes, mergeRefs, type AlertProps, type ButtonProps, type DialogProps } from '@blueprintjs/core';
 import type { Locale } from '@decisio/domain';
 import type { Event } from './lifecycle';
 import {
@@ -391,22 +391,146 @@ function FocusBackOnUnmount(): null {
   return null;
 }
 
+/** A field to type in or pick from: what a dialog's focus goes to first. */
+const FIELD = 'input:not([type="hidden"]), select, textarea, [contenteditable]:not([contenteditable="false"])';
+/** What Tab reaches (Blueprint's focus traps are outside the dialog's element). */
+const TABBABLE = `a[href], button, ${FIELD}, [tabindex]`;
+
+/** Enabled, reached by Tab (no negative `tabindex`), and not hidden (`hidden`, `aria-hidden`, `inert` on it or above). */
+function tabbable(el: Element): el is HTMLElement {
+  return (
+    el instanceof HTMLElement &&
+    !el.matches(':disabled, [tabindex^="-"]') &&
+    el.closest('[hidden], [aria-hidden="true"], [inert]') === null
+  );
+}
+
 /**
- * Blueprint's `Dialog` (every prop) that gives the focus back when it goes. A dialog rendered
- * only while it is open (`{editing && <EditDialog />}`, mounted with `isOpen`) is removed at once
- * when it closes, and Blueprint leaves the focus on the page: this one calls
- * {@link useFocusBackOnUnmount} for it, so the focus goes back to its opener (the rules are the
- * hook's: not when the focus is somewhere already, a dialog that took over from another, a dialog
- * opened from a popover menu). One mounted closed (always there, toggling `isOpen`) does not:
- * Blueprint gives its focus back itself once it has faded.
+ * The control a dialog's focus goes to when it opens (`container`: Blueprint's dialog container,
+ * what `onOpened` is given): the first field (input that is not hidden, select, textarea,
+ * contenteditable) of its body (neither the header nor the footer), else the first tabbable control
+ * outside the header (the body's, then the footer's buttons, in DOM order), else the header's
+ * Close button. Disabled, `tabindex="-1"` and hidden elements do not count.
  */
-export function Dialog(props: DialogProps) {
+function firstControl(container: HTMLElement): HTMLElement | null {
+  const dialog = container.querySelector(`.${Classes.DIALOG}`) ?? container;
+  const inHeader = (el: Element) => el.closest(`.${Classes.DIALOG_HEADER}`) !== null;
+  const inFooter = (el: Element) => el.closest(`.${Classes.DIALOG_FOOTER}, .${Classes.ALERT_FOOTER}`) !== null;
+  const field = Array.from(dialog.querySelectorAll(FIELD)).find((el) => tabbable(el) && !inHeader(el) && !inFooter(el));
+  if (field) return field as HTMLElement;
+  const controls = Array.from(dialog.querySelectorAll(TABBABLE)).filter(tabbable);
+  return controls.find((el) => !inHeader(el)) ?? controls[0] ?? null;
+}
+
+/**
+ * Whether nothing in the dialog (`container`) has the focus yet: it is on the page, or on what
+ * Blueprint focuses when no control did (the overlay's focus traps, the dialog's container or
+ * element). Not when a control in it has it (an `autoFocus` field), nor when the focus is outside
+ * its overlay (a dialog that does not take it, `autoFocus={false}`; another overlay).
+ */
+function focusUnsettled(container: HTMLElement): boolean {
+  if (focusOnPage()) return true;
+  const active = document.activeElement!;
+  const overlay = container.closest(`.${Classes.OVERLAY}`) ?? container;
+  if (!overlay.contains(active)) return false;
+  return (
+    active === container ||
+    active.classList.contains(Classes.OVERLAY_START_FOCUS_TRAP) ||
+    active.classList.contains(Classes.OVERLAY_END_FOCUS_TRAP) ||
+    active.classList.contains(Classes.OVERLAY_CONTENT) ||
+    active.classList.contains(Classes.DIALOG)
+  );
+}
+
+/** Props of the SDK's {@link Dialog}: Blueprint's, and whether it focuses its first control. */
+export interface FocusDialogProps extends DialogProps {
+  /**
+   * When the dialog has opened (`onOpened`) and nothing in it has the focus (Blueprint left it on
+   * its empty focus trap), give it to the first control (see {@link Dialog}). Default `true`;
+   * `false` leaves the focus to Blueprint (as does `autoFocus={false}`).
+   */
+  focusFirstControl?: boolean;
+}
+
+/**
+ * Blueprint's `Dialog` (every prop) that opens with the focus on its first control and gives the
+ * focus back when it goes.
+ *
+ * Opening: Blueprint brings the focus into an opening dialog on its empty focus trap, where
+ * typing goes nowhere and a keyboard user must Tab first. Once it has opened (`onOpened`, after the
+ * caller's own `onOpened`), when the focus is still on the trap, the dialog's container or the
+ * page, this one gives it to the first field of its body (input that is not hidden, select,
+ * textarea, contenteditable; not the header's nor the footer's), else to the first tabbable control
+ * outside the header, in DOM order (a body's button or link, else the footer's first button, e.g.
+ * Cancel before Save), else to the header's Close button. A control that has the focus already (a
+ * field with `autoFocus`, one the caller's `onOpened` focused) keeps it. Content shown later (after
+ * a spinner) is not looked at again: give its first field `autoFocus`. `focusFirstControl={false}`
+ * (or `autoFocus={false}`) opts out.
+ *
+ * Going: a dialog rendered only while it is open (`{editing && <EditDialog />}`, mounted with
+ * `isOpen`) is removed at once when it closes, and Blueprint leaves the focus on the page: this one
+ * calls {@link useFocusBackOnUnmount} for it, so the focus goes back to its opener (the rules are
+ * the hook's: not when the focus is somewhere already, a dialog that took over from another, a
+ * dialog opened from a popover menu). One mounted closed (always there, toggling `isOpen`) does
+ * not: Blueprint gives its focus back itself once it has faded.
+ */
+export function Dialog({ focusFirstControl = true, ...props }: FocusDialogProps) {
   // Whether it was open when it mounted; a later `isOpen` does not register it (nor unregister it).
   const [mountedOpen] = useState(props.isOpen);
+  const { onOpened, autoFocus } = props;
+  const opened = useCallback(
+    (node: HTMLElement) => {
+      onOpened?.(node);
+      if (!focusFirstControl || autoFocus === false || !node.isConnected || !focusUnsettled(node)) return;
+      firstControl(node)?.focus();
+    },
+    [onOpened, autoFocus, focusFirstControl],
+  );
   return (
     <>
       {mountedOpen && <FocusBackOnUnmount />}
-      <BlueprintDialog {...props} />
+      <BlueprintDialog {...props} onOpened={opened} />
     </>
   );
+}
+
+/** The confirm and cancel buttons of a Blueprint Alert (`container`: its dialog container): the footer's first and second. */
+function alertButtons(container: HTMLElement | null): { confirm: HTMLElement | null; cancel: HTMLElement | null } {
+  const buttons = container ? Array.from(container.querySelectorAll<HTMLElement>(`.${Classes.ALERT_FOOTER} > button`)) : [];
+  return { confirm: buttons[0] ?? null, cancel: buttons[1] ?? null };
+}
+
+/**
+ * Blueprint's `Alert` (every prop) that opens with the focus on a button and keeps it through
+ * `loading`. Blueprint opens an alert with the focus on its empty focus trap; once this one has
+ * opened (`onOpened`, after the caller's own), when nothing in it has the focus yet, Cancel gets it
+ * when there is one (a stray Enter does not confirm a delete), else the confirm button; a control
+ * in its content that has the focus already (an `autoFocus` field) keeps it. A `loading` alert's
+ * confirm button is disabled and drops the focus to the page, where Escape and Tab are lost: when
+ * `loading` ends and the alert stays open, the confirm button takes it back (the rule of
+ * {@link BusyButton}: not when the user moved it, nor in an alert that is closing).
+ */
+export function Alert(props: AlertProps) {
+  const node = useRef<HTMLElement | null>(null);
+  const { onOpening, onOpened } = props;
+  const opening = useCallback(
+    (el: HTMLElement) => {
+      node.current = el;
+      onOpening?.(el);
+    },
+    [onOpening],
+  );
+  const opened = useCallback(
+    (el: HTMLElement) => {
+      node.current = el;
+      onOpened?.(el);
+      if (!el.isConnected || !focusUnsettled(el)) return;
+      const { confirm, cancel } = alertButtons(el);
+      const target = [cancel, confirm].find((b) => b !== null && tabbable(b));
+      target?.focus();
+    },
+    [onOpened],
+  );
+  useFocusBackWhenDone(props.loading === true, () => alertButtons(node.current).confirm);
+  return <BlueprintAlert {...props} onOpening={opening} onOpened={opened} />;
 }
