@@ -67,8 +67,8 @@ export default [
     },
   },
   {
-    // Plugins draw busy buttons and dialogs with the SDK's versions, which keep the focus where a
-    // keyboard user can go on (sdk-plugin/src/react.tsx).
+    // Plugins draw busy buttons, dialogs and alerts with the SDK's versions, which keep the focus
+    // where a keyboard user can go on (sdk-plugin/src/react.tsx).
     files: ['plugins/**/*.ts', 'plugins/**/*.tsx', 'plugins/**/*.mts'],
     rules: {
       'no-restricted-imports': [
@@ -80,6 +80,12 @@ export default [
               importNames: ['Dialog'],
               message:
                 "Use Dialog from '@decisio/sdk-plugin': Blueprint's Dialog that also gives the focus back to its opener when a dialog rendered only while open goes.",
+            },
+            {
+              name: '@blueprintjs/core',
+              importNames: ['Alert'],
+              message:
+                "Use Alert from '@decisio/sdk-plugin': Blueprint's Alert that opens with the focus on Cancel (else its confirm button) and takes it back to the confirm button when loading ends.",
             },
           ],
         },

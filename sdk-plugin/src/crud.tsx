@@ -7,9 +7,9 @@
  * ({@link CrudLabels}), so nothing visible is written here.
  */
 import { useState, type CSSProperties, type ReactNode } from 'react';
-import { Alert, Button, ButtonGroup, Callout, Dialog, DialogBody, DialogFooter, HTMLTable, NonIdealState, Spinner, type IconName, type Intent } from '@blueprintjs/core';
+import { Button, ButtonGroup, Callout, Dialog, DialogBody, DialogFooter, HTMLTable, NonIdealState, Spinner, type IconName, type Intent } from '@blueprintjs/core';
 import { isApiError } from './api';
-import { BusyButton, useFocusBackOnUnmount, useNotify } from './react';
+import { Alert, BusyButton, useFocusBackOnUnmount, useNotify } from './react';
 import { Pager } from './list';
 
 /** The texts a CRUD screen shows, translated by the plugin (e.g. from its `common.*` keys). */
@@ -252,7 +252,7 @@ export interface CrudConfirmProps<T> {
   children(target: T): ReactNode;
 }
 
-/** A confirmation (Blueprint `Alert`, Escape cancels) about one record. */
+/** A confirmation (the SDK's {@link Alert}: it opens with the focus on Cancel; Escape cancels) about one record. */
 export function CrudConfirm<T>(props: CrudConfirmProps<T>) {
   const { target } = props;
   return (

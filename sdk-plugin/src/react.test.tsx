@@ -385,7 +385,7 @@ describe('Dialog (sdk-plugin), the focus when it opens', () => {
       </FocusBackDialog>
     ));
     expect(document.activeElement).toBe(screen.getByLabelText('Name'));
-    expect(onOpened.mock.calls[0][0]).toBeInstanceOf(HTMLElement);
+    expect(onOpened.mock.calls[0]?.[0]).toBeInstanceOf(HTMLElement);
   });
 
   it('gives it to the first button outside the header when there is no field (Cancel before Save in the footer)', async () => {

@@ -1,7 +1,7 @@
 import { useState } from 'react';
-import { Alert, Button, ButtonGroup, HTMLSelect, HTMLTable, InputGroup, NonIdealState, Spinner, Tag } from '@blueprintjs/core';
+import { Button, ButtonGroup, HTMLSelect, HTMLTable, InputGroup, NonIdealState, Spinner, Tag } from '@blueprintjs/core';
 import { DATASET_TYPES, type Dataset, type DatasetType } from '@decisio/domain';
-import { BusyButton, pageCount, Pager, useListSearch, useLocale, useNotify, useOpeningKey, useProjectLink, type PanelProps } from '@decisio/sdk-plugin';
+import { Alert, BusyButton, pageCount, Pager, useListSearch, useLocale, useNotify, useOpeningKey, useProjectLink, type PanelProps } from '@decisio/sdk-plugin';
 import { dataAccessApi } from '../api';
 import { failureMessage, formatBytes } from '../format';
 import { useDataT } from '../i18n';

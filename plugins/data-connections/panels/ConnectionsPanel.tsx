@@ -1,7 +1,7 @@
 import { useState } from 'react';
-import { Alert, Button, ButtonGroup, Callout, HTMLSelect, HTMLTable, InputGroup, NonIdealState, Spinner, Tag } from '@blueprintjs/core';
+import { Button, ButtonGroup, Callout, HTMLSelect, HTMLTable, InputGroup, NonIdealState, Spinner, Tag } from '@blueprintjs/core';
 import { CONNECTION_TYPES, type DataConnection } from '@decisio/domain';
-import { BusyButton, isApiError, pageCount, Pager, useListSearch, useLocale, useNotify, type PanelProps } from '@decisio/sdk-plugin';
+import { Alert, BusyButton, isApiError, pageCount, Pager, useListSearch, useLocale, useNotify, type PanelProps } from '@decisio/sdk-plugin';
 import { connectionsApi } from '../api';
 import { useConnectionsT } from '../i18n';
 import { ConnectionDialog } from './ConnectionDialog';

@@ -1,8 +1,8 @@
 import { useEffect, useRef, useState } from 'react';
-import { Alert, AnchorButton, Button, ButtonGroup, Callout, Card, Checkbox, Classes, FormGroup, H5, HTMLSelect, HTMLTable, InputGroup, NonIdealState, Pre, ProgressBar, Spinner, Tag } from '@blueprintjs/core';
+import { AnchorButton, Button, ButtonGroup, Callout, Card, Checkbox, Classes, FormGroup, H5, HTMLSelect, HTMLTable, InputGroup, NonIdealState, Pre, ProgressBar, Spinner, Tag } from '@blueprintjs/core';
 import type { DecisionResult, ModelServiceDetail, ModelServiceField, ModelServiceWithToken, MonitorUnit } from '@decisio/domain';
 import { MONITOR_UNITS } from '@decisio/domain';
-import { BusyButton, Pager, failureMessage, pageCount, useAppLocation, useNavigate, useNotify, useProjectLink, useFailureNotice, DataTable, ListBody, PanelPage, RowForm } from '@decisio/sdk-plugin';
+import { Alert, BusyButton, Pager, failureMessage, pageCount, useAppLocation, useNavigate, useNotify, useProjectLink, useFailureNotice, DataTable, ListBody, PanelPage, RowForm } from '@decisio/sdk-plugin';
 import { deployApi } from '../api';
 import { useDeployT } from '../i18n';
 import { StatusTag, TokenDialog, TRANSIENT } from './common';

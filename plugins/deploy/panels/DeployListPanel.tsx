@@ -1,7 +1,7 @@
 import { useState } from 'react';
-import { Alert, Button, ButtonGroup, Callout, Classes, DialogBody, DialogFooter, FormGroup, InputGroup, NonIdealState, Switch, Tag, TextArea } from '@blueprintjs/core';
+import { Button, ButtonGroup, Callout, Classes, DialogBody, DialogFooter, FormGroup, InputGroup, NonIdealState, Switch, Tag, TextArea } from '@blueprintjs/core';
 import { DEPLOY_LIMITS, type ModelServiceItem, type ModelServiceWithToken } from '@decisio/domain';
-import { Dialog, BusyButton, Pager, pageCount, useListSearch, useNavigate, useNotify, useProjectLink, isFieldErrors, isTrained, policyGain, useFailureNotice, ChoiceSelect, DataTable, ListBody, PanelPage } from '@decisio/sdk-plugin';
+import { Alert, Dialog, BusyButton, Pager, pageCount, useListSearch, useNavigate, useNotify, useProjectLink, isFieldErrors, isTrained, policyGain, useFailureNotice, ChoiceSelect, DataTable, ListBody, PanelPage } from '@decisio/sdk-plugin';
 import { deployApi } from '../api';
 import { useDeployT } from '../i18n';
 import { StatusTag, TokenDialog, TRANSIENT } from './common';

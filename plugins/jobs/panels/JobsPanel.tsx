@@ -1,7 +1,7 @@
 import { useState } from 'react';
-import { Alert, Button, ButtonGroup, Callout, HTMLSelect, HTMLTable, InputGroup, NonIdealState, Spinner, Tag } from '@blueprintjs/core';
+import { Button, ButtonGroup, Callout, HTMLSelect, HTMLTable, InputGroup, NonIdealState, Spinner, Tag } from '@blueprintjs/core';
 import { SCHEDULE_KIND_NAMES, type ScheduleItem, type ScheduleKind } from '@decisio/domain';
-import { BusyButton, isApiError, pageCount, Pager, useCurrentUser, useListSearch, useLocale, useNotify, type PanelProps } from '@decisio/sdk-plugin';
+import { Alert, BusyButton, isApiError, pageCount, Pager, useCurrentUser, useListSearch, useLocale, useNotify, type PanelProps } from '@decisio/sdk-plugin';
 import { jobsApi } from '../api';
 import { useJobsT } from '../i18n';
 import { HistorySection } from './HistorySection';

@@ -1,6 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
 import {
-  Alert,
   Button,
   Callout,
   Card,
@@ -19,7 +18,7 @@ import {
   TextArea,
 } from '@blueprintjs/core';
 import { MARKET_LIMITS, type MarketKind, type MarketModelDetail, type MarketVersion, type MarketVisibility } from '@decisio/domain';
-import { BusyButton, ChoiceField, Dialog, DataTable, failureMessage, fieldErrorsOf, formatBytes, ListBody, PanelPage, Pager, pageCount, useAppLocation, useFailureNotice, useFocusBackWhenDone, useListSearch, useNavigate, useNotify } from '@decisio/sdk-plugin';
+import { Alert, BusyButton, ChoiceField, Dialog, DataTable, failureMessage, fieldErrorsOf, formatBytes, ListBody, PanelPage, Pager, pageCount, useAppLocation, useFailureNotice, useFocusBackWhenDone, useListSearch, useNavigate, useNotify } from '@decisio/sdk-plugin';
 import { marketApi } from '../api';
 import { useMarketT } from '../i18n';
 import { editableProjects, figure, publishable } from '../model/market';

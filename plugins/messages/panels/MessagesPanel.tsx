@@ -1,7 +1,7 @@
 import { useState } from 'react';
-import { Alert, Button, ButtonGroup, Callout, Card, NonIdealState, Spinner, Tag } from '@blueprintjs/core';
+import { Button, ButtonGroup, Callout, Card, NonIdealState, Spinner, Tag } from '@blueprintjs/core';
 import type { MessageItem } from '@decisio/domain';
-import { isApiError, pageCount, Pager, useLocale, useNavigate, useNotify, type PanelProps } from '@decisio/sdk-plugin';
+import { Alert, isApiError, pageCount, Pager, useLocale, useNavigate, useNotify, type PanelProps } from '@decisio/sdk-plugin';
 import { messagesApi } from '../api';
 import { useMessagesT } from '../i18n';
 import { wordingOf } from '../model/wording';

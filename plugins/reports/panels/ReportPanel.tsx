@@ -1,7 +1,7 @@
 import { useState } from 'react';
-import { Alert, Button, ButtonGroup, Callout, DialogBody, DialogFooter, FormGroup, HTMLSelect, HTMLTable, InputGroup, NonIdealState, Spinner, Tag, TextArea, type Intent } from '@blueprintjs/core';
+import { Button, ButtonGroup, Callout, DialogBody, DialogFooter, FormGroup, HTMLSelect, HTMLTable, InputGroup, NonIdealState, Spinner, Tag, TextArea, type Intent } from '@blueprintjs/core';
 import { REPORT_LIMITS, REPORT_TYPES, isReportAmount, type AnalysisReport, type ReportComparison, type ReportStatus, type ReportType } from '@decisio/domain';
-import { Dialog, BusyButton, Pager, pageCount, useNotify, useOpeningKey, useProjectLink, fieldErrorsOf, useFailureNotice, ChoiceField, DataTable, ListBody, PanelPage } from '@decisio/sdk-plugin';
+import { Alert, Dialog, BusyButton, Pager, pageCount, useNotify, useOpeningKey, useProjectLink, fieldErrorsOf, useFailureNotice, ChoiceField, DataTable, ListBody, PanelPage } from '@decisio/sdk-plugin';
 import { reportsApi } from '../api';
 import { useReportsT } from '../i18n';
 import { useSolutionChoice } from '@decisio/sdk-plugin/trainings/pickers';

@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
-import { Alert, Button, Callout, DialogBody, DialogFooter, FileInput, FormGroup, HTMLSelect, HTMLTable, InputGroup, NonIdealState, Switch, Tab, Tabs, TextArea } from '@blueprintjs/core';
+import { Button, Callout, DialogBody, DialogFooter, FileInput, FormGroup, HTMLSelect, HTMLTable, InputGroup, NonIdealState, Switch, Tab, Tabs, TextArea } from '@blueprintjs/core';
 import { SDK_EDITIONS, type SdkEdition, type SdkVersionItem } from '@decisio/domain';
-import { Dialog, BusyButton, isApiError, useCurrentUser, useLocale, useNotify, useSession, type PanelProps } from '@decisio/sdk-plugin';
+import { Alert, Dialog, BusyButton, isApiError, useCurrentUser, useLocale, useNotify, useSession, type PanelProps } from '@decisio/sdk-plugin';
 import { licenceApi } from '../api';
 import { useLicenceT } from '../i18n';
 import { QueryState, StatusTag } from './common';

@@ -1,7 +1,7 @@
 import { useRef, useState } from 'react';
-import { Alert, Button, ButtonGroup, Callout, Card, HTMLTable, InputGroup, NonIdealState, ProgressBar, Spinner, Tab, Tabs } from '@blueprintjs/core';
+import { Button, ButtonGroup, Callout, Card, HTMLTable, InputGroup, NonIdealState, ProgressBar, Spinner, Tab, Tabs } from '@blueprintjs/core';
 import type { FileItem, UploadState } from '@decisio/domain';
-import { failureMessage, forgetUpload, pageCount, Pager, useNotify, useUploadTransport } from '@decisio/sdk-plugin';
+import { Alert, failureMessage, forgetUpload, pageCount, Pager, useNotify, useUploadTransport } from '@decisio/sdk-plugin';
 import { storageApi } from '../api';
 import { formatBytes } from '../format';
 import { useStorageT } from '../i18n';

@@ -1,7 +1,7 @@
 import { useState } from 'react';
-import { Alert, Button, ButtonGroup, Callout, HTMLSelect, HTMLTable, NonIdealState, Spinner, Tag } from '@blueprintjs/core';
+import { Button, ButtonGroup, Callout, HTMLSelect, HTMLTable, NonIdealState, Spinner, Tag } from '@blueprintjs/core';
 import { WORK_ORDER_STATUSES, type WorkOrderItem, type WorkOrderStatus } from '@decisio/domain';
-import { isApiError, pageCount, Pager, useCurrentUser, useLocale, useNotify, type PanelProps } from '@decisio/sdk-plugin';
+import { Alert, isApiError, pageCount, Pager, useCurrentUser, useLocale, useNotify, type PanelProps } from '@decisio/sdk-plugin';
 import { supportApi } from '../api';
 import { useSupportT } from '../i18n';
 import { CreateTicketDialog, ReplyDialog } from './TicketDialogs';

@@ -1,7 +1,7 @@
 /** Pieces every modelling screen uses: the solution from the link, job states, list states, state tags, progress, form fields and their errors. */
 import type { ReactNode } from 'react';
-import { Alert, Button, Callout, Checkbox, FormGroup, Intent, NonIdealState, ProgressBar, Spinner, Tag, type IconName } from '@blueprintjs/core';
-import { isApiError, useNotify, useProjectLink } from '../index';
+import { Button, Callout, Checkbox, FormGroup, Intent, NonIdealState, ProgressBar, Spinner, Tag, type IconName } from '@blueprintjs/core';
+import { Alert, isApiError, useNotify, useProjectLink } from '../index';
 import { useTrainingsT } from './i18n';
 import { trainingsApi, type WorkerRow } from './api';
 import { ErrorCode, TRAINING_ALGORITHMS, type TrainFormErrors, type TrainingAlgorithmKind } from '@decisio/domain';
@@ -220,8 +220,9 @@ export function formatTime(iso: string | null | undefined, locale: string): stri
 }
 
 /**
- * The delete confirmation of a record (open while `name` is set): Enter or the button confirms,
- * Escape cancels; `acknowledge` adds the check box the server asks for when records depend on it.
+ * The delete confirmation of a record (open while `name` is set): the button confirms, Escape
+ * cancels (it opens with the focus on Cancel, the SDK's `Alert`); `acknowledge` adds the check box
+ * the server asks for when records depend on it.
  */
 export function DeleteConfirm(props: { name: string | null; loading?: boolean; acknowledge?: { checked: boolean; onChange: (checked: boolean) => void }; onConfirm: () => void; onCancel: () => void; children?: ReactNode }) {
   const { t } = useTrainingsT();
