@@ -49,6 +49,19 @@ describe('TicketsPanel', () => {
     await waitFor(() => expect(h.calls.find((c) => c.url === 'workOrder/createFeedBackWorkOrder')?.body).toEqual({ type: 'question', email: 'me@example.com', mobile: '', description: 'Login slow' }));
   });
 
+  it('opens the new-ticket dialog with the focus on its first field, and the delete confirmation on Cancel', async () => {
+    await renderPanel(panel, { host: host('en-US', [open], ['support:write']) });
+    fireEvent.click(await screen.findByTestId('tickets-create'));
+    // Once the dialog has opened, its type field has the focus (not Blueprint's empty focus trap).
+    const type = await screen.findByTestId('ticket-type');
+    await waitFor(() => expect(document.activeElement).toBe(type));
+    fireEvent.keyDown(type, { key: 'Escape' });
+    await waitFor(() => expect(screen.queryByTestId('ticket-type')).toBeNull());
+    fireEvent.click(await screen.findByRole('button', { name: 'Delete' }));
+    const alert = await screen.findByRole('alertdialog');
+    await waitFor(() => expect(document.activeElement).toBe(within(alert).getByRole('button', { name: 'Cancel' })));
+  });
+
   it('lets an administrator switch to every ticket and answer one', async () => {
     const h = host('en-US', [open], ['support:write']);
     await renderPanel(panel, { host: h });
