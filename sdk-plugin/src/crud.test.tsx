@@ -175,6 +175,20 @@ describe('CrudFormDialog', () => {
   });
 });
 
+describe('CrudFormDialog, the focus when it opens', () => {
+  it('gives the focus to the first enabled field (an edit form whose first field is read-only has no autoFocus)', async () => {
+    const host = createTestHost();
+    show(
+      host,
+      <CrudFormDialog title="Edit a note" width={480} formId="note-form" onClose={() => undefined} onSubmit={() => undefined} saving={false} labels={labels}>
+        <input aria-label="Code" disabled />
+        <input aria-label="Title" />
+      </CrudFormDialog>,
+    );
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByLabelText('Title')));
+  });
+});
+
 describe('CrudFormDialog options', () => {
   it('cancels on Escape, leaves the checks to the form (noValidate), puts its own buttons between Cancel and Save, and sends nothing while Save is disabled', async () => {
     const host = createTestHost();

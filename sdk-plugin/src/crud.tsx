@@ -9,7 +9,7 @@
 import { useState, type CSSProperties, type ReactNode } from 'react';
 import { Button, ButtonGroup, Callout, Dialog, DialogBody, DialogFooter, HTMLTable, NonIdealState, Spinner, type IconName, type Intent } from '@blueprintjs/core';
 import { isApiError } from './api';
-import { Alert, BusyButton, useFocusBackOnUnmount, useNotify } from './react';
+import { Alert, BusyButton, focusDialogFirstControl, useFocusBackOnUnmount, useNotify } from './react';
 import { Pager } from './list';
 
 /** The texts a CRUD screen shows, translated by the plugin (e.g. from its `common.*` keys). */
@@ -374,11 +374,13 @@ export interface CrudFormDialogProps extends CrudFormProps {
 
 /**
  * The add/edit dialog of a record: a form (its `formError`, if any, in a {@link FormErrorCallout}
- * above the fields), and Cancel / Save under it; Escape cancels.
+ * above the fields), and Cancel / Save under it; Escape cancels. It opens with the focus on the
+ * first enabled field (the rule of the SDK's `Dialog`) unless a field has `autoFocus`.
  */
 export function CrudFormDialog({ title, width, isOpen = true, ...form }: CrudFormDialogProps) {
+  // Blueprint's Dialog, not the SDK's: CrudForm gives the focus back on unmount itself.
   return (
-    <Dialog isOpen={isOpen} onClose={form.onClose} title={title} style={{ width }} canEscapeKeyClose>
+    <Dialog isOpen={isOpen} onClose={form.onClose} onOpened={focusDialogFirstControl} title={title} style={{ width }} canEscapeKeyClose>
       <CrudForm {...form} />
     </Dialog>
   );

@@ -442,6 +442,16 @@ function focusUnsettled(container: HTMLElement): boolean {
   );
 }
 
+/**
+ * What the SDK's {@link Dialog} does once it has opened, for a Blueprint dialog drawn otherwise
+ * (give it as, or call it from, its `onOpened`): when nothing in the dialog (`container`, what
+ * `onOpened` is given) has the focus yet, gives it to its first control (the rule is Dialog's).
+ */
+export function focusDialogFirstControl(container: HTMLElement): void {
+  if (!container.isConnected || !focusUnsettled(container)) return;
+  firstControl(container)?.focus();
+}
+
 /** Props of the SDK's {@link Dialog}: Blueprint's, and whether it focuses its first control. */
 export interface FocusDialogProps extends DialogProps {
   /**
@@ -481,8 +491,7 @@ export function Dialog({ focusFirstControl = true, ...props }: FocusDialogProps)
   const opened = useCallback(
     (node: HTMLElement) => {
       onOpened?.(node);
-      if (!focusFirstControl || autoFocus === false || !node.isConnected || !focusUnsettled(node)) return;
-      firstControl(node)?.focus();
+      if (focusFirstControl && autoFocus !== false) focusDialogFirstControl(node);
     },
     [onOpened, autoFocus, focusFirstControl],
   );
