@@ -9,7 +9,7 @@
  * (`trueSimPolicyReturn`, see `true-sim.ts`), and the task's hand-written expert controller.
  * `gapClosed` = (offline - behaviour) / (trueSim - behaviour); `gapClosedVsExpert` the same
  * against the expert (null when the bound is not above the behaviour policy). Options: `--quick` (smaller budgets), `--task=NAME`,
- * `--seed=S` (shifts the data, venv, policy and true-simulator seeds), `--horizon=H` (default 50), `--batch=B` (windows, default 32),
+ * `--seed=S` (shifts the data, venv, policy and true-simulator seeds), `--horizon=H` (default 50), `--batch=B` (windows per policy step, default the trainer's: 64 for PPO, 32 for SAC),
  * `--policy-steps=N`, `--trajectories=N` (behaviour episodes, default 40), `--venv-algo=A`, `--no-true-sim`, `--true-sim-factor=K`, `--policy-algo=ppo|sac`
  * (the offline policy trainer, default the product's for the task: SAC for pendulum, thermal and
  * plant, whose decisions are continuous, PPO for inventory and hover; the true-simulator bound
@@ -44,8 +44,8 @@ import { defaultSelect, evaluateInVenv } from '../src/policy/rollout';
 import { ReviveTrainer } from '../src/venv/revive';
 import { EnsembleTrainer, type EnsembleCheckpoint, type VenvEnsemble } from '../src/venv/ensemble';
 import { ppoInTrueSimulator } from './true-sim';
-import { PpoTrainer, type PpoOptions } from '../src/policy/ppo';
-import { SAC_SELECT_TOLERANCE, SacTrainer, type SacOptions } from '../src/policy/sac';
+import { PPO_DEFAULTS, PpoTrainer, type PpoOptions } from '../src/policy/ppo';
+import { SAC_BATCH_SIZE, SAC_SELECT_TOLERANCE, SacTrainer, type SacOptions } from '../src/policy/sac';
 import { AgentPolicy } from '../src/policy/agent-policy';
 import type { BehaviourCoefficient } from '../src/policy/behaviour-regulariser';
 import { PolicyRunner } from '../src/policy/runner';
@@ -63,7 +63,7 @@ const POLICY_STEPS = Number(process.argv.find((a) => a.startsWith('--policy-step
 const VENV_ALGO = process.argv.find((a) => a.startsWith('--venv-algo='))?.slice(12) ?? 'bc';
 if (VENV_ALGO !== 'bc' && VENV_ALGO !== 'revive-p' && VENV_ALGO !== 'revive-t') throw new Error(`unknown --venv-algo=${VENV_ALGO}`);
 const TRUE_SIM = !process.argv.includes('--no-true-sim');
-const BATCH = Number(process.argv.find((a) => a.startsWith('--batch='))?.slice(8) ?? 32);
+const BATCH_FLAG = process.argv.find((a) => a.startsWith('--batch='))?.slice(8);
 /** The true-simulator PPO gets this many times the offline PPO's iterations (same samples per iteration). */
 const TRUE_SIM_FACTOR = Number(process.argv.find((a) => a.startsWith('--true-sim-factor='))?.slice(18) ?? 4);
 const arg = (name: string) => process.argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
@@ -149,6 +149,8 @@ for (const [id, task] of Object.entries(REFERENCE_TASKS)) {
   const t0 = performance.now();
   const graph = task.graph();
   const POLICY_ALGO = POLICY_ALGO_ASKED ?? defaultPolicyAlgorithm(graph);
+  // windows per policy step: the flag's, else the trainer's default (the true-simulator bound gets the same)
+  const BATCH = BATCH_FLAG !== undefined ? Number(BATCH_FLAG) : POLICY_ALGO === 'sac' ? SAC_BATCH_SIZE : PPO_DEFAULTS.batchSize;
   if (POLICY_ALGO === 'sac' && PENALTY_RELATIVE) throw new Error(`--penalty-relative is PPO only, and task '${id}' gets SAC by default: add --policy-algo=ppo`);
   const ds = buildDataset(graph, offlineToRaw(task.generate({ trajectories: TRAJECTORIES, steps: task.horizon, seed: 1 + SEED })));
   // the product's venv settings (`VENV_DEFAULTS`: the server's environment trainings and the CLI use them)

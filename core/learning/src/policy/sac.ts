@@ -104,6 +104,9 @@ export interface SacCheckpoint extends BehaviourCoefficientState {
 /** SAC's default `selectTolerance` (see {@link SacOptions.selectTolerance}). */
 export const SAC_SELECT_TOLERANCE = 1;
 
+/** SAC's parallel rollouts (windows) per trainer step when a training leaves them out. */
+export const SAC_BATCH_SIZE = 32;
+
 /**
  * Whether `members` (a later evaluation's member returns) fall short of `best` (the best
  * evaluation's, member by member) by less than `k` standard errors of the paired differences.
@@ -189,7 +192,7 @@ export class SacTrainer implements Trainer<SacCheckpoint> {
       hidden: options.hidden ?? [64, 64],
       lr: options.lr ?? 1e-3,
       horizon: options.horizon ?? 50,
-      batchSize: options.batchSize ?? 32,
+      batchSize: options.batchSize ?? SAC_BATCH_SIZE,
       updatesPerStep: options.updatesPerStep ?? 50,
       minibatch: options.minibatch ?? 256,
       gamma: options.gamma ?? 0.99,
