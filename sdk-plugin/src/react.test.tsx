@@ -388,6 +388,24 @@ describe('Dialog (sdk-plugin), the focus when it opens', () => {
     expect(onOpened.mock.calls[0]?.[0]).toBeInstanceOf(HTMLElement);
   });
 
+  it('passes over a field that is not rendered (display: none, where the browser can tell)', async () => {
+    const checkVisibility = vi.fn(function (this: Element) {
+      return this.getAttribute('aria-label') !== 'Collapsed';
+    });
+    Object.defineProperty(HTMLElement.prototype, 'checkVisibility', { value: checkVisibility, configurable: true });
+    try {
+      await open((p) => (
+        <FocusBackDialog {...p} title="Filter">
+          <input aria-label="Collapsed" />
+          <input aria-label="Shown" />
+        </FocusBackDialog>
+      ));
+      expect(document.activeElement).toBe(screen.getByLabelText('Shown'));
+    } finally {
+      delete (HTMLElement.prototype as { checkVisibility?: unknown }).checkVisibility;
+    }
+  });
+
   it('gives it to the first button outside the header when there is no field (Cancel before Save in the footer)', async () => {
     await open((p) => (
       <FocusBackDialog {...p} title="Details">

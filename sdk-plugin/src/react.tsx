@@ -396,12 +396,16 @@ const FIELD = 'input:not([type="hidden"]), select, textarea, [contenteditable]:n
 /** What Tab reaches (Blueprint's focus traps are outside the dialog's element). */
 const TABBABLE = `a[href], button, ${FIELD}, [tabindex]`;
 
-/** Enabled, reached by Tab (no negative `tabindex`), and not hidden (`hidden`, `aria-hidden`, `inert` on it or above). */
+/**
+ * Enabled, reached by Tab (no negative `tabindex`), and not hidden (`hidden`, `aria-hidden`, `inert`
+ * on it or above; not rendered, `display: none`, where the browser has `checkVisibility`).
+ */
 function tabbable(el: Element): el is HTMLElement {
   return (
     el instanceof HTMLElement &&
     !el.matches(':disabled, [tabindex^="-"]') &&
-    el.closest('[hidden], [aria-hidden="true"], [inert]') === null
+    el.closest('[hidden], [aria-hidden="true"], [inert]') === null &&
+    (typeof el.checkVisibility !== 'function' || el.checkVisibility())
   );
 }
 
@@ -429,6 +433,8 @@ function firstControl(container: HTMLElement): HTMLElement | null {
  * its overlay (a dialog that does not take it, `autoFocus={false}`; another overlay).
  */
 function focusUnsettled(container: HTMLElement): boolean {
+  // Closed again before it had finished opening: Blueprint gives the focus back to the opener.
+  if (!container.isConnected || container.closest(`.${Classes.OVERLAY}:not(.${Classes.OVERLAY_OPEN})`)) return false;
   if (focusOnPage()) return true;
   const active = document.activeElement!;
   const overlay = container.closest(`.${Classes.OVERLAY}`) ?? container;
@@ -448,7 +454,7 @@ function focusUnsettled(container: HTMLElement): boolean {
  * `onOpened` is given) has the focus yet, gives it to its first control (the rule is Dialog's).
  */
 export function focusDialogFirstControl(container: HTMLElement): void {
-  if (!container.isConnected || !focusUnsettled(container)) return;
+  if (!focusUnsettled(container)) return;
   firstControl(container)?.focus();
 }
 
@@ -533,7 +539,7 @@ export function Alert(props: AlertProps) {
     (el: HTMLElement) => {
       node.current = el;
       onOpened?.(el);
-      if (!el.isConnected || !focusUnsettled(el)) return;
+      if (!focusUnsettled(el)) return;
       const { confirm, cancel } = alertButtons(el);
       const target = [cancel, confirm].find((b) => b !== null && tabbable(b));
       target?.focus();
