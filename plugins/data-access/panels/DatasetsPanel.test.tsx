@@ -135,6 +135,13 @@ describe('DatasetsPanel', () => {
     expect(screen.getByTestId('upload-start').hasAttribute('disabled')).toBe(true);
   });
 
+  it('opens the import dialog with the focus on its first field, the connection (not on Blueprint\'s empty focus trap)', async () => {
+    await renderPanel(panel, { host: importHost('en-US') });
+    fireEvent.click(await screen.findByTestId('datasets-import'));
+    await screen.findByText('Shop (mysql)');
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByTestId('import-connection')));
+  });
+
   it('imports a table from a connection, following the copy until the dataset exists', async () => {
     const host = importHost('en-US');
     const status = importOf('imp1');
