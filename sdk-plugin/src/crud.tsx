@@ -9,7 +9,7 @@
 import { useState, type CSSProperties, type ReactNode } from 'react';
 import { Button, ButtonGroup, Callout, Dialog, DialogBody, DialogFooter, HTMLTable, NonIdealState, Spinner, type IconName, type Intent } from '@blueprintjs/core';
 import { isApiError } from './api';
-import { Alert, BusyButton, focusDialogFirstControl, useFocusBackOnUnmount, useNotify } from './react';
+import { Alert, BusyButton, focusDialogFirstControl, focusDialogFirstControlSoon, useFocusBackOnUnmount, useNotify } from './react';
 import { Pager } from './list';
 
 /** The texts a CRUD screen shows, translated by the plugin (e.g. from its `common.*` keys). */
@@ -380,7 +380,15 @@ export interface CrudFormDialogProps extends CrudFormProps {
 export function CrudFormDialog({ title, width, isOpen = true, ...form }: CrudFormDialogProps) {
   // Blueprint's Dialog, not the SDK's: CrudForm gives the focus back on unmount itself.
   return (
-    <Dialog isOpen={isOpen} onClose={form.onClose} onOpened={focusDialogFirstControl} title={title} style={{ width }} canEscapeKeyClose>
+    <Dialog
+      isOpen={isOpen}
+      onClose={form.onClose}
+      onOpening={focusDialogFirstControlSoon}
+      onOpened={focusDialogFirstControl}
+      title={title}
+      style={{ width }}
+      canEscapeKeyClose
+    >
       <CrudForm {...form} />
     </Dialog>
   );

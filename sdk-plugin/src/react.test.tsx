@@ -388,6 +388,26 @@ describe('Dialog (sdk-plugin), the focus when it opens', () => {
     expect(onOpened.mock.calls[0]?.[0]).toBeInstanceOf(HTMLElement);
   });
 
+  it('gives it right after Blueprint brought the focus in, not once the opening transition has ended (keys typed meanwhile are not lost)', async () => {
+    const onOpening = vi.fn();
+    const onOpened = vi.fn();
+    const Page = (props: { isOpen: boolean }) => (
+      <>
+        <button type="button">Open</button>
+        <FocusBackDialog isOpen={props.isOpen} title="New" transitionDuration={5000} onOpening={onOpening} onOpened={onOpened}>
+          <input aria-label="Name" />
+        </FocusBackDialog>
+      </>
+    );
+    const view = render(<Page isOpen={false} />);
+    screen.getByRole('button', { name: 'Open' }).focus();
+    view.rerender(<Page isOpen />);
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByLabelText('Name')));
+    // Still opening: the caller's onOpening was called, onOpened not yet.
+    expect(onOpening).toHaveBeenCalledTimes(1);
+    expect(onOpened).not.toHaveBeenCalled();
+  });
+
   it('passes over a field that is not rendered (display: none, where the browser can tell)', async () => {
     const checkVisibility = vi.fn(function (this: Element) {
       return this.getAttribute('aria-label') !== 'Collapsed';
@@ -471,6 +491,19 @@ describe('Alert (sdk-plugin)', () => {
     view.rerender(<Confirm isOpen onOpened={onOpened} />);
     await waitFor(() => expect(onOpened).toHaveBeenCalled());
     expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Cancel' }));
+  });
+
+  it('gives Cancel the focus right after Blueprint brought it in, not once the opening transition has ended', async () => {
+    const onOpened = vi.fn();
+    const confirm = (isOpen: boolean) => (
+      <FocusAlert isOpen={isOpen} transitionDuration={5000} confirmButtonText="Delete" cancelButtonText="Cancel" onCancel={() => undefined} onOpened={onOpened}>
+        Delete it?
+      </FocusAlert>
+    );
+    const view = render(confirm(false));
+    view.rerender(confirm(true));
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Cancel' })));
+    expect(onOpened).not.toHaveBeenCalled();
   });
 
   it('opens with the focus on the confirm button when it has no Cancel', async () => {

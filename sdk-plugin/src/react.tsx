@@ -449,20 +449,49 @@ function focusUnsettled(container: HTMLElement): boolean {
 }
 
 /**
- * What the SDK's {@link Dialog} does once it has opened, for a Blueprint dialog drawn otherwise
- * (give it as, or call it from, its `onOpened`): when nothing in the dialog (`container`, what
- * `onOpened` is given) has the focus yet, gives it to its first control (the rule is Dialog's).
+ * What the SDK's {@link Dialog} does, for a Blueprint dialog drawn otherwise: when nothing in the
+ * dialog (`container`, what `onOpening` and `onOpened` are given) has the focus yet, gives it to
+ * its first control (the rule is Dialog's). Give it as, or call it from, the dialog's `onOpened`
+ * (once the opening transition has ended), and give {@link focusDialogFirstControlSoon} as its
+ * `onOpening` so that keys typed while the dialog fades in are not lost.
  */
 export function focusDialogFirstControl(container: HTMLElement): void {
   if (!focusUnsettled(container)) return;
   firstControl(container)?.focus();
 }
 
+/**
+ * Runs `fn` (which does nothing once a control has the focus) right after Blueprint has brought
+ * the focus into an overlay that is opening, long before the opening transition (300 ms) ends.
+ * Overlay2 does it in an animation frame it requests when it opens (`bringFocusInsideOverlay`,
+ * from an effect or when its container mounts), which React may run before or after the
+ * transition's `onOpening` (an effect can come after that commit). Callbacks of one frame run in
+ * the order they were requested: `fn` runs in the next frame, right after Blueprint's when that
+ * was requested first (no frame in between where typed keys land on the trap), and again in the
+ * frame after it, which runs after every frame requested before it, Blueprint's included.
+ */
+function afterBlueprintFocus(fn: () => void): void {
+  requestAnimationFrame(() => {
+    fn();
+    requestAnimationFrame(fn);
+  });
+}
+
+/**
+ * {@link focusDialogFirstControl} right after Blueprint has brought the focus into the opening
+ * dialog (in the animation frames after `onOpening`), not once the opening transition has ended:
+ * give it as, or call it from, a Blueprint dialog's `onOpening`, with `focusDialogFirstControl`
+ * as its `onOpened` still (it does nothing when a control has the focus already).
+ */
+export function focusDialogFirstControlSoon(container: HTMLElement): void {
+  afterBlueprintFocus(() => focusDialogFirstControl(container));
+}
+
 /** Props of the SDK's {@link Dialog}: Blueprint's, and whether it focuses its first control. */
 export interface FocusDialogProps extends DialogProps {
   /**
-   * When the dialog has opened (`onOpened`) and nothing in it has the focus (Blueprint left it on
-   * its empty focus trap), give it to the first control (see {@link Dialog}). Default `true`;
+   * When the dialog opens and nothing in it has the focus (Blueprint left it on its empty focus
+   * trap), give it to the first control (see {@link Dialog}). Default `true`;
    * `false` leaves the focus to Blueprint (as does `autoFocus={false}`).
    */
   focusFirstControl?: boolean;
@@ -473,9 +502,12 @@ export interface FocusDialogProps extends DialogProps {
  * focus back when it goes.
  *
  * Opening: Blueprint brings the focus into an opening dialog on its empty focus trap, where
- * typing goes nowhere and a keyboard user must Tab first. Once it has opened (`onOpened`, after the
- * caller's own `onOpened`), when the focus is still on the trap, the dialog's container or the
- * page, this one gives it to the first field of its body (input that is not hidden, select,
+ * typing goes nowhere and a keyboard user must Tab first. Right after Blueprint has done so (in
+ * the animation frames after `onOpening`, after the caller's own, see
+ * {@link focusDialogFirstControlSoon}; not once the 300 ms opening transition has ended, which lost
+ * the keys typed meanwhile), and again once it has opened (`onOpened`, after the caller's own),
+ * when the focus is still on the trap, the dialog's container or the page, this one gives it to
+ * the first field of its body (input that is not hidden, select,
  * textarea, contenteditable; not the header's nor the footer's), else to the first tabbable control
  * outside the header, in DOM order (a body's button or link, else the footer's first button, e.g.
  * Cancel before Save), else to the header's Close button. A control that has the focus already (a
@@ -493,18 +525,26 @@ export interface FocusDialogProps extends DialogProps {
 export function Dialog({ focusFirstControl = true, ...props }: FocusDialogProps) {
   // Whether it was open when it mounted; a later `isOpen` does not register it (nor unregister it).
   const [mountedOpen] = useState(props.isOpen);
-  const { onOpened, autoFocus } = props;
+  const { onOpening, onOpened, autoFocus } = props;
+  const focusFirst = focusFirstControl && autoFocus !== false;
+  const opening = useCallback(
+    (node: HTMLElement) => {
+      onOpening?.(node);
+      if (focusFirst) focusDialogFirstControlSoon(node);
+    },
+    [onOpening, focusFirst],
+  );
   const opened = useCallback(
     (node: HTMLElement) => {
       onOpened?.(node);
-      if (focusFirstControl && autoFocus !== false) focusDialogFirstControl(node);
+      if (focusFirst) focusDialogFirstControl(node);
     },
-    [onOpened, autoFocus, focusFirstControl],
+    [onOpened, focusFirst],
   );
   return (
     <>
       {mountedOpen && <FocusBackOnUnmount />}
-      <BlueprintDialog {...props} onOpened={opened} />
+      <BlueprintDialog {...props} onOpening={opening} onOpened={opened} />
     </>
   );
 }
@@ -515,11 +555,19 @@ function alertButtons(container: HTMLElement | null): { confirm: HTMLElement | n
   return { confirm: buttons[0] ?? null, cancel: buttons[1] ?? null };
 }
 
+/** When nothing in the alert (`container`) has the focus yet: Cancel when there is one, else the confirm button. */
+function focusAlertButton(container: HTMLElement): void {
+  if (!focusUnsettled(container)) return;
+  const { confirm, cancel } = alertButtons(container);
+  [cancel, confirm].find((b) => b !== null && tabbable(b))?.focus();
+}
+
 /**
  * Blueprint's `Alert` (every prop) that opens with the focus on a button and keeps it through
- * `loading`. Blueprint opens an alert with the focus on its empty focus trap; once this one has
- * opened (`onOpened`, after the caller's own), when nothing in it has the focus yet, Cancel gets it
- * when there is one (a stray Enter does not confirm a delete), else the confirm button; a control
+ * `loading`. Blueprint opens an alert with the focus on its empty focus trap; right after it has
+ * done so (in the animation frames after `onOpening`, as in {@link Dialog}), and again once the
+ * alert has opened (`onOpened`, after the caller's own), when nothing in it has the focus yet,
+ * Cancel gets it when there is one (a stray Enter does not confirm a delete), else the confirm button; a control
  * in its content that has the focus already (an `autoFocus` field) keeps it. A `loading` alert's
  * confirm button is disabled and drops the focus to the page, where Escape and Tab are lost: when
  * `loading` ends and the alert stays open, the confirm button takes it back (the rule of
@@ -532,6 +580,7 @@ export function Alert(props: AlertProps) {
     (el: HTMLElement) => {
       node.current = el;
       onOpening?.(el);
+      afterBlueprintFocus(() => focusAlertButton(el));
     },
     [onOpening],
   );
@@ -539,10 +588,7 @@ export function Alert(props: AlertProps) {
     (el: HTMLElement) => {
       node.current = el;
       onOpened?.(el);
-      if (!focusUnsettled(el)) return;
-      const { confirm, cancel } = alertButtons(el);
-      const target = [cancel, confirm].find((b) => b !== null && tabbable(b));
-      target?.focus();
+      focusAlertButton(el);
     },
     [onOpened],
   );
