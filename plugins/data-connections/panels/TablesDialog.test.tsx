@@ -32,4 +32,25 @@ describe('TablesDialog', () => {
     fireEvent.click(screen.getByText('sales'));
     await waitFor(() => expect(screen.getByTestId('columns-table').textContent).toContain('amount'));
   });
+
+  it('names a schema only where the tables span several', async () => {
+    const host = createTestHost({ plugins: [dataConnectionsPlugin], locale: 'en-US', session: { token: 't', userId: 'u' } });
+    host.mockCall('jobJdbcDatasource/tables', { code: 0, data: [{ name: 'sales', schema: 'public', kind: 'table', estimatedRows: 10 }] });
+    const { unmount } = render(withHost(host, <TablesDialog connection={connection} onClose={() => undefined} />));
+    const list = await screen.findByTestId('tables-list');
+    expect(list.textContent).toContain('sales');
+    expect(list.textContent).not.toContain('public.');
+    unmount();
+    const other = createTestHost({ plugins: [dataConnectionsPlugin], locale: 'en-US', session: { token: 't', userId: 'u' } });
+    other.mockCall('jobJdbcDatasource/tables', {
+      code: 0,
+      data: [
+        { name: 'sales', schema: 'public', kind: 'table', estimatedRows: 10 },
+        { name: 'sales', schema: 'archive', kind: 'table', estimatedRows: 3 },
+      ],
+    });
+    render(withHost(other, <TablesDialog connection={connection} onClose={() => undefined} />));
+    expect(await screen.findByText('public.sales')).toBeTruthy();
+    expect(screen.getByText('archive.sales')).toBeTruthy();
+  });
 });

@@ -20,6 +20,10 @@ export function TablesDialog(props: { connection: DataConnection; onClose: () =>
     return errs ? Object.values(errs).join(' ') : '';
   };
 
+  // A table's schema is named only where the list spans several (PostgreSQL's `public` and `sales`); one schema
+  // (MySQL's database, PostgreSQL's `public` alone) adds nothing to every row.
+  const severalSchemas = new Set(tables.data?.map((tb) => tb.schema ?? '')).size > 1;
+
   return (
     <Dialog isOpen onClose={props.onClose} title={t('browse.title', { name: props.connection.name })} style={{ width: 960 }}>
       <DialogBody>
@@ -37,7 +41,7 @@ export function TablesDialog(props: { connection: DataConnection; onClose: () =>
                 <MenuItem
                   key={`${tb.schema}.${tb.name}`}
                   icon={tb.kind === 'view' ? 'eye-open' : 'th'}
-                  text={tb.schema && tb.schema !== props.connection.database ? `${tb.schema}.${tb.name}` : tb.name}
+                  text={severalSchemas && tb.schema ? `${tb.schema}.${tb.name}` : tb.name}
                   label={tb.estimatedRows != null ? t('browse.rows', { count: tb.estimatedRows }) : tb.kind === 'view' ? t('browse.view') : undefined}
                   active={picked?.name === tb.name && picked.schema === tb.schema}
                   onClick={() => setPicked(tb)}
