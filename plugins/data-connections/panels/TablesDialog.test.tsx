@@ -25,6 +25,8 @@ describe('TablesDialog', () => {
     render(withHost(host, <TablesDialog connection={connection} onClose={() => undefined} />));
     fireEvent.click(await screen.findByText('sales'));
     expect((await screen.findByTestId('columns-table')).textContent).toContain('amount');
+    // the columns' own headings, not the connections table's ("Link name")
+    expect(Array.from(screen.getByTestId('columns-table').querySelectorAll('th')).map((th) => th.textContent)).toEqual(['Column', 'Type', '']);
     fireEvent.click(screen.getByText('stock'));
     expect(await screen.findByText('Table not found')).toBeTruthy();
     expect(screen.queryByTestId('columns-table')).toBeNull();

@@ -61,8 +61,8 @@ export function TablesDialog(props: { connection: DataConnection; onClose: () =>
                 <HTMLTable compact striped className={Classes.FILL} data-testid="columns-table">
                   <thead>
                     <tr>
-                      <th>{t('columns.name')}</th>
-                      <th>{t('columns.type')}</th>
+                      <th>{t('browse.column')}</th>
+                      <th>{t('browse.columnType')}</th>
                       <th />
                     </tr>
                   </thead>
