@@ -147,6 +147,25 @@ describe('BusyButton', () => {
     expect(document.activeElement).toBe(next);
   });
 
+  it('does not take the focus after a refresh nobody asked for (a list that polls) while the focus was on the page', async () => {
+    function Refresh(props: { fetching: boolean }) {
+      return <BusyButton loading={props.fetching} text="Refresh" />;
+    }
+    const view = render(<Refresh fetching={false} />);
+    expect(document.activeElement).toBe(document.body);
+    view.rerender(<Refresh fetching />);
+    view.rerender(<Refresh fetching={false} />);
+    await act(async () => undefined);
+    expect(document.activeElement).toBe(document.body);
+    // pressed by the user: it has the focus again once done
+    const refresh = screen.getByRole<HTMLButtonElement>('button', { name: 'Refresh' });
+    refresh.focus();
+    view.rerender(<Refresh fetching />);
+    refresh.blur();
+    view.rerender(<Refresh fetching={false} />);
+    expect(document.activeElement).toBe(refresh);
+  });
+
   it('leaves the focus alone in a dialog that is closing (Blueprint gives it back to the opener), and takes it back in one that stays open', async () => {
     function Editor(props: { saving: boolean; isOpen: boolean }) {
       return (

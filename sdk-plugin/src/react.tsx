@@ -241,9 +241,11 @@ export function useFocusBackWhenDone<K>(busy: K | null | false, target: (was: K)
  * Blueprint's `Button` (every prop, `ref` included) that keeps the focus through `loading`. A
  * busy button is disabled and the browser drops its focus to the page, where a dialog no longer
  * hears Escape or Tab; when `loading` ends and the focus is still on the page, this button takes
- * it back: the failed Save of a dialog that stays open has the focus again. It leaves the focus
- * where the user put it meanwhile, and leaves it to Blueprint in a dialog that is closing (closed
- * on success: Blueprint gives the focus back to what opened the dialog once it has faded).
+ * it back: the failed Save of a dialog that stays open has the focus again. Only when the focus
+ * was on it, or in its dialog or form (a field's Enter), as it turned busy: a Refresh whose list
+ * refreshes by itself (polling, after a change) does not take the focus from the page. It leaves
+ * the focus where the user put it meanwhile, and leaves it to Blueprint in a dialog that is closing
+ * (closed on success: Blueprint gives the focus back to what opened the dialog once it has faded).
  *
  * @example
  * ```tsx
@@ -254,8 +256,27 @@ export function useFocusBackWhenDone<K>(busy: K | null | false, target: (was: K)
 export function BusyButton({ ref, ...props }: ButtonProps) {
   const own = useRef<HTMLButtonElement>(null);
   const refs = useMemo(() => mergeRefs(own, ref), [ref]);
-  useFocusBackWhenDone(props.loading === true, () => own.current);
+  const busy = props.loading === true;
+  // Whether the user was at it when it turned busy, read while that render runs (before its commit
+  // disables the button and the browser drops the focus).
+  const busyState = useRef({ busy: false, hadFocus: false });
+  if (busy && !busyState.current.busy) busyState.current.hadFocus = focusNear(own.current);
+  busyState.current.busy = busy;
+  useFocusBackWhenDone(busy, () => (busyState.current.hadFocus ? own.current : null));
   return <Button {...props} ref={refs} />;
+}
+
+/**
+ * Whether the focus is on `button`, or in the overlay (dialog, alert) or form it is in: a busy
+ * button takes the focus back only then, not after a refresh nobody asked for (a list's polling)
+ * while the focus was on the page or elsewhere.
+ */
+function focusNear(button: HTMLElement | null): boolean {
+  const active = document.activeElement;
+  if (!button || !active || active === document.body) return false;
+  if (active === button) return true;
+  const scope = button.closest(`.${Classes.OVERLAY}, form`);
+  return scope !== null && scope.contains(active);
 }
 
 /** A dialog that calls {@link useFocusBackOnUnmount}: what had the focus when it first rendered, and the dialog that was up then. */
