@@ -427,6 +427,29 @@ describe('Dialog (sdk-plugin), the focus when it opens', () => {
     expect(onOpened).not.toHaveBeenCalled();
   });
 
+  it('leaves the focus the user took while the dialog was opening: a busy button that dropped it to the page gets it back, not the first field', async () => {
+    const onOpened = vi.fn();
+    function Page(props: { saving: boolean }) {
+      return (
+        <FocusBackDialog isOpen title="New" transitionDuration={200} onOpened={onOpened}>
+          <input aria-label="Name" />
+          <BusyButton loading={props.saving} text="Append" />
+        </FocusBackDialog>
+      );
+    }
+    const view = render(<Page saving={false} />);
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByLabelText('Name')));
+    // Append pressed before the opening transition has ended: disabled, it drops the focus to the page.
+    const append = screen.getByRole<HTMLButtonElement>('button', { name: 'Append' });
+    append.focus();
+    view.rerender(<Page saving />);
+    append.blur();
+    await waitFor(() => expect(onOpened).toHaveBeenCalled());
+    expect(document.activeElement).toBe(document.body);
+    view.rerender(<Page saving={false} />);
+    expect(document.activeElement).toBe(append);
+  });
+
   it('passes over a field that is not rendered (display: none, where the browser can tell)', async () => {
     const checkVisibility = vi.fn(function (this: Element) {
       return this.getAttribute('aria-label') !== 'Collapsed';

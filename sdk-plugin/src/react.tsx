@@ -448,15 +448,18 @@ function firstControl(container: HTMLElement): HTMLElement | null {
 }
 
 /**
- * Whether nothing in the dialog (`container`) has the focus yet: it is on the page, or on what
- * Blueprint focuses when no control did (the overlay's focus traps, the dialog's container or
- * element). Not when a control in it has it (an `autoFocus` field), nor when the focus is outside
- * its overlay (a dialog that does not take it, `autoFocus={false}`; another overlay).
+ * Whether nothing in the dialog (`container`) has the focus yet: it is on what Blueprint focuses
+ * when no control did (the overlay's focus traps, the dialog's container or element). Not when a
+ * control in it has it (an `autoFocus` field), nor when the focus is outside its overlay (a dialog
+ * that does not take it, `autoFocus={false}`; another overlay), nor on the page: Blueprint brings
+ * the focus from the page onto its trap (the pass after its frame sees it there), so on the page
+ * it is where a control the user pressed left it (a busy button in the dialog, disabled while the
+ * dialog was still opening), which that control takes back itself ({@link BusyButton}).
  */
 function focusUnsettled(container: HTMLElement): boolean {
   // Closed again before it had finished opening: Blueprint gives the focus back to the opener.
   if (!container.isConnected || container.closest(`.${Classes.OVERLAY}:not(.${Classes.OVERLAY_OPEN})`)) return false;
-  if (focusOnPage()) return true;
+  if (focusOnPage()) return false;
   const active = document.activeElement!;
   const overlay = container.closest(`.${Classes.OVERLAY}`) ?? container;
   if (!overlay.contains(active)) return false;
@@ -527,7 +530,8 @@ export interface FocusDialogProps extends DialogProps {
  * the animation frames after `onOpening`, after the caller's own, see
  * {@link focusDialogFirstControlSoon}; not once the 300 ms opening transition has ended, which lost
  * the keys typed meanwhile), and again once it has opened (`onOpened`, after the caller's own),
- * when the focus is still on the trap, the dialog's container or the page, this one gives it to
+ * when the focus is still on the trap or the dialog's container (not on the page, where a busy
+ * control pressed while it opened left it), this one gives it to
  * the first field of its body (input that is not hidden, select,
  * textarea, contenteditable; not the header's nor the footer's), else to the first tabbable control
  * outside the header, in DOM order (a body's button or link, else the footer's first button, e.g.
