@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { createRef, useRef, useState, type ComponentType, type Ref } from 'react';
+import { createRef, startTransition, Suspense, use, useRef, useState, type ComponentType, type Ref } from 'react';
 import { act, cleanup, fireEvent, render, renderHook, screen, waitFor } from '@testing-library/react';
 import { Button, Classes, Dialog, Menu, MenuItem, PopoverNext } from '@blueprintjs/core';
 import { Alert as FocusAlert, BusyButton, Dialog as FocusBackDialog, useFocusBackOnUnmount, useFocusBackWhenDone, useOpeningKey } from './react';
@@ -175,6 +175,38 @@ describe('BusyButton', () => {
       );
     }
     await checkSaveInDialog(Editor);
+  });
+
+  it('notes where the focus was at the commit that turns it busy, not in a render React did not commit (a transition that suspended)', async () => {
+    const gate = heldBack();
+    let loaded = false;
+    function Data(props: { saving: boolean }) {
+      if (props.saving && !loaded) use(gate.wait);
+      return null;
+    }
+    function Page(props: { saving: boolean }) {
+      return (
+        <Suspense fallback={null}>
+          <BusyButton loading={props.saving} text="Save" />
+          <Data saving={props.saving} />
+        </Suspense>
+      );
+    }
+    const view = render(<Page saving={false} />);
+    const save = screen.getByRole<HTMLButtonElement>('button', { name: 'Save' });
+    // A transition renders Save busy while the focus is on the page, and suspends: nothing is committed.
+    await act(async () => startTransition(() => view.rerender(<Page saving />)));
+    expect(save.disabled).toBe(false);
+    // Meanwhile the user is at Save; the transition then commits, and the busy Save drops the focus.
+    save.focus();
+    await act(async () => {
+      loaded = true;
+      gate.release();
+    });
+    await waitFor(() => expect(save.disabled).toBe(true));
+    save.blur();
+    view.rerender(<Page saving={false} />);
+    expect(document.activeElement).toBe(save);
   });
 });
 

@@ -2,7 +2,7 @@
  * React bindings of the SDK: the services context the workbench (or `createTestHost`)
  * provides, and hooks that plugins use in their panels.
  */
-import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, useSyncExternalStore, type ReactNode } from 'react';
+import { Component, createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, useSyncExternalStore, type ReactNode, type RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Alert as BlueprintAlert, Dialog as BlueprintDialog, Button, Classes, mergeRefs, type AlertProps, type ButtonProps, type DialogProps } from '@blueprintjs/core';
 import type { Locale } from '@decisio/domain';
@@ -257,13 +257,36 @@ export function BusyButton({ ref, ...props }: ButtonProps) {
   const own = useRef<HTMLButtonElement>(null);
   const refs = useMemo(() => mergeRefs(own, ref), [ref]);
   const busy = props.loading === true;
-  // Whether the user was at it when it turned busy, read while that render runs (before its commit
-  // disables the button and the browser drops the focus).
-  const busyState = useRef({ busy: false, hadFocus: false });
-  if (busy && !busyState.current.busy) busyState.current.hadFocus = focusNear(own.current);
-  busyState.current.busy = busy;
-  useFocusBackWhenDone(busy, () => (busyState.current.hadFocus ? own.current : null));
-  return <Button {...props} ref={refs} />;
+  // Whether the user was at it when it turned busy: read by BusySnapshot just before the commit that
+  // disables it (after that the browser may have dropped the focus already), never while rendering.
+  const hadFocus = useRef(false);
+  useFocusBackWhenDone(busy, () => (hadFocus.current ? own.current : null));
+  return (
+    <>
+      <BusySnapshot busy={busy} button={own} hadFocus={hadFocus} />
+      <Button {...props} ref={refs} />
+    </>
+  );
+}
+
+/**
+ * The part of {@link BusyButton} that notes, as the button turns busy, whether the focus was near it
+ * ({@link focusNear}). It reads the DOM in `getSnapshotBeforeUpdate`, which React calls in the commit
+ * right before it changes the DOM (before the button is disabled and the browser drops its focus),
+ * and only for a render that it commits: a render thrown away or committed later (a transition
+ * that suspended) does not decide. Hooks have no such moment: a layout effect comes after the
+ * change, and a read during render is not allowed (and may be stale by the commit).
+ */
+class BusySnapshot extends Component<{ busy: boolean; button: RefObject<HTMLElement | null>; hadFocus: RefObject<boolean> }> {
+  override getSnapshotBeforeUpdate(prev: Readonly<{ busy: boolean }>): boolean | null {
+    return this.props.busy && !prev.busy ? focusNear(this.props.button.current) : null;
+  }
+  override componentDidUpdate(_prev: unknown, _state: unknown, turnedBusy: boolean | null): void {
+    if (turnedBusy !== null) this.props.hadFocus.current = turnedBusy;
+  }
+  override render(): null {
+    return null;
+  }
 }
 
 /**
