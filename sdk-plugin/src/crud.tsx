@@ -7,9 +7,9 @@
  * ({@link CrudLabels}), so nothing visible is written here.
  */
 import { useState, type CSSProperties, type ReactNode } from 'react';
-import { Button, ButtonGroup, Callout, Dialog, DialogBody, DialogFooter, HTMLTable, NonIdealState, Spinner, type IconName, type Intent } from '@blueprintjs/core';
+import { Button, ButtonGroup, Callout, DialogBody, DialogFooter, HTMLTable, NonIdealState, Spinner, type IconName, type Intent } from '@blueprintjs/core';
 import { isApiError } from './api';
-import { Alert, BusyButton, focusDialogFirstControl, focusDialogFirstControlSoon, useFocusBackOnUnmount, useNotify } from './react';
+import { Alert, BusyButton, Dialog, useFocusBackOnUnmount, useNotify } from './react';
 import { Pager } from './list';
 
 /** The texts a CRUD screen shows, translated by the plugin (e.g. from its `common.*` keys). */
@@ -329,7 +329,8 @@ export interface CrudFormProps {
  * then this form.
  */
 export function CrudForm(props: CrudFormProps) {
-  // A dialog rendered only while open is removed at once when it closes: the focus goes back to its opener.
+  // A dialog rendered only while open is removed at once when it closes: the focus goes back to its
+  // opener. In the SDK's Dialog mounted open (CrudFormDialog's), the dialog does it and this does nothing.
   useFocusBackOnUnmount();
   return (
     <>
@@ -374,21 +375,13 @@ export interface CrudFormDialogProps extends CrudFormProps {
 
 /**
  * The add/edit dialog of a record: a form (its `formError`, if any, in a {@link FormErrorCallout}
- * above the fields), and Cancel / Save under it; Escape cancels. It opens with the focus on the
- * first enabled field (the rule of the SDK's `Dialog`) unless a field has `autoFocus`.
+ * above the fields), and Cancel / Save under it; Escape cancels. It is the SDK's `Dialog`: it opens
+ * with the focus on the first enabled field unless a field has `autoFocus`, and, rendered only while
+ * open, gives the focus back to its opener when it goes.
  */
 export function CrudFormDialog({ title, width, isOpen = true, ...form }: CrudFormDialogProps) {
-  // Blueprint's Dialog, not the SDK's: CrudForm gives the focus back on unmount itself.
   return (
-    <Dialog
-      isOpen={isOpen}
-      onClose={form.onClose}
-      onOpening={focusDialogFirstControlSoon}
-      onOpened={focusDialogFirstControl}
-      title={title}
-      style={{ width }}
-      canEscapeKeyClose
-    >
+    <Dialog isOpen={isOpen} onClose={form.onClose} title={title} style={{ width }} canEscapeKeyClose>
       <CrudForm {...form} />
     </Dialog>
   );

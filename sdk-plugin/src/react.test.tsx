@@ -398,6 +398,36 @@ describe('Dialog (sdk-plugin)', () => {
     await new Promise((r) => setTimeout(r, 50));
     expect(focus).not.toHaveBeenCalled();
   });
+
+  it('registers once: useFocusBackOnUnmount in its content (a CrudForm shown after a spinner) does nothing, the dialog gives the focus back', async () => {
+    function Form() {
+      useFocusBackOnUnmount();
+      return <input aria-label="Name" autoFocus />;
+    }
+    function Notes(props: { editing: boolean; loaded: boolean }) {
+      return (
+        <>
+          <button type="button">Edit</button>
+          {props.editing && (
+            <FocusBackDialog isOpen title="Edit">
+              {props.loaded ? <Form /> : <p>Loading…</p>}
+            </FocusBackDialog>
+          )}
+        </>
+      );
+    }
+    const view = render(<Notes editing={false} loaded={false} />);
+    const opener = screen.getByRole('button', { name: 'Edit' });
+    opener.focus();
+    view.rerender(<Notes editing loaded={false} />);
+    view.rerender(<Notes editing loaded />);
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByLabelText('Name')));
+    // Each registration gives the focus back while it is on the page: count the calls (the focus stays there).
+    const focus = vi.spyOn(opener, 'focus').mockImplementation(() => undefined);
+    view.rerender(<Notes editing={false} loaded />);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(focus).toHaveBeenCalledTimes(1);
+  });
 });
 
 describe('Dialog (sdk-plugin), the focus when it opens', () => {
@@ -602,5 +632,32 @@ describe('Alert (sdk-plugin)', () => {
     view.rerender(<Confirm isOpen={false} />);
     expect(confirm.isConnected).toBe(true);
     expect(document.activeElement).toBe(document.body);
+  });
+
+  it('gives the focus back to its opener when, rendered only while open, it is removed', async () => {
+    function Row() {
+      const [asking, setAsking] = useState(false);
+      return (
+        <>
+          <button type="button" onClick={() => setAsking(true)}>
+            Remove
+          </button>
+          {asking && (
+            <FocusAlert isOpen confirmButtonText="Delete" cancelButtonText="Cancel" onConfirm={() => setAsking(false)} onCancel={() => setAsking(false)}>
+              Delete it?
+            </FocusAlert>
+          )}
+        </>
+      );
+    }
+    render(<Row />);
+    const opener = screen.getByRole('button', { name: 'Remove' });
+    // A browser focuses a clicked button (jsdom does not: done here).
+    opener.focus();
+    fireEvent.click(opener);
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Cancel' })));
+    fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByRole('button', { name: 'Cancel' })).toBeNull());
+    await waitFor(() => expect(document.activeElement).toBe(opener));
   });
 });

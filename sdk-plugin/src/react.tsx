@@ -395,18 +395,38 @@ function focusBackTarget(dialog: FocusBackDialog | undefined): HTMLElement | nul
  * finds that item gone, or fading out with the menu, when it closes: the focus goes
  * to the control that opened the menu (a row's More button), the target of a click popover open
  * when the dialog first rendered (marked `bp6-popover-open`, `aria-expanded="true"`; hover
- * popovers and tooltips are not). A dialog drawn with the SDK's {@link Dialog} (Blueprint's,
- * mounted open) has it called for it: use that first. Else call it in the dialog's component
- * (CrudForm does), in the part that renders first (not in a form shown after a spinner, which
- * would take the spinner's focus for its opener).
+ * popovers and tooltips are not). A dialog drawn with the SDK's {@link Dialog} or {@link Alert}
+ * (Blueprint's, mounted open) has it called for it: use those first. Else call it in the dialog's
+ * component, in the part that renders first (not in a form shown after a spinner, which would take
+ * the spinner's focus for its opener).
+ *
+ * One registration per dialog: called in the content of an SDK `Dialog` or `Alert` that gives the
+ * focus back itself (mounted open), it does nothing, so a part that may be drawn in either kind of
+ * dialog calls it unconditionally (CrudForm does: in a `CrudFormDialog`, which is the SDK's
+ * `Dialog`, or in a Blueprint `Drawer`). A dialog nested in such content (opened from a control in
+ * it) is drawn with the SDK's `Dialog` or `Alert`, which registers for itself (a `Drawer` there that
+ * calls this hook would be taken for part of the dialog around it).
  */
 export function useFocusBackOnUnmount(): void {
+  useFocusBackRegistration(!useContext(FocusBackRegistered));
+}
+
+/**
+ * Whether the SDK {@link Dialog} or {@link Alert} around registered for {@link useFocusBackOnUnmount}
+ * itself (mounted open): its content's calls do nothing. Each SDK dialog sets it for its content.
+ */
+const FocusBackRegistered = createContext(false);
+
+/** {@link useFocusBackOnUnmount}'s work, done only when `enabled` (the value of its first render). */
+function useFocusBackRegistration(enabled: boolean): void {
   // Read while the dialog first renders, before an autoFocus field takes the focus.
-  const [dialog] = useState<FocusBackDialog>(() => {
+  const [dialog] = useState<FocusBackDialog | null>(() => {
+    if (!enabled) return null;
     const opener = typeof document === 'undefined' ? null : document.activeElement;
     return { opener, popoverTargets: openPopoverTargets(opener), previous: focusBackDialogs.at(-1), mounted: false };
   });
   useEffect(() => {
+    if (!dialog) return;
     dialog.mounted = true;
     if (!focusBackDialogs.includes(dialog)) focusBackDialogs.push(dialog);
     return () => {
@@ -429,9 +449,25 @@ export function useFocusBackOnUnmount(): void {
   }, [dialog]);
 }
 
-/** Calls {@link useFocusBackOnUnmount} for the {@link Dialog} it is rendered beside (it first renders when the dialog does). */
+/**
+ * The focus-back registration of an SDK {@link Dialog} or {@link Alert} and the context of its
+ * content: mounted open (`registered`), it registers as it first renders (beside the Blueprint
+ * dialog, so before its content) and tells the content's {@link useFocusBackOnUnmount} calls to do
+ * nothing; mounted closed, it tells them to register (Blueprint gives its focus back when it fades,
+ * and they find the focus moved already), also inside another SDK dialog's content.
+ */
+function FocusBackScope(props: { registered: boolean; children: ReactNode }) {
+  return (
+    <FocusBackRegistered.Provider value={props.registered}>
+      {props.registered && <FocusBackOnUnmount />}
+      {props.children}
+    </FocusBackRegistered.Provider>
+  );
+}
+
+/** Registers the SDK dialog it is rendered beside (it first renders when the dialog does). */
 function FocusBackOnUnmount(): null {
-  useFocusBackOnUnmount();
+  useFocusBackRegistration(true);
   return null;
 }
 
@@ -453,6 +489,11 @@ function tabbable(el: Element): el is HTMLElement {
   );
 }
 
+/** In a dialog's header (its Close button). */
+function inDialogHeader(el: Element): boolean {
+  return el.closest(`.${Classes.DIALOG_HEADER}`) !== null;
+}
+
 /**
  * The control a dialog's focus goes to when it opens (`container`: Blueprint's dialog container,
  * what `onOpened` is given): the first field (input that is not hidden, select, textarea,
@@ -462,47 +503,50 @@ function tabbable(el: Element): el is HTMLElement {
  */
 function firstControl(container: HTMLElement): HTMLElement | null {
   const dialog = container.querySelector(`.${Classes.DIALOG}`) ?? container;
-  const inHeader = (el: Element) => el.closest(`.${Classes.DIALOG_HEADER}`) !== null;
   const inFooter = (el: Element) => el.closest(`.${Classes.DIALOG_FOOTER}, .${Classes.ALERT_FOOTER}`) !== null;
-  const field = Array.from(dialog.querySelectorAll(FIELD)).find((el) => tabbable(el) && !inHeader(el) && !inFooter(el));
+  const field = Array.from(dialog.querySelectorAll(FIELD)).find((el) => tabbable(el) && !inDialogHeader(el) && !inFooter(el));
   if (field) return field as HTMLElement;
   const controls = Array.from(dialog.querySelectorAll(TABBABLE)).filter(tabbable);
-  return controls.find((el) => !inHeader(el)) ?? controls[0] ?? null;
+  return controls.find((el) => !inDialogHeader(el)) ?? controls[0] ?? null;
+}
+
+/** Closed again before it had finished opening (or removed): Blueprint gives the focus back to the opener. */
+function closingOrGone(container: HTMLElement): boolean {
+  return !container.isConnected || container.closest(`.${Classes.OVERLAY}:not(.${Classes.OVERLAY_OPEN})`) !== null;
 }
 
 /**
- * Whether nothing in the dialog (`container`) has the focus yet: it is on what Blueprint focuses
- * when no control did (the overlay's focus traps, the dialog's container or element). Not when a
- * control in it has it (an `autoFocus` field), nor when the focus is outside its overlay (a dialog
- * that does not take it, `autoFocus={false}`; another overlay), nor on the page: Blueprint brings
- * the focus from the page onto its trap (the pass after its frame sees it there), so on the page
- * it is where a control the user pressed left it (a busy button in the dialog, disabled while the
- * dialog was still opening), which that control takes back itself ({@link BusyButton}).
+ * Whether `el`, which has the focus, is what Blueprint focuses in the dialog (`container`) when no
+ * control did: the overlay's focus traps, the dialog's container or element.
  */
-function focusUnsettled(container: HTMLElement): boolean {
-  // Closed again before it had finished opening: Blueprint gives the focus back to the opener.
-  if (!container.isConnected || container.closest(`.${Classes.OVERLAY}:not(.${Classes.OVERLAY_OPEN})`)) return false;
-  if (focusOnPage()) return false;
-  const active = document.activeElement!;
+function onTrap(container: HTMLElement, el: Element): boolean {
   const overlay = container.closest(`.${Classes.OVERLAY}`) ?? container;
-  if (!overlay.contains(active)) return false;
+  if (!overlay.contains(el)) return false;
   return (
-    active === container ||
-    active.classList.contains(Classes.OVERLAY_START_FOCUS_TRAP) ||
-    active.classList.contains(Classes.OVERLAY_END_FOCUS_TRAP) ||
-    active.classList.contains(Classes.OVERLAY_CONTENT) ||
-    active.classList.contains(Classes.DIALOG)
+    el === container ||
+    el.classList.contains(Classes.OVERLAY_START_FOCUS_TRAP) ||
+    el.classList.contains(Classes.OVERLAY_END_FOCUS_TRAP) ||
+    el.classList.contains(Classes.OVERLAY_CONTENT) ||
+    el.classList.contains(Classes.DIALOG)
   );
 }
 
 /**
- * What the SDK's {@link Dialog} does, for a Blueprint dialog drawn otherwise: when nothing in the
- * dialog (`container`, what `onOpening` and `onOpened` are given) has the focus yet, gives it to
- * its first control (the rule is Dialog's). Give it as, or call it from, the dialog's `onOpened`
- * (once the opening transition has ended), and give {@link focusDialogFirstControlSoon} as its
- * `onOpening` so that keys typed while the dialog fades in are not lost.
+ * Whether nothing in the dialog (`container`) has the focus yet: it is on what Blueprint focuses
+ * when no control did ({@link onTrap}). Not when a control in it has it (an `autoFocus` field), nor
+ * when the focus is outside its overlay (a dialog that does not take it, `autoFocus={false}`;
+ * another overlay), nor on the page: Blueprint brings the focus from the page onto its trap (the
+ * pass after its frame sees it there), so on the page it is where a control the user pressed left
+ * it (a busy button in the dialog, disabled while the dialog was still opening), which that control
+ * takes back itself ({@link BusyButton}).
  */
-export function focusDialogFirstControl(container: HTMLElement): void {
+function focusUnsettled(container: HTMLElement): boolean {
+  if (closingOrGone(container) || focusOnPage()) return false;
+  return onTrap(container, document.activeElement!);
+}
+
+/** When nothing in the dialog (`container`) has the focus yet, gives it to its first control (the rule is {@link Dialog}'s). */
+function focusDialogFirstControl(container: HTMLElement): void {
   if (!focusUnsettled(container)) return;
   firstControl(container)?.focus();
 }
@@ -524,16 +568,6 @@ function afterBlueprintFocus(fn: () => void): void {
   });
 }
 
-/**
- * {@link focusDialogFirstControl} right after Blueprint has brought the focus into the opening
- * dialog (in the animation frames after `onOpening`), not once the opening transition has ended:
- * give it as, or call it from, a Blueprint dialog's `onOpening`, with `focusDialogFirstControl`
- * as its `onOpened` still (it does nothing when a control has the focus already).
- */
-export function focusDialogFirstControlSoon(container: HTMLElement): void {
-  afterBlueprintFocus(() => focusDialogFirstControl(container));
-}
-
 /** Props of the SDK's {@link Dialog}: Blueprint's, and whether it focuses its first control. */
 export interface FocusDialogProps extends DialogProps {
   /**
@@ -550,12 +584,11 @@ export interface FocusDialogProps extends DialogProps {
  *
  * Opening: Blueprint brings the focus into an opening dialog on its empty focus trap, where
  * typing goes nowhere and a keyboard user must Tab first. Right after Blueprint has done so (in
- * the animation frames after `onOpening`, after the caller's own, see
- * {@link focusDialogFirstControlSoon}; not once the 300 ms opening transition has ended, which lost
- * the keys typed meanwhile), and again once it has opened (`onOpened`, after the caller's own),
- * when the focus is still on the trap or the dialog's container (not on the page, where a busy
- * control pressed while it opened left it), this one gives it to
- * the first field of its body (input that is not hidden, select,
+ * the animation frames after `onOpening`, after the caller's own, see {@link afterBlueprintFocus};
+ * not once the 300 ms opening transition has ended, which lost the keys typed meanwhile), and
+ * again once it has opened (`onOpened`, after the caller's own), when the focus is still on the
+ * trap or the dialog's container (not on the page, where a busy control pressed while it opened
+ * left it), this one gives it to the first field of its body (input that is not hidden, select,
  * textarea, contenteditable; not the header's nor the footer's), else to the first tabbable control
  * outside the header, in DOM order (a body's button or link, else the footer's first button, e.g.
  * Cancel before Save), else to the header's Close button. A control that has the focus already (a
@@ -567,8 +600,9 @@ export interface FocusDialogProps extends DialogProps {
  * `isOpen`) is removed at once when it closes, and Blueprint leaves the focus on the page: this one
  * calls {@link useFocusBackOnUnmount} for it, so the focus goes back to its opener (the rules are
  * the hook's: not when the focus is somewhere already, a dialog that took over from another, a
- * dialog opened from a popover menu). One mounted closed (always there, toggling `isOpen`) does
- * not: Blueprint gives its focus back itself once it has faded.
+ * dialog opened from a popover menu), and the hook called in its content does nothing (one
+ * registration per dialog: `CrudForm` calls it). One mounted closed (always there, toggling
+ * `isOpen`) does not: Blueprint gives its focus back itself once it has faded.
  */
 export function Dialog({ focusFirstControl = true, ...props }: FocusDialogProps) {
   // Whether it was open when it mounted; a later `isOpen` does not register it (nor unregister it).
@@ -578,7 +612,7 @@ export function Dialog({ focusFirstControl = true, ...props }: FocusDialogProps)
   const opening = useCallback(
     (node: HTMLElement) => {
       onOpening?.(node);
-      if (focusFirst) focusDialogFirstControlSoon(node);
+      if (focusFirst) afterBlueprintFocus(() => focusDialogFirstControl(node));
     },
     [onOpening, focusFirst],
   );
@@ -590,10 +624,9 @@ export function Dialog({ focusFirstControl = true, ...props }: FocusDialogProps)
     [onOpened, focusFirst],
   );
   return (
-    <>
-      {mountedOpen && <FocusBackOnUnmount />}
+    <FocusBackScope registered={mountedOpen === true}>
       <BlueprintDialog {...props} onOpening={opening} onOpened={opened} />
-    </>
+    </FocusBackScope>
   );
 }
 
@@ -611,17 +644,23 @@ function focusAlertButton(container: HTMLElement): void {
 }
 
 /**
- * Blueprint's `Alert` (every prop) that opens with the focus on a button and keeps it through
- * `loading`. Blueprint opens an alert with the focus on its empty focus trap; right after it has
- * done so (in the animation frames after `onOpening`, as in {@link Dialog}), and again once the
- * alert has opened (`onOpened`, after the caller's own), when nothing in it has the focus yet,
- * Cancel gets it when there is one (a stray Enter does not confirm a delete), else the confirm button; a control
- * in its content that has the focus already (an `autoFocus` field) keeps it. A `loading` alert's
- * confirm button is disabled and drops the focus to the page, where Escape and Tab are lost: when
- * `loading` ends and the alert stays open, the confirm button takes it back (the rule of
- * {@link BusyButton}: not when the user moved it, nor in an alert that is closing).
+ * Blueprint's `Alert` (every prop) that opens with the focus on a button, keeps it through
+ * `loading`, and gives it back when it goes. Blueprint opens an alert with the focus on its empty
+ * focus trap; right after it has done so (in the animation frames after `onOpening`, as in
+ * {@link Dialog}), and again once the alert has opened (`onOpened`, after the caller's own), when
+ * nothing in it has the focus yet, Cancel gets it when there is one (a stray Enter does not confirm
+ * a delete), else the confirm button; a control in its content that has the focus already (an
+ * `autoFocus` field) keeps it. A `loading` alert's confirm button is disabled and drops the focus
+ * to the page, where Escape and Tab are lost: when `loading` ends and the alert stays open, the
+ * confirm button takes it back (the rule of {@link BusyButton}: not when the user moved it, nor in
+ * an alert that is closing). An alert rendered only while it is open (`{asking && <Alert isOpen />}`,
+ * mounted with `isOpen`) is removed at once when it closes, and Blueprint leaves the focus on the
+ * page: as {@link Dialog} does, it calls {@link useFocusBackOnUnmount} for it, and the focus goes
+ * back to its opener. One mounted closed (toggling `isOpen`) does not: Blueprint gives its focus
+ * back itself once it has faded.
  */
 export function Alert(props: AlertProps) {
+  const [mountedOpen] = useState(props.isOpen);
   const node = useRef<HTMLElement | null>(null);
   const { onOpening, onOpened } = props;
   const opening = useCallback(
@@ -641,5 +680,9 @@ export function Alert(props: AlertProps) {
     [onOpened],
   );
   useFocusBackWhenDone(props.loading === true, () => alertButtons(node.current).confirm);
-  return <BlueprintAlert {...props} onOpening={opening} onOpened={opened} />;
+  return (
+    <FocusBackScope registered={mountedOpen === true}>
+      <BlueprintAlert {...props} onOpening={opening} onOpened={opened} />
+    </FocusBackScope>
+  );
 }
