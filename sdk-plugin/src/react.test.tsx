@@ -567,6 +567,53 @@ describe('Dialog (sdk-plugin), the focus when it opens', () => {
     expect(document.activeElement).not.toBe(screen.getByLabelText('Filter'));
     expect(document.activeElement!.classList.contains(Classes.OVERLAY_START_FOCUS_TRAP)).toBe(true);
   });
+
+  /** A dialog whose body shows a spinner until its data is in (the tables of a data connection), then a field and a list. */
+  function Tables(props: { loaded: boolean; onClose?(): void }) {
+    return (
+      <FocusBackDialog isOpen title="Tables" onClose={props.onClose}>
+        <div className={Classes.DIALOG_BODY}>
+          <div aria-label="Notes" tabIndex={-1}>
+            Read only
+          </div>
+          {props.loaded ? (
+            <>
+              <input aria-label="Filter" />
+              <button type="button">sales</button>
+            </>
+          ) : (
+            <p>Loading…</p>
+          )}
+        </div>
+      </FocusBackDialog>
+    );
+  }
+
+  it("looks again once its content arrives after a spinner: the focus leaves the header's Close (where Enter closes) for the first field", async () => {
+    const view = render(<Tables loaded={false} />);
+    // Nothing but the header's Close to focus while it loads.
+    const close = screen.getByRole('button', { name: 'Close' });
+    await waitFor(() => expect(document.activeElement).toBe(close));
+    view.rerender(<Tables loaded />);
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByLabelText('Filter')));
+    // Once: content that changes later does not move the focus again.
+    screen.getByRole('button', { name: 'sales' }).focus();
+    view.rerender(<Tables loaded={false} />);
+    view.rerender(<Tables loaded />);
+    await act(async () => new Promise((r) => setTimeout(r, 20)));
+    expect(document.activeElement).not.toBe(screen.getByLabelText('Filter'));
+  });
+
+  it('leaves the focus where the user moved it while the content was loading', async () => {
+    const view = render(<Tables loaded={false} />);
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Close' })));
+    // The user clicks into the body (a browser focuses the element with tabindex -1 it clicked).
+    const notes = screen.getByLabelText('Notes');
+    notes.focus();
+    view.rerender(<Tables loaded />);
+    await act(async () => new Promise((r) => setTimeout(r, 20)));
+    expect(document.activeElement).toBe(notes);
+  });
 });
 
 describe('Alert (sdk-plugin)', () => {

@@ -545,10 +545,16 @@ function focusUnsettled(container: HTMLElement): boolean {
   return onTrap(container, document.activeElement!);
 }
 
-/** When nothing in the dialog (`container`) has the focus yet, gives it to its first control (the rule is {@link Dialog}'s). */
-function focusDialogFirstControl(container: HTMLElement): void {
-  if (!focusUnsettled(container)) return;
-  firstControl(container)?.focus();
+/**
+ * When nothing in the dialog (`container`) has the focus yet, gives it to its first control (the
+ * rule is {@link Dialog}'s). Returns the control it focused, `null` when it found none, and
+ * `undefined` when it left the focus alone (settled already).
+ */
+function focusDialogFirstControl(container: HTMLElement): HTMLElement | null | undefined {
+  if (!focusUnsettled(container)) return undefined;
+  const control = firstControl(container);
+  control?.focus();
+  return control;
 }
 
 /**
@@ -566,6 +572,48 @@ function afterBlueprintFocus(fn: () => void): void {
     fn();
     requestAnimationFrame(fn);
   });
+}
+
+/**
+ * How long (ms) after an opening dialog's first-control pass found only its header's Close button
+ * (or nothing) it waits for the content to arrive (the body shows a spinner while its data loads).
+ */
+const DIALOG_LATE_CONTENT_WAIT_MS = 10_000;
+
+/**
+ * Watches an opening dialog (`container`) whose body had no control yet (a spinner while its data
+ * loads), the focus left on its header's Close button (`placed`) or on Blueprint's trap (`placed`
+ * `null`): when the content arrives, the focus goes to its first control outside the header, once.
+ * It stops at the first such control, as soon as the focus goes anywhere else (the user moved it:
+ * Tab, a click), when the dialog closes, and after {@link DIALOG_LATE_CONTENT_WAIT_MS}. Returns stop.
+ */
+function watchLateContent(container: HTMLElement, placed: Element | null): () => void {
+  let stopped = false;
+  const waiting = (el: Element | null) => el !== null && el !== document.body && (el === placed || onTrap(container, el));
+  const check = () => {
+    if (closingOrGone(container) || !waiting(document.activeElement)) return stop();
+    const control = firstControl(container);
+    if (control && !inDialogHeader(control)) {
+      stop();
+      control.focus();
+    }
+  };
+  const onFocusIn = (e: FocusEvent) => {
+    if (!(e.target instanceof Element) || !waiting(e.target)) stop();
+  };
+  const observer = new MutationObserver(check);
+  const timer = setTimeout(() => stop(), DIALOG_LATE_CONTENT_WAIT_MS);
+  function stop(): void {
+    if (stopped) return;
+    stopped = true;
+    observer.disconnect();
+    clearTimeout(timer);
+    document.removeEventListener('focusin', onFocusIn, true);
+  }
+  // Elements added or removed, and controls that turn enabled or shown.
+  observer.observe(container, { childList: true, subtree: true, attributes: true, attributeFilter: ['disabled', 'hidden', 'aria-hidden', 'inert', 'tabindex', 'style', 'class'] });
+  document.addEventListener('focusin', onFocusIn, true);
+  return stop;
 }
 
 /** Props of the SDK's {@link Dialog}: Blueprint's, and whether it focuses its first control. */
@@ -593,8 +641,11 @@ export interface FocusDialogProps extends DialogProps {
  * outside the header, in DOM order (a body's button or link, else the footer's first button, e.g.
  * Cancel before Save), else to the header's Close button. A control that has the focus already (a
  * field with `autoFocus`, one the caller's `onOpened` focused) keeps it. Content shown later (after
- * a spinner) is not looked at again: give its first field `autoFocus`. `focusFirstControl={false}`
- * (or `autoFocus={false}`) opts out.
+ * a spinner): when the first pass found only the header's Close button (or nothing), the dialog
+ * looks again, once, as its content changes: the focus, still on Close or on the trap, goes to the
+ * first control outside the header as soon as there is one (so Enter does not close a dialog that
+ * has just loaded), unless the user has moved it meanwhile, the dialog is closing, or 10 s have
+ * passed. `focusFirstControl={false}` (or `autoFocus={false}`) opts out.
  *
  * Going: a dialog rendered only while it is open (`{editing && <EditDialog />}`, mounted with
  * `isOpen`) is removed at once when it closes, and Blueprint leaves the focus on the page: this one
@@ -607,25 +658,45 @@ export interface FocusDialogProps extends DialogProps {
 export function Dialog({ focusFirstControl = true, ...props }: FocusDialogProps) {
   // Whether it was open when it mounted; a later `isOpen` does not register it (nor unregister it).
   const [mountedOpen] = useState(props.isOpen);
-  const { onOpening, onOpened, autoFocus } = props;
+  const { onOpening, onOpened, onClosing, autoFocus } = props;
   const focusFirst = focusFirstControl && autoFocus !== false;
+  const stopWatching = useRef<(() => void) | null>(null);
+  const stop = useCallback(() => {
+    stopWatching.current?.();
+    stopWatching.current = null;
+  }, []);
+  useEffect(() => stop, [stop]);
+  const pass = useCallback((node: HTMLElement) => {
+    const control = focusDialogFirstControl(node);
+    // Only the header's Close (or nothing) to focus: the body is still loading.
+    if (control !== undefined && (control === null || inDialogHeader(control)) && !stopWatching.current) {
+      stopWatching.current = watchLateContent(node, control);
+    }
+  }, []);
   const opening = useCallback(
     (node: HTMLElement) => {
       onOpening?.(node);
-      if (focusFirst) afterBlueprintFocus(() => focusDialogFirstControl(node));
+      if (focusFirst) afterBlueprintFocus(() => pass(node));
     },
-    [onOpening, focusFirst],
+    [onOpening, focusFirst, pass],
   );
   const opened = useCallback(
     (node: HTMLElement) => {
       onOpened?.(node);
-      if (focusFirst) focusDialogFirstControl(node);
+      if (focusFirst) pass(node);
     },
-    [onOpened, focusFirst],
+    [onOpened, focusFirst, pass],
+  );
+  const closing = useCallback(
+    (node: HTMLElement) => {
+      stop();
+      onClosing?.(node);
+    },
+    [onClosing, stop],
   );
   return (
     <FocusBackScope registered={mountedOpen === true}>
-      <BlueprintDialog {...props} onOpening={opening} onOpened={opened} />
+      <BlueprintDialog {...props} onOpening={opening} onOpened={opened} onClosing={closing} />
     </FocusBackScope>
   );
 }

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import type { DataConnection } from '@decisio/domain';
-import { createTestHost, withHost } from '@decisio/sdk-plugin/testing';
+import { createTestHost, heldBack, withHost } from '@decisio/sdk-plugin/testing';
 import { dataConnectionsPlugin } from '../index';
 import { TablesDialog } from './TablesDialog';
 
@@ -33,6 +33,17 @@ describe('TablesDialog', () => {
     // back to the first: its columns again
     fireEvent.click(screen.getByText('sales'));
     await waitFor(() => expect(screen.getByTestId('columns-table').textContent).toContain('amount'));
+  });
+
+  it("opens with the focus on the first table once the list has loaded, not on the header's Close (where Enter closed the dialog)", async () => {
+    const host = createTestHost({ plugins: [dataConnectionsPlugin], locale: 'en-US', session: { token: 't', userId: 'u' } });
+    const gate = heldBack();
+    host.mockCall('jobJdbcDatasource/tables', async () => (await gate.wait, { code: 0, data: TABLES }));
+    render(withHost(host, <TablesDialog connection={connection} onClose={() => undefined} />));
+    // While the spinner shows, the header's Close is all there is to focus.
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Close' })));
+    gate.release();
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByText('sales').closest('[role="menuitem"]')));
   });
 
   it('names a schema only where the tables span several', async () => {

@@ -17,8 +17,8 @@ function SchemeDialog({ solutionId, scheme, onClose }: { solutionId: string; sch
   const table = schemeApi.endpoints['scheme/table'].useQuery({ solutionId }, { refetchOnMountOrArgChange: true });
   const pattern = trainingsApi.endpoints['trainings/pattern'].useQuery({ solutionId }, { skip: scheme !== null });
   const ready = !table.isLoading && (scheme !== null || !pattern.isLoading);
-  // The SDK's Dialog registers its opener as it first renders (the form's CrudForm, shown once
-  // the data is in, finds the focus in the dialog already).
+  // The SDK's Dialog registers its opener as it first renders; the form's CrudForm, shown once the
+  // data is in, leaves that to it (and gets the focus on its first field when it arrives).
   return (
     <Dialog isOpen onClose={onClose} title={scheme ? scheme.name : t('scheme.new')} style={{ width: 920 }} canEscapeKeyClose>
       {ready ? (
