@@ -67,9 +67,10 @@ export default [
     },
   },
   {
-    // Plugins draw busy buttons, dialogs and alerts with the SDK's versions, which keep the focus
-    // where a keyboard user can go on (sdk-plugin/src/react.tsx).
-    files: ['plugins/**/*.ts', 'plugins/**/*.tsx', 'plugins/**/*.mts'],
+    // Plugins and the workbench (which may import the SDK: core/workbench -> sdk-plugin) draw busy
+    // buttons, dialogs and alerts with the SDK's versions, which keep the focus where a keyboard
+    // user can go on (sdk-plugin/src/react.tsx).
+    files: ['plugins/**/*.ts', 'plugins/**/*.tsx', 'plugins/**/*.mts', 'core/workbench/**/*.ts', 'core/workbench/**/*.tsx', 'core/workbench/**/*.mts'],
     rules: {
       'no-restricted-imports': [
         'error',

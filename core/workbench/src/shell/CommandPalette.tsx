@@ -1,8 +1,8 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { Dialog, DialogBody, DialogFooter, InputGroup, Menu, MenuItem, NonIdealState } from '@blueprintjs/core';
+import { DialogBody, DialogFooter, InputGroup, Menu, MenuItem, NonIdealState } from '@blueprintjs/core';
 import type { IconName } from '@blueprintjs/icons';
 import { DIALOG_WIDTH, menuKeyOf } from '@decisio/domain';
-import { baseApi, menuAllows, useCurrentUser, useLocale } from '@decisio/sdk-plugin';
+import { baseApi, Dialog, menuAllows, useCurrentUser, useLocale } from '@decisio/sdk-plugin';
 import type { Workbench } from '../host/workbench';
 import { useWorkbench } from '../host/workbench-context';
 import { useWorkbenchT } from '../i18n/i18n';
@@ -64,7 +64,8 @@ export function paletteItems(wb: Workbench): PaletteItem[] {
 /**
  * The command palette (F1 or Mod+Shift+P): fuzzy search over the commands' titles in the current
  * language and in English, ↑/↓ to move (wrapping), Enter to run, Escape to close; the footer
- * lists the keyboard shortcuts.
+ * lists the keyboard shortcuts. The SDK's `Dialog` (mounted closed: Blueprint gives the focus back
+ * when it fades); the search box has `autoFocus`, which its first-control focus leaves alone.
  */
 export function CommandPalette(props: { isOpen: boolean; onClose: () => void; onClosed?: (dialog: HTMLElement) => void }) {
   const wb = useWorkbench();

@@ -1,12 +1,15 @@
 import { useEffect, useState } from 'react';
-import { Button, Dialog, DialogBody, DialogFooter, FormGroup, HTMLSelect, InputGroup, NonIdealState, NumericInput, Switch } from '@blueprintjs/core';
+import { Button, DialogBody, DialogFooter, FormGroup, HTMLSelect, InputGroup, NonIdealState, NumericInput, Switch } from '@blueprintjs/core';
 import { DIALOG_WIDTH } from '@decisio/domain';
-import { validateSetting } from '@decisio/sdk-plugin';
+import { Dialog, validateSetting } from '@decisio/sdk-plugin';
 import { useWorkbench } from '../host/workbench-context';
 import { describeSettingField } from '../host/settings-form';
 import { useWorkbenchT } from '../i18n/i18n';
 
-/** The settings form, generated from the plugins' setting contributions. */
+/**
+ * The settings form, generated from the plugins' setting contributions, in the SDK's `Dialog`: it
+ * opens with the focus on the first setting (mounted closed: Blueprint gives the focus back when it fades).
+ */
 export function SettingsDialog(props: { isOpen: boolean; onClose: () => void; onClosed?: (dialog: HTMLElement) => void }) {
   const wb = useWorkbench();
   const { t } = useWorkbenchT();
