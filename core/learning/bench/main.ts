@@ -23,7 +23,8 @@
  * `--bc-uncertainty=C` its part scaled by the members' disagreement on the policy's return
  * (`bcUncertainty`: the trainer's default, PPO 0.5, SAC 0), `--bc-baseline=zero|warm`
  * what that disagreement is counted from. `--venv-cache=DIR`
- * (development aid) keeps the trained ensemble between runs.
+ * (development aid) keeps the trained ensemble between runs; `--policy-seed=K` draws the policy
+ * training again on the same data and venvs.
  * `evals` lists each evaluation's [selection estimate, worst member, member mean, true return,
  * entropy, share of logged rows with a mean action outside the range, behaviour-regulariser
  * coefficient of the step]; the last four only with `--trace` (diagnosis: nothing is chosen by
@@ -87,6 +88,11 @@ const BC_UNCERTAINTY = arg('bc-uncertainty');
 const BC_BASELINE = arg('bc-baseline');
 if (BC_BASELINE !== undefined && BC_BASELINE !== 'zero' && BC_BASELINE !== 'warm') throw new Error(`unknown --bc-baseline=${BC_BASELINE}`);
 const TRACE = process.argv.includes('--trace');
+/**
+ * `--policy-seed=K` (K > 0): another draw of the policy training (warm start and trainer) on the
+ * same data and venvs, seed `3 + SEED + 100000 K`; default 0, the seed's own draw.
+ */
+const POLICY_SEED = 3 + SEED + 100000 * Number(arg('policy-seed') ?? 0);
 /** `--lr=`, `--patience=`, `--entropy-coef=`, `--epochs=`, `--eval-every=`, `--minibatch=`: the policy trainer's own settings (defaults: the trainer's; `evalEvery` 5, 2 with `--quick`). */
 const POLICY_NUMBER_FLAGS: Array<[string, keyof PolicyOptions]> = [['lr', 'lr'], ['patience', 'patience'], ['entropy-coef', 'entropyCoef'], ['epochs', 'epochs'], ['eval-every', 'evalEvery'], ['minibatch', 'minibatch']];
 for (const [flag] of POLICY_NUMBER_FLAGS) {
@@ -218,7 +224,7 @@ for (const [id, task] of Object.entries(REFERENCE_TASKS)) {
   const runnerOf = (t: PolicyTrainer) => new PolicyRunner(t.policy, POLICY_ALGO === 'sac' ? 'tanh' : 'clip').asTaskPolicy();
   // the same warm start as the trained policy's (same seed; PPO: without its value warm-up)
   const warm = newTrainer(POLICY_ALGO === 'ppo' ? { ...baseOptions, valueWarmup: 0 } : baseOptions);
-  await warm.init({ seed: 3 + SEED });
+  await warm.init({ seed: POLICY_SEED });
   const warmPolicy = runnerOf(warm);
   const trainer = newTrainer(policyOptions);
   // per evaluation: selection estimate, worst and mean member returns, and (`--trace`, diagnosis
@@ -249,7 +255,7 @@ for (const [id, task] of Object.entries(REFERENCE_TASKS)) {
     return s / SEEDS;
   };
   let samples = 0;
-  await runTrainer(trainer, { seed: 3 + SEED, stop: { system: true }, budget: { maxSteps: POLICY_STEPS }, onEvent: (e) => {
+  await runTrainer(trainer, { seed: POLICY_SEED, stop: { system: true }, budget: { maxSteps: POLICY_STEPS }, onEvent: (e) => {
     if (e.type !== 'metrics') return;
     samples += e.metrics['samples'] ?? 0;
     if (e.metrics['uncertainty'] !== undefined) uncertainty.push(e.metrics['uncertainty']);
@@ -357,6 +363,7 @@ for (const [id, task] of Object.entries(REFERENCE_TASKS)) {
       horizon: HORIZON,
       batch: BATCH,
       seed: SEED,
+      policySeed: POLICY_SEED,
       policySteps: POLICY_STEPS,
       ensemble: ENSEMBLE,
       ensembleRollouts: policyOptions.ensemble ? (policyOptions.ensembleRollouts ?? true) : false,
