@@ -5,7 +5,10 @@ import { projectsApi } from '../api';
 import { useProjectsT } from '../i18n';
 import { DIALOG_PORTAL, describeFailure } from './errors';
 
-/** Confirms deleting a project (the server refuses while trainings or services run, or while it is locked). */
+/**
+ * Confirms deleting a project (the server refuses while trainings or services run, or while it is
+ * locked). It opens with the focus on Cancel, as the SDK's Alert does, not on Delete.
+ */
 export function DeleteProjectAlert({ project, onClose, onDeleted }: { project: ProjectItem; onClose(): void; onDeleted?(): void }) {
   const { t } = useProjectsT();
   const notify = useNotify();
@@ -33,7 +36,8 @@ export function DeleteProjectAlert({ project, onClose, onDeleted }: { project: P
         actions={
           <>
             <Button onClick={onClose}>{t('delete.cancel')}</Button>
-            <BusyButton intent="danger" autoFocus loading={state.isLoading} onClick={() => void confirm()} data-testid="project-delete-confirm">
+            {/* No autoFocus: the SDK Dialog opens on Cancel (the footer's first button), so a stray Enter deletes nothing. */}
+            <BusyButton intent="danger" loading={state.isLoading} onClick={() => void confirm()} data-testid="project-delete-confirm">
               {t('delete.confirm')}
             </BusyButton>
           </>

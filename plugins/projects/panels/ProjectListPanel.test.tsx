@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { Page, ProjectItem } from '@decisio/domain';
 import { createTestHost, renderPanel } from '@decisio/sdk-plugin/testing';
@@ -111,6 +111,42 @@ describe('ProjectListPanel', () => {
     fireEvent.click(screen.getByTestId('project-delete-confirm'));
     await waitFor(() => expect(host.calls.find((c) => c.url === 'project/deleteProject')?.body).toEqual({ projectId: 'a'.repeat(32) }));
     expect(host.toasts.map((x) => x.message)).toContain('Project deleted');
+  });
+
+  it('opens the delete confirmation with the focus on Cancel, not on Delete, so a stray Enter does not delete the project', async () => {
+    const host = createTestHost({ plugins: [projectsPlugin], locale: 'en-US' });
+    host.mockCall('project/getProjectList', { data: page([project()]) });
+    await renderPanel(listPanel, { host });
+    const more = await screen.findByRole('button', { name: 'Actions for Pricing' });
+    more.focus();
+    fireEvent.click(more);
+    const item = await screen.findByRole('menuitem', { name: 'Delete' });
+    item.focus();
+    // jsdom ignores a focus() on the dialog's controls while Blueprint's portal is not in the document yet
+    // (Chromium honours an autoFocus there): note every control given the focus, wherever it landed.
+    const given: HTMLElement[] = [];
+    const focus = HTMLElement.prototype.focus;
+    const spy = vi.spyOn(HTMLElement.prototype, 'focus').mockImplementation(function (this: HTMLElement, options?: FocusOptions) {
+      given.push(this);
+      focus.call(this, options);
+    });
+    try {
+      fireEvent.click(item);
+      await screen.findByTestId('project-delete-body');
+      // The SDK Dialog's rule (the footer's first button, as the SDK Alert's Cancel).
+      await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Cancel' })));
+      await new Promise((r) => setTimeout(r, 50));
+      expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Cancel' }));
+      expect(given).not.toContain(screen.getByTestId('project-delete-confirm'));
+    } finally {
+      spy.mockRestore();
+    }
+    // Enter on Cancel closes it, deleting nothing; the focus goes back to More.
+    fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
+    await waitFor(() => expect(screen.queryByTestId('project-delete-body')).toBeNull());
+    await waitFor(() => expect(document.activeElement).toBe(more));
+    expect(host.calls.some((c) => c.url === 'project/deleteProject')).toBe(false);
+    await waitFor(() => expect(item.isConnected).toBe(false));
   });
 
   it("gives the focus back to the row's More button when a dialog opened from its menu closes (Escape, Cancel)", async () => {
