@@ -136,6 +136,31 @@ describe('the app', () => {
     await waitFor(() => expect(document.activeElement).toBe(button));
   });
 
+  it("opens the settings from the palette (both languages), and gives the focus back to what had it before the palette when they close", async () => {
+    await start('/dashboard');
+    await screen.findByTestId('welcome-panel', {}, { timeout: 10_000 });
+    const button = screen.getByTestId('user-menu');
+    button.focus();
+    fireEvent.keyDown(window, { key: 'P', ctrlKey: true, shiftKey: true });
+    fireEvent.change(await screen.findByTestId('command-palette-input'), { target: { value: 'workbench settings' } });
+    expect(screen.getByTestId('command-shell:settings').textContent).toContain('Open the workbench settings');
+    expect(screen.getByTestId('command-shell:settings').dataset.active).toBe('true');
+    fireEvent.keyDown(screen.getByTestId('command-palette-input'), { key: 'Enter' });
+    await waitFor(() => expect(screen.queryByTestId('command-palette-input')).toBeNull());
+    const setting = await screen.findByLabelText('Show the modelling steps on the dashboard');
+    // opened once the palette has faded, on their first setting (not on their empty focus trap)
+    await waitFor(() => expect(document.activeElement?.id).toBe(document.querySelector('[id^="setting-"]')?.id));
+    expect(setting.closest('.bp6-dialog')?.contains(document.activeElement)).toBe(true);
+    fireEvent.click(screen.getByRole('button', { name: 'Close' }));
+    await waitFor(() => expect(document.activeElement).toBe(button));
+
+    fireEvent.change(screen.getByTestId('language-switch'), { target: { value: 'zh-CN' } });
+    fireEvent.keyDown(window, { key: 'P', ctrlKey: true, shiftKey: true });
+    fireEvent.change(await screen.findByTestId('command-palette-input'), { target: { value: '工作台设置' } });
+    expect(screen.getByTestId('command-shell:settings').textContent).toContain('打开工作台设置');
+    fireEvent.keyDown(screen.getByTestId('command-palette-input'), { key: 'Escape' });
+  });
+
   it('runs a command from the palette (Mod+Shift+P)', async () => {
     const w = await start('/dashboard');
     await screen.findByTestId('welcome-panel', {}, { timeout: 10_000 });

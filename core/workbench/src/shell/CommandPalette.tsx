@@ -16,17 +16,36 @@ export interface PaletteItem extends PaletteEntry {
   run(): void;
 }
 
+/** What the shell around the palette opens itself (not a plugin's command nor a page). */
+export interface PaletteShell {
+  /** Opens the workbench's Settings dialog (Mod+,); called as the palette closes. */
+  openSettings(): void;
+}
+
 /**
- * What the palette offers now: every enabled command that plugins contribute (as data, with a
- * translated title, English keywords and an optional keybinding) that the user may run (the
- * user's menus hold the page it opens and the user holds its permissions: `commandAllowed`,
- * through `wb.commands.isAllowed`, the gate of the keybindings too),
- * then the side-menu entries that open a page (those the user's roles allow). Titles are in the
+ * What the palette offers now: the shell's own dialogs (`shell`: Settings), every enabled command
+ * that plugins contribute (as data, with a translated title, English keywords and an optional
+ * keybinding) that the user may run (the user's menus hold the page it opens and the user holds
+ * its permissions: `commandAllowed`, through `wb.commands.isAllowed`, the gate of the keybindings
+ * too), then the side-menu entries that open a page (those the user's roles allow). Titles are in the
  * current language; the English title is searched too. Until the user is known, gated commands
  * and pages are left out.
  */
-export function paletteItems(wb: Workbench): PaletteItem[] {
+export function paletteItems(wb: Workbench, shell?: PaletteShell): PaletteItem[] {
   const en = wb.i18n.getFixedT('en-US');
+  const own: PaletteItem[] = shell
+    ? [
+        {
+          id: 'shell:settings',
+          title: wb.locale.t('workbench:palette.openSettings'),
+          englishTitle: en('workbench:palette.openSettings'),
+          keywords: ['settings', 'preferences', 'options'],
+          icon: 'cog',
+          keybinding: 'Mod+,',
+          run: () => shell.openSettings(),
+        },
+      ]
+    : [];
   const user = baseApi.endpoints['core/getUser'].select()(wb.store.getState()).data;
   const commands: PaletteItem[] = wb.host.commands
     .filter((c) => !c.hidden && wb.commands.isEnabled(c.id) && wb.commands.isAllowed(c))
@@ -58,7 +77,7 @@ export function paletteItems(wb: Workbench): PaletteItem[] {
         run: () => wb.navigation.navigate(to),
       };
     });
-  return [...commands, ...pages];
+  return [...own, ...commands, ...pages];
 }
 
 /**
@@ -67,7 +86,7 @@ export function paletteItems(wb: Workbench): PaletteItem[] {
  * lists the keyboard shortcuts. The SDK's `Dialog` (mounted closed: Blueprint gives the focus back
  * when it fades); the search box has `autoFocus`, which its first-control focus leaves alone.
  */
-export function CommandPalette(props: { isOpen: boolean; onClose: () => void; onClosed?: (dialog: HTMLElement) => void }) {
+export function CommandPalette(props: { isOpen: boolean; onClose: () => void; onClosed?: (dialog: HTMLElement) => void; shell?: PaletteShell }) {
   const wb = useWorkbench();
   const { t } = useWorkbenchT();
   const locale = useLocale();
@@ -83,7 +102,7 @@ export function CommandPalette(props: { isOpen: boolean; onClose: () => void; on
       setActive(0);
     }
   }, [props.isOpen]);
-  const all = useMemo(() => (props.isOpen ? paletteItems(wb) : []), [wb, props.isOpen, locale, user]);
+  const all = useMemo(() => (props.isOpen ? paletteItems(wb, props.shell) : []), [wb, props.isOpen, locale, user, props.shell]);
   const items = useMemo(() => searchPalette(all, query), [all, query]);
   useEffect(() => {
     const el = listRef.current?.querySelector<HTMLElement>('[data-active="true"]');
@@ -95,7 +114,8 @@ export function CommandPalette(props: { isOpen: boolean; onClose: () => void; on
     props.onClose();
     item.run();
   };
-  const bound = all.filter((x) => x.keybinding);
+  // the shell's own keys are listed from SHELL_SHORTCUTS already
+  const bound = all.filter((x) => x.keybinding && !x.id.startsWith('shell:'));
   return (
     <Dialog isOpen={props.isOpen} onClose={props.onClose} onClosed={props.onClosed} title={t('palette.title')} icon="console" style={{ width: DIALOG_WIDTH.md }}>
       <DialogBody>

@@ -1,9 +1,9 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { Classes } from '@blueprintjs/core';
 import { Outlet } from '@tanstack/react-router';
 import { focusBackUnlessMoved } from '@decisio/sdk-plugin';
 import { AppHeader } from './AppHeader';
-import { CommandPalette } from './CommandPalette';
+import { CommandPalette, type PaletteShell } from './CommandPalette';
 import { SettingsDialog } from './SettingsDialog';
 import { SideMenu } from './SideMenu';
 import { isMacPlatform, shellAction } from './shortcuts';
@@ -25,6 +25,18 @@ export function ConsoleShell() {
   const focusBack = (dialog: HTMLElement) => {
     focusBackUnlessMoved(dialog, returnFocus.current);
     returnFocus.current = null;
+  };
+  // The palette's "Open the workbench settings": the settings open once the palette has faded and
+  // given the focus back (opened meanwhile, they found the focus in the fading palette and lost it
+  // to their empty trap when the palette's search box went), and give it back, when they close, to
+  // what had it before the palette.
+  const settingsAfterPalette = useRef(false);
+  const paletteShell = useMemo<PaletteShell>(() => ({ openSettings: () => void (settingsAfterPalette.current = true) }), []);
+  const paletteClosed = (dialog: HTMLElement) => {
+    if (!settingsAfterPalette.current) return focusBack(dialog);
+    settingsAfterPalette.current = false;
+    focusBackUnlessMoved(dialog, returnFocus.current);
+    setSettings(true);
   };
   useEffect(() => {
     // F1 and Mod+Shift+P open the command palette, Mod+B the menu, Mod+, the settings (shortcuts.ts).
@@ -56,7 +68,7 @@ export function ConsoleShell() {
         </main>
       </div>
       <SettingsDialog isOpen={settings} onClose={() => setSettings(false)} onClosed={focusBack} />
-      <CommandPalette isOpen={palette} onClose={() => setPalette(false)} onClosed={focusBack} />
+      <CommandPalette isOpen={palette} onClose={() => setPalette(false)} onClosed={paletteClosed} shell={paletteShell} />
     </div>
   );
 }
