@@ -3,7 +3,7 @@ import { createRef, startTransition, Suspense, use, useRef, useState, type Compo
 import { act, cleanup, fireEvent, render, renderHook, screen, waitFor } from '@testing-library/react';
 import { Button, Classes, Dialog, Menu, MenuItem, PopoverNext } from '@blueprintjs/core';
 import { Alert as FocusAlert, BusyButton, Dialog as FocusBackDialog, useFocusBackOnUnmount, useFocusBackWhenDone, useOpeningKey } from './react';
-import { heldBack, pressBusy } from './testing';
+import { createTestHost, heldBack, pressBusy, withHost } from './testing';
 
 /**
  * A dialog's Save turns busy, with the focus dropped to the page, and is done: saved, the dialog
@@ -613,6 +613,22 @@ describe('Dialog (sdk-plugin), the focus when it opens', () => {
     view.rerender(<Tables loaded />);
     await act(async () => new Promise((r) => setTimeout(r, 20)));
     expect(document.activeElement).toBe(notes);
+  });
+});
+
+describe('Dialog (sdk-plugin), its Close button', () => {
+  afterEach(() => cleanup());
+
+  it("names the header's Close button in the interface language (Blueprint writes \"Close\" whatever it is)", async () => {
+    for (const [locale, name] of [['zh-CN', '关闭'], ['en-US', 'Close']] as const) {
+      const host = createTestHost({ locale });
+      const view = render(withHost(host, <FocusBackDialog isOpen title="Note" />));
+      await waitFor(() => expect(screen.getByRole('button', { name })).toBeTruthy());
+      view.unmount();
+    }
+    // without the workbench's services (no language known) it stays Blueprint's
+    render(<FocusBackDialog isOpen title="Note" />);
+    expect(await screen.findByRole('button', { name: 'Close' })).toBeTruthy();
   });
 });
 

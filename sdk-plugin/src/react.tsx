@@ -616,6 +616,18 @@ function watchLateContent(container: HTMLElement, placed: Element | null): () =>
   return stop;
 }
 
+/** The header's Close button's accessible name, which Blueprint writes in English ("Close") whatever the language. */
+const CLOSE_LABEL: Record<Locale, string> = { 'en-US': 'Close', 'zh-CN': '关闭' };
+
+/**
+ * Names a dialog's (`container`'s) Close button in the interface language (`locale`; none: left as
+ * Blueprint's). Blueprint renders its `aria-label` once, as the dialog opens, and does not write it again.
+ */
+function labelCloseButton(container: HTMLElement, locale: Locale | undefined): void {
+  if (!locale) return;
+  container.querySelector(`.${Classes.DIALOG_CLOSE_BUTTON}`)?.setAttribute('aria-label', CLOSE_LABEL[locale]);
+}
+
 /** Props of the SDK's {@link Dialog}: Blueprint's, and whether it focuses its first control. */
 export interface FocusDialogProps extends DialogProps {
   /**
@@ -658,6 +670,7 @@ export interface FocusDialogProps extends DialogProps {
 export function Dialog({ focusFirstControl = true, ...props }: FocusDialogProps) {
   // Whether it was open when it mounted; a later `isOpen` does not register it (nor unregister it).
   const [mountedOpen] = useState(props.isOpen);
+  const locale = useContext(ServicesContext)?.getOptional(localeServiceRef);
   const { onOpening, onOpened, onClosing, autoFocus } = props;
   const focusFirst = focusFirstControl && autoFocus !== false;
   const stopWatching = useRef<(() => void) | null>(null);
@@ -675,10 +688,11 @@ export function Dialog({ focusFirstControl = true, ...props }: FocusDialogProps)
   }, []);
   const opening = useCallback(
     (node: HTMLElement) => {
+      labelCloseButton(node, locale?.getLocale());
       onOpening?.(node);
       if (focusFirst) afterBlueprintFocus(() => pass(node));
     },
-    [onOpening, focusFirst, pass],
+    [onOpening, focusFirst, pass, locale],
   );
   const opened = useCallback(
     (node: HTMLElement) => {
