@@ -27,6 +27,25 @@ function project(over: Partial<ProjectItem> = {}): ProjectItem {
 }
 const page = (rows: ProjectItem[]): Page<ProjectItem> => ({ rows, total: rows.length, page: 1, pageSize: 20 });
 
+/**
+ * Opens the More menu of the row `row` as a browser does from a focused More button (jsdom focuses
+ * nothing on a click) and finds its item `item`, not clicked yet.
+ */
+async function menuItemOf(row: string, item: string): Promise<{ more: HTMLElement; menuItem: HTMLElement }> {
+  const more = await screen.findByRole('button', { name: `Actions for ${row}` });
+  more.focus();
+  fireEvent.click(more);
+  return { more, menuItem: await screen.findByRole('menuitem', { name: item }) };
+}
+
+/** The list of one project, Pricing, rendered. */
+async function renderPricing() {
+  const host = createTestHost({ plugins: [projectsPlugin], locale: 'en-US' });
+  host.mockCall('project/getProjectList', { data: page([project()]) });
+  await renderPanel(listPanel, { host });
+  return host;
+}
+
 describe('ProjectListPanel', () => {
   afterEach(() => cleanup());
 
@@ -114,13 +133,8 @@ describe('ProjectListPanel', () => {
   });
 
   it('opens the delete confirmation with the focus on Cancel, not on Delete, so a stray Enter does not delete the project', async () => {
-    const host = createTestHost({ plugins: [projectsPlugin], locale: 'en-US' });
-    host.mockCall('project/getProjectList', { data: page([project()]) });
-    await renderPanel(listPanel, { host });
-    const more = await screen.findByRole('button', { name: 'Actions for Pricing' });
-    more.focus();
-    fireEvent.click(more);
-    const item = await screen.findByRole('menuitem', { name: 'Delete' });
+    const host = await renderPricing();
+    const { more, menuItem: item } = await menuItemOf('Pricing', 'Delete');
     item.focus();
     // jsdom ignores a focus() on the dialog's controls while Blueprint's portal is not in the document yet
     // (Chromium honours an autoFocus there): note every control given the focus, wherever it landed.
@@ -156,10 +170,7 @@ describe('ProjectListPanel', () => {
     // Opens a row's menu and an item of it as a browser does (jsdom focuses neither on a click),
     // and waits for the menu to be gone, the dialog holding the focus.
     async function openFromMenu(row: string, item: string, inDialog: string) {
-      const more = await screen.findByRole('button', { name: `Actions for ${row}` });
-      more.focus();
-      fireEvent.click(more);
-      const menuItem = await screen.findByRole('menuitem', { name: item });
+      const { more, menuItem } = await menuItemOf(row, item);
       menuItem.focus();
       fireEvent.click(menuItem);
       const overlay = (await screen.findByTestId(inDialog)).closest('.bp6-overlay')!;
@@ -181,13 +192,8 @@ describe('ProjectListPanel', () => {
   });
 
   it("keeps the focus on the dialog's field once the More menu that opened it has faded", async () => {
-    const host = createTestHost({ plugins: [projectsPlugin], locale: 'en-US' });
-    host.mockCall('project/getProjectList', { data: page([project()]) });
-    await renderPanel(listPanel, { host });
-    const more = await screen.findByRole('button', { name: 'Actions for Pricing' });
-    more.focus();
-    fireEvent.click(more);
-    const edit = await screen.findByRole('menuitem', { name: 'Edit' });
+    await renderPricing();
+    const { menuItem: edit } = await menuItemOf('Pricing', 'Edit');
     edit.focus();
     fireEvent.click(edit);
     // Chromium has the focus on the name field (autoFocus) at once; jsdom leaves it on the dialog's
@@ -203,13 +209,8 @@ describe('ProjectListPanel', () => {
   });
 
   it('gives the focus back to More when the menu closes with Escape, or a dialog opened from it closes before the menu has faded', async () => {
-    const host = createTestHost({ plugins: [projectsPlugin], locale: 'en-US' });
-    host.mockCall('project/getProjectList', { data: page([project()]) });
-    await renderPanel(listPanel, { host });
-    const more = await screen.findByRole('button', { name: 'Actions for Pricing' });
-    more.focus();
-    fireEvent.click(more);
-    const edit = await screen.findByRole('menuitem', { name: 'Edit' });
+    const host = await renderPricing();
+    const { more, menuItem: edit } = await menuItemOf('Pricing', 'Edit');
     // The menu opened from the keyboard has the focus on its overlay's focus trap.
     await waitFor(() => expect(document.activeElement?.classList.contains('bp6-overlay-start-focus-trap')).toBe(true));
     fireEvent.keyDown(document.activeElement!, { key: 'Escape' });
