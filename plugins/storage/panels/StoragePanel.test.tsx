@@ -182,7 +182,10 @@ describe('StoragePanel', () => {
     fireEvent.click(within(rows).getByRole('button', { name: '查看' }));
     expect((await screen.findByTestId('storage-code-content')).textContent).toBe('def reward(x):\n  return 1\n');
     expect(h.calls.find((c) => c.url === 'file/getContentByFilePath')!.body).toEqual({ path: 'reward/reward.py' });
-    fireEvent.click(screen.getByRole('button', { name: '关闭' }));
+    // the footer's Close (the header's cross is named 关闭 too)
+    const [, footerClose] = screen.getAllByRole('button', { name: '关闭' });
+    fireEvent.click(footerClose!);
+    await waitFor(() => expect(screen.queryByTestId('storage-code-content')).toBeNull());
     cleanup();
 
     const gone = host('zh-CN', [code]);
