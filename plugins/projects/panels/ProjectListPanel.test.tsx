@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { Page, ProjectItem } from '@decisio/domain';
 import { createTestHost, renderPanel } from '@decisio/sdk-plugin/testing';
 import { projectsPlugin } from '../index';
@@ -36,6 +36,23 @@ async function menuItemOf(row: string, item: string): Promise<{ more: HTMLElemen
   more.focus();
   fireEvent.click(more);
   return { more, menuItem: await screen.findByRole('menuitem', { name: item }) };
+}
+
+/**
+ * What `check` returns once it passes, with the fake clock standing still: each try runs what is due
+ * now (timers of zero, promises, React's work), up to 200 tries.
+ */
+async function onStillClock<T>(check: () => T): Promise<T> {
+  for (let i = 0; ; i++) {
+    try {
+      return check();
+    } catch (e) {
+      if (i >= 200) throw e;
+    }
+    await act(async () => {
+      await vi.advanceTimersByTimeAsync(0);
+    });
+  }
 }
 
 /** The list of one project, Pricing, rendered. */
@@ -221,14 +238,26 @@ describe('ProjectListPanel', () => {
     fireEvent.click(more);
     const item = await screen.findByRole('menuitem', { name: 'Edit' });
     item.focus();
-    fireEvent.click(item);
-    const name = await screen.findByTestId('project-name');
-    name.focus();
-    fireEvent.keyDown(name, { key: 'Escape' });
-    await waitFor(() => expect(screen.queryByTestId('project-form')).toBeNull());
-    // On More at once, not on the fading item (where an Enter would open the dialog again).
-    await waitFor(() => expect(document.activeElement).toBe(more));
-    expect(item.isConnected).toBe(true);
+    // The menu's fade is a 300 ms timeout: the clock stands still until the dialog has closed, so the
+    // fade cannot end first on a loaded machine. (Testing Library's waitFor waits on setTimeout, so this
+    // part steps the fake clock by zero until each check holds.)
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      fireEvent.click(item);
+      const name = await onStillClock(() => screen.getByTestId('project-name'));
+      name.focus();
+      fireEvent.keyDown(name, { key: 'Escape' });
+      await onStillClock(() => expect(screen.queryByTestId('project-form')).toBeNull());
+      // On More at once, not on the fading item (where an Enter would open the dialog again).
+      await onStillClock(() => expect(document.activeElement).toBe(more));
+      expect(item.isConnected).toBe(true);
+      // The fade ends: the focus stays on More.
+      await act(async () => {
+        await vi.advanceTimersByTimeAsync(400);
+      });
+    } finally {
+      vi.useRealTimers();
+    }
     await waitFor(() => expect(item.isConnected).toBe(false));
     await new Promise((r) => setTimeout(r, 50));
     expect(document.activeElement).toBe(more);
