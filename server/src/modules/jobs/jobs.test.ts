@@ -4,12 +4,13 @@
  * (its starter's alone) and a model service; rights (401, 400, 404 for other tenants and
  * strangers to the project), failure reasons in the caller's language.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { ErrorCode, type JobView } from '@decisio/domain';
 import type { JobKind } from '../../jobs/queue';
 import { createTenant, createUser, issueToken, waitJobFinal } from '../../test/factories';
 import { databases } from '../../test/server';
 import { insertPolicy, samplePolicyFiles } from '../deploy/fixtures';
+import { ServingRuntime } from '../deploy/runtime';
 import { TINY_BC, modellingTestServer, type ModellingTestServer } from '../modelling/testing';
 
 const FAILS: JobKind<unknown> = {
@@ -18,6 +19,26 @@ const FAILS: JobKind<unknown> = {
     throw new Error('The server restarted; gave up after 3 attempts');
   },
 };
+
+/**
+ * Holds the policy loads of the model service `serviceId` (a start's step between 'starting' and
+ * 'running') until `release()`; other services load as usual. When the test ends (passed, failed
+ * or timed out) the load is released and the spy `held` restored, so the server can stop.
+ */
+function holdPolicyLoad(serviceId: string) {
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  const load = ServingRuntime.prototype.loadPolicy;
+  const held = vi.spyOn(ServingRuntime.prototype, 'loadPolicy').mockImplementation(async function (this: ServingRuntime, id, tenantId, policyId) {
+    if (id === serviceId) await released;
+    return load.call(this, id, tenantId, policyId);
+  });
+  onTestFinished(() => {
+    release();
+    held.mockRestore();
+  });
+  return { held, release };
+}
 
 /** Reads an SSE response to its end: the events in order. */
 async function readEvents(res: Response): Promise<Array<{ event: string; id: string | null; data: any }>> {
@@ -147,12 +168,16 @@ describe.each(databases)('job contract on %s', (kind) => {
     expect(view).toMatchObject({ kind: 'service', state: 'running', final: true, ownerId: id, error: null });
     expect(view.owner).toMatchObject({ type: 'service', projectId: m.projectId });
     expect((await call('modeldeploy/stop', { id })).body.code).toBe(0);
+    // The start's policy load is held until released, so the start answers before it can be done
+    // (however loaded the machine); once released, job/wait follows it to running.
+    const { held, release } = holdPolicyLoad(id);
     const started = await call('modeldeploy/start', { id });
-    // 'starting', or already 'running' when the start was done before the answer (seen under CI load);
-    // job/wait from 'starting' answers 'running' either way
-    expect(['starting', 'running']).toContain(started.body.data.status);
-    const waited = await call('job/wait', { jobId: id, state: 'starting', timeoutSeconds: 30 });
-    expect(waited.body.data).toMatchObject({ state: 'running', changed: true, final: true });
+    expect(started.body.data.status).toBe('starting');
+    expect(held).toHaveBeenCalledWith(id, m.owner.tenantId, policyId);
+    expect((await call('job/get', { jobId: id })).body.data).toMatchObject({ state: 'starting', final: false });
+    const waiting = call('job/wait', { jobId: id, state: 'starting', timeoutSeconds: 30 });
+    release();
+    expect((await waiting).body.data).toMatchObject({ state: 'running', changed: true, final: true });
     expect((await call('job/get', { jobId: id }, memberToken)).body.code).toBe(ErrorCode.jobNotFound);
     expect((await call('job/get', { jobId: id }, strangerToken)).body.code).toBe(ErrorCode.jobNotFound);
     // Without `start` the service stops at waiting to start, as before.
