@@ -616,6 +616,43 @@ describe('Dialog (sdk-plugin), the focus when it opens', () => {
   });
 });
 
+describe('Dialog (sdk-plugin), opened while another overlay closes', () => {
+  afterEach(() => cleanup());
+
+  it("takes the focus out of the fading overlay (a command palette) onto its first field, and keeps it there when that overlay gives its focus back", async () => {
+    // The palette, itself an SDK Dialog, closes as its entry opens the form (in one render). The
+    // form has opened (its onOpened pass done) before the palette has faded.
+    function Page(props: { open: 'palette' | 'form' | null }) {
+      return (
+        <>
+          <button type="button">Open</button>
+          <FocusBackDialog isOpen={props.open === 'palette'} title="Palette">
+            <input aria-label="Search" />
+          </FocusBackDialog>
+          <FocusBackDialog isOpen={props.open === 'form'} title="Form" transitionDuration={100}>
+            <input aria-label="Name" />
+          </FocusBackDialog>
+        </>
+      );
+    }
+    const view = render(<Page open={null} />);
+    screen.getByRole('button', { name: 'Open' }).focus();
+    view.rerender(<Page open="palette" />);
+    const search = await screen.findByLabelText('Search');
+    await waitFor(() => expect(document.activeElement).toBe(search));
+    view.rerender(<Page open="form" />);
+    const name = await screen.findByLabelText('Name');
+    // At once, while the palette fades (300 ms): not once it has gone, the keys typed meanwhile lost.
+    await waitFor(() => expect(document.activeElement).toBe(name));
+    expect(search.isConnected).toBe(true);
+    // Faded, Blueprint gives the palette's focus back to Open, behind the form: the form's focus
+    // enforcement took it from there onto its empty trap. It stays on Name.
+    await waitFor(() => expect(search.isConnected).toBe(false));
+    await act(async () => new Promise((r) => setTimeout(r, 50)));
+    expect(document.activeElement).toBe(name);
+  });
+});
+
 describe('Dialog (sdk-plugin), its Close button', () => {
   afterEach(() => cleanup());
 

@@ -532,17 +532,79 @@ function onTrap(container: HTMLElement, el: Element): boolean {
 }
 
 /**
+ * The other overlay, closing (fading out), that `el` (what has the focus) is in while the dialog
+ * (`container`) opens: the command palette (itself an SDK {@link Dialog}) whose entry opened this
+ * dialog, the menu whose item did. `null` when it is elsewhere.
+ */
+function closingOverlayWithFocus(container: HTMLElement, el: Element | null = document.activeElement): Element | null {
+  const overlay = el?.closest(`.${Classes.OVERLAY}`) ?? null;
+  if (!overlay || overlay.classList.contains(Classes.OVERLAY_OPEN) || overlay.contains(container)) return null;
+  return overlay;
+}
+
+/**
  * Whether nothing in the dialog (`container`) has the focus yet: it is on what Blueprint focuses
- * when no control did ({@link onTrap}). Not when a control in it has it (an `autoFocus` field), nor
- * when the focus is outside its overlay (a dialog that does not take it, `autoFocus={false}`;
- * another overlay), nor on the page: Blueprint brings the focus from the page onto its trap (the
- * pass after its frame sees it there), so on the page it is where a control the user pressed left
- * it (a busy button in the dialog, disabled while the dialog was still opening), which that control
- * takes back itself ({@link BusyButton}).
+ * when no control did ({@link onTrap}), or still in another overlay that is closing (the command
+ * palette that opened the dialog, fading out: its search box goes with it, and the focus would be
+ * lost to the dialog's empty trap, see {@link closingOverlayWithFocus}). Not when a control in it
+ * has it (an `autoFocus` field), nor when the focus is outside its overlay otherwise (a dialog that
+ * does not take it, `autoFocus={false}`; another overlay that is open), nor on the page: Blueprint
+ * brings the focus from the page onto its trap (the pass after its frame sees it there), so on the
+ * page it is where a control the user pressed left it (a busy button in the dialog, disabled while
+ * the dialog was still opening), which that control takes back itself ({@link BusyButton}).
  */
 function focusUnsettled(container: HTMLElement): boolean {
   if (closingOrGone(container) || focusOnPage()) return false;
-  return onTrap(container, document.activeElement!);
+  return onTrap(container, document.activeElement!) || closingOverlayWithFocus(container) !== null;
+}
+
+/** Whether `el` is in an overlay that is open now (a dialog, a popover; not the page, whose body has the class too while one is). */
+function inOpenOverlay(el: Element): boolean {
+  return el.closest(`.${Classes.OVERLAY}.${Classes.OVERLAY_OPEN}`) !== null;
+}
+
+/**
+ * How long (ms) at most a dialog that took the focus out of a closing overlay keeps it from that
+ * overlay's focus return ({@link keepFocusWhileClosing}); it stops sooner, once the overlay has gone.
+ */
+const CLOSING_OVERLAY_WAIT_MS = 10_000;
+
+/**
+ * Watches the overlay (`closing`) that had the focus as the dialog (`container`) began to open,
+ * once the dialog has placed the focus (on `placed`). Once that overlay has faded, Blueprint gives that overlay's focus back to what had it
+ * before it opened (the button behind both, on the page), and the dialog's focus enforcement then
+ * brings it onto its empty trap, where keys are lost. While it fades, a focus that leaves the
+ * dialog for the page (outside every open overlay; not a popover opened from the dialog) goes back
+ * at once to the dialog's control that had it. Stops when that overlay has faded (emptied, removed
+ * or open again), when the dialog closes, and after {@link CLOSING_OVERLAY_WAIT_MS}. Returns stop.
+ */
+function keepFocusWhileClosing(container: HTMLElement, closing: Element, placed: HTMLElement): () => void {
+  const overlay = container.closest(`.${Classes.OVERLAY}`) ?? container;
+  let last = placed;
+  let stopped = false;
+  const onFocusIn = (e: FocusEvent) => {
+    if (closingOrGone(container) || overlayFaded(closing)) return stop();
+    if (!(e.target instanceof Element)) return;
+    if (overlay.contains(e.target)) {
+      if (!onTrap(container, e.target) && e.target instanceof HTMLElement) last = e.target;
+      return;
+    }
+    if (!inOpenOverlay(e.target) && canTakeFocus(last) && overlay.contains(last)) last.focus();
+  };
+  const observer = new MutationObserver(() => {
+    if (overlayFaded(closing)) stop();
+  });
+  const timer = setTimeout(() => stop(), CLOSING_OVERLAY_WAIT_MS);
+  function stop(): void {
+    if (stopped) return;
+    stopped = true;
+    observer.disconnect();
+    clearTimeout(timer);
+    document.removeEventListener('focusin', onFocusIn, true);
+  }
+  observer.observe(closing, { childList: true, attributes: true, attributeFilter: ['class'] });
+  document.addEventListener('focusin', onFocusIn, true);
+  return stop;
 }
 
 /**
@@ -555,6 +617,68 @@ function focusDialogFirstControl(container: HTMLElement): HTMLElement | null | u
   const control = firstControl(container);
   control?.focus();
   return control;
+}
+
+/** Whether the closing overlay (`closing`) has faded: emptied, removed, or open again. */
+function overlayFaded(closing: Element): boolean {
+  return !closing.isConnected || closing.classList.contains(Classes.OVERLAY_OPEN) || closing.childElementCount === 0;
+}
+
+/**
+ * Runs `place` (which focuses a control of the dialog, `container`, when its focus is not settled
+ * yet) and, when it placed the focus while `closing` (the overlay that had the focus as the dialog
+ * began to open, {@link closingOverlayWithFocus}) still fades, keeps it there through that
+ * overlay's focus return ({@link keepFocusWhileClosing}). Returns what `place` returned, and the
+ * watch's stop when one started.
+ */
+function placeFocus<T extends HTMLElement | null | undefined>(
+  container: HTMLElement,
+  closing: Element | null,
+  place: (container: HTMLElement) => T,
+): { placed: T; stop?: () => void } {
+  const placed = place(container);
+  if (closing && placed && document.activeElement === placed && !overlayFaded(closing)) {
+    return { placed, stop: keepFocusWhileClosing(container, closing, placed) };
+  }
+  return { placed };
+}
+
+/**
+ * The first-control focus of an opening SDK {@link Dialog} or {@link Alert}: `begin(node)`, as it
+ * starts to open (`onOpening`, before Blueprint's frame brings the focus in), notes the other
+ * overlay that is closing with the focus in it ({@link closingOverlayWithFocus}; only when `keep`:
+ * the dialog enforces its focus); `pass(node)` runs `place` ({@link placeFocus}) and returns what it
+ * placed; `stop()` ends the watch that keeps the focus through that overlay's return (on closing;
+ * unmounting stops it too).
+ */
+function useFocusPlacement<T extends HTMLElement | null | undefined>(keep: boolean, place: (container: HTMLElement) => T) {
+  const closing = useRef<Element | null>(null);
+  const stopKeeping = useRef<(() => void) | null>(null);
+  const stop = useCallback(() => {
+    stopKeeping.current?.();
+    stopKeeping.current = null;
+  }, []);
+  useEffect(() => stop, [stop]);
+  const begin = useCallback(
+    (node: HTMLElement) => {
+      stop();
+      closing.current = keep ? closingOverlayWithFocus(node) : null;
+    },
+    [keep, stop],
+  );
+  const pass = useCallback(
+    (node: HTMLElement): T => {
+      const { placed, stop: keeping } = placeFocus(node, closing.current, place);
+      if (keeping) {
+        // Once: later passes find the focus settled.
+        closing.current = null;
+        stopKeeping.current = keeping;
+      }
+      return placed;
+    },
+    [place],
+  );
+  return useMemo(() => ({ begin, pass, stop }), [begin, pass, stop]);
 }
 
 /**
@@ -589,7 +713,9 @@ const DIALOG_LATE_CONTENT_WAIT_MS = 10_000;
  */
 function watchLateContent(container: HTMLElement, placed: Element | null): () => void {
   let stopped = false;
-  const waiting = (el: Element | null) => el !== null && el !== document.body && (el === placed || onTrap(container, el));
+  // Still in another overlay that is closing (the palette that opened the dialog) counts as not placed yet.
+  const waiting = (el: Element | null) =>
+    el !== null && el !== document.body && (el === placed || onTrap(container, el) || closingOverlayWithFocus(container, el) !== null);
   const check = () => {
     if (closingOrGone(container) || !waiting(document.activeElement)) return stop();
     const control = firstControl(container);
@@ -657,7 +783,10 @@ export interface FocusDialogProps extends DialogProps {
  * looks again, once, as its content changes: the focus, still on Close or on the trap, goes to the
  * first control outside the header as soon as there is one (so Enter does not close a dialog that
  * has just loaded), unless the user has moved it meanwhile, the dialog is closing, or 10 s have
- * passed. `focusFirstControl={false}` (or `autoFocus={false}`) opts out.
+ * passed. Opened while another overlay is closing with the focus still in it (the command palette
+ * whose entry opened it), the dialog takes that focus as not settled yet: its first control gets it
+ * at once, and keeps it when that overlay, faded, gives its focus back behind the dialog
+ * ({@link keepFocusWhileClosing}). `focusFirstControl={false}` (or `autoFocus={false}`) opts out.
  *
  * Going: a dialog rendered only while it is open (`{editing && <EditDialog />}`, mounted with
  * `isOpen`) is removed at once when it closes, and Blueprint leaves the focus on the page: this one
@@ -671,28 +800,34 @@ export function Dialog({ focusFirstControl = true, ...props }: FocusDialogProps)
   // Whether it was open when it mounted; a later `isOpen` does not register it (nor unregister it).
   const [mountedOpen] = useState(props.isOpen);
   const locale = useContext(ServicesContext)?.getOptional(localeServiceRef);
-  const { onOpening, onOpened, onClosing, autoFocus } = props;
+  const { onOpening, onOpened, onClosing, autoFocus, enforceFocus } = props;
   const focusFirst = focusFirstControl && autoFocus !== false;
+  const focus = useFocusPlacement(enforceFocus !== false, focusDialogFirstControl);
   const stopWatching = useRef<(() => void) | null>(null);
   const stop = useCallback(() => {
     stopWatching.current?.();
     stopWatching.current = null;
-  }, []);
+    focus.stop();
+  }, [focus]);
   useEffect(() => stop, [stop]);
-  const pass = useCallback((node: HTMLElement) => {
-    const control = focusDialogFirstControl(node);
-    // Only the header's Close (or nothing) to focus: the body is still loading.
-    if (control !== undefined && (control === null || inDialogHeader(control)) && !stopWatching.current) {
-      stopWatching.current = watchLateContent(node, control);
-    }
-  }, []);
+  const pass = useCallback(
+    (node: HTMLElement) => {
+      const control = focus.pass(node);
+      // Only the header's Close (or nothing) to focus: the body is still loading.
+      if (control !== undefined && (control === null || inDialogHeader(control)) && !stopWatching.current) {
+        stopWatching.current = watchLateContent(node, control);
+      }
+    },
+    [focus],
+  );
   const opening = useCallback(
     (node: HTMLElement) => {
       labelCloseButton(node, locale?.getLocale());
+      if (focusFirst) focus.begin(node);
       onOpening?.(node);
       if (focusFirst) afterBlueprintFocus(() => pass(node));
     },
-    [onOpening, focusFirst, pass, locale],
+    [onOpening, focusFirst, pass, locale, focus],
   );
   const opened = useCallback(
     (node: HTMLElement) => {
@@ -721,11 +856,16 @@ function alertButtons(container: HTMLElement | null): { confirm: HTMLElement | n
   return { confirm: buttons[0] ?? null, cancel: buttons[1] ?? null };
 }
 
-/** When nothing in the alert (`container`) has the focus yet: Cancel when there is one, else the confirm button. */
-function focusAlertButton(container: HTMLElement): void {
-  if (!focusUnsettled(container)) return;
+/**
+ * When nothing in the alert (`container`) has the focus yet: Cancel when there is one, else the
+ * confirm button. Returns the button it focused, `undefined` when it focused none.
+ */
+function focusAlertButton(container: HTMLElement): HTMLElement | undefined {
+  if (!focusUnsettled(container)) return undefined;
   const { confirm, cancel } = alertButtons(container);
-  [cancel, confirm].find((b) => b !== null && tabbable(b))?.focus();
+  const button = [cancel, confirm].find((b): b is HTMLElement => b !== null && tabbable(b));
+  button?.focus();
+  return button;
 }
 
 /**
@@ -747,27 +887,37 @@ function focusAlertButton(container: HTMLElement): void {
 export function Alert(props: AlertProps) {
   const [mountedOpen] = useState(props.isOpen);
   const node = useRef<HTMLElement | null>(null);
-  const { onOpening, onOpened } = props;
+  const { onOpening, onOpened, onClosing } = props;
+  // Blueprint's Alert always enforces its focus.
+  const focus = useFocusPlacement(true, focusAlertButton);
   const opening = useCallback(
     (el: HTMLElement) => {
       node.current = el;
+      focus.begin(el);
       onOpening?.(el);
-      afterBlueprintFocus(() => focusAlertButton(el));
+      afterBlueprintFocus(() => focus.pass(el));
     },
-    [onOpening],
+    [onOpening, focus],
   );
   const opened = useCallback(
     (el: HTMLElement) => {
       node.current = el;
       onOpened?.(el);
-      focusAlertButton(el);
+      focus.pass(el);
     },
-    [onOpened],
+    [onOpened, focus],
+  );
+  const closing = useCallback(
+    (el: HTMLElement) => {
+      focus.stop();
+      onClosing?.(el);
+    },
+    [onClosing, focus],
   );
   useFocusBackWhenDone(props.loading === true, () => alertButtons(node.current).confirm);
   return (
     <FocusBackScope registered={mountedOpen === true}>
-      <BlueprintAlert {...props} onOpening={opening} onOpened={opened} />
+      <BlueprintAlert {...props} onOpening={opening} onOpened={opened} onClosing={closing} />
     </FocusBackScope>
   );
 }

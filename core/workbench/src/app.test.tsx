@@ -145,12 +145,19 @@ describe('the app', () => {
     fireEvent.change(await screen.findByTestId('command-palette-input'), { target: { value: 'workbench settings' } });
     expect(screen.getByTestId('command-shell:settings').textContent).toContain('Open the workbench settings');
     expect(screen.getByTestId('command-shell:settings').dataset.active).toBe('true');
-    fireEvent.keyDown(screen.getByTestId('command-palette-input'), { key: 'Enter' });
-    await waitFor(() => expect(screen.queryByTestId('command-palette-input')).toBeNull());
+    const input = screen.getByTestId('command-palette-input');
+    fireEvent.keyDown(input, { key: 'Enter' });
     const setting = await screen.findByLabelText('Show the modelling steps on the dashboard');
-    // opened once the palette has faded, on their first setting (not on their empty focus trap)
+    // Opened at once, while the palette fades (300 ms), on their first setting: the focus leaves
+    // the fading palette's search box (not for their empty focus trap, where keys are lost).
     await waitFor(() => expect(document.activeElement?.id).toBe(document.querySelector('[id^="setting-"]')?.id));
-    expect(setting.closest('.bp6-dialog')?.contains(document.activeElement)).toBe(true);
+    expect(input.isConnected).toBe(true);
+    const first = document.activeElement;
+    expect(setting.closest('.bp6-dialog')?.contains(first)).toBe(true);
+    // It stays there once the palette has gone (its search box removed, its focus given back).
+    await waitFor(() => expect(input.isConnected).toBe(false));
+    await new Promise((r) => setTimeout(r, 100));
+    expect(document.activeElement).toBe(first);
     fireEvent.click(screen.getByRole('button', { name: 'Close' }));
     await waitFor(() => expect(document.activeElement).toBe(button));
 

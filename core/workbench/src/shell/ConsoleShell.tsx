@@ -15,29 +15,29 @@ export function ConsoleShell() {
   const [palette, setPalette] = useState(false);
   // The settings and the palette stay mounted once opened, so Blueprint gives the focus back, on
   // close, to what had it when they opened: from the user menu, its item, gone with the menu (the
-  // focus was left on the page). Opened from the menu, they give it to the menu's button instead,
-  // once faded (onClosed), when the focus is still in the dialog or on the page.
-  const returnFocus = useRef<HTMLElement | null>(null);
-  const openFrom = (open: (v: boolean) => void) => (from: HTMLElement | null) => {
-    returnFocus.current = from;
+  // focus was left on the page). Opened from the menu or a key, each gives it to what had it then
+  // (the menu's button) instead, once faded (onClosed), when the focus is still in the dialog or on
+  // the page. The palette's "Open the workbench settings" opens them at once (the SDK's Dialog takes
+  // the focus out of the fading palette onto their first setting), and they give it back, when they
+  // close, to what had it before the palette.
+  const returnFocus = useRef<Record<'settings' | 'palette', HTMLElement | null>>({ settings: null, palette: null });
+  const openFrom = (which: 'settings' | 'palette', open: (v: boolean) => void) => (from: HTMLElement | null) => {
+    returnFocus.current[which] = from;
     open(true);
   };
-  const focusBack = (dialog: HTMLElement) => {
-    focusBackUnlessMoved(dialog, returnFocus.current);
-    returnFocus.current = null;
+  const focusBack = (which: 'settings' | 'palette') => (dialog: HTMLElement) => {
+    focusBackUnlessMoved(dialog, returnFocus.current[which]);
+    returnFocus.current[which] = null;
   };
-  // The palette's "Open the workbench settings": the settings open once the palette has faded and
-  // given the focus back (opened meanwhile, they found the focus in the fading palette and lost it
-  // to their empty trap when the palette's search box went), and give it back, when they close, to
-  // what had it before the palette.
-  const settingsAfterPalette = useRef(false);
-  const paletteShell = useMemo<PaletteShell>(() => ({ openSettings: () => void (settingsAfterPalette.current = true) }), []);
-  const paletteClosed = (dialog: HTMLElement) => {
-    if (!settingsAfterPalette.current) return focusBack(dialog);
-    settingsAfterPalette.current = false;
-    focusBackUnlessMoved(dialog, returnFocus.current);
-    setSettings(true);
-  };
+  const paletteShell = useMemo<PaletteShell>(
+    () => ({
+      openSettings: () => {
+        returnFocus.current.settings = returnFocus.current.palette;
+        setSettings(true);
+      },
+    }),
+    [],
+  );
   useEffect(() => {
     // F1 and Mod+Shift+P open the command palette, Mod+B the menu, Mod+, the settings (shortcuts.ts).
     const isMac = isMacPlatform();
@@ -51,7 +51,7 @@ export function ConsoleShell() {
       // in the commit that opens it, before Blueprint notes what had it: closed, it gave the focus
       // back to that box, gone, and left it on the page. It goes back to what had it at the key.
       const active = document.activeElement;
-      if (!active?.closest(`.${Classes.OVERLAY_OPEN}`)) returnFocus.current = active instanceof HTMLElement && active !== document.body ? active : null;
+      if (!active?.closest(`.${Classes.OVERLAY_OPEN}`)) returnFocus.current[action] = active instanceof HTMLElement && active !== document.body ? active : null;
       if (action === 'palette') setPalette(true);
       else setSettings(true);
     };
@@ -60,15 +60,15 @@ export function ConsoleShell() {
   }, []);
   return (
     <div className="dc-console">
-      <AppHeader onToggleMenu={() => setCollapsed((c) => !c)} onOpenSettings={openFrom(setSettings)} onOpenPalette={openFrom(setPalette)} />
+      <AppHeader onToggleMenu={() => setCollapsed((c) => !c)} onOpenSettings={openFrom('settings', setSettings)} onOpenPalette={openFrom('palette', setPalette)} />
       <div className="dc-console-body">
         <SideMenu collapsed={collapsed} />
         <main className="dc-console-main">
           <Outlet />
         </main>
       </div>
-      <SettingsDialog isOpen={settings} onClose={() => setSettings(false)} onClosed={focusBack} />
-      <CommandPalette isOpen={palette} onClose={() => setPalette(false)} onClosed={paletteClosed} shell={paletteShell} />
+      <SettingsDialog isOpen={settings} onClose={() => setSettings(false)} onClosed={focusBack('settings')} />
+      <CommandPalette isOpen={palette} onClose={() => setPalette(false)} onClosed={focusBack('palette')} shell={paletteShell} />
     </div>
   );
 }
