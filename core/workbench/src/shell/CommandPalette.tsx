@@ -9,11 +9,27 @@ import { useWorkbenchT } from '../i18n/i18n';
 import { searchPalette, type PaletteEntry } from './palette-search';
 import { formatKeybinding, isMacPlatform, SHELL_SHORTCUTS } from './shortcuts';
 
-/** One line of the palette: a contributed command, or a side-menu entry that opens a page. */
+/**
+ * Where a palette entry comes from: the shell's own (Settings, whose key is one of
+ * `SHELL_SHORTCUTS`), a command a plugin contributes, or a side-menu entry that opens a page.
+ */
+export type PaletteSource = 'shell' | 'command' | 'page';
+
+/** One line of the palette: the shell's own, a contributed command, or a side-menu entry that opens a page. */
 export interface PaletteItem extends PaletteEntry {
+  source: PaletteSource;
   icon?: string;
   keybinding?: string;
   run(): void;
+}
+
+/**
+ * The entries whose keybindings the palette's footer lists after the shell's own shortcuts: those
+ * with a keybinding, less the shell's own entries (`source: 'shell'`), whose keys are listed from
+ * `SHELL_SHORTCUTS` already.
+ */
+export function footerKeybindings(items: readonly PaletteItem[]): PaletteItem[] {
+  return items.filter((x) => x.keybinding && x.source !== 'shell');
 }
 
 /** What the shell around the palette opens itself (not a plugin's command nor a page). */
@@ -37,6 +53,7 @@ export function paletteItems(wb: Workbench, shell?: PaletteShell): PaletteItem[]
     ? [
         {
           id: 'shell:settings',
+          source: 'shell',
           title: wb.locale.t('workbench:palette.openSettings'),
           englishTitle: en('workbench:palette.openSettings'),
           keywords: ['settings', 'preferences', 'options'],
@@ -53,6 +70,7 @@ export function paletteItems(wb: Workbench, shell?: PaletteShell): PaletteItem[]
       const key = `${c.pluginId}:${c.titleKey}`;
       return {
         id: c.id,
+        source: 'command',
         title: wb.locale.t(key),
         englishTitle: en(key),
         keywords: c.keywords,
@@ -70,6 +88,7 @@ export function paletteItems(wb: Workbench, shell?: PaletteShell): PaletteItem[]
       const to = m.to!;
       return {
         id: `menu:${m.id}`,
+        source: 'page',
         title: wb.locale.t('workbench:palette.goTo', { title: wb.locale.t(key) }),
         englishTitle: `Go to ${en(key)}`,
         keywords: [to],
@@ -114,8 +133,7 @@ export function CommandPalette(props: { isOpen: boolean; onClose: () => void; on
     props.onClose();
     item.run();
   };
-  // the shell's own keys are listed from SHELL_SHORTCUTS already
-  const bound = all.filter((x) => x.keybinding && !x.id.startsWith('shell:'));
+  const bound = footerKeybindings(all);
   return (
     <Dialog isOpen={props.isOpen} onClose={props.onClose} onClosed={props.onClosed} title={t('palette.title')} icon="console" style={{ width: DIALOG_WIDTH.md }}>
       <DialogBody>
