@@ -1,13 +1,17 @@
-import { Button, DialogBody, DialogFooter, Icon } from '@blueprintjs/core';
-import { DIALOG_WIDTH, type ProjectItem } from '@decisio/domain';
-import { BusyButton, Dialog, useNotify } from '@decisio/sdk-plugin';
+import { H5 } from '@blueprintjs/core';
+import type { ProjectItem } from '@decisio/domain';
+import { Alert, useNotify } from '@decisio/sdk-plugin';
 import { projectsApi } from '../api';
 import { useProjectsT } from '../i18n';
-import { DIALOG_PORTAL, describeFailure } from './errors';
+import { describeFailure } from './errors';
 
 /**
  * Confirms deleting a project (the server refuses while trainings or services run, or while it is
- * locked). It opens with the focus on Cancel, as the SDK's Alert does, not on Delete.
+ * locked), in the SDK's `Alert`, rendered only while open: it opens with the focus on Cancel (a
+ * stray Enter deletes nothing), shows Delete busy while the call runs, and, removed, gives the focus
+ * back to what opened it (the row's More button, the menu item being gone). Escape cancels. (Its
+ * portal sits above the dock as every Blueprint portal does, workbench.css; an Alert takes no
+ * `portalClassName`.)
  */
 export function DeleteProjectAlert({ project, onClose, onDeleted }: { project: ProjectItem; onClose(): void; onDeleted?(): void }) {
   const { t } = useProjectsT();
@@ -26,23 +30,19 @@ export function DeleteProjectAlert({ project, onClose, onDeleted }: { project: P
     }
   };
   return (
-    <Dialog isOpen portalClassName={DIALOG_PORTAL} onClose={onClose} title={t('delete.title')} icon="trash" style={{ width: DIALOG_WIDTH.sm }}>
-      <DialogBody>
-        <p data-testid="project-delete-body">
-          <Icon icon="warning-sign" intent="danger" /> {t('delete.body', { name: project.name })}
-        </p>
-      </DialogBody>
-      <DialogFooter
-        actions={
-          <>
-            <Button onClick={onClose}>{t('delete.cancel')}</Button>
-            {/* No autoFocus: the SDK Dialog opens on Cancel (the footer's first button), so a stray Enter deletes nothing. */}
-            <BusyButton intent="danger" loading={state.isLoading} onClick={() => void confirm()} data-testid="project-delete-confirm">
-              {t('delete.confirm')}
-            </BusyButton>
-          </>
-        }
-      />
-    </Dialog>
+    <Alert
+      isOpen
+      intent="danger"
+      icon="trash"
+      loading={state.isLoading}
+      confirmButtonText={t('delete.confirm')}
+      cancelButtonText={t('delete.cancel')}
+      canEscapeKeyCancel
+      onCancel={onClose}
+      onConfirm={() => void confirm()}
+    >
+      <H5>{t('delete.title')}</H5>
+      <p data-testid="project-delete-body">{t('delete.body', { name: project.name })}</p>
+    </Alert>
   );
 }

@@ -144,7 +144,7 @@ describe('ProjectListPanel', () => {
     fireEvent.click(await screen.findByRole('button', { name: 'Actions for Pricing' }));
     fireEvent.click(await screen.findByText('Delete'));
     expect((await screen.findByTestId('project-delete-body')).textContent).toContain('Pricing');
-    fireEvent.click(screen.getByTestId('project-delete-confirm'));
+    fireEvent.click(screen.getByRole('button', { name: 'Delete' }));
     await waitFor(() => expect(host.calls.find((c) => c.url === 'project/deleteProject')?.body).toEqual({ projectId: 'a'.repeat(32) }));
     expect(host.toasts.map((x) => x.message)).toContain('Project deleted');
   });
@@ -164,11 +164,11 @@ describe('ProjectListPanel', () => {
     try {
       fireEvent.click(item);
       await screen.findByTestId('project-delete-body');
-      // The SDK Dialog's rule (the footer's first button, as the SDK Alert's Cancel).
+      // The SDK Alert's rule: Cancel, not the confirm button.
       await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Cancel' })));
       await new Promise((r) => setTimeout(r, 50));
       expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Cancel' }));
-      expect(given).not.toContain(screen.getByTestId('project-delete-confirm'));
+      expect(given).not.toContain(screen.getByRole('button', { name: 'Delete' }));
     } finally {
       spy.mockRestore();
     }
