@@ -11,10 +11,10 @@ import net from 'node:net';
 import os from 'node:os';
 import knexFactory, { type Knex } from 'knex';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ErrorCode, FINAL_JOB_STATES, messageOf } from '@decisio/domain';
+import { ErrorCode, messageOf } from '@decisio/domain';
 import { connectorOptions, isReadOnlySession, isStatementTimeout, RemoteConnectError, withRemote, type RemoteTarget } from '../../src/modules/connections/connector';
 import { HostGuard } from '../../src/net/host-guard';
-import { encrypted, encryptedPassword, PASSWORD, signUpBody, unique } from '../../src/test/factories';
+import { encrypted, encryptedPassword, PASSWORD, signUpBody, unique, waitJobFinal } from '../../src/test/factories';
 import { databases, startTestServer, testConnectionAllow, type TestServer } from '../../src/test/server';
 import { skipWithout } from '../../src/test/services';
 
@@ -61,16 +61,12 @@ async function importEnd(server: TestServer, token: string, tableId: string) {
 
 /**
  * The import's job once it has ended: the import row settles ({@link importEnd}) before the job
- * runner records the job's end, so a read right after may still find it processing (seen under CI
- * load). Gives up after 10 s and returns what it read last.
+ * runner records the job's end, so it is followed with `job/wait` (the job contract's own wait,
+ * woken by the job's events) to a final state as the user sees it, then read as stored.
  */
-async function endedJob(server: TestServer, jobId: string, tenantId: string) {
-  const until = Date.now() + 10_000;
-  for (;;) {
-    const job = await server.app.jobs.get(jobId, { tenantId });
-    if ((job && (FINAL_JOB_STATES as readonly string[]).includes(job.state)) || Date.now() > until) return job;
-    await new Promise((r) => setTimeout(r, 50));
-  }
+async function endedJob(server: TestServer, token: string, jobId: string, tenantId: string) {
+  const { last: seen } = await waitJobFinal(server, token, jobId, {}, 60_000);
+  return { seen, job: await server.app.jobs.get(jobId, { tenantId }) };
 }
 
 /** A TCP port nothing listens on. */
@@ -179,7 +175,9 @@ describe.each(databases)('user-given hosts of data connections on %s', (kind) =>
         expect(end, url).toMatchObject({ state: 'failed', errorCode: 'dataSourceUnreachable', datasetId: null, rowsCopied: 0 });
         expect(JSON.stringify(end), url).not.toMatch(LEAK);
         const { tenant_id: tenantId } = (await server.app.db.knex('data_imports').where('id', tableId).first('tenant_id')) as { tenant_id: string };
-        const job = await endedJob(server, end.jobId, tenantId);
+        const { seen, job } = await endedJob(server, token, end.jobId, tenantId);
+        expect(seen, url).toMatchObject({ state: 'failure', final: true });
+        expect(JSON.stringify(seen), url).not.toMatch(LEAK);
         expect(job?.state, url).toBe('failure');
         expect(String(job?.error), url).not.toMatch(LEAK);
       }
