@@ -1,7 +1,7 @@
 /**
  * Model services for the job contract (`modules/jobs`): a service id answers `job/get`,
  * `job/wait` and the event stream with the service's state (deploying, waiting, starting,
- * running, failure; the last three are "final": they stay until someone acts) and its failure
+ * running, failure; waiting, running and failure are "final": they stay until someone acts) and its failure
  * reason. The caller needs the view right on the service's project.
  */
 import { AppError, SERVICE_SETTLED_STATES } from '@decisio/domain';
