@@ -113,8 +113,9 @@ export class JobContract {
   /**
    * `job/wait`: answers once the state differs from `known` (the state now when absent) or is
    * final, or after `timeoutMs` with `changed: false`; `signal` (the caller went away) ends it
-   * early. A job's events wake it at once; without one (another process, a service) the state
-   * is re-read every half second.
+   * early. A job's events wake it at once, also one that came before it listened or while it
+   * re-read (it re-reads at once then); without one (another process, a service) the state is
+   * re-read every half second.
    */
   async wait(user: ServerCallUser, id: string, known: string | undefined, timeoutMs: number, locale: Locale, signal?: AbortSignal): Promise<JobWaitReply> {
     let current = await this.find(user, id);
@@ -125,24 +126,34 @@ export class JobContract {
     if (changed(current) || finalOf(current)) return { ...presentFollowed(current, locale), changed: changed(current) };
     const end = Date.now() + timeoutMs;
     let wake: (() => void) | null = null;
+    // An event that came while no one slept (before the subscription, during a re-read) is kept:
+    // the loop re-reads at once instead of sleeping until the next poll. True at first, for an
+    // event between the first read and the subscription.
+    let stale = current.type === 'job';
     const unsubscribe =
       current.type === 'job'
         ? this.jobs.subscribe((e) => {
-            if (e.jobId === id && e.type === 'state') wake?.();
+            if (e.jobId !== id || e.type !== 'state') return;
+            stale = true;
+            wake?.();
           })
         : () => undefined;
     const onAbort = () => wake?.();
     signal?.addEventListener('abort', onAbort);
     try {
       while (Date.now() < end && !signal?.aborted) {
-        await new Promise<void>((resolve) => {
-          const t = setTimeout(resolve, Math.min(POLL_MS, Math.max(0, end - Date.now())));
-          wake = () => {
-            clearTimeout(t);
-            resolve();
-          };
-        });
-        wake = null;
+        if (!stale) {
+          await new Promise<void>((resolve) => {
+            const t = setTimeout(resolve, Math.min(POLL_MS, Math.max(0, end - Date.now())));
+            wake = () => {
+              clearTimeout(t);
+              resolve();
+            };
+          });
+          wake = null;
+          if (signal?.aborted) break;
+        }
+        stale = false;
         const next = await this.refresh(current, user.tenantId);
         if (!next) throw new AppError('jobNotFound');
         current = next;
