@@ -237,6 +237,10 @@ describe('ProjectListPanel', () => {
     // Escape in the dialog at once: the item that opened it is still there, fading out with the menu.
     fireEvent.click(more);
     const item = await screen.findByRole('menuitem', { name: 'Edit' });
+    // As a user, after the frame in which the menu brings the focus in (onto its trap): a frame still
+    // to come would take it from More, once the dialog has closed, onto the fading menu's trap
+    // (seen when the whole file ran on a loaded machine).
+    await waitFor(() => expect(document.activeElement?.classList.contains('bp6-overlay-start-focus-trap')).toBe(true));
     item.focus();
     // The menu's fade is a 300 ms timeout: the clock stands still until the dialog has closed, so the
     // fade cannot end first on a loaded machine. (Testing Library's waitFor waits on setTimeout, so this
