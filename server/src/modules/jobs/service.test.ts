@@ -14,7 +14,7 @@ import { JobOwners } from './sources';
 const user: ServerCallUser = { id: 'u'.repeat(32), username: 'alice', tenantId: 't'.repeat(32), roles: ['user'], permissions: [], isSystemRole: false };
 const jobId = 'a'.repeat(32);
 
-/** A running job of no module's kind (its starter's alone), read and changed in memory. */
+/** A processing job of no module's kind (its starter's alone), read and changed in memory. */
 function memoryQueue() {
   const events = new JobEvents();
   const now = new Date();
@@ -24,7 +24,7 @@ function memoryQueue() {
     userId: user.id,
     kind: 'test.memory',
     name: 'memory',
-    state: 'running',
+    state: 'processing',
     payload: null,
     progress: 0,
     metrics: {},
@@ -107,7 +107,7 @@ describe('job/wait (JobContract.wait)', () => {
     const wait = new JobContract(m.queue, new JobOwners()).wait(user, jobId, undefined, 30_000, 'en-US');
     expect(await settledNow(wait)).toBe(false); // asleep: nothing changed
     // A state event that changes nothing the wait looks at (a worker took the job) wakes it; the
-    // job ends just after the re-read it caused was made, so that read still sees 'running'.
+    // job ends just after the re-read it caused was made, so that read still sees 'processing'.
     m.onRead = () => {
       m.onRead = () => undefined;
       queueMicrotask(m.finish);
@@ -132,6 +132,6 @@ describe('job/wait (JobContract.wait)', () => {
     const unchanged = new JobContract(idle.queue, new JobOwners()).wait(user, jobId, undefined, 2_000, 'en-US');
     await vi.advanceTimersByTimeAsync(2_000);
     expect(await settledNow(unchanged)).toBe(true);
-    expect(await unchanged).toMatchObject({ state: 'running', changed: false });
+    expect(await unchanged).toMatchObject({ state: 'processing', changed: false });
   });
 });
