@@ -689,6 +689,21 @@ describe('Alert (sdk-plugin)', () => {
     );
   }
 
+  it('is named by its message, or by the heading it names, which the message then describes', async () => {
+    render(<Confirm isOpen />);
+    const alert = await screen.findByRole('alertdialog', { name: 'Delete it?' });
+    expect(alert.getAttribute('aria-describedby')).toBeNull();
+    cleanup();
+    render(
+      <FocusAlert isOpen confirmButtonText="Delete" cancelButtonText="Cancel" onCancel={() => undefined} aria-labelledby="alert-heading">
+        <h5 id="alert-heading">Delete the project</h5>
+        <p>Pricing and its solutions go for good.</p>
+      </FocusAlert>,
+    );
+    const named = await screen.findByRole('alertdialog', { name: 'Delete the project' });
+    expect(document.getElementById(named.getAttribute('aria-describedby')!)?.textContent).toBe('Delete the projectPricing and its solutions go for good.');
+  });
+
   it("opens with the focus on Cancel, and calls the caller's onOpened", async () => {
     const onOpened = vi.fn();
     const view = render(<Confirm isOpen={false} onOpened={onOpened} />);

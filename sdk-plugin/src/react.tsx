@@ -2,9 +2,9 @@
  * React bindings of the SDK: the services context the workbench (or `createTestHost`)
  * provides, and hooks that plugins use in their panels.
  */
-import { Component, createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, useSyncExternalStore, type ReactNode, type RefObject } from 'react';
+import { Component, createContext, useCallback, useContext, useEffect, useId, useMemo, useRef, useState, useSyncExternalStore, type ReactNode, type RefObject } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Alert as BlueprintAlert, Dialog as BlueprintDialog, Button, Classes, mergeRefs, type AlertProps, type ButtonProps, type DialogProps } from '@blueprintjs/core';
+import { Alert as BlueprintAlert, Dialog as BlueprintDialog, Button, Classes, mergeRefs, type AlertProps as BlueprintAlertProps, type ButtonProps, type DialogProps } from '@blueprintjs/core';
 import type { Locale } from '@decisio/domain';
 import type { Event } from './lifecycle';
 import {
@@ -883,8 +883,14 @@ function focusAlertButton(container: HTMLElement): HTMLElement | undefined {
  * page: as {@link Dialog} does, it calls {@link useFocusBackOnUnmount} for it, and the focus goes
  * back to its opener. One mounted closed (toggling `isOpen`) does not: Blueprint gives its focus
  * back itself once it has faded.
+ *
+ * Its `alertdialog` has a name, which Blueprint's has not: the message (its children) names it,
+ * or, with `aria-labelledby` (a heading in the message), that element names it and the message
+ * describes it.
  */
 export function Alert(props: AlertProps) {
+  const messageId = useId();
+  const { 'aria-labelledby': labelledBy, children, ...blueprintProps } = props;
   const [mountedOpen] = useState(props.isOpen);
   const node = useRef<HTMLElement | null>(null);
   const { onOpening, onOpened, onClosing } = props;
@@ -917,7 +923,19 @@ export function Alert(props: AlertProps) {
   useFocusBackWhenDone(props.loading === true, () => alertButtons(node.current).confirm);
   return (
     <FocusBackScope registered={mountedOpen === true}>
-      <BlueprintAlert {...props} onOpening={opening} onOpened={opened} onClosing={closing} />
+      <BlueprintAlert
+        {...blueprintProps}
+        // Blueprint's Alert hands these to its Dialog, though its props do not list them.
+        {...{ 'aria-labelledby': labelledBy ?? messageId, 'aria-describedby': labelledBy ? messageId : undefined }}
+        onOpening={opening}
+        onOpened={opened}
+        onClosing={closing}
+      >
+        <div id={messageId}>{children}</div>
+      </BlueprintAlert>
     </FocusBackScope>
   );
 }
+
+/** Blueprint's `Alert` props, and the id of what names the alert (by default its message). */
+export type AlertProps = BlueprintAlertProps & { 'aria-labelledby'?: string };

@@ -22,9 +22,9 @@ describe('DeleteProjectAlert', () => {
 
   it('is the SDK Alert: it opens with the focus on Cancel, not on Delete, and Delete deletes the project', async () => {
     const { host, onClose, onDeleted } = await renderAlert('en-US');
-    const alert = await screen.findByRole('alertdialog');
+    // Named by its title (the SDK Alert's aria-labelledby).
+    const alert = await screen.findByRole('alertdialog', { name: 'Delete project' });
     expect(alert.classList.contains('bp6-alert')).toBe(true);
-    expect(alert.textContent).toContain('Delete project');
     expect(screen.getByTestId('project-delete-body').textContent).toContain('Delete the project "Pricing"');
     await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Cancel' })));
     fireEvent.click(screen.getByRole('button', { name: 'Delete' }));
@@ -36,8 +36,7 @@ describe('DeleteProjectAlert', () => {
 
   it('in Chinese: 取消 has the focus; Escape cancels, deleting nothing', async () => {
     const { host, onClose, onDeleted } = await renderAlert('zh-CN');
-    const alert = await screen.findByRole('alertdialog');
-    expect(alert.textContent).toContain('删除项目');
+    await screen.findByRole('alertdialog', { name: '删除项目' });
     expect(screen.getByTestId('project-delete-body').textContent).toContain('确定删除项目“Pricing”');
     expect(screen.getByRole('button', { name: '删除' })).toBeTruthy();
     await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('button', { name: '取消' })));

@@ -1,3 +1,4 @@
+import { useId } from 'react';
 import { H5 } from '@blueprintjs/core';
 import type { ProjectItem } from '@decisio/domain';
 import { Alert, useNotify } from '@decisio/sdk-plugin';
@@ -16,6 +17,7 @@ import { describeFailure } from './errors';
 export function DeleteProjectAlert({ project, onClose, onDeleted }: { project: ProjectItem; onClose(): void; onDeleted?(): void }) {
   const { t } = useProjectsT();
   const notify = useNotify();
+  const titleId = useId();
   const [remove, state] = projectsApi.endpoints['projects/delete'].useMutation();
   const confirm = async () => {
     try {
@@ -40,8 +42,9 @@ export function DeleteProjectAlert({ project, onClose, onDeleted }: { project: P
       canEscapeKeyCancel
       onCancel={onClose}
       onConfirm={() => void confirm()}
+      aria-labelledby={titleId}
     >
-      <H5>{t('delete.title')}</H5>
+      <H5 id={titleId}>{t('delete.title')}</H5>
       <p data-testid="project-delete-body">{t('delete.body', { name: project.name })}</p>
     </Alert>
   );
