@@ -51,7 +51,7 @@ export function ConsoleShell() {
       // in the commit that opens it, before Blueprint notes what had it: closed, it gave the focus
       // back to that box, gone, and left it on the page. It goes back to what had it at the key.
       const active = document.activeElement;
-      if (!active?.closest(`.${Classes.OVERLAY_OPEN}`)) returnFocus.current[action] = active instanceof HTMLElement && active !== document.body ? active : null;
+      if (!active?.closest(`.${Classes.OVERLAY}.${Classes.OVERLAY_OPEN}`)) returnFocus.current[action] = active instanceof HTMLElement && active !== document.body ? active : null;
       if (action === 'palette') setPalette(true);
       else setSettings(true);
     };
