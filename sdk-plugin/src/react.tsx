@@ -581,20 +581,39 @@ const CLOSING_OVERLAY_WAIT_MS = 10_000;
 function keepFocusWhileClosing(container: HTMLElement, closing: Element, placed: HTMLElement): () => void {
   const overlay = container.closest(`.${Classes.OVERLAY}`) ?? container;
   let last = placed;
-  let stopped = false;
-  const onFocusIn = (e: FocusEvent) => {
-    if (closingOrGone(container) || overlayFaded(closing)) return stop();
-    if (!(e.target instanceof Element)) return;
-    if (overlay.contains(e.target)) {
-      if (!onTrap(container, e.target) && e.target instanceof HTMLElement) last = e.target;
-      return;
-    }
-    if (!inOpenOverlay(e.target) && canTakeFocus(last) && overlay.contains(last)) last.focus();
-  };
-  const observer = new MutationObserver(() => {
-    if (overlayFaded(closing)) stop();
+  return watchFocusAndDom({
+    waitMs: CLOSING_OVERLAY_WAIT_MS,
+    observe: (observer) => observer.observe(closing, { childList: true, attributes: true, attributeFilter: ['class'] }),
+    onMutation: (stop) => {
+      if (overlayFaded(closing)) stop();
+    },
+    onFocusIn: (e, stop) => {
+      if (closingOrGone(container) || overlayFaded(closing)) return stop();
+      if (!(e.target instanceof Element)) return;
+      if (overlay.contains(e.target)) {
+        if (!onTrap(container, e.target) && e.target instanceof HTMLElement) last = e.target;
+        return;
+      }
+      if (!inOpenOverlay(e.target) && canTakeFocus(last) && overlay.contains(last)) last.focus();
+    },
   });
-  const timer = setTimeout(() => stop(), CLOSING_OVERLAY_WAIT_MS);
+}
+
+/**
+ * The frame of the dialogs' focus watchers: `onFocusIn` for every focus change (capture) and
+ * `onMutation` for every change `observe` asks the MutationObserver for, until one of them calls
+ * `stop`, or after `waitMs`. Returns stop.
+ */
+function watchFocusAndDom(w: {
+  waitMs: number;
+  observe(observer: MutationObserver): void;
+  onMutation(stop: () => void): void;
+  onFocusIn(e: FocusEvent, stop: () => void): void;
+}): () => void {
+  let stopped = false;
+  const onFocusIn = (e: FocusEvent) => w.onFocusIn(e, stop);
+  const observer = new MutationObserver(() => w.onMutation(stop));
+  const timer = setTimeout(stop, w.waitMs);
   function stop(): void {
     if (stopped) return;
     stopped = true;
@@ -602,7 +621,7 @@ function keepFocusWhileClosing(container: HTMLElement, closing: Element, placed:
     clearTimeout(timer);
     document.removeEventListener('focusin', onFocusIn, true);
   }
-  observer.observe(closing, { childList: true, attributes: true, attributeFilter: ['class'] });
+  w.observe(observer);
   document.addEventListener('focusin', onFocusIn, true);
   return stop;
 }
@@ -712,34 +731,26 @@ const DIALOG_LATE_CONTENT_WAIT_MS = 10_000;
  * Tab, a click), when the dialog closes, and after {@link DIALOG_LATE_CONTENT_WAIT_MS}. Returns stop.
  */
 function watchLateContent(container: HTMLElement, placed: Element | null): () => void {
-  let stopped = false;
   // Still in another overlay that is closing (the palette that opened the dialog) counts as not placed yet.
   const waiting = (el: Element | null) =>
     el !== null && el !== document.body && (el === placed || onTrap(container, el) || closingOverlayWithFocus(container, el) !== null);
-  const check = () => {
-    if (closingOrGone(container) || !waiting(document.activeElement)) return stop();
-    const control = firstControl(container);
-    if (control && !inDialogHeader(control)) {
-      stop();
-      control.focus();
-    }
-  };
-  const onFocusIn = (e: FocusEvent) => {
-    if (!(e.target instanceof Element) || !waiting(e.target)) stop();
-  };
-  const observer = new MutationObserver(check);
-  const timer = setTimeout(() => stop(), DIALOG_LATE_CONTENT_WAIT_MS);
-  function stop(): void {
-    if (stopped) return;
-    stopped = true;
-    observer.disconnect();
-    clearTimeout(timer);
-    document.removeEventListener('focusin', onFocusIn, true);
-  }
-  // Elements added or removed, and controls that turn enabled or shown.
-  observer.observe(container, { childList: true, subtree: true, attributes: true, attributeFilter: ['disabled', 'hidden', 'aria-hidden', 'inert', 'tabindex', 'style', 'class'] });
-  document.addEventListener('focusin', onFocusIn, true);
-  return stop;
+  return watchFocusAndDom({
+    waitMs: DIALOG_LATE_CONTENT_WAIT_MS,
+    // Elements added or removed, and controls that turn enabled or shown.
+    observe: (observer) =>
+      observer.observe(container, { childList: true, subtree: true, attributes: true, attributeFilter: ['disabled', 'hidden', 'aria-hidden', 'inert', 'tabindex', 'style', 'class'] }),
+    onMutation: (stop) => {
+      if (closingOrGone(container) || !waiting(document.activeElement)) return stop();
+      const control = firstControl(container);
+      if (control && !inDialogHeader(control)) {
+        stop();
+        control.focus();
+      }
+    },
+    onFocusIn: (e, stop) => {
+      if (!(e.target instanceof Element) || !waiting(e.target)) stop();
+    },
+  });
 }
 
 /** The header's Close button's accessible name, which Blueprint writes in English ("Close") whatever the language. */
