@@ -12,8 +12,12 @@ const panels: Owned<PanelContribution>[] = [
   { id: 'demo.beta', pluginId: 'demo', titleKey: 'beta', load: async () => () => <p>beta body</p> },
 ];
 
-function mount(defaultPanels: string[], onController?: (c: DockController | null) => void, contributed: Owned<PanelContribution>[] = panels) {
-  const i18n = createI18n('en-US');
+function mount(
+  defaultPanels: string[],
+  onController?: (c: DockController | null) => void,
+  contributed: Owned<PanelContribution>[] = panels,
+  i18n = createI18n('en-US'),
+) {
   return render(
     <I18nextProvider i18n={i18n}>
       <div style={{ width: 800, height: 600 }}>
@@ -102,5 +106,24 @@ describe('DockLayout', () => {
     mount(['demo.alpha']);
     expect(await screen.findByTestId('layout-fallback-notice')).toBeTruthy();
     expect(await screen.findByText('alpha body')).toBeTruthy();
+  });
+
+  it('gives dockview its screen-reader texts in the chosen language, and follows a change of language', async () => {
+    const i18n = createI18n('zh-CN');
+    let ctl: DockController | null = null;
+    mount(['demo.alpha'], (c) => (ctl = c ?? ctl), panels, i18n);
+    await screen.findByText('alpha body');
+    const closeLabels = () => [...document.querySelectorAll('.dv-default-tab-action')].map((e) => e.getAttribute('aria-label')).sort();
+    expect(closeLabels()).toEqual(['关闭 alpha']);
+    act(() => ctl!.openPanel('demo.beta', { floating: false }));
+    await waitFor(() => expect(document.querySelector('.dv-live-region')?.textContent).toBe('beta 已打开'));
+    expect(closeLabels()).toEqual(['关闭 alpha', '关闭 beta']);
+    expect(ctl!.api.messages.moveCommitted('alpha', 'beta', 'left')).toBe('alpha 已拆分到 beta 的左侧。');
+
+    await act(() => i18n.changeLanguage('en-US'));
+    // The titles read the same in both languages: the close buttons are renamed all the same.
+    expect(closeLabels()).toEqual(['Close alpha', 'Close beta']);
+    act(() => ctl!.api.getPanel('demo.beta')!.api.close());
+    await waitFor(() => expect(document.querySelector('.dv-live-region')?.textContent).toBe('beta closed'));
   });
 });

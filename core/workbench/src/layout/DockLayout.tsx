@@ -15,6 +15,7 @@ import {
   themeLight,
   type DockviewApi,
   type DockviewGroupPanel,
+  type DockviewOptions,
   type GroupPanelPartInitParameters,
   type IContentRenderer,
   type IGroupHeaderProps,
@@ -24,6 +25,7 @@ import type { DefaultPanelPlacement, PanelContribution, PanelProps, ThemeName } 
 import type { Owned } from '../host/plugin-host';
 import { useWorkbenchT } from '../i18n/i18n';
 import { clearLayout, readLayout, writeLayout } from './layout-store';
+import { PermissionGate } from './PermissionGate';
 
 /** Controls a mounted dock layout (used by the layout service). */
 export interface DockController {
@@ -79,11 +81,12 @@ function PanelBody(props: { contribution: Owned<PanelContribution> | undefined; 
     return <NonIdealState icon="help" title={t('layout.unknownPanel', { id: props.name })} />;
   }
   const Lazy = lazyPanel(props.contribution);
+  const body = <Lazy panelId={props.panelId} params={props.params} />;
   return (
     <div className="dc-panel" data-testid={`panel-${props.contribution.id}`}>
       <PanelErrorBoundary fallback={(e) => <NonIdealState icon="error" title={t('layout.panelFailed')} description={String((e as Error)?.message ?? e)} />}>
         <Suspense fallback={<NonIdealState icon={<Spinner size={32} />} description={t('layout.panelLoading')} />}>
-          <Lazy panelId={props.panelId} params={props.params} />
+          {props.contribution.permissions?.length ? <PermissionGate needs={props.contribution.permissions}>{body}</PermissionGate> : body}
         </Suspense>
       </PanelErrorBoundary>
     </div>
@@ -123,6 +126,43 @@ function GroupActions(props: { group: DockviewGroupPanel; api: DockviewApi }) {
   );
 }
 
+/** dockview's catalog of accessibility strings (its `DockviewMessages`, which the package does not export by name). */
+type DockviewMessages = Required<NonNullable<DockviewOptions['messages']>>;
+type WorkbenchT = ReturnType<typeof useWorkbenchT>['t'];
+type DockSide = 'top' | 'bottom' | 'left' | 'right';
+
+/**
+ * Every string dockview speaks to assistive technology (its live-region announcements, the
+ * tabs' close buttons, the keyboard-docking narration), translated with the workbench's
+ * `layout.dock.*` keys; `currentT` is read on each call, so the one catalog given to dockview
+ * follows the language.
+ */
+export function dockMessages(currentT: () => WorkbenchT): DockviewMessages {
+  const t = (key: Parameters<WorkbenchT>[0], params?: Record<string, unknown>) => currentT()(key, params);
+  const side = (p: string) => t(`layout.dock.side.${p as DockSide}`);
+  return {
+    panelOpened: (title) => t('layout.dock.panelOpened', { title }),
+    panelClosed: (title) => t('layout.dock.panelClosed', { title }),
+    groupMaximized: (title) => t('layout.dock.groupMaximized', { title }),
+    groupRestored: (title) => t('layout.dock.groupRestored', { title }),
+    groupFloated: (title) => t('layout.dock.groupFloated', { title }),
+    groupDocked: (title) => t('layout.dock.groupDocked', { title }),
+    groupPoppedOut: (title) => t('layout.dock.groupPoppedOut', { title }),
+    closeTab: (title) => t('layout.dock.closeTab', { title }),
+    closeTabPlain: () => t('layout.dock.closeTabPlain'),
+    movePickTarget: (source, target, current, total) => t('layout.dock.movePickTarget', { source, target, current, total }),
+    movePickEdge: (position, target) =>
+      position === 'center' ? t('layout.dock.movePickEdgeCenter', { target }) : t('layout.dock.movePickEdgeSide', { target, side: side(position) }),
+    moveCommitted: (source, target, position) =>
+      position === 'center'
+        ? t('layout.dock.moveCommittedCenter', { source, target })
+        : t('layout.dock.moveCommittedSide', { source, target, side: side(position) }),
+    moveCancelled: () => t('layout.dock.moveCancelled'),
+    moveNotAllowed: () => t('layout.dock.moveNotAllowed'),
+    moveFloated: (source) => t('layout.dock.moveFloated', { source }),
+  };
+}
+
 interface Portal {
   key: string;
   element: HTMLElement;
@@ -132,6 +172,9 @@ interface Portal {
 /** The dock layout component (see the module comment). */
 export function DockLayout(props: DockLayoutProps) {
   const { t } = useWorkbenchT();
+  const tRef = useRef(t);
+  tRef.current = t;
+  const messages = useMemo(() => dockMessages(() => tRef.current), []);
   const hostRef = useRef<HTMLDivElement>(null);
   const apiRef = useRef<DockviewApi | null>(null);
   const [portals, setPortals] = useState<Map<string, Portal>>(() => new Map());
@@ -167,6 +210,7 @@ export function DockLayout(props: DockLayoutProps) {
     const api = createDockview(el, {
       theme: props.theme === 'dark' ? themeDark : themeLight,
       disableAutoResizing: typeof ResizeObserver === 'undefined',
+      messages,
       createComponent: (options) => {
         const element = document.createElement('div');
         element.className = 'dc-panel-host';
@@ -302,15 +346,18 @@ export function DockLayout(props: DockLayoutProps) {
     apiRef.current?.updateOptions({ theme: props.theme === 'dark' ? themeDark : themeLight });
   }, [props.theme]);
 
-  // Retitle panels when the language changes.
+  // Retitle panels when the language changes, and rename their close buttons: dockview renames
+  // one only when its title changes, and a title can read the same in both languages.
   useEffect(() => {
     const api = apiRef.current;
     if (!api) return;
     for (const p of api.panels) {
       const c = byId.get(p.api.component);
       if (c) p.setTitle(titleOf(c));
+      const close = p.view.tab.element.querySelector('.dv-default-tab-action');
+      close?.setAttribute('aria-label', p.title ? messages.closeTab(p.title) : messages.closeTabPlain());
     }
-  }, [props.translate, byId, titleOf]);
+  }, [props.translate, byId, titleOf, t, messages]);
 
   return (
     <div className="dc-dock">
