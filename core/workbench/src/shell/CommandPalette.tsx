@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { DialogBody, DialogFooter, InputGroup, Menu, MenuItem, NonIdealState } from '@blueprintjs/core';
 import type { IconName } from '@blueprintjs/icons';
-import { DIALOG_WIDTH, menuKeyOf } from '@decisio/domain';
+import { DIALOG_WIDTH, LOCALES, menuKeyOf } from '@decisio/domain';
 import { baseApi, Dialog, menuAllows, useCurrentUser, useLocale } from '@decisio/sdk-plugin';
 import type { Workbench } from '../host/workbench';
 import { useWorkbench } from '../host/workbench-context';
@@ -44,18 +44,22 @@ export interface PaletteShell {
  * keybinding) that the user may run (the user's menus hold the page it opens and the user holds
  * its permissions: `commandAllowed`, through `wb.commands.isAllowed`, the gate of the keybindings
  * too), then the side-menu entries that open a page (those the user's roles allow). Titles are in the
- * current language; the English title is searched too. Until the user is known, gated commands
- * and pages are left out.
+ * current language; the titles in the other languages (`otherTitles`, from the same bundles) are
+ * searched too, whatever the interface language. Until the user is known, gated commands and pages
+ * are left out.
  */
 export function paletteItems(wb: Workbench, shell?: PaletteShell): PaletteItem[] {
-  const en = wb.i18n.getFixedT('en-US');
+  const current = wb.locale.getLocale();
+  const others = LOCALES.filter((l) => l !== current).map((l) => wb.i18n.getFixedT(l));
+  /** The title of `key` in each other language. */
+  const otherTitles = (key: string, params?: Record<string, unknown>): string[] => others.map((t) => t(key, params as never) as unknown as string);
   const own: PaletteItem[] = shell
     ? [
         {
           id: 'shell:settings',
           source: 'shell',
           title: wb.locale.t('workbench:palette.openSettings'),
-          englishTitle: en('workbench:palette.openSettings'),
+          otherTitles: otherTitles('workbench:palette.openSettings'),
           keywords: ['settings', 'preferences', 'options'],
           icon: 'cog',
           keybinding: 'Mod+,',
@@ -72,7 +76,7 @@ export function paletteItems(wb: Workbench, shell?: PaletteShell): PaletteItem[]
         id: c.id,
         source: 'command',
         title: wb.locale.t(key),
-        englishTitle: en(key),
+        otherTitles: otherTitles(key),
         keywords: c.keywords,
         icon: c.icon,
         keybinding: c.keybinding,
@@ -90,7 +94,7 @@ export function paletteItems(wb: Workbench, shell?: PaletteShell): PaletteItem[]
         id: `menu:${m.id}`,
         source: 'page',
         title: wb.locale.t('workbench:palette.goTo', { title: wb.locale.t(key) }),
-        englishTitle: `Go to ${en(key)}`,
+        otherTitles: others.map((t) => t('workbench:palette.goTo', { title: t(key) }) as unknown as string),
         keywords: [to],
         icon: m.icon,
         run: () => wb.navigation.navigate(to),
@@ -100,8 +104,8 @@ export function paletteItems(wb: Workbench, shell?: PaletteShell): PaletteItem[]
 }
 
 /**
- * The command palette (F1 or Mod+Shift+P): fuzzy search over the commands' titles in the current
- * language and in English, ↑/↓ to move (wrapping), Enter to run, Escape to close; the footer
+ * The command palette (F1 or Mod+Shift+P): fuzzy search over the commands' titles in every
+ * language (the current one's first) and their keywords, ↑/↓ to move (wrapping), Enter to run, Escape to close; the footer
  * lists the keyboard shortcuts. The SDK's `Dialog` (mounted closed: Blueprint gives the focus back
  * when it fades); the search box has `autoFocus`, which its first-control focus leaves alone.
  */

@@ -40,7 +40,7 @@ describe('navigation', () => {
     w.locale.setLocale('zh-CN');
     const zh = Object.fromEntries(paletteItems(w).map((x) => [x.id, x]));
     expect(zh['deploy.open-deploy']!.title).toBe('部署策略');
-    expect(zh['deploy.open-deploy']!.englishTitle).toBe('Deploy a policy');
+    expect(zh['deploy.open-deploy']!.otherTitles).toEqual(['Deploy a policy']);
     expect(zh['environment.new']!.title).toBe('新建环境训练');
   });
 
@@ -61,6 +61,37 @@ describe('navigation', () => {
     await waitFor(() => expect(w.router.state.location.pathname).toBe('/project/deploy'));
     expect(w.navigation.getLocation().search).toEqual({ projectId: 'P1', solutionId: 'S1' });
     await waitFor(() => expect(screen.queryByTestId('command-palette-input')).toBeNull());
+  });
+
+  it('finds a command by its Chinese title in the English interface, and by its English title in the Chinese one', async () => {
+    localStorage.setItem('decisio.locale', 'en-US');
+    // a system administrator, who has the admin screens and the system log
+    const w = await start('/dashboard', { fetchFn: userFetch({ ...testUser, isSystemRole: true, permissions: ['*'] }) });
+    await screen.findByTestId('side-menu', {}, { timeout: 10_000 });
+    const en = Object.fromEntries(paletteItems(w, { openSettings: () => {} }).map((x) => [x.id, x]));
+    expect(en['logs.open']!.otherTitles).toEqual(['打开系统日志']);
+    expect(en['shell:settings']!.otherTitles).toEqual(['打开工作台设置']);
+    expect(en['menu:storage.manage']!.otherTitles![0]).toMatch(/^前往/);
+    fireEvent.keyDown(window, { key: 'F1' });
+    for (const [query, id] of [['用户', 'admin.open-users'], ['租户', 'admin.open-tenants'], ['系统日志', 'logs.open'], ['工作台设置', 'shell:settings']] as const) {
+      fireEvent.change(await screen.findByTestId('command-palette-input'), { target: { value: query } });
+      await waitFor(() => expect(screen.queryByTestId(`command-${id}`), query).toBeTruthy());
+    }
+    fireEvent.change(input(), { target: { value: '日志' } });
+    await waitFor(() => expect(shown()).toEqual(expect.arrayContaining(['logs.open', 'project-log.open'])));
+    expect(screen.getByTestId('command-logs.open').textContent).toContain('Open the system log');
+    fireEvent.keyDown(input(), { key: 'Escape' });
+    await waitFor(() => expect(screen.queryByTestId('command-palette-input')).toBeNull());
+    w.locale.setLocale('zh-CN');
+    const zh = Object.fromEntries(paletteItems(w).map((x) => [x.id, x]));
+    expect(zh['logs.open']!.title).toBe('打开系统日志');
+    expect(zh['logs.open']!.otherTitles).toEqual(['Open the system log']);
+    fireEvent.keyDown(window, { key: 'F1' });
+    fireEvent.change(await screen.findByTestId('command-palette-input'), { target: { value: 'tenants' } });
+    await waitFor(() => expect(shown()[0]).toBe('admin.open-tenants'));
+    fireEvent.change(input(), { target: { value: 'system log' } });
+    await waitFor(() => expect(shown().slice(0, 2)).toContain('logs.open'));
+    expect(screen.getByTestId('command-logs.open').textContent).toContain('打开系统日志');
   });
 
   it('searches Chinese titles and English words in Chinese, Ctrl+Shift+P opens it, Escape closes it', async () => {

@@ -1,7 +1,8 @@
 /**
  * Search of the command palette: a fuzzy match (the query's characters in order, VS Code style)
- * over each entry's title in the current language, its English title and its English keywords,
- * ranked by how tight and how early the match is. Headless, so that it is tested alone.
+ * over each entry's title in the current language, its titles in the other languages and its
+ * keywords, whatever the interface language, ranked by how tight and how early the match is (a
+ * match in the current language's title first). Headless, so that it is tested alone.
  */
 
 /** One palette entry as the search sees it. */
@@ -9,9 +10,12 @@ export interface PaletteEntry {
   id: string;
   /** Title in the current language. */
   title: string;
-  /** English title (searched in every language). */
-  englishTitle?: string;
-  /** Extra English search words. */
+  /**
+   * Titles in the other languages (searched whatever the interface language: "用户" finds the
+   * users' screen in English, "users" in Chinese); a match there weighs a little less.
+   */
+  otherTitles?: readonly string[];
+  /** Extra search words (searched in every language). */
   keywords?: readonly string[];
 }
 
@@ -68,17 +72,20 @@ const best = (scores: ReadonlyArray<number | null>): number | null => {
   return found.length ? Math.max(...found) : null;
 };
 
-/** Best score of an entry over its title and English title. */
+/** What a match in a title of another language than the interface's, or in a keyword, loses. */
+const OTHER_TITLE_PENALTY = 3;
+const KEYWORD_PENALTY = 5;
+
+const less = (s: number | null, by: number): number | null => (s === null ? null : s - by);
+
+/** Best score of an entry over its title and its titles in the other languages (which weigh a little less). */
 function titleScore(query: string, e: PaletteEntry): number | null {
-  return best([fuzzyScore(query, e.title), e.englishTitle ? fuzzyScore(query, e.englishTitle) : null]);
+  return best([fuzzyScore(query, e.title), ...(e.otherTitles ?? []).map((t) => less(fuzzyScore(query, t), OTHER_TITLE_PENALTY))]);
 }
 
-/** Best score of an entry over its title, English title and keywords (keywords weigh a little less). */
+/** Best score of an entry over its titles and keywords (keywords weigh a little less). */
 export function entryScore(query: string, e: PaletteEntry): number | null {
-  return best([titleScore(query, e), ...(e.keywords ?? []).map((k) => {
-    const s = fuzzyScore(query, k);
-    return s === null ? null : s - 5;
-  })]);
+  return best([titleScore(query, e), ...(e.keywords ?? []).map((k) => less(fuzzyScore(query, k), KEYWORD_PENALTY))]);
 }
 
 /**
