@@ -29,4 +29,18 @@ describe('OutboxPanel', () => {
     await renderPanel(panel, { host: h });
     expect(await screen.findByText('暂无消息')).toBeTruthy();
   });
+
+  it('names the channel in the language of the page', async () => {
+    const row = { recipient: 'a@example.com', purpose: 'signUp', subject: 'Code', body: 'Code ABC123.', status: 'sent', error: null, createdAt: '2026-11-27T01:00:00Z', sentAt: null };
+    for (const [locale, names] of [['zh-CN', ['邮件', '短信']], ['en-US', ['E-mail', 'SMS']]] as const) {
+      const h = createTestHost({ plugins: [userCentrePlugin], locale });
+      h.mockCall('outbox/getOutboxList', {
+        data: { rows: [{ ...row, id: 'm1', channel: 'email' }, { ...row, id: 'm2', channel: 'sms' }], total: 2, page: 1, pageSize: 20, transports: { email: 'smtp', sms: 'http' } },
+      });
+      await renderPanel(panel, { host: h });
+      const rows = await screen.findAllByTestId('outbox-row');
+      expect(rows.map((r) => r.querySelectorAll('td')[2]!.textContent)).toEqual(names);
+      cleanup();
+    }
+  });
 });

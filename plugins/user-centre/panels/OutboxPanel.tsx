@@ -45,7 +45,7 @@ export function OutboxPanel(_props: PanelProps) {
                 <tr key={m.id} data-testid="outbox-row">
                   <td style={{ whiteSpace: 'nowrap' }}>{date.format(new Date(m.createdAt))}</td>
                   <td>{m.recipient}</td>
-                  <td>{m.channel === 'email' ? 'E-mail' : 'SMS'}</td>
+                  <td>{t(m.channel === 'email' ? 'outbox.channels.email' : 'outbox.channels.sms')}</td>
                   <td>
                     <Tag intent={STATUS_INTENT[m.status]} minimal title={m.error ?? undefined}>
                       {t(`outbox.statuses.${m.status}`)}
