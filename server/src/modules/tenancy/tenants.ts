@@ -159,16 +159,20 @@ export class TenantsService {
     return this.get(actor, input.id);
   }
 
-  /** Deletes an empty tenant (system admins): `tenantHasData` while it holds anything; never the default one. */
+  /**
+   * Deletes an empty tenant (system admins): `tenantHasData` while it holds anything (the reason
+   * the default tenant and the caller's own, which holds the caller, are refused with); never the
+   * default one, even empty (`authorizationFailed`).
+   */
   async remove(actor: AuthUser, id: string): Promise<void> {
     await this.get(actor, id);
-    if (id === DEFAULT_TENANT_ID || id === actor.tenantId) throw new AppError('authorizationFailed');
     const knex = this.db.executor();
     for (const h of HOLDINGS) {
       const q = knex(h.table).where('tenant_id', id);
       if (h.live) q.whereNull(h.live);
       if (await q.first('tenant_id')) throw new AppError('tenantHasData');
     }
+    if (id === DEFAULT_TENANT_ID || id === actor.tenantId) throw new AppError('authorizationFailed');
     await knex('storage_quotas').where('tenant_id', id).delete();
     await knex('role_menus').whereIn('role_id', knex('roles').where('tenant_id', id).select('id')).delete();
     await knex('roles').where('tenant_id', id).delete();

@@ -116,6 +116,8 @@ export function usersRoutes(
 
   const deleteUser = reply(async (ctx: AppContext) => {
     const { userId } = idBody.input(ctx);
+    // One's own account goes from the user centre (its deletion checks the password), not here.
+    if (userId === ctx.state.user!.id) throw new AppError('deleteAccountFailed');
     await target(ctx, userId);
     await manage.remove(userId);
     return { userId, deleted: true };

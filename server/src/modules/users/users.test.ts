@@ -99,6 +99,10 @@ describe.each(databases)('user management on %s', (kind) => {
       const self = await server.call('users/stopUser', { token: adminToken, body: { userId: admin.id } });
       expect(self.status).toBe(403);
       expect(self.body.code).toBe(ErrorCode.authorizationFailed);
+      // Deleting oneself says why (the user centre deletes one's own account), not a bare authorisation failure.
+      const selfDelete = await server.call('users/deleteUser', { token: adminToken, body: { userId: admin.id }, headers: { 'Accept-Language': 'en-US' } });
+      expect(selfDelete.body).toMatchObject({ code: ErrorCode.deleteAccountFailed, message: 'Could not delete the account' });
+      expect(await server.app.db.knex('users').where('id', admin.id).first('id')).toBeTruthy();
       const otherTenant = await createTenant(server);
       const stranger = await createUser(server, { tenantId: otherTenant });
       // A tenant admin does not reach another tenant's accounts (a system admin does, below).
