@@ -6,6 +6,7 @@ import { useWorkbench } from '../host/workbench-context';
 import { useWorkbenchT } from '../i18n/i18n';
 import { HeaderItems } from './HeaderItems';
 import { Logo } from './Logo';
+import { focusFirstMenuItem, onMenuKeyDown } from './menu-keys';
 import { formatKeybinding, isMacPlatform } from './shortcuts';
 
 /**
@@ -38,6 +39,9 @@ export function AppHeader(props: {
   // removed its document focus listener; that listener took the focus back into the fading menu
   // (its focus trap), then the palette's trap took it, and the keys typed were lost (the second
   // time the palette was opened from the menu).
+  // From the keyboard: the menu opens with the focus on its first item (not on the popover's
+  // wrapper), ↑/↓ move (wrapping), Home/End, Enter or Space run the item, Escape closes it and
+  // gives the focus back to the button (Blueprint returns it on Escape).
   const userButton = useRef<HTMLButtonElement>(null);
 
   const run = (m: (typeof userItems)[number]) => {
@@ -65,9 +69,10 @@ export function AppHeader(props: {
             placement="bottom-end"
             enforceFocus={false}
             shouldReturnFocusOnClose={false}
+            onOpening={(menu) => focusFirstMenuItem(menu)}
             onClosed={(menu) => focusBackUnlessMoved(menu, userButton.current)}
             content={
-              <Menu data-testid="user-menu-items">
+              <Menu data-testid="user-menu-items" onKeyDown={onMenuKeyDown}>
                 {name && <MenuItem disabled icon="user" text={t('header.signedInAs', { name })} />}
                 {props.onOpenPalette && (
                   <MenuItem icon="console" text={t('palette.open')} label={formatKeybinding('Mod+Shift+P', isMacPlatform())} onClick={() => props.onOpenPalette?.(userButton.current)} data-testid="user-menu-palette" />

@@ -1,0 +1,65 @@
+/**
+ * The user menu of the header from the keyboard: it opens with the focus on its first item, ↑/↓
+ * move between the items (wrapping), Home/End, Enter runs the item, Escape closes it and gives
+ * the focus back to the button.
+ */
+import { describe, expect, it } from 'vitest';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { APP_PLUGINS } from '../main';
+import { testUser, userFetch, workbenchFixture } from '../testing/session';
+
+describe('user menu', () => {
+  const { start } = workbenchFixture({ defaults: { plugins: APP_PLUGINS, fetchFn: userFetch(testUser) } });
+
+  const open = async () => {
+    const button = screen.getByTestId('user-menu');
+    button.focus();
+    // Enter on a button: the browser clicks it (a click of detail 0).
+    fireEvent.keyDown(button, { key: 'Enter' });
+    fireEvent.click(button, { detail: 0 });
+    const menu = await screen.findByTestId('user-menu-items');
+    return { button, menu };
+  };
+  const items = (menu: HTMLElement) => [...menu.querySelectorAll<HTMLElement>('[role="menuitem"]:not([aria-disabled="true"])')];
+
+  it('opens on its first item, moves with ↑/↓ (wrapping) and Home/End, closes with Escape back onto its button', async () => {
+    await start('/dashboard');
+    await screen.findByTestId('welcome-panel', {}, { timeout: 10_000 });
+    const { button, menu } = await open();
+    const all = items(menu);
+    expect(all.length).toBeGreaterThan(2);
+    // "Signed in as" is disabled: the first item that can run has the focus.
+    await waitFor(() => expect(document.activeElement).toBe(all[0]));
+    expect(all[0]!.dataset.testid).toBe('user-menu-palette');
+    // the focus stays there once the popover has brought it in (its autoFocus, a frame later)
+    await new Promise((r) => setTimeout(r, 50));
+    expect(document.activeElement).toBe(all[0]);
+    const key = (k: string) => fireEvent.keyDown(document.activeElement!, { key: k });
+    key('ArrowDown');
+    expect(document.activeElement).toBe(all[1]);
+    key('ArrowUp');
+    key('ArrowUp');
+    expect(document.activeElement).toBe(all.at(-1));
+    key('ArrowDown');
+    expect(document.activeElement).toBe(all[0]);
+    key('End');
+    expect(document.activeElement).toBe(all.at(-1));
+    key('Home');
+    expect(document.activeElement).toBe(all[0]);
+    key('Escape');
+    await waitFor(() => expect(screen.queryByTestId('user-menu-items')).toBeNull());
+    await waitFor(() => expect(document.activeElement).toBe(button));
+  });
+
+  it('runs the focused item with Enter', async () => {
+    const w = await start('/dashboard');
+    await screen.findByTestId('welcome-panel', {}, { timeout: 10_000 });
+    const { menu } = await open();
+    await waitFor(() => expect(document.activeElement).toBe(items(menu)[0]));
+    const info = items(menu).find((el) => el.dataset.testid === 'user-menu-user-centre.info');
+    expect(info).toBeTruthy();
+    info!.focus();
+    fireEvent.keyDown(info!, { key: 'Enter' });
+    await waitFor(() => expect(w.router.state.location.pathname).toBe('/user-center/info'));
+  });
+});
