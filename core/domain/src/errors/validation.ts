@@ -31,6 +31,17 @@ const en = {
   jdbcUrl: 'Enter a JDBC URL such as jdbc:mysql://host:3306/db or jdbc:postgresql://host:5432/db, matching the type',
   tokenExpiry: 'Choose an expiry date in the future, at most 10 years ahead',
   imageVersion: 'Choose one of the listed engine versions (those of the online machines)',
+  cronFieldCount: 'A cron expression has 5 fields (minute hour day-of-month month day-of-week), or 6 with seconds first; this one has {{count}}',
+  cronRange: 'The {{field}} field must be between {{min}} and {{max}}; got {{value}}',
+  cronName: 'Unknown name "{{name}}" in the {{field}} field',
+  cronAlias: 'Unknown shortcut "{{name}}": use @yearly, @monthly, @weekly, @daily or @hourly',
+  cronInvalid: 'Not a valid cron expression: check the ranges and steps of each field',
+  cronFieldSecond: 'second',
+  cronFieldMinute: 'minute',
+  cronFieldHour: 'hour',
+  cronFieldDayOfMonth: 'day-of-month',
+  cronFieldMonth: 'month',
+  cronFieldDayOfWeek: 'day-of-week',
 } as const;
 
 export type ValidationKey = keyof typeof en;
@@ -61,6 +72,17 @@ const zh: Record<ValidationKey, string> = {
   jdbcUrl: '请输入与类型一致的 JDBC URL，例如 jdbc:mysql://host:3306/db 或 jdbc:postgresql://host:5432/db',
   tokenExpiry: '请选择未来 10 年内的过期日期',
   imageVersion: '请选择列表中的引擎版本（在线机器的版本）',
+  cronFieldCount: 'Cron 表达式应有 5 个字段（分 时 日 月 周），或以秒开头的 6 个字段；当前为 {{count}} 个',
+  cronRange: '“{{field}}”字段的取值范围为 {{min}} 到 {{max}}，当前为 {{value}}',
+  cronName: '“{{field}}”字段中有无法识别的名称“{{name}}”',
+  cronAlias: '无法识别的快捷写法“{{name}}”：可用 @yearly、@monthly、@weekly、@daily 或 @hourly',
+  cronInvalid: 'Cron 表达式不合法：请检查各字段的范围和步长',
+  cronFieldSecond: '秒',
+  cronFieldMinute: '分',
+  cronFieldHour: '时',
+  cronFieldDayOfMonth: '日',
+  cronFieldMonth: '月',
+  cronFieldDayOfWeek: '周',
 };
 
 /** All validation messages of a locale, keyed without the `validation.` prefix. */
@@ -70,16 +92,36 @@ export const VALIDATION_MESSAGES: Record<Locale, Record<ValidationKey, string>> 
 };
 
 /**
- * Translates a zod issue message. Keys look like `validation.<key>`; anything else (zod's own
- * English defaults) becomes the generic "invalid value" text of the locale.
+ * A `validation.*` key with its parameters, for a field error that travels as a string (the
+ * `details` of an `AppError`): `validation.<key>?name=value&...`. {@link validationMessage} reads
+ * the parameters back; a parameter that is itself a `validation.*` key (a field's name) is
+ * translated too.
+ */
+export function validationKey(key: ValidationKey, params: Record<string, string | number> = {}): string {
+  const query = new URLSearchParams(Object.entries(params).map(([k, v]) => [k, String(v)])).toString();
+  return query ? `validation.${key}?${query}` : `validation.${key}`;
+}
+
+/**
+ * Translates a zod issue message, or a key made by {@link validationKey}. Keys look like
+ * `validation.<key>`, optionally with `?name=value&...` parameters (merged over `params`);
+ * anything else (zod's own English defaults) becomes the generic "invalid value" text of the
+ * locale.
  */
 export function validationMessage(
   message: string,
   locale: Locale,
   params: Record<string, string | number> = {},
 ): string {
-  const key = message.startsWith('validation.') ? message.slice('validation.'.length) : 'invalid';
-  const table = VALIDATION_MESSAGES[locale];
-  const text = (table as Record<string, string>)[key] ?? table.invalid;
-  return text.replace(/\{\{(\w+)\}\}/g, (_, p: string) => String(params[p] ?? ''));
+  const table = VALIDATION_MESSAGES[locale] as Record<string, string>;
+  const lookup = (k: string) => table[k.slice('validation.'.length)];
+  let key = message;
+  const all: Record<string, string | number> = { ...params };
+  const q = message.indexOf('?');
+  if (message.startsWith('validation.') && q >= 0) {
+    key = message.slice(0, q);
+    for (const [k, v] of new URLSearchParams(message.slice(q + 1))) all[k] = v.startsWith('validation.') ? (lookup(v) ?? v) : v;
+  }
+  const text = (key.startsWith('validation.') ? lookup(key) : undefined) ?? table['invalid']!;
+  return text.replace(/\{\{(\w+)\}\}/g, (_, p: string) => String(all[p] ?? ''));
 }
