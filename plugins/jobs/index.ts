@@ -29,6 +29,7 @@ export const jobsPlugin = definePlugin({
       titleKey: 'panel',
       icon: 'time',
       load: () => import('./panels/JobsPanel').then((m) => m.JobsPanel),
+      permissions: ['jobs:read'],
     },
   ],
   commands: [openPageCommand({ id: 'jobs.open', titleKey: 'commands.open', to: '/job', icon: 'time', keywords: ['scheduled jobs', 'cron', 'schedule', 'timer'], when: canReadJobs })],

@@ -30,6 +30,7 @@ export const logsPlugin = definePlugin({
       titleKey: 'panel',
       icon: 'history',
       load: () => import('./panels/SystemLogPanel').then((m) => m.SystemLogPanel),
+      permissions: ['logs:read'],
     },
   ],
   commands: [openPageCommand({ id: 'logs.open', titleKey: 'commands.open', to: '/system-log', icon: 'history', keywords: ['system log', 'audit', 'log', 'calls'], when: canReadLogs })],

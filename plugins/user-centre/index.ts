@@ -28,7 +28,7 @@ export const userCentrePlugin = definePlugin({
     { id: 'user-centre.profile', titleKey: 'panel.profile', icon: 'person', load: () => import('./panels/ProfilePanel').then((m) => m.ProfilePanel) },
     { id: 'user-centre.security', titleKey: 'panel.security', icon: 'key', load: () => import('./panels/SecurityPanel').then((m) => m.SecurityPanel) },
     { id: 'user-centre.settings', titleKey: 'panel.settings', icon: 'cog', load: () => import('./panels/SettingsPanel').then((m) => m.SettingsPanel) },
-    { id: 'user-centre.outbox', titleKey: 'panel.outbox', icon: 'envelope', load: () => import('./panels/OutboxPanel').then((m) => m.OutboxPanel) },
+    { id: 'user-centre.outbox', titleKey: 'panel.outbox', icon: 'envelope', load: () => import('./panels/OutboxPanel').then((m) => m.OutboxPanel), permissions: ['outbox:read'] },
   ],
   menuItems: [
     { id: 'user-centre.info', titleKey: 'menu.info', location: 'user', icon: 'person', to: '/user-center/info', order: 10 },

@@ -87,6 +87,14 @@ export interface PanelContribution {
   /** Blueprint icon name. */
   icon?: string;
   load: ComponentLoader<PanelProps>;
+  /**
+   * Permissions of which the user needs at least one to open the panel (`'*'` holds every one),
+   * e.g. the permission of the calls it makes (`ROUTE_PERMISSIONS` of `@decisio/domain`). The
+   * workbench checks them before the panel loads: a user who holds none sees "You have no right
+   * to open this page" and the panel neither renders nor calls the server (a refused call,
+   * `userNotPermission`, would sign the user out). Default: no gate.
+   */
+  permissions?: readonly string[];
 }
 
 /**

@@ -38,7 +38,7 @@ function setup(reply: (req: Request) => Promise<Response> | Response, over: Part
     const r = await store.dispatch(testApi.endpoints['bq-test/echo'].initiate({ url, body, timeoutMs }));
     return r as { data?: unknown; error?: ApiError };
   };
-  return { seen, toasts, signOut, call };
+  return { seen, toasts, signOut, call, store };
 }
 
 const json = (body: unknown, status = 200) =>
@@ -152,6 +152,23 @@ describe('host base query', () => {
     } finally {
       vi.useRealTimers();
     }
+  });
+
+  it('does not report a call aborted by a sign-out (the api cache reset) as network unavailable', async () => {
+    const t = setup(
+      (req) =>
+        new Promise<Response>((_, reject) => {
+          req.signal.addEventListener('abort', () => reject(req.signal.reason));
+        }),
+    );
+    const p = t.call('users/getUserList');
+    await vi.waitFor(() => expect(t.seen).toHaveLength(1));
+    // What the session's clear does on a sign-out code: every call in flight is aborted.
+    t.store.dispatch(baseApi.util.resetApiState());
+    expect((await p).error).toMatchObject({ name: 'AbortError' });
+    // The transport goes on to its end behind the aborted thunk: it must not toast then either.
+    await new Promise((r) => setTimeout(r, 20));
+    expect(t.toasts).toEqual([]);
   });
 
   it('reports an unreachable server as network unavailable', async () => {

@@ -4,7 +4,9 @@
  *
  * - `SIGN_OUT_CODES` (except on `user/checkToken`): toast "please sign in again", clear the
  *   session (local storage, api cache), go to `/`.
- * - storage full, resource quota, file not found, timeout and network failure: a toast.
+ * - storage full, resource quota, file not found, timeout and network failure: a toast; a call
+ *   the client aborted (a sign-out resets the api cache, aborting the calls in flight) is no
+ *   network failure: no toast (`handled: true`).
  * - anything else: passed to the caller untouched (`handled: false`).
  */
 import { fetchBaseQuery, type FetchBaseQueryError } from '@reduxjs/toolkit/query';
@@ -118,6 +120,11 @@ export function createHostBaseQuery(deps: HostBaseQueryDeps): SdkBaseQuery {
         return { error: fail({ kind: 'timeout', code: ErrorCode.timeout, codeName: 'timeout', message: deps.t('workbench:errors.timeout') }, url) };
       }
       if (e.status === 'FETCH_ERROR') {
+        // Aborted by the client (a sign-out resets the api cache, which aborts the calls in flight;
+        // a navigation or unmount cut it off): no network failure, nothing to tell the user.
+        if (api.signal?.aborted || /AbortError/.test(String((e as { error?: unknown }).error))) {
+          return { error: { kind: 'network', code: -1, message: deps.t('workbench:errors.network'), handled: true } satisfies ApiError };
+        }
         return { error: fail({ kind: 'network', code: -1, message: deps.t('workbench:errors.network') }, url) };
       }
       if (typeof e.status === 'number' && isEnvelope(e.data)) {
