@@ -77,7 +77,7 @@ export function AppHeader(props: {
                 {props.onOpenPalette && (
                   <MenuItem icon="console" text={t('palette.open')} label={formatKeybinding('Mod+Shift+P', isMacPlatform())} onClick={() => props.onOpenPalette?.(userButton.current)} data-testid="user-menu-palette" />
                 )}
-                {props.onOpenSettings && <MenuItem icon="cog" text={t('header.settings')} onClick={() => props.onOpenSettings?.(userButton.current)} data-testid="user-menu-settings" />}
+                {props.onOpenSettings && <MenuItem icon="wrench" text={t('header.settings')} onClick={() => props.onOpenSettings?.(userButton.current)} data-testid="user-menu-settings" />}
                 {hasLayout && (
                   <MenuItem icon="reset" text={t('header.resetLayout')} onClick={() => wb.layout.resetLayout()} data-testid="user-menu-reset-layout" />
                 )}

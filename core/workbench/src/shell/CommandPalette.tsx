@@ -61,7 +61,7 @@ export function paletteItems(wb: Workbench, shell?: PaletteShell): PaletteItem[]
           title: wb.locale.t('workbench:palette.openSettings'),
           otherTitles: otherTitles('workbench:palette.openSettings'),
           keywords: ['settings', 'preferences', 'options'],
-          icon: 'cog',
+          icon: 'wrench',
           keybinding: 'Mod+,',
           run: () => shell.openSettings(),
         },

@@ -37,7 +37,7 @@ export function SettingsDialog(props: { isOpen: boolean; onClose: () => void; on
   };
 
   return (
-    <Dialog isOpen={props.isOpen} onClose={props.onClose} onClosed={props.onClosed} title={t('settings.title')} icon="cog" style={{ width: DIALOG_WIDTH.md }}>
+    <Dialog isOpen={props.isOpen} onClose={props.onClose} onClosed={props.onClosed} title={t('settings.title')} icon="wrench" style={{ width: DIALOG_WIDTH.md }}>
       <DialogBody>
         {all.length === 0 && <NonIdealState icon="settings" description={t('settings.empty')} />}
         {all.map((s) => {

@@ -1,7 +1,8 @@
 /**
  * The user menu of the header from the keyboard: it opens with the focus on its first item, ↑/↓
  * move between the items (wrapping), Home/End, Enter runs the item, Escape closes it and gives
- * the focus back to the button.
+ * the focus back to the button. Its two settings entries (the workbench's dialog, the user
+ * centre's page) differ by name and icon.
  */
 import { describe, expect, it } from 'vitest';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
@@ -49,6 +50,26 @@ describe('user menu', () => {
     key('Escape');
     await waitFor(() => expect(screen.queryByTestId('user-menu-items')).toBeNull());
     await waitFor(() => expect(document.activeElement).toBe(button));
+  });
+
+  it('tells the workbench settings from the user settings, by name and icon, in both languages', async () => {
+    const w = await start('/dashboard');
+    await screen.findByTestId('welcome-panel', {}, { timeout: 10_000 });
+    const icon = (el: HTMLElement) => el.querySelector('[data-icon]')?.getAttribute('data-icon');
+    for (const [locale, name] of [['en-US', 'Workbench settings'], ['zh-CN', '工作台设置']] as const) {
+      w.locale.setLocale(locale);
+      const { menu } = await open();
+      const all = items(menu);
+      const texts = all.map((el) => el.textContent);
+      expect(new Set(texts).size, texts.join(', ')).toBe(texts.length);
+      const own = screen.getByTestId('user-menu-settings');
+      const user = screen.getByTestId('user-menu-user-centre.settings');
+      expect(own.textContent).toBe(name);
+      expect(icon(own)).toBe('wrench');
+      expect(icon(user)).not.toBe(icon(own));
+      fireEvent.keyDown(document.activeElement!, { key: 'Escape' });
+      await waitFor(() => expect(screen.queryByTestId('user-menu-items')).toBeNull());
+    }
   });
 
   it('runs the focused item with Enter', async () => {
