@@ -97,8 +97,13 @@ export interface CrudRowActions<T> {
    * confirmed, runs `run(row)` and toasts `labels.deleted` (or the call's error).
    */
   delete?: { confirm(row: T): ReactNode; run(row: T): Promise<unknown> };
-  /** Rows whose edit and delete buttons are disabled (e.g. built-in records). */
-  locked?(row: T): boolean;
+  /**
+   * Rows whose edit and delete buttons are disabled (e.g. built-in records); a string is the
+   * reason, the disabled buttons' tooltip.
+   */
+  locked?(row: T): boolean | string;
+  /** Rows whose delete button alone is disabled (e.g. a record still in use); a string is the reason, its tooltip. */
+  deleteLocked?(row: T): boolean | string;
 }
 
 /** Props of {@link CrudScreen}. */
@@ -130,6 +135,12 @@ export interface CrudScreenProps<T> {
   pager?: { page: number; pages: number; onPage(page: number): void; text: ReactNode };
   /** Dialogs of the screen (add/edit form, other confirmations). */
   children?: ReactNode;
+}
+
+/** Props of a row button that a lock (`true`, or its reason) disables: the reason is its tooltip. */
+function lockProps(lock: boolean | string | undefined): { disabled?: boolean; title?: string } {
+  if (!lock) return {};
+  return typeof lock === 'string' ? { disabled: true, title: lock } : { disabled: true };
 }
 
 /**
@@ -193,13 +204,13 @@ export function CrudScreen<T>(props: CrudScreenProps<T>) {
                     <ButtonGroup minimal>
                       {actions.lead?.(row)}
                       {actions.edit && (
-                        <Button small icon="edit" disabled={actions.locked?.(row)} onClick={() => actions.edit!(row)}>
+                        <Button small icon="edit" {...lockProps(actions.locked?.(row))} onClick={() => actions.edit!(row)}>
                           {labels.edit}
                         </Button>
                       )}
                       {actions.more?.(row)}
                       {actions.delete && (
-                        <Button small icon="trash" intent="danger" disabled={actions.locked?.(row)} onClick={() => setDeleting(row)}>
+                        <Button small icon="trash" intent="danger" {...lockProps(actions.locked?.(row) || actions.deleteLocked?.(row))} onClick={() => setDeleting(row)}>
                           {labels.delete}
                         </Button>
                       )}

@@ -5,14 +5,14 @@ import { CrudFormDialog, CrudScreen, invalidField, useCrudRun, type PanelProps }
 import { adminApi } from '../api';
 import { useAdminT } from '../i18n';
 import { menuLabel } from './menu-label';
-import { flattenTree, useCrudLabels } from './shared';
+import { flattenTree, useCan, useCrudLabels } from './shared';
 
 type Row = { node: MenuItem; depth: number };
 
 /**
  * `/admin/menus`: the menu catalogue as a tree (shared by every tenant): a page has a path and
  * the permission of the calls behind it; roles pick menus in their matrix. System admins create,
- * edit, hide and delete menus.
+ * edit, hide and delete menus; without `menus:write` (tenant admins) the screen only lists them.
  */
 export function MenusPanel(_props: PanelProps) {
   const { t } = useAdminT();
@@ -20,6 +20,7 @@ export function MenusPanel(_props: PanelProps) {
   const tree = adminApi.endpoints['admin/menuTree'].useQuery();
   const [remove] = adminApi.endpoints['admin/deleteMenu'].useMutation();
   const [editing, setEditing] = useState<{ menu: MenuItem | null; parentId: string | null } | null>(null);
+  const canWrite = useCan('menus:write');
   const rows = flattenTree(tree.data ?? []);
   const label = (m: MenuItem) => menuLabel(m, t as (k: string) => string);
 
@@ -30,7 +31,7 @@ export function MenusPanel(_props: PanelProps) {
       loading={tree.isLoading}
       error={tree.error}
       onRefresh={() => void tree.refetch()}
-      add={{ label: t('menus.add'), onClick: () => setEditing({ menu: null, parentId: null }) }}
+      add={canWrite && { label: t('menus.add'), onClick: () => setEditing({ menu: null, parentId: null }), testId: 'admin-menus-add' }}
       rows={tree.data ? rows : undefined}
       empty={{ icon: 'menu', title: t('menus.empty') }}
       tableTestId="admin-menus-table"
@@ -57,15 +58,19 @@ export function MenusPanel(_props: PanelProps) {
         { key: 'permission', header: t('menus.permission'), cell: ({ node }) => node.permission ?? '' },
         { key: 'sort', header: t('menus.sort'), cell: ({ node }) => node.sort },
       ]}
-      actions={{
-        lead: (r) => (
-          <Button small icon="add" onClick={() => setEditing({ menu: null, parentId: r.node.id })}>
-            {t('menus.addChild')}
-          </Button>
-        ),
-        edit: (r) => setEditing({ menu: r.node, parentId: r.node.parentId }),
-        delete: { confirm: (r) => t('menus.deleteConfirm', { name: label(r.node) }), run: (r) => remove({ id: r.node.id }).unwrap() },
-      }}
+      actions={
+        canWrite
+          ? {
+              lead: (r) => (
+                <Button small icon="add" onClick={() => setEditing({ menu: null, parentId: r.node.id })}>
+                  {t('menus.addChild')}
+                </Button>
+              ),
+              edit: (r) => setEditing({ menu: r.node, parentId: r.node.parentId }),
+              delete: { confirm: (r) => t('menus.deleteConfirm', { name: label(r.node) }), run: (r) => remove({ id: r.node.id }).unwrap() },
+            }
+          : undefined
+      }
     >
       {editing && <MenuDialog menu={editing.menu} parentId={editing.parentId} all={rows.map((r) => r.node)} onClose={() => setEditing(null)} />}
     </CrudScreen>
@@ -123,7 +128,7 @@ function MenuDialog(props: { menu: MenuItem | null; parentId: string | null; all
             .filter((x) => x.id !== m?.id)
             .map((x) => (
               <option key={x.id} value={x.id}>
-                {x.code}
+                {menuLabel(x, t as (k: string) => string)}
               </option>
             ))}
         </HTMLSelect>

@@ -4,7 +4,7 @@ import { DIALOG_WIDTH, orgCreateSchema, type OrgItem } from '@decisio/domain';
 import { CrudFormDialog, CrudScreen, useCrudRun, useCurrentUser, type PanelProps } from '@decisio/sdk-plugin';
 import { adminApi } from '../api';
 import { useAdminT } from '../i18n';
-import { flattenTree, IdSelect, useCrudLabels } from './shared';
+import { flattenTree, IdSelect, useBuiltinNames, useCan, useCrudLabels } from './shared';
 
 type Row = { node: OrgItem; depth: number };
 
@@ -16,6 +16,8 @@ export function OrgsPanel(_props: PanelProps) {
   const { t } = useAdminT();
   const labels = useCrudLabels();
   const me = useCurrentUser().data;
+  const canWrite = useCan('orgs:write');
+  const names = useBuiltinNames();
   const [tenantId, setTenantId] = useState('');
   const tenants = adminApi.endpoints['admin/tenants'].useQuery(undefined, { skip: !me?.isSystemRole });
   const tree = adminApi.endpoints['admin/orgTree'].useQuery({ tenantId: tenantId || undefined });
@@ -32,13 +34,13 @@ export function OrgsPanel(_props: PanelProps) {
       labels={labels}
       filters={
         me?.isSystemRole && (
-          <IdSelect value={tenantId} onChange={setTenantId} none={t('users.ownTenant')} items={tenants.data} aria-label={t('users.tenant')} data-testid="admin-orgs-tenant" />
+          <IdSelect value={tenantId} onChange={setTenantId} none={t('users.ownTenant')} items={tenants.data?.map((x) => ({ id: x.id, name: names.tenant(x) }))} aria-label={t('users.tenant')} data-testid="admin-orgs-tenant" />
         )
       }
       loading={current === undefined && !tree.error}
       error={tree.error}
       onRefresh={() => void tree.refetch()}
-      add={{ label: t('orgs.add'), onClick: () => setEditing({ org: null, parentId: null }), testId: 'admin-orgs-add' }}
+      add={canWrite && { label: t('orgs.add'), onClick: () => setEditing({ org: null, parentId: null }), testId: 'admin-orgs-add' }}
       rows={current ? rows : undefined}
       empty={{ icon: 'diagram-tree', title: t('orgs.empty'), description: t('orgs.emptyHelp') }}
       tableTestId="admin-orgs-table"
@@ -48,15 +50,19 @@ export function OrgsPanel(_props: PanelProps) {
         { key: 'name', header: t('orgs.name'), cell: (r) => r.node.name, style: (r) => ({ paddingLeft: 8 + r.depth * 20 }) },
         { key: 'members', header: t('orgs.members'), cell: (r) => r.node.userCount },
       ]}
-      actions={{
-        lead: (r) => (
-          <Button small icon="add" onClick={() => setEditing({ org: null, parentId: r.node.id })}>
-            {t('orgs.addChild')}
-          </Button>
-        ),
-        edit: (r) => setEditing({ org: r.node, parentId: r.node.parentId }),
-        delete: { confirm: (r) => t('orgs.deleteConfirm', { name: r.node.name }), run: (r) => remove({ id: r.node.id }).unwrap() },
-      }}
+      actions={
+        canWrite
+          ? {
+              lead: (r) => (
+                <Button small icon="add" onClick={() => setEditing({ org: null, parentId: r.node.id })}>
+                  {t('orgs.addChild')}
+                </Button>
+              ),
+              edit: (r) => setEditing({ org: r.node, parentId: r.node.parentId }),
+              delete: { confirm: (r) => t('orgs.deleteConfirm', { name: r.node.name }), run: (r) => remove({ id: r.node.id }).unwrap() },
+            }
+          : undefined
+      }
     >
       {editing && <OrgDialog org={editing.org} parentId={editing.parentId} tenantId={tenantId || undefined} all={rows.map((r) => r.node)} onClose={() => setEditing(null)} />}
     </CrudScreen>

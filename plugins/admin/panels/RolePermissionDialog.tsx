@@ -5,7 +5,7 @@ import { BusyButton, Dialog, useCurrentUser, useNotify } from '@decisio/sdk-plug
 import { adminApi } from '../api';
 import { useAdminT } from '../i18n';
 import { menuLabel } from './menu-label';
-import { errorText, flattenTree } from './shared';
+import { errorText, flattenTree, useBuiltinNames } from './shared';
 
 /** Every id in a subtree. */
 function subtreeIds(node: MenuItem): string[] {
@@ -50,6 +50,7 @@ function useDraft(roleId: string): [Draft | undefined, (change: (d: Draft) => Dr
  */
 export function RolePermissionDialog(props: { role: RoleItem; onClose(): void }) {
   const { t } = useAdminT();
+  const names = useBuiltinNames();
   const notify = useNotify();
   const me = useCurrentUser().data;
   const tree = adminApi.endpoints['admin/menuTree'].useQuery();
@@ -102,7 +103,7 @@ export function RolePermissionDialog(props: { role: RoleItem; onClose(): void })
   // Shown only while open, the SDK's Dialog gives the focus back to its opener when it goes (the
   // role's Matrix button, or New role when the matrix took over from the new role's dialog).
   return (
-    <Dialog isOpen onClose={close} title={t('roles.matrixTitle', { name: props.role.name })} style={{ width: DIALOG_WIDTH.lg }}>
+    <Dialog isOpen onClose={close} title={t('roles.matrixTitle', { name: names.role(props.role) })} style={{ width: DIALOG_WIDTH.lg }}>
       <DialogBody>
         {(tree.isLoading || current.isLoading || menuIds === null) && !tree.error && !current.error ? (
           <NonIdealState icon={<Spinner size={32} />} title={t('common.loading')} />

@@ -5,22 +5,32 @@ import { CrudFormDialog, CrudScreen, invalidField, useCrudRun, useCurrentUser, t
 import { adminApi } from '../api';
 import { useAdminT } from '../i18n';
 import { RolePermissionDialog } from './RolePermissionDialog';
-import { useCrudLabels } from './shared';
+import { useBuiltinNames, useCan, useCrudLabels } from './shared';
+
+/** Codes of the seeded roles every tenant shares: they are never deleted (the server refuses). */
+const BUILTIN_ROLE_CODES = ['admin', 'tenant-admin', 'user'];
 
 /**
  * `/admin/roles`: the roles the caller sees (shared ones and their tenant's), their permissions;
- * create, rename, delete, and the menu/permission matrix of a role.
+ * create, rename, delete, and the menu/permission matrix of a role. Without `roles:write` the
+ * screen only lists them; the buttons the server would refuse are disabled with the reason as
+ * tooltip: the system role's, a shared role's for tenant admins, deleting a built-in role.
  */
 export function RolesPanel(_props: PanelProps) {
   const { t } = useAdminT();
   const labels = useCrudLabels();
   const list = adminApi.endpoints['admin/roles'].useQuery();
+  const names = useBuiltinNames();
+  const canWrite = useCan('roles:write');
+  const system = Boolean(useCurrentUser().data?.isSystemRole);
+  /** Why a role cannot be changed by the caller (edit, matrix, delete), or false. */
+  const locked = (r: RoleItem) => (r.isSystem ? t('roles.systemLocked') : r.tenantId === null && !system ? t('roles.sharedLocked') : false);
   const [remove] = adminApi.endpoints['admin/deleteRole'].useMutation();
   const [keyword, setKeyword] = useState('');
   const [editing, setEditing] = useState<{ role: RoleItem | null } | null>(null);
   const [matrix, setMatrix] = useState<RoleItem | null>(null);
   const k = keyword.trim().toLowerCase();
-  const rows = (list.data ?? []).filter((r) => !k || r.code.toLowerCase().includes(k) || r.name.toLowerCase().includes(k));
+  const rows = (list.data ?? []).filter((r) => !k || r.code.toLowerCase().includes(k) || r.name.toLowerCase().includes(k) || names.role(r).toLowerCase().includes(k));
 
   return (
     <CrudScreen<RoleItem>
@@ -30,14 +40,14 @@ export function RolesPanel(_props: PanelProps) {
       loading={list.isLoading}
       error={list.error}
       onRefresh={() => void list.refetch()}
-      add={{ label: t('roles.add'), onClick: () => setEditing({ role: null }), testId: 'admin-roles-add' }}
+      add={canWrite && { label: t('roles.add'), onClick: () => setEditing({ role: null }), testId: 'admin-roles-add' }}
       rows={list.data ? rows : undefined}
       empty={{ icon: 'key', title: k ? t('common.noMatch') : t('roles.empty') }}
       tableTestId="admin-roles-table"
       rowTestId="admin-role-row"
       rowKey={(r) => r.id}
       columns={[
-        { key: 'name', header: t('roles.name'), cell: (r) => r.name },
+        { key: 'name', header: t('roles.name'), cell: (r) => names.role(r) },
         { key: 'code', header: t('roles.code'), cell: (r) => <code>{r.code}</code> },
         { key: 'scope', header: t('roles.scope'), cell: (r) => (r.isSystem ? <Tag intent="primary">{t('roles.system')}</Tag> : <Tag minimal>{t(r.tenantId ? 'roles.tenantScope' : 'roles.shared')}</Tag>) },
         {
@@ -52,16 +62,24 @@ export function RolesPanel(_props: PanelProps) {
             )),
         },
       ]}
-      actions={{
-        lead: (r) => (
-          <Button small icon="th-list" disabled={r.isSystem} onClick={() => setMatrix(r)} data-testid="admin-role-matrix">
-            {t('roles.matrix')}
-          </Button>
-        ),
-        edit: (r) => setEditing({ role: r }),
-        delete: { confirm: (r) => t('roles.deleteConfirm', { name: r.name }), run: (r) => remove({ id: r.id }).unwrap() },
-        locked: (r) => r.isSystem,
-      }}
+      actions={
+        canWrite
+          ? {
+              lead: (r) => {
+                const lock = locked(r);
+                return (
+                  <Button small icon="th-list" disabled={Boolean(lock)} title={lock || undefined} onClick={() => setMatrix(r)} data-testid="admin-role-matrix">
+                    {t('roles.matrix')}
+                  </Button>
+                );
+              },
+              edit: (r) => setEditing({ role: r }),
+              delete: { confirm: (r) => t('roles.deleteConfirm', { name: names.role(r) }), run: (r) => remove({ id: r.id }).unwrap() },
+              locked,
+              deleteLocked: (r) => r.tenantId === null && BUILTIN_ROLE_CODES.includes(r.code) && t('roles.builtinLocked'),
+            }
+          : undefined
+      }
     >
       {editing && <RoleDialog role={editing.role} onClose={() => setEditing(null)} onCreated={(r) => setMatrix(r)} />}
       {matrix && <RolePermissionDialog key={matrix.id} role={matrix} onClose={() => setMatrix(null)} />}

@@ -4,9 +4,11 @@ import { DIALOG_WIDTH, tenantCreateSchema, type TenantItem } from '@decisio/doma
 import { CrudFormDialog, CrudScreen, formatBytes, invalidField, pageCount, useCrudRun, useCurrentUser, useListSearch, useNotify, type PanelProps } from '@decisio/sdk-plugin';
 import { adminApi } from '../api';
 import { useAdminT } from '../i18n';
-import { useCrudLabels } from './shared';
+import { useBuiltinNames, useCan, useCrudLabels } from './shared';
 
 const PAGE_SIZE = 20;
+/** The fixed code of the seeded default tenant (the tenant of sign-ups that match no other). */
+const DEFAULT_TENANT_CODE = 'default';
 const GB = 1024 ** 3;
 
 /** The sign-up link of a tenant's invitation. */
@@ -23,7 +25,14 @@ export function TenantsPanel(_props: PanelProps) {
   const { t } = useAdminT();
   const labels = useCrudLabels();
   const notify = useNotify();
-  const system = Boolean(useCurrentUser().data?.isSystemRole);
+  const me = useCurrentUser().data;
+  // tenant changes are the system admins' (the server checks the system role and `tenants:write`)
+  const canWrite = useCan('tenants:write');
+  const system = Boolean(me?.isSystemRole) && canWrite;
+  const names = useBuiltinNames();
+  /** Why a tenant cannot be deleted, when the screen knows it already (the server checks its projects and files too). */
+  const deleteLocked = (x: TenantItem) =>
+    x.code === DEFAULT_TENANT_CODE ? t('tenants.defaultLocked') : x.userCount > 0 || x.id === me?.tenantId ? t('tenants.hasUsers') : false;
   const { keyword, setKeyword, search, page, setPage } = useListSearch();
   const list = adminApi.endpoints['admin/tenantPage'].useQuery({ page, pageSize: PAGE_SIZE, keyword: search || undefined });
   const [remove] = adminApi.endpoints['admin/deleteTenant'].useMutation();
@@ -53,7 +62,7 @@ export function TenantsPanel(_props: PanelProps) {
       rowTestId="admin-tenant-row"
       rowKey={(x) => x.id}
       columns={[
-        { key: 'name', header: t('tenants.name'), cell: (x) => x.name },
+        { key: 'name', header: t('tenants.name'), cell: (x) => names.tenant(x) },
         { key: 'code', header: t('tenants.code'), cell: (x) => <code>{x.code}</code> },
         { key: 'status', header: t('tenants.status'), cell: (x) => <Tag minimal intent={x.status === 'enabled' ? 'success' : 'danger'}>{t(x.status === 'enabled' ? 'users.enabled' : 'users.disabled')}</Tag> },
         { key: 'domain', header: t('tenants.domain'), cell: (x) => x.domain ?? '' },
@@ -85,7 +94,8 @@ export function TenantsPanel(_props: PanelProps) {
         system
           ? {
               edit: (x) => setEditing({ tenant: x }),
-              delete: { confirm: (x) => t('tenants.deleteConfirm', { name: x.name }), run: (x) => remove({ id: x.id }).unwrap() },
+              delete: { confirm: (x) => t('tenants.deleteConfirm', { name: names.tenant(x) }), run: (x) => remove({ id: x.id }).unwrap() },
+              deleteLocked,
             }
           : undefined
       }

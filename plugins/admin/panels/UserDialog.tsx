@@ -4,7 +4,7 @@ import { addUserRequestSchema, DIALOG_WIDTH, updateUserRequestSchema, type Admin
 import { CrudFormDialog, useCurrentUser, useNotify } from '@decisio/sdk-plugin';
 import { adminApi } from '../api';
 import { useAdminT } from '../i18n';
-import { errorText, IdSelect, useCrudLabels } from './shared';
+import { errorText, IdSelect, useBuiltinNames, useCrudLabels } from './shared';
 
 /**
  * Add or edit an account: username (new only), nickname, e-mail, mobile, roles, organisation
@@ -18,6 +18,7 @@ export function UserDialog(props: {
   onCreated(result: TemporaryPasswordResponse, username: string): void;
 }) {
   const { t } = useAdminT();
+  const names = useBuiltinNames();
   const labels = useCrudLabels();
   const notify = useNotify();
   const me = useCurrentUser().data;
@@ -114,7 +115,7 @@ export function UserDialog(props: {
               setRoleIds([]);
             }}
             none={t('users.ownTenant')}
-            items={tenants.data}
+            items={tenants.data?.map((x) => ({ id: x.id, name: names.tenant(x) }))}
           />
         </FormGroup>
       )}
@@ -128,7 +129,7 @@ export function UserDialog(props: {
             <Checkbox
               key={r.id}
               inline
-              label={r.name}
+              label={names.role(r)}
               checked={roleIds.includes(r.id)}
               onChange={(e) => setRoleIds((ids) => ((e.target as HTMLInputElement).checked ? [...ids, r.id] : ids.filter((x) => x !== r.id)))}
             />

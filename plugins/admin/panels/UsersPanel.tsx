@@ -4,7 +4,7 @@ import { DIALOG_WIDTH, type AdminUserListItem, type TemporaryPasswordResponse } 
 import { Dialog, CrudConfirm, CrudScreen, pageCount, useCrudRun, useCurrentUser, useListSearch, useNotify, type PanelProps } from '@decisio/sdk-plugin';
 import { adminApi } from '../api';
 import { useAdminT } from '../i18n';
-import { errorText, IdSelect, useCrudLabels } from './shared';
+import { errorText, IdSelect, useBuiltinNames, useCan, useCrudLabels } from './shared';
 import { UserDialog } from './UserDialog';
 
 const PAGE_SIZE = 20;
@@ -19,6 +19,10 @@ export function UsersPanel(_props: PanelProps) {
   const labels = useCrudLabels();
   const notify = useNotify();
   const me = useCurrentUser().data;
+  const names = useBuiltinNames();
+  const canWrite = useCan('users:write');
+  /** Why the caller cannot change an account here (their own: the server refuses it), or false. */
+  const selfLocked = (u: AdminUserListItem) => u.userId === me?.userId && t('users.selfLocked');
   const [status, setStatus] = useState('');
   const [roleId, setRoleId] = useState('');
   const [orgId, setOrgId] = useState('');
@@ -60,7 +64,7 @@ export function UsersPanel(_props: PanelProps) {
               <option value="enabled">{t('users.enabled')}</option>
               <option value="disabled">{t('users.disabled')}</option>
             </HTMLSelect>
-            <IdSelect value={roleId} onChange={setRoleId} none={t('users.allRoles')} items={roles.data} aria-label={t('users.role')} />
+            <IdSelect value={roleId} onChange={setRoleId} none={t('users.allRoles')} items={roles.data?.map((r) => ({ id: r.id, name: names.role(r) }))} aria-label={t('users.role')} />
             <IdSelect value={orgId} onChange={setOrgId} none={t('users.allOrgs')} items={orgs.currentData} aria-label={t('users.org')} />
             {me?.isSystemRole && (
               <IdSelect
@@ -70,7 +74,7 @@ export function UsersPanel(_props: PanelProps) {
                   setOrgId('');
                 }}
                 none={t('users.ownTenant')}
-                items={tenants.data}
+                items={tenants.data?.map((x) => ({ id: x.id, name: names.tenant(x) }))}
                 aria-label={t('users.tenant')}
                 data-testid="admin-users-tenant"
               />
@@ -80,7 +84,7 @@ export function UsersPanel(_props: PanelProps) {
       loading={list.isLoading}
       error={list.error}
       onRefresh={() => void list.refetch()}
-      add={{ label: t('users.add'), icon: 'new-person', onClick: () => setEditing({ user: null }), testId: 'admin-users-add' }}
+      add={canWrite && { label: t('users.add'), icon: 'new-person', onClick: () => setEditing({ user: null }), testId: 'admin-users-add' }}
       rows={data?.rows}
       total={data?.total}
       empty={{ icon: 'people', title: filtered ? t('common.noMatch') : t('users.empty') }}
@@ -98,7 +102,7 @@ export function UsersPanel(_props: PanelProps) {
           cell: (u) =>
             u.roleList.map((r) => (
               <Tag key={r.id} minimal style={{ marginRight: 4 }}>
-                {r.name}
+                {names.role(r)}
               </Tag>
             )),
         },
@@ -118,26 +122,31 @@ export function UsersPanel(_props: PanelProps) {
           ),
         },
       ]}
-      actions={{
-        edit: (u) => setEditing({ user: u }),
-        more: (u) => (
-          <>
-            {u.status === 'enabled' ? (
-              <Button small icon="disable" onClick={() => void run(() => stop({ userId: u.userId }).unwrap(), t('users.stopped'))}>
-                {t('users.stop')}
-              </Button>
-            ) : (
-              <Button small icon="play" onClick={() => void run(() => start({ userId: u.userId }).unwrap(), t('users.started'))}>
-                {t('users.start')}
-              </Button>
-            )}
-            <Button small icon="key" onClick={() => setResetting(u)}>
-              {t('users.reset')}
-            </Button>
-          </>
-        ),
-        delete: { confirm: (u) => t('users.deleteConfirm', { name: u.username }), run: (u) => remove({ userId: u.userId }).unwrap() },
-      }}
+      actions={
+        canWrite
+          ? {
+              edit: (u) => setEditing({ user: u }),
+              more: (u) => (
+                <>
+                  {u.status === 'enabled' ? (
+                    <Button small icon="disable" disabled={Boolean(selfLocked(u))} title={selfLocked(u) || undefined} onClick={() => void run(() => stop({ userId: u.userId }).unwrap(), t('users.stopped'))}>
+                      {t('users.stop')}
+                    </Button>
+                  ) : (
+                    <Button small icon="play" onClick={() => void run(() => start({ userId: u.userId }).unwrap(), t('users.started'))}>
+                      {t('users.start')}
+                    </Button>
+                  )}
+                  <Button small icon="key" disabled={Boolean(selfLocked(u))} title={selfLocked(u) || undefined} onClick={() => setResetting(u)}>
+                    {t('users.reset')}
+                  </Button>
+                </>
+              ),
+              delete: { confirm: (u) => t('users.deleteConfirm', { name: u.username }), run: (u) => remove({ userId: u.userId }).unwrap() },
+              locked: selfLocked,
+            }
+          : undefined
+      }
       pager={{ page, pages, onPage: setPage, text: t('common.page', { page, pages, total: data?.total ?? 0 }) }}
     >
       {editing && (
