@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { Button, Callout, HTMLTable, NonIdealState, Spinner, Tag, type Intent } from '@blueprintjs/core';
 import type { PolicyUpdateReport, ScheduleItem, ScheduleRunItem } from '@decisio/domain';
-import { BusyButton, isApiError, pageCount, Pager, useLocale } from '@decisio/sdk-plugin';
+import { BusyButton, formatBytes, isApiError, pageCount, Pager, useLocale } from '@decisio/sdk-plugin';
 import { jobsApi } from '../api';
 import { useJobsT } from '../i18n';
 
@@ -13,6 +13,37 @@ function intentOf(state: string | null): Intent {
   if (state === 'failure') return 'danger';
   if (state === 'processing' || state === 'waiting' || state === 'restoring') return 'primary';
   return 'none';
+}
+
+/** How the known report keys of the platform's job kinds read: a count, a size, a number of days, yes/no. */
+const METRICS: Record<string, 'count' | 'bytes' | 'days' | 'flag'> = {
+  stale: 'count',
+  aborted: 'count',
+  freedBytes: 'bytes',
+  deleted: 'count',
+  days: 'days',
+  notices: 'count',
+  skipped: 'flag',
+  rowsBefore: 'count',
+  rowsAfter: 'count',
+  started: 'flag',
+};
+
+/**
+ * A run's report: each known metric with its translated label and its value formatted (sizes in
+ * B/KB/MB..., numbers in the locale's way, flags as yes/no); a key of a plugin's own job kind
+ * stays as it is, `key: value`.
+ */
+export function reportText(metrics: Record<string, number>, t: ReturnType<typeof useJobsT>['t'], locale: string): string {
+  const number = new Intl.NumberFormat(locale);
+  return Object.entries(metrics)
+    .map(([k, v]) => {
+      const kind = Object.hasOwn(METRICS, k) ? METRICS[k] : undefined;
+      if (!kind) return `${k}: ${number.format(v)}`;
+      const value = kind === 'bytes' ? formatBytes(v) : kind === 'flag' ? t(v ? 'history.metrics.yes' : 'history.metrics.no') : number.format(v);
+      return t(`history.metrics.${k as 'stale'}`, { value });
+    })
+    .join(t('history.metrics.separator'));
 }
 
 const SLOW_MS = 10_000;
@@ -45,11 +76,9 @@ export function HistorySection({ schedule, onShowAll }: { schedule: ScheduleItem
   const unfinished = rows.some((r) => r.jobId && !FINAL.includes(r.state ?? ''));
   useEffect(() => setLive(unfinished), [unfinished]);
   const date = new Intl.DateTimeFormat(locale, { dateStyle: 'short', timeStyle: 'medium' });
+  // A skipped run says why under its report: the `skipped` flag would only repeat it.
   const report = (r: ScheduleRunItem) =>
-    r.error ??
-    Object.entries(r.metrics)
-      .map(([k, v]) => `${k}: ${v}`)
-      .join(', ');
+    r.error ?? reportText(r.skippedReason ? Object.fromEntries(Object.entries(r.metrics).filter(([k]) => k !== 'skipped')) : r.metrics, t, locale);
   const score = (v: number | null) => (v === null ? '?' : Number(v.toPrecision(5)).toString());
   /** A policy update's loop, as it stands: outcome, the calls used, the scores before and after, why. */
   const loop = (l: PolicyUpdateReport) => (
