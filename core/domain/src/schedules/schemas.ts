@@ -65,7 +65,7 @@ export const scheduleParamsSchemas = {
 } as const satisfies Record<ScheduleKind, z.ZodType>;
 export type ScheduleParams<K extends ScheduleKind = ScheduleKind> = z.infer<(typeof scheduleParamsSchemas)[K]>;
 
-/** Stored status; a `running` schedule that never fired is shown as `waiting` (not started). */
+/** Stored status; a `running` schedule that never ran (no tick, no manual run) is shown as `waiting` (not started). */
 export const SCHEDULE_STATUSES = ['running', 'paused'] as const;
 export type ScheduleStatus = (typeof SCHEDULE_STATUSES)[number];
 /** Status as shown (spec platform §4). */

@@ -14,7 +14,7 @@ function json<T>(text: unknown, fallback: T): T {
   }
 }
 
-/** A `scheduled_jobs` row as listed; a running schedule that never fired shows as `waiting`. */
+/** A `scheduled_jobs` row as listed; a running schedule that never ran (no tick, no manual run) shows as `waiting`. */
 export function presentSchedule(r: Record<string, any>): ScheduleItem {
   return {
     id: r.id,

@@ -151,8 +151,11 @@ describe.each(databases)('scheduled jobs on %s (in-process queue)', (kind) => {
     await waitUntil(async () => (await server.app.db.knex('logs').where({ request_id: runs[0].jobId, type: 'job' })).length === 1);
     const row = await server.app.db.knex('logs').where({ request_id: runs[0].jobId }).first();
     expect(row).toMatchObject({ method: 'MANUAL', user_id: admin.id, username: admin.username });
-    // The schedule itself still waits for its first tick.
-    expect((await server.call('jobs/page', { token: adminToken, body: { keyword: 'Retention' } })).body.data.rows[0].status).toBe('waiting');
+    // A manual run is the schedule's last run: it no longer waits (not started); the next tick stays.
+    const listed = (await server.call('jobs/page', { token: adminToken, body: { keyword: 'Retention' } })).body.data.rows[0];
+    expect(listed.status).toBe('running');
+    expect(Date.parse(listed.lastRunAt)).toBe(Date.parse(runs[0].firedAt));
+    expect(listed.nextRunAt).not.toBeNull();
   });
 
   it('licences.expiry marks an issued licence past its end expired and sends the notices, once', async () => {

@@ -128,10 +128,14 @@ export class SchedulesService {
   /**
    * Puts one run of `row` on the job queue: a history row (unique per schedule, trigger and
    * tick), then the job. Resolves with the run; a queue failure is logged and leaves the run
-   * without a job.
+   * without a job. A manual run is a run of the schedule too: it becomes its last run (the tick
+   * sets that of a cron run), so a schedule run once no longer shows as `waiting`; its next run
+   * time stays.
    */
   async fire(row: Row, trigger: ScheduleTrigger, firedAt: Date, actor?: ScheduleActor): Promise<ScheduleRunItem> {
     const runId = newId();
+    // Not the revision: a tick due meanwhile still wins its own update and fires.
+    if (trigger === 'manual') await this.db.knex('scheduled_jobs').where('id', row.id).update({ last_run_at: firedAt });
     await this.db.knex('scheduled_job_runs').insert({ id: runId, schedule_id: row.id, tenant_id: row.tenant_id, trigger_type: trigger, fired_at: firedAt, job_id: null, created_at: this.clock.now() });
     const payload: ScheduledRunPayload = {
       scheduleId: row.id,
