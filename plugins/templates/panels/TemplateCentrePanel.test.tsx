@@ -112,6 +112,18 @@ describe('TemplateCentrePanel', () => {
     expect(host.navigations.at(-1)?.pathname).toBe('/template-center/industry/electric');
   });
 
+  it('says an industry of the address is unknown, in both languages, with no tab of its own, and offers all industries', async () => {
+    const host = setup({ pathname: '/template-center/industry/nonexistent' });
+    expect((await screen.findByTestId('templates-unknown-industry')).textContent).toContain('There is no industry “nonexistent”');
+    expect(screen.getAllByRole('tab').map((t) => t.textContent)).toEqual(['All industries', 'Electric', 'Coupon']);
+    expect(screen.queryByTestId('templates-empty')).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: 'Show all industries' }));
+    expect(host.navigations.at(-1)?.pathname).toBe('/template-center');
+    cleanup();
+    setup({ pathname: '/template-center/industry/nonexistent', locale: 'zh-CN' });
+    expect((await screen.findByTestId('templates-unknown-industry')).textContent).toContain('不存在行业“nonexistent”');
+  });
+
   it('creates a project from a template and opens its first step with the guide', async () => {
     const host = setup();
     host.mockCall('template/createProject', { code: 0, data: { project: { projectId: 'P1' }, templateId: 'electric', solutionId: 'S1', datasetId: 'D1', fileId: 'F1', objectiveId: 'O1' } });

@@ -167,7 +167,6 @@ export function TemplateCentrePanel(_props: { panelId: string }) {
     const id = tpl.industry ?? tpl.id;
     if (!industries.has(id)) industries.set(id, tpl.industryName?.[locale] ?? id);
   }
-  if (industry !== ALL && !industries.has(industry)) industries.set(industry, industry);
 
   let body;
   if (list.isError) {
@@ -184,6 +183,22 @@ export function TemplateCentrePanel(_props: { panelId: string }) {
     );
   } else if (!list.data) {
     body = <div className={Classes.SKELETON} style={{ height: 160 }} aria-busy="true" aria-label={t('loading')} />;
+  } else if (industry !== ALL && !industries.has(industry)) {
+    // An address naming no industry of the list: say so (no tab of its own), and offer them all.
+    body = (
+      <div data-testid="templates-unknown-industry">
+        <NonIdealState
+          icon="search"
+          title={t('unknownIndustry.title', { industry })}
+          description={t('unknownIndustry.description')}
+          action={
+            <Button icon="list" onClick={() => navigate('/template-center')}>
+              {t('unknownIndustry.all')}
+            </Button>
+          }
+        />
+      </div>
+    );
   } else {
     const shown = list.data.filter((tpl) => industry === ALL || (tpl.industry ?? tpl.id) === industry);
     body = shown.length ? shown.map((tpl) => <TemplateCard key={tpl.id} tpl={tpl} />) : <NonIdealState icon="search" title={t('empty')} data-testid="templates-empty" />;
