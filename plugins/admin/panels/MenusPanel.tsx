@@ -5,7 +5,7 @@ import { CrudFormDialog, CrudScreen, invalidField, useCrudRun, type PanelProps }
 import { adminApi } from '../api';
 import { useAdminT } from '../i18n';
 import { menuLabel } from './menu-label';
-import { flattenTree, useCan, useCrudLabels } from './shared';
+import { flattenTree, useCan, useCrudLabels, useFieldRule } from './shared';
 
 type Row = { node: MenuItem; depth: number };
 
@@ -104,7 +104,8 @@ function MenuDialog(props: { menu: MenuItem | null; parentId: string | null; all
     const { code: _code, ...rest } = parsed.data;
     if (await run(() => (m ? update({ id: m.id, ...rest }).unwrap() : create(parsed.data).unwrap()), t('common.saved'))) props.onClose();
   };
-  const bad = (f: string) => invalidField(invalid, f, t('menus.invalid'));
+  const rule = useFieldRule('menus');
+  const bad = (f: string) => invalidField(invalid, f, rule(f));
   return (
     <CrudFormDialog
       title={m ? t('menus.editTitle') : t('menus.addTitle')}
@@ -133,7 +134,7 @@ function MenuDialog(props: { menu: MenuItem | null; parentId: string | null; all
             ))}
         </HTMLSelect>
       </FormGroup>
-      <FormGroup label={t('menus.path')} labelFor="admin-menu-path" helperText={invalid.includes('path') ? t('menus.invalid') : t('menus.pathHelp')} intent={invalid.includes('path') ? 'danger' : 'none'}>
+      <FormGroup label={t('menus.path')} labelFor="admin-menu-path" helperText={invalid.includes('path') ? rule('path') : t('menus.pathHelp')} intent={invalid.includes('path') ? 'danger' : 'none'}>
         <InputGroup id="admin-menu-path" value={path} onChange={(e) => setPath(e.target.value)} placeholder="/admin/reports" />
       </FormGroup>
       <FormGroup label={t('menus.permission')} labelFor="admin-menu-permission">
@@ -146,10 +147,10 @@ function MenuDialog(props: { menu: MenuItem | null; parentId: string | null; all
           ))}
         </HTMLSelect>
       </FormGroup>
-      <FormGroup label={t('menus.icon')} labelFor="admin-menu-icon">
+      <FormGroup label={t('menus.icon')} labelFor="admin-menu-icon" {...bad('icon')}>
         <InputGroup id="admin-menu-icon" value={icon} onChange={(e) => setIcon(e.target.value)} />
       </FormGroup>
-      <FormGroup label={t('menus.sort')} labelFor="admin-menu-sort">
+      <FormGroup label={t('menus.sort')} labelFor="admin-menu-sort" {...bad('sort')}>
         <NumericInput id="admin-menu-sort" min={0} max={100000} value={sort} onValueChange={(v) => setSort(Number.isFinite(v) ? v : 0)} />
       </FormGroup>
       <Checkbox label={t('menus.hidden')} checked={hidden} onChange={(e) => setHidden((e.target as HTMLInputElement).checked)} />

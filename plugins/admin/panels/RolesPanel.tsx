@@ -5,7 +5,7 @@ import { CrudFormDialog, CrudScreen, invalidField, useCrudRun, useCurrentUser, t
 import { adminApi } from '../api';
 import { useAdminT } from '../i18n';
 import { RolePermissionDialog } from './RolePermissionDialog';
-import { useBuiltinNames, useCan, useCrudLabels } from './shared';
+import { useBuiltinNames, useCan, useCrudLabels, useFieldRule } from './shared';
 
 /** Codes of the seeded roles every tenant shares: they are never deleted (the server refuses). */
 const BUILTIN_ROLE_CODES = ['admin', 'tenant-admin', 'user'];
@@ -114,7 +114,8 @@ function RoleDialog(props: { role: RoleItem | null; onClose(): void; onCreated(r
     }, t('common.saved'));
     if (ok) props.onClose();
   };
-  const bad = (f: string) => invalidField(invalid, f, t('roles.invalid'));
+  const rule = useFieldRule('roles');
+  const bad = (f: string) => invalidField(invalid, f, rule(f));
   return (
     <CrudFormDialog
       title={props.role ? t('roles.editTitle') : t('roles.addTitle')}
@@ -129,10 +130,10 @@ function RoleDialog(props: { role: RoleItem | null; onClose(): void; onCreated(r
       <FormGroup label={t('roles.name')} labelFor="admin-role-name" {...bad('name')}>
         <InputGroup id="admin-role-name" value={name} onChange={(e) => setName(e.target.value)} autoFocus />
       </FormGroup>
-      <FormGroup label={t('roles.code')} labelFor="admin-role-code" helperText={invalid.includes('code') ? t('roles.invalid') : t('roles.codeHelp')} intent={invalid.includes('code') ? 'danger' : 'none'}>
+      <FormGroup label={t('roles.code')} labelFor="admin-role-code" helperText={invalid.includes('code') ? rule('code') : t('roles.codeHelp')} intent={invalid.includes('code') ? 'danger' : 'none'}>
         <InputGroup id="admin-role-code" value={code} onChange={(e) => setCode(e.target.value)} />
       </FormGroup>
-      <FormGroup label={t('roles.sort')} labelFor="admin-role-sort">
+      <FormGroup label={t('roles.sort')} labelFor="admin-role-sort" {...bad('sort')}>
         <NumericInput id="admin-role-sort" min={0} max={100000} value={sort} onValueChange={(v) => setSort(Number.isFinite(v) ? v : 0)} />
       </FormGroup>
       {me?.isSystemRole && !props.role && (

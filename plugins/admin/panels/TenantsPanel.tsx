@@ -4,7 +4,7 @@ import { DIALOG_WIDTH, tenantCreateSchema, type TenantItem } from '@decisio/doma
 import { CrudFormDialog, CrudScreen, formatBytes, invalidField, pageCount, useCrudRun, useCurrentUser, useListSearch, useNotify, type PanelProps } from '@decisio/sdk-plugin';
 import { adminApi } from '../api';
 import { useAdminT } from '../i18n';
-import { useBuiltinNames, useCan, useCrudLabels } from './shared';
+import { useBuiltinNames, useCan, useCrudLabels, useFieldRule } from './shared';
 
 const PAGE_SIZE = 20;
 /** The fixed code of the seeded default tenant (the tenant of sign-ups that match no other). */
@@ -153,7 +153,8 @@ function TenantDialog(props: { tenant: TenantItem | null; onClose(): void }) {
     const { code: _code, ...rest } = parsed.data;
     if (await run(() => (x ? update({ id: x.id, ...rest }).unwrap() : create(parsed.data).unwrap()), t('common.saved'))) props.onClose();
   };
-  const bad = (f: string) => invalidField(invalid, f, t('tenants.invalid'));
+  const rule = useFieldRule('tenants');
+  const bad = (f: string) => invalidField(invalid, f, rule(f));
   return (
     <CrudFormDialog
       title={x ? t('tenants.editTitle') : t('tenants.addTitle')}
@@ -171,7 +172,7 @@ function TenantDialog(props: { tenant: TenantItem | null; onClose(): void }) {
       <FormGroup label={t('tenants.code')} labelFor="admin-tenant-code" {...bad('code')}>
         <InputGroup id="admin-tenant-code" value={code} disabled={x !== null} onChange={(e) => setCode(e.target.value)} />
       </FormGroup>
-      <FormGroup label={t('tenants.domain')} labelFor="admin-tenant-domain" helperText={invalid.includes('domain') ? t('tenants.invalid') : t('tenants.domainHelp')} intent={invalid.includes('domain') ? 'danger' : 'none'}>
+      <FormGroup label={t('tenants.domain')} labelFor="admin-tenant-domain" helperText={invalid.includes('domain') ? rule('domain') : t('tenants.domainHelp')} intent={invalid.includes('domain') ? 'danger' : 'none'}>
         <InputGroup id="admin-tenant-domain" value={domain} onChange={(e) => setDomain(e.target.value)} placeholder="example.com" />
       </FormGroup>
       <FormGroup label={t('tenants.status')} labelFor="admin-tenant-status">

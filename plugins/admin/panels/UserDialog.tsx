@@ -4,7 +4,7 @@ import { addUserRequestSchema, DIALOG_WIDTH, updateUserRequestSchema, type Admin
 import { CrudFormDialog, useCurrentUser, useNotify } from '@decisio/sdk-plugin';
 import { adminApi } from '../api';
 import { useAdminT } from '../i18n';
-import { errorText, IdSelect, useBuiltinNames, useCrudLabels } from './shared';
+import { errorText, IdSelect, useBuiltinNames, useCrudLabels, useFieldRule } from './shared';
 
 /**
  * Add or edit an account: username (new only), nickname, e-mail, mobile, roles, organisation
@@ -19,6 +19,7 @@ export function UserDialog(props: {
 }) {
   const { t } = useAdminT();
   const names = useBuiltinNames();
+  const rule = useFieldRule('users');
   const labels = useCrudLabels();
   const notify = useNotify();
   const me = useCurrentUser().data;
@@ -63,7 +64,7 @@ export function UserDialog(props: {
     };
     const parsed = u ? updateUserRequestSchema.safeParse({ ...fields, userId: u.userId }) : addUserRequestSchema.safeParse({ ...fields, username: username.trim() });
     if (!parsed.success) {
-      setErrors(Object.fromEntries(parsed.error.issues.map((i) => [String(i.path[0]), t('users.invalid')])));
+      setErrors(Object.fromEntries(parsed.error.issues.map((i) => [String(i.path[0]), rule(String(i.path[0]))])));
       return;
     }
     try {

@@ -89,3 +89,17 @@ export function useBuiltinNames() {
   const tr = t as (key: string) => string;
   return { role: (r: { code?: string; name: string }) => roleName(r, tr), tenant: (x: { code?: string; name: string }) => tenantName(x, tr) };
 }
+
+/**
+ * The rule a form field of `area` breaks, for its helper text: `<area>.rules.<field>` (e.g. "Enter
+ * 5 to 20 letters, ..."), else the area's generic `<area>.invalid`.
+ */
+export function useFieldRule(area: 'users' | 'roles' | 'menus' | 'tenants'): (field: string) => string {
+  const { t } = useAdminT();
+  const tr = t as (key: string) => string;
+  return (field: string) => {
+    const key = `${area}.rules.${field}`;
+    const text = tr(key);
+    return text && text !== key ? text : tr(`${area}.invalid`);
+  };
+}

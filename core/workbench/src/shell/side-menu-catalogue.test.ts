@@ -22,4 +22,33 @@ describe('side menu and the menu catalogue', () => {
     expect(shown).toContain('deploy.menu-deploy'); // the project area comes with the projects menu
     for (const id of ['support.menu', 'messages.side', 'ssh-terminal.menu', 'sdk-licence.menu', 'sdk-licence.admin-menu', 'feedback-control.menu', 'jobs.menu', 'logs.menu', 'storage.manage', 'admin.menu-users']) expect(shown, id).not.toContain(id);
   });
+
+  it('names each catalogue page in Admin → Menus and the role matrix as the side menu does, in both languages', () => {
+    // the catalogue codes (seeded by the migrations) of the pages side-menu entries open
+    const CODES: Record<string, string> = {
+      '/dashboard': 'dashboard', '/all-project': 'all-project', '/template-center': 'template-center', '/dataset-manage': 'dataset-manage',
+      '/data-connection': 'data-connection', '/hyperparameter': 'hyperparameter', '/storage-manage': 'storage-manage', '/job': 'job',
+      '/system-log': 'system-log', '/gfs/online-trial': 'feedback-control', '/ssh': 'ssh', '/sdk-licence': 'sdk-licence', '/support': 'support',
+      '/user-center/message': 'messages', '/admin/users': 'admin.users', '/admin/roles': 'admin.roles', '/admin/menus': 'admin.menus',
+      '/admin/orgs': 'admin.orgs', '/admin/tenants': 'admin.tenants', '/admin/licences': 'admin.licences', '/admin/contacts': 'admin.contacts',
+    };
+    expect(Object.keys(CODES).sort()).toEqual([...MENU_CATALOGUE_PAGES].sort());
+    const text = (bundle: unknown, key: string) => key.split('.').reduce<unknown>((v, k) => (v as Record<string, unknown> | undefined)?.[k], bundle);
+    const admin = APP_PLUGINS.find((p) => p.id === 'admin')!;
+    const compared = new Set<string>();
+    const differ: string[] = [];
+    for (const e of entries) {
+      const code = e.to ? CODES[e.to] : undefined;
+      if (!code) continue;
+      compared.add(e.to!);
+      const plugin = APP_PLUGINS.find((p) => p.id === e.plugin)!;
+      for (const locale of ['en-US', 'zh-CN'] as const) {
+        const side = text(plugin.locales?.[locale], e.titleKey);
+        const catalogue = text(admin.locales?.[locale], `menuNames.${code.replace(/[.-]/g, '_')}`);
+        if (side !== catalogue) differ.push(`${e.id} ${locale}: side menu ${String(side)}, catalogue ${String(catalogue)}`);
+      }
+    }
+    expect(differ).toEqual([]);
+    expect(compared.size).toBe(MENU_CATALOGUE_PAGES.length);
+  });
 });

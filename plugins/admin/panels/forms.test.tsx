@@ -1,0 +1,78 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { createTestHost, renderPanel } from '@decisio/sdk-plugin/testing';
+import type { MenuItem } from '@decisio/domain';
+import { adminPlugin } from '../index';
+
+const panel = (id: string) => adminPlugin.panels.find((p) => p.id === id)!;
+const node = (id: string, code: string, name: string, children: MenuItem[] = []) =>
+  ({ id: id.repeat(32), parentId: null, code, name, path: null, icon: null, permission: null, sort: 10, hidden: false, type: 'group', children }) as unknown as MenuItem;
+
+function host(locale: 'en-US' | 'zh-CN') {
+  const h = createTestHost({ plugins: [adminPlugin], locale, session: { token: 't', userId: 'u1' } });
+  h.mockCall('user/getUser', { data: { userId: 'u1', tenantId: 'f'.repeat(32), isSystemRole: true, roleList: [], permissions: ['*'], menus: [] } });
+  h.mockCall('users/getUserList', { data: { rows: [], total: 0, page: 1, pageSize: 20 } });
+  h.mockCall('roles/list', { data: [] });
+  h.mockCall('orgs/list', { data: [] });
+  h.mockCall('tenant/list', { data: [] });
+  h.mockCall('tenant/page', { data: { rows: [], total: 0, page: 1, pageSize: 20 } });
+  h.mockCall('menus/tree', { data: [node('a', 'admin', 'menu.admin', [node('b', 'admin.users', 'menu.admin.users')]), node('c', 'reports', 'Quarterly reports')] });
+  return h;
+}
+
+const form = () => within(screen.getByRole('dialog'));
+
+describe('admin forms say the rule a field breaks', () => {
+  afterEach(() => cleanup());
+
+  it('user: an empty username, in both languages', async () => {
+    for (const [locale, rule] of [
+      ['en-US', 'Enter 5 to 20 letters, digits, underscores or Chinese characters'],
+      ['zh-CN', '请输入 5 到 20 个字母、数字、下划线或汉字'],
+    ] as const) {
+      const h = host(locale);
+      await renderPanel(panel('admin.users'), { host: h });
+      fireEvent.click(await screen.findByTestId('admin-users-add'));
+      fireEvent.click(await screen.findByTestId('admin-user-save'));
+      expect(await form().findByText(rule)).toBeTruthy();
+      expect(h.calls.some((c) => c.url === 'users/addUser')).toBe(false);
+      cleanup();
+    }
+  });
+
+  it('role: an empty code and name', async () => {
+    await renderPanel(panel('admin.roles'), { host: host('en-US') });
+    fireEvent.click(await screen.findByTestId('admin-roles-add'));
+    fireEvent.click(await screen.findByTestId('admin-role-save'));
+    expect(await form().findByText('Enter 2 to 64 letters, digits, dots, dashes or underscores, starting with a letter')).toBeTruthy();
+    expect(form().getByText('Enter a name of 1 to 100 characters')).toBeTruthy();
+  });
+
+  it('tenant: a domain that is not one and a negative storage quota, in both languages', async () => {
+    for (const [locale, domainRule, storageRule] of [
+      ['en-US', 'Enter a domain such as example.com (letters, digits, dots and dashes), or leave it empty', 'Enter 0 to 500 GB, or leave it empty for no limit'],
+      ['zh-CN', '请输入域名，如 example.com（字母、数字、点和连字符），或留空', '请输入 0 到 500 GB，留空表示不限'],
+    ] as const) {
+      await renderPanel(panel('admin.tenants'), { host: host(locale) });
+      fireEvent.click(await screen.findByTestId('admin-tenants-add'));
+      const dialog = await screen.findByRole('dialog');
+      fireEvent.change(within(dialog).getByPlaceholderText('example.com'), { target: { value: 'not a domain' } });
+      fireEvent.change(dialog.querySelector('#admin-tenant-storage')!, { target: { value: '-5' } });
+      fireEvent.click(screen.getByTestId('admin-tenant-save'));
+      expect(await form().findByText(domainRule)).toBeTruthy();
+      expect(form().getByText(storageRule)).toBeTruthy();
+      cleanup();
+    }
+  });
+});
+
+describe('menu form', () => {
+  afterEach(() => cleanup());
+
+  it('lists the parent menus by name (seeded ones translated), not by code', async () => {
+    await renderPanel(panel('admin.menus'), { host: host('en-US') });
+    fireEvent.click(await screen.findByTestId('admin-menus-add'));
+    const select = (await form().findByLabelText('Parent')) as HTMLSelectElement;
+    await waitFor(() => expect([...select.options].map((o) => o.textContent)).toEqual(['(top level)', 'Administration', 'Users', 'Quarterly reports']));
+  });
+});
