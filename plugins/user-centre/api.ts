@@ -26,7 +26,7 @@ export const userCentreEndpoints = (build: PluginEndpointBuilder) => ({
   'user-centre/update': build.mutation<UserInfo, UpdateUserCenterRequest>({ query: (body) => ({ url: 'users/updateUserCenter', body }), invalidatesTags: [INFO, 'User'] }),
   'user-centre/records': build.query<SignInRecord[], { limit: number }>({ query: (body) => ({ url: 'user/getLastSignInRecord', body }), providesTags: [RECORDS] }),
   'user-centre/getPublicKey': build.mutation<PublicKeyResponse, void>({ query: () => ({ url: 'index/getPublicKey' }) }),
-  'user-centre/modifyPassword': build.mutation<{ userId: string }, ModifyPasswordRequest>({ query: (body) => ({ url: 'user/modifyPassword', body }), invalidatesTags: [RECORDS] }),
+  'user-centre/modifyPassword': build.mutation<{ userId: string }, ModifyPasswordRequest>({ query: (body) => ({ url: 'user/modifyPassword', body }), invalidatesTags: [RECORDS, 'User'] }),
   'user-centre/deleteImpact': build.query<DeleteImpact, void>({ query: () => ({ url: 'user/getDeleteImpact' }) }),
   'user-centre/deleteUser': build.mutation<{ userId: string; deletedProjects: number }, { confirm: string }>({ query: (body) => ({ url: 'user/deleteUser', body }) }),
   'user-centre/captchaImage': build.mutation<CaptchaImageResponse, void>({ query: () => ({ url: 'captcha/captchaImage' }) }),

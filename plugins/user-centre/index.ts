@@ -20,7 +20,8 @@ export const userCentrePlugin = definePlugin({
   routes: [
     { path: '/user-center', titleKey: 'title.info', load: () => import('./panels/UserCentreRedirect').then((m) => m.UserCentreRedirect) },
     { path: '/user-center/info', titleKey: 'title.info', panels: ['user-centre.profile'] },
-    { path: '/user-center/security', titleKey: 'title.security', panels: ['user-centre.security'] },
+    // Also where a user with a temporary password (an administrator's add user or reset) is kept until they change it.
+    { path: '/user-center/security', titleKey: 'title.security', panels: ['user-centre.security'], passwordChange: true },
     { path: '/user-center/settings', titleKey: 'title.settings', panels: ['user-centre.settings'] },
     { path: '/user-center/outbox', titleKey: 'title.outbox', panels: ['user-centre.outbox'] },
   ],

@@ -77,6 +77,12 @@ export interface RouteContribution {
   load?: ComponentLoader;
   /** Default dock layout of this route (panel ids or placements). */
   panels?: readonly (string | DefaultPanelPlacement)[];
+  /**
+   * The page where a user changes their password. A user whose password an administrator set
+   * (`mustChangePassword` of the sign-in answer or of `user/getUser`, or any `passwordChangeRequired`
+   * answer) is taken there and kept there until the password is changed. One route at most.
+   */
+  passwordChange?: boolean;
 }
 
 /** A dockable panel. */

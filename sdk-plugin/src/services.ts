@@ -69,10 +69,11 @@ export interface SessionService {
   isSignedIn(): boolean;
   /**
    * Stores a new session after `index/signIn` (the server has set the cookie): keeps the token
-   * (expiring at `expiresAt`, ISO date) and `userId` in local storage; fires
-   * {@link SessionService.onDidChange}.
+   * (expiring at `expiresAt`, ISO date) and `userId` in local storage, and whether the password
+   * must be changed first (`mustChangePassword`: the workbench then keeps the user on the
+   * password-change page); fires {@link SessionService.onDidChange}.
    */
-  signIn(session: { accessToken: string; userId: string; expiresAt?: string }): void;
+  signIn(session: { accessToken: string; userId: string; expiresAt?: string; mustChangePassword?: boolean }): void;
   /** Clears local storage and the api cache; fires {@link SessionService.onDidChange}. */
   clear(): void;
   /** Fires after every change of the session (sign-in, sign-out, expiry). */

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { ErrorCode } from '@decisio/domain';
-import { createTestHost, renderPanel } from '@decisio/sdk-plugin/testing';
+import { createTestHost, renderPanel, TEST_USER_PROFILE } from '@decisio/sdk-plugin/testing';
 import { userCentrePlugin } from '../index';
 import { testKeyPair } from '../test/keys';
 
@@ -10,9 +10,10 @@ const type = (id: string, value: string) => fireEvent.change(screen.getByTestId(
 describe('SecurityPanel', () => {
   afterEach(() => cleanup());
 
-  async function setup(modify: (body: unknown) => object) {
+  async function setup(modify: (body: unknown) => object, prepare?: (host: ReturnType<typeof createTestHost>) => void) {
     const keys = await testKeyPair();
-    const host = createTestHost({ plugins: [userCentrePlugin], locale: 'en-US' });
+    const host = createTestHost({ plugins: [userCentrePlugin], locale: 'en-US', ...(prepare ? { session: { token: 'tok-1', userId: 'u1' } } : {}) });
+    prepare?.(host);
     let n = 0;
     host.mockCall('index/getPublicKey', () => ({ data: { keyId: 'k1', spki: keys.spki, algorithm: 'RSA-OAEP-256', nonce: `nonce-${String(n++).padStart(16, '0')}`, nonceExpiresAt: '2030-01-01T00:00:00Z' } }));
     host.mockCall('user/modifyPassword', modify);
@@ -56,5 +57,23 @@ describe('SecurityPanel', () => {
     expect(next.endsWith('\u0000NewSecret456')).toBe(true);
     expect(ori.split('\u0000')[1]).not.toBe(next.split('\u0000')[1]);
     expect((screen.getByTestId('password-oriPassword') as HTMLInputElement).value).toBe('');
+  });
+
+  it('keeps a user with a temporary password here, says why, and sends them on once it is changed', async () => {
+    let changed = false;
+    const { host } = await setup(
+      () => ((changed = true), { data: { userId: 'u1' } }),
+      (h) => h.mockCall('user/getUser', () => ({ data: { ...TEST_USER_PROFILE, mustChangePassword: !changed } })),
+    );
+    expect((await screen.findByTestId('password-must-change')).textContent).toContain('An administrator set a temporary password for you');
+    // The sign-in records would be refused (passwordChangeRequired) until then: not asked for.
+    expect(host.calls.some((c) => c.url === 'user/getLastSignInRecord')).toBe(false);
+    type('password-oriPassword', 'Temp12345678');
+    type('password-password', 'NewSecret456');
+    type('password-confirmPassword', 'NewSecret456');
+    fireEvent.click(screen.getByTestId('password-submit'));
+    await waitFor(() => expect(host.toasts.map((t) => t.message)).toContain('Password changed; you can go on'));
+    expect(host.navigations.at(-1)?.pathname).toBe('/');
+    await waitFor(() => expect(screen.queryByTestId('password-must-change')).toBeNull());
   });
 });

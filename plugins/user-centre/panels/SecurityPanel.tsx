@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react';
-import { Card, FormGroup, H4, HTMLTable, InputGroup, NonIdealState, Tag } from '@blueprintjs/core';
+import { Callout, Card, FormGroup, H4, HTMLTable, InputGroup, NonIdealState, Tag } from '@blueprintjs/core';
 import { encryptAccountPassword, ErrorCode, validationMessage } from '@decisio/domain';
-import { BusyButton, isApiError, useLocale, useNotify, type PanelProps } from '@decisio/sdk-plugin';
+import { BusyButton, isApiError, useCurrentUser, useLocale, useNavigate, useNotify, type PanelProps } from '@decisio/sdk-plugin';
 import { userCentreApi } from '../api';
 import { useUserCentreT } from '../i18n';
 import { passwordFormErrors, type PasswordForm } from '../model/forms';
@@ -12,17 +12,23 @@ const EMPTY: PasswordForm = { oriPassword: '', password: '', confirmPassword: ''
 /**
  * `/user-center/security`: change the password (the current and the new one each encrypted with
  * their own one-time nonce, as at sign-in), and the latest sign-ins with address and browser.
+ * A user with a temporary password (an administrator's add user or reset) is kept here, told
+ * why, until the change; then they go on to the console's home.
  */
 export function SecurityPanel(_props: PanelProps) {
   const { t } = useUserCentreT();
   const locale = useLocale();
   const notify = useNotify();
+  const navigate = useNavigate();
+  // Until a temporary password is changed, every other call of this page would be refused.
+  const user = useCurrentUser();
+  const mustChange = !!user.data?.mustChangePassword;
   const [form, setForm] = useState<PasswordForm>(EMPTY);
   const [errors, setErrors] = useState<Partial<Record<keyof PasswordForm, string>>>({});
   const [busy, setBusy] = useState(false);
   const [getKey] = userCentreApi.endpoints['user-centre/getPublicKey'].useMutation();
   const [modify] = userCentreApi.endpoints['user-centre/modifyPassword'].useMutation();
-  const records = userCentreApi.endpoints['user-centre/records'].useQuery({ limit: 10 });
+  const records = userCentreApi.endpoints['user-centre/records'].useQuery({ limit: 10 }, { skip: user.isLoading || mustChange });
   const date = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'medium' });
   const msg = (m?: string) => (m ? (m.startsWith('validation.') ? validationMessage(m, locale) : m) : undefined);
   const set = (k: keyof PasswordForm, v: string) => (setForm((f) => ({ ...f, [k]: v })), setErrors((e) => ({ ...e, [k]: undefined })));
@@ -39,6 +45,13 @@ export function SecurityPanel(_props: PanelProps) {
       const password = await encryptAccountPassword(await getKey().unwrap(), form.password);
       await modify({ oriPassword, password }).unwrap();
       setForm(EMPTY);
+      if (mustChange) {
+        // `user/getUser` (refetched: the call invalidates it) lifts the workbench's hold.
+        await user.refetch();
+        notify({ message: t('password.mustChangeDone'), intent: 'success', icon: 'tick-circle' });
+        navigate('/');
+        return;
+      }
       notify({ message: t('password.changed'), intent: 'success', icon: 'tick-circle' });
     } catch (err) {
       if (isApiError(err) && err.code === ErrorCode.originalPasswordWrong) setErrors({ oriPassword: err.message });
@@ -62,6 +75,11 @@ export function SecurityPanel(_props: PanelProps) {
     <Page testId="user-centre-security">
       <Card>
         <H4>{t('password.heading')}</H4>
+        {mustChange && (
+          <Callout intent="warning" icon="key" style={{ marginBottom: 12 }} data-testid="password-must-change">
+            {t('password.mustChange')}
+          </Callout>
+        )}
         <form onSubmit={submit} noValidate style={{ maxWidth: 420 }}>
           {field('oriPassword', t('password.old'), 'current-password')}
           {field('password', t('password.new'), 'new-password', t('password.help'))}
@@ -73,7 +91,7 @@ export function SecurityPanel(_props: PanelProps) {
       </Card>
       <Card>
         <H4>{t('records.heading')}</H4>
-        {!records.data ? (
+        {mustChange ? null : !records.data ? (
           <QueryState loading={records.isLoading} error={records.error} retry={() => void records.refetch()} />
         ) : records.data.length === 0 ? (
           <NonIdealState icon="history" title={t('records.empty')} />

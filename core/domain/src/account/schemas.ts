@@ -111,6 +111,12 @@ export interface SignInResponse {
   userId: string;
   /** Expiry of the token, ISO date. */
   expiresAt: string;
+  /**
+   * The password is a temporary one an administrator set (add user, reset password): until the
+   * user changes it (`user/modifyPassword`), every other signed-in call answers
+   * `passwordChangeRequired`. Absent: false.
+   */
+  mustChangePassword?: boolean;
 }
 
 /**
@@ -146,6 +152,8 @@ export interface CurrentUser {
   isOperation: boolean;
   occupation: Occupation | null;
   createdAt: string;
+  /** The password must be changed first (see `SignInResponse.mustChangePassword`). Absent: false. */
+  mustChangePassword?: boolean;
 }
 
 /** `user/checkToken` reply data. */

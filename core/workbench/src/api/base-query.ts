@@ -4,6 +4,7 @@
  *
  * - `SIGN_OUT_CODES` (except on `user/checkToken`): toast "please sign in again", clear the
  *   session (local storage, api cache), go to `/`.
+ * - `passwordChangeRequired`: toast "change your password first", go to the password-change page.
  * - storage full, resource quota, file not found, timeout and network failure: a toast; a call
  *   the client aborted (a sign-out resets the api cache, aborting the calls in flight) is no
  *   network failure: no toast (`handled: true`).
@@ -34,6 +35,8 @@ export interface HostBaseQueryDeps {
   toast(message: string, intent: 'danger' | 'warning', key: string): void;
   /** Drops the session and goes to `/`. */
   signOut(): void;
+  /** A `passwordChangeRequired` answer: take the user to the password-change page. */
+  passwordChangeRequired?(): void;
   /** Per-request id; default `crypto.randomUUID()`. */
   requestId?(): string;
   /** Default timeout in ms; `LIMITS.requestTimeoutMs` (30 s) unless set. */
@@ -74,6 +77,10 @@ export function createHostBaseQuery(deps: HostBaseQueryDeps): SdkBaseQuery {
     } else if (SIGN_OUT_CODES.has(code) && !url.endsWith('user/checkToken')) {
       deps.toast(deps.t('workbench:errors.signInAgain'), 'warning', 'sign-out');
       deps.signOut();
+      err.handled = true;
+    } else if (code === ErrorCode.passwordChangeRequired) {
+      deps.toast(deps.t('workbench:errors.passwordChangeRequired'), 'warning', 'password-change');
+      deps.passwordChangeRequired?.();
       err.handled = true;
     } else if (STORAGE_FULL_CODES.has(code)) {
       deps.toast(deps.t('workbench:errors.storageFull'), 'danger', 'storage-full');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SessionServiceImpl } from './session-service';
+import { MUST_CHANGE_PASSWORD_STORAGE_KEY, SessionServiceImpl } from './session-service';
 
 describe('session service', () => {
   it('keeps the token and user id in local storage, never in a cookie, and drops an expired token', () => {
@@ -20,5 +20,21 @@ describe('session service', () => {
     expect(localStorage.getItem('userId')).toBeNull();
     expect(cleared).toBe(1);
     expect(seen).toEqual(['tok-1', null]);
+  });
+
+  it("keeps a sign-in's 'password must change first' mark until it is lifted, a new sign-in without it or a sign-out", () => {
+    localStorage.clear();
+    const s = new SessionServiceImpl(localStorage);
+    s.signIn({ accessToken: 'tok-1', userId: 'u1', mustChangePassword: true });
+    expect(s.mustChangePassword()).toBe(true);
+    s.setMustChangePassword(false);
+    expect(s.mustChangePassword()).toBe(false);
+    s.setMustChangePassword(true);
+    s.clear();
+    expect(s.mustChangePassword()).toBe(false);
+    expect(localStorage.getItem(MUST_CHANGE_PASSWORD_STORAGE_KEY)).toBeNull();
+    s.signIn({ accessToken: 'tok-2', userId: 'u1', mustChangePassword: true });
+    s.signIn({ accessToken: 'tok-3', userId: 'u1' });
+    expect(s.mustChangePassword()).toBe(false);
   });
 });

@@ -8,6 +8,9 @@ import { TOKEN_EXPIRES_STORAGE_KEY, TOKEN_STORAGE_KEY, USER_ID_STORAGE_KEY } fro
 import { Emitter, type SessionService, type SessionState } from '@decisio/sdk-plugin';
 
 /** {@link SessionService} over `localStorage`. */
+/** Local storage key of the "password must be changed first" mark of the session. */
+export const MUST_CHANGE_PASSWORD_STORAGE_KEY = 'decisio.mustChangePassword';
+
 export class SessionServiceImpl implements SessionService {
   private readonly didChange = new Emitter<SessionState>();
   readonly onDidChange = this.didChange.event;
@@ -38,8 +41,9 @@ export class SessionServiceImpl implements SessionService {
     return !!this.getState().token;
   }
 
-  signIn(s: { accessToken: string; userId: string; expiresAt?: string }): void {
+  signIn(s: { accessToken: string; userId: string; expiresAt?: string; mustChangePassword?: boolean }): void {
     this.storage.setItem(TOKEN_STORAGE_KEY, s.accessToken);
+    this.setMustChangePassword(!!s.mustChangePassword);
     if (s.expiresAt) this.storage.setItem(TOKEN_EXPIRES_STORAGE_KEY, s.expiresAt);
     else this.storage.removeItem(TOKEN_EXPIRES_STORAGE_KEY);
     this.storage.setItem(USER_ID_STORAGE_KEY, s.userId);
@@ -50,7 +54,22 @@ export class SessionServiceImpl implements SessionService {
     this.storage.removeItem(TOKEN_STORAGE_KEY);
     this.storage.removeItem(TOKEN_EXPIRES_STORAGE_KEY);
     this.storage.removeItem(USER_ID_STORAGE_KEY);
+    this.storage.removeItem(MUST_CHANGE_PASSWORD_STORAGE_KEY);
     this.onClear();
     this.didChange.fire(this.getState());
+  }
+
+  /**
+   * Whether the signed-in user must change their password before anything else (an administrator
+   * set it: the sign-in answer, `user/getUser` or a `passwordChangeRequired` answer said so).
+   */
+  mustChangePassword(): boolean {
+    return this.isSignedIn() && this.storage.getItem(MUST_CHANGE_PASSWORD_STORAGE_KEY) === '1';
+  }
+
+  /** Sets or lifts the mark of {@link mustChangePassword} (kept in local storage, for a reload). */
+  setMustChangePassword(must: boolean): void {
+    if (must) this.storage.setItem(MUST_CHANGE_PASSWORD_STORAGE_KEY, '1');
+    else this.storage.removeItem(MUST_CHANGE_PASSWORD_STORAGE_KEY);
   }
 }

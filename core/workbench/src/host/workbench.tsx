@@ -110,6 +110,7 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
         session.clear();
         navigation.navigate('/');
       },
+      passwordChangeRequired: () => requirePasswordChange(),
     }),
   });
 
@@ -156,6 +157,28 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
     translate: (ns, key, params) => locale.t(`${ns}:${key}`, params),
   });
   host.register(options.plugins);
+
+  // A temporary password (an administrator's add user or reset): the user goes to the
+  // password-change page (the route marked `passwordChange`) and the router keeps them there
+  // until `user/getUser` says the password was changed.
+  const passwordChangePath = host.routes.find((r) => r.passwordChange)?.path;
+  function requirePasswordChange(): void {
+    session.setMustChangePassword(true);
+    if (passwordChangePath && navigation.getLocation().pathname !== passwordChangePath) navigation.navigate(passwordChangePath, { replace: true });
+  }
+  let seenUser: unknown;
+  disposables.add(
+    toDisposable(
+      store.subscribe(() => {
+        const user = baseApi.endpoints['core/getUser'].select()(store.getState()).data;
+        if (user === seenUser) return;
+        seenUser = user;
+        if (!user || user.mustChangePassword === undefined || !session.isSignedIn()) return;
+        if (user.mustChangePassword) requirePasswordChange();
+        else session.setMustChangePassword(false);
+      }),
+    ),
+  );
 
   const router = buildRouter({
     routes: host.routes,

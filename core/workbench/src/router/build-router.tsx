@@ -39,7 +39,7 @@ export const SIGNED_IN_HOME = '/dashboard';
 /** What the router needs from the workbench. */
 export interface RouterDeps {
   routes: readonly Owned<RouteContribution>[];
-  session: Pick<SessionService, 'isSignedIn'>;
+  session: Pick<SessionService, 'isSignedIn'> & { mustChangePassword?(): boolean };
   /** Root component; must render `<Outlet />`. */
   Root: () => ReactNode;
   /** The console shell; must render `<Outlet />`. */
@@ -63,8 +63,13 @@ export function buildRouter(deps: RouterDeps) {
     },
   });
 
-  const guard = () => {
+  // A user who must change their password first is kept on the password-change page.
+  const passwordChangePath = deps.routes.find((r) => r.passwordChange)?.path;
+  const guard = ({ location }: { location: { pathname: string } }) => {
     if (!session.isSignedIn()) throw redirect({ to: '/', replace: true });
+    if (passwordChangePath && location.pathname !== passwordChangePath && session.mustChangePassword?.()) {
+      throw redirect({ to: passwordChangePath, replace: true });
+    }
   };
   const bare = createRoute({ getParentRoute: () => root, id: 'bare', component: Outlet });
   const publicConsole = createRoute({ getParentRoute: () => root, id: 'public-console', component: deps.ConsoleShell });

@@ -27,6 +27,7 @@ export function presentCurrentUser(
     isOperation: roles.some((r) => r.code === 'operation'),
     occupation: user.occupation,
     createdAt: user.createdAt.toISOString(),
+    mustChangePassword: Boolean(user.mustChangePassword),
     permissions,
     menus,
     menuPaths,

@@ -216,7 +216,7 @@ export class AccountService {
     const issued = await this.sessions.issue(user, meta);
     await this.db.executor()('users').where('id', user.id).update({ last_sign_in_at: this.clock.now() });
     return {
-      response: { accessToken: issued.token, userId: user.id, expiresAt: issued.expiresAt.toISOString() },
+      response: { accessToken: issued.token, userId: user.id, expiresAt: issued.expiresAt.toISOString(), mustChangePassword: Boolean(user.mustChangePassword) },
       user: { id: user.id, username: user.username, tenantId: user.tenantId },
     };
   }

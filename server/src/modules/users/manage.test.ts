@@ -41,9 +41,13 @@ describe.each(databases)('user administration on %s', (kind) => {
 
     const signedIn = await signInWith('added_one', temporaryPassword);
     expect(signedIn.body.code).toBe(0);
+    // The sign-in and who-am-I say so, for the client to take the user to the password change.
+    expect(signedIn.body.data.mustChangePassword).toBe(true);
     const token = signedIn.body.data.accessToken;
     // Until the password changes, only who-am-I, the password change and sign-out answer.
-    expect((await server.call('user/getUser', { token })).body.code).toBe(0);
+    const me = await server.call('user/getUser', { token });
+    expect(me.body.code).toBe(0);
+    expect(me.body.data.mustChangePassword).toBe(true);
     const blocked = await server.call('project/getProjectList', { token, body: {} });
     expect(blocked.status).toBe(403);
     expect(blocked.body.code).toBe(ErrorCode.passwordChangeRequired);
