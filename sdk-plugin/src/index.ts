@@ -33,6 +33,7 @@ export * from './upload-transport';
 export * from './list';
 export * from './crud';
 export * from './page';
+export * from './numeric-input';
 export * from './data-worker';
 export * from './compute-worker';
 export * from './format';

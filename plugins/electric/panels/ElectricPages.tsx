@@ -1,9 +1,9 @@
 import { useMemo, useState, type ReactNode } from 'react';
-import { Button, Callout, Card, Classes, FormGroup, H2, H4, HTMLTable, InputGroup, NonIdealState, NumericInput, Switch, TextArea } from '@blueprintjs/core';
+import { Button, Callout, Card, Classes, FormGroup, H2, H4, HTMLTable, InputGroup, NonIdealState, Switch, TextArea } from '@blueprintjs/core';
 import type { ElectricResult, ElectricSite } from '@decisio/domain';
 import { ELECTRIC_TEMPERATURE_MAX, ELECTRIC_TEMPERATURE_MIN, ErrorCode } from '@decisio/domain';
 import { useUPlot } from '@decisio/sdk-plugin/charts';
-import { BusyButton, isApiError, useAppLocation, useNavigate, useSession } from '@decisio/sdk-plugin';
+import { NumericInput, BusyButton, isApiError, useAppLocation, useNavigate, useSession } from '@decisio/sdk-plugin';
 import { electricApi } from '../api';
 import { useElectricT } from '../i18n';
 

@@ -3,8 +3,8 @@
  * and the response model only, and shows the held-out one-step prediction. Nothing is uploaded.
  */
 import { useState } from 'react';
-import { Button, Callout, FormGroup, HTMLTable, NonIdealState, NumericInput, ProgressBar } from '@blueprintjs/core';
-import type { PanelProps } from '@decisio/sdk-plugin';
+import { Button, Callout, FormGroup, HTMLTable, NonIdealState, ProgressBar } from '@blueprintjs/core';
+import { NumericInput, type PanelProps } from '@decisio/sdk-plugin';
 import { useGfsT } from '../i18n';
 import { LineChart } from './LineChart';
 import { BackendBar, CheckResult, FileDrop, QualityCodes } from './parts';

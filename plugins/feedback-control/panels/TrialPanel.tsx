@@ -3,8 +3,8 @@
  * controller in the browser with live curves, compare with the logged actions, download or save.
  */
 import { useState } from 'react';
-import { Button, Callout, FormGroup, InputGroup, NonIdealState, NumericInput, ProgressBar } from '@blueprintjs/core';
-import { BusyButton, useNotify, useSession, type PanelProps } from '@decisio/sdk-plugin';
+import { Button, Callout, FormGroup, InputGroup, NonIdealState, ProgressBar } from '@blueprintjs/core';
+import { NumericInput, BusyButton, useNotify, useSession, type PanelProps } from '@decisio/sdk-plugin';
 import { gfsApi } from '../api';
 import { useGfsT } from '../i18n';
 import { createBody, downloadJson, downloadName, resultOf } from '../model/result';

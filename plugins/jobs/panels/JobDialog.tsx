@@ -1,7 +1,7 @@
 import { useState } from 'react';
-import { Button, Callout, Checkbox, Classes, DialogBody, DialogFooter, FormGroup, HTMLSelect, InputGroup, NumericInput, Spinner, TextArea } from '@blueprintjs/core';
+import { Button, Callout, Checkbox, Classes, DialogBody, DialogFooter, FormGroup, HTMLSelect, InputGroup, Spinner, TextArea } from '@blueprintjs/core';
 import { SCHEDULE_KIND_NAMES, SCHEDULE_LIMITS, type ScheduleItem, type ScheduleKind, type ScheduleSaveRequest } from '@decisio/domain';
-import { BusyButton, Dialog, isApiError, useDebounced, useLocale, useNotify } from '@decisio/sdk-plugin';
+import { NumericInput, BusyButton, Dialog, isApiError, useDebounced, useLocale, useNotify } from '@decisio/sdk-plugin';
 import { jobsApi } from '../api';
 import { useJobsT } from '../i18n';
 

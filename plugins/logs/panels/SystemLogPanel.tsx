@@ -1,7 +1,7 @@
 import { useMemo, useState } from 'react';
-import { AnchorButton, Button, Callout, Checkbox, Classes, DialogBody, DialogFooter, HTMLSelect, HTMLTable, InputGroup, NonIdealState, NumericInput, Spinner, Tag } from '@blueprintjs/core';
+import { AnchorButton, Button, Callout, Checkbox, Classes, DialogBody, DialogFooter, HTMLSelect, HTMLTable, InputGroup, NonIdealState, Spinner, Tag } from '@blueprintjs/core';
 import { LOG_LIMITS, LOG_RESULTS, LOG_TYPES, type LogFilter, type LogItem } from '@decisio/domain';
-import { Alert, Dialog, BusyButton, isApiError, pageCount, Pager, useCurrentUser, useDebounced, useLocale, useNotify, type PanelProps } from '@decisio/sdk-plugin';
+import { NumericInput, Alert, Dialog, BusyButton, isApiError, pageCount, Pager, useCurrentUser, useDebounced, useLocale, useNotify, type PanelProps } from '@decisio/sdk-plugin';
 import { exportUrl, logsApi } from '../api';
 import { useLogsT } from '../i18n';
 

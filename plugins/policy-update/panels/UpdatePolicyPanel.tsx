@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
-import { Checkbox, FormGroup, NonIdealState, NumericInput, ProgressBar, Tag } from '@blueprintjs/core';
-import { BusyButton, useNotify, useProjectLink, useFailureNotice, ChoiceField, DataTable, ListBody, PanelPage, RowForm } from '@decisio/sdk-plugin';
+import { Checkbox, FormGroup, NonIdealState, ProgressBar, Tag } from '@blueprintjs/core';
+import { NumericInput, BusyButton, useNotify, useProjectLink, useFailureNotice, ChoiceField, DataTable, ListBody, PanelPage, RowForm } from '@decisio/sdk-plugin';
 import { policyUpdateApi } from '../api';
 import { usePolicyUpdateT } from '../i18n';
 import { useSolutionPolicies } from '@decisio/sdk-plugin/trainings/pickers';

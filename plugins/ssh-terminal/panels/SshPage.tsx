@@ -3,9 +3,9 @@
  * terminal. Opening a session needs sign-in; the page says so to a visitor.
  */
 import { useState, type FormEvent } from 'react';
-import { Button, Callout, FormGroup, HTMLSelect, InputGroup, NonIdealState, NumericInput, TextArea } from '@blueprintjs/core';
+import { Button, Callout, FormGroup, HTMLSelect, InputGroup, NonIdealState, TextArea } from '@blueprintjs/core';
 import { SSH_LIMITS, type SshAuthType, type SshConnectReply } from '@decisio/domain';
-import { BusyButton, HostKeyNotice, hostKeyProblem, useNavigate, useSession, type ApiError } from '@decisio/sdk-plugin';
+import { NumericInput, BusyButton, HostKeyNotice, hostKeyProblem, useNavigate, useSession, type ApiError } from '@decisio/sdk-plugin';
 import { sshApi } from '../api';
 import { useSshT } from '../i18n';
 import { TerminalView } from './TerminalView';

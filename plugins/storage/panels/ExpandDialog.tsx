@@ -1,7 +1,7 @@
 import { useState } from 'react';
-import { Button, DialogBody, DialogFooter, FormGroup, NumericInput } from '@blueprintjs/core';
+import { Button, DialogBody, DialogFooter, FormGroup } from '@blueprintjs/core';
 import { DIALOG_WIDTH, LIMITS } from '@decisio/domain';
-import { Dialog, BusyButton, isApiError, useNotify } from '@decisio/sdk-plugin';
+import { NumericInput, Dialog, BusyButton, isApiError, useNotify } from '@decisio/sdk-plugin';
 import { storageApi } from '../api';
 import { useStorageT } from '../i18n';
 

@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
-import { AnchorButton, Button, Callout, Card, H5, HTMLTable, NonIdealState, NumericInput, Spinner } from '@blueprintjs/core';
-import { BusyButton, isApiError, useLocale, useNotify } from '../index';
+import { AnchorButton, Button, Callout, Card, H5, HTMLTable, NonIdealState, Spinner } from '@blueprintjs/core';
+import { NumericInput, BusyButton, isApiError, useLocale, useNotify } from '../index';
 import { trainingsApi, type LogPage, type TensorBoardReply, type TrainingArea, type TrainingRow } from './api';
 import { useTrainingsT } from './i18n';
 import { useJobEvents, type JobLogLine, type JobMetricsPoint } from './events';
