@@ -21,8 +21,12 @@ export function UsersPanel(_props: PanelProps) {
   const me = useCurrentUser().data;
   const names = useBuiltinNames();
   const canWrite = useCan('users:write');
-  /** Why the caller cannot change an account here (their own: the server refuses it), or false. */
-  const selfLocked = (u: AdminUserListItem) => u.userId === me?.userId && t('users.selfLocked');
+  /**
+   * Why the caller cannot change an account here, or false: the server refuses one's own account,
+   * and a system administrator's account to others.
+   */
+  const selfLocked = (u: AdminUserListItem) =>
+    u.userId === me?.userId ? t('users.selfLocked') : !me?.isSystemRole && u.roleList.some((r) => r.code === 'admin') ? t('users.systemLocked') : false;
   const [status, setStatus] = useState('');
   const [roleId, setRoleId] = useState('');
   const [orgId, setOrgId] = useState('');

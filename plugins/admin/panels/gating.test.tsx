@@ -93,6 +93,18 @@ describe('admin screens: actions the server always refuses are disabled with the
     }
   });
 
+  it("users: a tenant admin cannot change a system administrator's account", async () => {
+    const h = host('en-US', TENANT_ADMIN);
+    const root = { ...user('u3', 'root_admin'), roleList: [{ id: ROLES[0]!.id, code: 'admin', name: 'System administrator' }] };
+    h.mockCall('users/getUserList', { data: { rows: [root, user('u2', 'someone')], total: 2, page: 1, pageSize: 20 } });
+    await renderPanel(panel('admin.users'), { host: h });
+    const [sys, other] = await screen.findAllByTestId('admin-user-row');
+    for (const name of ['Edit', 'Stop', 'Reset password', 'Delete']) {
+      expect(button(sys!, name).title, name).toBe("Only system administrators change a system administrator's account");
+      expect(button(other!, name).disabled, name).toBe(false);
+    }
+  });
+
   it('roles: the built-in ones are not deleted, the system role not changed, shared ones only by system admins', async () => {
     await renderPanel(panel('admin.roles'), { host: host('en-US', ['*']) });
     await screen.findAllByTestId('admin-role-row');
