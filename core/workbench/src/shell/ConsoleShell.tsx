@@ -5,11 +5,14 @@ import { focusBackUnlessMoved } from '@decisio/sdk-plugin';
 import { AppHeader } from './AppHeader';
 import { CommandPalette, type PaletteShell } from './CommandPalette';
 import { SettingsDialog } from './SettingsDialog';
+import { useWorkbench } from '../host/workbench-context';
+import { focusOpenedPage } from './page-focus';
 import { SideMenu } from './SideMenu';
 import { isMacPlatform, shellAction } from './shortcuts';
 
 /** The signed-in console: header, side menu and the page. */
 export function ConsoleShell() {
+  const wb = useWorkbench();
   const [collapsed, setCollapsed] = useState(false);
   const [settings, setSettings] = useState(false);
   const [palette, setPalette] = useState(false);
@@ -25,10 +28,27 @@ export function ConsoleShell() {
     returnFocus.current[which] = from;
     open(true);
   };
+  // A command of the palette that opened another page (its location changed while the palette
+  // was open): the focus goes to that page (its heading or its first control, once loaded), not
+  // back to what had it on the page left, nor to <body>.
+  const main = useRef<HTMLElement>(null);
+  const paletteOpenedAt = useRef<string | null>(null);
+  const stopPageFocus = useRef<(() => void) | null>(null);
+  useEffect(() => () => stopPageFocus.current?.(), []);
   const focusBack = (which: 'settings' | 'palette') => (dialog: HTMLElement) => {
-    focusBackUnlessMoved(dialog, returnFocus.current[which]);
+    const to = returnFocus.current[which];
     returnFocus.current[which] = null;
+    if (which === 'palette' && paletteOpenedAt.current !== null && paletteOpenedAt.current !== wb.router.state.location.href && main.current) {
+      paletteOpenedAt.current = null;
+      stopPageFocus.current?.();
+      stopPageFocus.current = focusOpenedPage(main.current);
+      return;
+    }
+    focusBackUnlessMoved(dialog, to);
   };
+  useEffect(() => {
+    if (palette) paletteOpenedAt.current = wb.router.state.location.href;
+  }, [palette, wb]);
   const paletteShell = useMemo<PaletteShell>(
     () => ({
       openSettings: () => {
@@ -63,7 +83,7 @@ export function ConsoleShell() {
       <AppHeader onToggleMenu={() => setCollapsed((c) => !c)} onOpenSettings={openFrom('settings', setSettings)} onOpenPalette={openFrom('palette', setPalette)} />
       <div className="dc-console-body">
         <SideMenu collapsed={collapsed} />
-        <main className="dc-console-main">
+        <main className="dc-console-main" ref={main}>
           <Outlet />
         </main>
       </div>

@@ -1,0 +1,90 @@
+/**
+ * The focus on a page that a command of the palette opened: the palette closes, its search box
+ * goes, and the focus would fall to <body> (keys then reach nothing). It goes to the opened page
+ * instead: its main heading (h1 or h2; made focusable with `tabindex="-1"`), else its first control,
+ * else another heading, in the opened panel (the active dock group's, else the first) or, for a page without panels, in
+ * the page. A lazy panel shows a spinner first: the focus goes to the page once its content comes.
+ */
+
+import { Classes } from '@blueprintjs/core';
+
+const FIELD = 'input:not([type="hidden"]), select, textarea, [contenteditable]:not([contenteditable="false"])';
+const TABBABLE = `a[href], button, ${FIELD}, [tabindex]`;
+
+/** How long (ms) at most it waits for the opened page's content (a lazy panel, its data). */
+export const PAGE_FOCUS_WAIT_MS = 5_000;
+
+/** Enabled, reached by Tab, not hidden (the rule of the SDK's dialogs). */
+function tabbable(el: Element): el is HTMLElement {
+  return (
+    el instanceof HTMLElement &&
+    !el.matches(':disabled, [tabindex^="-"]') &&
+    el.closest('[hidden], [aria-hidden="true"], [inert]') === null &&
+    (typeof el.checkVisibility !== 'function' || el.checkVisibility())
+  );
+}
+
+/** The opened panel in the page (`main`): the active dock group's, else the first; the page itself without panels. */
+function openedPanel(main: HTMLElement): HTMLElement {
+  return main.querySelector<HTMLElement>('.dv-active-group .dc-panel') ?? main.querySelector<HTMLElement>('.dc-panel') ?? main;
+}
+
+const shown = (el: Element) => el.closest('[hidden], [aria-hidden="true"], [inert]') === null;
+
+/**
+ * What takes the focus on the page (`main`): the opened panel's main heading (h1, h2), else its
+ * first control, else another heading (an empty state's title: "No project selected"); null while
+ * there is none of them (a spinner).
+ */
+export function pageFocusTarget(main: HTMLElement): HTMLElement | null {
+  const panel = openedPanel(main);
+  const heading = (selector: string) => [...panel.querySelectorAll<HTMLElement>(selector)].find(shown);
+  return heading('h1, h2') ?? [...panel.querySelectorAll(TABBABLE)].find(tabbable) ?? heading('h3, h4, h5, h6') ?? null;
+}
+
+/** Whether the focus is on nothing: <body>, or an element gone or in an overlay that is closing (the palette fading). */
+function focusLost(): boolean {
+  const a = document.activeElement;
+  return a === null || a === document.body || !a.isConnected || a.closest(`.${Classes.OVERLAY}:not(.${Classes.OVERLAY_OPEN})`) !== null;
+}
+
+/** Focuses `el`, a heading through `tabindex="-1"` (focusable by script, not by Tab). */
+function focusOn(el: HTMLElement): void {
+  if (/^H[1-6]$/.test(el.tagName) && !el.hasAttribute('tabindex')) el.setAttribute('tabindex', '-1');
+  el.focus();
+}
+
+/**
+ * Gives the focus to the opened page (`main`, {@link pageFocusTarget}) when it has none (on
+ * <body>, or in the fading palette; a command that focused a control itself, e.g. the project
+ * list's search box, keeps it): now, or when the content arrives, within {@link PAGE_FOCUS_WAIT_MS};
+ * the watch stops as soon as the focus goes anywhere. Returns stop.
+ */
+export function focusOpenedPage(main: HTMLElement, waitMs = PAGE_FOCUS_WAIT_MS): () => void {
+  const place = (): boolean => {
+    if (!focusLost()) return true;
+    const target = pageFocusTarget(main);
+    if (!target) return false;
+    focusOn(target);
+    return true;
+  };
+  if (place()) return () => {};
+  let stopped = false;
+  const observer = new MutationObserver(() => {
+    if (place()) stop();
+  });
+  const onFocusIn = () => {
+    if (!focusLost()) stop();
+  };
+  const timer = setTimeout(stop, waitMs);
+  function stop(): void {
+    if (stopped) return;
+    stopped = true;
+    observer.disconnect();
+    clearTimeout(timer);
+    document.removeEventListener('focusin', onFocusIn, true);
+  }
+  observer.observe(main, { childList: true, subtree: true, attributes: true, attributeFilter: ['disabled', 'hidden', 'aria-hidden', 'inert', 'tabindex', 'style', 'class'] });
+  document.addEventListener('focusin', onFocusIn, true);
+  return stop;
+}
