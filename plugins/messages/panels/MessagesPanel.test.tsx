@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { MessageItem } from '@decisio/domain';
 import { createTestHost, renderPanel } from '@decisio/sdk-plugin/testing';
 import { messagesPlugin } from '../index';
@@ -57,6 +57,32 @@ describe('MessagesPanel', () => {
     fireEvent.click(buttons.at(-1)!);
     await waitFor(() => expect(h.calls.some((c) => c.url === 'message/deleteMessage')).toBe(true));
     expect(h.calls.find((c) => c.url === 'message/deleteMessage')?.body).toEqual({ ids: [ticket.id] });
+  });
+
+  it('after a delete, puts the focus on the next message, else the previous one, else the empty state', async () => {
+    const third: MessageItem = { ...shared, id: 'c'.repeat(32), createdAt: '2026-11-25T08:00:00.000Z' };
+    let rows = [ticket, shared, third];
+    const h = host('en-US', rows);
+    h.mockCall('message/getMessageList', () => ({ data: { rows, total: rows.length, page: 1, pageSize: 20 } }));
+    h.mockCall('message/deleteMessage', (body) => {
+      const ids = (body as { ids?: string[] }).ids;
+      rows = ids ? rows.filter((r) => !ids.includes(r.id)) : [];
+      return { data: { deleted: 1 } };
+    });
+    await renderPanel(panel, { host: h });
+    const remove = async (index: number) => {
+      const row = (await screen.findAllByTestId('message-row'))[index]!;
+      fireEvent.click(within(row).getByRole('button', { name: 'Delete' }));
+      await screen.findByText('Delete this message?');
+      fireEvent.click(screen.getAllByRole('button', { name: 'Delete' }).at(-1)!);
+    };
+    const focusedId = () => document.activeElement?.getAttribute('data-message-id');
+    await remove(1); // the middle one: the next takes the focus
+    await waitFor(() => expect(focusedId()).toBe(third.id));
+    await remove(1); // the last one: the previous takes it
+    await waitFor(() => expect(focusedId()).toBe(ticket.id));
+    await remove(0); // the only one: the empty state takes it
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByTestId('messages-empty')));
   });
 
   it('shows the unread count on the bell and opens the messages', async () => {

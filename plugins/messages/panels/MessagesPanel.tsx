@@ -1,5 +1,5 @@
-import { useState } from 'react';
-import { Button, ButtonGroup, Callout, Card, NonIdealState, Spinner, Tag } from '@blueprintjs/core';
+import { useEffect, useRef, useState } from 'react';
+import { Button, ButtonGroup, Callout, Card, Classes, NonIdealState, Spinner, Tag } from '@blueprintjs/core';
 import type { MessageItem } from '@decisio/domain';
 import { Alert, isApiError, pageCount, Pager, useLocale, useNavigate, useNotify, type PanelProps } from '@decisio/sdk-plugin';
 import { messagesApi } from '../api';
@@ -21,6 +21,12 @@ export function MessagesPanel(_props: PanelProps) {
   const [read] = messagesApi.endpoints['messages/read'].useMutation();
   const [remove] = messagesApi.endpoints['messages/delete'].useMutation();
   const date = new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' });
+  // After a delete, the focus (left on the page by the removed row's button) goes to the next
+  // row, else the previous one, else the empty state (or the list), once the list shows the
+  // deletion; unless the user put it somewhere meanwhile.
+  const afterDelete = useRef<{ gone: string[]; candidates: string[] } | null>(null);
+  const listRef = useRef<HTMLUListElement>(null);
+  const emptyRef = useRef<HTMLDivElement>(null);
 
   const fail = (err: unknown) => {
     if (!isApiError(err) || !err.handled) notify({ message: isApiError(err) ? err.message : t('failed'), intent: 'danger', icon: 'error' });
@@ -35,14 +41,42 @@ export function MessagesPanel(_props: PanelProps) {
     const target = deleting;
     setDeleting(null);
     if (!target) return;
+    const rows = list.data?.rows ?? [];
+    if (target === 'all') afterDelete.current = { gone: rows.map((r) => r.id), candidates: [] };
+    else {
+      const at = rows.findIndex((r) => r.id === target.id);
+      afterDelete.current = { gone: [target.id], candidates: [rows[at + 1]?.id, rows[at - 1]?.id].filter((id): id is string => !!id) };
+    }
     try {
       await remove(target === 'all' ? { all: true } : { ids: [target.id] }).unwrap();
       notify({ message: t('deleted'), intent: 'success', icon: 'trash' });
     } catch (err) {
+      afterDelete.current = null;
       fail(err);
     }
   };
   const data = list.data;
+  useEffect(() => {
+    const pending = afterDelete.current;
+    if (!pending || !data || data.rows.some((r) => pending.gone.includes(r.id))) return;
+    afterDelete.current = null;
+    // The confirmation keeps the focus while it fades, then gives it back to the delete button,
+    // gone by then: wait for it to go (at most 2 s).
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    let tries = 0;
+    const place = () => {
+      const active = document.activeElement;
+      if (active && active !== document.body && active.isConnected) {
+        if (active.closest(`.${Classes.OVERLAY}`) && tries++ < 40) timer = setTimeout(place, 50);
+        return;
+      }
+      const rows = [...(listRef.current?.querySelectorAll<HTMLElement>('[data-message-id]') ?? [])];
+      const row = pending.candidates.map((id) => rows.find((r) => r.dataset['messageId'] === id)).find(Boolean);
+      (row ?? emptyRef.current ?? listRef.current)?.focus();
+    };
+    place();
+    return () => clearTimeout(timer);
+  }, [data]);
   const pages = data ? pageCount(data.total, PAGE_SIZE) : 1;
 
   return (
@@ -75,15 +109,17 @@ export function MessagesPanel(_props: PanelProps) {
         </Callout>
       )}
       {data && data.total === 0 && (
-        <NonIdealState icon="notifications" title={unreadOnly ? t('empty.unread') : t('empty.title')} description={unreadOnly ? undefined : t('empty.description')} />
+        <div ref={emptyRef} tabIndex={-1} data-testid="messages-empty">
+          <NonIdealState icon="notifications" title={unreadOnly ? t('empty.unread') : t('empty.title')} description={unreadOnly ? undefined : t('empty.description')} />
+        </div>
       )}
       {data && data.total > 0 && (
         <>
-          <ul style={{ listStyle: 'none', margin: 0, padding: 0, display: 'flex', flexDirection: 'column', gap: 8 }} data-testid="messages-list">
+          <ul ref={listRef} tabIndex={-1} style={{ listStyle: 'none', margin: 0, padding: 0, display: 'flex', flexDirection: 'column', gap: 8 }} data-testid="messages-list">
             {data.rows.map((m) => {
               const w = wordingOf(m);
               return (
-                <li key={m.id}>
+                <li key={m.id} tabIndex={-1} data-message-id={m.id}>
                   <Card compact style={{ display: 'flex', gap: 12, alignItems: 'center' }} data-testid="message-row" data-kind={m.kind} data-read={m.readAt ? 'true' : 'false'}>
                     {!m.readAt && (
                       <Tag intent="primary" minimal>
