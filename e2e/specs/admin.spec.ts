@@ -219,7 +219,7 @@ describe('administration', () => {
     await row.getByText('历史').click();
     const run = page.getByTestId('job-run').filter({ hasText: jobName }).filter({ hasText: '计划' });
     await expect.poll(async () => (await run.getByTestId('job-run-state').allTextContents()).includes('成功'), { timeout: 60_000, interval: 1000 }).toBe(true);
-    expect(await run.first().textContent()).toMatch(/aborted: \d+/);
+    expect(await run.first().textContent()).toMatch(/已中止：\d+/);
     await shotBoth(page, 'admin-job-history');
     await row.getByText('暂停', { exact: true }).click();
     await expect.poll(async () => (await row.getByTestId('job-status').textContent()) ?? '').toBe('已暂停');
