@@ -88,6 +88,12 @@ export default [
               message:
                 "Use Alert from '@decisio/sdk-plugin': Blueprint's Alert that opens with the focus on Cancel (else its confirm button) and takes it back to the confirm button when loading ends.",
             },
+            {
+              name: '@blueprintjs/core',
+              importNames: ['NumericInput'],
+              message:
+                "Use NumericInput from '@decisio/sdk-plugin': Blueprint's NumericInput whose stepper buttons are named in the interface language (Blueprint's are English).",
+            },
           ],
         },
       ],

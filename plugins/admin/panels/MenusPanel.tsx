@@ -1,7 +1,7 @@
 import { useState } from 'react';
-import { Button, Checkbox, FormGroup, HTMLSelect, InputGroup, NumericInput, Tag } from '@blueprintjs/core';
+import { Button, Checkbox, FormGroup, HTMLSelect, InputGroup, Tag } from '@blueprintjs/core';
 import { DIALOG_WIDTH, menuCreateSchema, PERMISSIONS, type MenuItem } from '@decisio/domain';
-import { CrudFormDialog, CrudScreen, invalidField, useCrudRun, type PanelProps } from '@decisio/sdk-plugin';
+import { CrudFormDialog, CrudScreen, invalidField, NumericInput, type PanelProps, useCrudRun } from '@decisio/sdk-plugin';
 import { adminApi } from '../api';
 import { useAdminT } from '../i18n';
 import { menuLabel } from './menu-label';

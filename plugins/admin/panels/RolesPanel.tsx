@@ -1,7 +1,7 @@
 import { useState } from 'react';
-import { Button, FormGroup, InputGroup, NumericInput, Radio, RadioGroup, Tag } from '@blueprintjs/core';
+import { Button, FormGroup, InputGroup, Radio, RadioGroup, Tag } from '@blueprintjs/core';
 import { DIALOG_WIDTH, roleCreateSchema, type RoleItem } from '@decisio/domain';
-import { CrudFormDialog, CrudScreen, invalidField, useCrudRun, useCurrentUser, type PanelProps } from '@decisio/sdk-plugin';
+import { CrudFormDialog, CrudScreen, invalidField, NumericInput, type PanelProps, useCrudRun, useCurrentUser } from '@decisio/sdk-plugin';
 import { adminApi } from '../api';
 import { useAdminT } from '../i18n';
 import { RolePermissionDialog } from './RolePermissionDialog';

@@ -1,7 +1,7 @@
 import { useState } from 'react';
-import { Button, FormGroup, HTMLSelect, InputGroup, NumericInput, Tag } from '@blueprintjs/core';
+import { Button, FormGroup, HTMLSelect, InputGroup, Tag } from '@blueprintjs/core';
 import { DIALOG_WIDTH, tenantCreateSchema, type TenantItem } from '@decisio/domain';
-import { CrudFormDialog, CrudScreen, formatBytes, invalidField, pageCount, useCrudRun, useCurrentUser, useListSearch, useNotify, type PanelProps } from '@decisio/sdk-plugin';
+import { CrudFormDialog, CrudScreen, formatBytes, invalidField, NumericInput, pageCount, type PanelProps, useCrudRun, useCurrentUser, useListSearch, useNotify } from '@decisio/sdk-plugin';
 import { adminApi } from '../api';
 import { useAdminT } from '../i18n';
 import { useBuiltinNames, useCan, useCrudLabels, useFieldRule } from './shared';

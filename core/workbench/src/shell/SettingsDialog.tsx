@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
-import { Button, DialogBody, DialogFooter, FormGroup, HTMLSelect, InputGroup, NonIdealState, NumericInput, Switch } from '@blueprintjs/core';
+import { Button, DialogBody, DialogFooter, FormGroup, HTMLSelect, InputGroup, NonIdealState, Switch } from '@blueprintjs/core';
 import { DIALOG_WIDTH } from '@decisio/domain';
-import { Dialog, validateSetting } from '@decisio/sdk-plugin';
+import { Dialog, NumericInput, validateSetting } from '@decisio/sdk-plugin';
 import { useWorkbench } from '../host/workbench-context';
 import { describeSettingField } from '../host/settings-form';
 import { useWorkbenchT } from '../i18n/i18n';
