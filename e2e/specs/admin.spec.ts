@@ -155,7 +155,7 @@ describe('administration', () => {
     await shotBoth(page, 'admin-users');
   });
 
-  it('that user changes the temporary password, sees only those menus and is refused the others by the server', async () => {
+  it('that user is taken to change the temporary password right after signing in, then sees only those menus and is refused the others by the server', async () => {
     expect(temporaryPassword).not.toBe('');
     const ctx = await newContext(browser, baseUrl);
     const p = await ctx.newPage();
@@ -165,16 +165,23 @@ describe('administration', () => {
       await p.getByTestId('signin-username').fill(member.username);
       await p.getByTestId('signin-password').fill(temporaryPassword);
       await p.getByTestId('signin-submit').click();
-      await p.waitForURL(/\/dashboard/);
+      // Right after the sign-in: the password change, saying why, and nothing else.
+      await p.waitForURL(/\/user-center\/security/);
+      await expect.poll(() => p.getByTestId('password-must-change').textContent()).toContain('管理员为您设置了临时密码');
       // Until the password changes, the server answers nothing else.
       expect(await callFromPage(p, 'project/getProjectList')).toEqual({ status: 403, code: 2056 });
+      // Another page (even after a reload) leads back there, the user still signed in.
+      await p.goto('/dashboard');
+      await p.waitForURL(/\/user-center\/security/);
+      await p.getByTestId('password-must-change').waitFor();
 
-      await p.goto('/user-center/security');
       const fresh = 'Fresh123pass';
       await p.getByTestId('password-oriPassword').fill(temporaryPassword);
       await p.getByTestId('password-password').fill(fresh);
       await p.getByTestId('password-confirmPassword').fill(fresh);
       await p.getByTestId('password-submit').click();
+      // Changed: on to the console.
+      await p.waitForURL(/\/dashboard/, { timeout: 15_000 });
       await expect.poll(async () => (await callFromPage(p, 'project/getProjectList')).code, { timeout: 15_000 }).toBe(0);
 
       await p.goto('/dashboard');
@@ -188,6 +195,14 @@ describe('administration', () => {
         await expect.poll(() => p.getByTestId(`side-menu-${hidden}`).count(), { message: hidden }).toBe(0);
       }
       await shot(p, 'admin-member-side-menu');
+
+      // An admin page typed in: the refusal state, no call (a refused one would sign the user out).
+      for (const page of ['/admin/users', '/job', '/system-log']) {
+        await p.goto(page);
+        await p.getByTestId('panel-no-permission').waitFor();
+        expect(await p.getByTestId('panel-no-permission').textContent(), page).toBe('你没有访问此页面的权限');
+        expect(new URL(p.url()).pathname, page).toBe(page);
+      }
 
       // The server refuses what the role does not hold, whatever the page shows.
       for (const [url, method] of [['users/getUserList', 'POST'], ['roles/list', 'GET'], ['template/getTemplateList', 'POST'], ['file/getFreeSpace', 'POST']] as const) {
