@@ -4,7 +4,7 @@ import { DIALOG_WIDTH, menuCreateSchema, PERMISSIONS, type MenuItem } from '@dec
 import { CrudFormDialog, CrudScreen, invalidField, NumericInput, type PanelProps, useCrudRun } from '@decisio/sdk-plugin';
 import { adminApi } from '../api';
 import { useAdminT } from '../i18n';
-import { menuLabel } from './menu-label';
+import { hasSeededName, menuLabel } from './menu-label';
 import { flattenTree, useCan, useCrudLabels, useFieldRule } from './shared';
 
 type Row = { node: MenuItem; depth: number };
@@ -83,7 +83,10 @@ function MenuDialog(props: { menu: MenuItem | null; parentId: string | null; all
   const run = useCrudRun(labels.failed);
   const m = props.menu;
   const [code, setCode] = useState(m?.code ?? '');
-  const [name, setName] = useState(m?.name ?? '');
+  // A seeded menu's stored name is a key (menu.<code>): the field shows its label, and saving it
+  // unchanged keeps the key, so the label still follows the interface language.
+  const seededLabel = m && hasSeededName(m) ? menuLabel(m, t as (k: string) => string) : null;
+  const [name, setName] = useState(seededLabel ?? m?.name ?? '');
   const [path, setPath] = useState(m?.path ?? '');
   const [icon, setIcon] = useState(m?.icon ?? '');
   const [permission, setPermission] = useState(m?.permission ?? '');
@@ -95,7 +98,7 @@ function MenuDialog(props: { menu: MenuItem | null; parentId: string | null; all
   const [update, updating] = adminApi.endpoints['admin/updateMenu'].useMutation();
 
   const save = async () => {
-    const body = { code: code.trim(), name: name.trim(), path: path.trim() || null, icon: icon.trim() || null, permission: permission || null, sort, hidden, parentId: parentId || null };
+    const body = { code: code.trim(), name: m && seededLabel !== null && name.trim() === seededLabel ? m.name : name.trim(), path: path.trim() || null, icon: icon.trim() || null, permission: permission || null, sort, hidden, parentId: parentId || null };
     const parsed = menuCreateSchema.safeParse(body);
     if (!parsed.success) {
       setInvalid(parsed.error.issues.map((i) => String(i.path[0])));

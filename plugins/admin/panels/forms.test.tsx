@@ -75,4 +75,27 @@ describe('menu form', () => {
     const select = (await form().findByLabelText('Parent')) as HTMLSelectElement;
     await waitFor(() => expect([...select.options].map((o) => o.textContent)).toEqual(['(top level)', 'Administration', 'Users', 'Quarterly reports']));
   });
+
+  it("edits a seeded menu under its label, not its stored key; saved unchanged it keeps the key, and a renamed one shows its name", async () => {
+    for (const [locale, usersLabel, nameLabel, saveLabel] of [
+      ['en-US', 'Users', 'Name', 'Save'],
+      ['zh-CN', '用户', '名称', '保存'],
+    ] as const) {
+      const h = host(locale);
+      const users = 'b'.repeat(32);
+      h.mockCall('menus/tree', { data: [node('a', 'admin', 'menu.admin', [node('b', 'admin.users', 'menu.admin.users'), node('d', 'admin.roles', 'Team roles')])] });
+      h.mockCall(`menus/${users}`, { data: {} });
+      await renderPanel(panel('admin.menus'), { host: h });
+      // A seeded menu renamed by an administrator shows the new name, not the seeded label.
+      const roles = (await screen.findAllByTestId('admin-menu-row')).find((r) => within(r).queryByText('Team roles'));
+      expect(roles, locale).toBeTruthy();
+      const row = screen.getAllByTestId('admin-menu-row').find((r) => within(r).queryByText(usersLabel))!;
+      fireEvent.click(within(row).getByRole('button', { name: locale === 'en-US' ? 'Edit' : '编辑' }));
+      const name = (await form().findByLabelText(nameLabel)) as HTMLInputElement;
+      expect(name.value).toBe(usersLabel);
+      fireEvent.click(form().getByRole('button', { name: saveLabel }));
+      await waitFor(() => expect(h.calls.find((c) => c.url === `menus/${users}`)?.body).toMatchObject({ name: 'menu.admin.users' }));
+      cleanup();
+    }
+  });
 });
