@@ -13,7 +13,7 @@ const testApi = definePluginApi('bq-test', (build) => ({
 function setup(reply: (req: Request) => Promise<Response> | Response, over: Partial<HostBaseQueryDeps> = {}) {
   const seen: Request[] = [];
   const toasts: string[] = [];
-  const signOut = vi.fn();
+  const signOut = vi.fn(() => true);
   const deps: HostBaseQueryDeps = {
     baseUrl: 'http://localhost/api/',
     getToken: () => 'tok-1',
@@ -83,6 +83,21 @@ describe('host base query', () => {
       expect(t.toasts).toEqual(['workbench:errors.signInAgain']);
     },
   );
+
+  it('toasts "sign in again" once: an answer that comes when the session is gone already only goes to /', async () => {
+    let signedIn = true;
+    const signOut = vi.fn(() => {
+      const dropped = signedIn;
+      signedIn = false;
+      return dropped;
+    });
+    const t = setup(() => json({ code: ErrorCode.userNotPermission, data: null, message: 'no' }, 403), { signOut });
+    const [a, b] = await Promise.all([t.call('admin/users'), t.call('admin/roles')]);
+    expect(a.error).toMatchObject({ handled: true });
+    expect(b.error).toMatchObject({ handled: true });
+    expect(signOut).toHaveBeenCalledTimes(2);
+    expect(t.toasts).toEqual(['workbench:errors.signInAgain']);
+  });
 
   it('does not sign out on user/checkToken', async () => {
     const t = setup(() => json({ code: ErrorCode.tokenExpired, data: null, message: 'expired' }, 401));

@@ -3,7 +3,8 @@
  * envelope unwrapping, and the error catalogue's handling (spec platform §7, §8):
  *
  * - `SIGN_OUT_CODES` (except on `user/checkToken`): toast "please sign in again", clear the
- *   session (local storage, api cache), go to `/`.
+ *   session (local storage, api cache), go to `/`; once: an answer that comes when the session is
+ *   gone already (another call in flight, a page refetching after the cache reset) only goes to `/`.
  * - `passwordChangeRequired`: toast "change your password first", go to the password-change page.
  * - storage full, resource quota, file not found, timeout and network failure: a toast; a call
  *   the client aborted (a sign-out resets the api cache, aborting the calls in flight) is no
@@ -33,8 +34,11 @@ export interface HostBaseQueryDeps {
   t(key: string): string;
   /** Shows a toast (already translated text). */
   toast(message: string, intent: 'danger' | 'warning', key: string): void;
-  /** Drops the session and goes to `/`. */
-  signOut(): void;
+  /**
+   * Drops the session and goes to `/`. Returns false when there was no session left to drop (an
+   * earlier answer signed out already): no second toast then.
+   */
+  signOut(): boolean;
   /** A `passwordChangeRequired` answer: take the user to the password-change page. */
   passwordChangeRequired?(): void;
   /** Per-request id; default `crypto.randomUUID()`. */
@@ -75,8 +79,7 @@ export function createHostBaseQuery(deps: HostBaseQueryDeps): SdkBaseQuery {
       deps.toast(deps.t('workbench:errors.network'), 'danger', 'network');
       err.handled = true;
     } else if (SIGN_OUT_CODES.has(code) && !url.endsWith('user/checkToken')) {
-      deps.toast(deps.t('workbench:errors.signInAgain'), 'warning', 'sign-out');
-      deps.signOut();
+      if (deps.signOut()) deps.toast(deps.t('workbench:errors.signInAgain'), 'warning', 'sign-out');
       err.handled = true;
     } else if (code === ErrorCode.passwordChangeRequired) {
       deps.toast(deps.t('workbench:errors.passwordChangeRequired'), 'warning', 'password-change');

@@ -107,8 +107,12 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
       t: (k) => locale.t(k),
       toast: (message, intent, key) => void notifications.show({ message, intent, key }),
       signOut: () => {
-        session.clear();
+        // Once: clearing resets the api cache, and the pages still open refetch, signed out; their
+        // refusals must not clear (and reset, and refetch) again until the navigation removed them.
+        const dropped = session.isSignedIn();
+        if (dropped) session.clear();
         navigation.navigate('/');
+        return dropped;
       },
       passwordChangeRequired: () => requirePasswordChange(),
     }),
