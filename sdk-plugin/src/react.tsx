@@ -473,14 +473,14 @@ function FocusBackOnUnmount(): null {
 
 /** A field to type in or pick from: what a dialog's focus goes to first. */
 const FIELD = 'input:not([type="hidden"]), select, textarea, [contenteditable]:not([contenteditable="false"])';
-/** What Tab reaches (Blueprint's focus traps are outside the dialog's element). */
-const TABBABLE = `a[href], button, ${FIELD}, [tabindex]`;
+/** What Tab reaches (Blueprint's focus traps are outside the dialog's element); with {@link tabbable}, the rule of a page's focus too. */
+export const TABBABLE = `a[href], button, ${FIELD}, [tabindex]`;
 
 /**
  * Enabled, reached by Tab (no negative `tabindex`), and not hidden (`hidden`, `aria-hidden`, `inert`
  * on it or above; not rendered, `display: none`, where the browser has `checkVisibility`).
  */
-function tabbable(el: Element): el is HTMLElement {
+export function tabbable(el: Element): el is HTMLElement {
   return (
     el instanceof HTMLElement &&
     !el.matches(':disabled, [tabindex^="-"]') &&
@@ -600,11 +600,11 @@ function keepFocusWhileClosing(container: HTMLElement, closing: Element, placed:
 }
 
 /**
- * The frame of the dialogs' focus watchers: `onFocusIn` for every focus change (capture) and
- * `onMutation` for every change `observe` asks the MutationObserver for, until one of them calls
- * `stop`, or after `waitMs`. Returns stop.
+ * The frame of the focus watchers (the dialogs', the workbench's page focus): `onFocusIn` for
+ * every focus change (capture) and `onMutation` for every change `observe` asks the
+ * MutationObserver for, until one of them calls `stop`, or after `waitMs`. Returns stop.
  */
-function watchFocusAndDom(w: {
+export function watchFocusAndDom(w: {
   waitMs: number;
   observe(observer: MutationObserver): void;
   onMutation(stop: () => void): void;

@@ -7,22 +7,10 @@
  */
 
 import { Classes } from '@blueprintjs/core';
-
-const FIELD = 'input:not([type="hidden"]), select, textarea, [contenteditable]:not([contenteditable="false"])';
-const TABBABLE = `a[href], button, ${FIELD}, [tabindex]`;
+import { TABBABLE, tabbable, watchFocusAndDom } from '@decisio/sdk-plugin';
 
 /** How long (ms) at most it waits for the opened page's content (a lazy panel, its data). */
 export const PAGE_FOCUS_WAIT_MS = 5_000;
-
-/** Enabled, reached by Tab, not hidden (the rule of the SDK's dialogs). */
-function tabbable(el: Element): el is HTMLElement {
-  return (
-    el instanceof HTMLElement &&
-    !el.matches(':disabled, [tabindex^="-"]') &&
-    el.closest('[hidden], [aria-hidden="true"], [inert]') === null &&
-    (typeof el.checkVisibility !== 'function' || el.checkVisibility())
-  );
-}
 
 /** The opened panel in the page (`main`): the active dock group's, else the first; the page itself without panels. */
 function openedPanel(main: HTMLElement): HTMLElement {
@@ -69,22 +57,15 @@ export function focusOpenedPage(main: HTMLElement, waitMs = PAGE_FOCUS_WAIT_MS):
     return true;
   };
   if (place()) return () => {};
-  let stopped = false;
-  const observer = new MutationObserver(() => {
-    if (place()) stop();
+  return watchFocusAndDom({
+    waitMs,
+    observe: (observer) =>
+      observer.observe(main, { childList: true, subtree: true, attributes: true, attributeFilter: ['disabled', 'hidden', 'aria-hidden', 'inert', 'tabindex', 'style', 'class'] }),
+    onMutation: (stop) => {
+      if (place()) stop();
+    },
+    onFocusIn: (_e, stop) => {
+      if (!focusLost()) stop();
+    },
   });
-  const onFocusIn = () => {
-    if (!focusLost()) stop();
-  };
-  const timer = setTimeout(stop, waitMs);
-  function stop(): void {
-    if (stopped) return;
-    stopped = true;
-    observer.disconnect();
-    clearTimeout(timer);
-    document.removeEventListener('focusin', onFocusIn, true);
-  }
-  observer.observe(main, { childList: true, subtree: true, attributes: true, attributeFilter: ['disabled', 'hidden', 'aria-hidden', 'inert', 'tabindex', 'style', 'class'] });
-  document.addEventListener('focusin', onFocusIn, true);
-  return stop;
 }
