@@ -3,7 +3,7 @@
  * names them "increment" and "decrement" in English whatever the language.
  */
 import { useLayoutEffect, useRef, type ComponentProps } from 'react';
-import { Classes, NumericInput as BlueprintNumericInput } from '@blueprintjs/core';
+import { Classes, mergeRefs, NumericInput as BlueprintNumericInput } from '@blueprintjs/core';
 import { localeServiceRef } from './services';
 import { useLocale, useService } from './react';
 
@@ -16,12 +16,6 @@ export function NumericInput(props: ComponentProps<typeof BlueprintNumericInput>
   useLocale(); // a change of language renders again, and the effect renames the buttons
   const i18n = useService(localeServiceRef);
   const own = useRef<HTMLInputElement | null>(null);
-  const { inputRef } = props;
-  const setInput = (el: HTMLInputElement | null) => {
-    own.current = el;
-    if (typeof inputRef === 'function') inputRef(el);
-    else if (inputRef) (inputRef as { current: HTMLInputElement | null }).current = el;
-  };
   // After every render: Blueprint writes its English names only when it creates the buttons
   // (React leaves an attribute whose prop did not change), e.g. when `buttonPosition` changes.
   useLayoutEffect(() => {
@@ -31,5 +25,5 @@ export function NumericInput(props: ComponentProps<typeof BlueprintNumericInput>
     buttons[0]!.setAttribute('aria-label', i18n.t('workbench:numericInput.increment'));
     buttons[1]!.setAttribute('aria-label', i18n.t('workbench:numericInput.decrement'));
   });
-  return <BlueprintNumericInput {...props} inputRef={setInput} />;
+  return <BlueprintNumericInput {...props} inputRef={mergeRefs(own, props.inputRef)} />;
 }
