@@ -255,6 +255,9 @@ describe('flow: from a csv to trained models and deductions', () => {
     await page.getByTestId('pattern-yaml-build').click();
     for (const n of ['obs', 'action', 'next_obs']) await page.getByTestId(`pattern-node-${n}`).waitFor();
     await expect.poll(() => page.locator('.react-flow__edge').count()).toBe(3);
+    // As the dragged graph above: Save once the checks have run on the built graph (a save before
+    // refuses with a toast; seen once in the clean-clone CI, the state staying "unsaved").
+    await expect.poll(() => page.getByTestId('pattern-issue-count').textContent()).toMatch(/没有问题|No problems/);
     await page.getByTestId('pattern-save').click();
     await expect.poll(() => page.getByTestId('pattern-dirty').textContent()).toMatch(/已保存|Saved/);
     await shot(page, 'flow-pattern-yaml-built');
