@@ -7,7 +7,10 @@ import { describe, expect, it } from 'vitest';
 import { fireEvent, screen } from '@testing-library/react';
 import { definePlugin } from '@decisio/sdk-plugin';
 import { workbenchFixture } from '../testing/session';
+import { APP_PLUGINS } from '../main';
+import { testUser, userFetch } from '../testing/session';
 import { footerKeybindings, paletteItems, type PaletteItem } from './CommandPalette';
+import { searchPalette } from './palette-search';
 
 const item = (id: string, source: PaletteItem['source'], keybinding?: string): PaletteItem => ({ id, source, title: id, keybinding, run: () => {} });
 
@@ -45,5 +48,23 @@ describe('the command palette', () => {
     expect(help).toContain('Reload the tools');
     expect(help).toContain('Ctrl+Alt+R');
     expect(help.split('Ctrl+,').length - 1).toBe(1);
+  });
+
+  it('ranks a command above the side menu’s “Go to” entry of its page, in both languages', async () => {
+    const admin = { ...testUser, isSystemRole: true, permissions: ['*'] };
+    const w = await fx.start('/dashboard', { plugins: APP_PLUGINS, fetchFn: userFetch(admin) });
+    await screen.findByTestId('welcome-panel', undefined, { timeout: 10_000 });
+    const ranked = (query: string) => searchPalette(paletteItems(w), query).map((x) => x.id);
+    const before = (ids: string[], a: string, b: string) => {
+      expect(ids, ids.join(', ')).toContain(b);
+      expect(ids.indexOf(a), ids.join(', ')).toBeLessThan(ids.indexOf(b));
+    };
+    // English interface: a Chinese word, and the English one
+    before(ranked('用户'), 'admin.open-users', 'menu:admin.menu-users');
+    before(ranked('system log'), 'logs.open', 'menu:logs.menu');
+    w.locale.setLocale('zh-CN');
+    // Chinese interface: an English word, and the Chinese one
+    before(ranked('system log'), 'logs.open', 'menu:logs.menu');
+    before(ranked('用户'), 'admin.open-users', 'menu:admin.menu-users');
   });
 });

@@ -6,17 +6,14 @@ import { baseApi, Dialog, menuAllows, useCurrentUser, useLocale } from '@decisio
 import type { Workbench } from '../host/workbench';
 import { useWorkbench } from '../host/workbench-context';
 import { useWorkbenchT } from '../i18n/i18n';
-import { searchPalette, type PaletteEntry } from './palette-search';
+import { searchPalette, type PaletteEntry, type PaletteSource } from './palette-search';
 import { formatKeybinding, isMacPlatform, SHELL_SHORTCUTS } from './shortcuts';
 
-/**
- * Where a palette entry comes from: the shell's own (Settings, whose key is one of
- * `SHELL_SHORTCUTS`), a command a plugin contributes, or a side-menu entry that opens a page.
- */
-export type PaletteSource = 'shell' | 'command' | 'page';
+export type { PaletteSource } from './palette-search';
 
 /** One line of the palette: the shell's own, a contributed command, or a side-menu entry that opens a page. */
 export interface PaletteItem extends PaletteEntry {
+  /** The shell's own (Settings, whose key is one of `SHELL_SHORTCUTS`), a contributed command, or a side-menu entry. */
   source: PaletteSource;
   icon?: string;
   keybinding?: string;

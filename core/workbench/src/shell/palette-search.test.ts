@@ -76,6 +76,32 @@ describe('palette search', () => {
     expect(searchPalette([a, b], '打开日志').map((e) => e.id)).toEqual(['b', 'a']);
   });
 
+  it('ranks a command above the side menu’s “Go to” entry that scores about the same', () => {
+    // the admin users' screen and the system log, as the palette lists them (command, then page)
+    const users = [
+      { id: 'admin.open-users', source: 'command' as const, title: 'Admin: users', otherTitles: ['管理：用户'], keywords: ['admin', 'users', 'accounts'] },
+      { id: 'menu:admin.menu-users', source: 'page' as const, title: 'Go to Users', otherTitles: ['前往用户'], keywords: ['/admin/users'] },
+    ];
+    const logs = [
+      { id: 'logs.open', source: 'command' as const, title: '打开系统日志', otherTitles: ['Open the system log'], keywords: ['system log', 'audit', 'log', 'calls'] },
+      { id: 'menu:logs.menu', source: 'page' as const, title: '前往系统日志', otherTitles: ['Go to System log'], keywords: ['/system-log'] },
+    ];
+    // without the sources, the "Go to" titles score a little more
+    expect(entryScore('用户', users[1]!)!).toBeGreaterThan(entryScore('用户', users[0]!)!);
+    expect(entryScore('system log', logs[1]!)!).toBeGreaterThan(entryScore('system log', logs[0]!)!);
+    // English interface, Chinese query; Chinese interface, English query; and in the interface's language
+    expect(searchPalette(users, '用户').map((e) => e.id)).toEqual(['admin.open-users', 'menu:admin.menu-users']);
+    expect(searchPalette(logs, 'system log').map((e) => e.id)).toEqual(['logs.open', 'menu:logs.menu']);
+    expect(searchPalette([...users].reverse(), 'users').map((e) => e.id)).toEqual(['admin.open-users', 'menu:admin.menu-users']);
+    expect(searchPalette([...logs].reverse(), '系统日志').map((e) => e.id)).toEqual(['logs.open', 'menu:logs.menu']);
+    // a page the query names clearly better still comes first
+    const roles = [
+      { id: 'admin.open-roles', source: 'command' as const, title: 'Admin: roles', keywords: ['user permissions'] },
+      { id: 'menu:admin.menu-users', source: 'page' as const, title: 'Go to Users' },
+    ];
+    expect(searchPalette(roles, 'users').map((e) => e.id)).toEqual(['menu:admin.menu-users', 'admin.open-roles']);
+  });
+
   it('keeps every entry in its order for an empty query', () => {
     expect(searchPalette(entries, '  ').map((e) => e.id)).toEqual(entries.map((e) => e.id));
   });

@@ -5,6 +5,12 @@
  * match in the current language's title first). Headless, so that it is tested alone.
  */
 
+/**
+ * Where a palette entry comes from: the shell's own (Settings), a command a plugin contributes,
+ * or a side-menu entry that opens a page ("Go to ...").
+ */
+export type PaletteSource = 'shell' | 'command' | 'page';
+
 /** One palette entry as the search sees it. */
 export interface PaletteEntry {
   id: string;
@@ -17,6 +23,8 @@ export interface PaletteEntry {
   otherTitles?: readonly string[];
   /** Extra search words (searched in every language). */
   keywords?: readonly string[];
+  /** Where it comes from; a side-menu entry (`page`) gives way to a command that scores about the same. */
+  source?: PaletteSource;
 }
 
 const WORD_START = /[\s\-_/.:(（]/;
@@ -76,6 +84,16 @@ const best = (scores: ReadonlyArray<number | null>): number | null => {
 const OTHER_TITLE_PENALTY = 3;
 const KEYWORD_PENALTY = 5;
 
+/**
+ * What a side-menu entry ("Go to Users") loses against the commands: a word matches both a command
+ * and the "Go to" entry of its page ("用户" in English: "Admin: users" / "管理：用户" and "Go to
+ * Users" / "前往用户"; "system log" in Chinese), and there the command ranks first, though the
+ * "Go to" title, shorter, scores a few points more (the match a few characters earlier or a larger
+ * share of the title). 10 is the weight of one more character matched in a substring: a page the
+ * query names clearly better still ranks first.
+ */
+const NAVIGATION_PENALTY = 10;
+
 const less = (s: number | null, by: number): number | null => (s === null ? null : s - by);
 
 /** Best score of an entry over its title and its titles in the other languages (which weigh a little less). */
@@ -88,14 +106,21 @@ export function entryScore(query: string, e: PaletteEntry): number | null {
   return best([titleScore(query, e), ...(e.keywords ?? []).map((k) => less(fuzzyScore(query, k), KEYWORD_PENALTY))]);
 }
 
+/** The score that ranks `e` among the others: {@link entryScore}, less {@link NAVIGATION_PENALTY} for a side-menu entry. */
+function rankScore(query: string, e: PaletteEntry): number | null {
+  return e.source === 'page' ? less(entryScore(query, e), NAVIGATION_PENALTY) : entryScore(query, e);
+}
+
 /**
  * The entries matching `query`, best first (all of them, in their order, for an empty query);
- * entries that score the same (e.g. through the same keyword) are ranked by their titles' score.
+ * a command ranks above a side-menu entry ("Go to ...") that scores the same or nearly
+ * ({@link NAVIGATION_PENALTY}); entries that score the same (e.g. through the same keyword) are
+ * ranked by their titles' score.
  */
 export function searchPalette<E extends PaletteEntry>(entries: readonly E[], query: string): E[] {
   if (!query.trim()) return [...entries];
   return entries
-    .map((e, i) => ({ e, i, s: entryScore(query, e), t: titleScore(query, e) ?? -Infinity }))
+    .map((e, i) => ({ e, i, s: rankScore(query, e), t: titleScore(query, e) ?? -Infinity }))
     .filter((x): x is { e: E; i: number; s: number; t: number } => x.s !== null)
     .sort((a, b) => b.s - a.s || (b.t === a.t ? 0 : b.t > a.t ? 1 : -1) || a.i - b.i)
     .map((x) => x.e);
