@@ -133,12 +133,13 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
         : undefined,
     };
   };
-  // The palette's gate (the user's menus and permissions) for the palette and the keybindings alike.
+  // The palette's gate (the user's menus and permissions, and those of the panels of the page a
+  // command opens) for the palette and the keybindings alike.
   const commands = new CommandServiceImpl(
     () => host.commands,
     whenContext,
     () => ({ services: host.services, dispatch: store.dispatch }),
-    (c) => commandAllowed(baseApi.endpoints['core/getUser'].select()(store.getState()).data, c, host.menuItems),
+    (c) => commandAllowed(baseApi.endpoints['core/getUser'].select()(store.getState()).data, c, host.menuItems, host),
   );
   const settings = new SettingsServiceImpl(() => host.settings, () => session.getState().userId);
 

@@ -1,11 +1,12 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { DialogBody, DialogFooter, InputGroup, Menu, MenuItem, NonIdealState } from '@blueprintjs/core';
 import type { IconName } from '@blueprintjs/icons';
-import { DIALOG_WIDTH, LOCALES, menuKeyOf } from '@decisio/domain';
-import { baseApi, Dialog, menuAllows, useCurrentUser, useLocale } from '@decisio/sdk-plugin';
+import { DIALOG_WIDTH, LOCALES } from '@decisio/domain';
+import { baseApi, Dialog, useCurrentUser, useLocale } from '@decisio/sdk-plugin';
 import type { Workbench } from '../host/workbench';
 import { useWorkbench } from '../host/workbench-context';
 import { useWorkbenchT } from '../i18n/i18n';
+import { sideMenuEntries } from './side-entries';
 import { searchPalette, type PaletteEntry, type PaletteSource } from './palette-search';
 import { formatKeybinding, isMacPlatform, SHELL_SHORTCUTS } from './shortcuts';
 
@@ -40,7 +41,7 @@ export interface PaletteShell {
  * that plugins contribute (as data, with a translated title, English keywords and an optional
  * keybinding) that the user may run (the user's menus hold the page it opens and the user holds
  * its permissions: `commandAllowed`, through `wb.commands.isAllowed`, the gate of the keybindings
- * too), then the side-menu entries that open a page (those the user's roles allow). Titles are in the
+ * too), then the side-menu entries that open a page (those the side menu shows: `sideMenuEntries`). Titles are in the
  * current language; the titles in the other languages (`otherTitles`, from the same bundles) are
  * searched too, whatever the interface language. Until the user is known, gated commands and pages
  * are left out.
@@ -80,10 +81,8 @@ export function paletteItems(wb: Workbench, shell?: PaletteShell): PaletteItem[]
         run: () => void wb.commands.execute(c.id),
       };
     });
-  const ctx = wb.whenContext();
-  const pages: PaletteItem[] = wb.host.menuItems
-    .filter((m) => m.location === 'side' && m.to && (!m.when || m.when(ctx)) && menuAllows(user, menuKeyOf(m)))
-    .sort((a, b) => (a.order ?? 100) - (b.order ?? 100))
+  const pages: PaletteItem[] = sideMenuEntries(wb, user)
+    .filter((m) => m.to)
     .map((m) => {
       const key = `${m.pluginId}:${m.titleKey}`;
       const to = m.to!;

@@ -1,14 +1,14 @@
 import { Button, Menu, MenuItem, Spinner } from '@blueprintjs/core';
 import type { IconName } from '@blueprintjs/icons';
-import { menuKeyOf } from '@decisio/domain';
-import { menuAllows, useAppLocation, useCurrentUser, useLocale } from '@decisio/sdk-plugin';
+import { useAppLocation, useCurrentUser, useLocale } from '@decisio/sdk-plugin';
 import { useWorkbench } from '../host/workbench-context';
 import { useWorkbenchT } from '../i18n/i18n';
+import { sideMenuEntries } from './side-entries';
 
 /**
  * The console's side menu, built from `location: 'side'` menu items of the plugins; every entry is
  * decided by a page of the menu catalogue (`menuKeyOf`) and shows only when the user's roles
- * allow that menu (`menuAllows`). Until the user's menus are known the menu shows a loading state
+ * allow that menu (`menuAllows`) and the user may open its page's panels (`sideMenuEntries`). Until the user's menus are known the menu shows a loading state
  * (`side-menu-loading`), and when they could not be loaded a retry button (`side-menu-error`):
  * never the unfiltered entries, which would flash the pages the user's roles hide.
  */
@@ -39,9 +39,7 @@ export function SideMenu(props: { collapsed?: boolean }) {
       </nav>
     );
   }
-  const items = wb.host.menuItems
-    .filter((m) => m.location === 'side' && (!m.when || m.when(wb.whenContext())) && menuAllows(user, menuKeyOf(m)))
-    .sort((a, b) => (a.order ?? 100) - (b.order ?? 100));
+  const items = sideMenuEntries(wb, user);
   return (
     <nav className={className} aria-label={t('menu.title')} data-testid="side-menu">
       <Menu>

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { WorkbenchUser } from '@decisio/sdk-plugin';
 import { APP_PLUGINS } from '../main';
-import { commandAllowed, commandMenuKey, pageMenuKey, type SideEntry } from './command-gate';
+import { commandAllowed, commandMenuKey, pageAllowed, pageMenuKey, type PageCatalogue, type SideEntry } from './command-gate';
 
 const side: SideEntry[] = [
   { location: 'side', to: '/gfs/online-trial', activeOn: ['/gfs', '/gfs/model'] },
@@ -82,5 +82,41 @@ describe('the shipped commands', () => {
     for (const key of ['users', 'roles', 'menus', 'orgs', 'tenants']) {
       expect(commandMenuKey(commands.find((c) => c.id === `admin.open-${key}`)!, sideEntries)).toBe(`/admin/${key}`);
     }
+  });
+});
+
+describe('pageAllowed', () => {
+  const pages: PageCatalogue = {
+    routes: [
+      { path: '/job', panels: ['jobs.list'] },
+      { path: '/mixed', panels: [{ panel: 'logs.list' }, { panel: 'free', direction: 'right' }] },
+      { path: '/dashboard', panels: ['free'] },
+      { path: '/contact-us' },
+    ],
+    panels: [
+      { id: 'jobs.list', permissions: ['jobs:read'] },
+      { id: 'logs.list', permissions: ['logs:read'] },
+      { id: 'free' },
+    ],
+  };
+  const holding = (permissions: string[]) => ({ permissions }) as unknown as WorkbenchUser;
+
+  it('refuses a page whose every panel needs a permission the user lacks, as the PermissionGate does', () => {
+    expect(pageAllowed(holding(['logs:read']), '/job', pages)).toBe(false);
+    expect(pageAllowed(holding(['logs:read']), '/job?tab=history', pages)).toBe(false);
+    expect(pageAllowed(undefined, '/job', pages)).toBe(false);
+    expect(pageAllowed(holding(['jobs:read']), '/job', pages)).toBe(true);
+    expect(pageAllowed(holding(['*']), '/job', pages)).toBe(true);
+    // one panel the user may open is enough; pages without panels or routes are not gated
+    expect(pageAllowed(holding([]), '/mixed', pages)).toBe(true);
+    expect(pageAllowed(holding([]), '/dashboard', pages)).toBe(true);
+    expect(pageAllowed(holding([]), '/contact-us', pages)).toBe(true);
+    expect(pageAllowed(holding([]), '/nowhere', pages)).toBe(true);
+  });
+
+  it('hides a command opening such a page, given the pages', () => {
+    const open = { opens: '/job' };
+    expect(commandAllowed(user(['/job'], ['logs:read']), open, side, pages)).toBe(false);
+    expect(commandAllowed(user(['/job'], ['jobs:read']), open, side, pages)).toBe(true);
   });
 });

@@ -109,6 +109,33 @@ describe('the side menu follows the user’s menus', () => {
   });
 });
 
+describe('the side menu follows the permissions of the pages’ panels', () => {
+  const entriesOf = (menu: HTMLElement) => [...menu.querySelectorAll('[data-testid^="side-menu-"]')].map((e) => e.getAttribute('data-testid')!.slice('side-menu-'.length));
+
+  it('hides /job and /system-log from a system role without jobs:read and logs:read, in the menu and the palette', async () => {
+    // a system role whose permissions leave out the jobs' and the logs' (its menus hold every page)
+    const operator = { ...admin, permissions: ['users:read', 'dashboard:use'] };
+    const w = await start('/dashboard', async () => operator);
+    const ids = entriesOf(await screen.findByTestId('side-menu', {}, { timeout: 10_000 }));
+    expect(ids).toContain('admin.menu-users');
+    expect(ids).not.toContain('admin.menu-roles');
+    expect(ids).not.toContain('jobs.menu');
+    expect(ids).not.toContain('logs.menu');
+    const palette = paletteIds(w);
+    expect(palette).toContain('menu:admin.menu-users');
+    for (const id of ['menu:jobs.menu', 'menu:logs.menu', 'menu:admin.menu-roles', 'jobs.open', 'logs.open', 'admin.open-roles']) expect(palette, id).not.toContain(id);
+  });
+
+  it('shows them to a system role holding the permission of each', async () => {
+    const w = await start('/dashboard', async () => ({ ...admin, permissions: ['jobs:read', 'logs:read'] }));
+    const ids = entriesOf(await screen.findByTestId('side-menu', {}, { timeout: 10_000 }));
+    expect(ids).toContain('jobs.menu');
+    expect(ids).toContain('logs.menu');
+    expect(ids).not.toContain('admin.menu-users');
+    for (const id of ['menu:jobs.menu', 'menu:logs.menu', 'jobs.open', 'logs.open']) expect(paletteIds(w), id).toContain(id);
+  });
+});
+
 describe('the command palette follows the user’s menus and permissions', () => {
   it('hides the admin commands from a member, in the list and in a search', async () => {
     const w = await start('/dashboard', async () => member);
