@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { screen, waitFor } from '@testing-library/react';
+import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { routeSegment } from '@decisio/domain';
 import type { Notification } from '@decisio/sdk-plugin';
 import { APP_PLUGINS } from '../main';
 import { LOCALE_STORAGE_KEY } from '../i18n/i18n';
-import { testUser, userFetch, workbenchFixture } from '../testing/session';
+import { callOf, envelope, testUser, userFetch, workbenchFixture } from '../testing/session';
 
 const calls: string[] = [];
 const toasts: Notification[] = [];
@@ -52,6 +52,34 @@ describe('panels a user lacks the permission of', () => {
   it('gives an administrator (every permission) the panel, which calls the server', async () => {
     await start('/admin/users', { fetchFn: userFetch({ ...testUser, permissions: ['*'] }, (url) => calls.push(url)) });
     await waitFor(() => expect(calls).toContain('users/getUserList'), { timeout: 10_000 });
+    expect(screen.queryByTestId('panel-no-permission')).toBeNull();
+  });
+
+  /** A fetch whose `user/getUser` fails (HTTP 500) until `answer.user` is set; `calls` sees each call. */
+  const failingUser = (answer: { user?: unknown }): typeof fetch => async (input) => {
+    const url = callOf(input);
+    calls.push(url);
+    if (url !== 'user/getUser') return envelope(null);
+    return answer.user ? envelope(answer.user) : new Response('boom', { status: 500 });
+  };
+
+  it.each([
+    ['en-US', 'Your account could not be loaded, so this page cannot be opened yet', 'Retry'],
+    ['zh-CN', '无法加载您的账户信息，暂时无法打开此页面', '重试'],
+  ])('%s: says the user could not be loaded, not that the right is lacking, and Retry opens the page', async (locale, message, retry) => {
+    localStorage.setItem(LOCALE_STORAGE_KEY, locale);
+    const answer: { user?: unknown } = {};
+    await start('/admin/users', { fetchFn: failingUser(answer) });
+    const failed = await screen.findByTestId('panel-user-failed', {}, { timeout: 10_000 });
+    expect(failed.textContent).toContain(message);
+    expect(screen.queryByTestId('panel-no-permission')).toBeNull();
+    expect(calls).not.toContain('users/getUserList');
+    const button = screen.getByTestId('panel-user-retry');
+    expect(button.textContent).toBe(retry);
+    answer.user = { ...testUser, permissions: ['*'] };
+    fireEvent.click(button);
+    await waitFor(() => expect(calls).toContain('users/getUserList'), { timeout: 10_000 });
+    expect(screen.queryByTestId('panel-user-failed')).toBeNull();
     expect(screen.queryByTestId('panel-no-permission')).toBeNull();
   });
 });
