@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createRef, startTransition, Suspense, use, useRef, useState, type ComponentType, type Ref } from 'react';
 import { act, cleanup, fireEvent, render, renderHook, screen, waitFor } from '@testing-library/react';
 import { Button, Classes, Dialog, Menu, MenuItem, PopoverNext } from '@blueprintjs/core';
-import { Alert as FocusAlert, BusyButton, Dialog as FocusBackDialog, useFocusBackOnUnmount, useFocusBackWhenDone, useOpeningKey } from './react';
+import { Alert as FocusAlert, BusyButton, Dialog as FocusBackDialog, useFocusBackOnUnmount, useFocusBackWhenDone, useOpeningKey, type FocusBackFallback } from './react';
 import { createTestHost, heldBack, pressBusy, withHost } from './testing';
 
 /**
@@ -241,6 +241,50 @@ describe('useFocusBackOnUnmount', () => {
     await new Promise((r) => setTimeout(r, 50));
     expect(focus).not.toHaveBeenCalled();
     expect(document.activeElement).not.toBe(opener);
+  });
+});
+
+describe('useFocusBackOnUnmount, with a fallback', () => {
+  afterEach(() => cleanup());
+
+  it('gives the focus to the fallback when the opener was removed while the dialog was open', async () => {
+    function Edit(props: { onClose(): void; fallback: FocusBackFallback }) {
+      useFocusBackOnUnmount(props.fallback);
+      return (
+        <Dialog isOpen title="Edit" onClose={props.onClose}>
+          <input aria-label="Name" autoFocus />
+        </Dialog>
+      );
+    }
+    function Page(props: { showOpener: boolean }) {
+      const [editing, setEditing] = useState(false);
+      const list = useRef<HTMLUListElement>(null);
+      return (
+        <>
+          <ul ref={list} tabIndex={-1} aria-label="Items">
+            {props.showOpener && (
+              <li>
+                <button type="button" onClick={() => setEditing(true)}>
+                  Edit
+                </button>
+              </li>
+            )}
+          </ul>
+          {editing && <Edit onClose={() => setEditing(false)} fallback={() => list.current} />}
+        </>
+      );
+    }
+    const view = render(<Page showOpener />);
+    const opener = screen.getByRole('button', { name: 'Edit' });
+    // A browser focuses a clicked button (jsdom does not: done here).
+    opener.focus();
+    fireEvent.click(opener);
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByLabelText('Name')));
+    view.rerender(<Page showOpener={false} />);
+    expect(opener.isConnected).toBe(false);
+    fireEvent.keyDown(document.activeElement!, { key: 'Escape' });
+    await waitFor(() => expect(screen.queryByLabelText('Name')).toBeNull());
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('list', { name: 'Items' })));
   });
 });
 
@@ -774,5 +818,86 @@ describe('Alert (sdk-plugin)', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Cancel' }));
     await waitFor(() => expect(screen.queryByRole('button', { name: 'Cancel' })).toBeNull());
     await waitFor(() => expect(document.activeElement).toBe(opener));
+  });
+});
+
+describe('Alert (sdk-plugin), focusBackFallback', () => {
+  afterEach(() => cleanup());
+
+  /**
+   * Rows with a Remove button each, and Remove all: a confirmed delete removes the opener, or
+   * (nothing left) disables it; a row in `gone` is removed from elsewhere (another tab's delete).
+   */
+  function Rows(props: { mountedOpen: boolean; fallback: FocusBackFallback; gone?: string[] }) {
+    const [all, setRows] = useState(['a', 'b', 'c']);
+    const rows = all.filter((r) => !props.gone?.includes(r));
+    const [deleting, setDeleting] = useState<string | 'all' | null>(null);
+    const alert = (isOpen: boolean) => (
+      <FocusAlert
+        isOpen={isOpen}
+        confirmButtonText="Delete"
+        cancelButtonText="Cancel"
+        onConfirm={() => {
+          setRows(deleting === 'all' ? [] : rows.filter((r) => r !== deleting));
+          setDeleting(null);
+        }}
+        onCancel={() => setDeleting(null)}
+        focusBackFallback={props.fallback}
+      >
+        Delete it?
+      </FocusAlert>
+    );
+    return (
+      <>
+        <button type="button" disabled={rows.length === 0} onClick={() => setDeleting('all')}>
+          Remove all
+        </button>
+        {rows.length === 0 && <div tabIndex={-1} data-testid="empty" />}
+        <ul>
+          {rows.map((r) => (
+            <li key={r} tabIndex={-1} data-row={r}>
+              <button type="button" onClick={() => setDeleting(r)}>
+                Remove {r}
+              </button>
+            </li>
+          ))}
+        </ul>
+        {props.mountedOpen ? deleting !== null && alert(true) : alert(deleting !== null)}
+      </>
+    );
+  }
+
+  it.each([
+    ['mounted closed (toggling isOpen), once it has faded', false],
+    ['rendered only while open, as it is removed', true],
+  ])('gives the focus to the fallback when the opener is gone or disabled, %s', async (_, mountedOpen) => {
+    const fallback = vi.fn(() => document.querySelector<HTMLElement>('[data-row="c"]') ?? screen.queryByTestId('empty'));
+    const view = render(<Rows mountedOpen={mountedOpen} fallback={fallback} />);
+    const ask = async (opener: HTMLElement, answer: 'Cancel' | 'Delete', whileOpen?: () => void) => {
+      // A browser focuses a clicked button (jsdom does not: done here).
+      opener.focus();
+      fireEvent.click(opener);
+      await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Cancel' })));
+      whileOpen?.();
+      fireEvent.click(screen.getByRole('button', { name: answer }));
+      await waitFor(() => expect(screen.queryByRole('alertdialog')).toBeNull());
+    };
+    // Cancelled: the opener is still there and gets the focus back; the fallback is not asked.
+    const removeB = screen.getByRole('button', { name: 'Remove b' });
+    await ask(removeB, 'Cancel');
+    await waitFor(() => expect(document.activeElement).toBe(removeB));
+    expect(fallback).not.toHaveBeenCalled();
+    // Removed from elsewhere while the alert is open, then cancelled: the fallback takes the focus.
+    const removeA = screen.getByRole('button', { name: 'Remove a' });
+    await ask(removeA, 'Cancel', () => view.rerender(<Rows mountedOpen={mountedOpen} fallback={fallback} gone={['a']} />));
+    expect(removeA.isConnected).toBe(false);
+    await waitFor(() => expect(document.activeElement).toBe(document.querySelector('[data-row="c"]')));
+    // Deleted: the row whose button opened it is gone; the next row takes the focus.
+    await ask(removeB, 'Delete');
+    expect(removeB.isConnected).toBe(false);
+    await waitFor(() => expect(document.activeElement).toBe(document.querySelector('[data-row="c"]')));
+    // Everything deleted: Remove all, the opener, is disabled; the empty state takes the focus.
+    await ask(screen.getByRole('button', { name: 'Remove all' }), 'Delete');
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByTestId('empty')));
   });
 });

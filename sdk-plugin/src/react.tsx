@@ -309,6 +309,8 @@ interface FocusBackDialog {
   popoverTargets: Element[];
   previous: FocusBackDialog | undefined;
   mounted: boolean;
+  /** Where the focus goes when the opener (and the popover's target) is gone or disabled: the caller's `fallback`, latest. */
+  fallback: () => HTMLElement | null | undefined;
 }
 
 /** The dialogs calling {@link useFocusBackOnUnmount} that are up, oldest first (one leaves once its focus is settled). */
@@ -368,15 +370,45 @@ export function focusBackUnlessMoved(menu: HTMLElement, target: HTMLElement | nu
 
 /**
  * What the focus goes back to: the dialog's opener, else (gone with its popover menu) the
- * popover's target, else (gone, disabled) the same for the dialog it took over from.
+ * popover's target, else (gone, disabled) the dialog's fallback, else the same for the dialog it
+ * took over from.
  */
 function focusBackTarget(dialog: FocusBackDialog | undefined): HTMLElement | null {
   for (let d = dialog; d; d = d.previous) {
     if (canTakeFocus(d.opener)) return d.opener;
     const target = d.popoverTargets.find(canTakeFocus);
     if (target) return target;
+    const fallback = d.fallback() ?? null;
+    if (canTakeFocus(fallback)) return fallback;
   }
   return null;
+}
+
+/**
+ * Where the focus goes when a dialog's opener has gone from the page, or is disabled, as the
+ * dialog gives the focus back (the row whose Delete opened a confirmation, removed by the delete:
+ * the next row, else the previous one, else the empty state). Called then, once, with the dialog
+ * closed; what it returns gets the focus when it is connected, enabled and not in an overlay that
+ * is closing; else the focus stays where it is (`null`, `undefined`: no fallback).
+ */
+export type FocusBackFallback = () => HTMLElement | null | undefined;
+
+/** The SDK dialogs' focus back when none is given (the focus stays where it is). */
+const noFallback: FocusBackFallback = () => null;
+
+/**
+ * The `onClosed` side of a {@link FocusBackFallback}, for an SDK dialog mounted closed (toggling
+ * `isOpen`): Blueprint has just given the focus back to what had it before the dialog (`node`: its
+ * container) opened; when that found nothing to take it (the opener gone from the page, or
+ * disabled), the focus is still in the faded dialog's overlay or on the page, and `fallback()`
+ * gets it. Nothing moves when the focus is elsewhere (the opener has it; another dialog took it).
+ */
+function focusFallbackIfNotBack(node: HTMLElement, fallback: FocusBackFallback | undefined): void {
+  if (!fallback) return;
+  const overlay = node.closest(`.${Classes.OVERLAY}`) ?? node;
+  if (!focusOnPage() && !(document.activeElement && overlay.contains(document.activeElement))) return;
+  const el = fallback() ?? null;
+  if (canTakeFocus(el)) el.focus();
 }
 
 /**
@@ -400,15 +432,19 @@ function focusBackTarget(dialog: FocusBackDialog | undefined): HTMLElement | nul
  * component, in the part that renders first (not in a form shown after a spinner, which would take
  * the spinner's focus for its opener).
  *
+ * `fallback` ({@link FocusBackFallback}) says where the focus goes instead when the opener (and the
+ * popover's target) has gone from the page or is disabled by then (the row that a confirmed delete
+ * removed); it is tried before the opener of a dialog this one took over from.
+ *
  * One registration per dialog: called in the content of an SDK `Dialog` or `Alert` that gives the
- * focus back itself (mounted open), it does nothing, so a part that may be drawn in either kind of
- * dialog calls it unconditionally (CrudForm does: in a `CrudFormDialog`, which is the SDK's
- * `Dialog`, or in a Blueprint `Drawer`). A dialog nested in such content (opened from a control in
- * it) is drawn with the SDK's `Dialog` or `Alert`, which registers for itself (a `Drawer` there that
+ * focus back itself (mounted open), it does nothing (its `fallback` neither: give that dialog the
+ * fallback), so a part that may be drawn in either kind of dialog calls it unconditionally
+ * (CrudForm does: in a `CrudFormDialog`, which is the SDK's `Dialog`, or in a Blueprint `Drawer`).
+ * A dialog nested in such content (opened from a control in it) is drawn with the SDK's `Dialog` or `Alert`, which registers for itself (a `Drawer` there that
  * calls this hook would be taken for part of the dialog around it).
  */
-export function useFocusBackOnUnmount(): void {
-  useFocusBackRegistration(!useContext(FocusBackRegistered));
+export function useFocusBackOnUnmount(fallback?: FocusBackFallback): void {
+  useFocusBackRegistration(!useContext(FocusBackRegistered), fallback);
 }
 
 /**
@@ -418,12 +454,20 @@ export function useFocusBackOnUnmount(): void {
 const FocusBackRegistered = createContext(false);
 
 /** {@link useFocusBackOnUnmount}'s work, done only when `enabled` (the value of its first render). */
-function useFocusBackRegistration(enabled: boolean): void {
+function useFocusBackRegistration(enabled: boolean, fallback: FocusBackFallback | undefined): void {
+  const fallbackRef = useRef(fallback);
+  fallbackRef.current = fallback;
   // Read while the dialog first renders, before an autoFocus field takes the focus.
   const [dialog] = useState<FocusBackDialog | null>(() => {
     if (!enabled) return null;
     const opener = typeof document === 'undefined' ? null : document.activeElement;
-    return { opener, popoverTargets: openPopoverTargets(opener), previous: focusBackDialogs.at(-1), mounted: false };
+    return {
+      opener,
+      popoverTargets: openPopoverTargets(opener),
+      previous: focusBackDialogs.at(-1),
+      mounted: false,
+      fallback: () => (fallbackRef.current ?? noFallback)(),
+    };
   });
   useEffect(() => {
     if (!dialog) return;
@@ -456,18 +500,18 @@ function useFocusBackRegistration(enabled: boolean): void {
  * nothing; mounted closed, it tells them to register (Blueprint gives its focus back when it fades,
  * and they find the focus moved already), also inside another SDK dialog's content.
  */
-function FocusBackScope(props: { registered: boolean; children: ReactNode }) {
+function FocusBackScope(props: { registered: boolean; fallback?: FocusBackFallback | undefined; children: ReactNode }) {
   return (
     <FocusBackRegistered.Provider value={props.registered}>
-      {props.registered && <FocusBackOnUnmount />}
+      {props.registered && <FocusBackOnUnmount fallback={props.fallback} />}
       {props.children}
     </FocusBackRegistered.Provider>
   );
 }
 
 /** Registers the SDK dialog it is rendered beside (it first renders when the dialog does). */
-function FocusBackOnUnmount(): null {
-  useFocusBackRegistration(true);
+function FocusBackOnUnmount(props: { fallback: FocusBackFallback | undefined }): null {
+  useFocusBackRegistration(true, props.fallback);
   return null;
 }
 
@@ -893,7 +937,9 @@ function focusAlertButton(container: HTMLElement): HTMLElement | undefined {
  * mounted with `isOpen`) is removed at once when it closes, and Blueprint leaves the focus on the
  * page: as {@link Dialog} does, it calls {@link useFocusBackOnUnmount} for it, and the focus goes
  * back to its opener. One mounted closed (toggling `isOpen`) does not: Blueprint gives its focus
- * back itself once it has faded.
+ * back itself once it has faded. Either way, when the opener has gone from the page or is disabled
+ * by then (the row a confirmed delete removed, a Delete all with nothing left), the focus goes to
+ * `focusBackFallback` instead, at that moment, if given.
  *
  * Its `alertdialog` has a name, which Blueprint's has not: the message (its children) names it,
  * or, with `aria-labelledby` (a heading in the message), that element names it and the message
@@ -901,10 +947,10 @@ function focusAlertButton(container: HTMLElement): HTMLElement | undefined {
  */
 export function Alert(props: AlertProps) {
   const messageId = useId();
-  const { 'aria-labelledby': labelledBy, children, ...blueprintProps } = props;
+  const { 'aria-labelledby': labelledBy, children, focusBackFallback, ...blueprintProps } = props;
   const [mountedOpen] = useState(props.isOpen);
   const node = useRef<HTMLElement | null>(null);
-  const { onOpening, onOpened, onClosing } = props;
+  const { onOpening, onOpened, onClosing, onClosed } = props;
   // Blueprint's Alert always enforces its focus.
   const focus = useFocusPlacement(true, focusAlertButton);
   const opening = useCallback(
@@ -931,9 +977,17 @@ export function Alert(props: AlertProps) {
     },
     [onClosing, focus],
   );
+  const closed = useCallback(
+    (el: HTMLElement) => {
+      // Blueprint has given the focus back (to the opener) right before.
+      focusFallbackIfNotBack(el, focusBackFallback);
+      onClosed?.(el);
+    },
+    [onClosed, focusBackFallback],
+  );
   useFocusBackWhenDone(props.loading === true, () => alertButtons(node.current).confirm);
   return (
-    <FocusBackScope registered={mountedOpen === true}>
+    <FocusBackScope registered={mountedOpen === true} fallback={focusBackFallback}>
       <BlueprintAlert
         {...blueprintProps}
         // Blueprint's Alert hands these to its Dialog, though its props do not list them.
@@ -941,6 +995,7 @@ export function Alert(props: AlertProps) {
         onOpening={opening}
         onOpened={opened}
         onClosing={closing}
+        onClosed={closed}
       >
         <div id={messageId}>{children}</div>
       </BlueprintAlert>
@@ -948,5 +1003,17 @@ export function Alert(props: AlertProps) {
   );
 }
 
-/** Blueprint's `Alert` props, and the id of what names the alert (by default its message). */
-export type AlertProps = BlueprintAlertProps & { 'aria-labelledby'?: string };
+/**
+ * Blueprint's `Alert` props, the id of what names the alert (by default its message), and where
+ * the focus goes when its opener is gone as it gives the focus back.
+ */
+export type AlertProps = BlueprintAlertProps & {
+  'aria-labelledby'?: string;
+  /**
+   * Where the focus goes when the alert closes and the control that opened it has gone from the
+   * page, or is disabled (see {@link FocusBackFallback}): called once the alert has faded, right
+   * after Blueprint's own focus return found nothing to take it (mounted closed), or as it is
+   * removed (mounted open). No polling is needed for a confirmed delete that removed the row.
+   */
+  focusBackFallback?: FocusBackFallback;
+};

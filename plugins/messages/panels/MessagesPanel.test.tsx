@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import type { MessageItem } from '@decisio/domain';
-import { createTestHost, renderPanel } from '@decisio/sdk-plugin/testing';
+import { createTestHost, heldBack, renderPanel } from '@decisio/sdk-plugin/testing';
 import { messagesPlugin } from '../index';
 import { MessagesBell } from './MessagesBell';
 
@@ -83,6 +83,33 @@ describe('MessagesPanel', () => {
     await waitFor(() => expect(focusedId()).toBe(ticket.id));
     await remove(0); // the only one: the empty state takes it
     await waitFor(() => expect(document.activeElement).toBe(screen.getByTestId('messages-empty')));
+  });
+
+  it('after a delete that the list shows once the confirmation has gone, puts the focus on the next message', async () => {
+    const third: MessageItem = { ...shared, id: 'c'.repeat(32), createdAt: '2026-11-25T08:00:00.000Z' };
+    let rows = [ticket, shared, third];
+    const gate = heldBack();
+    const h = host('en-US', rows);
+    h.mockCall('message/getMessageList', () => ({ data: { rows, total: rows.length, page: 1, pageSize: 20 } }));
+    h.mockCall('message/deleteMessage', async (body) => {
+      await gate.wait;
+      const ids = (body as { ids: string[] }).ids;
+      rows = rows.filter((r) => !ids.includes(r.id));
+      return { data: { deleted: 1 } };
+    });
+    await renderPanel(panel, { host: h });
+    const row = (await screen.findAllByTestId('message-row'))[1]!;
+    const button = within(row).getByRole('button', { name: 'Delete' });
+    // A browser focuses a clicked button (jsdom does not: done here).
+    button.focus();
+    fireEvent.click(button);
+    await waitFor(() => expect(document.activeElement).toBe(screen.getByRole('button', { name: 'Cancel' })));
+    fireEvent.click(screen.getAllByRole('button', { name: 'Delete' }).at(-1)!);
+    // The confirmation has faded and given the focus back to the row's button, still there.
+    await waitFor(() => expect(screen.queryByRole('alertdialog')).toBeNull());
+    expect(document.activeElement).toBe(button);
+    gate.release();
+    await waitFor(() => expect(document.activeElement?.getAttribute('data-message-id')).toBe(third.id));
   });
 
   it('shows the unread count on the bell and opens the messages', async () => {

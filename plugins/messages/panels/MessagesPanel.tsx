@@ -56,26 +56,29 @@ export function MessagesPanel(_props: PanelProps) {
     }
   };
   const data = list.data;
+  /** Where the focus goes after the delete `pending`: the next row, else the previous one, else the empty state (or the list). */
+  const focusAfter = (pending: { candidates: string[] }): HTMLElement | null => {
+    const rows = [...(listRef.current?.querySelectorAll<HTMLElement>('[data-message-id]') ?? [])];
+    const row = pending.candidates.map((id) => rows.find((r) => r.dataset['messageId'] === id)).find(Boolean);
+    return row ?? emptyRef.current ?? listRef.current;
+  };
+  // The confirmation gives the focus back to the delete button once it has faded: when the list
+  // showed the deletion before that, the button is gone (Delete all disabled), and the SDK Alert
+  // gives the focus to this instead.
+  const focusBackFallback = () => {
+    const pending = afterDelete.current;
+    afterDelete.current = null;
+    return pending ? focusAfter(pending) : null;
+  };
   useEffect(() => {
     const pending = afterDelete.current;
     if (!pending || !data || data.rows.some((r) => pending.gone.includes(r.id))) return;
+    const active = document.activeElement;
+    // Still in the confirmation, fading: its focus return goes to focusBackFallback.
+    if (active?.closest(`.${Classes.OVERLAY}:not(.${Classes.OVERLAY_OPEN})`)) return;
     afterDelete.current = null;
-    // The confirmation keeps the focus while it fades, then gives it back to the delete button,
-    // gone by then: wait for it to go (at most 2 s).
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    let tries = 0;
-    const place = () => {
-      const active = document.activeElement;
-      if (active && active !== document.body && active.isConnected) {
-        if (active.closest(`.${Classes.OVERLAY}`) && tries++ < 40) timer = setTimeout(place, 50);
-        return;
-      }
-      const rows = [...(listRef.current?.querySelectorAll<HTMLElement>('[data-message-id]') ?? [])];
-      const row = pending.candidates.map((id) => rows.find((r) => r.dataset['messageId'] === id)).find(Boolean);
-      (row ?? emptyRef.current ?? listRef.current)?.focus();
-    };
-    place();
-    return () => clearTimeout(timer);
+    // Shown after the confirmation had gone: the focus it gave back went with the removed row.
+    if (!active || active === document.body || !active.isConnected) focusAfter(pending)?.focus();
   }, [data]);
   const pages = data ? pageCount(data.total, PAGE_SIZE) : 1;
 
@@ -157,6 +160,7 @@ export function MessagesPanel(_props: PanelProps) {
         cancelButtonText={t('cancel')}
         onConfirm={() => void confirmDelete()}
         onCancel={() => setDeleting(null)}
+        focusBackFallback={focusBackFallback}
         canEscapeKeyCancel
       >
         {deleting === 'all' ? t('deleteAllConfirm') : t('deleteConfirm')}
