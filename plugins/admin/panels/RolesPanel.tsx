@@ -5,7 +5,7 @@ import { CrudFormDialog, CrudScreen, invalidField, NumericInput, type PanelProps
 import { adminApi } from '../api';
 import { useAdminT } from '../i18n';
 import { RolePermissionDialog } from './RolePermissionDialog';
-import { useBuiltinNames, useCan, useCrudLabels, useFieldRule } from './shared';
+import { hasSeededName, useBuiltinNames, useCan, useCrudLabels, useFieldRule } from './shared';
 
 /** Codes of the seeded roles every tenant shares: they are never deleted (the server refuses). */
 const BUILTIN_ROLE_CODES = ['admin', 'tenant-admin', 'user'];
@@ -30,7 +30,7 @@ export function RolesPanel(_props: PanelProps) {
   const [editing, setEditing] = useState<{ role: RoleItem | null } | null>(null);
   const [matrix, setMatrix] = useState<RoleItem | null>(null);
   const k = keyword.trim().toLowerCase();
-  const rows = (list.data ?? []).filter((r) => !k || r.code.toLowerCase().includes(k) || r.name.toLowerCase().includes(k) || names.role(r).toLowerCase().includes(k));
+  const rows = (list.data ?? []).filter((r) => !k || r.code.toLowerCase().includes(k) || names.role(r).toLowerCase().includes(k));
 
   return (
     <CrudScreen<RoleItem>
@@ -93,23 +93,29 @@ function RoleDialog(props: { role: RoleItem | null; onClose(): void; onCreated(r
   const labels = useCrudLabels();
   const run = useCrudRun(labels.failed);
   const me = useCurrentUser().data;
-  const [code, setCode] = useState(props.role?.code ?? '');
-  const [name, setName] = useState(props.role?.name ?? '');
-  const [sort, setSort] = useState(props.role?.sort ?? 100);
+  const names = useBuiltinNames();
+  const r = props.role;
+  // A seeded role's stored name is a key (role.<code>): the field shows its label, and saving it
+  // unchanged (code too) keeps the key, so the label still follows the interface language.
+  const seededLabel = r && hasSeededName('role', r) ? names.role(r) : null;
+  const [code, setCode] = useState(r?.code ?? '');
+  const [name, setName] = useState(seededLabel ?? r?.name ?? '');
+  const [sort, setSort] = useState(r?.sort ?? 100);
   const [shared, setShared] = useState(false);
   const [invalid, setInvalid] = useState<string[]>([]);
   const [create, creating] = adminApi.endpoints['admin/createRole'].useMutation();
   const [update, updating] = adminApi.endpoints['admin/updateRole'].useMutation();
 
   const save = async () => {
-    const parsed = roleCreateSchema.safeParse({ code: code.trim(), name: name.trim(), sort });
+    const keepKey = r && seededLabel !== null && name.trim() === seededLabel && code.trim() === r.code;
+    const parsed = roleCreateSchema.safeParse({ code: code.trim(), name: keepKey ? r.name : name.trim(), sort });
     if (!parsed.success) {
       setInvalid(parsed.error.issues.map((i) => String(i.path[0])));
       return;
     }
     const body = parsed.data;
     const ok = await run(async () => {
-      if (props.role) await update({ id: props.role.id, ...body }).unwrap();
+      if (r) await update({ id: r.id, ...body }).unwrap();
       else props.onCreated(await create({ ...body, ...(me?.isSystemRole ? { tenantId: shared ? null : me.tenantId } : {}) }).unwrap());
     }, t('common.saved'));
     if (ok) props.onClose();
@@ -118,7 +124,7 @@ function RoleDialog(props: { role: RoleItem | null; onClose(): void; onCreated(r
   const bad = (f: string) => invalidField(invalid, f, rule(f));
   return (
     <CrudFormDialog
-      title={props.role ? t('roles.editTitle') : t('roles.addTitle')}
+      title={r ? t('roles.editTitle') : t('roles.addTitle')}
       width={DIALOG_WIDTH.sm}
       formId="admin-role-form"
       onClose={props.onClose}
@@ -136,7 +142,7 @@ function RoleDialog(props: { role: RoleItem | null; onClose(): void; onCreated(r
       <FormGroup label={t('roles.sort')} labelFor="admin-role-sort" {...bad('sort')}>
         <NumericInput id="admin-role-sort" min={0} max={100000} value={sort} onValueChange={(v) => setSort(Number.isFinite(v) ? v : 0)} />
       </FormGroup>
-      {me?.isSystemRole && !props.role && (
+      {me?.isSystemRole && !r && (
         <RadioGroup label={t('roles.scope')} selectedValue={shared ? 'shared' : 'own'} onChange={(e) => setShared((e.target as HTMLInputElement).value === 'shared')}>
           <Radio value="shared" label={t('roles.shared')} />
           <Radio value="own" label={t('roles.tenantScope')} />

@@ -4,7 +4,7 @@ import { DIALOG_WIDTH, tenantCreateSchema, type TenantItem } from '@decisio/doma
 import { CrudFormDialog, CrudScreen, formatBytes, invalidField, NumericInput, pageCount, type PanelProps, useCrudRun, useCurrentUser, useListSearch, useNotify } from '@decisio/sdk-plugin';
 import { adminApi } from '../api';
 import { useAdminT } from '../i18n';
-import { useBuiltinNames, useCan, useCrudLabels, useFieldRule } from './shared';
+import { hasSeededName, useBuiltinNames, useCan, useCrudLabels, useFieldRule } from './shared';
 
 const PAGE_SIZE = 20;
 /** The fixed code of the seeded default tenant (the tenant of sign-ups that match no other). */
@@ -124,8 +124,12 @@ function TenantDialog(props: { tenant: TenantItem | null; onClose(): void }) {
   const labels = useCrudLabels();
   const run = useCrudRun(labels.failed);
   const x = props.tenant;
+  const names = useBuiltinNames();
+  // The seeded tenant's stored name is a key (tenant.default): the field shows its label, and
+  // saving it unchanged keeps the key, so the label still follows the interface language.
+  const seededLabel = x && hasSeededName('tenant', x) ? names.tenant(x) : null;
   const [code, setCode] = useState(x?.code ?? '');
-  const [name, setName] = useState(x?.name ?? '');
+  const [name, setName] = useState(seededLabel ?? x?.name ?? '');
   const [domain, setDomain] = useState(x?.domain ?? '');
   const [status, setStatus] = useState<'enabled' | 'disabled'>(x?.status ?? 'enabled');
   const [storageGb, setStorageGb] = useState<number | null>(x?.storageQuotaBytes == null ? null : x.storageQuotaBytes / GB);
@@ -138,7 +142,7 @@ function TenantDialog(props: { tenant: TenantItem | null; onClose(): void }) {
   const save = async () => {
     const body = {
       code: code.trim(),
-      name: name.trim(),
+      name: x && seededLabel !== null && name.trim() === seededLabel ? x.name : name.trim(),
       domain: domain.trim() || null,
       status,
       storageQuotaBytes: storageGb === null ? null : Math.round(storageGb * GB),

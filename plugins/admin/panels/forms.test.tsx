@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { createTestHost, renderPanel } from '@decisio/sdk-plugin/testing';
-import type { MenuItem } from '@decisio/domain';
+import type { MenuItem, RoleItem, TenantItem } from '@decisio/domain';
 import { adminPlugin } from '../index';
 
 const panel = (id: string) => adminPlugin.panels.find((p) => p.id === id)!;
@@ -95,6 +95,55 @@ describe('menu form', () => {
       expect(name.value).toBe(usersLabel);
       fireEvent.click(form().getByRole('button', { name: saveLabel }));
       await waitFor(() => expect(h.calls.find((c) => c.url === `menus/${users}`)?.body).toMatchObject({ name: 'menu.admin.users' }));
+      cleanup();
+    }
+  });
+});
+
+describe('role and tenant forms', () => {
+  afterEach(() => cleanup());
+
+  const at = '2026-11-01T00:00:00.000Z';
+  const role = (id: string, code: string, name: string): RoleItem => ({ id: id.repeat(32), code, name, tenantId: null, isSystem: false, permissions: [], sort: 1, createdAt: at });
+  const tenant = (id: string, code: string, name: string): TenantItem => ({ id: id.repeat(32), code, name, status: 'enabled', domain: null, inviteCode: null, storageQuotaBytes: null, maxTrainings: null, maxServices: null, userCount: 0, createdAt: at });
+
+  it('edit a seeded role or the default tenant under its label, not its stored key; saved unchanged it keeps the key, renamed it takes the new name', async () => {
+    for (const [locale, userLabel, defaultLabel, nameLabel, editLabel] of [
+      ['en-US', 'User', 'Default', 'Name', 'Edit'],
+      ['zh-CN', '普通用户', '默认租户', '名称', '编辑'],
+    ] as const) {
+      const h = host(locale);
+      const [user, managers, def] = [role('a', 'user', 'role.user'), role('b', 'tenant-admin', 'Branch managers'), tenant('c', 'default', 'tenant.default')];
+      h.mockCall('roles/list', { data: [user, managers] });
+      h.mockCall('tenant/page', { data: { rows: [def], total: 1, page: 1, pageSize: 20 } });
+      h.mockCall(`roles/${user.id}`, { data: user });
+      h.mockCall('tenant/uplTenant', { data: def });
+      const edit = async (rowTestId: string, text: string) => {
+        const row = (await screen.findAllByTestId(rowTestId)).find((r) => within(r).queryByText(text));
+        expect(row, `${locale} ${text}`).toBeTruthy();
+        fireEvent.click(within(row!).getByRole('button', { name: editLabel }));
+        return (await form().findByLabelText(nameLabel)) as HTMLInputElement;
+      };
+      const saved = (url: string) => h.calls.filter((c) => c.url === url).map((c) => (c.body as { name: string }).name);
+
+      await renderPanel(panel('admin.roles'), { host: h });
+      // a seeded role an administrator renamed shows its name
+      expect(await edit('admin-role-row', 'Branch managers').then((i) => i.value)).toBe('Branch managers');
+      fireEvent.click(form().getByRole('button', { name: locale === 'en-US' ? 'Cancel' : '取消' }));
+      await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+      expect((await edit('admin-role-row', userLabel)).value).toBe(userLabel);
+      fireEvent.click(screen.getByTestId('admin-role-save'));
+      await waitFor(() => expect(saved(`roles/${user.id}`)).toEqual(['role.user']));
+      await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+      fireEvent.change(await edit('admin-role-row', userLabel), { target: { value: 'Analysts' } });
+      fireEvent.click(screen.getByTestId('admin-role-save'));
+      await waitFor(() => expect(saved(`roles/${user.id}`)).toEqual(['role.user', 'Analysts']));
+      cleanup();
+
+      await renderPanel(panel('admin.tenants'), { host: h });
+      expect((await edit('admin-tenant-row', defaultLabel)).value).toBe(defaultLabel);
+      fireEvent.click(screen.getByTestId('admin-tenant-save'));
+      await waitFor(() => expect(saved('tenant/uplTenant')).toEqual(['tenant.default']));
       cleanup();
     }
   });

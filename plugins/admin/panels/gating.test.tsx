@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { cleanup, screen, waitFor, within } from '@testing-library/react';
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { createTestHost, renderPanel } from '@decisio/sdk-plugin/testing';
 import type { AdminUserListItem, MenuItem, RoleItem, TenantItem } from '@decisio/domain';
 import { adminPlugin } from '../index';
@@ -8,7 +8,8 @@ const panel = (id: string) => adminPlugin.panels.find((p) => p.id === id)!;
 const OWN = 'f'.repeat(32);
 const at = '2026-11-01T00:00:00.000Z';
 const role = (code: string, name: string, extra: Partial<RoleItem> = {}): RoleItem => ({ id: code.padEnd(32, '0'), code, name, tenantId: null, isSystem: false, permissions: [], sort: 1, createdAt: at, ...extra });
-const ROLES = [role('admin', 'System administrator', { isSystem: true, permissions: ['*'] }), role('tenant-admin', 'Tenant administrator'), role('user', 'User'), role('analyst', 'Analysts', { tenantId: OWN })];
+// the seeded roles and tenant as the server sends them: named by a translation key (role.<code>, tenant.<code>)
+const ROLES = [role('admin', 'role.admin', { isSystem: true, permissions: ['*'] }), role('tenant-admin', 'role.tenant-admin'), role('user', 'role.user'), role('analyst', 'Analysts', { tenantId: OWN })];
 const menu: MenuItem = { id: 'm'.repeat(32), parentId: null, code: 'admin.users', name: 'menu.admin.users', path: '/admin/users', icon: 'people', permission: 'users:read', sort: 10, hidden: false, type: 'page', children: [] } as unknown as MenuItem;
 const tenant = (id: string, code: string, name: string, userCount: number): TenantItem => ({ id, code, name, status: 'enabled', domain: null, inviteCode: null, storageQuotaBytes: null, maxTrainings: null, maxServices: null, userCount, createdAt: at });
 const user = (userId: string, username: string): AdminUserListItem => ({
@@ -19,7 +20,7 @@ const user = (userId: string, username: string): AdminUserListItem => ({
   mobile: null,
   status: 'enabled',
   tenantId: OWN,
-  roleList: [{ id: ROLES[1]!.id, code: 'tenant-admin', name: 'Tenant administrator' }],
+  roleList: [{ id: ROLES[1]!.id, code: 'tenant-admin', name: 'role.tenant-admin' }],
   createdAt: at,
   signInLockedUntil: null,
   orgId: null,
@@ -34,7 +35,7 @@ function host(locale: 'en-US' | 'zh-CN', permissions: string[]) {
   h.mockCall('orgs/tree', { data: [{ id: 'o'.repeat(32), name: 'Sales', parentId: null, tenantId: OWN, sort: 0, userCount: 0, children: [] }] });
   h.mockCall('orgs/list', { data: [] });
   h.mockCall('roles/list', { data: ROLES });
-  const tenants = [tenant(OWN, 'default', 'Default', 2), tenant('9'.repeat(32), 'acme', 'Acme', 0)];
+  const tenants = [tenant(OWN, 'default', 'tenant.default', 2), tenant('9'.repeat(32), 'acme', 'Acme', 0)];
   h.mockCall('tenant/list', { data: tenants });
   h.mockCall('tenant/page', { data: { rows: tenants, total: 2, page: 1, pageSize: 20 } });
   h.mockCall('users/getUserList', { data: { rows: [user('u1', 'me_myself'), user('u2', 'someone')], total: 2, page: 1, pageSize: 20 } });
@@ -95,7 +96,7 @@ describe('admin screens: actions the server always refuses are disabled with the
 
   it("users: a tenant admin cannot change a system administrator's account", async () => {
     const h = host('en-US', TENANT_ADMIN);
-    const root = { ...user('u3', 'root_admin'), roleList: [{ id: ROLES[0]!.id, code: 'admin', name: 'System administrator' }] };
+    const root = { ...user('u3', 'root_admin'), roleList: [{ id: ROLES[0]!.id, code: 'admin', name: 'role.admin' }] };
     h.mockCall('users/getUserList', { data: { rows: [root, user('u2', 'someone')], total: 2, page: 1, pageSize: 20 } });
     await renderPanel(panel('admin.users'), { host: h });
     const [sys, other] = await screen.findAllByTestId('admin-user-row');
@@ -163,5 +164,50 @@ describe('admin screens: built-in roles and tenants in the interface language', 
     h.mockCall('roles/list', { data: [role('tenant-admin', 'Branch managers')] });
     await renderPanel(panel('admin.roles'), { host: h });
     expect(await screen.findByText('Branch managers')).toBeTruthy();
+  });
+
+  it('shows no stored key anywhere a role or tenant is named: lists, filters, user form, organisation tenant select, matrix title; in both languages', async () => {
+    for (const [locale, admin, tenantAdmin, user, def, edit, matrix, matrixTitle, roleLabel] of [
+      ['en-US', 'System administrator', 'Tenant administrator', 'User', 'Default', 'Edit', 'Menus and permissions', 'Menus and permissions of User', 'Role'],
+      ['zh-CN', '系统管理员', '租户管理员', '普通用户', '默认租户', '编辑', '菜单与权限', '普通用户 的菜单与权限', '角色'],
+    ] as const) {
+      const noKey = () => expect(document.body.textContent, locale).not.toMatch(/role\.(admin|tenant-admin|user)|tenant\.default/);
+      const options = (select: HTMLElement) => [...(select as HTMLSelectElement).options].map((o) => o.textContent);
+      // a record users named as a seeded one was is not translated: only the key is
+      const h = host(locale, ['*']);
+      h.mockCall('roles/list', { data: [...ROLES, role('auditor', 'User', { tenantId: OWN })] });
+      await renderPanel(panel('admin.users'), { host: h });
+      const [row] = await screen.findAllByTestId('admin-user-row');
+      expect(within(row!).getByText(tenantAdmin)).toBeTruthy();
+      await waitFor(() => expect(options(screen.getByLabelText(roleLabel))).toEqual(expect.arrayContaining([admin, tenantAdmin, user, 'User', 'Analysts'])));
+      await waitFor(() => expect(options(screen.getByTestId('admin-users-tenant'))).toEqual(expect.arrayContaining([def, 'Acme'])));
+      fireEvent.click(within(screen.getAllByTestId('admin-user-row')[1]!).getByRole('button', { name: edit }));
+      const dialog = within(await screen.findByRole('dialog'));
+      const boxes = dialog.getAllByRole('checkbox').map((c) => c.closest('label')?.textContent);
+      expect(boxes).toEqual(expect.arrayContaining([admin, tenantAdmin, user, 'User', 'Analysts']));
+      expect(boxes.filter((b) => b === 'User')).toHaveLength(locale === 'en-US' ? 2 : 1);
+      await waitFor(() => expect(dialog.getByRole('option', { name: def })).toBeTruthy());
+      noKey();
+      cleanup();
+
+      await renderPanel(panel('admin.orgs'), { host: host(locale, ['*']) });
+      await waitFor(() => expect(options(screen.getByTestId('admin-orgs-tenant'))).toContain(def));
+      noKey();
+      cleanup();
+
+      const withMatrix = host(locale, ['*']);
+      withMatrix.mockCall(`roles/menuIds/${ROLES[2]!.id}`, { data: { roleId: ROLES[2]!.id, menuIds: [], permissions: [] } });
+      await renderPanel(panel('admin.roles'), { host: withMatrix });
+      const userRow = (await screen.findAllByTestId('admin-role-row')).find((r) => within(r).queryByText(user))!;
+      fireEvent.click(within(userRow).getByRole('button', { name: matrix }));
+      expect(await screen.findByText(matrixTitle)).toBeTruthy();
+      noKey();
+      cleanup();
+
+      await renderPanel(panel('admin.tenants'), { host: host(locale, ['*']) });
+      expect(within((await screen.findAllByTestId('admin-tenant-row'))[0]!).getByText(def)).toBeTruthy();
+      noKey();
+      cleanup();
+    }
   });
 });

@@ -1,4 +1,4 @@
-/** Pieces the admin screens share: the texts of the SDK's CRUD screen, tree rows, id selects. */
+/** Pieces the admin screens share: the texts of the SDK's CRUD screen, tree rows, id selects, shown names. */
 import { HTMLSelect, type HTMLSelectProps } from '@blueprintjs/core';
 import type { Permission } from '@decisio/domain';
 import { crudErrorText, permissionsAllow, useCurrentUser, type CrudLabels } from '@decisio/sdk-plugin';
@@ -58,36 +58,42 @@ export function useCan(permission: Permission): boolean {
   return permissionsAllow(useCurrentUser().data, [permission]);
 }
 
+/** A role or tenant as the name helpers read it: its fixed code and its stored name. */
+type Named = { code?: string; name: string };
+
 /**
- * Built-in roles and tenants, by their fixed code: the name they were seeded with (English), shown
- * translated (`builtin.roles.<code>` / `builtin.tenants.<code>`) while it is unchanged; a renamed
- * one, and every record users made, shows its name as typed.
+ * Whether a role (`kind` `'role'`) or tenant still has the name it was seeded with: the key
+ * `<kind>.<code>` (`role.tenant-admin`, `tenant.default`), a translation key and not a text to
+ * show, as the seeded menus' `menu.<code>`. A renamed one, and every record users made, has its
+ * name as typed.
  */
-const BUILTIN_ROLES: Readonly<Record<string, string>> = { admin: 'System administrator', 'tenant-admin': 'Tenant administrator', user: 'User' };
-const BUILTIN_TENANTS: Readonly<Record<string, string>> = { default: 'Default' };
-
-/** The translation key of a role's name when it is a built-in one, else null. */
-function builtinKey(table: Readonly<Record<string, string>>, prefix: string, r: { code?: string; name: string }): string | null {
-  return r.code !== undefined && Object.hasOwn(table, r.code) && table[r.code] === r.name ? `${prefix}.${r.code.replace(/-/g, '_')}` : null;
+export function hasSeededName(kind: 'role' | 'tenant', r: Named): boolean {
+  return r.code !== undefined && r.name === `${kind}.${r.code}`;
 }
 
-/** The shown name of a role (`code` and `name`): a built-in one translated, else its name. */
-export function roleName(role: { code?: string; name: string }, t: (key: string) => string): string {
-  const key = builtinKey(BUILTIN_ROLES, 'builtin.roles', role);
-  return key ? t(key) : role.name;
+/** The shown name of `r`: its seeded key's translation (`builtin.<kind>s.<code>`) while it has it, else its name. */
+function seededOrName(kind: 'role' | 'tenant', r: Named, t: (key: string) => string): string {
+  if (!hasSeededName(kind, r)) return r.name;
+  const key = `builtin.${kind}s.${r.code!.replace(/[.-]/g, '_')}`;
+  const text = t(key);
+  return text && text !== key ? text : r.name;
 }
 
-/** The shown name of a tenant (`code` and `name`): the built-in default one translated, else its name. */
-export function tenantName(tenant: { code?: string; name: string }, t: (key: string) => string): string {
-  const key = builtinKey(BUILTIN_TENANTS, 'builtin.tenants', tenant);
-  return key ? t(key) : tenant.name;
+/** The shown name of a role (`code` and `name`): a seeded one's translated while not renamed, else its name. */
+export function roleName(role: Named, t: (key: string) => string): string {
+  return seededOrName('role', role, t);
+}
+
+/** The shown name of a tenant (`code` and `name`): the seeded default one's translated while not renamed, else its name. */
+export function tenantName(tenant: Named, t: (key: string) => string): string {
+  return seededOrName('tenant', tenant, t);
 }
 
 /** {@link roleName} and {@link tenantName} in the admin bundle's language. */
 export function useBuiltinNames() {
   const { t } = useAdminT();
   const tr = t as (key: string) => string;
-  return { role: (r: { code?: string; name: string }) => roleName(r, tr), tenant: (x: { code?: string; name: string }) => tenantName(x, tr) };
+  return { role: (r: Named) => roleName(r, tr), tenant: (x: Named) => tenantName(x, tr) };
 }
 
 /**

@@ -3,6 +3,7 @@ import { ADMIN_ROLE_ID, DEFAULT_TENANT_ID, TENANT_ADMIN_ROLE_ID, USER_ROLE_ID } 
 import { migrationHistory, rollbackAll } from './migrator';
 import { MENU_CATALOGUE_PAGES } from '@decisio/domain';
 import { coreMigrations } from './migrations';
+import * as keyBuiltinNames from './migrations/20261129231000_key_builtin_names';
 import { RoleModel, MenuModel } from '../modules/access/models';
 import { databases, startTestServer, type TestServer } from '../test/server';
 
@@ -77,6 +78,30 @@ describe.each(databases)('migrations on %s', (kind) => {
       expect(pages).not.toContain('/admin/licences');
       expect(pages).not.toContain('/admin/contacts');
     }
+  });
+
+  it('names the seeded roles and the default tenant by a translation key, as the seeded menus; a renamed one keeps its name', async () => {
+    const knex = server.app.db.executor();
+    const names = async () => ({
+      admin: (await knex('roles').where('id', ADMIN_ROLE_ID).first('name')).name,
+      tenantAdmin: (await knex('roles').where('id', TENANT_ADMIN_ROLE_ID).first('name')).name,
+      user: (await knex('roles').where('id', USER_ROLE_ID).first('name')).name,
+      tenant: (await knex('tenants').where('id', DEFAULT_TENANT_ID).first('name')).name,
+    });
+    expect(await names()).toEqual({ admin: 'role.admin', tenantAdmin: 'role.tenant-admin', user: 'role.user', tenant: 'tenant.default' });
+    // an instance whose administrator renamed some of them before this migration (one only in case)
+    await knex('roles').where('id', ADMIN_ROLE_ID).update({ name: 'System administrator' });
+    await knex('roles').where('id', TENANT_ADMIN_ROLE_ID).update({ name: 'Branch managers' });
+    await knex('roles').where('id', USER_ROLE_ID).update({ name: 'user' });
+    await knex('tenants').where('id', DEFAULT_TENANT_ID).update({ name: 'Default' });
+    await keyBuiltinNames.up(knex);
+    expect(await names()).toEqual({ admin: 'role.admin', tenantAdmin: 'Branch managers', user: 'user', tenant: 'tenant.default' });
+    await keyBuiltinNames.down(knex);
+    expect(await names()).toEqual({ admin: 'System administrator', tenantAdmin: 'Branch managers', user: 'user', tenant: 'Default' });
+    await knex('roles').where('id', TENANT_ADMIN_ROLE_ID).update({ name: 'Tenant administrator' });
+    await knex('roles').where('id', USER_ROLE_ID).update({ name: 'User' });
+    await keyBuiltinNames.up(knex);
+    expect(await names()).toEqual({ admin: 'role.admin', tenantAdmin: 'role.tenant-admin', user: 'role.user', tenant: 'tenant.default' });
   });
 
   it('rolls back completely and migrates again', async () => {

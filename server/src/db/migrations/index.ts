@@ -36,6 +36,7 @@ import * as createSshHostKeys from './20261128120000_create_ssh_host_keys';
 import * as workerSshAddress from './20261128120100_add_worker_ssh_address';
 import * as workerTerminalSandbox from './20261129110000_add_worker_terminal_sandbox';
 import * as jobEngineVersion from './20261129120000_add_job_engine_version';
+import * as keyBuiltinNames from './20261129231000_key_builtin_names';
 import * as createPolicyUpdateRuns from './20261128110000_create_policy_update_runs';
 import * as catalogueSideMenus from './20261128110100_catalogue_side_menus';
 import * as createStorehouseMarket from './20261128140000_create_storehouse_market';
@@ -101,4 +102,5 @@ export const coreMigrations: NamedMigration[] = [
   { name: '20261129100000_drop_electric_show_calls', ...dropElectricShowCalls },
   { name: '20261129110000_add_worker_terminal_sandbox', ...workerTerminalSandbox },
   { name: '20261129120000_add_job_engine_version', ...jobEngineVersion },
+  { name: '20261129231000_key_builtin_names', ...keyBuiltinNames },
 ];
