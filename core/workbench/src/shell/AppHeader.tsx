@@ -1,4 +1,4 @@
-import { useRef } from 'react';
+import { useRef, useState, type KeyboardEvent } from 'react';
 import { Alignment, Button, Menu, MenuDivider, MenuItem, Navbar, PopoverNext } from '@blueprintjs/core';
 import type { IconName } from '@blueprintjs/icons';
 import { focusBackUnlessMoved, LanguageSelect, ThemeToggle, useCurrentUser, useEventValue, useLocale, useSession } from '@decisio/sdk-plugin';
@@ -40,9 +40,30 @@ export function AppHeader(props: {
   // (its focus trap), then the palette's trap took it, and the keys typed were lost (the second
   // time the palette was opened from the menu).
   // From the keyboard: the menu opens with the focus on its first item (not on the popover's
-  // wrapper), ↑/↓ move (wrapping), Home/End, Enter or Space run the item, Escape closes it and
-  // gives the focus back to the button (Blueprint returns it on Escape).
+  // wrapper), also with ↓ on its button, ↑/↓ move (wrapping), Home/End, Enter or Space run the
+  // item, Escape closes it and gives the focus back to the button (Blueprint returns it on Escape).
+  // Tab (or Shift+Tab) closes it too: the menu sits in a portal at the end of the page, so the
+  // browser's Tab would leave it for the address bar; the focus goes back to the button, and the
+  // Tab, not prevented, goes on from there to the next (previous) control of the header, as if
+  // the menu were beside its button (WAI-ARIA menu button pattern).
   const userButton = useRef<HTMLButtonElement>(null);
+  const menuList = useRef<HTMLUListElement>(null);
+  const [menuOpen, setMenuOpen] = useState(false);
+  const onMenuKeys = (e: KeyboardEvent<HTMLElement>) => {
+    if (e.key === 'Tab') {
+      setMenuOpen(false);
+      userButton.current?.focus();
+      return;
+    }
+    onMenuKeyDown(e);
+  };
+  const onButtonKeys = (e: KeyboardEvent<HTMLElement>) => {
+    if (e.key !== 'ArrowDown' || e.altKey || e.ctrlKey || e.metaKey) return;
+    e.preventDefault();
+    // open, it gets the focus on its first item (onOpening); open already, the focus goes there
+    if (!menuOpen) setMenuOpen(true);
+    else if (menuList.current) focusFirstMenuItem(menuList.current);
+  };
 
   const run = (m: (typeof userItems)[number]) => {
     if (m.command) void wb.commands.execute(m.command);
@@ -67,12 +88,14 @@ export function AppHeader(props: {
         {session.token && (
           <PopoverNext
             placement="bottom-end"
+            isOpen={menuOpen}
+            onInteraction={setMenuOpen}
             enforceFocus={false}
             shouldReturnFocusOnClose={false}
             onOpening={(menu) => focusFirstMenuItem(menu)}
             onClosed={(menu) => focusBackUnlessMoved(menu, userButton.current)}
             content={
-              <Menu data-testid="user-menu-items" onKeyDown={onMenuKeyDown}>
+              <Menu ulRef={menuList} data-testid="user-menu-items" onKeyDown={onMenuKeys}>
                 {name && <MenuItem disabled icon="user" text={t('header.signedInAs', { name })} />}
                 {props.onOpenPalette && (
                   <MenuItem icon="console" text={t('palette.open')} label={formatKeybinding('Mod+Shift+P', isMacPlatform())} onClick={() => props.onOpenPalette?.(userButton.current)} data-testid="user-menu-palette" />
@@ -94,7 +117,16 @@ export function AppHeader(props: {
               </Menu>
             }
           >
-            <Button ref={userButton} variant="minimal" icon="user" endIcon="caret-down" aria-label={t('header.userMenu')} data-testid="user-menu">
+            <Button
+              ref={userButton}
+              variant="minimal"
+              icon="user"
+              endIcon="caret-down"
+              active={menuOpen}
+              aria-label={t('header.userMenu')}
+              onKeyDown={onButtonKeys}
+              data-testid="user-menu"
+            >
               <span className="dc-user-name">{name}</span>
             </Button>
           </PopoverNext>

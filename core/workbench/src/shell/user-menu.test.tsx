@@ -1,7 +1,8 @@
 /**
  * The user menu of the header from the keyboard: it opens with the focus on its first item, ↑/↓
  * move between the items (wrapping), Home/End, Enter runs the item, Escape closes it and gives
- * the focus back to the button. Its two settings entries (the workbench's dialog, the user
+ * the focus back to the button, Tab closes it and goes on from the button; ↓ on the closed button
+ * opens it on its first item. Its two settings entries (the workbench's dialog, the user
  * centre's page) differ by name and icon.
  */
 import { describe, expect, it } from 'vitest';
@@ -82,5 +83,48 @@ describe('user menu', () => {
     info!.focus();
     fireEvent.keyDown(info!, { key: 'Enter' });
     await waitFor(() => expect(w.router.state.location.pathname).toBe('/user-center/info'));
+  });
+
+  it.each([
+    ['Tab', false],
+    ['Shift+Tab', true],
+  ])('closes on %s, the focus back on the button for the Tab to go on from there', async (_name, shiftKey) => {
+    await start('/dashboard');
+    await screen.findByTestId('welcome-panel', {}, { timeout: 10_000 });
+    const { button, menu } = await open();
+    const all = items(menu);
+    await waitFor(() => expect(document.activeElement).toBe(all[0]));
+    all[1]!.focus();
+    // not prevented: the browser's Tab goes on, from the button, to the next (previous) control
+    expect(fireEvent.keyDown(all[1]!, { key: 'Tab', shiftKey }), 'default prevented').toBe(true);
+    expect(document.activeElement).toBe(button);
+    await waitFor(() => expect(screen.queryByTestId('user-menu-items')).toBeNull());
+    expect(button.getAttribute('aria-expanded')).toBe('false');
+    // where the browser's Tab took the focus, it stays once the menu has gone
+    const next = screen.getByTestId('side-menu-toggle');
+    next.focus();
+    await new Promise((r) => setTimeout(r, 400));
+    expect(document.activeElement).toBe(next);
+  });
+
+  it('opens with ↓ on its button, on its first item', async () => {
+    await start('/dashboard');
+    await screen.findByTestId('welcome-panel', {}, { timeout: 10_000 });
+    const button = screen.getByTestId('user-menu');
+    button.focus();
+    // prevented: the page does not scroll
+    expect(fireEvent.keyDown(button, { key: 'ArrowDown' }), 'default prevented').toBe(false);
+    const menu = await screen.findByTestId('user-menu-items');
+    await waitFor(() => expect(document.activeElement).toBe(items(menu)[0]));
+    expect(button.getAttribute('aria-expanded')).toBe('true');
+    fireEvent.keyDown(document.activeElement!, { key: 'ArrowDown' });
+    expect(document.activeElement).toBe(items(menu)[1]);
+    // Escape closes it back onto the button, where ↓ opens it again
+    fireEvent.keyDown(document.activeElement!, { key: 'Escape' });
+    await waitFor(() => expect(screen.queryByTestId('user-menu-items')).toBeNull());
+    await waitFor(() => expect(document.activeElement).toBe(button));
+    fireEvent.keyDown(button, { key: 'ArrowDown' });
+    const again = await screen.findByTestId('user-menu-items');
+    await waitFor(() => expect(document.activeElement).toBe(items(again)[0]));
   });
 });
