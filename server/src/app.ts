@@ -323,7 +323,7 @@ export function createApp(config: ServerConfig, options: AppOptions = {}): Decis
   let jobsStarted = false;
   // A terminal into the worker of a running training (TRAIN_SSH, off by default).
   trainSshRoutes(api, kit, { terminals: sshTerminals, config: config.ssh.train, job: (id, tenantId) => jobs.get(id, { tenantId }), worker: (id) => jobStore.getWorker(id) });
-  const schedules = new SchedulesService(db, clock, jobs, logger);
+  const schedules = new SchedulesService(db, clock, jobs, logger, (kind) => jobKindRegistry.get(kind)?.report);
   schedulesRoutes(api, kit, { schedules, db, deploy: deploy.service });
   // A service's page lists its policy updates from recorded calls (`modeldeploy/queryPolicyUpdates`).
   policyUpdateRoutes(api, kit, { db, deploy: deploy.service });

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { Button, Callout, HTMLTable, NonIdealState, Spinner, Tag, type Intent } from '@blueprintjs/core';
-import type { PolicyUpdateReport, ScheduleItem, ScheduleRunItem } from '@decisio/domain';
+import type { JobReportField, JobReportFormat, Locale, PolicyUpdateReport, ScheduleItem, ScheduleRunItem } from '@decisio/domain';
 import { BusyButton, formatBytes, isApiError, pageCount, Pager, useLocale } from '@decisio/sdk-plugin';
 import { jobsApi } from '../api';
 import { useJobsT } from '../i18n';
@@ -15,33 +15,37 @@ function intentOf(state: string | null): Intent {
   return 'none';
 }
 
-/** How the known report keys of the platform's job kinds read: a count, a size, a number of days, yes/no. */
-const METRICS: Record<string, 'count' | 'bytes' | 'days' | 'flag'> = {
-  stale: 'count',
-  aborted: 'count',
-  freedBytes: 'bytes',
-  deleted: 'count',
-  days: 'days',
-  notices: 'count',
-  skipped: 'flag',
-  rowsBefore: 'count',
-  rowsAfter: 'count',
-  started: 'flag',
-};
+/** A report value as its kind declares it reads; a format this client does not know reads as a number. */
+function formatValue(format: JobReportFormat | string, v: number, t: ReturnType<typeof useJobsT>['t'], number: Intl.NumberFormat): string {
+  switch (format) {
+    case 'bytes':
+      return formatBytes(v);
+    case 'flag':
+      return t(v ? 'history.metrics.yes' : 'history.metrics.no');
+    case 'seconds':
+      return t('history.units.seconds', { value: number.format(v) });
+    case 'days':
+      return t('history.units.days', { value: number.format(v) });
+    default:
+      return number.format(v);
+  }
+}
 
 /**
- * A run's report: each known metric with its translated label and its value formatted (sizes in
- * B/KB/MB..., numbers in the locale's way, flags as yes/no); a key of a plugin's own job kind
- * stays as it is, `key: value`.
+ * A run's report, read as its job kind declares it (`fields`, the run's `reportFields`): each
+ * declared key with its label in the page's language and its value formatted (sizes in
+ * B/KB/MB..., numbers in the locale's way, seconds and days with their unit, flags as yes/no). A
+ * key the kind did not declare is never dropped: it shows as it is, `key: value`.
  */
-export function reportText(metrics: Record<string, number>, t: ReturnType<typeof useJobsT>['t'], locale: string): string {
+export function reportText(metrics: Record<string, number>, fields: readonly JobReportField[] | undefined, t: ReturnType<typeof useJobsT>['t'], locale: Locale): string {
   const number = new Intl.NumberFormat(locale);
+  const byKey = new Map((fields ?? []).map((f) => [f.key, f]));
   return Object.entries(metrics)
     .map(([k, v]) => {
-      const kind = Object.hasOwn(METRICS, k) ? METRICS[k] : undefined;
-      if (!kind) return `${k}: ${number.format(v)}`;
-      const value = kind === 'bytes' ? formatBytes(v) : kind === 'flag' ? t(v ? 'history.metrics.yes' : 'history.metrics.no') : number.format(v);
-      return t(`history.metrics.${k as 'stale'}`, { value });
+      const f = byKey.get(k);
+      if (!f) return `${k}: ${v}`;
+      const label = f.label[locale] || f.label['en-US'] || f.label['zh-CN'] || k;
+      return t('history.metrics.field', { label, value: formatValue(f.format, v, t, number) });
     })
     .join(t('history.metrics.separator'));
 }
@@ -78,7 +82,7 @@ export function HistorySection({ schedule, onShowAll }: { schedule: ScheduleItem
   const date = new Intl.DateTimeFormat(locale, { dateStyle: 'short', timeStyle: 'medium' });
   // A skipped run says why under its report: the `skipped` flag would only repeat it.
   const report = (r: ScheduleRunItem) =>
-    r.error ?? reportText(r.skippedReason ? Object.fromEntries(Object.entries(r.metrics).filter(([k]) => k !== 'skipped')) : r.metrics, t, locale);
+    r.error ?? reportText(r.skippedReason ? Object.fromEntries(Object.entries(r.metrics).filter(([k]) => k !== 'skipped')) : r.metrics, r.reportFields, t, locale);
   const score = (v: number | null) => (v === null ? '?' : Number(v.toPrecision(5)).toString());
   /** A policy update's loop, as it stands: outcome, the calls used, the scores before and after, why. */
   const loop = (l: PolicyUpdateReport) => (

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { createTestHost, heldBack, renderPanel } from '@decisio/sdk-plugin/testing';
-import type { ScheduleItem, ScheduleRunItem } from '@decisio/domain';
+import type { JobReportField, ScheduleItem, ScheduleRunItem } from '@decisio/domain';
 import { canReadJobs, jobsPlugin } from '../index';
 import { historyPollMs } from './HistorySection';
 
@@ -29,6 +29,9 @@ const sweep: ScheduleItem = {
   createdAt: '2026-11-01T00:00:00.000Z',
   updatedAt: '2026-11-01T00:00:00.000Z',
 };
+/** A report key as a server job kind declares it. */
+const field = (key: string, format: JobReportField['format'], en: string, zh: string): JobReportField => ({ key, format, label: { 'en-US': en, 'zh-CN': zh } });
+const sweepFields = [field('stale', 'count', 'Stale uploads', '过期上传'), field('aborted', 'count', 'Aborted', '已中止'), field('freedBytes', 'bytes', 'Space freed', '释放空间')];
 const run: ScheduleRunItem = {
   id: 'r1',
   scheduleId: sweep.id,
@@ -39,6 +42,7 @@ const run: ScheduleRunItem = {
   jobId: 'b'.repeat(32),
   state: 'successful',
   metrics: { aborted: 2, freedBytes: 4096 },
+  reportFields: sweepFields,
   error: null,
   startedAt: '2026-11-27T03:00:00.100Z',
   endedAt: '2026-11-27T03:00:00.300Z',
@@ -170,15 +174,22 @@ describe('JobsPanel', () => {
     expect((await screen.findByTestId('job-no-dataset')).textContent).toContain('你还没有从数据连接导入的数据集');
   });
 
-  it('reads a run\'s report with translated labels and formatted values; a plugin kind\'s own key stays as it is', async () => {
-    const host = createTestHost({ plugins: [jobsPlugin], locale: 'en-US', session: { token: 't', userId: 'u1' } });
-    host.mockCall('user/getUser', { data: admin });
-    host.mockCall('jobs/page', { data: { rows: [sweep], total: 1, page: 1, pageSize: 20 } });
-    const metrics = { stale: 0, aborted: 0, freedBytes: 1536 * 1024, myWidgets: 12345 };
-    host.mockCall('jobs/history', { data: { rows: [{ ...run, metrics }], total: 1, page: 1, pageSize: 10 } });
-    await renderPanel(panel, { host });
-    const history = await screen.findByTestId('job-run');
-    expect(within(history).getByText('Stale uploads: 0, Aborted: 0, Space freed: 1.50 MB, myWidgets: 12,345')).toBeTruthy();
+  it("reads a run's report as its kind declares it: label in the page's language, value formatted; a key it did not declare shows raw", async () => {
+    const fields = [field('elapsed', 'seconds', 'Time taken', '用时'), field('kept', 'days', 'Kept for', '保留'), field('written', 'bytes', 'Written', '写入'), field('checked', 'count', 'Rows checked', '检查行数'), field('retried', 'flag', 'Retried', '已重试')];
+    const metrics = { elapsed: 1234.5, kept: 30, written: 1536 * 1024, checked: 12345, retried: 1, myWidgets: 12345 };
+    for (const [locale, text] of [
+      ['en-US', 'Time taken: 1,234.5 s, Kept for: 30 days, Written: 1.50 MB, Rows checked: 12,345, Retried: yes, myWidgets: 12345'],
+      ['zh-CN', '用时：1,234.5 秒；保留：30 天；写入：1.50 MB；检查行数：12,345；已重试：是；myWidgets: 12345'],
+    ] as const) {
+      const host = createTestHost({ plugins: [jobsPlugin], locale, session: { token: 't', userId: 'u1' } });
+      host.mockCall('user/getUser', { data: admin });
+      host.mockCall('jobs/page', { data: { rows: [sweep], total: 1, page: 1, pageSize: 20 } });
+      host.mockCall('jobs/history', { data: { rows: [{ ...run, kind: 'backups.compact', metrics, reportFields: fields }], total: 1, page: 1, pageSize: 10 } });
+      await renderPanel(panel, { host });
+      const history = await screen.findByTestId('job-run');
+      expect(within(history).getByText(text)).toBeTruthy();
+      cleanup();
+    }
   });
 
   it('lists jobs with their history; runs once, pauses, and hides actions on host-wide kinds from tenant administrators', async () => {
@@ -214,7 +225,7 @@ describe('JobsPanel', () => {
   });
   it("a schedule's history lists none of the other jobs' runs while its own load", async () => {
     const retention: ScheduleItem = { ...sweep, id: 'c'.repeat(32), name: 'Log retention', kind: 'logs.retention', hostWide: false };
-    const ownRun: ScheduleRunItem = { ...run, id: 'r2', scheduleId: retention.id, scheduleName: retention.name, kind: 'logs.retention', metrics: { deleted: 3 } };
+    const ownRun: ScheduleRunItem = { ...run, id: 'r2', scheduleId: retention.id, scheduleName: retention.name, kind: 'logs.retention', metrics: { deleted: 3 }, reportFields: [field('deleted', 'count', 'Rows deleted', '删除行数'), field('days', 'days', 'Older than', '早于')] };
     const gate = heldBack();
     const host = createTestHost({ plugins: [jobsPlugin], locale: 'en-US', session: { token: 't', userId: 'u1' } });
     host.mockCall('user/getUser', { data: admin });
@@ -240,7 +251,7 @@ describe('JobsPanel', () => {
 
   it('shows why a dataset refresh run was skipped, in both languages', async () => {
     const reason = `another refresh of dataset ${'d'.repeat(32)} is running (job j9, since 2026-11-27T02:59:00.000Z): this run is skipped`;
-    const skippedRun: ScheduleRunItem = { ...run, id: 'r0', kind: 'datasets.refresh', metrics: { skipped: 1 }, skippedReason: reason };
+    const skippedRun: ScheduleRunItem = { ...run, id: 'r0', kind: 'datasets.refresh', metrics: { skipped: 1 }, reportFields: [field('rowsBefore', 'count', 'Rows before', '刷新前行数'), field('rowsAfter', 'count', 'Rows after', '刷新后行数'), field('skipped', 'flag', 'Skipped', '已跳过')], skippedReason: reason };
     for (const [locale, text] of [['en-US', `Skipped: ${reason}`], ['zh-CN', `已跳过：${reason}`]] as const) {
       const host = createTestHost({ plugins: [jobsPlugin], locale, session: { token: 't', userId: 'u1' } });
       host.mockCall('user/getUser', { data: tenantAdmin });

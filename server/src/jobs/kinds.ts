@@ -1,3 +1,4 @@
+import type { JobReportField } from '@decisio/domain';
 import type { ServerJobKind } from '@decisio/sdk-plugin/server';
 import type { JobLogLevel } from './events';
 
@@ -45,6 +46,13 @@ export interface JobKind<P = unknown> {
    * takes (`upkeepQueueName`; the server and the workers route by `JobKindRegistry.upkeepKinds()`).
    */
   lane?: 'upkeep';
+  /**
+   * The keys of the report a run produces (the metrics it reports when done), each with its
+   * label in both languages and how its value reads. The job history (`jobs/history`) answers
+   * them with each run, so a client formats any kind's report without knowing the kind; a key
+   * left out still shows, as it is. Every kind a schedule runs declares every key it reports.
+   */
+  report?: readonly JobReportField[];
   run(ctx: JobContext<P>): Promise<void>;
 }
 

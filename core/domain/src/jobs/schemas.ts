@@ -90,6 +90,25 @@ export const jobWaitReplySchema = jobViewSchema.extend({ changed: z.boolean() })
 export type JobWaitReply = z.infer<typeof jobWaitReplySchema>;
 
 /**
+ * How a job kind's report value reads: `count` and `number` in the locale's way, `bytes` as
+ * B/KB/MB..., `seconds` and `days` as a number with that unit, `flag` as yes/no (0: no, else yes).
+ */
+export const JOB_REPORT_FORMATS = ['count', 'number', 'bytes', 'seconds', 'days', 'flag'] as const;
+export type JobReportFormat = (typeof JOB_REPORT_FORMATS)[number];
+
+/**
+ * One key of the report a job kind produces (its run's metrics), as the kind declares it
+ * (`JobKind.report` on the server): the key, its label in both languages, and how its value reads.
+ * A client shows a key no kind declared as it is (`key: value`), never drops it.
+ */
+export const jobReportFieldSchema = z.object({
+  key: z.string().min(1).max(64),
+  label: z.object({ 'zh-CN': z.string().min(1).max(100), 'en-US': z.string().min(1).max(100) }),
+  format: z.enum(JOB_REPORT_FORMATS),
+});
+export type JobReportField = z.infer<typeof jobReportFieldSchema>;
+
+/**
  * One metrics point of the stream's `metrics` event (and of `train/getTrainDisplayDataList`'s
  * `points`): its id (the stream's event id), time, and the values reported at once.
  */

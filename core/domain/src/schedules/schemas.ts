@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { idSchema, pageRequestSchema } from '../admin/schemas';
+import type { JobReportField } from '../jobs/schemas';
 
 /**
  * Scheduled jobs (spec platform §3 "Job", §4 "Job: running, paused, waiting", §7 `jobs/*`): a
@@ -162,6 +163,11 @@ export interface ScheduleRunItem {
   state: string | null;
   /** What the run reported (e.g. `{aborted: 3, freedBytes: 1024}`). */
   metrics: Record<string, number>;
+  /**
+   * How the report's keys read, as the run's job kind declares them (label in both languages,
+   * format); a key not listed is shown as it is. Absent from older servers.
+   */
+  reportFields?: JobReportField[];
   error: string | null;
   startedAt: string | null;
   endedAt: string | null;

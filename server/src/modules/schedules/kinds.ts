@@ -5,7 +5,7 @@
  * outcome, so the run shows in the system log even when no API call started it.
  */
 import os from 'node:os';
-import { AppError, ErrorCode, isHostWideKind, messageOf, scheduleParamsSchemas, type ScheduleKind, type ScheduleParams, type ScheduleTrigger } from '@decisio/domain';
+import { AppError, ErrorCode, isHostWideKind, messageOf, scheduleParamsSchemas, type JobReportField, type JobReportFormat, type ScheduleKind, type ScheduleParams, type ScheduleTrigger } from '@decisio/domain';
 import type { Clock } from '../../clock';
 import type { Database } from '../../db/database';
 import { newId } from '../../db/ids';
@@ -37,7 +37,7 @@ export interface ScheduledRunPayload {
   username?: string | null;
 }
 
-/** What a kind's body reports: metrics of the run and a line for its log. */
+/** What a kind's body reports: metrics of the run (keys its kind declares) and a line for its log. */
 interface RunOutcome {
   metrics: Record<string, number>;
   summary: string;
@@ -54,14 +54,25 @@ export interface ScheduledKindsDeps {
   connections?: Partial<ImportConnectionSettings>;
 }
 
+/** A report key (`JobKind.report`): its name, how its value reads, its label in English and in Chinese. */
+function field(key: string, format: JobReportFormat, en: string, zh: string): JobReportField {
+  return { key, format, label: { 'en-US': en, 'zh-CN': zh } };
+}
+
+/**
+ * A scheduled kind: `report` declares every key its body reports (`report-fields.test.ts` and the
+ * kinds' own tests check it); a key reported all the same is kept, and the history shows it as it is.
+ */
 function scheduledKind<K extends ScheduleKind>(
   kind: K,
   deps: ScheduledKindsDeps,
+  report: readonly JobReportField[],
   body: (params: ScheduleParams<K>, ctx: JobContext<ScheduledRunPayload>) => Promise<RunOutcome>,
 ): JobKind<ScheduledRunPayload> {
   return {
     kind,
     description: `Scheduled job kind ${kind}`,
+    report,
     // The host-wide kinds keep the host in order and are short: the job queue's upkeep lane.
     ...(isHostWideKind(kind) ? { lane: 'upkeep' as const } : {}),
     async run(ctx) {
@@ -114,7 +125,7 @@ export function scheduledJobKinds(deps: ScheduledKindsDeps): JobKind<any>[] {
   const unused = new Proxy({}, { get: () => { throw new Error('not used by the licence expiry sweep'); } }) as never;
   const licences = new LicencesService(deps.db, deps.clock, unused, unused, unused, new MessagesService(deps.db, deps.clock));
   return [
-    scheduledKind('uploads.sweep', deps, async (params, ctx) => {
+    scheduledKind('uploads.sweep', deps, [field('stale', 'count', 'Stale uploads', '过期上传'), field('aborted', 'count', 'Aborted', '已中止'), field('freedBytes', 'bytes', 'Space freed', '释放空间')], async (params, ctx) => {
       const before = new Date(deps.clock.now().getTime() - params.olderThanHours * 3600_000);
       const q = deps.db.knex('uploads').where('state', 'uploading').where('updated_at', '<', before);
       if (!ctx.payload.hostWide) q.where('tenant_id', ctx.tenantId);
@@ -134,16 +145,16 @@ export function scheduledJobKinds(deps: ScheduledKindsDeps): JobKind<any>[] {
       }
       return { metrics: { stale: stale.length, aborted, freedBytes }, summary: `aborted ${aborted} of ${stale.length} uploads untouched since ${before.toISOString()}, ${freedBytes} bytes freed` };
     }),
-    scheduledKind('logs.retention', deps, async (params) => {
+    scheduledKind('logs.retention', deps, [field('deleted', 'count', 'Rows deleted', '删除行数'), field('days', 'days', 'Older than', '早于')], async (params) => {
       const days = params.days ?? (await logs.retention()).days;
       const { deleted, before } = await logs.purgeOlderThan(days);
       return { metrics: { deleted, days }, summary: `deleted ${deleted} system-log rows older than ${days} days (before ${before.toISOString()})` };
     }),
-    scheduledKind('licences.expiry', deps, async () => {
+    scheduledKind('licences.expiry', deps, [field('notices', 'count', 'Notices sent', '发送通知')], async () => {
       const notices = await licences.sweep();
       return { metrics: { notices }, summary: `sent ${notices} licence expiry notices` };
     }),
-    scheduledKind('datasets.refresh', deps, async (params, ctx): Promise<RunOutcome> => {
+    scheduledKind('datasets.refresh', deps, [field('rowsBefore', 'count', 'Rows before', '刷新前行数'), field('rowsAfter', 'count', 'Rows after', '刷新后行数'), field('skipped', 'flag', 'Skipped', '已跳过')], async (params, ctx): Promise<RunOutcome> => {
       // One refresh of a dataset at a time, across servers: a run finding another one going is
       // recorded as skipped (the reason on its history row) and leaves the data alone.
       const claim = await claimDatasetRefresh(deps.db, deps.clock, { datasetId: params.datasetId, tenantId: ctx.tenantId, jobId: ctx.jobId, runId: ctx.payload.runId });
@@ -178,7 +189,7 @@ export function scheduledJobKinds(deps: ScheduledKindsDeps): JobKind<any>[] {
       }
     }),
     // Opens the loop; the servers' scheduler takes its steps (policy-update.ts).
-    scheduledKind('policies.update', deps, (params, ctx) => openPolicyUpdate(deps.db, deps.clock, ctx, params)),
+    scheduledKind('policies.update', deps, [field('started', 'flag', 'Update started', '已开始更新'), field('skipped', 'flag', 'Skipped', '已跳过')], (params, ctx) => openPolicyUpdate(deps.db, deps.clock, ctx, params)),
     policyUpdateEvaluateKind({ db: deps.db, blobs: deps.blobs, allow: deps.connections?.allow ?? [] }),
   ];
 }

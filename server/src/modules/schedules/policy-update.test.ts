@@ -15,6 +15,7 @@ import { createTenant, createUser, issueToken, type TestUser } from '../../test/
 import { databases, type TestServer } from '../../test/server';
 import { createRoleUser } from '../logs/testing';
 import { REWARD_PY, TINY_BC, modellingTestServer, until } from '../modelling/testing';
+import { undeclaredReportKeys } from './testing';
 
 const TINY_PPO = { epochs: 2, bcUpdates: 5, batchSize: 8, horizon: 4, evalWindows: 8, hidden: [8] };
 const finished = (r: { body: { data: { state: string } } }) => ['successful', 'failure', 'successful by manual stop'].includes(r.body.data.state);
@@ -124,6 +125,7 @@ describe.each(databases)('policy update from recorded calls on %s', (kind) => {
       'the second run to end',
     );
     expect(secondRun.metrics).toMatchObject({ started: 0, skipped: 1 });
+    expect(undeclaredReportKeys(secondRun)).toEqual([]);
     let run: any;
     await waitUntil(
       async () => {
@@ -137,6 +139,7 @@ describe.each(databases)('policy update from recorded calls on %s', (kind) => {
     );
     expect(run.state).toBe('successful');
     expect(run.metrics).toMatchObject({ started: 1, skipped: 0 });
+    expect(undeclaredReportKeys(run)).toEqual([]);
     const report = run.report;
     expect(report, JSON.stringify(report)).toMatchObject({ serviceId, serviceName: 'loop', state: 'swapped', step: 'done', swapped: true, calls: 4, policyBeforeId: servingPolicy, minGain: -1e9 });
     expect(Number.isFinite(report.scoreBefore)).toBe(true);

@@ -1,4 +1,4 @@
-import { isHostWideKind, type ScheduleItem, type ScheduleKind, type ScheduleRunItem, type ScheduleTrigger } from '@decisio/domain';
+import { isHostWideKind, type JobReportField, type ScheduleItem, type ScheduleKind, type ScheduleRunItem, type ScheduleTrigger } from '@decisio/domain';
 import { dateOf } from '../logs/presenters';
 
 function iso(value: unknown): string | null {
@@ -35,8 +35,8 @@ export function presentSchedule(r: Record<string, any>): ScheduleItem {
   };
 }
 
-/** A run joined with its schedule and its job. */
-export function presentRun(r: Record<string, any>): ScheduleRunItem {
+/** A run joined with its schedule and its job; `reportFields`: how its kind's report keys read (none when it declares none). */
+export function presentRun(r: Record<string, any>, reportFields: readonly JobReportField[] = []): ScheduleRunItem {
   return {
     id: r.id,
     scheduleId: r.schedule_id,
@@ -47,6 +47,7 @@ export function presentRun(r: Record<string, any>): ScheduleRunItem {
     jobId: r.job_id ?? null,
     state: r.state ?? null,
     metrics: json(r.metrics, {}),
+    reportFields: [...reportFields],
     error: r.error ?? null,
     startedAt: iso(r.started_at),
     endedAt: iso(r.ended_at),

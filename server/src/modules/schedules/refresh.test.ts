@@ -7,6 +7,7 @@ import { createUser, encrypted, issueToken, type TestUser } from '../../test/fac
 import { databases, startTestServer, type TestServer } from '../../test/server';
 import { skipWithout } from '../../test/services';
 import { createRoleUser } from '../logs/testing';
+import { undeclaredReportKeys } from './testing';
 
 /**
  * The `datasets.refresh` scheduled kind on both metadata databases, with the machine's MariaDB
@@ -134,6 +135,7 @@ describe.skipIf(noOutside).each(databases)('scheduled refresh of a dataset from 
     await outside.raw(`delete from \`${db}\`.sales where id = 2`);
     const ok = await runNow(id);
     expect(ok.run).toMatchObject({ state: 'successful', kind: 'datasets.refresh', trigger: 'manual', metrics: { rowsBefore: 2, rowsAfter: 4 } });
+    expect(undeclaredReportKeys(ok.run)).toEqual([]);
     expect(ok.log).toMatchObject({ type: 'job', method: 'MANUAL', response_code: ErrorCode.success, params: { kind: 'datasets.refresh', result: { rowsBefore: 2, rowsAfter: 4 } } });
     const after = await dataset();
     expect(after.amount).toBe(4);
@@ -187,6 +189,7 @@ describe.skipIf(noOutside).each(databases)('scheduled refresh of a dataset from 
     const skipped = await runNow(id);
     const reason = `another refresh of dataset ${datasetId} is running (job job-of-another-server, since ${since.toISOString()}): this run is skipped`;
     expect(skipped.run).toMatchObject({ state: 'successful', metrics: { skipped: 1 }, skippedReason: reason });
+    expect(undeclaredReportKeys(skipped.run)).toEqual([]);
     expect(skipped.log).toMatchObject({ response_code: ErrorCode.success, params: { kind: 'datasets.refresh', result: { skipped: 1 }, skippedReason: reason } });
     expect((await dataset()).amount).toBe(before);
     // The other server's claim is left as it was.

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { AppError, SCHEDULE_LIMITS, isHostWideKind, schedulePageRequestSchema, scheduleSaveRequestSchema, type Page, type ScheduleItem, type ScheduleRunItem, type ScheduleTrigger } from '@decisio/domain';
+import { AppError, SCHEDULE_LIMITS, isHostWideKind, schedulePageRequestSchema, scheduleSaveRequestSchema, type JobReportField, type Page, type ScheduleItem, type ScheduleRunItem, type ScheduleTrigger } from '@decisio/domain';
 import type { z } from 'zod';
 import type { Clock } from '../../clock';
 import type { Database } from '../../db/database';
@@ -29,6 +29,8 @@ export class SchedulesService {
     private readonly clock: Clock,
     private readonly queue: JobQueue,
     private readonly logger: Logger,
+    /** The report keys a job kind declares (`JobKind.report` of the server's registry), answered with each run. */
+    private readonly reportFieldsOf: (kind: string) => readonly JobReportField[] | undefined = () => undefined,
   ) {}
 
   private get knex(): Knex {
@@ -178,7 +180,10 @@ export class SchedulesService {
       : [];
     const byRun = new Map(loops.map((l) => [l.schedule_run_id as string, presentPolicyUpdate(l)]));
     return {
-      rows: rows.map((r: Row) => (r.kind === 'policies.update' ? { ...presentRun(r), report: byRun.get(r.id) ?? null } : presentRun(r))),
+      rows: rows.map((r: Row) => {
+        const run = presentRun(r, this.reportFieldsOf(r.kind));
+        return r.kind === 'policies.update' ? { ...run, report: byRun.get(r.id) ?? null } : run;
+      }),
       total: Number(n),
       page: q.page,
       pageSize: q.pageSize,
