@@ -1,11 +1,11 @@
 import { useState } from 'react';
-import { Button, Checkbox, FormGroup, HTMLSelect, InputGroup, Tag } from '@blueprintjs/core';
+import { Checkbox, FormGroup, HTMLSelect, InputGroup, Tag } from '@blueprintjs/core';
 import { DIALOG_WIDTH, menuCreateSchema, PERMISSIONS, type MenuItem } from '@decisio/domain';
 import { CrudFormDialog, CrudScreen, invalidField, NumericInput, type PanelProps, useCrudRun } from '@decisio/sdk-plugin';
 import { adminApi } from '../api';
 import { useAdminT } from '../i18n';
 import { hasSeededName, menuLabel } from './menu-label';
-import { flattenTree, useCan, useCrudLabels, useFieldRule } from './shared';
+import { flattenTree, treeRowActions, useCan, useCrudLabels, useFieldRule } from './shared';
 
 type Row = { node: MenuItem; depth: number };
 
@@ -58,19 +58,12 @@ export function MenusPanel(_props: PanelProps) {
         { key: 'permission', header: t('menus.permission'), cell: ({ node }) => node.permission ?? '' },
         { key: 'sort', header: t('menus.sort'), cell: ({ node }) => node.sort },
       ]}
-      actions={
-        canWrite
-          ? {
-              lead: (r) => (
-                <Button small icon="add" onClick={() => setEditing({ menu: null, parentId: r.node.id })}>
-                  {t('menus.addChild')}
-                </Button>
-              ),
-              edit: (r) => setEditing({ menu: r.node, parentId: r.node.parentId }),
-              delete: { confirm: (r) => t('menus.deleteConfirm', { name: label(r.node) }), run: (r) => remove({ id: r.node.id }).unwrap() },
-            }
-          : undefined
-      }
+      actions={treeRowActions<MenuItem>(canWrite, {
+        addChild: t('menus.addChild'),
+        open: (menu, parentId) => setEditing({ menu, parentId }),
+        confirm: (m) => t('menus.deleteConfirm', { name: label(m) }),
+        remove: (m) => remove({ id: m.id }).unwrap(),
+      })}
     >
       {editing && <MenuDialog menu={editing.menu} parentId={editing.parentId} all={rows.map((r) => r.node)} onClose={() => setEditing(null)} />}
     </CrudScreen>

@@ -1,10 +1,10 @@
 import { useState } from 'react';
-import { Button, FormGroup, InputGroup } from '@blueprintjs/core';
+import { FormGroup, InputGroup } from '@blueprintjs/core';
 import { DIALOG_WIDTH, orgCreateSchema, type OrgItem } from '@decisio/domain';
 import { CrudFormDialog, CrudScreen, useCrudRun, useCurrentUser, type PanelProps } from '@decisio/sdk-plugin';
 import { adminApi } from '../api';
 import { useAdminT } from '../i18n';
-import { flattenTree, IdSelect, useBuiltinNames, useCan, useCrudLabels } from './shared';
+import { flattenTree, IdSelect, treeRowActions, useBuiltinNames, useCan, useCrudLabels } from './shared';
 
 type Row = { node: OrgItem; depth: number };
 
@@ -50,19 +50,12 @@ export function OrgsPanel(_props: PanelProps) {
         { key: 'name', header: t('orgs.name'), cell: (r) => r.node.name, style: (r) => ({ paddingLeft: 8 + r.depth * 20 }) },
         { key: 'members', header: t('orgs.members'), cell: (r) => r.node.userCount },
       ]}
-      actions={
-        canWrite
-          ? {
-              lead: (r) => (
-                <Button small icon="add" onClick={() => setEditing({ org: null, parentId: r.node.id })}>
-                  {t('orgs.addChild')}
-                </Button>
-              ),
-              edit: (r) => setEditing({ org: r.node, parentId: r.node.parentId }),
-              delete: { confirm: (r) => t('orgs.deleteConfirm', { name: r.node.name }), run: (r) => remove({ id: r.node.id }).unwrap() },
-            }
-          : undefined
-      }
+      actions={treeRowActions<OrgItem>(canWrite, {
+        addChild: t('orgs.addChild'),
+        open: (org, parentId) => setEditing({ org, parentId }),
+        confirm: (o) => t('orgs.deleteConfirm', { name: o.name }),
+        remove: (o) => remove({ id: o.id }).unwrap(),
+      })}
     >
       {editing && <OrgDialog org={editing.org} parentId={editing.parentId} tenantId={tenantId || undefined} all={rows.map((r) => r.node)} onClose={() => setEditing(null)} />}
     </CrudScreen>

@@ -1,7 +1,8 @@
-/** Pieces the admin screens share: the texts of the SDK's CRUD screen, tree rows, id selects, shown names. */
-import { HTMLSelect, type HTMLSelectProps } from '@blueprintjs/core';
+/** Pieces the admin screens share: the texts of the SDK's CRUD screen, tree rows and their actions, id selects, shown names. */
+import type { ReactNode } from 'react';
+import { Button, HTMLSelect, type HTMLSelectProps } from '@blueprintjs/core';
 import type { Permission } from '@decisio/domain';
-import { crudErrorText, permissionsAllow, useCurrentUser, type CrudLabels } from '@decisio/sdk-plugin';
+import { crudErrorText, permissionsAllow, useCurrentUser, type CrudLabels, type CrudRowActions } from '@decisio/sdk-plugin';
 import { useAdminT } from '../i18n';
 
 /** The CRUD screen's texts from the admin bundle's `common.*` keys. */
@@ -30,6 +31,29 @@ export const errorText = crudErrorText;
 /** Depth-first rows of a tree (`children`), each with its depth, for an indented table. */
 export function flattenTree<T extends { children?: T[] }>(nodes: readonly T[], depth = 0): { node: T; depth: number }[] {
   return nodes.flatMap((n) => [{ node: n, depth }, ...flattenTree(n.children ?? [], depth + 1)]);
+}
+
+/**
+ * The row actions of a tree screen (menus, organisations) over {@link flattenTree}'s rows: "add
+ * below" (`addChild`, opens the form of a new child of the row), edit and delete (`confirm(node)`
+ * asks, `remove(node)` runs). Without the right to write (`canWrite` false) there are none, as the
+ * server refuses them. `open(node, parentId)` opens the form: `null` and the row's id to add
+ * below it, the row's node and its parent's id to edit it.
+ */
+export function treeRowActions<N extends { id: string; parentId: string | null }>(
+  canWrite: boolean,
+  a: { addChild: ReactNode; open(node: N | null, parentId: string | null): void; confirm(node: N): ReactNode; remove(node: N): Promise<unknown> },
+): CrudRowActions<{ node: N; depth: number }> | undefined {
+  if (!canWrite) return undefined;
+  return {
+    lead: (r) => (
+      <Button small icon="add" onClick={() => a.open(null, r.node.id)}>
+        {a.addChild}
+      </Button>
+    ),
+    edit: (r) => a.open(r.node, r.node.parentId),
+    delete: { confirm: (r) => a.confirm(r.node), run: (r) => a.remove(r.node) },
+  };
 }
 
 /**
