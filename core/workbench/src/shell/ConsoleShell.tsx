@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Classes } from '@blueprintjs/core';
 import { Outlet } from '@tanstack/react-router';
 import { focusBackUnlessMoved } from '@decisio/sdk-plugin';
@@ -49,6 +49,22 @@ export function ConsoleShell() {
   useEffect(() => {
     if (palette) paletteOpenedAt.current = wb.router.state.location.href;
   }, [palette, wb]);
+  // A side-menu link (clicked, or Enter on it) that opens another page: the focus goes to that
+  // page in the same way, once its content has come (not to the page left, still shown while the
+  // navigation runs), if it is still on that link (or on <body>: a click that did not focus it).
+  // The rule that keeps the menu's focus for a user going through it from the keyboard: only an
+  // activation that changes the location moves it (the link of the page already open, a command
+  // entry, a location changed by other means leave it where it is), and only until the focus goes
+  // anywhere else: a user who, the link activated, moves on in the menu (↓, Tab) before the page
+  // has come keeps the focus there.
+  const focusPageOpenedFrom = useCallback(
+    (link: HTMLElement, to: string) => {
+      if (!main.current || wb.navigation.href(to) === wb.router.state.location.href) return;
+      stopPageFocus.current?.();
+      stopPageFocus.current = focusOpenedPage(main.current, { from: link, left: [...main.current.children] });
+    },
+    [wb],
+  );
   const paletteShell = useMemo<PaletteShell>(
     () => ({
       openSettings: () => {
@@ -82,7 +98,7 @@ export function ConsoleShell() {
     <div className="dc-console">
       <AppHeader onToggleMenu={() => setCollapsed((c) => !c)} onOpenSettings={openFrom('settings', setSettings)} onOpenPalette={openFrom('palette', setPalette)} />
       <div className="dc-console-body">
-        <SideMenu collapsed={collapsed} />
+        <SideMenu collapsed={collapsed} onOpenPage={focusPageOpenedFrom} />
         <main className="dc-console-main" ref={main}>
           <Outlet />
         </main>

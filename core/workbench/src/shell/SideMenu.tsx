@@ -12,7 +12,14 @@ import { sideMenuEntries } from './side-entries';
  * (`side-menu-loading`), and when they could not be loaded a retry button (`side-menu-error`):
  * never the unfiltered entries, which would flash the pages the user's roles hide.
  */
-export function SideMenu(props: { collapsed?: boolean }) {
+export function SideMenu(props: {
+  collapsed?: boolean;
+  /**
+   * Called as an entry's link (`link`) is activated (clicked, or Enter on it) to open `to`, just
+   * before the navigation: the console gives the focus to the opened page.
+   */
+  onOpenPage?: (link: HTMLElement, to: string) => void;
+}) {
   const wb = useWorkbench();
   const { t } = useWorkbenchT();
   const loc = useAppLocation();
@@ -58,8 +65,10 @@ export function SideMenu(props: { collapsed?: boolean }) {
               data-testid={`side-menu-${m.id}`}
               onClick={(e) => {
                 e.preventDefault();
-                if (m.to) wb.navigation.navigate(m.to);
-                else if (m.command) void wb.commands.execute(m.command);
+                if (m.to) {
+                  props.onOpenPage?.(e.currentTarget, m.to);
+                  wb.navigation.navigate(m.to);
+                } else if (m.command) void wb.commands.execute(m.command);
               }}
             />
           );

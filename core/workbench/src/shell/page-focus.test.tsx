@@ -1,6 +1,7 @@
 /**
- * The focus after a command of the palette opened another page: on that page (its heading, else
- * its first control, once loaded), not on <body> nor back on what had it on the page left.
+ * The focus after a command of the palette or a side-menu link opened another page: on that page
+ * (its heading, else its first control, once loaded), not on <body>, on the link, nor back on what
+ * had it on the page left; a user moving on in the menu keeps the focus there.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
@@ -45,6 +46,31 @@ describe('page focus (unit)', () => {
     box.focus();
     focusOpenedPage(main);
     expect(document.activeElement).toBe(box);
+  });
+
+  it('takes the focus from the link that opened the page, not from another control, and not for the page left', async () => {
+    const main = document.createElement('main');
+    main.innerHTML = '<div class="dc-panel"><h2>Left</h2></div>';
+    const link = document.createElement('a');
+    link.href = '#';
+    document.body.append(link, main);
+    link.focus();
+    focusOpenedPage(main, { from: link, left: [...main.children] });
+    // the page left, still shown: its heading is not taken
+    expect(document.activeElement).toBe(link);
+    main.innerHTML = '<div class="dc-panel"><h2>Opened</h2></div>';
+    await waitFor(() => expect(document.activeElement?.textContent).toBe('Opened'));
+
+    // the focus gone elsewhere meanwhile (another link): left there
+    link.focus();
+    const other = document.createElement('a');
+    other.href = '#';
+    document.body.append(other);
+    focusOpenedPage(main, { from: link, left: [...main.children] });
+    other.focus();
+    main.innerHTML = '<div class="dc-panel"><h2>Later</h2></div>';
+    await new Promise((r) => setTimeout(r, 50));
+    expect(document.activeElement).toBe(other);
   });
 });
 
@@ -95,5 +121,50 @@ describe('page focus after a palette command', () => {
     fireEvent.keyDown(input, { key: 'Escape' });
     await waitFor(() => expect(input.isConnected).toBe(false));
     await waitFor(() => expect(document.activeElement).toBe(button));
+  });
+});
+
+describe('page focus after a side-menu link', () => {
+  const { start } = workbenchFixture({ defaults: { plugins: APP_PLUGINS, fetchFn: userFetch(admin) } });
+  const link = async (id: string) => (await screen.findByTestId(`side-menu-${id}`, {}, { timeout: 10_000 })) as HTMLElement;
+  /** Activates `el` as Enter on a link does: the browser clicks it (a click of detail 0). */
+  const activate = (el: HTMLElement) => {
+    el.focus();
+    fireEvent.keyDown(el, { key: 'Enter' });
+    fireEvent.click(el, { detail: 0 });
+  };
+
+  it('gives the focus to the opened page, whether the link was activated with Enter or clicked', async () => {
+    const w = await start('/dashboard');
+    await screen.findByTestId('welcome-panel', {}, { timeout: 10_000 });
+    activate(await link('logs.menu'));
+    await waitFor(() => expect(w.router.state.location.pathname).toBe('/system-log'));
+    await waitFor(() => expect(screen.getByTestId('panel-logs.list').contains(document.activeElement), String(document.activeElement?.outerHTML.slice(0, 80))).toBe(true), { timeout: 5_000 });
+
+    // a click that left the focus on <body> (Safari does not focus a clicked link)
+    (document.activeElement as HTMLElement | null)?.blur();
+    fireEvent.click(await link('jobs.menu'));
+    await waitFor(() => expect(w.router.state.location.pathname).toBe('/job'));
+    await waitFor(() => expect(screen.getByTestId('panel-jobs.list').contains(document.activeElement), String(document.activeElement?.outerHTML.slice(0, 80))).toBe(true), { timeout: 5_000 });
+  });
+
+  it('leaves the focus in the menu for a user who moves on in it before the page has come, and on the link of the page already open', async () => {
+    const w = await start('/dashboard');
+    await screen.findByTestId('welcome-panel', {}, { timeout: 10_000 });
+    const logs = await link('logs.menu');
+    activate(logs);
+    // ↓ / Tab to the next entry at once, as the page loads
+    const jobs = await link('jobs.menu');
+    jobs.focus();
+    await waitFor(() => expect(w.router.state.location.pathname).toBe('/system-log'));
+    await screen.findByTestId('panel-logs.list');
+    await new Promise((r) => setTimeout(r, 300));
+    expect(document.activeElement).toBe(jobs);
+
+    // the page already open: nothing to go to, the focus stays on its link
+    const current = await link('logs.menu');
+    activate(current);
+    await new Promise((r) => setTimeout(r, 300));
+    expect(document.activeElement).toBe(current);
   });
 });
