@@ -793,6 +793,25 @@ describe('Alert (sdk-plugin)', () => {
     expect(document.activeElement).toBe(document.body);
   });
 
+  it('cancels on Escape by default, not while loading, nor when the caller turns it off', async () => {
+    const onCancel = vi.fn();
+    const alert = (extra: { loading?: boolean; canEscapeKeyCancel?: boolean }) => (
+      <FocusAlert isOpen confirmButtonText="Delete" cancelButtonText="Cancel" onConfirm={() => undefined} onCancel={onCancel} {...extra}>
+        Delete it?
+      </FocusAlert>
+    );
+    const view = render(alert({ loading: true }));
+    const dialog = await screen.findByRole('alertdialog', { name: 'Delete it?' });
+    fireEvent.keyDown(dialog, { key: 'Escape' });
+    expect(onCancel).not.toHaveBeenCalled();
+    view.rerender(alert({ canEscapeKeyCancel: false }));
+    fireEvent.keyDown(dialog, { key: 'Escape' });
+    expect(onCancel).not.toHaveBeenCalled();
+    view.rerender(alert({}));
+    fireEvent.keyDown(dialog, { key: 'Escape' });
+    expect(onCancel).toHaveBeenCalledTimes(1);
+  });
+
   it('gives the focus back to its opener when, rendered only while open, it is removed', async () => {
     function Row() {
       const [asking, setAsking] = useState(false);

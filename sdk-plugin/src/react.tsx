@@ -941,14 +941,21 @@ function focusAlertButton(container: HTMLElement): HTMLElement | undefined {
  * by then (the row a confirmed delete removed, a Delete all with nothing left), the focus goes to
  * `focusBackFallback` instead, at that moment, if given.
  *
+ * Escape cancels it (`canEscapeKeyCancel` defaults to true when it has `onCancel` or `onClose`,
+ * where Blueprint's defaults to false; `false` turns it off), except while it is `loading`: the
+ * work it confirmed is under way, as its disabled Cancel says.
+ *
  * Its `alertdialog` has a name, which Blueprint's has not: the message (its children) names it,
  * or, with `aria-labelledby` (a heading in the message), that element names it and the message
  * describes it.
  */
 export function Alert(props: AlertProps) {
   const messageId = useId();
-  const { 'aria-labelledby': labelledBy, children, focusBackFallback, ...blueprintProps } = props;
+  const { 'aria-labelledby': labelledBy, children, focusBackFallback, canEscapeKeyCancel, ...blueprintProps } = props;
   const [mountedOpen] = useState(props.isOpen);
+  // Escape cancels unless the caller says not, there is nothing to call, or the alert is busy.
+  const hasCancelHandler = props.onCancel !== undefined || props.onClose !== undefined;
+  const escapeCancels = (canEscapeKeyCancel ?? hasCancelHandler) && props.loading !== true;
   const node = useRef<HTMLElement | null>(null);
   const { onOpening, onOpened, onClosing, onClosed } = props;
   // Blueprint's Alert always enforces its focus.
@@ -990,6 +997,7 @@ export function Alert(props: AlertProps) {
     <FocusBackScope registered={mountedOpen === true} fallback={focusBackFallback}>
       <BlueprintAlert
         {...blueprintProps}
+        canEscapeKeyCancel={escapeCancels}
         // Blueprint's Alert hands these to its Dialog, though its props do not list them.
         {...{ 'aria-labelledby': labelledBy ?? messageId, 'aria-describedby': labelledBy ? messageId : undefined }}
         onOpening={opening}
