@@ -36,6 +36,30 @@ describe('CorrelationPanel', () => {
     expect(await screen.findByTestId('correlation-no-solution')).toBeTruthy();
   });
 
+  it("offers the project's datasets (a collaborator sees the owner's tables by name), never the user's own from elsewhere", async () => {
+    // carol, a viewer of alice's project P1: her own dataset elsewhere is not a candidate.
+    const host = createTestHost({ plugins: [dataAccessPlugin], locale: 'en-US', session: { token: 't', userId: 'carol' }, location });
+    const elsewhere = { ...ds('d9', 'carol elsewhere', ['a']), creatorId: 'carol', creatorName: 'carol' };
+    host.mockCall('table/list', (body) =>
+      (body as { projectId?: string }).projectId === 'P1'
+        ? { data: { rows: [{ ...orders, projectId: 'P1' }, { ...customers, projectId: 'P1' }], total: 2, page: 1, pageSize: 100 } }
+        : { data: { rows: [elsewhere], total: 1, page: 1, pageSize: 100 } },
+    );
+    host.mockCall('solution/getTableCorrelation', {
+      data: { solutionId: 'S1', correlation: { primaryTableId: 'd1', trajectoryField: 'traj', sequenceField: 'step', datetimeField: 'ts', relations: [{ from: 'd1', fromField: 'customer_id', to: 'gone', toField: 'id' }] } },
+    });
+    await renderPanel(panel, { host });
+    await waitFor(() => expect((screen.getByTestId('corr-table-0') as HTMLSelectElement).value).toBe('d1'));
+    const options = [...(screen.getByTestId('corr-table-0') as HTMLSelectElement).options].map((o) => o.text);
+    expect(options).toEqual(['Choose a dataset…', 'orders', 'customers']);
+    expect(host.calls.filter((c) => c.url === 'table/list').map((c) => (c.body as { projectId?: string }).projectId)).toEqual(['P1']);
+    // A saved table that is not among the project's datasets is named as such, not shown as an id.
+    const other = screen.getByTestId('corr-table-1') as HTMLSelectElement;
+    expect(other.value).toBe('gone');
+    expect(other.selectedOptions[0]!.text).toBe('A table outside this project');
+    expect([...(screen.getByTestId('corr-rel-0-to') as HTMLSelectElement).options].map((o) => o.text)).toEqual(['Choose a dataset…', 'orders', 'A table outside this project']);
+  });
+
   it('refuses to save an incomplete step with the spec\'s messages, then saves a connected one', async () => {
     const host = createTestHost({ plugins: [dataAccessPlugin], locale: 'en-US', session: { token: 't', userId: 'u1' }, location });
     host.mockCall('table/list', { data: { rows: [orders, customers], total: 2, page: 1, pageSize: 100 } });

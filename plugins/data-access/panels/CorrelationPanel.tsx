@@ -21,8 +21,10 @@ export function CorrelationPanel(_props: PanelProps) {
   const { t } = useDataT();
   const notify = useNotify();
   const link = useProjectLink();
-  const solutionId = link.params.solutionId;
-  const datasets = dataAccessApi.endpoints['data-access/list'].useQuery({ page: 1, pageSize: 100 });
+  const { projectId, solutionId } = link.params;
+  // The tables offered are the project's datasets (any member's, for whoever may view the
+  // project), never the caller's own from elsewhere.
+  const datasets = dataAccessApi.endpoints['data-access/list'].useQuery({ page: 1, pageSize: 100, projectId: projectId ?? '' }, { skip: !projectId });
   const saved = dataAccessApi.endpoints['data-access/getCorrelation'].useQuery({ solutionId: solutionId ?? '' }, { skip: !solutionId });
   const [save, saving] = dataAccessApi.endpoints['data-access/setCorrelation'].useMutation();
   const [draft, setDraft] = useState<CorrelationDraft | null>(null);
@@ -43,7 +45,7 @@ export function CorrelationPanel(_props: PanelProps) {
     if (checked && draft) setErrors(validateCorrelation(draft, columns));
   }, [checked, draft, columns]);
 
-  if (!solutionId) return (
+  if (!solutionId || !projectId) return (
       <div data-testid="correlation-no-solution">
         <NonIdealState icon="flows" title={t('correlation.noSolution')} />
       </div>
@@ -68,7 +70,8 @@ export function CorrelationPanel(_props: PanelProps) {
   };
   const setRelation = (i: number, patch: Partial<RelationDraft>) => update({ relations: draft.relations.map((r, k) => (k === i ? { ...r, ...patch } : r)) });
   const err = (place: string): string | undefined => (errors[place] ? t(`correlation.errors.${errors[place]}`) : undefined);
-  const nameOf = (id: string) => byId.get(id)?.name ?? id;
+  // A saved table that is not one of the project's datasets (made outside it, or deleted) is named as such.
+  const nameOf = (id: string) => byId.get(id)?.name ?? t('correlation.outside');
   const chosen = draft.tables.filter(Boolean);
   const fieldOptions = (tableId: string, current: string): ReactNode => {
     const cols = columns.get(tableId) ?? [];
@@ -87,7 +90,11 @@ export function CorrelationPanel(_props: PanelProps) {
   const tableOptions = (current: string): ReactNode => (
     <>
       <option value="">{t('correlation.choose')}</option>
-      {current && !byId.has(current) && <option value={current}>{current}</option>}
+      {current && !byId.has(current) && (
+        <option value={current} title={current}>
+          {t('correlation.outside')}
+        </option>
+      )}
       {(datasets.data?.rows ?? []).map((d) => (
         <option key={d.tableId} value={d.tableId}>
           {d.name}

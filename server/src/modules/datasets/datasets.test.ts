@@ -251,6 +251,37 @@ describe.each(databases)('datasets on %s', (kind) => {
     expect(mismatch.body.code).toBe(ErrorCode.tableFileFormatError);
   });
 
+  it("lists a project's datasets, any member's, to whoever may view the project, and nothing of theirs from elsewhere", async () => {
+    const carol = await createUser(server);
+    const carolToken = await issueToken(server, carol);
+    const project = await server.call('project/createProject', { token: aliceToken, body: { name: `shared ${newId().slice(0, 6)}`, colour: 'ocean' } });
+    const projectId = project.body.data.projectId as string;
+    const grant = await server.call('project/createProjectPermissionsList', {
+      token: aliceToken,
+      body: { projectId, permissions: [{ subjectType: 'user', subjectId: carol.id, permission: 'view' }] },
+    });
+    expect(grant.status).toBe(200);
+    const tag = newId().slice(0, 6);
+    const inside = await server.call('table/create', { token: aliceToken, body: { fileId: await upload(`in-${tag}.csv`, text('a,b\n1,2\n')), name: `inside ${tag}`, type: 'business', projectId } });
+    expect(inside.body.code).toBe(0);
+    expect((await create(await upload(`out-${tag}.csv`, text('a,b\n1,2\n')), `outside ${tag}`)).body.code).toBe(0);
+    expect((await create(await upload(`c-${tag}.csv`, text('a,b\n1,2\n'), carolToken), `carol ${tag}`, carolToken)).body.code).toBe(0);
+
+    const names = (r: { body: { data: { rows: { name: string }[] } } }) => r.body.data.rows.map((d) => d.name);
+    const asCarol = await server.call('table/list', { token: carolToken, body: { page: 1, pageSize: 100, projectId } });
+    expect(asCarol.status).toBe(200);
+    expect(names(asCarol)).toEqual([`inside ${tag}`]);
+    expect(asCarol.body.data.rows[0]).toMatchObject({ tableId: inside.body.data.tableId, projectId, creatorName: alice.username });
+    expect(names(await server.call('dataSource/queryDataSourceTableList', { token: aliceToken, body: { page: 1, pageSize: 100, projectId } }))).toEqual([`inside ${tag}`]);
+    // Without a project: the caller's own datasets.
+    expect(names(await server.call('table/list', { token: carolToken, body: { page: 1, pageSize: 100 } }))).toEqual([`carol ${tag}`]);
+    // No right on the project, another tenant, no token, a malformed id.
+    expect((await server.call('table/list', { token: bobToken, body: { page: 1, pageSize: 100, projectId } })).body.code).toBe(ErrorCode.projectNotFound);
+    expect((await server.call('table/list', { token: strangerToken, body: { page: 1, pageSize: 100, projectId } })).body.code).toBe(ErrorCode.projectNotFound);
+    expect((await server.call('table/list', { body: { page: 1, pageSize: 100, projectId } })).status).toBe(401);
+    expect((await server.call('table/list', { token: carolToken, body: { page: 0, pageSize: 100, projectId } })).status).toBe(400);
+  });
+
   it('refuses to delete a dataset a stored environment was updated with, naming the environment', async () => {
     const project = await server.call('project/createProject', { token: aliceToken, body: { name: `env data ${newId().slice(0, 6)}`, colour: 'ocean' } });
     expect(project.body.code).toBe(0);
