@@ -1,7 +1,20 @@
 import { HTMLTable, NonIdealState, Spinner, Tag } from '@blueprintjs/core';
 import type { ShareModule, SharedModuleView } from '@decisio/domain';
+import { createUseT } from '@decisio/sdk-plugin';
+import type { TrainingsBundle } from '@decisio/sdk-plugin/trainings/plugin';
 import { projectsApi } from '../api';
 import { useProjectsT } from '../i18n';
+
+/** The trainings kit's translations (its states and algorithm names, as its lists show them). */
+const useKitT = createUseT<TrainingsBundle>('trainings');
+/** The state a training stopped by hand ends in (the kit's `STOPPED_MANUALLY`). */
+const STOPPED_MANUALLY = 'successful by manual stop';
+
+/** `key` translated by `t`, or `raw` when there is no such translation (a value this version does not know). */
+function named<K extends string>(t: (key: K) => string, key: string, raw: string): string {
+  const label = t(key as K);
+  return label === key ? raw : label;
+}
 
 /** One module of a share link, read-only: per solution, its records (name, state, algorithm, measured score), its graph or its data access. */
 export function SharedModule({ token, module }: { token: string; module: ShareModule }) {
@@ -28,6 +41,14 @@ export function SharedModule({ token, module }: { token: string; module: ShareMo
 
 function Body({ solution: s, module, number, when }: { solution: SharedModuleView['solutions'][number]; module: ShareModule; number: Intl.NumberFormat; when: Intl.DateTimeFormat }) {
   const { t } = useProjectsT();
+  const kit = useKitT().t;
+  // Reports and services have their own states (and a report its type); the rest are trainings and deductions.
+  const stateName = (state: string): string => {
+    if (module === 'report') return named(t, `shared.reportStates.${state}`, state);
+    if (module === 'deploy') return named(t, `shared.serviceStates.${state}`, state);
+    return named(kit, `states.${state === STOPPED_MANUALLY ? 'manualStop' : state}`, state);
+  };
+  const algorithmName = (algorithm: string): string => (module === 'report' ? named(t, `shared.reportTypes.${algorithm}`, algorithm) : named(kit, `algorithms.${algorithm}`, algorithm));
   if (module === 'workbench') {
     if (!s.graph || s.graph.nodes.length === 0) return <p className="dc-muted">{t('shared.noGraph')}</p>;
     return (
@@ -85,8 +106,8 @@ function Body({ solution: s, module, number, when }: { solution: SharedModuleVie
         {s.items.map((it) => (
           <tr key={it.id}>
             <td>{it.name}</td>
-            <td>{it.state ?? ''}</td>
-            <td>{it.algorithm ?? ''}</td>
+            <td>{it.state ? stateName(it.state) : ''}</td>
+            <td>{it.algorithm ? algorithmName(it.algorithm) : ''}</td>
             <td>{it.score === null ? '—' : number.format(it.score)}</td>
             <td>{it.createdAt ? when.format(new Date(it.createdAt)) : ''}</td>
           </tr>

@@ -3,6 +3,7 @@ import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-libra
 import { navigationServiceRef } from '@decisio/sdk-plugin';
 import type { SharedModuleView, SharedProject } from '@decisio/domain';
 import { createTestHost, heldBack, renderPanel } from '@decisio/sdk-plugin/testing';
+import { trainingsKitPlugin } from '@decisio/sdk-plugin/trainings/plugin';
 import { projectsPlugin } from '../index';
 
 const route = projectsPlugin.routes.find((r) => r.path === '/shared-project')!;
@@ -53,6 +54,30 @@ describe('SharedProjectPanel', () => {
       const nodes = await screen.findByTestId('shared-module-workbench');
       expect(within(nodes).getByText('action')).toBeTruthy();
       expect(host.calls.filter((c) => c.url === 'project/getSharedModule').map((c) => (c.body as { module: string }).module)).toEqual(['simulator', 'workbench']);
+      cleanup();
+    }
+  });
+
+  it('shows the states and algorithms by their names in the interface language, not the raw values', async () => {
+    const services: SharedModuleView = {
+      module: 'deploy',
+      solutions: [{ solutionId: 'c'.repeat(32), name: 'Baseline', items: [{ id: 'f'.repeat(32), name: 'svc-a', state: 'waiting', algorithm: null, score: null, createdAt: '2026-11-02T10:00:00.000Z' }] }],
+    };
+    const expected = {
+      'en-US': { simulator: ['Successful', 'Behaviour cloning (BC)'], deploy: 'Waiting to start' },
+      'zh-CN': { simulator: ['成功', '行为克隆（BC）'], deploy: '待启动' },
+    } as const;
+    for (const locale of ['en-US', 'zh-CN'] as const) {
+      const host = createTestHost({ plugins: [trainingsKitPlugin, projectsPlugin], locale, session: { token: 't', userId: 'e'.repeat(32) }, location: { pathname: '/shared-project', search: { token } } });
+      host.mockCall('project/getSharedProject', { data: { ...shared, modules: ['simulator', 'deploy'] } });
+      host.mockCall('project/getSharedModule', (body) => ({ data: (body as { module: string }).module === 'deploy' ? services : simulators }));
+      await renderPanel(route, { host });
+      const table = await screen.findByTestId('shared-module-simulator');
+      const row = within(table).getByText('env-a').closest('tr')!;
+      expect(Array.from(row.querySelectorAll('td')).map((td) => td.textContent).slice(1, 3)).toEqual(expected[locale].simulator);
+      fireEvent.click(screen.getAllByRole('tab')[1]!);
+      const deploy = await screen.findByTestId('shared-module-deploy');
+      expect(within(deploy).getByText('svc-a').closest('tr')!.querySelectorAll('td')[1]!.textContent).toBe(expected[locale].deploy);
       cleanup();
     }
   });
