@@ -51,6 +51,7 @@ import { AgentPolicy } from '../src/policy/agent-policy';
 import type { BehaviourCoefficient } from '../src/policy/behaviour-regulariser';
 import { PolicyRunner } from '../src/policy/runner';
 import { taskReward } from '../src/policy/task-reward';
+import { deterministicDecisions, fittedQEvaluation, type FqeOptions } from '../src/policy/fqe';
 
 console.info = (...a: unknown[]) => console.error(...a);
 const quick = process.argv.includes('--quick');
@@ -88,6 +89,12 @@ const BC_UNCERTAINTY = arg('bc-uncertainty');
 const BC_BASELINE = arg('bc-baseline');
 if (BC_BASELINE !== undefined && BC_BASELINE !== 'zero' && BC_BASELINE !== 'warm') throw new Error(`unknown --bc-baseline=${BC_BASELINE}`);
 const TRACE = process.argv.includes('--trace');
+/**
+ * `--fqe` (diagnosis): fitted Q evaluation on the data alone (`policy/fqe.ts`, no venv) of the
+ * kept policy, its warm start (the cloned behaviour) and the expert, for ranking policies
+ * independently of the venvs; reported as `fqe`, never used to choose.
+ */
+const FQE = process.argv.includes('--fqe');
 /**
  * `--policy-seed=K` (K > 0): another draw of the policy training (warm start and trainer) on the
  * same data and venvs, seed `3 + SEED + 100000 K`; default 0, the seed's own draw.
@@ -311,6 +318,23 @@ for (const [id, task] of Object.entries(REFERENCE_TASKS)) {
     };
     trueNodeMeans = { behaviour: means(task.behaviourPolicy), offline: means(runner), expert: means(EXPERTS[id]!) };
   }
+  let fqe: Record<string, Record<string, number>> | null = null;
+  if (FQE) {
+    const tf = performance.now();
+    const squash = POLICY_ALGO === 'sac' ? 'tanh' : 'clip';
+    const policies: Record<string, RolloutPolicy> = {
+      offline: deterministicDecisions(trainer.policy, squash),
+      warmStart: deterministicDecisions(warm.policy, squash),
+      expert: asRolloutPolicy(ds, EXPERTS[id]!),
+    };
+    const configs: Record<string, FqeOptions> = { h50: { gamma: 1, iterations: HORIZON, seed: 1 + SEED }, g98: { gamma: 0.98, iterations: 100, seed: 1 + SEED } };
+    fqe = {};
+    for (const [c, options] of Object.entries(configs)) {
+      fqe[c] = {};
+      for (const [name, p] of Object.entries(policies)) fqe[c][name] = +(await fittedQEvaluation(ds, p, taskReward(task), options)).value.toFixed(2);
+    }
+    fqe['seconds'] = { all: +((performance.now() - tf) / 1000).toFixed(1) };
+  }
   let trueSim: number | null = null;
   let trueSimSeconds: number | null = null;
   let trueSimSamplesPerSecond: number | null = null;
@@ -345,6 +369,7 @@ for (const [id, task] of Object.entries(REFERENCE_TASKS)) {
       venvReturnWarmStart: +trainer.initialReward.toFixed(2),
       venvReturnBest: +trainer.useBest().toFixed(2),
       venvScores,
+      ...(FQE ? { fqe } : {}),
       trueRewardPerStep,
       trueNodeMeans,
       trueSimPolicyReturn: trueSim === null ? null : +trueSim.toFixed(2),
