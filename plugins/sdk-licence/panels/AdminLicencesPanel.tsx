@@ -293,6 +293,7 @@ function Versions() {
                   <FileInput
                     small
                     text={t('admin.upload')}
+                    buttonText={t('browse')}
                     disabled={uploading === v.id}
                     inputProps={{ 'aria-label': t('admin.upload') } as never}
                     onInputChange={(e) => {

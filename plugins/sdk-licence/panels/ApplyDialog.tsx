@@ -101,6 +101,7 @@ export function ApplyDialog(props: { isOpen: boolean; onClose: () => void }) {
               <FileInput
                 fill
                 text={file?.name ?? t('apply.deviceFile')}
+                buttonText={t('browse')}
                 inputProps={{ id: 'apply-device', 'data-testid': 'apply-device' } as never}
                 onInputChange={(e) => (setFile(e.currentTarget.files?.[0] ?? null), setErrors({}))}
               />
@@ -112,7 +113,14 @@ export function ApplyDialog(props: { isOpen: boolean; onClose: () => void }) {
           )}
           <FormGroup label={t('apply.contactChannel')} labelFor="apply-channel">
             <div style={{ display: 'flex', gap: 8 }}>
-              <HTMLSelect id="apply-channel" value={channel} onChange={(e) => (setChannel(e.target.value as 'email' | 'mobile'), setCode(''))} data-testid="apply-channel">
+              <HTMLSelect
+                id="apply-channel"
+                // A select shrinks to nothing in a flex row (its width is a percentage): kept wide enough for its longest option.
+                style={{ minWidth: '7em' }}
+                value={channel}
+                onChange={(e) => (setChannel(e.target.value as 'email' | 'mobile'), setCode(''))}
+                data-testid="apply-channel"
+              >
                 <option value="email">{t('apply.email')}</option>
                 <option value="mobile">{t('apply.mobile')}</option>
               </HTMLSelect>

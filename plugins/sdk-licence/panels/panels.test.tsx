@@ -70,6 +70,23 @@ describe('SdkLicencePanel', () => {
   });
 });
 
+describe('File pickers in the interface language', () => {
+  afterEach(() => cleanup());
+
+  /** The text Blueprint's FileInput shows on its button (its span's data attribute, drawn by CSS). */
+  const buttonText = (input: HTMLElement) => input.parentElement!.querySelector('.bp6-file-upload-input')!.getAttribute('bp6-button-text');
+
+  it("names the device file's and the SDK package's Browse button in Chinese", async () => {
+    await renderPanel(panel('sdk-licence.main'), { host: host('zh-CN', []) });
+    fireEvent.click(await screen.findByTestId('licence-apply'));
+    expect(buttonText(await screen.findByTestId('apply-device'))).toBe('浏览');
+    cleanup();
+    await renderPanel(panel('sdk-licence.admin'), { host: host('zh-CN', [], ['licences:write']) });
+    fireEvent.click(await screen.findByRole('tab', { name: 'SDK 版本' }));
+    expect(buttonText(await screen.findByLabelText('上传安装包'))).toBe('浏览');
+  });
+});
+
 describe('ApplyDialog: the student trial', () => {
   afterEach(() => cleanup());
 
