@@ -310,6 +310,26 @@ describe('DatasetsPanel', () => {
     await waitFor(() => expect(screen.queryByTestId('field-min-speed')).toBeNull());
   });
 
+  it('shows dates as days and timestamps in local time in the preview, the full value in the title', async () => {
+    const tz = process.env.TZ;
+    process.env.TZ = 'Asia/Shanghai';
+    try {
+      const host = createTestHost({ plugins: [dataAccessPlugin], locale: 'en-US', session: { token: 't', userId: 'u1' } });
+      host.mockCall('table/list', page([dataset]));
+      host.mockCall('table/get', { data: dataset });
+      host.mockCall('file/previewCSV', {
+        data: { columns: [{ name: 'day', type: 'DATE' }, { name: 'at', type: 'TIMESTAMP WITH TIME ZONE' }], rows: [['2024-01-01T00:00:00.000Z', '2024-01-01T00:30:00.000Z']], total: 1, offset: 0, stats: [] },
+      });
+      await renderPanel(panel, { host });
+      fireEvent.click(await screen.findByTestId('dataset-open-orders'));
+      const cells = [...(await screen.findByTestId('dataset-preview')).querySelectorAll('tbody td')];
+      expect(cells.map((c) => c.textContent)).toEqual(['2024-01-01', '2024-01-01 08:30:00']);
+      expect(cells[1]!.getAttribute('title')).toBe('2024-01-01T00:30:00.000Z');
+    } finally {
+      process.env.TZ = tz;
+    }
+  });
+
   it('checks field settings before table/setFields and sends the selected fields', async () => {
     const host = createTestHost({ plugins: [dataAccessPlugin], locale: 'zh-CN', session: { token: 't', userId: 'u1' } });
     host.mockCall('table/list', page([dataset]));

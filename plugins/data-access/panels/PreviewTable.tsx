@@ -1,10 +1,11 @@
 import { HTMLTable } from '@blueprintjs/core';
-import { cellText } from '../format';
+import { cellDisplay } from '../format';
 
 /**
  * The first rows of a table: each column's name with its type, each cell as text. Shown for a
  * local file checked before upload (types the data worker inferred) and for a stored dataset
- * (the server's preview).
+ * (the server's preview). Dates and timestamps read as such (see `cellDisplay`), the full value in
+ * the cell's title.
  */
 export function PreviewTable(props: { columns: readonly { name: string; type: string }[]; rows: readonly (readonly unknown[])[]; 'data-testid'?: string }) {
   return (
@@ -21,9 +22,14 @@ export function PreviewTable(props: { columns: readonly { name: string; type: st
       <tbody>
         {props.rows.map((r, i) => (
           <tr key={i}>
-            {r.map((v, j) => (
-              <td key={j}>{cellText(v)}</td>
-            ))}
+            {r.map((v, j) => {
+              const cell = cellDisplay(v, props.columns[j]?.type);
+              return (
+                <td key={j} title={cell.title}>
+                  {cell.text}
+                </td>
+              );
+            })}
           </tr>
         ))}
       </tbody>
