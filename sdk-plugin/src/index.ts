@@ -6,7 +6,7 @@
  * - {@link createServiceRef}: typed services that plugins provide and require.
  * - {@link baseApi} / {@link definePluginApi}: the single RTK Query api and its plugin endpoints.
  * - React hooks: {@link useService}, {@link createUseT}, {@link useCurrentUser},
- *   {@link useProjectLink}, {@link useNavigate}, {@link useNotify}, ...; {@link BusyButton}, a
+ *   {@link useProjectLink}, {@link useProjectEditRight}, {@link useNavigate}, {@link useNotify}, ...; {@link BusyButton}, a
  *   `loading` button that takes back the focus it dropped when it is done, and {@link Dialog},
  *   Blueprint's dialog that, rendered only while open, gives the focus back to its opener.
  * - Paged lists: {@link useListSearch}, {@link Pager}; CRUD screens: {@link CrudScreen},
@@ -22,6 +22,7 @@ export * from './plugin';
 export * from './api';
 export * from './locales';
 export * from './project-link';
+export * from './project-right';
 export * from './commands';
 export * from './react';
 export * from './ui';
