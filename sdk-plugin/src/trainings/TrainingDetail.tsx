@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState, type CSSProperties, type ReactNode } from 'react';
 import { AnchorButton, Button, Callout, Card, H5, HTMLTable, NonIdealState, Spinner } from '@blueprintjs/core';
 import { NumericInput, BusyButton, isApiError, useLocale, useNotify } from '../index';
 import { trainingsApi, type LogPage, type TensorBoardReply, type TrainingArea, type TrainingRow } from './api';
@@ -276,6 +276,13 @@ export function resultFigures(result: Record<string, unknown> | null): [string, 
   return out.slice(0, 60);
 }
 
+/**
+ * The facts table's labels stay on one line (in Chinese a long value, the measured results,
+ * squeezed them to one character a line); its values wrap instead, anywhere if they must.
+ */
+const FACT_LABEL: CSSProperties = { whiteSpace: 'nowrap', verticalAlign: 'top' };
+const FACT_VALUE: CSSProperties = { overflowWrap: 'anywhere' };
+
 /** Detail of one training or deduction: record, live curves from measured points, result, log; `extra`: an area's own section under the figures. */
 export function TrainingDetail({ area, id, onClose, extra }: { area: TrainingArea; id: string; onClose: () => void; extra?: (row: TrainingRow) => ReactNode }) {
   const { t } = useTrainingsT();
@@ -344,32 +351,32 @@ export function TrainingDetail({ area, id, onClose, extra }: { area: TrainingAre
         <span className="spacer" />
         <Button small icon="cross" aria-label={t('common.close')} title={t('common.close')} onClick={onClose} />
       </div>
-      <HTMLTable compact>
+      <HTMLTable compact data-testid="training-facts">
         <tbody>
           <tr>
-            <th>{t('common.algorithm')}</th>
+            <th style={FACT_LABEL}>{t('common.algorithm')}</th>
             <td>{row.algorithm ? t(`algorithms.${row.algorithm}` as Parameters<typeof t>[0]) : t('common.none')}</td>
-            <th>{t('common.progress')}</th>
+            <th style={FACT_LABEL}>{t('common.progress')}</th>
             <td>
               <ProgressCell state={row.state} progress={row.progress} durationMs={row.durationMs} />
             </td>
           </tr>
           <tr>
-            <th>{t('detail.startTime')}</th>
+            <th style={FACT_LABEL}>{t('detail.startTime')}</th>
             <td>{formatTime(row.startTime, locale)}</td>
-            <th>{t('detail.endTime')}</th>
+            <th style={FACT_LABEL}>{t('detail.endTime')}</th>
             <td>{formatTime(row.endTime, locale)}</td>
           </tr>
           <tr>
-            <th>{area === 'trainSimulator' || area === 'simulation' ? t('common.score') : t('train.finalReward')}</th>
+            <th style={FACT_LABEL}>{area === 'trainSimulator' || area === 'simulation' ? t('common.score') : t('train.finalReward')}</th>
             <td data-testid="training-score">{typeof row.score === 'number' ? row.score.toFixed(2) : typeof row.reward === 'number' ? row.reward.toFixed(4) : t('common.none')}</td>
-            <th>{t('common.duration')}</th>
+            <th style={FACT_LABEL}>{t('common.duration')}</th>
             <td>{formatDuration(row.durationMs)}</td>
           </tr>
           {metricKeys.length > 0 && (
             <tr>
-              <th>{t('detail.result')}</th>
-              <td colSpan={3}>{metricKeys.map((k) => `${k}: ${Number(row.metrics![k]).toPrecision(4)}`).join(' · ')}</td>
+              <th style={FACT_LABEL}>{t('detail.result')}</th>
+              <td colSpan={3} style={FACT_VALUE}>{metricKeys.map((k) => `${k}: ${Number(row.metrics![k]).toPrecision(4)}`).join(' · ')}</td>
             </tr>
           )}
         </tbody>

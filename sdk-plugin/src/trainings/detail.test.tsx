@@ -28,6 +28,25 @@ describe('training detail', () => {
     expect(h.calls.find((c) => c.url === 'train/getTrainDisplayDataList')?.body).toEqual({ jobId: row.jobId });
   });
 
+  it('keeps the facts\' labels on one line in Chinese, however long the measured results, and lets the values wrap', async () => {
+    const h = host('zh-CN');
+    const metrics = Object.fromEntries(Array.from({ length: 12 }, (_, i) => [`policy_return_mean_of_rollout_${i}`, i + 0.5]));
+    const row = { id: 'b'.repeat(32), code: 'P-B', name: 'long results', state: 'successful', progress: 1, durationMs: 120_000, jobId: 'c'.repeat(32), algorithm: 'ppo', reward: 12.5, metrics, error: null, startTime: '2026-11-23T10:00:00.000Z', endTime: '2026-11-23T10:02:00.000Z', createdAt: '2026-11-23T10:00:00.000Z' };
+    h.mockCall('trainPolicy/list', { data: { rows: [row], total: 1 } });
+    h.mockCall('trainPolicy/get', { data: row });
+    h.mockCall('train/getTrainDisplayDataList', { data: { jobId: row.jobId, state: 'successful', progress: 1, metrics: {}, points: [] } });
+    h.mockCall('train/getTrainLog', { data: { jobId: row.jobId, state: 'successful', error: null, items: [], nextAfterId: null } });
+    await renderPanel(screenOf('policy'), { host: h });
+    fireEvent.click(await screen.findByText('long results'));
+    const facts = await screen.findByTestId('training-facts');
+    const labels = Array.from(facts.querySelectorAll('th'));
+    expect(labels.map((th) => th.textContent)).toContain('算法');
+    expect(labels.length).toBe(7);
+    for (const th of labels) expect(getComputedStyle(th).whiteSpace).toBe('nowrap');
+    const results = within(facts).getByText(/policy_return_mean_of_rollout_0/);
+    expect(results.style.overflowWrap).toBe('anywhere');
+  });
+
   it('shows no chart while a job waits (no invented numbers)', async () => {
     const h = host();
     const row = { id: 'b'.repeat(32), code: 'E-B', name: 'queued', state: 'waiting', progress: null, durationMs: null, jobId: 'c'.repeat(32), algorithm: 'bc', createdAt: '2026-11-23T10:00:00.000Z' };
