@@ -135,6 +135,51 @@ describe('DatasetsPanel', () => {
     expect(screen.getByTestId('upload-start').hasAttribute('disabled')).toBe(true);
   });
 
+  it('names column types in plain words: the upload preview and statistics in Chinese, the dataset preview in both languages', async () => {
+    const host = createTestHost({ plugins: [dataAccessPlugin], locale: 'zh-CN', session: { token: 't', userId: 'u1' } });
+    host.mockCall('table/list', page([dataset]));
+    host.mockCall('file/getFreeSpace', { data: { totalBytes: 1e9, usedBytes: 0, freeBytes: 1e9, tenant: { totalBytes: 1e10, usedBytes: 0, freeBytes: 1e10 } } });
+    const kinds = ['integer', 'date', 'float', 'string', 'empty'] as const;
+    restore = fakePreviewer({
+      'kinds.csv': {
+        name: 'kinds.csv',
+        size: 10,
+        kind: 'csv',
+        ok: true,
+        elapsedMs: 4,
+        timings: {},
+        issues: [],
+        columns: kinds.map((k) => ({ name: `c_${k}`, kind: k, rawType: k, missing: 0, nan: 0 })),
+        rows: [[1, '2024-01-01', 1.5, 'x', null]],
+      },
+    });
+    await renderPanel(panel, { host });
+    fireEvent.click(await screen.findByTestId('datasets-upload'));
+    fireEvent.change(await screen.findByTestId('upload-file'), { target: { files: [new File(['x'], 'kinds.csv', { type: 'text/csv' })] } });
+    const heads = [...(await screen.findByTestId('upload-preview')).querySelectorAll('th')].map((th) => th.textContent);
+    expect(heads).toEqual(['c_integer (整数)', 'c_date (日期)', 'c_float (小数)', 'c_string (文本)', 'c_empty (空)']);
+    const statKind = (await screen.findByTestId('upload-stats')).querySelector('tbody td:nth-child(2)')!;
+    expect([statKind.textContent, statKind.getAttribute('title')]).toEqual(['整数', 'integer']);
+    cleanup();
+
+    const types = ['BIGINT', 'DOUBLE', 'VARCHAR', 'DATE', 'TIMESTAMP WITH TIME ZONE'];
+    for (const [locale, words] of [
+      ['en-US', ['integer', 'decimal', 'text', 'date', 'date and time']],
+      ['zh-CN', ['整数', '小数', '文本', '日期', '日期时间']],
+    ] as const) {
+      const h = createTestHost({ plugins: [dataAccessPlugin], locale, session: { token: 't', userId: 'u1' } });
+      h.mockCall('table/list', page([dataset]));
+      h.mockCall('table/get', { data: dataset });
+      h.mockCall('file/previewCSV', { data: { columns: types.map((type, i) => ({ name: `c${i}`, type })), rows: [], total: 0, offset: 0, stats: [] } });
+      await renderPanel(panel, { host: h });
+      fireEvent.click(await screen.findByTestId('dataset-open-orders'));
+      const spans = [...(await screen.findByTestId('dataset-preview')).querySelectorAll('th span')];
+      expect(spans.map((x) => x.textContent)).toEqual(words.map((w) => `(${w})`));
+      expect(spans.map((x) => x.getAttribute('title'))).toEqual(types);
+      cleanup();
+    }
+  });
+
   it('opens the import dialog with the focus on its first field, the connection (not on Blueprint\'s empty focus trap)', async () => {
     await renderPanel(panel, { host: importHost('en-US') });
     fireEvent.click(await screen.findByTestId('datasets-import'));

@@ -8,6 +8,7 @@ import { useDataT } from '../i18n';
 import { createPreviewer, type PreviewIssue, type PreviewResult, type PreviewStats, type Previewer } from '../preview';
 import { uploadResumable, UploadStopped } from '../upload';
 import { PreviewTable } from './PreviewTable';
+import { useValueKindLabel } from './value-kind';
 
 type Running = { sent: number; total: number; resumed: boolean; uploadId: string | null; controller: AbortController };
 
@@ -23,6 +24,7 @@ export function nameFromFile(file: string): string {
  */
 export function UploadDialog(props: { isOpen: boolean; projectId?: string; onClose(): void; onCreated(d: Dataset): void }) {
   const { t, locale } = useDataT();
+  const kindLabel = useValueKindLabel();
   const notify = useNotify();
   const input = useRef<HTMLInputElement>(null);
   const previewer = useRef<Previewer | null>(null);
@@ -256,7 +258,7 @@ export function UploadDialog(props: { isOpen: boolean; projectId?: string; onClo
                   {stats.columns.map((c) => (
                     <tr key={c.name}>
                       <td>{c.name}</td>
-                      <td>{c.kind}</td>
+                      <td title={c.kind}>{kindLabel(c.kind)}</td>
                       <td>{c.count}</td>
                       <td>{c.nulls + c.nan}</td>
                       <td>{cellText(c.min)}</td>
