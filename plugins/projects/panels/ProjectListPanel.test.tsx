@@ -85,6 +85,15 @@ describe('ProjectListPanel', () => {
     expect(host.calls[0]).toEqual({ url: 'project/getProjectList', body: { page: 1, pageSize: 20, keyword: undefined, favourite: undefined, scope: 'all' } });
   });
 
+  it('counts the solutions in the plural forms of English: 1 solution, 2 solutions', async () => {
+    const host = createTestHost({ plugins: [projectsPlugin], locale: 'en-US' });
+    host.mockCall('project/getProjectList', { data: page([project({ solutionCount: 1 }), project({ projectId: 'c'.repeat(32), name: 'Grid', solutionCount: 2 })]) });
+    await renderPanel(listPanel, { host });
+    expect(await screen.findByText('1 solution')).toBeTruthy();
+    expect(screen.getByText('2 solutions')).toBeTruthy();
+    expect(screen.queryByText('1 solutions')).toBeNull();
+  });
+
   it('shows the empty state in both languages and opens the create dialog from it', async () => {
     const host = createTestHost({ plugins: [projectsPlugin], locale: 'zh-CN' });
     host.mockCall('project/getProjectList', { data: page([]) });
