@@ -13,7 +13,8 @@ interface Pending extends CollaboratorCandidate {
 
 /**
  * Project collaboration: the current grants (owner may remove them) and new grants of edit or
- * view to users or organisations of the tenant. At least one grant is required to submit;
+ * view to users or organisations of the tenant (those with a grant already are not offered).
+ * At least one grant is required to submit;
  * someone who is not the owner sees why they cannot change anything.
  */
 export function CollaborationDialog({ project, onClose }: { project: ProjectItem; onClose(): void }) {
@@ -28,6 +29,9 @@ export function CollaborationDialog({ project, onClose }: { project: ProjectItem
     { projectId: project.projectId, keyword: keyword.trim() || undefined },
     { skip: !isOwner },
   );
+  // Who has a grant already is not offered again: the list follows the grants (read again after a grant or a removal).
+  const granted = new Set((current.data ?? []).map((g) => `${g.subjectType}:${g.subjectId}`));
+  const offered = (candidates.data ?? []).filter((c) => !granted.has(`${c.subjectType}:${c.subjectId}`));
   const [grant, granting] = projectsApi.endpoints['projects/grant'].useMutation();
   const [revoke] = projectsApi.endpoints['projects/revoke'].useMutation();
 
@@ -100,11 +104,11 @@ export function CollaborationDialog({ project, onClose }: { project: ProjectItem
           <InputGroup leftIcon="search" placeholder={t('collab.search')} aria-label={t('collab.search')} value={keyword} onValueChange={setKeyword} autoFocus data-testid="collab-search" />
           {candidates.isFetching ? (
             <Spinner size={20} />
-          ) : (candidates.data ?? []).length === 0 ? (
+          ) : offered.length === 0 ? (
             <p className="dc-muted">{t('collab.noCandidates')}</p>
           ) : (
             <Menu className="dc-projects-candidates" data-testid="collab-candidates">
-              {(candidates.data ?? []).map((c) => (
+              {offered.map((c) => (
                 <MenuItem key={c.subjectType + c.subjectId} icon={c.subjectType === 'user' ? 'person' : 'people'} text={c.name} onClick={() => add(c)} />
               ))}
             </Menu>

@@ -37,6 +37,33 @@ describe('owner-only settings dialogs', () => {
     expect((await screen.findByTestId('collab-error')).textContent).toBe('Refused by the server');
   });
 
+  it('collaboration: no longer offers someone once granted, and offers them again once their grant is removed', async () => {
+    const host = createTestHost({ plugins: [projectsPlugin], locale: 'en-US' });
+    const org = { subjectType: 'org' as const, subjectId: 'd'.repeat(32), name: 'Research' };
+    let grants: { id: string; subjectType: 'user' | 'org'; subjectId: string; subjectName: string; permission: 'view' | 'edit'; createdAt: string }[] = [];
+    host.mockCall('project/getProjectPermissionsList', () => ({ data: grants }));
+    host.mockCall('project/getCollaboratorCandidates', { data: [user, org] });
+    host.mockCall('project/createProjectPermissionsList', (body) => {
+      const { permissions } = body as { permissions: { subjectType: 'user' | 'org'; subjectId: string; permission: 'view' | 'edit' }[] };
+      grants = permissions.map((p, i) => ({ id: `g${i}`, ...p, subjectName: 'bob', createdAt: '2026-11-01T10:00:00.000Z' }));
+      return { data: grants };
+    });
+    host.mockCall('project/deleteProjectPermissionsByProjectId', () => {
+      grants = [];
+      return { data: { projectId: project.projectId, removed: 1 } };
+    });
+    await renderPanel(CollaborationDialog as never, { host, props: { project, onClose: () => {} } });
+    const offered = async () => Array.from((await screen.findByTestId('collab-candidates')).querySelectorAll('.bp6-menu-item')).map((m) => m.textContent);
+    expect(await offered()).toEqual(['bob', 'Research']);
+    fireEvent.click(screen.getByText('bob'));
+    fireEvent.click(screen.getByTestId('collab-submit'));
+    await waitFor(() => expect(screen.queryByTestId('collab-current')?.textContent).toContain('bob'));
+    await waitFor(async () => expect(await offered()).toEqual(['Research']));
+    fireEvent.click(screen.getByRole('button', { name: 'Remove bob' }));
+    await waitFor(() => expect(screen.queryByTestId('collab-current')).toBeNull());
+    await waitFor(async () => expect(await offered()).toEqual(['bob', 'Research']));
+  });
+
   it('sharing: someone who is not the owner sees why and can only close, in Chinese', async () => {
     const host = createTestHost({ plugins: [projectsPlugin], locale: 'zh-CN' });
     host.mockCall('project/getShareSettings', { data: { projectId: project.projectId, token: null, scope: null, modules: [] } });
