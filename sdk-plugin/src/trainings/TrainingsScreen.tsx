@@ -1,13 +1,13 @@
 import { useCallback, useEffect, useState, type ReactNode } from 'react';
 import { Button, ButtonGroup, HTMLTable, Tag } from '@blueprintjs/core';
 import type { JobView, TrainKind } from '@decisio/domain';
-import { BusyButton, policyGain, projectLinkSearch, useAppLocation, useLocale, useNavigate } from '../index';
+import { BusyButton, policyGain, projectLinkSearch, useAppLocation, useLocale, useNavigate, useProjectEditRight } from '../index';
 import { trainingsApi, type TrainingArea, type TrainingRow } from './api';
 import { useTrainingsT } from './i18n';
 import { DeductionDialog } from './DeductionDialog';
 import { TrainFormDialog } from './TrainFormDialog';
 import { TrainingDetail } from './TrainingDetail';
-import { ACTIVE, DeleteConfirm, formatTime, ListStates, NoSolution, ProgressCell, StateTag, STOPPED_MANUALLY, useAct, useSolutionId } from './shared';
+import { ACTIVE, DeleteConfirm, formatTime, ListStates, NoSolution, ProgressCell, StateTag, STOPPED_MANUALLY, useAct, useProjectId, useSolutionId } from './shared';
 import { FollowJobs } from './events';
 
 /** The fallback poll of a list while some running job is not followed live. */
@@ -28,7 +28,9 @@ const CONFIG: Record<TrainingScreen, { area: TrainingArea; train?: TrainKind; co
  * The screen of one kind of training or deduction: its list with the form, detail, stop, copy,
  * restore and delete; `openForm` opens the new-training (or new-deduction) form at once (the
  * `/train` addresses). `detailExtra` adds an area's own section to a record's detail (the
- * environment area's per-node scores), under the record's figures.
+ * environment area's per-node scores), under the record's figures. The changes (new, stop,
+ * restore, copy, delete) are disabled, their title saying why, for a user who may not change the
+ * project ({@link useProjectEditRight}: view right, or locked), and the form does not open (nor while the right is read).
  */
 export function TrainingsScreen(props: TrainingsScreenProps) {
   // One screen per solution: another starts with no form, detail or dialog of this one's open.
@@ -50,6 +52,9 @@ function Trainings({ screen, openForm = false, detailExtra }: TrainingsScreenPro
   const location = useAppLocation();
   const solutionId = useSolutionId();
   const cfg = CONFIG[screen];
+  // Refused only once known (a reason): not while the project is read, nor without a project in the link (the server decides).
+  const right = useProjectEditRight(useProjectId());
+  const change = { disabled: right.reason !== undefined, title: right.reason };
   const [formOpen, setFormOpen] = useState(openForm);
   const [selected, setSelected] = useState<string | null>(null);
   const [deleting, setDeleting] = useState<TrainingRow | null>(null);
@@ -88,7 +93,7 @@ function Trainings({ screen, openForm = false, detailExtra }: TrainingsScreenPro
     setAck(false);
   };
   const newButton = (
-    <Button icon="add" intent="primary" onClick={() => setFormOpen(true)} data-testid="modelling-new">
+    <Button icon="add" intent="primary" {...change} onClick={() => setFormOpen(true)} data-testid="modelling-new">
       {cfg.train ? t('train.new') : t('deduction.new')}
     </Button>
   );
@@ -165,21 +170,21 @@ function Trainings({ screen, openForm = false, detailExtra }: TrainingsScreenPro
                       </Button>
                     )}
                     {ACTIVE.has(r.state) && r.jobId && (
-                      <Button small icon="stop" intent="warning" onClick={() => void act(() => stop({ jobId: r.jobId! }).unwrap(), t('common.stopped'))}>
+                      <Button small icon="stop" intent="warning" {...change} onClick={() => void act(() => stop({ jobId: r.jobId! }).unwrap(), t('common.stopped'))}>
                         {t('common.stop')}
                       </Button>
                     )}
                     {(cfg.area === 'trainSimulator' || cfg.area === 'trainPolicy') && (r.state === 'failure' || r.state === STOPPED_MANUALLY) && (
-                      <Button small icon="repeat" onClick={() => void act(() => restore({ area: cfg.area as 'trainSimulator' | 'trainPolicy', id: r.id }).unwrap(), t('common.restored'))}>
+                      <Button small icon="repeat" {...change} onClick={() => void act(() => restore({ area: cfg.area as 'trainSimulator' | 'trainPolicy', id: r.id }).unwrap(), t('common.restored'))}>
                         {t('common.restore')}
                       </Button>
                     )}
                     {cfg.copy && (
-                      <Button small icon="duplicate" onClick={() => void act(() => copy({ area: cfg.copy!, id: r.id }).unwrap(), t('common.copied'))}>
+                      <Button small icon="duplicate" {...change} onClick={() => void act(() => copy({ area: cfg.copy!, id: r.id }).unwrap(), t('common.copied'))}>
                         {t('common.copy')}
                       </Button>
                     )}
-                    <Button small icon="trash" intent="danger" onClick={() => setDeleting(r)}>
+                    <Button small icon="trash" intent="danger" {...change} onClick={() => setDeleting(r)}>
                       {t('common.delete')}
                     </Button>
                   </ButtonGroup>
@@ -191,8 +196,8 @@ function Trainings({ screen, openForm = false, detailExtra }: TrainingsScreenPro
       </ListStates>
       {running.length > 0 && <FollowJobs jobIds={running.map((r) => r.jobId!)} onState={onState} onAllLive={setAllLive} />}
       {selected && <TrainingDetail key={selected} area={cfg.area} id={selected} onClose={() => setSelected(null)} {...(detailExtra ? { extra: detailExtra } : {})} />}
-      {formOpen && cfg.train && <TrainFormDialog kind={cfg.train} solutionId={solutionId} onClose={() => setFormOpen(false)} />}
-      {formOpen && !cfg.train && <DeductionDialog kind={screen as 'simulation' | 'decision'} solutionId={solutionId} onClose={() => setFormOpen(false)} />}
+      {formOpen && !right.loading && !right.reason && cfg.train && <TrainFormDialog kind={cfg.train} solutionId={solutionId} onClose={() => setFormOpen(false)} />}
+      {formOpen && !right.loading && !right.reason && !cfg.train && <DeductionDialog kind={screen as 'simulation' | 'decision'} solutionId={solutionId} onClose={() => setFormOpen(false)} />}
       <DeleteConfirm
         name={deleting?.name ?? null}
         loading={removal.isLoading}
