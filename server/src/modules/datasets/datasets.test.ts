@@ -224,6 +224,39 @@ describe.each(databases)('datasets on %s', (kind) => {
     expect((await create(fileId, 'second')).body.code).toBe(ErrorCode.tableInUse);
   });
 
+  it('a refused creation deletes the file uploaded for it (each retry would add a copy against the quota); a general file stays', async () => {
+    const user = await createUser(server);
+    const token = await issueToken(server, user);
+    const csv = text('a,b\n1,2\n');
+    expect((await create(await upload('good.csv', csv, token), 'good', token)).body.code).toBe(0);
+    const usage = async () => {
+      const files = await server.call('file/fileItemList', { token, body: { page: 1, pageSize: 100 } });
+      return { names: (files.body.data.rows as { name: string }[]).map((f) => f.name), used: (await server.call('file/getFreeSpace', { token })).body.data.usedBytes as number };
+    };
+    const before = await usage();
+    expect(before.names).toEqual(['good.csv']);
+    for (let i = 0; i < 2; i++) {
+      const again = await upload('good.csv', csv, token);
+      const r = await create(again, 'GOOD', token);
+      expect([r.status, r.body.code]).toEqual([400, ErrorCode.tableNameUsed]);
+      expect(await usage()).toEqual(before);
+      expect((await server.call('file/fileItemList', { token, body: { page: 1, pageSize: 100 } })).body.data.rows.some((f: { fileId: string }) => f.fileId === again)).toBe(false);
+    }
+    // No right on the project named: the same.
+    const foreignProject = await server.call('project/createProject', { token: aliceToken, body: { name: `not carol's ${newId().slice(0, 6)}`, colour: 'ocean' } });
+    const refused = await server.call('table/create', { token, body: { fileId: await upload('p.csv', csv, token), name: 'p', type: 'business', projectId: foreignProject.body.data.projectId } });
+    expect(refused.body.code).toBe(ErrorCode.projectNotFound);
+    expect(await usage()).toEqual(before);
+    // A file uploaded as a general file (storage) is the user's to keep.
+    const general = await upload('kept.csv', csv, token, 'file');
+    expect((await create(general, 'good', token)).body.code).toBe(ErrorCode.tableNameUsed);
+    expect((await usage()).names).toContain('kept.csv');
+    // The file a dataset was made from is never removed by another refused creation.
+    const made = (await server.call('table/list', { token, body: { page: 1, pageSize: 10 } })).body.data.rows[0] as { tableId: string };
+    const source = await server.call('file/getDataSourceDownloadUrl', { token, body: { tableId: made.tableId } });
+    expect(source.body.data.name).toBe('good.csv');
+  });
+
   it('ingests npz and h5 arrays, REVIVE index as a trajectory column', async () => {
     const obs = { dtype: 'f4', shape: [4, 2], data: new Float32Array([1, 2, 3, 4, 5, 6, 7, 8]) };
     const act = { dtype: 'f8', shape: [4], data: new Float64Array([0.5, 1.5, 2.5, 3.5]) };
@@ -474,6 +507,7 @@ describe.each(databases)('datasets on %s', (kind) => {
     const r = await create(fileId, 'q', token);
     expect(r.body.code).toBe(ErrorCode.storageInsufficient);
     expect(await server.app.db.knex('datasets').where({ user_id: user.id })).toHaveLength(0);
-    expect((await server.call('file/getFreeSpace', { token })).body.data.usedBytes).toBe(csv.length);
+    // The upload made for it went with the refusal (the dialog uploads the file again on a retry).
+    expect((await server.call('file/getFreeSpace', { token })).body.data.usedBytes).toBe(0);
   });
 });

@@ -133,15 +133,15 @@ export class DatasetsService {
     if (file.kind !== 'upload') throw new AppError('tableFileFormatError', { fileId: 'not an uploaded file' });
     const fileType = uploadFileType(file.name);
     if (!fileType) throw new AppError('tableFileFormatError', { fileId: 'csv, npz or h5 only' });
-    if (input.projectId) await assertProjectAccess(this.knex, user, input.projectId, 'edit');
-    await this.assertNameFree(owner, input.name);
     const used = await this.knex('datasets').where({ source_file_id: file.id }).first('id');
     if (used) throw new AppError('tableInUse');
 
     const id = newId();
     const tmp = `${this.blobs.tempPathOf(`u/${owner.userId}/ds/${id}.parquet`)}.parquet`;
-    await fsp.mkdir(path.dirname(tmp), { recursive: true });
     try {
+      if (input.projectId) await assertProjectAccess(this.knex, user, input.projectId, 'edit');
+      await this.assertNameFree(owner, input.name);
+      await fsp.mkdir(path.dirname(tmp), { recursive: true });
       const result = await ingestFile(this.blobs.pathOf(file.blob_key), fileType, tmp);
       await this.adoptParquet(owner, tmp, {
         id,
@@ -154,10 +154,27 @@ export class DatasetsService {
         size: file.size,
         projectId: input.projectId ?? null,
       });
+    } catch (err) {
+      if (err instanceof AppError) await this.discardDatasetUpload(owner, file);
+      throw err;
     } finally {
       await fsp.rm(tmp, { force: true });
     }
     return this.get(user, id);
+  }
+
+  /**
+   * A file uploaded to become a dataset (`purpose: 'dataset'`) whose `table/create` was refused
+   * (name taken, no right on the project, unreadable content, no space): it is deleted and its
+   * space freed, as a refused dataset upload is when it completes, so that each try does not
+   * leave one more copy counting against the quota. A general upload (`purpose: 'file'`) stays.
+   */
+  private async discardDatasetUpload(owner: BlobOwner, file: Awaited<ReturnType<StorageService['fileRow']>>): Promise<void> {
+    if (!file.upload_id) return;
+    const upload = (await this.knex('uploads').where({ id: file.upload_id }).first('purpose')) as { purpose: string } | undefined;
+    if (upload?.purpose !== 'dataset') return;
+    const used = await this.knex('datasets').where({ source_file_id: file.id }).first('id');
+    if (!used) await this.storage.removeFileRow(owner, file);
   }
 
   /**
