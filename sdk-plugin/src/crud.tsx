@@ -319,6 +319,8 @@ export interface CrudFormProps {
   saving: boolean;
   /** The save button is disabled (e.g. while another call of the form runs); Enter does not submit then. */
   saveDisabled?: boolean;
+  /** Title of the save button: why it is disabled (e.g. the project's `useProjectEditRight` reason). */
+  saveTitle?: string;
   saveTestId?: string;
   /** Text of the save button, e.g. "Save", "Create" or "Start training". */
   labels: Pick<CrudLabels, 'cancel' | 'save'>;
@@ -365,7 +367,7 @@ export function CrudForm(props: CrudFormProps) {
             <Button onClick={props.onClose}>{props.labels.cancel}</Button>
             {props.actions}
             {/* The busy Save drops the focus to the page; a failed save leaves the dialog open: it comes back to Save. */}
-            <BusyButton type="submit" form={props.formId} intent="primary" loading={props.saving} disabled={props.saveDisabled} data-testid={props.saveTestId}>
+            <BusyButton type="submit" form={props.formId} intent="primary" loading={props.saving} disabled={props.saveDisabled} title={props.saveTitle} data-testid={props.saveTestId}>
               {props.labels.save}
             </BusyButton>
           </>

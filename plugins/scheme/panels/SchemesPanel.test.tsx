@@ -221,4 +221,30 @@ describe('scheme.list', () => {
       cleanup();
     }
   });
+
+  it('a view collaborator may look at the schemes, not create, process, delete or save one: disabled with the reason (both languages); an editor may', async () => {
+    const stored = { id: SCHEME, name: 'daily', period: 'day', startTime: '2026-01-01T00:00:00.000Z', endTime: '2026-01-02T00:00:00.000Z', processState: 'completed', rows: 1920, data: { dimensions: { agent: ['power_action'] } } };
+    const reasons = { 'en-US': 'You can only view this project: ask its owner for the edit right to change it.', 'zh-CN': '你只能查看此项目：如需修改，请向项目所有者申请编辑权限。' } as const;
+    for (const [locale, right] of [['en-US', 'view'], ['zh-CN', 'view'], ['en-US', 'edit']] as const) {
+      const h = host(locale);
+      h.mockCall('project/getProject', { data: { projectId: 'p'.repeat(32), name: 'P', locked: false, right } });
+      h.mockCall('scheme/list', { data: { rows: [stored], total: 1 } });
+      templateProject(h);
+      await renderPanel(panel, { host: h });
+      const row = await screen.findByTestId('scheme-row');
+      await waitFor(() => expect(h.calls.some((c) => c.url === 'project/getProject')).toBe(true));
+      const changes = () => [screen.getByTestId('modelling-new'), within(row).getByTestId('scheme-process'), within(row).getByText(locale === 'en-US' ? 'Delete' : '删除').closest('button')!] as HTMLButtonElement[];
+      if (right === 'view') {
+        await waitFor(() => expect(changes().every((b) => b.disabled && b.title === reasons[locale])).toBe(true));
+      } else {
+        await new Promise((r) => setTimeout(r, 20));
+        expect(changes().map((b) => [b.disabled, b.title])).toEqual([[false, ''], [false, ''], [false, '']]);
+      }
+      // The detail opens for everyone; its Save only for an editor.
+      fireEvent.click(within(row).getByText(locale === 'en-US' ? 'Detail' : '详情'));
+      const save = (await screen.findByTestId('scheme-submit')) as HTMLButtonElement;
+      expect([save.disabled, save.title]).toEqual(right === 'view' ? [true, reasons[locale]] : [false, '']);
+      cleanup();
+    }
+  });
 });

@@ -1,18 +1,18 @@
 import { useEffect, useState } from 'react';
 import { Button, ButtonGroup, Callout, DialogBody, FormGroup, HTMLSelect, HTMLTable, InputGroup, NonIdealState, ProgressBar, Spinner, Tag, TextArea } from '@blueprintjs/core';
 import { MODELLING_LIMITS, SCHEME_AGGREGATIONS, SCHEME_DERIVED_OPS, SCHEME_PERIODS, SCHEME_TYPE_KINDS, type CorrelationTable, type SchemeDerivedOp } from '@decisio/domain';
-import { Dialog, CrudForm, isApiError, useNotify, type PanelProps } from '@decisio/sdk-plugin';
+import { Dialog, CrudForm, isApiError, useNotify, useProjectEditRight, type PanelProps } from '@decisio/sdk-plugin';
 import { schemeApi } from '../api';
 import { useSchemeT } from '../i18n';
 import { DIMENSIONS, rangeMissesData, schemeData, schemeForm, validateSchemeForm, type Dimension, type FieldChoice, type GraphNodes, type SchemeForm } from '../model/scheme-form';
-import { DeleteConfirm, Field, ListStates, NoSolution, serverErrors, StateTag, trainingsApi, useAct, useSolutionId, type FormErrors, type SchemeRow } from '@decisio/sdk-plugin/trainings';
+import { DeleteConfirm, Field, ListStates, NoSolution, serverErrors, StateTag, trainingsApi, useAct, useProjectId, useSolutionId, type FormErrors, type SchemeRow } from '@decisio/sdk-plugin/trainings';
 
 const OP_NAMES: Record<SchemeDerivedOp, 'add' | 'sub' | 'mul' | 'div' | 'and'> = { '+': 'add', '-': 'sub', '*': 'mul', '/': 'div', '&': 'and' };
 /** `2026-01-01T00:00:00.000Z` -> `2026-01-01 00:00` (UTC, as the processing reads the range). */
 const utc = (iso: string) => iso.slice(0, 16).replace('T', ' ');
 
-/** The editor of one scheme: loads the data it starts from, then the form. */
-function SchemeDialog({ solutionId, scheme, onClose }: { solutionId: string; scheme: SchemeRow | null; onClose: () => void }) {
+/** The editor of one scheme: loads the data it starts from, then the form. `refused`: why the user may not save (view right, locked project). */
+function SchemeDialog({ solutionId, scheme, refused, onClose }: { solutionId: string; scheme: SchemeRow | null; refused: string | undefined; onClose: () => void }) {
   const { t } = useSchemeT();
   const table = schemeApi.endpoints['scheme/table'].useQuery({ solutionId }, { refetchOnMountOrArgChange: true });
   const pattern = trainingsApi.endpoints['trainings/pattern'].useQuery({ solutionId }, { skip: scheme !== null });
@@ -22,7 +22,7 @@ function SchemeDialog({ solutionId, scheme, onClose }: { solutionId: string; sch
   return (
     <Dialog isOpen onClose={onClose} title={scheme ? scheme.name : t('scheme.new')} style={{ width: 920 }} canEscapeKeyClose>
       {ready ? (
-        <SchemeEditor solutionId={solutionId} scheme={scheme} table={table.data?.table ?? null} timeField={(table.data?.correlation as { datetimeField?: string } | null | undefined)?.datetimeField ?? null} tableError={table.error} graph={(pattern.data?.graph as GraphNodes | null | undefined) ?? null} onClose={onClose} />
+        <SchemeEditor solutionId={solutionId} scheme={scheme} refused={refused} table={table.data?.table ?? null} timeField={(table.data?.correlation as { datetimeField?: string } | null | undefined)?.datetimeField ?? null} tableError={table.error} graph={(pattern.data?.graph as GraphNodes | null | undefined) ?? null} onClose={onClose} />
       ) : (
         <DialogBody>
           <NonIdealState icon={<Spinner size={24} />} title={t('scheme.loadingData')} />
@@ -32,7 +32,7 @@ function SchemeDialog({ solutionId, scheme, onClose }: { solutionId: string; sch
   );
 }
 
-function SchemeEditor(props: { solutionId: string; scheme: SchemeRow | null; table: CorrelationTable | null; timeField: string | null; tableError: unknown; graph: GraphNodes | null; onClose: () => void }) {
+function SchemeEditor(props: { solutionId: string; scheme: SchemeRow | null; refused: string | undefined; table: CorrelationTable | null; timeField: string | null; tableError: unknown; graph: GraphNodes | null; onClose: () => void }) {
   const { solutionId, scheme, table, onClose } = props;
   const { t } = useSchemeT();
   const notify = useNotify();
@@ -91,6 +91,8 @@ function SchemeEditor(props: { solutionId: string; scheme: SchemeRow | null; tab
       onClose={onClose}
       onSubmit={() => void submit()}
       saving={c.isLoading || s.isLoading}
+      saveDisabled={props.refused !== undefined}
+      saveTitle={props.refused}
       saveTestId="scheme-submit"
       labels={{ cancel: t('common.cancel'), save: t('common.save') }}
       formError={errors._form}
@@ -259,6 +261,9 @@ function Schemes() {
   const { t } = useSchemeT();
   const act = useAct();
   const solutionId = useSolutionId();
+  // A user who may not change the project (view right, locked) may look at the schemes, not change them;
+  // refused only once known (not while the project is read, nor without a project in the link: the server decides).
+  const refused = useProjectEditRight(useProjectId()).reason;
   const [editing, setEditing] = useState<{ scheme: SchemeRow | null } | null>(null);
   const [deleting, setDeleting] = useState<SchemeRow | null>(null);
   const [poll, setPoll] = useState(0);
@@ -269,7 +274,7 @@ function Schemes() {
   if (!solutionId) return <NoSolution />;
   const full = (q.data?.total ?? 0) >= MODELLING_LIMITS.schemesPerSolution;
   const newButton = (
-    <Button icon="add" intent="primary" disabled={full} title={full ? t('scheme.limit') : undefined} onClick={() => setEditing({ scheme: null })} data-testid="modelling-new">
+    <Button icon="add" intent="primary" disabled={full || refused !== undefined} title={refused ?? (full ? t('scheme.limit') : undefined)} onClick={() => setEditing({ scheme: null })} data-testid="modelling-new">
       {t('scheme.new')}
     </Button>
   );
@@ -306,13 +311,13 @@ function Schemes() {
                 <td>{s.rows ?? t('common.none')}</td>
                 <td>
                   <ButtonGroup minimal>
-                    <Button small icon="play" disabled={s.processState === 'processing'} data-testid="scheme-process" onClick={() => void act(() => process({ id: s.id }).unwrap(), t('scheme.process'))}>
+                    <Button small icon="play" disabled={s.processState === 'processing' || refused !== undefined} title={refused} data-testid="scheme-process" onClick={() => void act(() => process({ id: s.id }).unwrap(), t('scheme.process'))}>
                       {t('scheme.process')}
                     </Button>
                     <Button small icon="edit" disabled={s.processState === 'processing'} onClick={() => setEditing({ scheme: s })}>
                       {t('common.detail')}
                     </Button>
-                    <Button small icon="trash" intent="danger" onClick={() => setDeleting(s)}>
+                    <Button small icon="trash" intent="danger" disabled={refused !== undefined} title={refused} onClick={() => setDeleting(s)}>
                       {t('common.delete')}
                     </Button>
                   </ButtonGroup>
@@ -322,7 +327,7 @@ function Schemes() {
           </tbody>
         </HTMLTable>
       </ListStates>
-      {editing && <SchemeDialog solutionId={solutionId} scheme={editing.scheme} onClose={() => setEditing(null)} />}
+      {editing && <SchemeDialog solutionId={solutionId} scheme={editing.scheme} refused={refused} onClose={() => setEditing(null)} />}
       <DeleteConfirm
         name={deleting?.name ?? null}
         onCancel={() => setDeleting(null)}
