@@ -86,6 +86,24 @@ describe('trainings screens', () => {
     expect(screen.getByText('Stop')).toBeTruthy();
   });
 
+  it("shows a finished training's or deduction's progress as done (100%), a stopped one's as far as it got, not its duration alone", async () => {
+    const h = host('en-US');
+    const row = (id: string, name: string, state: string, progress: number | null) => ({ id: id.repeat(32), code: `D-${id}`, name, state, progress, durationMs: 11_000, jobId: null, stepSize: 10, score: null, createdAt: '2026-11-23T10:00:00.000Z' });
+    h.mockCall('simulation/list', {
+      data: { rows: [row('b', 'done', 'successful', null), row('c', 'halted', 'successful by manual stop', 0.5), row('d', 'broken', 'failure', null)], total: 3 },
+    });
+    await renderPanel(screenOf('simulation'), { host: h });
+    const progressOf = async (name: string) => (await screen.findByText(name)).closest('tr')!.querySelectorAll('td')[3]!;
+    const done = await progressOf('done');
+    expect(done.textContent).toBe('100% · 11s');
+    expect((done.querySelector('.bp6-progress-meter') as HTMLElement).style.width).toBe('100%');
+    const halted = await progressOf('halted');
+    expect(halted.textContent).toBe('50% · 11s');
+    expect((halted.querySelector('.bp6-progress-meter') as HTMLElement).style.width).toBe('50%');
+    // A failure of unknown progress: no invented figure.
+    expect((await progressOf('broken')).textContent).toBe('11s');
+  });
+
   it('marks a policy whose return does not exceed the data\'s own decisions, in both languages', async () => {
     for (const [locale, words] of [['en-US', "Not above the data's decisions"], ['zh-CN', '未超过数据决策']] as const) {
       const h = host(locale);

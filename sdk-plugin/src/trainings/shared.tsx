@@ -134,10 +134,19 @@ export function StateTag({ state }: { state: string }) {
   );
 }
 
-/** Progress bar while a job runs, else its duration. */
+/** States of a job that ended having done all its work. */
+const DONE = new Set(['successful', 'completed']);
+
+/**
+ * Progress bar while a job runs, with how long it has run under it. A job that has ended shows
+ * how far it got (all of it when it succeeded: 100%; a stopped or failed one where it stopped,
+ * when known) in its state's colour, its duration under it; one never run or of unknown
+ * progress shows its duration alone.
+ */
 export function ProgressCell({ state, progress, durationMs }: { state: string; progress: number | null; durationMs: number | null }) {
+  const { locale } = useTrainingsT();
+  const v = progress === null ? undefined : Math.max(0, Math.min(1, progress > 1 ? progress / 100 : progress));
   if (ACTIVE.has(state)) {
-    const v = progress === null ? undefined : Math.max(0, Math.min(1, progress > 1 ? progress / 100 : progress));
     return (
       <div style={{ minWidth: 120 }}>
         <ProgressBar value={v} intent="primary" animate={state !== 'waiting'} stripes={v === undefined} />
@@ -145,7 +154,17 @@ export function ProgressCell({ state, progress, durationMs }: { state: string; p
       </div>
     );
   }
-  return <span>{formatDuration(durationMs)}</span>;
+  const reached = DONE.has(state) ? 1 : v;
+  if (reached === undefined || state === 'normal') return <span>{formatDuration(durationMs)}</span>;
+  const percent = new Intl.NumberFormat(locale, { style: 'percent', maximumFractionDigits: 0 }).format(reached);
+  return (
+    <div style={{ minWidth: 120 }} data-testid="progress-done">
+      <ProgressBar value={reached} intent={INTENT[state] ?? 'none'} animate={false} stripes={false} />
+      <small className="bp6-text-muted">
+        {percent} · {formatDuration(durationMs)}
+      </small>
+    </div>
+  );
 }
 
 /**
