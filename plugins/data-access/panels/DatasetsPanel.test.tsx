@@ -110,7 +110,7 @@ describe('DatasetsPanel', () => {
     expect(await screen.findByText('theirs')).toBeTruthy();
   });
 
-  it('lists datasets and refuses a duplicate-column file with the catalogue message, previews a good one', async () => {
+  it('lists datasets and refuses a duplicate-column file saying which columns, previews a good one', async () => {
     const host = createTestHost({ plugins: [dataAccessPlugin], locale: 'en-US', session: { token: 't', userId: 'u1' } });
     host.mockCall('table/list', page([dataset]));
     host.mockCall('file/getFreeSpace', { data: { totalBytes: 1e9, usedBytes: 0, freeBytes: 1e9, tenant: { totalBytes: 1e10, usedBytes: 0, freeBytes: 1e10 } } });
@@ -124,7 +124,7 @@ describe('DatasetsPanel', () => {
     fireEvent.click(screen.getByTestId('datasets-upload'));
     const input = (await screen.findByTestId('upload-file')) as HTMLInputElement;
     fireEvent.change(input, { target: { files: [new File(['a,a\n1,2\n'], 'dup.csv', { type: 'text/csv' })] } });
-    expect((await screen.findByTestId('upload-issue-duplicateColumns')).textContent).toBe('Duplicated column name: Duplicate column names: a');
+    expect((await screen.findByTestId('upload-issue-duplicateColumns')).textContent).toBe('Duplicate column names: a');
     expect(screen.getByTestId('upload-start').hasAttribute('disabled')).toBe(true);
     fireEvent.change(input, { target: { files: [new File(['a\n1\n3\n'], 'good.csv', { type: 'text/csv' })] } });
     expect(await screen.findByTestId('upload-preview')).toBeTruthy();
@@ -133,6 +133,44 @@ describe('DatasetsPanel', () => {
     fireEvent.change(screen.getByTestId('upload-name'), { target: { value: 'x'.repeat(31) } });
     expect(screen.getByText('At most 30 characters')).toBeTruthy();
     expect(screen.getByTestId('upload-start').hasAttribute('disabled')).toBe(true);
+  });
+
+  it('says what is wrong with a file once, in plain sentences: no data rows, the line that cannot be read, duplicate columns in Chinese', async () => {
+    const parse = (details: Record<string, unknown>) => ({ code: 'tableFileFormatError' as const, value: ErrorCode.tableFileFormatError, reason: 'parse' as const, message: 'x', fatal: true, details });
+    const results: Record<string, PreviewResult> = {
+      'header.csv': {
+        name: 'header.csv',
+        size: 4,
+        kind: 'csv',
+        ok: false,
+        elapsedMs: 1,
+        timings: {},
+        issues: [{ code: 'datasetEmpty', value: ErrorCode.datasetEmpty, reason: 'empty', message: 'x', fatal: true }],
+        columns: [{ name: 'a', kind: 'empty', rawType: 'empty', missing: 0, nan: 0 }],
+        rows: [],
+      },
+      'blank.csv': { name: 'blank.csv', size: 4, kind: 'csv', ok: false, elapsedMs: 1, timings: {}, issues: [{ code: 'datasetEmpty', value: ErrorCode.datasetEmpty, reason: 'empty', message: 'x', fatal: true }], columns: [], rows: [] },
+      'ragged.csv': { name: 'ragged.csv', size: 4, kind: 'csv', ok: false, elapsedMs: 1, timings: {}, issues: [parse({ line: 4 }), parse({ line: 2, fields: 3, expected: 2 })] },
+      'dup.csv': { name: 'dup.csv', size: 4, kind: 'csv', ok: false, elapsedMs: 1, timings: {}, issues: [{ code: 'tableRepeatedColumns', value: ErrorCode.tableRepeatedColumns, reason: 'duplicateColumns', message: 'x', fatal: true, details: { columns: ['x'] } }] },
+    };
+    restore = fakePreviewer(results);
+    const texts = async (locale: 'en-US' | 'zh-CN', file: string) => {
+      const host = createTestHost({ plugins: [dataAccessPlugin], locale, session: { token: 't', userId: 'u1' } });
+      host.mockCall('table/list', page([dataset]));
+      host.mockCall('file/getFreeSpace', { data: { totalBytes: 1e9, usedBytes: 0, freeBytes: 1e9, tenant: { totalBytes: 1e10, usedBytes: 0, freeBytes: 1e10 } } });
+      await renderPanel(panel, { host });
+      fireEvent.click(await screen.findByTestId('datasets-upload'));
+      fireEvent.change(await screen.findByTestId('upload-file'), { target: { files: [new File(['x'], file, { type: 'text/csv' })] } });
+      const out = [...(await screen.findByTestId('upload-issues')).querySelectorAll('li')].map((li) => li.textContent);
+      cleanup();
+      return out;
+    };
+    expect(await texts('en-US', 'header.csv')).toEqual(['The file has a header but no data rows']);
+    expect(await texts('en-US', 'blank.csv')).toEqual(['The file is empty']);
+    expect(await texts('en-US', 'ragged.csv')).toEqual(['Line 2 has 3 fields, the header has 2']);
+    expect(await texts('zh-CN', 'ragged.csv')).toEqual(['第 2 行有 3 个字段，表头有 2 个']);
+    expect(await texts('zh-CN', 'header.csv')).toEqual(['文件只有表头，没有数据行']);
+    expect(await texts('zh-CN', 'dup.csv')).toEqual(['列名重复：x']);
   });
 
   it('names column types in plain words: the upload preview and statistics in Chinese, the dataset preview in both languages', async () => {

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { Button, Callout, DialogBody, DialogFooter, FormGroup, HTMLSelect, HTMLTable, InputGroup, ProgressBar, Spinner } from '@blueprintjs/core';
-import { DATASET_TYPES, LIMITS, messageOf, type Dataset, type DatasetType } from '@decisio/domain';
+import { DATASET_TYPES, LIMITS, type Dataset, type DatasetType } from '@decisio/domain';
 import { Dialog, dataWorkerServiceRef, forgetUpload, useFocusBackWhenDone, useNotify, useOptionalService, useUploadTransport } from '@decisio/sdk-plugin';
 import { dataAccessApi } from '../api';
 import { cellText, failureMessage, formatBytes } from '../format';
@@ -23,7 +23,7 @@ export function nameFromFile(file: string): string {
  * progress bar, and create the dataset (`table/create`).
  */
 export function UploadDialog(props: { isOpen: boolean; projectId?: string; onClose(): void; onCreated(d: Dataset): void }) {
-  const { t, locale } = useDataT();
+  const { t } = useDataT();
   const kindLabel = useValueKindLabel();
   const notify = useNotify();
   const input = useRef<HTMLInputElement>(null);
@@ -88,10 +88,20 @@ export function UploadDialog(props: { isOpen: boolean; projectId?: string; onClo
     }
   };
 
+  // One sentence per problem, from the worker's reason and details (the catalogue's message for
+  // the code, e.g. "Duplicated column name", would only say the same thing again before it).
   const issueText = (i: PreviewIssue) => {
     const d = i.details ?? {};
+    const num = (k: string) => (typeof d[k] === 'number' ? d[k] : undefined);
     const columns = Array.isArray(d.columns) ? d.columns.join(', ') : '';
-    return `${messageOf(i.code, locale)}: ${t(`upload.reasons.${i.reason}` as 'upload.reasons.empty', { delimiter: String(d.delimiter ?? ''), columns })}`;
+    if (i.reason === 'empty' && result?.kind === 'csv' && (result.columns?.length ?? 0) > 0) return t('upload.reasons.noRows');
+    if (i.reason === 'parse' && num('line') !== undefined) {
+      return num('fields') !== undefined
+        ? t('upload.reasons.parseFields', { line: num('line')!, fields: num('fields')!, expected: num('expected') ?? '' })
+        : t('upload.reasons.parseQuote', { line: num('line')! });
+    }
+    if (i.reason === 'parse' && num('row') !== undefined) return t('upload.reasons.parseRow', { row: num('row')! });
+    return t(`upload.reasons.${i.reason}` as 'upload.reasons.empty', { delimiter: String(d.delimiter ?? ''), columns });
   };
 
   const nameError = !name.trim() ? t('import.required') : name.trim().length > LIMITS.datasetNameMax ? t('import.tooLong') : null;
@@ -146,8 +156,12 @@ export function UploadDialog(props: { isOpen: boolean; projectId?: string; onClo
   const closeRef = useRef<HTMLButtonElement>(null);
   useFocusBackWhenDone(busy, () => (startRef.current?.disabled ? closeRef.current : startRef.current));
   const percent = running ? Math.floor((100 * running.sent) / Math.max(1, running.total)) : 0;
-  const fatal = result?.issues.filter((i) => i.fatal) ?? [];
-  const warnings = result?.issues.filter((i) => !i.fatal) ?? [];
+  // A file that cannot be read as csv is said once: its first problem (by line), with the line.
+  const firstLine = (i: PreviewIssue) => (typeof i.details?.line === 'number' ? i.details.line : Infinity);
+  const firstParse = (result?.issues ?? []).filter((i) => i.reason === 'parse').sort((a, b) => firstLine(a) - firstLine(b))[0];
+  const shown = (result?.issues ?? []).filter((i) => i.reason !== 'parse' || i === firstParse);
+  const fatal = shown.filter((i) => i.fatal);
+  const warnings = shown.filter((i) => !i.fatal);
 
   return (
     <Dialog isOpen={props.isOpen} onClose={busy ? undefined : props.onClose} title={t('upload.title')} icon="upload" style={{ width: 900, maxWidth: '95vw' }}>
