@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { AnchorButton, Button, ButtonGroup, Callout, Card, Checkbox, Classes, FormGroup, H5, HTMLSelect, HTMLTable, InputGroup, NonIdealState, Pre, ProgressBar, Spinner, Tag } from '@blueprintjs/core';
 import type { DecisionResult, ModelServiceDetail, ModelServiceField, ModelServiceWithToken, MonitorUnit } from '@decisio/domain';
 import { MONITOR_UNITS } from '@decisio/domain';
-import { Alert, BusyButton, Pager, failureMessage, pageCount, useAppLocation, useNavigate, useNotify, useProjectLink, useFailureNotice, DataTable, ListBody, PanelPage, RowForm } from '@decisio/sdk-plugin';
+import { Alert, BusyButton, Pager, failureMessage, pageCount, useAppLocation, useNavigate, useNotify, useProjectEditRight, useProjectLink, useFailureNotice, DataTable, ListBody, PanelPage, RowForm } from '@decisio/sdk-plugin';
 import { deployApi } from '../api';
 import { useDeployT } from '../i18n';
 import { StatusTag, TokenDialog, TRANSIENT } from './common';
@@ -92,6 +92,7 @@ function Records({ service }: { service: ModelServiceDetail }) {
   const [selected, setSelected] = useState<Set<string>>(new Set());
   const list = deployApi.endpoints['deploy/records'].useQuery({ id, page, pageSize: RECORDS_PAGE, result: result || undefined });
   const [remove, { isLoading }] = deployApi.endpoints['deploy/deleteRecords'].useMutation();
+  const refused = useProjectEditRight(service.projectId).reason;
   const rows = list.data?.rows ?? [];
   const pages = pageCount(list.data?.total ?? 0, RECORDS_PAGE);
   const toggle = (rid: string) => {
@@ -137,7 +138,7 @@ function Records({ service }: { service: ModelServiceDetail }) {
             ]}
           />
           <RecordsDatasetButton service={service} />
-          <BusyButton icon="trash" intent="danger" disabled={selected.size === 0} loading={isLoading} text={t('records.deleteSelected')} onClick={() => void doDelete()} />
+          <BusyButton icon="trash" intent="danger" disabled={selected.size === 0 || refused !== undefined} title={refused} loading={isLoading} text={t('records.deleteSelected')} onClick={() => void doDelete()} />
         </div>
       </div>
       <ListBody query={list} failed={t('records.loadFailed')} retry={t('list.retry')} spinnerSize={24} empty={rows.length === 0 && <NonIdealState icon="history" title={t('records.empty')} />}>
@@ -179,7 +180,7 @@ function Records({ service }: { service: ModelServiceDetail }) {
   );
 }
 
-function Batches({ id, running }: { id: string; running: boolean }) {
+function Batches({ id, projectId, running }: { id: string; projectId: string; running: boolean }) {
   const { t, locale } = useDeployT();
   const notify = useNotify();
   const fail = useFailureNotice();
@@ -188,6 +189,7 @@ function Batches({ id, running }: { id: string; running: boolean }) {
   const [polling, setPolling] = useState(false);
   const list = deployApi.endpoints['deploy/batches'].useQuery({ id, page: 1, pageSize: 10 }, { pollingInterval: polling ? 1000 : 0 });
   const [create, { isLoading }] = deployApi.endpoints['deploy/createBatch'].useMutation();
+  const refused = useProjectEditRight(projectId).reason;
   const rows = list.data?.rows ?? [];
   const busy = rows.some((b) => b.state === 'running');
   if (busy !== polling) setPolling(busy);
@@ -218,7 +220,7 @@ function Batches({ id, running }: { id: string; running: boolean }) {
             ]}
           />
         </FormGroup>
-        <BusyButton type="submit" intent="primary" icon="play" disabled={!running || fileId.trim() === ''} loading={isLoading} text={t('batch.start')} />
+        <BusyButton type="submit" intent="primary" icon="play" disabled={!running || fileId.trim() === '' || refused !== undefined} title={refused} loading={isLoading} text={t('batch.start')} />
       </RowForm>
       {list.isError ? (
         <Callout intent="danger" style={{ marginTop: 8 }}>
@@ -275,6 +277,8 @@ export function DeployDetailPanel() {
   const [start] = deployApi.endpoints['deploy/start'].useMutation();
   const [stop] = deployApi.endpoints['deploy/stop'].useMutation();
   const [rotate] = deployApi.endpoints['deploy/rotateToken'].useMutation();
+  // A user who may not change the project (view right, locked) may look, not start, stop or renew the token.
+  const refused = useProjectEditRight(detail.currentData?.projectId).reason;
   // This service's answer only: `data` shows the previous service while another's loads.
   const s = detail.currentData;
   const transient = s ? TRANSIENT.includes(s.status) : false;
@@ -307,11 +311,11 @@ export function DeployDetailPanel() {
           <ButtonGroup>
             <Button icon="arrow-left" text={t('detail.back')} onClick={() => navigate('/project/deploy', { search: link.search() })} />
             {s.status === 'waiting' || s.status === 'failure' ? (
-              <Button icon="play" intent="success" text={t('list.start')} onClick={() => void act(() => start({ id: s.id }).unwrap())} />
+              <Button icon="play" intent="success" text={t('list.start')} disabled={refused !== undefined} title={refused} onClick={() => void act(() => start({ id: s.id }).unwrap())} />
             ) : (
-              <Button icon="stop" text={t('list.stop')} disabled={s.status === 'deploying'} onClick={() => void act(() => stop({ id: s.id }).unwrap())} />
+              <Button icon="stop" text={t('list.stop')} disabled={s.status === 'deploying' || refused !== undefined} title={refused} onClick={() => void act(() => stop({ id: s.id }).unwrap())} />
             )}
-            <Button icon="key" intent={s.tokenExpired ? 'danger' : 'none'} text={t('detail.rotate')} onClick={() => setRotating(true)} data-testid="deploy-rotate" />
+            <Button icon="key" intent={s.tokenExpired ? 'danger' : 'none'} text={t('detail.rotate')} disabled={refused !== undefined} title={refused} onClick={() => setRotating(true)} data-testid="deploy-rotate" />
           </ButtonGroup>
         </div>
         <HTMLTable compact style={{ width: '100%', marginTop: 8 }}>
@@ -381,7 +385,7 @@ export function DeployDetailPanel() {
           ticks, and never shows this one's records, batches or updates while its own load */}
       {s.inputs && s.outputs && <TryDecision key={`try-${s.id}`} service={s} />}
       <Monitor key={`monitor-${s.id}`} id={s.id} />
-      <Batches key={`batches-${s.id}`} id={s.id} running={s.status === 'running'} />
+      <Batches key={`batches-${s.id}`} id={s.id} projectId={s.projectId} running={s.status === 'running'} />
       <Records key={`records-${s.id}`} service={s} />
       <PolicyUpdates key={`updates-${s.id}`} id={s.id} />
       <TokenDialog service={shown} onClose={() => setShown(null)} />

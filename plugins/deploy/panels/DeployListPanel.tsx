@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Button, ButtonGroup, Callout, Classes, DialogBody, DialogFooter, FormGroup, InputGroup, NonIdealState, Switch, Tag, TextArea } from '@blueprintjs/core';
 import { DEPLOY_LIMITS, type ModelServiceItem, type ModelServiceWithToken } from '@decisio/domain';
-import { Alert, Dialog, BusyButton, Pager, pageCount, useListSearch, useNavigate, useNotify, useProjectLink, isFieldErrors, isTrained, policyGain, useFailureNotice, ChoiceSelect, DataTable, ListBody, PanelPage } from '@decisio/sdk-plugin';
+import { Alert, Dialog, BusyButton, Pager, pageCount, useListSearch, useNavigate, useNotify, useProjectEditRight, useProjectLink, isFieldErrors, isTrained, policyGain, useFailureNotice, ChoiceSelect, DataTable, ListBody, PanelPage } from '@decisio/sdk-plugin';
 import { deployApi } from '../api';
 import { useDeployT } from '../i18n';
 import { StatusTag, TokenDialog, TRANSIENT } from './common';
@@ -123,7 +123,9 @@ function CreateDialog({ projectId, policyId, isOpen, onClose, onCreated }: { pro
 /**
  * The model services of the current project (`/project/deploy?projectId=`): search, deploy a
  * policy (the token is shown once), start, stop, delete (waiting or failed only), and a link to
- * each service's page. Polls while a service is deploying or starting.
+ * each service's page. Polls while a service is deploying or starting. A user who may not change
+ * the project (view right, locked: {@link useProjectEditRight}) gets deploy, start, stop and delete
+ * disabled, their title saying why.
  *
  * One list per project and solution: another starts on its own first page and search, with no
  * dialog open, and never shows the previous one's services (nor acts on them) while its own load.
@@ -140,6 +142,9 @@ function DeployList() {
   const link = useProjectLink();
   const navigate = useNavigate();
   const projectId = link.params.projectId;
+  // Refused only once known: not while the project is read.
+  const refused = useProjectEditRight(projectId).reason;
+  const change = { disabled: refused !== undefined, title: refused };
   const { keyword, setKeyword, search, page, setPage } = useListSearch();
   const [creating, setCreating] = useState(false);
   const [shown, setShown] = useState<ModelServiceWithToken | null>(null);
@@ -180,7 +185,7 @@ function DeployList() {
     rows.length > 0 ? null : search ? (
       <NonIdealState icon="search" title={t('list.noMatch')} />
     ) : (
-      <NonIdealState icon="cloud-upload" title={t('list.emptyTitle')} description={t('list.emptyDescription')} action={<Button intent="primary" icon="add" text={t('list.create')} onClick={() => setCreating(true)} data-testid="deploy-create" />} />
+      <NonIdealState icon="cloud-upload" title={t('list.emptyTitle')} description={t('list.emptyDescription')} action={<Button intent="primary" icon="add" text={t('list.create')} {...change} onClick={() => setCreating(true)} data-testid="deploy-create" />} />
     );
   const body = (
     <ListBody query={list} failed={t('list.loadFailed')} retry={t('list.retry')} empty={empty}>
@@ -212,11 +217,11 @@ function DeployList() {
             <td>
               <ButtonGroup variant="minimal">
                 {s.status === 'waiting' || s.status === 'failure' ? (
-                  <Button icon="play" text={t('list.start')} data-testid="deploy-start" onClick={() => void act(() => start({ id: s.id }).unwrap(), t('list.started', { name: s.serviceName }))} />
+                  <Button icon="play" text={t('list.start')} {...change} data-testid="deploy-start" onClick={() => void act(() => start({ id: s.id }).unwrap(), t('list.started', { name: s.serviceName }))} />
                 ) : (
-                  <Button icon="stop" text={t('list.stop')} disabled={s.status === 'deploying'} onClick={() => void act(() => stop({ id: s.id }).unwrap(), t('list.stopped', { name: s.serviceName }))} />
+                  <Button icon="stop" text={t('list.stop')} disabled={s.status === 'deploying' || change.disabled} title={refused} onClick={() => void act(() => stop({ id: s.id }).unwrap(), t('list.stopped', { name: s.serviceName }))} />
                 )}
-                <Button icon="trash" intent="danger" text={t('list.delete')} disabled={s.status !== 'waiting' && s.status !== 'failure'} onClick={() => setConfirm(s)} />
+                <Button icon="trash" intent="danger" text={t('list.delete')} disabled={(s.status !== 'waiting' && s.status !== 'failure') || change.disabled} title={refused} onClick={() => setConfirm(s)} />
               </ButtonGroup>
             </td>
           </tr>
@@ -235,7 +240,7 @@ function DeployList() {
           value={keyword}
           onChange={(e) => setKeyword(e.target.value)}
         />
-        <Button intent="primary" icon="add" text={t('list.create')} onClick={() => setCreating(true)} data-testid="deploy-create" />
+        <Button intent="primary" icon="add" text={t('list.create')} {...change} onClick={() => setCreating(true)} data-testid="deploy-create" />
       </div>
       {body}
       {pages > 1 && (

@@ -6,7 +6,7 @@
 import { useState } from 'react';
 import { Button, Checkbox, Classes, DialogBody, DialogFooter, FormGroup, InputGroup, Popover, Pre, Switch, Tag } from '@blueprintjs/core';
 import { LIMITS, type ModelServiceDetail, type ModelServiceRecord } from '@decisio/domain';
-import { Dialog, BusyButton, useNavigate, useNotify, isFieldErrors, useFailureNotice } from '@decisio/sdk-plugin';
+import { Dialog, BusyButton, useNavigate, useNotify, useProjectEditRight, isFieldErrors, useFailureNotice } from '@decisio/sdk-plugin';
 import { deployApi } from '../api';
 import { useDeployT } from '../i18n';
 
@@ -15,11 +15,13 @@ export function KeepPayloadsSwitch({ service }: { service: ModelServiceDetail })
   const { t } = useDeployT();
   const fail = useFailureNotice();
   const [update, { isLoading }] = deployApi.endpoints['deploy/update'].useMutation();
+  const refused = useProjectEditRight(service.projectId).reason;
   return (
     <Switch
       style={{ margin: 0 }}
       checked={service.keepPayloads}
-      disabled={isLoading}
+      disabled={isLoading || refused !== undefined}
+      title={refused}
       label={t(service.keepPayloads ? 'feedback.kept' : 'feedback.notKept')}
       onChange={(e) => {
         const keepPayloads = e.currentTarget.checked;
@@ -74,6 +76,7 @@ export function RecordsDatasetButton({ service }: { service: ModelServiceDetail 
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [made, setMade] = useState<string | null>(null);
   const [make, { isLoading }] = deployApi.endpoints['deploy/recordsToDataset'].useMutation();
+  const refused = useProjectEditRight(service.projectId).reason;
   const missing = touched && name.trim() === '';
   const submit = async () => {
     setTouched(true);
@@ -93,7 +96,7 @@ export function RecordsDatasetButton({ service }: { service: ModelServiceDetail 
   };
   return (
     <>
-      <Button icon="th-derived" text={t('feedback.toDataset')} onClick={() => setOpen(true)} />
+      <Button icon="th-derived" text={t('feedback.toDataset')} disabled={refused !== undefined} title={refused} onClick={() => setOpen(true)} />
       {made && <Button minimal icon="th" intent="success" text={t('feedback.openDatasets')} onClick={() => navigate('/dataset-manage', { search: { tableId: made } })} />}
       <Dialog isOpen={open} onClose={() => setOpen(false)} title={t('feedback.toDataset')} icon="th-derived">
         <form
