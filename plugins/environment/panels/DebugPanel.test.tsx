@@ -102,6 +102,26 @@ describe('debug page', () => {
     expect((screen.getByTestId('debug-stop') as HTMLButtonElement).disabled).toBe(false);
   });
 
+  it('a view collaborator may watch, not skip or stop: both disabled with the reason, in both languages; an editor may', async () => {
+    const reasons = { 'en-US': 'You can only view this project: ask its owner for the edit right to change it.', 'zh-CN': '你只能查看此项目：如需修改，请向项目所有者申请编辑权限。' } as const;
+    for (const [locale, right] of [['en-US', 'view'], ['zh-CN', 'view'], ['en-US', 'edit']] as const) {
+      const h = host({ projectId: 'p'.repeat(32), solutionId: SOLUTION, simulatorId: SIM }, locale);
+      h.mockCall('project/getProject', { data: { projectId: 'p'.repeat(32), name: 'P', locked: false, right } });
+      h.mockCall('trainSimulator/get', { data: debugRow('debugging') });
+      h.mockCall('train/getTrainLog', { data: { jobId: JOB, state: 'debugging', error: null, items: [log(1, 'breakpoint after step 0')], nextAfterId: null } });
+      h.mockCall('train/getTrainDisplayDataList', { data: { jobId: JOB, state: 'debugging', progress: 0.5, metrics: {}, points: [] } });
+      await renderPanel(panel('environment.debug'), { host: h });
+      const skip = (await screen.findByTestId('debug-skip')) as HTMLButtonElement;
+      const stop = screen.getByTestId('debug-stop') as HTMLButtonElement;
+      await screen.findByTestId('debug-breakpoints');
+      await waitFor(() => expect(h.calls.some((c) => c.url === 'project/getProject')).toBe(true));
+      await new Promise((r) => setTimeout(r, 20));
+      const expected = right === 'view' ? [true, reasons[locale]] : [false, null];
+      await waitFor(() => expect([skip, stop].map((b) => [b.disabled, b.getAttribute('title')])).toEqual([expected, expected]));
+      cleanup();
+    }
+  });
+
   it('says when no tensor summary was kept at the current breakpoint, in Chinese and the dark theme too', async () => {
     for (const [locale, text] of [
       ['en-US', 'No tensor summary was kept at this breakpoint.'],

@@ -14,9 +14,9 @@
 import { useEffect, useId, useMemo, useRef, useState } from 'react';
 import { Callout, Card, H5, HTMLSelect, HTMLTable, InputGroup, NonIdealState, Spinner, Tag } from '@blueprintjs/core';
 import type { TensorSummary } from '@decisio/domain';
-import { BusyButton, isApiError, projectLinkSearch, useAppLocation, useLocale, useNavigate, useNotify, type PanelProps } from '@decisio/sdk-plugin';
+import { BusyButton, isApiError, projectLinkSearch, useAppLocation, useLocale, useNavigate, useNotify, useProjectEditRight, type PanelProps } from '@decisio/sdk-plugin';
 import { useEnvironmentT } from '../i18n';
-import { ACTIVE, Curves, formatTime, NoSolution, ProgressCell, StateTag, trainingsApi, useJobEvents, useSolutionId, type DisplayData, type JobLogLine, type LogPage, type TrainingRow } from '@decisio/sdk-plugin/trainings';
+import { ACTIVE, Curves, formatTime, NoSolution, ProgressCell, StateTag, trainingsApi, useJobEvents, useProjectId, useSolutionId, type DisplayData, type JobLogLine, type LogPage, type TrainingRow } from '@decisio/sdk-plugin/trainings';
 
 const POLL_MS = 2000;
 const BREAKPOINT = /^breakpoint after step (\d+)$/;
@@ -240,6 +240,8 @@ function DebugView({ area, id }: { area: 'trainSimulator' | 'trainPolicy'; id: s
   useEffect(() => setStreaming(live), [live]);
   const [skip, skipping] = trainingsApi.endpoints['trainings/skip'].useMutation();
   const [stop, stopping] = trainingsApi.endpoints['trainings/stop'].useMutation();
+  // A user who may not change the project (view right, locked) may watch, not skip or stop; refused once known.
+  const refused = useProjectEditRight(useProjectId()).reason;
 
   if (!row && !rec.isError) return <NonIdealState icon={<Spinner size={24} />} title={t('common.loading')} />;
   if (!row) return <Callout intent="danger" title={t('common.loadFailed')} />;
@@ -275,10 +277,10 @@ function DebugView({ area, id }: { area: 'trainSimulator' | 'trainPolicy'; id: s
         </span>
         {!isDebug(row) && <Tag minimal intent="warning">{t('debug.notDebugMode')}</Tag>}
         <span className="spacer" />
-        <BusyButton icon="step-forward" intent="primary" disabled={!atBreakpoint || !jobId} loading={skipping.isLoading} onClick={() => void act(() => skip({ jobId: jobId! }).unwrap(), t('debug.skipped'))} data-testid="debug-skip">
+        <BusyButton icon="step-forward" intent="primary" disabled={!atBreakpoint || !jobId || refused !== undefined} title={refused} loading={skipping.isLoading} onClick={() => void act(() => skip({ jobId: jobId! }).unwrap(), t('debug.skipped'))} data-testid="debug-skip">
           {t('debug.skip')}
         </BusyButton>
-        <BusyButton icon="stop" intent="danger" disabled={!ACTIVE.has(row.state) || !jobId} loading={stopping.isLoading} onClick={() => void act(() => stop({ jobId: jobId! }).unwrap(), t('common.stopped'))} data-testid="debug-stop">
+        <BusyButton icon="stop" intent="danger" disabled={!ACTIVE.has(row.state) || !jobId || refused !== undefined} title={refused} loading={stopping.isLoading} onClick={() => void act(() => stop({ jobId: jobId! }).unwrap(), t('common.stopped'))} data-testid="debug-stop">
           {t('common.stop')}
         </BusyButton>
       </div>
