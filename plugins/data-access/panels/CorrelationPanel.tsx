@@ -1,6 +1,6 @@
 import { useEffect, useMemo, useState, type ReactNode } from 'react';
 import { Button, Callout, Card, FormGroup, HTMLSelect, NonIdealState, Spinner } from '@blueprintjs/core';
-import { BusyButton, useNotify, useProjectLink, type PanelProps } from '@decisio/sdk-plugin';
+import { BusyButton, useNotify, useProjectEditRight, useProjectLink, type PanelProps } from '@decisio/sdk-plugin';
 import { dataAccessApi } from '../api';
 import { failureMessage } from '../format';
 import { useDataT } from '../i18n';
@@ -25,6 +25,8 @@ export function CorrelationPanel(_props: PanelProps) {
   // The tables offered are the project's datasets (any member's, for whoever may view the
   // project), never the caller's own from elsewhere.
   const datasets = dataAccessApi.endpoints['data-access/list'].useQuery({ page: 1, pageSize: 100, projectId: projectId ?? '' }, { skip: !projectId });
+  // A collaborator who may only view the project (or a locked project) sees the step, changes nothing.
+  const right = useProjectEditRight(projectId);
   const saved = dataAccessApi.endpoints['data-access/getCorrelation'].useQuery({ solutionId: solutionId ?? '' }, { skip: !solutionId });
   const [save, saving] = dataAccessApi.endpoints['data-access/setCorrelation'].useMutation();
   const [draft, setDraft] = useState<CorrelationDraft | null>(null);
@@ -155,7 +157,7 @@ export function CorrelationPanel(_props: PanelProps) {
             </div>
           );
         })}
-        <Button icon="add" text={t('correlation.addTable')} onClick={() => update({ tables: [...draft.tables, ''] })} data-testid="corr-add-table" />
+        <Button icon="add" text={t('correlation.addTable')} disabled={!right.canEdit} title={right.reason} onClick={() => update({ tables: [...draft.tables, ''] })} data-testid="corr-add-table" />
       </Card>
       <Card>
         <div style={{ display: 'flex', gap: 12, flexWrap: 'wrap' }}>
@@ -207,7 +209,7 @@ export function CorrelationPanel(_props: PanelProps) {
             />
           </div>
         ))}
-        <Button icon="add" text={t('correlation.addRelation')} onClick={() => update({ relations: [...draft.relations, { from: primary, fromField: '', to: '', toField: '' }] })} data-testid="corr-add-relation" />
+        <Button icon="add" text={t('correlation.addRelation')} disabled={!right.canEdit} title={right.reason} onClick={() => update({ relations: [...draft.relations, { from: primary, fromField: '', to: '', toField: '' }] })} data-testid="corr-add-relation" />
       </Card>
       {serverError && (
         <Callout intent="danger" icon="error" data-testid="corr-server-error">
@@ -215,7 +217,7 @@ export function CorrelationPanel(_props: PanelProps) {
         </Callout>
       )}
       <div>
-        <BusyButton intent="primary" icon="floppy-disk" text={t('correlation.save')} loading={saving.isLoading} onClick={() => void submit()} data-testid="corr-save" />
+        <BusyButton intent="primary" icon="floppy-disk" text={t('correlation.save')} disabled={!right.canEdit} title={right.reason} loading={saving.isLoading} onClick={() => void submit()} data-testid="corr-save" />
       </div>
     </div>
   );

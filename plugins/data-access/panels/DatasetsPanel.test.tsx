@@ -135,6 +135,43 @@ describe('DatasetsPanel', () => {
     expect(screen.getByTestId('upload-start').hasAttribute('disabled')).toBe(true);
   });
 
+  it("offers a view-only collaborator of the project no upload, import, delete, add table or save, saying why", async () => {
+    const P = '7'.repeat(32);
+    const viewOnly = { projectId: P, name: 'P', colour: 'blue', industryTemplate: null, info: null, imageVersion: null, locked: false, favourite: false, ownerId: 'u1', ownerName: 'alice', right: 'view', solutionCount: 0, createdAt: '', updatedAt: '' };
+    const reason = 'You can only view this project: ask its owner for the edit right to change it.';
+    const host = createTestHost({ plugins: [dataAccessPlugin], locale: 'en-US', session: { token: 't', userId: 'carol' }, location: { pathname: '/project/data', search: { projectId: P } } });
+    host.mockCall('table/list', page([{ ...dataset, projectId: P }]));
+    host.mockCall('project/getProject', { data: viewOnly });
+    await renderPanel(panel, { host });
+    await screen.findByTestId('dataset-delete-orders');
+    for (const id of ['datasets-upload', 'datasets-import', 'dataset-delete-orders']) {
+      await waitFor(() => expect(screen.getByTestId(id).hasAttribute('disabled')).toBe(true));
+      expect(screen.getByTestId(id).getAttribute('title')).toBe(reason);
+    }
+    cleanup();
+
+    // The same project, with the edit right: all offered.
+    const editor = createTestHost({ plugins: [dataAccessPlugin], locale: 'en-US', session: { token: 't', userId: 'carol' }, location: { pathname: '/project/data', search: { projectId: P } } });
+    editor.mockCall('table/list', page([{ ...dataset, projectId: P }]));
+    editor.mockCall('project/getProject', { data: { ...viewOnly, right: 'edit' } });
+    await renderPanel(panel, { host: editor });
+    await waitFor(() => expect(screen.getByTestId('datasets-upload').hasAttribute('disabled')).toBe(false));
+    expect(screen.getByTestId('dataset-delete-orders').hasAttribute('disabled')).toBe(false);
+    cleanup();
+
+    // The data access step of a solution of that project.
+    const corr = dataAccessPlugin.panels.find((p) => p.id === 'data-access.correlation')!;
+    const step = createTestHost({ plugins: [dataAccessPlugin], locale: 'en-US', session: { token: 't', userId: 'carol' }, location: { pathname: '/workflow/table-correlation', search: { projectId: P, solutionId: 'S1' } } });
+    step.mockCall('table/list', page([{ ...dataset, projectId: P }]));
+    step.mockCall('project/getProject', { data: viewOnly });
+    step.mockCall('solution/getTableCorrelation', { data: { solutionId: 'S1', correlation: null } });
+    await renderPanel(corr, { host: step });
+    for (const id of ['corr-add-table', 'corr-save']) {
+      await waitFor(() => expect(screen.getByTestId(id).hasAttribute('disabled')).toBe(true));
+      expect(screen.getByTestId(id).getAttribute('title')).toBe(reason);
+    }
+  });
+
   it('says what is wrong with a file once, in plain sentences: no data rows, the line that cannot be read, duplicate columns in Chinese', async () => {
     const parse = (details: Record<string, unknown>) => ({ code: 'tableFileFormatError' as const, value: ErrorCode.tableFileFormatError, reason: 'parse' as const, message: 'x', fatal: true, details });
     const results: Record<string, PreviewResult> = {

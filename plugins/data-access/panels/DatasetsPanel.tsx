@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Button, ButtonGroup, HTMLSelect, HTMLTable, InputGroup, NonIdealState, Spinner, Tag } from '@blueprintjs/core';
 import { DATASET_TYPES, type Dataset, type DatasetType } from '@decisio/domain';
-import { Alert, BusyButton, pageCount, Pager, useListSearch, useLocale, useNotify, useOpeningKey, useProjectLink, type PanelProps } from '@decisio/sdk-plugin';
+import { Alert, BusyButton, pageCount, Pager, useListSearch, useLocale, useNotify, useOpeningKey, useProjectEditRight, useProjectLink, type PanelProps } from '@decisio/sdk-plugin';
 import { dataAccessApi } from '../api';
 import { failureMessage, formatBytes } from '../format';
 import { useDataT } from '../i18n';
@@ -31,6 +31,11 @@ function Datasets() {
   const notify = useNotify();
   const { params } = useProjectLink();
   const projectId = params.projectId;
+  // Inside a project, a collaborator who may only view it (or a locked project) is offered no
+  // upload, import or delete; outside a project the datasets are the user's own.
+  const right = useProjectEditRight(projectId);
+  const canChange = !projectId || right.canEdit;
+  const refusal = projectId ? right.reason : undefined;
   const [type, setType] = useState<DatasetType | ''>('');
   const { keyword, setKeyword, search, page, setPage } = useListSearch({ filters: [type] });
   const [uploading, setUploading] = useState(false);
@@ -105,8 +110,8 @@ function Datasets() {
         </HTMLSelect>
         <Button icon="refresh" text={t('refresh')} onClick={() => void list.refetch()} />
         <span style={{ flex: 1 }} />
-        <Button icon="import" text={t('actions.import')} onClick={() => setImporting(true)} data-testid="datasets-import" />
-        <Button intent="primary" icon="upload" text={t('actions.newDataset')} onClick={() => setUploading(true)} data-testid="datasets-upload" />
+        <Button icon="import" text={t('actions.import')} disabled={!canChange} title={refusal} onClick={() => setImporting(true)} data-testid="datasets-import" />
+        <Button intent="primary" icon="upload" text={t('actions.newDataset')} disabled={!canChange} title={refusal} onClick={() => setUploading(true)} data-testid="datasets-upload" />
       </div>
 
       {list.isLoading ? (
@@ -161,7 +166,7 @@ function Datasets() {
                         data-testid={`dataset-download-${d.name}`}
                       />
                     )}
-                    <Button small icon="trash" intent="danger" text={t('actions.delete')} onClick={() => setDeleting(d)} />
+                    <Button small icon="trash" intent="danger" text={t('actions.delete')} disabled={!canChange} title={refusal} onClick={() => setDeleting(d)} data-testid={`dataset-delete-${d.name}`} />
                   </ButtonGroup>
                 </td>
               </tr>
