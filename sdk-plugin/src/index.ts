@@ -38,3 +38,4 @@ export * from './numeric-input';
 export * from './data-worker';
 export * from './compute-worker';
 export * from './format';
+export * from './unsaved';

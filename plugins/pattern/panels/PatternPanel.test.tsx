@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
-import { compareLocaleBundles, navigationServiceRef } from '@decisio/sdk-plugin';
+import { compareLocaleBundles, navigationServiceRef, unsavedChanges } from '@decisio/sdk-plugin';
 import { createTestHost, heldBack, renderPanel } from '@decisio/sdk-plugin/testing';
 import { patternPlugin } from '../index';
 import { FRIDGE_EXPERT_YAML, FRIDGE_PY, FRIDGE_YAML } from '../model/fixtures';
@@ -99,6 +99,41 @@ describe('PatternPanel', () => {
     // Ctrl+Z undoes the rename
     fireEvent.keyDown(screen.getByTestId('pattern-editor'), { key: 'z', ctrlKey: true });
     expect(await screen.findByTestId('pattern-node-action', {}, { timeout: 10_000 })).toBeTruthy();
+  });
+
+  it('asks before a navigation drops unsaved changes (Stay keeps them), and nothing once saved', async () => {
+    const { graph } = importReviveYaml(FRIDGE_YAML);
+    const h = host(graph);
+    h.mockCall('solution/setPattern', (body) => ({ data: { solutionId: 'S1', graph: (body as { graph: unknown }).graph, warnings: 0 } }));
+    await renderPanel(panel, { host: h });
+    expect(await screen.findByTestId('pattern-node-action', {}, { timeout: 10_000 })).toBeTruthy();
+    expect(unsavedChanges.hasUnsavedChanges()).toBe(false);
+    fireEvent.click(screen.getByTestId('pattern-node-action'));
+    fireEvent.click(await screen.findByTestId('pattern-edit'));
+    const name = screen.getByTestId('pattern-node-name');
+    fireEvent.change(name, { target: { value: 'power_action' } });
+    fireEvent.keyDown(name, { key: 'Enter' });
+    fireEvent.click(screen.getByTestId('pattern-finish-edit'));
+    await waitFor(() => expect(screen.getByTestId('pattern-dirty').textContent).toBe('Unsaved changes'));
+    // the workbench's router asks the registry before a side-menu link or the palette navigates
+    await waitFor(() => expect(unsavedChanges.hasUnsavedChanges()).toBe(true));
+    let leave: boolean | undefined;
+    act(() => void unsavedChanges.confirmLeave().then((r) => (leave = r)));
+    expect((await screen.findByRole('alertdialog')).textContent).toContain('Leave this page? Your unsaved changes will be lost.');
+    fireEvent.click(screen.getByRole('button', { name: 'Stay' }));
+    await waitFor(() => expect(leave).toBe(false));
+    await waitFor(() => expect(screen.queryByRole('alertdialog')).toBeNull(), { timeout: 5000 });
+    expect(screen.getByTestId('pattern-dirty').textContent).toBe('Unsaved changes');
+    // closing or reloading the page asks the browser's question
+    const unload = new Event('beforeunload', { cancelable: true });
+    window.dispatchEvent(unload);
+    expect(unload.defaultPrevented).toBe(true);
+
+    fireEvent.click(screen.getByTestId('pattern-save'));
+    await waitFor(() => expect(screen.getByTestId('pattern-dirty').textContent).toBe('Saved'));
+    await waitFor(() => expect(unsavedChanges.hasUnsavedChanges()).toBe(false));
+    await expect(unsavedChanges.confirmLeave()).resolves.toBe(true);
+    expect(screen.queryByRole('alertdialog')).toBeNull();
   });
 
   it("opens another solution's editor only on that solution's graph, never the previous one's", async () => {

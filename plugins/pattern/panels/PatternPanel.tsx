@@ -8,7 +8,7 @@ import './pattern.css';
 import { Suspense, lazy, useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore, type KeyboardEvent } from 'react';
 import { Button, ButtonGroup, Callout, HTMLSelect, Menu, MenuItem, NonIdealState, Popover, Spinner, Tag } from '@blueprintjs/core';
 import { NODE_ROLES, graphIssueMessage, parseDecisionGraph, type DecisionGraph, type SolutionKind } from '@decisio/domain';
-import { BusyButton, isApiError, useNotify, useProjectLink, type PanelProps } from '@decisio/sdk-plugin';
+import { BusyButton, isApiError, useNotify, useProjectLink, useUnsavedChangesGuard, type PanelProps } from '@decisio/sdk-plugin';
 import { LINE_STYLES, PatternEditor, emptyGraph, issueKey, type LineStyle } from '../model/editor';
 import { layoutGraph } from '../model/layout';
 import { patternApi, type PatternReply } from '../api';
@@ -154,15 +154,6 @@ function Workspace(props: WorkspaceProps) {
     [selection.nodeId, changeEditing],
   );
 
-  // warn before leaving with unsaved changes
-  useEffect(() => {
-    const h = (e: BeforeUnloadEvent) => {
-      if (editor.isDirty()) e.preventDefault();
-    };
-    window.addEventListener('beforeunload', h);
-    return () => window.removeEventListener('beforeunload', h);
-  }, [editor]);
-
   const autoLayout = useCallback(async () => {
     const pos = await layoutGraph(editor.graph);
     editor.moveNodes(pos);
@@ -217,6 +208,9 @@ function Workspace(props: WorkspaceProps) {
   const errors = issues.filter((i) => i.severity === 'error');
   const dirty = editor.isDirty();
   void version;
+  // Unsaved changes ask before they are lost: closing or reloading the page, and any navigation
+  // of the workbench (side menu, palette, links). A saved graph is not dirty and asks nothing.
+  const unsaved = useUnsavedChangesGuard(dirty);
 
   return (
     <div
@@ -365,6 +359,7 @@ function Workspace(props: WorkspaceProps) {
           else setFitSignal((s) => s + 1);
         }}
       />
+      {unsaved.dialog}
     </div>
   );
 }

@@ -7,7 +7,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { act, cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { navigationServiceRef } from '@decisio/sdk-plugin';
+import { navigationServiceRef, unsavedChanges } from '@decisio/sdk-plugin';
 import { createTestHost, heldBack, renderPanel } from '@decisio/sdk-plugin/testing';
 import { rewardPlugin } from '../index';
 import { trainingsKitPlugin } from '@decisio/sdk-plugin/trainings/plugin';
@@ -87,6 +87,59 @@ describe('reward list and check state', () => {
     gate.release();
     await waitFor(() => expect(screen.getAllByTestId('reward-item').map((i) => i.textContent)).toEqual(['theirs']));
     expect(screen.queryByTestId('reward-name')).toBeNull();
+  });
+
+  it('asks before unsaved edits are lost: another reward, "New reward" or a navigation; not when clean or saved', async () => {
+    const h = host('en-US');
+    h.mockCall('objective/list', REWARDS);
+    h.mockCall('objective/detail', (body) => {
+      const r = (body as { id: string }).id === GOOD.id ? GOOD : BROKEN;
+      return { data: { ...r, files: { 'reward.py': `# ${r.name}\n` }, policyList: [] } };
+    });
+    h.mockCall('objective/edit', (body) => ({ data: { ...GOOD, ...(body as object), checkState: 'checked' } }));
+    await renderPanel(panel('reward.list'), { host: h });
+    const items = await screen.findAllByTestId('reward-item');
+    const nameIs = (v: string) => waitFor(() => expect((screen.getByTestId('reward-name') as HTMLInputElement).value).toBe(v));
+    // clean: another reward opens without a question
+    fireEvent.click(items[1]!);
+    await nameIs('typo');
+    fireEvent.click(items[0]!);
+    await nameIs('profit');
+    expect(screen.queryByRole('alertdialog')).toBeNull();
+    expect(unsavedChanges.hasUnsavedChanges()).toBe(false);
+
+    fireEvent.change(document.getElementById('reward-desc')!, { target: { value: 'changed' } });
+    await waitFor(() => expect(unsavedChanges.hasUnsavedChanges()).toBe(true));
+    // another reward: Stay keeps the edit
+    fireEvent.click(items[1]!);
+    expect((await screen.findByRole('alertdialog')).textContent).toContain('Leave this page? Your unsaved changes will be lost.');
+    fireEvent.click(screen.getByRole('button', { name: 'Stay' }));
+    await waitFor(() => expect(screen.queryByRole('alertdialog')).toBeNull(), { timeout: 5000 });
+    expect((screen.getByTestId('reward-name') as HTMLInputElement).value).toBe('profit');
+    expect((document.getElementById('reward-desc') as HTMLInputElement).value).toBe('changed');
+    // the workbench's navigation asks the same question
+    let leave: boolean | undefined;
+    act(() => void unsavedChanges.confirmLeave().then((r) => (leave = r)));
+    fireEvent.keyDown(await screen.findByRole('alertdialog'), { key: 'Escape' });
+    await waitFor(() => expect(leave).toBe(false));
+    // "New reward": Leave drops the edit
+    fireEvent.click(screen.getAllByTestId('modelling-new')[0]!);
+    fireEvent.click(await screen.findByRole('button', { name: 'Leave' }));
+    await nameIs('');
+    await waitFor(() => expect(screen.queryByRole('alertdialog')).toBeNull(), { timeout: 5000 });
+    expect(unsavedChanges.hasUnsavedChanges()).toBe(false);
+
+    // saved: clean again, another reward opens without a question
+    fireEvent.click(items[0]!);
+    await nameIs('profit');
+    fireEvent.change(document.getElementById('reward-desc')!, { target: { value: 'saved now' } });
+    await waitFor(() => expect(unsavedChanges.hasUnsavedChanges()).toBe(true));
+    fireEvent.click(screen.getByTestId('reward-save'));
+    await waitFor(() => expect(h.calls.some((c) => c.url === 'objective/edit')).toBe(true));
+    await waitFor(() => expect(unsavedChanges.hasUnsavedChanges()).toBe(false));
+    fireEvent.click(items[1]!);
+    await nameIs('typo');
+    expect(screen.queryByRole('alertdialog')).toBeNull();
   });
 
   it('says a reward saved broken is broken, with the message, instead of "Saved"', async () => {

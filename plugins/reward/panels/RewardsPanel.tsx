@@ -1,7 +1,7 @@
-import { useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Button, Callout, Card, HTMLTable, InputGroup, Menu, MenuItem, NonIdealState, Spinner, Tab, Tabs, Tag } from '@blueprintjs/core';
 import { MODELLING_LIMITS } from '@decisio/domain';
-import { BusyButton, CodeEditor, FormErrorCallout, isApiError, useNotify, type CodeMarker, type PanelProps } from '@decisio/sdk-plugin';
+import { BusyButton, CodeEditor, FormErrorCallout, isApiError, useNotify, useUnsavedChangesGuard, type CodeMarker, type PanelProps } from '@decisio/sdk-plugin';
 import { rewardApi } from '../api';
 import { useRewardT } from '../i18n';
 import { DeleteConfirm, Field, ListStates, LoadFailure, NoSolution, serverErrors, trainingsApi, useSolutionId, type FormErrors, type ObjectiveRow, type TryRewardReply } from '@decisio/sdk-plugin/trainings';
@@ -25,6 +25,9 @@ export function validateReward(d: Draft): FormErrors {
   else if (!d.files[PRIMARY]!.trim()) e.files = 'errors.required';
   return e;
 }
+
+/** Whether a draft differs from the reward as it was loaded or last saved. */
+const changed = (a: Draft, b: Draft) => a.name !== b.name || a.description !== b.description || JSON.stringify(a.files) !== JSON.stringify(b.files);
 
 const fmt = (v: number) => (Number.isFinite(v) ? (Math.abs(v) >= 1e4 || (v !== 0 && Math.abs(v) < 1e-3) ? v.toExponential(3) : v.toFixed(4)) : '—');
 
@@ -107,11 +110,33 @@ export function RewardCheckTag({ row }: { row: Pick<ObjectiveRow, 'checkState' |
   return null;
 }
 
-/** Editor of one reward: name, description, code files (reward.py primary) and the policies using it. */
-function RewardEditor({ solutionId, draft: initial, onSaved, onDeleted }: { solutionId: string; draft: Draft; onSaved: (id: string) => void; onDeleted: () => void }) {
+/**
+ * Editor of one reward: name, description, code files (reward.py primary) and the policies using
+ * it. Tells `onDirtyChange` whether its draft differs from the reward as loaded or last saved
+ * (`false` again when it goes away).
+ */
+function RewardEditor({
+  solutionId,
+  draft: initial,
+  onSaved,
+  onDeleted,
+  onDirtyChange,
+}: {
+  solutionId: string;
+  draft: Draft;
+  onSaved: (id: string) => void;
+  onDeleted: () => void;
+  onDirtyChange: (dirty: boolean) => void;
+}) {
   const { t } = useRewardT();
   const notify = useNotify();
   const [draft, setDraft] = useState(initial);
+  const [saved, setSaved] = useState(initial);
+  const dirty = changed(draft, saved);
+  const tell = useRef(onDirtyChange);
+  tell.current = onDirtyChange;
+  useEffect(() => tell.current(dirty), [dirty]);
+  useEffect(() => () => tell.current(false), []);
   const [tab, setTab] = useState(PRIMARY);
   const [newFile, setNewFile] = useState('');
   const [errors, setErrors] = useState<FormErrors>({});
@@ -146,9 +171,11 @@ function RewardEditor({ solutionId, draft: initial, onSaved, onDeleted }: { solu
     const e = validateReward(draft);
     setErrors(e);
     if (Object.keys(e).length) return;
+    const sent = draft;
     const body = { name: draft.name.trim(), description: draft.description, files: draft.files };
     try {
       const r = draft.id ? await edit({ ...body, id: draft.id }).unwrap() : await create({ ...body, solutionId }).unwrap();
+      setSaved({ ...sent, id: r.id });
       // Saved in any case (nothing lost); a reward that failed its check says so, not "Saved".
       setCheck({ checkState: r.checkState ?? null, checkMessage: r.checkMessage ?? null });
       if (r.checkState === 'broken') notify({ message: t('reward.savedBroken', { message: r.checkMessage ?? '' }), intent: 'warning', icon: 'warning-sign' });
@@ -285,13 +312,22 @@ function Rewards({ solutionId }: { solutionId: string }) {
   const list = trainingsApi.endpoints['trainings/objectives'].useQuery({ solutionId });
   const [selected, setSelected] = useState<string | 'new' | null>(null);
   const detail = rewardApi.endpoints['reward/get'].useQuery({ id: selected ?? '' }, { skip: !selected || selected === 'new' });
+  // The open editor's unsaved edits: a navigation, closing the page, another reward or "New
+  // reward" asks before they are lost.
+  const [dirty, setDirty] = useState(false);
+  const unsaved = useUnsavedChangesGuard(dirty);
+  const onDirtyChange = useCallback((d: boolean) => setDirty(d), []);
+  const choose = async (next: string | 'new') => {
+    if (next === selected) return;
+    if (await unsaved.confirmDiscard()) setSelected(next);
+  };
   const newButton = (
-    <Button icon="add" intent="primary" onClick={() => setSelected('new')} data-testid="modelling-new">
+    <Button icon="add" intent="primary" onClick={() => void choose('new')} data-testid="modelling-new">
       {t('reward.new')}
     </Button>
   );
   let editor = <NonIdealState icon="code" title={t('reward.select')} />;
-  if (selected === 'new') editor = <RewardEditor key="new" solutionId={solutionId} draft={{ id: null, name: '', description: '', files: { [PRIMARY]: TEMPLATE } }} onSaved={(id) => setSelected(id)} onDeleted={() => setSelected(null)} />;
+  if (selected === 'new') editor = <RewardEditor key="new" solutionId={solutionId} draft={{ id: null, name: '', description: '', files: { [PRIMARY]: TEMPLATE } }} onSaved={(id) => setSelected(id)} onDeleted={() => setSelected(null)} onDirtyChange={onDirtyChange} />;
   // The chosen reward's own detail (`currentData`): never the previously chosen one's editor under
   // this one's name while it loads (edits typed there were dropped when this one came).
   else if (selected && detail.currentData) {
@@ -303,6 +339,7 @@ function Rewards({ solutionId }: { solutionId: string }) {
         draft={{ id: d.id, name: d.name, description: d.description ?? '', files: d.files ?? { [PRIMARY]: '' } }}
         onSaved={() => undefined}
         onDeleted={() => setSelected(null)}
+        onDirtyChange={onDirtyChange}
       />
     );
   } else if (selected && detail.isError) editor = <LoadFailure error={detail.error} onRetry={() => void detail.refetch()} testId="reward-load-failed" />;
@@ -327,7 +364,7 @@ function Rewards({ solutionId }: { solutionId: string }) {
                   title={o.description ? `${o.name}: ${o.description}` : o.name}
                   labelElement={<RewardCheckTag row={o} />}
                   active={selected === o.id}
-                  onClick={() => setSelected(o.id)}
+                  onClick={() => void choose(o.id)}
                   icon="code"
                   data-testid="reward-item"
                   data-check={o.checkState ?? ''}
@@ -338,6 +375,7 @@ function Rewards({ solutionId }: { solutionId: string }) {
           </div>
         </ListStates>
       )}
+      {unsaved.dialog}
     </div>
   );
 }

@@ -24,6 +24,7 @@ import {
   themeServiceRef,
   DisposableStore,
   toDisposable,
+  unsavedChanges,
   type NotificationService,
   type PluginManifest,
   type RouteContribution,
@@ -38,6 +39,7 @@ import { addPluginLocales, createI18n, LocaleServiceImpl, readStoredLocale } fro
 import { LayoutServiceImpl } from '../layout/layout-service';
 import { buildRouter, type WorkbenchRouter } from '../router/build-router';
 import { RouterNavigationService } from '../router/navigation-service';
+import { guardUnsavedChanges } from '../router/unsaved-guard';
 import { NotFoundPage } from '../shell/NotFoundPage';
 import { RootLayout } from '../shell/RootLayout';
 import { commandAllowed } from '../shell/command-gate';
@@ -111,7 +113,7 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
         // refusals must not clear (and reset, and refetch) again until the navigation removed them.
         const dropped = session.isSignedIn();
         if (dropped) session.clear();
-        navigation.navigate('/');
+        navigation.leave('/');
         return dropped;
       },
       passwordChangeRequired: () => requirePasswordChange(),
@@ -169,7 +171,7 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
   const passwordChangePath = host.routes.find((r) => r.passwordChange)?.path;
   function requirePasswordChange(): void {
     session.setMustChangePassword(true);
-    if (passwordChangePath && navigation.getLocation().pathname !== passwordChangePath) navigation.navigate(passwordChangePath, { replace: true });
+    if (passwordChangePath && navigation.getLocation().pathname !== passwordChangePath) navigation.leave(passwordChangePath, { replace: true });
   }
   let seenUser: unknown;
   disposables.add(
@@ -196,6 +198,8 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
     renderDock: (route) => <DockRoute route={route} />,
   });
   navigation.attach(router);
+  // A page with unsaved edits asks before any navigation leaves it.
+  disposables.add(guardUnsavedChanges(router.history, unsavedChanges));
 
   await host.activate();
   disposables.add(host);
@@ -209,7 +213,7 @@ export async function createWorkbench(options: WorkbenchOptions): Promise<Workbe
       if (!s.token) {
         const path = navigation.getLocation().pathname;
         const route = host.routes.find((r) => r.path === path);
-        if (!route?.public) navigation.navigate('/');
+        if (!route?.public) navigation.leave('/');
       }
     }),
   );

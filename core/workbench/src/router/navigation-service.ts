@@ -54,6 +54,16 @@ export class RouterNavigationService implements NavigationService {
     void this.router.navigate({ to, search: clean(options?.search) as never, replace: options?.replace });
   }
 
+  /**
+   * Navigates without asking about unsaved edits (the guard of `useUnsavedChangesGuard`): for the
+   * workbench's own moves when the session ended or must change its password, where nothing on
+   * the page could be saved any more.
+   */
+  leave(to: string, options?: { replace?: boolean }): void {
+    if (!this.router) throw new Error('navigation before the router is attached');
+    void this.router.navigate({ to, replace: options?.replace, ignoreBlocker: true });
+  }
+
   href(to: string, search?: Record<string, string | undefined>): string {
     if (!this.router) return `${to}${stringifySearch(clean(search))}`;
     return this.router.buildLocation({ to, search: clean(search) as never }).href;
