@@ -12,7 +12,7 @@ interface Pending extends CollaboratorCandidate {
 }
 
 /**
- * Project collaboration: the current grants (owner may remove them) and new grants of edit or
+ * Project collaboration: the current grants (the owner may change their right or remove them) and new grants of edit or
  * view to users or organisations of the tenant (those with a grant already are not offered).
  * At least one grant is required to submit;
  * someone who is not the owner sees why they cannot change anything.
@@ -46,6 +46,10 @@ export function CollaborationDialog({ project, onClose }: { project: ProjectItem
     }
     const permissions = pending.map((p) => ({ subjectType: p.subjectType, subjectId: p.subjectId, permission: p.permission }));
     if (await change(() => grant({ projectId: project.projectId, permissions }).unwrap(), t('collab.saved'))) setPending([]);
+  };
+  const changeRight = async (g: { subjectType: CollaboratorCandidate['subjectType']; subjectId: string }, permission: CollaborationPermission) => {
+    setError(null);
+    await change(() => grant({ projectId: project.projectId, permissions: [{ subjectType: g.subjectType, subjectId: g.subjectId, permission }] }).unwrap(), t('collab.saved'));
   };
   const removeOne = async (id?: string) => {
     try {
@@ -88,10 +92,24 @@ export function CollaborationDialog({ project, onClose }: { project: ProjectItem
                 <Tag minimal icon={g.subjectType === 'user' ? 'person' : 'people'}>
                   {t(g.subjectType === 'user' ? 'collab.user' : 'collab.org')}
                 </Tag>{' '}
-                {g.subjectName} · {t(`right.${g.permission}`)}
+                {g.subjectName}
+                {isOwner ? null : ` · ${t(`right.${g.permission}`)}`}
               </span>
               {isOwner && (
-                <Button variant="minimal" icon="cross" aria-label={t('collab.remove', { name: g.subjectName })} onClick={() => void removeOne(g.id)} />
+                <span>
+                  {/* the owner changes a grant's right here (a granted subject is not offered again below) */}
+                  <HTMLSelect
+                    aria-label={t('collab.permissionOf', { name: g.subjectName })}
+                    value={g.permission}
+                    disabled={granting.isLoading}
+                    onChange={(e) => void changeRight(g, e.currentTarget.value as CollaborationPermission)}
+                    options={[
+                      { value: 'view', label: t('right.view') },
+                      { value: 'edit', label: t('right.edit') },
+                    ]}
+                  />
+                  <Button variant="minimal" icon="cross" aria-label={t('collab.remove', { name: g.subjectName })} onClick={() => void removeOne(g.id)} />
+                </span>
               )}
             </li>
           ))}

@@ -64,6 +64,26 @@ describe('owner-only settings dialogs', () => {
     await waitFor(async () => expect(await offered()).toEqual(['bob', 'Research']));
   });
 
+  it("collaboration: the owner changes a granted user's right in place (a granted user is not offered to grant again)", async () => {
+    const host = createTestHost({ plugins: [projectsPlugin], locale: 'en-US' });
+    let grants = [{ id: 'g0', subjectType: 'user' as const, subjectId: user.subjectId, subjectName: 'bob', permission: 'view' as 'view' | 'edit', createdAt: '2026-11-01T10:00:00.000Z' }];
+    const sent: unknown[] = [];
+    host.mockCall('project/getProjectPermissionsList', () => ({ data: grants }));
+    host.mockCall('project/getCollaboratorCandidates', { data: [user] });
+    host.mockCall('project/createProjectPermissionsList', (body) => {
+      const { permissions } = body as { permissions: { permission: 'view' | 'edit' }[] };
+      sent.push(permissions);
+      grants = [{ ...grants[0]!, permission: permissions[0]!.permission }];
+      return { data: grants };
+    });
+    await renderPanel(CollaborationDialog as never, { host, props: { project, onClose: () => {} } });
+    const select = (await screen.findByRole('combobox', { name: 'Permission of bob' })) as HTMLSelectElement;
+    expect(select.value).toBe('view');
+    fireEvent.change(select, { target: { value: 'edit' } });
+    await waitFor(() => expect(sent).toEqual([[{ subjectType: 'user', subjectId: user.subjectId, permission: 'edit' }]]));
+    await waitFor(() => expect((screen.getByRole('combobox', { name: 'Permission of bob' }) as HTMLSelectElement).value).toBe('edit'));
+  });
+
   it('sharing: someone who is not the owner sees why and can only close, in Chinese', async () => {
     const host = createTestHost({ plugins: [projectsPlugin], locale: 'zh-CN' });
     host.mockCall('project/getShareSettings', { data: { projectId: project.projectId, token: null, scope: null, modules: [] } });
