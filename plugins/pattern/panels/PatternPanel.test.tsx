@@ -136,6 +136,22 @@ describe('PatternPanel', () => {
     expect(screen.queryByRole('alertdialog')).toBeNull();
   });
 
+  it('disables adding nodes, the imports and Save for a view collaborator, with the reason as tooltip', async () => {
+    const { graph } = importReviveYaml(FRIDGE_YAML);
+    const h = host(graph);
+    h.mockCall('project/getProject', { data: { projectId: 'P1', name: 'P', locked: false, right: 'view' } });
+    await renderPanel(panel, { host: h });
+    expect(await screen.findByTestId('pattern-node-action', {}, { timeout: 10_000 })).toBeTruthy();
+    const reason = 'You can only view this project: ask its owner for the edit right to change it.';
+    await waitFor(() => expect(screen.getByTestId('pattern-add-node').getAttribute('title')).toBe(reason));
+    for (const id of ['pattern-add-node', 'pattern-yaml', 'pattern-revive', 'pattern-save']) {
+      expect((screen.getByTestId(id) as HTMLButtonElement).disabled, id).toBe(true);
+      expect(screen.getByTestId(id).getAttribute('title'), id).toBe(reason);
+    }
+    fireEvent.click(screen.getByTestId('pattern-add-node'));
+    expect(screen.queryByTestId('pattern-add-agent')).toBeNull();
+  });
+
   it("opens another solution's editor only on that solution's graph, never the previous one's", async () => {
     const { graph } = importReviveYaml(FRIDGE_YAML);
     const gate = heldBack();

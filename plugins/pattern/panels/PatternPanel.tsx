@@ -8,7 +8,7 @@ import './pattern.css';
 import { Suspense, lazy, useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore, type KeyboardEvent } from 'react';
 import { Button, ButtonGroup, Callout, HTMLSelect, Menu, MenuItem, NonIdealState, Popover, Spinner, Tag } from '@blueprintjs/core';
 import { NODE_ROLES, graphIssueMessage, parseDecisionGraph, type DecisionGraph, type SolutionKind } from '@decisio/domain';
-import { BusyButton, isApiError, useNotify, useProjectLink, useUnsavedChangesGuard, type PanelProps } from '@decisio/sdk-plugin';
+import { BusyButton, isApiError, useNotify, useProjectEditRight, useProjectLink, useUnsavedChangesGuard, type PanelProps } from '@decisio/sdk-plugin';
 import { LINE_STYLES, PatternEditor, emptyGraph, issueKey, type LineStyle } from '../model/editor';
 import { layoutGraph } from '../model/layout';
 import { patternApi, type PatternReply } from '../api';
@@ -102,6 +102,10 @@ function Workspace(props: WorkspaceProps) {
   const [reviveOpen, setReviveOpen] = useState(false);
   const [fitSignal, setFitSignal] = useState(0);
   const [save, saving] = patternApi.endpoints['pattern/set'].useMutation();
+  // A view collaborator (or a locked project) may look but not change the graph: adding nodes,
+  // the imports and Save are disabled with the reason. Refused only once known (not while the
+  // project is read): the server decides in any case.
+  const refused = useProjectEditRight(props.projectId).reason;
   const root = useRef<HTMLDivElement>(null);
   const place = useRef<(() => { x: number; y: number }) | null>(null);
   editor.lineStyle = lineStyle;
@@ -161,6 +165,10 @@ function Workspace(props: WorkspaceProps) {
   }, [editor]);
 
   const doSave = async () => {
+    if (refused !== undefined) {
+      notify({ intent: 'warning', message: refused });
+      return;
+    }
     const check = editor.saveCheck();
     if (!check.ok) {
       const first = check.issues?.[0];
@@ -222,6 +230,7 @@ function Workspace(props: WorkspaceProps) {
     >
       <div className="dc-pattern-toolbar" role="toolbar" aria-label={t('title')}>
         <Popover
+          disabled={refused !== undefined}
           placement="bottom-start"
           content={
             <Menu>
@@ -240,7 +249,7 @@ function Workspace(props: WorkspaceProps) {
             </Menu>
           }
         >
-          <Button icon="add" text={t('toolbar.addNode')} data-testid="pattern-add-node" />
+          <Button icon="add" text={t('toolbar.addNode')} disabled={refused !== undefined} title={refused} data-testid="pattern-add-node" />
         </Popover>
         <ButtonGroup>
           <Button icon="undo" aria-label={t('toolbar.undo')} title={t('toolbar.undo')} disabled={!editor.canUndo()} onClick={() => editor.undo()} data-testid="pattern-undo" />
@@ -255,12 +264,12 @@ function Workspace(props: WorkspaceProps) {
           onChange={(e) => setLineStyle(e.currentTarget.value as LineStyle)}
           options={LINE_STYLES.map((s) => ({ value: s, label: t(`lineStyles.${s}`) }))}
         />
-        <Button icon="import" text={t('toolbar.yaml')} onClick={() => setYamlOpen(true)} data-testid="pattern-yaml" />
+        <Button icon="import" text={t('toolbar.yaml')} disabled={refused !== undefined} title={refused} onClick={() => setYamlOpen(true)} data-testid="pattern-yaml" />
         <Button
           icon="folder-shared-open"
           text={t('toolbar.revive')}
-          disabled={dirty}
-          title={dirty ? t('toolbar.reviveDirty') : t('revive.title')}
+          disabled={dirty || refused !== undefined}
+          title={refused ?? (dirty ? t('toolbar.reviveDirty') : t('revive.title'))}
           onClick={() => setReviveOpen(true)}
           data-testid="pattern-revive"
         />
@@ -292,8 +301,8 @@ function Workspace(props: WorkspaceProps) {
           icon="floppy-disk"
           text={saving.isLoading ? t('toolbar.saving') : t('toolbar.save')}
           loading={saving.isLoading}
-          disabled={!dirty}
-          title={editing ? t('save.editing') : undefined}
+          disabled={!dirty || refused !== undefined}
+          title={refused ?? (editing ? t('save.editing') : undefined)}
           data-testid="pattern-save"
           onClick={() => void doSave()}
         />
