@@ -142,6 +142,24 @@ describe('reward list and check state', () => {
     expect(screen.queryByRole('alertdialog')).toBeNull();
   });
 
+  it('disables New reward, Save and Delete for a view collaborator, with the reason as tooltip', async () => {
+    const h = host('en-US');
+    h.mockCall('project/getProject', { data: { projectId: PROJECT, name: 'P', locked: false, right: 'view' } });
+    h.mockCall('objective/list', REWARDS);
+    h.mockCall('objective/detail', { data: { ...GOOD, files: { 'reward.py': '# profit\n' }, policyList: [] } });
+    await renderPanel(panel('reward.list'), { host: h });
+    const reason = 'You can only view this project: ask its owner for the edit right to change it.';
+    await waitFor(() => expect(screen.getAllByTestId('modelling-new')[0]!.getAttribute('title')).toBe(reason));
+    expect((screen.getAllByTestId('modelling-new')[0] as HTMLButtonElement).disabled).toBe(true);
+    fireEvent.click((await screen.findAllByTestId('reward-item'))[0]!);
+    const save = (await screen.findByTestId('reward-save')) as HTMLButtonElement;
+    expect(save.disabled).toBe(true);
+    expect(save.getAttribute('title')).toBe(reason);
+    const del = screen.getByRole('button', { name: 'Delete' }) as HTMLButtonElement;
+    expect(del.disabled).toBe(true);
+    expect(del.getAttribute('title')).toBe(reason);
+  });
+
   it('says a reward saved broken is broken, with the message, instead of "Saved"', async () => {
     const h = host('en-US');
     let saved = false;

@@ -1,10 +1,10 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { Button, Callout, Card, HTMLTable, InputGroup, Menu, MenuItem, NonIdealState, Spinner, Tab, Tabs, Tag } from '@blueprintjs/core';
 import { MODELLING_LIMITS } from '@decisio/domain';
-import { BusyButton, CodeEditor, FormErrorCallout, isApiError, useNotify, useUnsavedChangesGuard, type CodeMarker, type PanelProps } from '@decisio/sdk-plugin';
+import { BusyButton, CodeEditor, FormErrorCallout, isApiError, useNotify, useProjectEditRight, useUnsavedChangesGuard, type CodeMarker, type PanelProps } from '@decisio/sdk-plugin';
 import { rewardApi } from '../api';
 import { useRewardT } from '../i18n';
-import { DeleteConfirm, Field, ListStates, LoadFailure, NoSolution, serverErrors, trainingsApi, useSolutionId, type FormErrors, type ObjectiveRow, type TryRewardReply } from '@decisio/sdk-plugin/trainings';
+import { DeleteConfirm, Field, ListStates, LoadFailure, NoSolution, serverErrors, trainingsApi, useProjectId, useSolutionId, type FormErrors, type ObjectiveRow, type TryRewardReply } from '@decisio/sdk-plugin/trainings';
 
 const PRIMARY = 'reward.py';
 const TEMPLATE = `def get_reward(data):\n    """Reward of one step; data holds the nodes' values by name."""\n    return 0.0\n`;
@@ -113,7 +113,8 @@ export function RewardCheckTag({ row }: { row: Pick<ObjectiveRow, 'checkState' |
 /**
  * Editor of one reward: name, description, code files (reward.py primary) and the policies using
  * it. Tells `onDirtyChange` whether its draft differs from the reward as loaded or last saved
- * (`false` again when it goes away).
+ * (`false` again when it goes away). `refused`: why the user may not change the project (view
+ * right, locked): Save and Delete are disabled with it as their tooltip.
  */
 function RewardEditor({
   solutionId,
@@ -121,8 +122,10 @@ function RewardEditor({
   onSaved,
   onDeleted,
   onDirtyChange,
+  refused,
 }: {
   solutionId: string;
+  refused: string | undefined;
   draft: Draft;
   onSaved: (id: string) => void;
   onDeleted: () => void;
@@ -168,6 +171,10 @@ function RewardEditor({
   };
 
   const save = async () => {
+    if (refused !== undefined) {
+      notify({ message: refused, intent: 'warning', icon: 'warning-sign' });
+      return;
+    }
     const e = validateReward(draft);
     setErrors(e);
     if (Object.keys(e).length) return;
@@ -269,14 +276,14 @@ function RewardEditor({
         )}
         <span className="spacer" />
         {draft.id && (
-          <Button icon="trash" intent="danger" disabled={policies.length > 0} title={policies.length > 0 ? t('reward.referenced') : undefined} onClick={() => setConfirm(true)}>
+          <Button icon="trash" intent="danger" disabled={policies.length > 0 || refused !== undefined} title={refused ?? (policies.length > 0 ? t('reward.referenced') : undefined)} onClick={() => setConfirm(true)}>
             {t('common.delete')}
           </Button>
         )}
         <BusyButton icon="play" loading={trying.isLoading} disabled={!(PRIMARY in draft.files)} onClick={() => void runTry()} data-testid="reward-try" title={t('reward.tryHint')}>
           {t('reward.try')}
         </BusyButton>
-        <BusyButton icon="floppy-disk" intent="primary" loading={creating.isLoading || editing.isLoading} onClick={() => void save()} data-testid="reward-save">
+        <BusyButton icon="floppy-disk" intent="primary" loading={creating.isLoading || editing.isLoading} disabled={refused !== undefined} title={refused} onClick={() => void save()} data-testid="reward-save">
           {t('common.save')}
         </BusyButton>
       </div>
@@ -317,17 +324,20 @@ function Rewards({ solutionId }: { solutionId: string }) {
   const [dirty, setDirty] = useState(false);
   const unsaved = useUnsavedChangesGuard(dirty);
   const onDirtyChange = useCallback((d: boolean) => setDirty(d), []);
+  // A view collaborator (or a locked project) may read the rewards but not add or change one;
+  // refused only once known (not while the project is read): the server decides in any case.
+  const refused = useProjectEditRight(useProjectId()).reason;
   const choose = async (next: string | 'new') => {
     if (next === selected) return;
     if (await unsaved.confirmDiscard()) setSelected(next);
   };
   const newButton = (
-    <Button icon="add" intent="primary" onClick={() => void choose('new')} data-testid="modelling-new">
+    <Button icon="add" intent="primary" disabled={refused !== undefined} title={refused} onClick={() => void choose('new')} data-testid="modelling-new">
       {t('reward.new')}
     </Button>
   );
   let editor = <NonIdealState icon="code" title={t('reward.select')} />;
-  if (selected === 'new') editor = <RewardEditor key="new" solutionId={solutionId} draft={{ id: null, name: '', description: '', files: { [PRIMARY]: TEMPLATE } }} onSaved={(id) => setSelected(id)} onDeleted={() => setSelected(null)} onDirtyChange={onDirtyChange} />;
+  if (selected === 'new') editor = <RewardEditor key="new" solutionId={solutionId} draft={{ id: null, name: '', description: '', files: { [PRIMARY]: TEMPLATE } }} onSaved={(id) => setSelected(id)} onDeleted={() => setSelected(null)} onDirtyChange={onDirtyChange} refused={refused} />;
   // The chosen reward's own detail (`currentData`): never the previously chosen one's editor under
   // this one's name while it loads (edits typed there were dropped when this one came).
   else if (selected && detail.currentData) {
@@ -340,6 +350,7 @@ function Rewards({ solutionId }: { solutionId: string }) {
         onSaved={() => undefined}
         onDeleted={() => setSelected(null)}
         onDirtyChange={onDirtyChange}
+        refused={refused}
       />
     );
   } else if (selected && detail.isError) editor = <LoadFailure error={detail.error} onRetry={() => void detail.refetch()} testId="reward-load-failed" />;
