@@ -255,6 +255,32 @@ describe('DatasetsPanel', () => {
     }
   });
 
+  it('refuses a dataset name the user already used before sending the file, in both languages', async () => {
+    for (const [locale, message] of [['en-US', 'Table name already exists'], ['zh-CN', '数据表名称已存在']] as const) {
+      const host = createTestHost({ plugins: [dataAccessPlugin], locale, session: { token: 't', userId: 'u1' } });
+      host.mockCall('table/list', (body) => page((body as { keyword?: string }).keyword?.toLowerCase() === 'orders' ? [dataset] : []));
+      host.mockCall('file/getFreeSpace', { data: { totalBytes: 1e9, usedBytes: 0, freeBytes: 1e9, tenant: { totalBytes: 1e10, usedBytes: 0, freeBytes: 1e10 } } });
+      host.mockCall('file/uploadpartinit', { code: 1008, message: 'stop here' });
+      restore = fakePreviewer({
+        'ORDERS.csv': { name: 'ORDERS.csv', size: 10, kind: 'csv', ok: true, elapsedMs: 4, timings: {}, issues: [], columns: [{ name: 'a', kind: 'integer', rawType: 'BIGINT', missing: 0, nan: 0 }], rows: [[1]] },
+      });
+      await renderPanel(panel, { host });
+      fireEvent.click(await screen.findByTestId('datasets-upload'));
+      fireEvent.change(await screen.findByTestId('upload-file'), { target: { files: [new File(['a\n1\n'], 'ORDERS.csv', { type: 'text/csv' })] } });
+      await waitFor(() => expect(screen.getByTestId('upload-start').hasAttribute('disabled')).toBe(false));
+      fireEvent.click(screen.getByTestId('upload-start'));
+      expect((await screen.findByTestId('upload-error')).textContent).toBe(message);
+      expect(host.calls.some((c) => c.url === 'file/uploadpartinit')).toBe(false);
+      // Another name goes on to the upload.
+      fireEvent.change(screen.getByTestId('upload-name'), { target: { value: 'orders 2' } });
+      fireEvent.click(screen.getByTestId('upload-start'));
+      await waitFor(() => expect(host.calls.some((c) => c.url === 'file/uploadpartinit')).toBe(true));
+      restore();
+      restore = undefined;
+      cleanup();
+    }
+  });
+
   it('opens the import dialog with the focus on its first field, the connection (not on Blueprint\'s empty focus trap)', async () => {
     await renderPanel(panel, { host: importHost('en-US') });
     fireEvent.click(await screen.findByTestId('datasets-import'));

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
 import { Button, Callout, DialogBody, DialogFooter, FormGroup, HTMLSelect, HTMLTable, InputGroup, ProgressBar, Spinner } from '@blueprintjs/core';
-import { DATASET_TYPES, LIMITS, type Dataset, type DatasetType } from '@decisio/domain';
+import { DATASET_TYPES, LIMITS, messageOf, type Dataset, type DatasetType } from '@decisio/domain';
 import { Dialog, dataWorkerServiceRef, forgetUpload, useFocusBackWhenDone, useNotify, useOptionalService, useUploadTransport } from '@decisio/sdk-plugin';
 import { dataAccessApi } from '../api';
 import { cellText, failureMessage, formatBytes } from '../format';
@@ -23,7 +23,7 @@ export function nameFromFile(file: string): string {
  * progress bar, and create the dataset (`table/create`).
  */
 export function UploadDialog(props: { isOpen: boolean; projectId?: string; onClose(): void; onCreated(d: Dataset): void }) {
-  const { t } = useDataT();
+  const { t, locale } = useDataT();
   const kindLabel = useValueKindLabel();
   const notify = useNotify();
   const input = useRef<HTMLInputElement>(null);
@@ -37,6 +37,7 @@ export function UploadDialog(props: { isOpen: boolean; projectId?: string; onClo
   const [type, setType] = useState<DatasetType>('business');
   const [running, setRunning] = useState<Running | null>(null);
   const [creating, setCreating] = useState(false);
+  const [naming, setNaming] = useState(false);
   const [error, setError] = useState<string | null>(null);
 
   const space = dataAccessApi.endpoints['data-access/freeSpace'].useQuery(undefined, { skip: !props.isOpen });
@@ -45,6 +46,7 @@ export function UploadDialog(props: { isOpen: boolean; projectId?: string; onClo
   const [complete] = dataAccessApi.endpoints['data-access/uploadComplete'].useMutation();
   const [abort] = dataAccessApi.endpoints['data-access/uploadAbort'].useMutation();
   const [create] = dataAccessApi.endpoints['data-access/create'].useMutation();
+  const [findNamed] = dataAccessApi.endpoints['data-access/list'].useLazyQuery();
 
   useEffect(() => {
     if (!props.isOpen) return;
@@ -107,10 +109,23 @@ export function UploadDialog(props: { isOpen: boolean; projectId?: string; onClo
   const nameError = !name.trim() ? t('import.required') : name.trim().length > LIMITS.datasetNameMax ? t('import.tooLong') : null;
   const free = space.data?.freeBytes;
   const noSpace = file && free !== undefined && file.size > free ? t('upload.noSpace', { free: formatBytes(free), size: formatBytes(file.size) }) : null;
-  const canUpload = !!file && !!result?.ok && !nameError && !noSpace && !running && !creating;
+  const canUpload = !!file && !!result?.ok && !nameError && !noSpace && !running && !creating && !naming;
 
   const start = async () => {
     if (!file || !canUpload) return;
+    // A name the user already gave a dataset (names are per user, any case) is refused before
+    // the file is sent, not after the whole upload; the server checks again when it creates.
+    setError(null);
+    setNaming(true);
+    const wanted = name.trim().toLowerCase();
+    const named = await findNamed({ page: 1, pageSize: 100, keyword: name.trim() })
+      .unwrap()
+      .catch(() => null)
+      .finally(() => setNaming(false));
+    if (named?.rows.some((d) => d.name.toLowerCase() === wanted)) {
+      setError(messageOf('tableNameUsed', locale));
+      return;
+    }
     const controller = new AbortController();
     setRunning({ sent: 0, total: file.size, resumed: false, uploadId: null, controller });
     setError(null);
@@ -149,7 +164,7 @@ export function UploadDialog(props: { isOpen: boolean; projectId?: string; onClo
     }
   };
 
-  const busy = !!running || creating;
+  const busy = !!running || creating || naming;
   // The busy Upload drops the focus to the page (so do Stop and Discard, gone when it stops); a
   // failed or stopped upload leaves the dialog open: the focus comes back to Upload, or to Close.
   const startRef = useRef<HTMLButtonElement>(null);
