@@ -136,6 +136,9 @@ export interface GraphCanvasProps {
   placeRef?: { current: (() => { x: number; y: number }) | null };
 }
 
+const DIRECTIONS = ['up', 'down', 'left', 'right'] as const;
+type Direction = (typeof DIRECTIONS)[number];
+
 function Canvas(props: GraphCanvasProps) {
   const { editor, version, selection } = props;
   const { t, locale } = usePatternT();
@@ -144,6 +147,25 @@ function Canvas(props: GraphCanvasProps) {
   const byTarget = useMemo(() => editor.issuesByTarget(), [editor, version]);
 
   const message = useCallback((i: GraphIssue) => graphIssueMessage(i, locale), [locale]);
+  // React Flow's own labels (controls, mini map, handles, keyboard help) in the page's language:
+  // the library writes them in English otherwise.
+  const ariaLabels = useMemo(
+    () => ({
+      'node.a11yDescription.default': t('canvas.nodeDescription'),
+      'node.a11yDescription.keyboardDisabled': t('canvas.nodeDescriptionKeyboard'),
+      'node.a11yDescription.ariaLiveMessage': ({ direction, x, y }: { direction: string; x: number; y: number }) =>
+        t('canvas.nodeMoved', { direction: DIRECTIONS.includes(direction as Direction) ? t(`canvas.directions.${direction as Direction}`) : direction, x, y }),
+      'edge.a11yDescription.default': t('canvas.edgeDescription'),
+      'controls.ariaLabel': t('canvas.controls'),
+      'controls.zoomIn.ariaLabel': t('canvas.zoomIn'),
+      'controls.zoomOut.ariaLabel': t('canvas.zoomOut'),
+      'controls.fitView.ariaLabel': t('canvas.fitView'),
+      'controls.interactive.ariaLabel': t('canvas.interactive'),
+      'minimap.ariaLabel': t('canvas.minimap'),
+      'handle.ariaLabel': t('canvas.handle'),
+    }),
+    [t, locale],
+  );
 
   const derived = useMemo<DecisionFlowNode[]>(
     () =>
@@ -310,6 +332,7 @@ function Canvas(props: GraphCanvasProps) {
           if (event) userMoved.current = true;
         }}
         proOptions={{ hideAttribution: true }}
+        ariaLabelConfig={ariaLabels}
       >
         <Background />
         <Controls showInteractive={false} />

@@ -63,6 +63,16 @@ describe('PatternPanel', () => {
     }
   });
 
+  it("names the canvas's zoom, fit and mini-map controls in the page's language", async () => {
+    const { graph } = importReviveYaml(FRIDGE_YAML);
+    await renderPanel(panel, { host: host(graph, 'zh-CN') });
+    expect(await screen.findByTestId('pattern-node-action', {}, { timeout: 10_000 })).toBeTruthy();
+    for (const name of ['放大', '缩小', '适应画布']) expect(screen.getByRole('button', { name }).getAttribute('title')).toBe(name);
+    expect(screen.getByTestId('rf__controls').getAttribute('aria-label')).toBe('画布控件');
+    expect(document.querySelector('.react-flow__minimap title')?.textContent).toBe('缩略图');
+    expect(screen.queryByRole('button', { name: 'Zoom In' })).toBeNull();
+  });
+
   it('asks for a solution when the link has none', async () => {
     const h = createTestHost({ plugins: [patternPlugin], locale: 'en-US', session: { token: 't', userId: 'u1' }, location: { pathname: '/workflow/pattern', search: {} } });
     await renderPanel(panel, { host: h });
