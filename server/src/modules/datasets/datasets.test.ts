@@ -224,7 +224,7 @@ describe.each(databases)('datasets on %s', (kind) => {
     expect((await create(fileId, 'second')).body.code).toBe(ErrorCode.tableInUse);
   });
 
-  it('a refused creation deletes the file uploaded for it (each retry would add a copy against the quota); a general file stays', async () => {
+  it('a refused creation deletes the file uploaded for it (each retry would add a copy against the quota); a taken name keeps it for another name; a general file stays', async () => {
     const user = await createUser(server);
     const token = await issueToken(server, user);
     const csv = text('a,b\n1,2\n');
@@ -235,18 +235,20 @@ describe.each(databases)('datasets on %s', (kind) => {
     };
     const before = await usage();
     expect(before.names).toEqual(['good.csv']);
-    for (let i = 0; i < 2; i++) {
-      const again = await upload('good.csv', csv, token);
-      const r = await create(again, 'GOOD', token);
-      expect([r.status, r.body.code]).toEqual([400, ErrorCode.tableNameUsed]);
-      expect(await usage()).toEqual(before);
-      expect((await server.call('file/fileItemList', { token, body: { page: 1, pageSize: 100 } })).body.data.rows.some((f: { fileId: string }) => f.fileId === again)).toBe(false);
-    }
-    // No right on the project named: the same.
+    // A taken name keeps the upload: the same file becomes a dataset under another name.
+    const again = await upload('good.csv', csv, token);
+    const taken = await create(again, 'GOOD', token);
+    expect([taken.status, taken.body.code]).toEqual([400, ErrorCode.tableNameUsed]);
+    expect((await create(again, 'good 2', token)).body.code).toBe(0);
+    // No right on the project named: the upload goes with the refusal, every time.
+    const withSecond = await usage();
     const foreignProject = await server.call('project/createProject', { token: aliceToken, body: { name: `not carol's ${newId().slice(0, 6)}`, colour: 'ocean' } });
-    const refused = await server.call('table/create', { token, body: { fileId: await upload('p.csv', csv, token), name: 'p', type: 'business', projectId: foreignProject.body.data.projectId } });
-    expect(refused.body.code).toBe(ErrorCode.projectNotFound);
-    expect(await usage()).toEqual(before);
+    for (let i = 0; i < 2; i++) {
+      const fileId = await upload('p.csv', csv, token);
+      const refused = await server.call('table/create', { token, body: { fileId, name: 'p', type: 'business', projectId: foreignProject.body.data.projectId } });
+      expect(refused.body.code).toBe(ErrorCode.projectNotFound);
+      expect(await usage()).toEqual(withSecond);
+    }
     // A file uploaded as a general file (storage) is the user's to keep.
     const general = await upload('kept.csv', csv, token, 'file');
     expect((await create(general, 'good', token)).body.code).toBe(ErrorCode.tableNameUsed);

@@ -155,7 +155,9 @@ export class DatasetsService {
         projectId: input.projectId ?? null,
       });
     } catch (err) {
-      if (err instanceof AppError) await this.discardDatasetUpload(owner, file);
+      // a taken name keeps the file: the caller may name the dataset again with the same upload
+      // (the template service does; the upload dialog checks the name before it uploads)
+      if (err instanceof AppError && err.codeName !== 'tableNameUsed') await this.discardDatasetUpload(owner, file);
       throw err;
     } finally {
       await fsp.rm(tmp, { force: true });
@@ -165,7 +167,7 @@ export class DatasetsService {
 
   /**
    * A file uploaded to become a dataset (`purpose: 'dataset'`) whose `table/create` was refused
-   * (name taken, no right on the project, unreadable content, no space): it is deleted and its
+   * (no right on the project, unreadable content, no space; not a taken name): it is deleted and its
    * space freed, as a refused dataset upload is when it completes, so that each try does not
    * leave one more copy counting against the quota. A general upload (`purpose: 'file'`) stays.
    */
