@@ -36,8 +36,8 @@ describe('CorrelationPanel', () => {
     expect(await screen.findByTestId('correlation-no-solution')).toBeTruthy();
   });
 
-  it("offers the project's datasets (a collaborator sees the owner's tables by name), never the user's own from elsewhere", async () => {
-    // carol, a viewer of alice's project P1: her own dataset elsewhere is not a candidate.
+  it("offers the project's datasets (a collaborator sees the owner's tables by name), then the user's own", async () => {
+    // carol, a viewer of alice's project P1: alice's tables by name, then carol's own dataset (the server accepts both).
     const host = createTestHost({ plugins: [dataAccessPlugin], locale: 'en-US', session: { token: 't', userId: 'carol' }, location });
     const elsewhere = { ...ds('d9', 'carol elsewhere', ['a']), creatorId: 'carol', creatorName: 'carol' };
     host.mockCall('table/list', (body) =>
@@ -51,9 +51,9 @@ describe('CorrelationPanel', () => {
     await renderPanel(panel, { host });
     await waitFor(() => expect((screen.getByTestId('corr-table-0') as HTMLSelectElement).value).toBe('d1'));
     const options = [...(screen.getByTestId('corr-table-0') as HTMLSelectElement).options].map((o) => o.text);
-    expect(options).toEqual(['Choose a dataset…', 'orders', 'customers']);
-    expect(host.calls.filter((c) => c.url === 'table/list').map((c) => (c.body as { projectId?: string }).projectId)).toEqual(['P1']);
-    // A saved table that is not among the project's datasets is named as such, not shown as an id.
+    expect(options).toEqual(['Choose a dataset…', 'orders', 'customers', 'carol elsewhere']);
+    expect(host.calls.filter((c) => c.url === 'table/list').map((c) => (c.body as { projectId?: string }).projectId).sort()).toEqual(['P1', undefined]);
+    // A saved table that is neither the project's nor the user's is named as such, not shown as an id.
     const other = screen.getByTestId('corr-table-1') as HTMLSelectElement;
     expect(other.value).toBe('gone');
     expect(other.selectedOptions[0]!.text).toBe('A table outside this project');

@@ -22,9 +22,26 @@ export function CorrelationPanel(_props: PanelProps) {
   const notify = useNotify();
   const link = useProjectLink();
   const { projectId, solutionId } = link.params;
-  // The tables offered are the project's datasets (any member's, for whoever may view the
-  // project), never the caller's own from elsewhere.
-  const datasets = dataAccessApi.endpoints['data-access/list'].useQuery({ page: 1, pageSize: 100, projectId: projectId ?? '' }, { skip: !projectId });
+  // The tables offered are what `solution/setTableCorrelation` accepts: the project's datasets
+  // (any member's, by name, for whoever may view the project) and the caller's own datasets
+  // (uploaded under Datasets, or in another project of theirs), the project's first.
+  const projectTables = dataAccessApi.endpoints['data-access/list'].useQuery({ page: 1, pageSize: 100, projectId: projectId ?? '' }, { skip: !projectId });
+  const ownTables = dataAccessApi.endpoints['data-access/list'].useQuery({ page: 1, pageSize: 100 }, { skip: !projectId });
+  const rows = useMemo(() => {
+    if (!projectTables.data || !ownTables.data) return undefined;
+    const all = [...projectTables.data.rows];
+    const seen = new Set(all.map((d) => d.tableId));
+    for (const d of ownTables.data.rows) if (!seen.has(d.tableId)) all.push(d);
+    return { rows: all };
+  }, [projectTables.data, ownTables.data]);
+  const failed = projectTables.isError ? projectTables : ownTables.isError ? ownTables : undefined;
+  const datasets = {
+    data: rows,
+    isLoading: projectTables.isLoading || ownTables.isLoading,
+    isError: failed !== undefined,
+    error: failed?.error,
+    refetch: () => (void projectTables.refetch(), void ownTables.refetch()),
+  };
   // A collaborator who may only view the project (or a locked project) sees the step, changes nothing.
   const right = useProjectEditRight(projectId);
   const saved = dataAccessApi.endpoints['data-access/getCorrelation'].useQuery({ solutionId: solutionId ?? '' }, { skip: !solutionId });
@@ -59,7 +76,7 @@ export function CorrelationPanel(_props: PanelProps) {
           icon="error"
           title={saved.isError ? t('correlation.loadFailed') : t('loadFailed')}
           description={failureMessage(saved.isError ? saved.error : datasets.error, '') ?? undefined}
-          action={<Button text={t('retry')} onClick={() => (void saved.refetch(), void datasets.refetch())} />}
+          action={<Button text={t('retry')} onClick={() => (void saved.refetch(), datasets.refetch())} />}
         />
       );
     return <NonIdealState icon={<Spinner />} title={t('correlation.loading')} />;
@@ -72,7 +89,7 @@ export function CorrelationPanel(_props: PanelProps) {
   };
   const setRelation = (i: number, patch: Partial<RelationDraft>) => update({ relations: draft.relations.map((r, k) => (k === i ? { ...r, ...patch } : r)) });
   const err = (place: string): string | undefined => (errors[place] ? t(`correlation.errors.${errors[place]}`) : undefined);
-  // A saved table that is not one of the project's datasets (made outside it, or deleted) is named as such.
+  // A saved table that is neither the project's nor the caller's (another member's made elsewhere, or deleted) is named as such.
   const nameOf = (id: string) => byId.get(id)?.name ?? t('correlation.outside');
   const chosen = draft.tables.filter(Boolean);
   const fieldOptions = (tableId: string, current: string): ReactNode => {
